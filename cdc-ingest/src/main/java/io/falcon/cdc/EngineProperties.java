@@ -1,0 +1,58 @@
+package io.falcon.cdc;
+
+import java.util.Properties;
+
+/** The Debezium embedded engine configuration derived from a {@link CdcConfig}. */
+public final class EngineProperties {
+    private EngineProperties() {
+    }
+
+    public static Properties of(CdcConfig c) {
+        Properties p = new Properties();
+        // Engine
+        p.setProperty("name", c.engineName());
+        p.setProperty("connector.class", c.flavor().connectorClass());
+        p.setProperty("tasks.max", "1");
+        // Offsets in Kafka, never in memory or files, so a restarted instance resumes exactly.
+        p.setProperty("offset.storage", "org.apache.kafka.connect.storage.KafkaOffsetBackingStore");
+        p.setProperty("bootstrap.servers", c.kafkaBootstrap());
+        p.setProperty("offset.storage.topic", c.offsetsTopic());
+        p.setProperty("offset.storage.partitions", "1");
+        p.setProperty("offset.storage.replication.factor", Short.toString(c.replicationFactor()));
+        p.setProperty("offset.flush.interval.ms", Long.toString(c.offsetFlushIntervalMs()));
+        p.setProperty("offset.flush.timeout.ms", "10000");
+        // Retriable errors (the database going away) are retried by the connector and the engine, not fatal.
+        p.setProperty("errors.max.retries", "-1");
+        p.setProperty("errors.retry.delay.initial.ms", "300");
+        p.setProperty("errors.retry.delay.max.ms", "5000");
+
+        // Connector: database
+        p.setProperty("database.hostname", c.dbHost());
+        p.setProperty("database.port", Integer.toString(c.dbPort()));
+        p.setProperty("database.user", c.dbUser());
+        p.setProperty("database.password", c.dbPassword());
+        p.setProperty("database.server.id", Long.toString(c.serverId()));
+        p.setProperty("topic.prefix", c.topicPrefix());
+        p.setProperty("database.include.list", c.dbName());
+        p.setProperty("table.include.list", c.tableIncludeList());
+        p.setProperty("snapshot.mode", "initial");
+        p.setProperty("include.schema.changes", "false");
+        p.setProperty("tombstones.on.delete", "false");
+        p.setProperty("connect.keep.alive", "true");
+        p.setProperty("connect.keep.alive.interval.ms", Long.toString(c.keepAliveIntervalMs()));
+        p.setProperty("connect.timeout.ms", "10000");
+        if (c.heartbeatIntervalMs() > 0) {
+            p.setProperty("heartbeat.interval.ms", Long.toString(c.heartbeatIntervalMs()));
+        }
+        // Schema history in Kafka as well.
+        p.setProperty("schema.history.internal", "io.debezium.storage.kafka.history.KafkaSchemaHistory");
+        p.setProperty("schema.history.internal.kafka.bootstrap.servers", c.kafkaBootstrap());
+        p.setProperty("schema.history.internal.kafka.topic", c.schemaHistoryTopic());
+        p.setProperty("schema.history.internal.store.only.captured.databases.ddl", "true");
+        p.setProperty("schema.history.internal.store.only.captured.tables.ddl", "true");
+
+        // Explicit pass-through wins.
+        c.debezium().forEach(p::setProperty);
+        return p;
+    }
+}

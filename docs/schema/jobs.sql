@@ -1,0 +1,28 @@
+-- Reference DDL of the jobs table. The upper components own this table; Falcon reads the request columns
+-- (id .. timeout_seconds, status = 'Aborting' with aborting_at) and writes the scheduling columns.
+-- Works on MySQL 8 and MariaDB 10.11+. Tests create the table from this file.
+CREATE TABLE IF NOT EXISTS jobs (
+  id              VARCHAR(64)  NOT NULL,
+  actor           VARCHAR(128) NOT NULL,
+  name            VARCHAR(255) NOT NULL,
+  tpu_type        VARCHAR(32)  NOT NULL,
+  topology        VARCHAR(32)  NOT NULL,
+  spec            TEXT         NOT NULL,
+  supply_mode     VARCHAR(16)  NULL,
+  timeout_seconds BIGINT       NULL,
+  status          VARCHAR(16)  NOT NULL DEFAULT 'Pending',
+  reason          VARCHAR(32)  NULL,
+  message         TEXT         NULL,
+  cluster_id      VARCHAR(64)  NULL,
+  node_pool_name  VARCHAR(64)  NULL,
+  k8s_job_name    VARCHAR(64)  NULL,
+  job_uid         VARCHAR(64)  NULL,
+  created_at      TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
+  dispatched_at   TIMESTAMP(3) NULL,
+  finished_at     TIMESTAMP(3) NULL,
+  aborting_at     TIMESTAMP(3) NULL,
+  aborted_at      TIMESTAMP(3) NULL,
+  updated_at      TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),
+  PRIMARY KEY (id),
+  KEY idx_jobs_status (status)
+);

@@ -1,0 +1,32 @@
+package io.falcon.events.cdc;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * One row of the jobs table as captured. Request columns are written by the upper components, the scheduling
+ * columns by Falcon's status-sink. Optional marks the nullable columns.
+ */
+public record JobRow(
+        String id,
+        String actor,
+        String name,
+        String tpuType,
+        String topology,
+        String spec,
+        Optional<String> supplyMode,
+        Optional<Long> timeoutSeconds,
+        String status,
+        Optional<String> reason,
+        Optional<String> message,
+        Optional<String> clusterId,
+        Optional<String> nodePoolName,
+        Optional<String> k8sJobName,
+        Optional<String> jobUid,
+        Optional<Instant> createdAt,
+        Optional<Instant> dispatchedAt,
+        Optional<Instant> finishedAt,
+        Optional<Instant> abortingAt,
+        Optional<Instant> abortedAt,
+        Optional<Instant> updatedAt) {
+}

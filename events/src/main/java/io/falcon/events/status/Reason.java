@@ -1,0 +1,10 @@
+package io.falcon.events.status;
+
+/**
+ * Programmatic reason (the seed's Reason column): what a Pending task is doing, or why a Failed task failed.
+ * Empty for the other statuses.
+ */
+public enum Reason {
+    Waiting, Provisioning, ClusterBusy, WaitingForNode, Dispatching,
+    NodePoolTimeout, NodePoolFailed, JobSubmitFailed, JobFailed, Timeout, InvalidSpec
+}

@@ -1,0 +1,73 @@
+package io.falcon.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.falcon.events.executor.ClusterTarget;
+import io.falcon.events.executor.ExecutorCommand;
+import io.falcon.events.executor.ExecutorEvent;
+import io.falcon.events.executor.JobSpec;
+import io.falcon.events.executor.SupplyMode;
+import io.falcon.events.status.Reason;
+import io.falcon.events.status.Status;
+import io.falcon.events.status.TaskStatus;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.common.errors.SerializationException;
+import org.junit.jupiter.api.Test;
+
+class JsonSerdeTest {
+    private static final Meta META = new Meta("e-1", Instant.parse("2026-12-02T10:00:00Z"), "test");
+    private static final ClusterTarget CLUSTER =
+            new ClusterTarget("c1", "edge-a", "proj-a", "us-central1", "v6e", "bucket-a");
+
+    @Test
+    void commandsRoundTripThroughTheirSealedInterface() {
+        var serde = Topics.EXECUTOR_COMMANDS.valueSerde();
+        ExecutorCommand command = new ExecutorCommand.EnsureNodePool(META, "job-1", CLUSTER, "falcon-job-1", "v6e",
+                "2x4", SupplyMode.FLEX_START, Optional.empty());
+        byte[] bytes = serde.serializer().serialize("t", command);
+
+        assertThat(new String(bytes, StandardCharsets.UTF_8)).contains("\"type\":\"EnsureNodePool\"")
+                .contains("\"supplyMode\":\"flex-start\"");
+        assertThat(serde.deserializer().deserialize("t", bytes)).isEqualTo(command);
+
+        ExecutorCommand job = new ExecutorCommand.EnsureJob(META, "job-1", CLUSTER, "falcon-job-1", "falcon-job-1",
+                "v6e", "2x4", new JobSpec("img", List.of("python"), List.of("-c", "1"), Map.of("A", "b")));
+        assertThat(serde.deserializer().deserialize("t", serde.serializer().serialize("t", job))).isEqualTo(job);
+    }
+
+    @Test
+    void eventsAndStatusRoundTrip() {
+        ExecutorEvent event = new ExecutorEvent.JobRunning(META, "job-1", "c1", "v6e", "falcon-job-1", 2, 2);
+        var events = Topics.EXECUTOR_EVENTS.valueSerde();
+        assertThat(events.deserializer().deserialize("t", events.serializer().serialize("t", event)))
+                .isEqualTo(event);
+
+        TaskStatus status = new TaskStatus(META, "job-1", 3, Status.Failed, Optional.of(Reason.JobFailed),
+                "Pod terminated: OOMKilled (exit code 137)", Optional.of("c1"), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.of(Instant.parse("2026-12-02T10:01:00Z")), Optional.empty(),
+                Optional.empty());
+        var statuses = Topics.TASK_STATUS.valueSerde();
+        assertThat(statuses.deserializer().deserialize("t", statuses.serializer().serialize("t", status)))
+                .isEqualTo(status);
+    }
+
+    @Test
+    void undecodableBytesRaiseSerializationExceptionNamingTheType() {
+        var serde = Topics.EXECUTOR_EVENTS.valueSerde();
+        assertThatThrownBy(() -> serde.deserializer().deserialize("t", "{\"type\":\"Nope\"}".getBytes()))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("ExecutorEvent");
+        assertThatThrownBy(() -> serde.deserializer().deserialize("t", "not json".getBytes()))
+                .isInstanceOf(SerializationException.class);
+    }
+
+    @Test
+    void everyTopicHasADistinctName() {
+        assertThat(Topics.all()).extracting(Topic::name).doesNotHaveDuplicates().allMatch(n -> n.startsWith("falcon."));
+    }
+}

@@ -1,0 +1,74 @@
+package io.falcon.executor;
+
+import io.falcon.events.Meta;
+import io.falcon.events.executor.ClusterTarget;
+import io.falcon.events.executor.ExecutorEvent;
+import java.time.Clock;
+
+/**
+ * Builds executor events with their Meta. Event ids are deterministic per (kind, cluster, object, job), so the same
+ * observation reported again (redelivery, restart) carries the same id and downstream can drop it.
+ */
+public final class Events {
+    private final String producer;
+    private final Clock clock;
+
+    public Events(String producer, Clock clock) {
+        this.producer = producer;
+        this.clock = clock;
+    }
+
+    private Meta meta(String... identity) {
+        return Meta.deterministic(producer, clock.instant(), String.join("/", identity));
+    }
+
+    public ExecutorEvent.NodePoolReady nodePoolReady(String jobId, ClusterTarget c, String pool) {
+        return new ExecutorEvent.NodePoolReady(meta("NodePoolReady", c.clusterId(), pool, jobId), jobId,
+                c.clusterId(), c.tpuType(), pool);
+    }
+
+    public ExecutorEvent.NodePoolCreateFailed nodePoolCreateFailed(String jobId, ClusterTarget c, String pool,
+            boolean timedOut, String message) {
+        return new ExecutorEvent.NodePoolCreateFailed(meta("NodePoolCreateFailed", c.clusterId(), pool, jobId),
+                jobId, c.clusterId(), c.tpuType(), pool, timedOut, message);
+    }
+
+    public ExecutorEvent.NodePoolDeleted nodePoolDeleted(String jobId, ClusterTarget c, String pool) {
+        return new ExecutorEvent.NodePoolDeleted(meta("NodePoolDeleted", c.clusterId(), pool, jobId), jobId,
+                c.clusterId(), c.tpuType(), pool);
+    }
+
+    public ExecutorEvent.JobSubmitted jobSubmitted(String jobId, ClusterTarget c, String k8sJob, String uid) {
+        return new ExecutorEvent.JobSubmitted(meta("JobSubmitted", c.clusterId(), k8sJob, uid), jobId,
+                c.clusterId(), c.tpuType(), k8sJob, uid);
+    }
+
+    public ExecutorEvent.JobSubmitFailed jobSubmitFailed(String jobId, ClusterTarget c, String k8sJob,
+            String message) {
+        return new ExecutorEvent.JobSubmitFailed(meta("JobSubmitFailed", c.clusterId(), k8sJob, jobId), jobId,
+                c.clusterId(), c.tpuType(), k8sJob, message);
+    }
+
+    public ExecutorEvent.JobDeleted jobDeleted(String jobId, ClusterTarget c, String k8sJob) {
+        return new ExecutorEvent.JobDeleted(meta("JobDeleted", c.clusterId(), k8sJob, jobId), jobId,
+                c.clusterId(), c.tpuType(), k8sJob);
+    }
+
+    public ExecutorEvent.JobRunning jobRunning(String jobId, String clusterId, String tpuType, String k8sJob,
+            String uid, int active, int expected) {
+        return new ExecutorEvent.JobRunning(meta("JobRunning", clusterId, k8sJob, uid), jobId, clusterId, tpuType,
+                k8sJob, active, expected);
+    }
+
+    public ExecutorEvent.JobSucceeded jobSucceeded(String jobId, String clusterId, String tpuType, String k8sJob,
+            String uid) {
+        return new ExecutorEvent.JobSucceeded(meta("JobSucceeded", clusterId, k8sJob, uid), jobId, clusterId,
+                tpuType, k8sJob);
+    }
+
+    public ExecutorEvent.JobFailed jobFailed(String jobId, String clusterId, String tpuType, String k8sJob,
+            String uid, String message) {
+        return new ExecutorEvent.JobFailed(meta("JobFailed", clusterId, k8sJob, uid), jobId, clusterId, tpuType,
+                k8sJob, message);
+    }
+}

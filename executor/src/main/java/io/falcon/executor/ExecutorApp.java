@@ -1,0 +1,193 @@
+package io.falcon.executor;
+
+import com.google.cloud.container.v1.ClusterManagerClient;
+import io.falcon.events.executor.ClusterTarget;
+import io.falcon.executor.gke.GoogleClients;
+import io.falcon.executor.gke.NodePoolManager;
+import io.falcon.executor.k8s.EdgeClusterClients;
+import io.falcon.executor.k8s.JobRenderer;
+import io.falcon.executor.k8s.JobStatusReconciler;
+import io.falcon.executor.k8s.JobSubmitter;
+import io.falcon.executor.kafka.ClusterRegistryWatcher;
+import io.falcon.executor.kafka.CommandConsumer;
+import io.falcon.executor.kafka.KafkaEventSink;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The executor component: a command consumer, an idempotent event producer, the node-pool tracker and the job
+ * status informers. Embeddable ({@code local} runs it in one JVM with the others): {@link #start()} returns at
+ * once, {@link #close()} drains and stops everything; nothing calls System.exit.
+ */
+public final class ExecutorApp implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ExecutorApp.class);
+
+    private final ExecutorConfig config;
+    private final Clock clock;
+    private final ScheduledExecutorService scheduler;
+    private final ClusterManagerClient gke;
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final KafkaEventSink sink;
+    private final EdgeClusterClients edgeClients;
+    private final NodePoolManager nodePools;
+    private final JobStatusReconciler reconciler;
+    private final CommandDispatcher dispatcher;
+    private final CommandConsumer commands;
+    private final ClusterRegistryWatcher registry;
+    private Thread commandThread;
+    private Thread registryThread;
+    private boolean closed;
+
+    public ExecutorApp(ExecutorConfig config) {
+        this(config, Clock.systemUTC());
+    }
+
+    public ExecutorApp(ExecutorConfig config, Clock clock) {
+        this.config = config;
+        this.clock = clock;
+        this.scheduler = Executors.newScheduledThreadPool(2, daemonThreads("falcon-executor-tracker"));
+        this.gke = GoogleClients.clusterManager(config);
+        this.producer = new KafkaProducer<>(producerProps(config));
+        this.sink = new KafkaEventSink(producer);
+        Events events = new Events(config.producerName(), clock);
+        this.edgeClients = new EdgeClusterClients(gke, config.credentials(), config.namespace());
+        this.reconciler = new JobStatusReconciler(edgeClients, config.namespace(), sink, events, clock,
+                config.imagePullGrace(), config.informerResync(), scheduler, config.pollInterval());
+        this.nodePools = new NodePoolManager(gke, sink, events, scheduler, clock, config.nodePoolCreateTimeout(),
+                config.pollInterval());
+        JobSubmitter jobs = new JobSubmitter(edgeClients, new JobRenderer(config.namespace()), config.namespace(),
+                sink, events, scheduler, config.submitRetries(), config.pollInterval(), this::watchCluster);
+        this.dispatcher = new CommandDispatcher(nodePools, jobs, reconciler);
+        this.commands = new CommandConsumer(new KafkaConsumer<>(consumerProps(config)), producer, sink, dispatcher,
+                clock, config.producerName());
+        this.registry = config.watchClusterRegistry()
+                ? new ClusterRegistryWatcher(new KafkaConsumer<>(registryProps(config)), this::watchCluster)
+                : null;
+    }
+
+    /** Starts the loops and returns. */
+    public synchronized ExecutorApp start() {
+        if (commandThread != null) {
+            return this;
+        }
+        nodePools.start();
+        commandThread = new Thread(commands, "falcon-executor-commands");
+        commandThread.start();
+        if (registry != null) {
+            registryThread = new Thread(registry, "falcon-executor-cluster-registry");
+            registryThread.setDaemon(true);
+            registryThread.start();
+        }
+        log.info("executor started: kafka={} gke={} credentials={} namespace={} nodePoolTimeout={} poll={}",
+                config.bootstrapServers(), config.gkeEndpoint(), config.credentials().wireName(), config.namespace(),
+                config.nodePoolCreateTimeout(), config.pollInterval());
+        return this;
+    }
+
+    /** Starts watching the jobs of a cluster (also done on the first command for it). */
+    public void watchCluster(ClusterTarget cluster) {
+        dispatcher.watchCluster(cluster);
+    }
+
+    public ExecutorConfig config() {
+        return config;
+    }
+
+    /** Node pools being created or deleted right now. */
+    public int nodePoolsInFlight() {
+        return nodePools.inFlight();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        log.info("executor stopping");
+        commands.stop();
+        if (registry != null) {
+            registry.stop();
+        }
+        join(commandThread);
+        join(registryThread);
+        nodePools.close();
+        reconciler.close();
+        scheduler.shutdown();
+        try {
+            scheduler.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        scheduler.shutdownNow();
+        producer.close(Duration.ofSeconds(5));
+        edgeClients.close();
+        gke.close();
+        log.info("executor stopped");
+    }
+
+    private static void join(Thread t) {
+        if (t == null) {
+            return;
+        }
+        try {
+            t.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static Map<String, Object> producerProps(ExecutorConfig config) {
+        return Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers(),
+                ProducerConfig.CLIENT_ID_CONFIG, config.groupId() + "-producer",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, 5,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    }
+
+    static Map<String, Object> consumerProps(ExecutorConfig config) {
+        return Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, config.groupId(),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 100,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+    }
+
+    static Map<String, Object> registryProps(ExecutorConfig config) {
+        return Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers(),
+                ConsumerConfig.CLIENT_ID_CONFIG, config.groupId() + "-cluster-registry",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+    }
+
+    private static ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

@@ -1,0 +1,56 @@
+package io.falcon.executor;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Labels and annotations Falcon puts on what it creates (GKE node pools, Kubernetes Jobs and Pods), so that the
+ * executor can find its objects again by label after a restart.
+ */
+public final class FalconLabels {
+    public static final String MANAGED_BY = "managed-by";
+    public static final String MANAGED_BY_VALUE = "falcon";
+    public static final String JOB = "falcon-job";
+    public static final String TOPOLOGY = "falcon-topology";
+    /** Pod template label naming the Kubernetes Job, independent of what the job controller adds. */
+    public static final String K8S_JOB = "falcon-k8s-job";
+
+    /** Annotations carrying the unsanitized identity of the task, read back by the status reconciler. */
+    public static final String ANNOTATION_JOB_ID = "falcon.io/job-id";
+    public static final String ANNOTATION_CLUSTER_ID = "falcon.io/cluster-id";
+    public static final String ANNOTATION_TPU_TYPE = "falcon.io/tpu-type";
+    public static final String ANNOTATION_EXPECTED_PODS = "falcon.io/expected-pods";
+
+    private static final int MAX_LABEL_VALUE = 63;
+
+    private FalconLabels() {
+    }
+
+    /**
+     * A value valid both as a GCP label value (lowercase letters, digits, '-', '_', at most 63) and as a Kubernetes
+     * label value (alphanumeric at both ends).
+     */
+    public static String sanitize(String value) {
+        String lower = value.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_-]", "-");
+        if (lower.length() > MAX_LABEL_VALUE) {
+            lower = lower.substring(0, MAX_LABEL_VALUE);
+        }
+        return lower.replaceAll("^[^a-z0-9]+", "").replaceAll("[^a-z0-9]+$", "");
+    }
+
+    /** managed-by, falcon-job and (when given) falcon-topology. */
+    public static Map<String, String> of(String jobId, String topology) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(MANAGED_BY, MANAGED_BY_VALUE);
+        labels.put(JOB, sanitize(jobId));
+        if (topology != null) {
+            labels.put(TOPOLOGY, sanitize(topology));
+        }
+        return labels;
+    }
+
+    public static String selector() {
+        return MANAGED_BY + "=" + MANAGED_BY_VALUE;
+    }
+}

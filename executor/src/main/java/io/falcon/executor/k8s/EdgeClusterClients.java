@@ -1,0 +1,125 @@
+package io.falcon.executor.k8s;
+
+import com.google.auth.oauth2.GoogleCredentials;
+import com.google.container.v1.Cluster;
+import com.google.cloud.container.v1.ClusterManagerClient;
+import com.google.container.v1.GetClusterRequest;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.OAuthTokenProvider;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.falcon.events.executor.ClusterTarget;
+import io.falcon.executor.ExecutorConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One cached fabric8 client per edge cluster, built from GKE getCluster (endpoint + cluster CA). An endpoint that
+ * already has a scheme (the simulator's http://127.0.0.1:PORT) is used as is; a bare host/IP becomes https://host
+ * with the cluster CA. Authentication: a Google access token from application default credentials (Workload
+ * Identity), refreshed before it expires, or none for the simulator.
+ */
+public final class EdgeClusterClients implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(EdgeClusterClients.class);
+    private static final String CLOUD_PLATFORM = "https://www.googleapis.com/auth/cloud-platform";
+
+    private final ClusterManagerClient gke;
+    private final ExecutorConfig.Credentials credentials;
+    private final String namespace;
+    private final Map<String, KubernetesClient> clients = new ConcurrentHashMap<>();
+    private volatile OAuthTokenProvider tokenProvider;
+
+    public EdgeClusterClients(ClusterManagerClient gke, ExecutorConfig.Credentials credentials, String namespace) {
+        this.gke = gke;
+        this.credentials = credentials;
+        this.namespace = namespace;
+    }
+
+    /** The client of the cluster, created on first use. */
+    public KubernetesClient client(ClusterTarget cluster) {
+        return clients.computeIfAbsent(cluster.clusterId(), id -> create(cluster));
+    }
+
+    /** Drops a cached client (e.g. after the cluster's endpoint changed). */
+    public void evict(String clusterId) {
+        KubernetesClient c = clients.remove(clusterId);
+        if (c != null) {
+            c.close();
+        }
+    }
+
+    private KubernetesClient create(ClusterTarget cluster) {
+        Cluster gkeCluster = gke.getCluster(GetClusterRequest.newBuilder().setName(cluster.resourceName()).build());
+        String endpoint = gkeCluster.getEndpoint();
+        if (endpoint.isEmpty()) {
+            throw new IllegalStateException("GKE cluster " + cluster.resourceName() + " has no endpoint yet");
+        }
+        ConfigBuilder config = new ConfigBuilder(Config.empty())
+                .withNamespace(namespace)
+                .withConnectionTimeout(10_000)
+                .withRequestTimeout(30_000)
+                .withWatchReconnectInterval(1_000)
+                .withWatchReconnectLimit(-1);
+        if (endpoint.contains("://")) {
+            config.withMasterUrl(endpoint);
+        } else {
+            config.withMasterUrl("https://" + endpoint);
+        }
+        String ca = gkeCluster.getMasterAuth().getClusterCaCertificate();
+        if (!ca.isEmpty()) {
+            config.withCaCertData(ca);
+        }
+        if (credentials == ExecutorConfig.Credentials.GOOGLE_ADC) {
+            config.withOauthTokenProvider(tokenProvider());
+        }
+        log.info("edge cluster {} ({}) at {}", cluster.clusterId(), cluster.resourceName(), endpoint);
+        return new KubernetesClientBuilder()
+                .withHttpClientFactory(new JdkHttpClientFactory())
+                .withConfig(config.build())
+                .build();
+    }
+
+    private OAuthTokenProvider tokenProvider() {
+        if (tokenProvider == null) {
+            synchronized (this) {
+                if (tokenProvider == null) {
+                    tokenProvider = googleTokenProvider();
+                }
+            }
+        }
+        return tokenProvider;
+    }
+
+    /** Application default credentials; the access token is refreshed when it is about to expire. */
+    static OAuthTokenProvider googleTokenProvider() {
+        GoogleCredentials creds;
+        try {
+            creds = GoogleCredentials.getApplicationDefault().createScoped(List.of(CLOUD_PLATFORM));
+        } catch (IOException e) {
+            throw new UncheckedIOException("no Google application default credentials: " + e.getMessage(), e);
+        }
+        return () -> {
+            synchronized (creds) {
+                try {
+                    creds.refreshIfExpired();
+                    return creds.getAccessToken().getTokenValue();
+                } catch (IOException e) {
+                    throw new UncheckedIOException("refreshing the Google access token failed: " + e.getMessage(), e);
+                }
+            }
+        };
+    }
+
+    @Override
+    public void close() {
+        clients.values().forEach(KubernetesClient::close);
+        clients.clear();
+    }
+}

@@ -1,0 +1,230 @@
+package io.falcon.executor.k8s;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.falcon.events.TpuTopology;
+import io.falcon.events.TpuType;
+import io.falcon.executor.FalconLabels;
+import io.falcon.events.executor.ExecutorCommand.EnsureJob;
+import io.falcon.events.executor.JobSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * Renders an EnsureJob command into a Kubernetes Job (pure: no I/O). One pod per TPU host: an Indexed Job with
+ * completions = parallelism = hosts, pinned to the job's node pool, with the GCS FUSE bucket of the cluster mounted
+ * at /gcs and the workload's stdout/stderr redirected to {@code /gcs/logs/<job_id>/<pod_name>.log}.
+ */
+public final class JobRenderer {
+    public static final String TPU_RESOURCE = "google.com/tpu";
+    public static final String GCSFUSE_DRIVER = "gcsfuse.csi.storage.gke.io";
+    public static final String GCSFUSE_ANNOTATION = "gke-gcsfuse/volumes";
+    public static final String GCS_MOUNT = "/gcs";
+    public static final String GCS_VOLUME = "gcs";
+    public static final String CONTAINER_NAME = "workload";
+    public static final String SELECTOR_ACCELERATOR = "cloud.google.com/gke-tpu-accelerator";
+    public static final String SELECTOR_TOPOLOGY = "cloud.google.com/gke-tpu-topology";
+    public static final String SELECTOR_NODE_POOL = "cloud.google.com/gke-nodepool";
+    public static final String POD_NAME_ENV = "POD_NAME";
+    public static final String JOB_ID_ENV = "FALCON_JOB_ID";
+
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+    private static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+    private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+    private final String namespace;
+
+    public JobRenderer(String namespace) {
+        this.namespace = namespace;
+    }
+
+    /** The log file of a pod, as seen inside the container (the bucket is mounted at /gcs). */
+    public static String logDirectory(String jobId) {
+        return GCS_MOUNT + "/logs/" + jobId;
+    }
+
+    public Job render(EnsureJob command) {
+        JobSpec spec = command.spec();
+        if (spec == null) {
+            throw new InvalidJobException("spec is missing");
+        }
+        if (command.k8sJobName() == null || !DNS_LABEL.matcher(command.k8sJobName()).matches()) {
+            throw new InvalidJobException("k8s job name '" + command.k8sJobName()
+                    + "' is not a DNS-1123 label (lowercase letters, digits, '-', at most 63)");
+        }
+        if (command.jobId() == null || !JOB_ID.matcher(command.jobId()).matches() || command.jobId().contains("..")) {
+            throw new InvalidJobException("job id '" + command.jobId() + "' cannot be used in the log path "
+                    + "gs://<bucket>/logs/<job_id>/ (letters, digits, '.', '_', '-' only)");
+        }
+        TpuType tpuType = TpuType.fromWire(command.tpuType())
+                .orElseThrow(() -> new InvalidJobException("unknown tpu type '" + command.tpuType() + "'"));
+        TpuTopology topology = TpuTopology.parse(command.topology())
+                .orElseThrow(() -> new InvalidJobException("invalid topology '" + command.topology() + "'"));
+        if (command.nodePoolName() == null || command.nodePoolName().isBlank()) {
+            throw new InvalidJobException("node pool name is missing");
+        }
+        String bucket = command.cluster() == null ? null : command.cluster().gcsBucket();
+        if (bucket == null || bucket.isBlank()) {
+            throw new InvalidJobException("cluster has no gcs_bucket for logs");
+        }
+        if (spec.image() == null || spec.image().isBlank()) {
+            throw new InvalidJobException("spec.image is empty");
+        }
+        List<String> argv = new ArrayList<>(spec.command());
+        argv.addAll(spec.args());
+        if (argv.isEmpty()) {
+            throw new InvalidJobException("spec.command and spec.args are both empty: Falcon runs the command through "
+                    + "/bin/sh -c to redirect its logs to GCS, so the command must be given");
+        }
+        for (String name : spec.env().keySet()) {
+            if (!ENV_NAME.matcher(name).matches()) {
+                throw new InvalidJobException("spec.env name '" + name + "' is not a valid environment variable name");
+            }
+            if (name.equals(POD_NAME_ENV) || name.equals(JOB_ID_ENV)) {
+                throw new InvalidJobException("spec.env must not set " + name + ": Falcon sets it");
+            }
+        }
+
+        int pods = topology.hosts();
+        Map<String, String> labels = FalconLabels.of(command.jobId(), topology.text());
+        Map<String, String> podLabels = new LinkedHashMap<>(labels);
+        podLabels.put(FalconLabels.K8S_JOB, command.k8sJobName());
+
+        Map<String, String> annotations = new LinkedHashMap<>();
+        annotations.put(FalconLabels.ANNOTATION_JOB_ID, command.jobId());
+        if (command.cluster().clusterId() != null) {
+            annotations.put(FalconLabels.ANNOTATION_CLUSTER_ID, command.cluster().clusterId());
+        }
+        annotations.put(FalconLabels.ANNOTATION_TPU_TYPE, tpuType.wireName());
+        annotations.put(FalconLabels.ANNOTATION_EXPECTED_PODS, Integer.toString(pods));
+
+        Map<String, String> nodeSelector = new LinkedHashMap<>();
+        nodeSelector.put(SELECTOR_ACCELERATOR, tpuType.acceleratorLabel());
+        nodeSelector.put(SELECTOR_TOPOLOGY, topology.text());
+        nodeSelector.put(SELECTOR_NODE_POOL, command.nodePoolName());
+
+        Quantity chips = new Quantity(Integer.toString(TpuType.CHIPS_PER_HOST));
+        Container container = new ContainerBuilder()
+                .withName(CONTAINER_NAME)
+                .withImage(spec.image())
+                .withCommand("/bin/sh", "-c")
+                .withArgs(shellScript(command.jobId(), argv))
+                .withEnv(env(command.jobId(), spec.env()))
+                .withNewResources()
+                .addToRequests(TPU_RESOURCE, chips)
+                .addToLimits(TPU_RESOURCE, chips)
+                .endResources()
+                .addNewVolumeMount().withName(GCS_VOLUME).withMountPath(GCS_MOUNT).endVolumeMount()
+                .build();
+
+        Job job = new JobBuilder()
+                .withNewMetadata()
+                .withName(command.k8sJobName())
+                .withNamespace(namespace)
+                .withLabels(labels)
+                .withAnnotations(annotations)
+                .endMetadata()
+                .withNewSpec()
+                .withCompletionMode("Indexed")
+                .withCompletions(pods)
+                .withParallelism(pods)
+                .withBackoffLimit(0)
+                .withNewTemplate()
+                .withNewMetadata()
+                .withLabels(podLabels)
+                .addToAnnotations(GCSFUSE_ANNOTATION, "true")
+                .endMetadata()
+                .withNewSpec()
+                .withRestartPolicy("Never")
+                .withNodeSelector(nodeSelector)
+                .addNewToleration().withKey(TPU_RESOURCE).withOperator("Exists").withEffect("NoSchedule").endToleration()
+                .withContainers(container)
+                .addNewVolume()
+                .withName(GCS_VOLUME)
+                .withNewCsi()
+                .withDriver(GCSFUSE_DRIVER)
+                .addToVolumeAttributes("bucketName", bucket)
+                .addToVolumeAttributes("mountOptions", "implicit-dirs")
+                .endCsi()
+                .endVolume()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build();
+        validate(job);
+        return job;
+    }
+
+    /**
+     * Policy every rendered Job must pass, whatever the spec grows into: no privileged containers, no hostPath
+     * volumes, no host network / PID / IPC.
+     */
+    public static void validate(Job job) {
+        PodSpec pod = job.getSpec().getTemplate().getSpec();
+        String name = job.getMetadata().getName();
+        if (Boolean.TRUE.equals(pod.getHostNetwork())) {
+            throw new InvalidJobException("job " + name + " refused: hostNetwork is not allowed");
+        }
+        if (Boolean.TRUE.equals(pod.getHostPID()) || Boolean.TRUE.equals(pod.getHostIPC())) {
+            throw new InvalidJobException("job " + name + " refused: hostPID/hostIPC are not allowed");
+        }
+        for (Volume v : pod.getVolumes() == null ? List.<Volume>of() : pod.getVolumes()) {
+            if (v.getHostPath() != null) {
+                throw new InvalidJobException("job " + name + " refused: hostPath volume '" + v.getName()
+                        + "' is not allowed");
+            }
+        }
+        List<Container> all = new ArrayList<>();
+        if (pod.getContainers() != null) {
+            all.addAll(pod.getContainers());
+        }
+        if (pod.getInitContainers() != null) {
+            all.addAll(pod.getInitContainers());
+        }
+        for (Container c : all) {
+            var sc = c.getSecurityContext();
+            if (sc != null && (Boolean.TRUE.equals(sc.getPrivileged())
+                    || Boolean.TRUE.equals(sc.getAllowPrivilegeEscalation()))) {
+                throw new InvalidJobException("job " + name + " refused: container '" + c.getName()
+                        + "' asks for privileged mode");
+            }
+        }
+    }
+
+    /** mkdir the log directory, redirect stdout+stderr to the pod's log file, then exec the workload's argv. */
+    static String shellScript(String jobId, List<String> argv) {
+        String dir = logDirectory(jobId);
+        StringBuilder b = new StringBuilder();
+        b.append("mkdir -p ").append(quote(dir)).append(" && exec >>").append(quote(dir)).append("/\"${")
+                .append(POD_NAME_ENV).append("}.log\" 2>&1; exec");
+        for (String arg : argv) {
+            b.append(' ').append(quote(arg));
+        }
+        return b.toString();
+    }
+
+    static String quote(String s) {
+        return "'" + s.replace("'", "'\"'\"'") + "'";
+    }
+
+    private static List<EnvVar> env(String jobId, Map<String, String> specEnv) {
+        List<EnvVar> env = new ArrayList<>();
+        env.add(new EnvVarBuilder().withName(POD_NAME_ENV)
+                .withNewValueFrom().withNewFieldRef().withFieldPath("metadata.name").endFieldRef().endValueFrom()
+                .build());
+        env.add(new EnvVarBuilder().withName(JOB_ID_ENV).withValue(jobId).build());
+        new TreeMap<>(specEnv).forEach((k, v) -> env.add(new EnvVarBuilder().withName(k).withValue(v).build()));
+        return env;
+    }
+}

@@ -1,0 +1,221 @@
+package io.falcon.executor.k8s;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.falcon.events.executor.ClusterTarget;
+import io.falcon.events.executor.ExecutorEvent;
+import io.falcon.executor.EventSink;
+import io.falcon.executor.Events;
+import io.falcon.executor.FalconLabels;
+import io.falcon.executor.Mdc;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Per edge cluster, informers on the Jobs and Pods labelled managed-by=falcon. Each change (and a periodic re-check,
+ * for the image-pull grace) re-derives the job's state from the objects themselves and reports JobRunning,
+ * JobSucceeded or JobFailed once per job per process. The task's identity comes from the Job's annotations, so
+ * nothing needs to be remembered across a restart (a restart may report a state again; downstream drops it).
+ */
+public final class JobStatusReconciler implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(JobStatusReconciler.class);
+
+    private final EdgeClusterClients clusters;
+    private final String namespace;
+    private final EventSink sink;
+    private final Events events;
+    private final Clock clock;
+    private final Duration imagePullGrace;
+    private final Duration resync;
+    private final Map<String, Watched> watched = new ConcurrentHashMap<>();
+    /** uid + "/" + running|terminal, for the states already reported. */
+    private final Set<String> reported = ConcurrentHashMap.newKeySet();
+    private final ScheduledFuture<?> recheck;
+
+    private record Watched(ClusterTarget cluster, SharedIndexInformer<Job> jobs, SharedIndexInformer<Pod> pods) {
+    }
+
+    public JobStatusReconciler(EdgeClusterClients clusters, String namespace, EventSink sink, Events events,
+            Clock clock, Duration imagePullGrace, Duration resync, ScheduledExecutorService scheduler,
+            Duration recheckInterval) {
+        this.clusters = clusters;
+        this.namespace = namespace;
+        this.sink = sink;
+        this.events = events;
+        this.clock = clock;
+        this.imagePullGrace = imagePullGrace;
+        this.resync = resync;
+        long ms = recheckInterval.toMillis();
+        this.recheck = scheduler.scheduleWithFixedDelay(this::recheckAll, ms, ms, TimeUnit.MILLISECONDS);
+    }
+
+    /** Starts watching the cluster if not yet watched. Idempotent; safe from any thread. */
+    public void watch(ClusterTarget cluster) {
+        if (watched.containsKey(cluster.clusterId())) {
+            return;
+        }
+        synchronized (this) {
+            if (watched.containsKey(cluster.clusterId())) {
+                return;
+            }
+            KubernetesClient client = clusters.client(cluster);
+            long resyncMs = resync.toMillis();
+            SharedIndexInformer<Job> jobs = client.batch().v1().jobs().inNamespace(namespace)
+                    .withLabel(FalconLabels.MANAGED_BY, FalconLabels.MANAGED_BY_VALUE).runnableInformer(resyncMs);
+            SharedIndexInformer<Pod> pods = client.pods().inNamespace(namespace)
+                    .withLabel(FalconLabels.MANAGED_BY, FalconLabels.MANAGED_BY_VALUE).runnableInformer(resyncMs);
+            Watched w = new Watched(cluster, jobs, pods);
+            jobs.addEventHandler(handler(w, job -> job.getMetadata().getName(), true));
+            pods.addEventHandler(handler(w, JobStatusReconciler::jobNameOf, false));
+            watched.put(cluster.clusterId(), w);
+            jobs.start();
+            pods.start();
+            log.info("watching jobs and pods with {} on cluster {} ({})", FalconLabels.selector(),
+                    cluster.clusterId(), cluster.resourceName());
+        }
+    }
+
+    public boolean isWatching(String clusterId) {
+        return watched.containsKey(clusterId);
+    }
+
+    private <T extends HasMetadata> ResourceEventHandler<T> handler(Watched w,
+            java.util.function.Function<T, String> jobName, boolean isJob) {
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(T obj) {
+                evaluateSafely(w, jobName.apply(obj));
+            }
+
+            @Override
+            public void onUpdate(T oldObj, T newObj) {
+                evaluateSafely(w, jobName.apply(newObj));
+            }
+
+            @Override
+            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+                if (isJob && obj.getMetadata().getUid() != null) {
+                    String uid = obj.getMetadata().getUid();
+                    reported.remove(uid + "/running");
+                    reported.remove(uid + "/terminal");
+                }
+            }
+        };
+    }
+
+    private void recheckAll() {
+        for (Watched w : watched.values()) {
+            for (Job job : w.jobs.getStore().list()) {
+                evaluateSafely(w, job.getMetadata().getName());
+            }
+        }
+    }
+
+    private void evaluateSafely(Watched w, String jobName) {
+        if (jobName == null) {
+            return;
+        }
+        try {
+            evaluate(w, jobName);
+        } catch (RuntimeException e) {
+            log.warn("evaluating job {} on cluster {} failed", jobName, w.cluster.clusterId(), e);
+        }
+    }
+
+    private synchronized void evaluate(Watched w, String jobName) {
+        Job job = w.jobs.getStore().getByKey(namespace + "/" + jobName);
+        if (job == null || job.getMetadata().getDeletionTimestamp() != null) {
+            return;
+        }
+        String uid = job.getMetadata().getUid();
+        if (uid == null || reported.contains(uid + "/terminal")) {
+            return;
+        }
+        List<Pod> pods = w.pods.getStore().list().stream().filter(p -> belongsTo(p, job)).toList();
+        JobObservation observation = JobObservation.observe(job, pods, clock.instant(), imagePullGrace);
+        Map<String, String> annotations = job.getMetadata().getAnnotations() == null
+                ? Map.of() : job.getMetadata().getAnnotations();
+        Map<String, String> labels = job.getMetadata().getLabels() == null ? Map.of() : job.getMetadata().getLabels();
+        String jobId = annotations.getOrDefault(FalconLabels.ANNOTATION_JOB_ID, labels.get(FalconLabels.JOB));
+        String clusterId = annotations.getOrDefault(FalconLabels.ANNOTATION_CLUSTER_ID, w.cluster.clusterId());
+        String tpuType = annotations.getOrDefault(FalconLabels.ANNOTATION_TPU_TYPE, w.cluster.tpuType());
+        ExecutorEvent event = null;
+        if (observation instanceof JobObservation.Running r) {
+            if (reported.add(uid + "/running")) {
+                event = events.jobRunning(jobId, clusterId, tpuType, jobName, uid, r.active(), r.expected());
+            }
+        } else if (observation instanceof JobObservation.Succeeded) {
+            if (reported.add(uid + "/terminal")) {
+                event = events.jobSucceeded(jobId, clusterId, tpuType, jobName, uid);
+            }
+        } else if (observation instanceof JobObservation.Failed f) {
+            if (reported.add(uid + "/terminal")) {
+                event = events.jobFailed(jobId, clusterId, tpuType, jobName, uid, f.message());
+            }
+        }
+        if (event != null) {
+            try (var ignored = Mdc.of("job", jobId, "cluster", clusterId, "k8sJob", jobName)) {
+                log.info("job observed: {}", observation);
+            }
+            sink.emit(event);
+        }
+    }
+
+    /** The job a pod belongs to: our own label, else the job controller's labels. */
+    static String jobNameOf(Pod pod) {
+        Map<String, String> labels = pod.getMetadata().getLabels();
+        if (labels != null) {
+            for (String key : List.of(FalconLabels.K8S_JOB, "batch.kubernetes.io/job-name", "job-name")) {
+                if (labels.containsKey(key)) {
+                    return labels.get(key);
+                }
+            }
+        }
+        if (pod.getMetadata().getOwnerReferences() != null) {
+            for (OwnerReference ref : pod.getMetadata().getOwnerReferences()) {
+                if ("Job".equals(ref.getKind())) {
+                    return ref.getName();
+                }
+            }
+        }
+        return null;
+    }
+
+    static boolean belongsTo(Pod pod, Job job) {
+        if (!Objects.equals(jobNameOf(pod), job.getMetadata().getName())) {
+            return false;
+        }
+        // A pod of an earlier Job with the same name (deleted and recreated) has another owner uid.
+        List<OwnerReference> owners = pod.getMetadata().getOwnerReferences();
+        if (owners == null || owners.isEmpty()) {
+            return true;
+        }
+        return owners.stream().filter(o -> "Job".equals(o.getKind()))
+                .allMatch(o -> o.getUid() == null || o.getUid().equals(job.getMetadata().getUid()));
+    }
+
+    @Override
+    public void close() {
+        recheck.cancel(false);
+        for (Watched w : watched.values()) {
+            w.jobs.stop();
+            w.pods.stop();
+        }
+        watched.clear();
+    }
+}

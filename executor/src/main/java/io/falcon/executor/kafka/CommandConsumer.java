@@ -1,0 +1,129 @@
+package io.falcon.executor.kafka;
+
+import io.falcon.events.DeadLetter;
+import io.falcon.events.Meta;
+import io.falcon.events.Topics;
+import io.falcon.events.executor.ExecutorCommand;
+import io.falcon.executor.CommandDispatcher;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The command loop: poll EXECUTOR_COMMANDS, hand each command to its handler, flush the events the handlers
+ * produced, then commit. An undecodable command (or one whose handler throws) goes to DEAD_LETTER with the reason;
+ * nothing ends the loop but {@link #stop()}. If publishing failed, the batch is not committed but re-read.
+ */
+public final class CommandConsumer implements Runnable {
+    private static final Logger log = LoggerFactory.getLogger(CommandConsumer.class);
+
+    private final Consumer<byte[], byte[]> consumer;
+    private final Producer<byte[], byte[]> producer;
+    private final KafkaEventSink sink;
+    private final CommandDispatcher dispatcher;
+    private final Clock clock;
+    private final String producerName;
+    private volatile boolean running = true;
+
+    public CommandConsumer(Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> producer,
+            KafkaEventSink sink, CommandDispatcher dispatcher, Clock clock, String producerName) {
+        this.consumer = consumer;
+        this.producer = producer;
+        this.sink = sink;
+        this.dispatcher = dispatcher;
+        this.clock = clock;
+        this.producerName = producerName;
+    }
+
+    @Override
+    public void run() {
+        try {
+            consumer.subscribe(List.of(Topics.EXECUTOR_COMMANDS.name()));
+            while (running) {
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(500));
+                if (records.isEmpty()) {
+                    continue;
+                }
+                Map<TopicPartition, Long> firstOffsets = new HashMap<>();
+                for (ConsumerRecord<byte[], byte[]> record : records) {
+                    firstOffsets.putIfAbsent(new TopicPartition(record.topic(), record.partition()), record.offset());
+                    handle(record);
+                }
+                producer.flush();
+                Exception sendError = sink.takeError();
+                if (sendError != null) {
+                    log.error("events of this batch were not all published; re-reading the batch", sendError);
+                    firstOffsets.forEach(consumer::seek);
+                    continue;
+                }
+                consumer.commitSync();
+            }
+        } catch (WakeupException e) {
+            if (running) {
+                throw e;
+            }
+        } catch (RuntimeException e) {
+            log.error("command loop stopped by an unexpected error", e);
+            throw e;
+        } finally {
+            try {
+                consumer.close(Duration.ofSeconds(5));
+            } catch (RuntimeException e) {
+                log.warn("closing the command consumer failed", e);
+            }
+        }
+    }
+
+    private void handle(ConsumerRecord<byte[], byte[]> record) {
+        ExecutorCommand command;
+        try {
+            command = Topics.EXECUTOR_COMMANDS.valueSerde().deserializer().deserialize(record.topic(), record.value());
+            if (command == null) {
+                throw new IllegalArgumentException("empty command (tombstone)");
+            }
+            if (command.cluster() == null || command.cluster().clusterId() == null) {
+                throw new IllegalArgumentException("command without a cluster");
+            }
+        } catch (RuntimeException e) {
+            deadLetter(record, "cannot decode executor command: " + e.getMessage(), e);
+            return;
+        }
+        try {
+            dispatcher.handle(command);
+        } catch (RuntimeException e) {
+            log.error("handler of {} for job {} failed", command.getClass().getSimpleName(), command.jobId(), e);
+            deadLetter(record, "handling " + command.getClass().getSimpleName() + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private void deadLetter(ConsumerRecord<byte[], byte[]> record, String reason, Throwable error) {
+        log.warn("dead-lettering {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), reason);
+        DeadLetter letter = DeadLetter.of(Meta.of(producerName, clock.instant()), record.topic(), record.partition(),
+                record.offset(), record.key(), record.value(), reason, error);
+        var topic = Topics.DEAD_LETTER;
+        String key = record.key() == null ? null : new String(record.key(), java.nio.charset.StandardCharsets.UTF_8);
+        producer.send(new ProducerRecord<>(topic.name(),
+                topic.keySerde().serializer().serialize(topic.name(), key),
+                topic.valueSerde().serializer().serialize(topic.name(), letter)), (m, e) -> {
+                    if (e != null) {
+                        log.error("dead-lettering failed", e);
+                    }
+                });
+    }
+
+    public void stop() {
+        running = false;
+        consumer.wakeup();
+    }
+}

@@ -1,0 +1,179 @@
+package io.falcon.fleetsim;
+
+import io.falcon.fleetsim.compute.ComputeRestServer;
+import io.falcon.fleetsim.compute.ReservationStore;
+import io.falcon.fleetsim.gke.ClusterRef;
+import io.falcon.fleetsim.gke.GkeFleet;
+import io.falcon.fleetsim.gke.GkeServer;
+import io.falcon.fleetsim.gke.NodePoolKnobs;
+import io.falcon.fleetsim.kube.EdgeKubernetes;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A simulated GKE fleet speaking the real wire protocols: the GKE v1 ClusterManager gRPC API, the Compute v1
+ * reservations REST API, and one Kubernetes API server (with a Job/Pod lifecycle simulator) per edge cluster.
+ * For tests and the local demo only.
+ */
+public final class FleetSim implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(FleetSim.class);
+
+  private final ReservationStore reservations;
+  private final GkeFleet gke;
+  private final Map<ClusterRef, EdgeKubernetes> edges;
+  private final Map<ClusterRef, NodePoolKnobs> knobs;
+  private final GkeServer gkeServer;
+  private final ComputeRestServer computeServer;
+
+  private FleetSim(ReservationStore reservations, GkeFleet gke, Map<ClusterRef, EdgeKubernetes> edges,
+      Map<ClusterRef, NodePoolKnobs> knobs, GkeServer gkeServer, ComputeRestServer computeServer) {
+    this.reservations = reservations;
+    this.gke = gke;
+    this.edges = edges;
+    this.knobs = knobs;
+    this.gkeServer = gkeServer;
+    this.computeServer = computeServer;
+  }
+
+  public static FleetSim start(FleetSimConfig config) {
+    List<AutoCloseable> started = new ArrayList<>();
+    try {
+      ReservationStore reservations = new ReservationStore(config.clock());
+      GkeFleet gke = new GkeFleet(config.clock(), reservations);
+      started.add(gke);
+      Map<ClusterRef, EdgeKubernetes> edges = new LinkedHashMap<>();
+      Map<ClusterRef, NodePoolKnobs> knobs = new LinkedHashMap<>();
+      for (EdgeClusterConfig cluster : config.clusters()) {
+        ClusterRef ref = cluster.ref();
+        if (edges.containsKey(ref)) {
+          throw new IllegalArgumentException("duplicate cluster " + ref);
+        }
+        EdgeKubernetes edge = EdgeKubernetes.start(ref.name(), 0, config.clock(), config.simulatorTick());
+        started.add(edge);
+        NodePoolKnobs clusterKnobs = new NodePoolKnobs(config.poolCreationDelay(), config.poolDeletionDelay());
+        gke.addCluster(ref, cluster.tpuType(), edge.url(), fakeCaCertificate(ref), clusterKnobs, edge.nodes());
+        edges.put(ref, edge);
+        knobs.put(ref, clusterKnobs);
+        for (ReservationConfig r : cluster.reservations()) {
+          reservations.define(ref.project(), r.zone() == null ? ref.location() : r.zone(), r.name(),
+              r.machineType(), r.count(), r.inUseCount());
+        }
+      }
+      GkeServer gkeServer = new GkeServer(gke, config.gkePort());
+      started.add(gkeServer);
+      ComputeRestServer computeServer = new ComputeRestServer(reservations, config.computePort());
+      started.add(computeServer);
+      return new FleetSim(reservations, gke, edges, knobs, gkeServer, computeServer);
+    } catch (IOException | RuntimeException e) {
+      for (AutoCloseable c : started) {
+        closeQuietly(c);
+      }
+      if (e instanceof IOException io) {
+        throw new UncheckedIOException("fleet-sim failed to start", io);
+      }
+      throw (RuntimeException) e;
+    }
+  }
+
+  /** GKE gRPC endpoint, "127.0.0.1:PORT", plaintext (configure the channel with usePlaintext()). */
+  public String gkeEndpoint() {
+    return gkeServer.endpoint();
+  }
+
+  /** Compute REST endpoint, "http://127.0.0.1:PORT" (scheme, no trailing slash). */
+  public String computeEndpoint() {
+    return computeServer.endpoint();
+  }
+
+  /** Master URL of a cluster's Kubernetes API, "http://127.0.0.1:PORT"; also what getCluster returns as endpoint. */
+  public String kubernetesUrl(String project, String location, String cluster) {
+    return edge(project, location, cluster).url();
+  }
+
+  /** Node pool timing and failure knobs of one cluster. */
+  public NodePoolKnobs nodePoolKnobs(String project, String location, String cluster) {
+    NodePoolKnobs k = knobs.get(new ClusterRef(project, location, cluster));
+    if (k == null) {
+      throw new IllegalArgumentException("no such cluster " + new ClusterRef(project, location, cluster));
+    }
+    return k;
+  }
+
+  /** Reservations served by the Compute sim; define and change them at runtime. */
+  public ReservationStore reservations() {
+    return reservations;
+  }
+
+  /** The sim's own fabric8 client for a cluster (JDK http client); do not close it. */
+  public KubernetesClient kubernetesClient(String project, String location, String cluster) {
+    return edge(project, location, cluster).client();
+  }
+
+  public List<ClusterRef> clusters() {
+    return List.copyOf(edges.keySet());
+  }
+
+  private EdgeKubernetes edge(String project, String location, String cluster) {
+    EdgeKubernetes edge = edges.get(new ClusterRef(project, location, cluster));
+    if (edge == null) {
+      throw new IllegalArgumentException("no such cluster " + new ClusterRef(project, location, cluster));
+    }
+    return edge;
+  }
+
+  /** Any base64 is fine: the sim serves plain HTTP, so callers never verify against it. */
+  private static String fakeCaCertificate(ClusterRef ref) {
+    String pem = "-----BEGIN CERTIFICATE-----\nZmxlZXQtc2ltIGZha2UgQ0EgZm9yIA==" + ref.name()
+        + "\n-----END CERTIFICATE-----\n";
+    return Base64.getEncoder().encodeToString(pem.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Override
+  public void close() {
+    closeQuietly(computeServer);
+    closeQuietly(gkeServer);
+    closeQuietly(gke);
+    edges.values().forEach(FleetSim::closeQuietly);
+    log.info("fleet-sim stopped");
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception e) {
+      log.warn("close failed for {}", c, e);
+    }
+  }
+
+  /** Starts a demo fleet of two clusters and prints the endpoints; runs until killed. */
+  public static void main(String[] args) throws InterruptedException {
+    FleetSimConfig config = new FleetSimConfig(List.of(
+            EdgeClusterConfig.of("falcon-demo", "us-central1", "edge-a", "tpu-v5-lite-podslice")
+                .withReservation(new ReservationConfig("us-central1-a", "tpu-v5e-a", "ct5lp-hightpu-4t", 4, 0)),
+            EdgeClusterConfig.of("falcon-demo", "europe-west4", "edge-b", "tpu-v5-lite-podslice")
+                .withReservation(new ReservationConfig("europe-west4-a", "tpu-v5e-b", "ct5lp-hightpu-4t", 2, 1))),
+        args.length > 0 ? Integer.parseInt(args[0]) : 0, args.length > 1 ? Integer.parseInt(args[1]) : 0,
+        Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofMillis(100), java.time.Clock.systemUTC());
+    FleetSim sim = FleetSim.start(config);
+    Runtime.getRuntime().addShutdownHook(new Thread(sim::close, "fleet-sim-shutdown"));
+    System.out.println("GKE (gRPC, plaintext): " + sim.gkeEndpoint());
+    System.out.println("Compute (REST):        " + sim.computeEndpoint());
+    for (ClusterRef ref : sim.clusters()) {
+      System.out.println("Kubernetes " + ref.path() + ": "
+          + sim.kubernetesUrl(ref.project(), ref.location(), ref.name()));
+    }
+    new CountDownLatch(1).await();
+  }
+}

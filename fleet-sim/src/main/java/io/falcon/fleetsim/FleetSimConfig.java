@@ -1,0 +1,52 @@
+package io.falcon.fleetsim;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What {@link FleetSim#start} starts.
+ *
+ * @param gkePort port of the GKE gRPC server, 0 = any free port
+ * @param computePort port of the Compute REST server, 0 = any free port
+ * @param poolCreationDelay initial per-cluster {@code NodePoolKnobs.creationDelay}
+ * @param poolDeletionDelay initial per-cluster {@code NodePoolKnobs.deletionDelay}
+ * @param simulatorTick how often the Job simulators advance pods (bounds the latency of every pod transition)
+ * @param clock time source for timestamps and pod run times
+ */
+public record FleetSimConfig(
+    List<EdgeClusterConfig> clusters,
+    int gkePort,
+    int computePort,
+    Duration poolCreationDelay,
+    Duration poolDeletionDelay,
+    Duration simulatorTick,
+    Clock clock) {
+
+  public FleetSimConfig {
+    clusters = List.copyOf(clusters);
+  }
+
+  /** Fast defaults suited to tests: any ports, 200 ms pool transitions, 50 ms simulator tick. */
+  public static FleetSimConfig of(EdgeClusterConfig... clusters) {
+    return new FleetSimConfig(List.of(clusters), 0, 0, Duration.ofMillis(200), Duration.ofMillis(200),
+        Duration.ofMillis(50), Clock.systemUTC());
+  }
+
+  public FleetSimConfig withPorts(int gke, int compute) {
+    return new FleetSimConfig(clusters, gke, compute, poolCreationDelay, poolDeletionDelay, simulatorTick, clock);
+  }
+
+  public FleetSimConfig withPoolDelays(Duration creation, Duration deletion) {
+    return new FleetSimConfig(clusters, gkePort, computePort, creation, deletion, simulatorTick, clock);
+  }
+
+  public FleetSimConfig withSimulatorTick(Duration tick) {
+    return new FleetSimConfig(clusters, gkePort, computePort, poolCreationDelay, poolDeletionDelay, tick, clock);
+  }
+
+  public FleetSimConfig withClock(Clock newClock) {
+    return new FleetSimConfig(clusters, gkePort, computePort, poolCreationDelay, poolDeletionDelay, simulatorTick,
+        newClock);
+  }
+}

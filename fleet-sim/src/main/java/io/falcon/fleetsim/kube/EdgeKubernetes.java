@@ -1,0 +1,86 @@
+package io.falcon.fleetsim.kube;
+
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import java.net.InetAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Kubernetes side of one simulated edge cluster: a fabric8 mock API server in CRUD mode (plain HTTP, watches
+ * over websocket), the nodes of its pools, and the Job/Pod lifecycle simulator.
+ */
+public final class EdgeKubernetes implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(EdgeKubernetes.class);
+
+  private final String cluster;
+  private final KubernetesMockServer server;
+  private final KubernetesClient client;
+  private final SimulatedNodes nodes;
+  private final JobLifecycleSimulator jobs;
+
+  private EdgeKubernetes(String cluster, KubernetesMockServer server, KubernetesClient client, Clock clock,
+      Duration tick) {
+    this.cluster = cluster;
+    this.server = server;
+    this.client = client;
+    this.nodes = new SimulatedNodes(client, clock);
+    this.jobs = new JobLifecycleSimulator(cluster, client, clock, tick);
+  }
+
+  /** Starts the API server on 127.0.0.1 ({@code port} 0 = any free port) and the simulator. */
+  public static EdgeKubernetes start(String cluster, int port, Clock clock, Duration tick) {
+    KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
+        new KubernetesCrudDispatcher(), false);
+    server.init(InetAddress.getLoopbackAddress(), port);
+    String url = "http://127.0.0.1:" + server.getPort();
+    KubernetesClient client = client(url);
+    EdgeKubernetes edge = new EdgeKubernetes(cluster, server, client, clock, tick);
+    edge.jobs.start();
+    log.info("kubernetes API sim for cluster={} listening on {}", cluster, url);
+    return edge;
+  }
+
+  /** A fabric8 client on the JDK http client, pointed at a sim API server. */
+  public static KubernetesClient client(String url) {
+    return new KubernetesClientBuilder()
+        .withConfig(new ConfigBuilder().withMasterUrl(url).withTrustCerts(true).withNamespace("default")
+            .withRequestRetryBackoffLimit(1).build())
+        .withHttpClientFactory(new JdkHttpClientFactory())
+        .build();
+  }
+
+  public String url() {
+    return "http://127.0.0.1:" + server.getPort();
+  }
+
+  public String cluster() {
+    return cluster;
+  }
+
+  /** The simulator's own client; handy for tests that want to look at or seed the cluster. */
+  public KubernetesClient client() {
+    return client;
+  }
+
+  public SimulatedNodes nodes() {
+    return nodes;
+  }
+
+  @Override
+  public void close() {
+    jobs.close();
+    client.close();
+    server.destroy();
+  }
+}

@@ -1,0 +1,216 @@
+package io.falcon.fleetsim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.cloud.container.v1.ClusterManagerClient;
+import com.google.container.v1.NodeConfig;
+import com.google.container.v1.NodePool;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Drives the Job/Pod simulator through a plain fabric8 client, as Falcon's executor would. */
+class JobLifecycleSimulatorTest {
+
+  private static final String PROJECT = "falcon-test";
+  private static final String LOCATION = "us-central1";
+  private static final String CLUSTER = "edge-jobs";
+  private static final String POOL = "tpu-pool";
+  private static final String NS = "default";
+  private static final Duration WAIT = Duration.ofSeconds(6);
+
+  private static FleetSim sim;
+  private static KubernetesClient k8s;
+
+  @BeforeAll
+  static void start() {
+    sim = FleetSim.start(FleetSimConfig.of(EdgeClusterConfig.of(PROJECT, LOCATION, CLUSTER, "tpu-v5-lite-podslice"))
+        .withPoolDelays(Duration.ofMillis(100), Duration.ofMillis(100)));
+    try (ClusterManagerClient gke = GkeClients.clusterManager(sim)) {
+      NodePool pool = NodePool.newBuilder().setName(POOL)
+          .setConfig(NodeConfig.newBuilder().setMachineType("ct5lp-hightpu-4t"))
+          .setPlacementPolicy(NodePool.PlacementPolicy.newBuilder().setTpuTopology("2x4"))
+          .build();
+      String cluster = "projects/" + PROJECT + "/locations/" + LOCATION + "/clusters/" + CLUSTER;
+      GkeClients.awaitDone(gke, PROJECT, LOCATION, gke.createNodePool(cluster, pool));
+    }
+    k8s = new KubernetesClientBuilder()
+        .withConfig(new ConfigBuilder().withMasterUrl(sim.kubernetesUrl(PROJECT, LOCATION, CLUSTER)).build())
+        .build();
+    Eventually.await(WAIT, () -> k8s.nodes().withLabel("cloud.google.com/gke-nodepool", POOL).list().getItems(),
+        l -> l.size() == 2, "2 nodes of " + POOL);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (k8s != null) {
+      k8s.close();
+    }
+    if (sim != null) {
+      sim.close();
+    }
+  }
+
+  private static Job job(String name, String pool, int completions, String image, Map<String, String> env,
+      boolean tpu) {
+    var container = new io.fabric8.kubernetes.api.model.ContainerBuilder().withName("main").withImage(image);
+    env.forEach((k, v) -> container.addNewEnv().withName(k).withValue(v).endEnv());
+    if (tpu) {
+      container.withNewResources().addToLimits("google.com/tpu", new Quantity("4")).endResources();
+    }
+    return new JobBuilder()
+        .withNewMetadata().withName(name).withNamespace(NS).endMetadata()
+        .withNewSpec()
+          .withCompletionMode("Indexed").withCompletions(completions).withParallelism(completions)
+          .withBackoffLimit(0)
+          .withNewTemplate()
+            .withNewMetadata().addToLabels("falcon.io/run", name).endMetadata()
+            .withNewSpec()
+              .withRestartPolicy("Never")
+              .addToNodeSelector("cloud.google.com/gke-nodepool", pool)
+              .withContainers(container.build())
+            .endSpec()
+          .endTemplate()
+        .endSpec()
+        .build();
+  }
+
+  private static List<Pod> pods(String job) {
+    return k8s.pods().inNamespace(NS).withLabel("job-name", job).list().getItems();
+  }
+
+  private static Job awaitCondition(String job, String type) {
+    return Eventually.await(WAIT, () -> k8s.batch().v1().jobs().inNamespace(NS).withName(job).get(),
+        j -> condition(j, type).isPresent(), "job " + job + " condition " + type);
+  }
+
+  private static Optional<JobCondition> condition(Job job, String type) {
+    if (job == null || job.getStatus() == null || job.getStatus().getConditions() == null) {
+      return Optional.empty();
+    }
+    return job.getStatus().getConditions().stream()
+        .filter(c -> type.equals(c.getType()) && "True".equals(c.getStatus())).findFirst();
+  }
+
+  private static ContainerStatus container(Pod pod) {
+    return pod.getStatus().getContainerStatuses().get(0);
+  }
+
+  @Test
+  void indexedJobRunsOnePodPerNodeAndCompletes() {
+    k8s.resource(job("train", POOL, 2, "us-docker.pkg.dev/falcon/train:1",
+        Map.of("FALCON_SIM_DURATION_SECONDS", "0.6"), true)).create();
+
+    List<Pod> running = Eventually.await(WAIT, () -> pods("train"),
+        l -> l.size() == 2 && l.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase())),
+        "2 running pods of train");
+    assertThat(running).extracting(p -> p.getSpec().getNodeName())
+        .containsExactlyInAnyOrder("gke-edge-jobs-tpu-pool-0", "gke-edge-jobs-tpu-pool-1");
+    assertThat(running).extracting(p -> p.getMetadata().getLabels().get("batch.kubernetes.io/job-completion-index"))
+        .containsExactlyInAnyOrder("0", "1");
+    assertThat(running).allSatisfy(p -> {
+      assertThat(p.getMetadata().getName()).matches("train-[01]-[a-z0-9]{5}");
+      assertThat(p.getMetadata().getLabels()).containsEntry("falcon.io/run", "train");
+      assertThat(container(p).getState().getRunning()).isNotNull();
+    });
+    Job active = k8s.batch().v1().jobs().inNamespace(NS).withName("train").get();
+    assertThat(active.getStatus().getActive()).isEqualTo(2);
+    assertThat(active.getStatus().getStartTime()).isNotNull();
+
+    Job done = awaitCondition("train", "Complete");
+    assertThat(done.getStatus().getSucceeded()).isEqualTo(2);
+    assertThat(done.getStatus().getActive()).isNull();
+    assertThat(done.getStatus().getCompletionTime()).isNotNull();
+    assertThat(done.getStatus().getCompletedIndexes()).isEqualTo("0-1");
+    assertThat(pods("train")).allSatisfy(p -> {
+      assertThat(p.getStatus().getPhase()).isEqualTo("Succeeded");
+      assertThat(container(p).getState().getTerminated().getExitCode()).isZero();
+      assertThat(container(p).getState().getTerminated().getReason()).isEqualTo("Completed");
+    });
+  }
+
+  @Test
+  void nonZeroExitCodeFailsTheJob() {
+    k8s.resource(job("exit3", POOL, 1, "img:1",
+        Map.of("FALCON_SIM_DURATION_SECONDS", "0.1", "FALCON_SIM_EXIT_CODE", "3"), false)).create();
+
+    Job failed = awaitCondition("exit3", "Failed");
+
+    assertThat(condition(failed, "Failed").orElseThrow().getReason()).isEqualTo("BackoffLimitExceeded");
+    assertThat(failed.getStatus().getFailed()).isEqualTo(1);
+    assertThat(condition(failed, "Complete")).isEmpty();
+    Pod pod = pods("exit3").get(0);
+    assertThat(pod.getStatus().getPhase()).isEqualTo("Failed");
+    assertThat(container(pod).getState().getTerminated().getExitCode()).isEqualTo(3);
+    assertThat(container(pod).getState().getTerminated().getReason()).isEqualTo("Error");
+  }
+
+  @Test
+  void oomKilledPodReports137() {
+    k8s.resource(job("oom", POOL, 1, "img:1",
+        Map.of("FALCON_SIM_DURATION_SECONDS", "0.1", "FALCON_SIM_OOM", "true"), false)).create();
+
+    awaitCondition("oom", "Failed");
+
+    Pod pod = pods("oom").get(0);
+    assertThat(container(pod).getState().getTerminated().getExitCode()).isEqualTo(137);
+    assertThat(container(pod).getState().getTerminated().getReason()).isEqualTo("OOMKilled");
+  }
+
+  @Test
+  void missingImageStaysPendingWithErrImagePull() {
+    k8s.resource(job("badimg", POOL, 1, "us-docker.pkg.dev/falcon/does-not-exist:1", Map.of(), false)).create();
+
+    Pod pod = Eventually.await(WAIT, () -> pods("badimg"),
+        l -> l.size() == 1 && l.get(0).getStatus().getContainerStatuses() != null
+            && !l.get(0).getStatus().getContainerStatuses().isEmpty(), "badimg pod with container status").get(0);
+
+    assertThat(pod.getStatus().getPhase()).isEqualTo("Pending");
+    assertThat(container(pod).getState().getWaiting().getReason()).isIn("ErrImagePull", "ImagePullBackOff");
+    Pod later = Eventually.await(WAIT, () -> pods("badimg").get(0),
+        p -> "ImagePullBackOff".equals(container(p).getState().getWaiting().getReason()), "ImagePullBackOff");
+    assertThat(later.getStatus().getPhase()).isEqualTo("Pending");
+    Job job = k8s.batch().v1().jobs().inNamespace(NS).withName("badimg").get();
+    assertThat(job.getStatus().getActive()).isEqualTo(1);
+    assertThat(job.getStatus().getReady()).isZero();
+    assertThat(condition(job, "Failed")).isEmpty();
+  }
+
+  @Test
+  void jobForPoolWithoutNodesStaysPendingUnschedulable() throws InterruptedException {
+    k8s.resource(job("nowhere", "no-such-pool", 1, "img:1", Map.of(), false)).create();
+
+    Pod pod = Eventually.await(WAIT, () -> pods("nowhere"), l -> l.size() == 1, "nowhere pod").get(0);
+    Thread.sleep(300);
+    pod = pods("nowhere").get(0);
+
+    assertThat(pod.getStatus().getPhase()).isEqualTo("Pending");
+    assertThat(pod.getSpec().getNodeName()).isNull();
+    assertThat(pod.getStatus().getConditions())
+        .anyMatch(c -> c.getType().equals("PodScheduled") && c.getReason().equals("Unschedulable"));
+  }
+
+  @Test
+  void deletingTheJobDeletesItsPods() {
+    k8s.resource(job("doomed", POOL, 2, "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "30"), false)).create();
+    Eventually.await(WAIT, () -> pods("doomed"), l -> l.size() == 2, "2 doomed pods");
+
+    k8s.batch().v1().jobs().inNamespace(NS).withName("doomed").delete();
+
+    Eventually.await(WAIT, () -> pods("doomed"), List::isEmpty, "doomed pods gone");
+    assertThat(k8s.batch().v1().jobs().inNamespace(NS).withName("doomed").get()).isNull();
+  }
+}

@@ -1,0 +1,66 @@
+package io.falcon.scheduler.core;
+
+import io.falcon.events.executor.ExecutorCommand;
+import io.falcon.events.status.TaskStatus;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What one scheduler step decided: statuses to publish, commands to send, and which parts of the state changed
+ * so that the shell persists exactly those.
+ */
+public final class Decisions {
+    private final List<TaskStatus> statuses = new ArrayList<>();
+    private final List<ExecutorCommand> commands = new ArrayList<>();
+    private final Set<String> changedJobs = new LinkedHashSet<>();
+    private final Set<NodePool.PoolKey> changedPools = new LinkedHashSet<>();
+    private final Set<QueueKey> changedQueues = new LinkedHashSet<>();
+
+    void publish(TaskStatus status) {
+        statuses.add(status);
+    }
+
+    void send(ExecutorCommand command) {
+        commands.add(command);
+    }
+
+    void jobChanged(String jobId) {
+        changedJobs.add(jobId);
+    }
+
+    void poolChanged(NodePool.PoolKey key) {
+        changedPools.add(key);
+    }
+
+    void queueChanged(QueueKey key) {
+        changedQueues.add(key);
+    }
+
+    public List<TaskStatus> statuses() {
+        return Collections.unmodifiableList(statuses);
+    }
+
+    public List<ExecutorCommand> commands() {
+        return Collections.unmodifiableList(commands);
+    }
+
+    public Set<String> changedJobs() {
+        return Collections.unmodifiableSet(changedJobs);
+    }
+
+    public Set<NodePool.PoolKey> changedPools() {
+        return Collections.unmodifiableSet(changedPools);
+    }
+
+    public Set<QueueKey> changedQueues() {
+        return Collections.unmodifiableSet(changedQueues);
+    }
+
+    public boolean isEmpty() {
+        return statuses.isEmpty() && commands.isEmpty() && changedJobs.isEmpty() && changedPools.isEmpty()
+                && changedQueues.isEmpty();
+    }
+}

@@ -1,0 +1,72 @@
+package io.falcon.scheduler.core;
+
+import io.falcon.events.executor.SupplyMode;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** The human-readable Message texts, worded as in the seed's Status/Reason/Message table. */
+public final class Messages {
+    private static final int NAMES_SHOWN = 5;
+
+    private Messages() {
+    }
+
+    /** "队列位置 #3,前面有 2 个任务 (user-a: profiling-v7x, user-b: benchmark-v7x)". */
+    public static String waiting(int position, List<WaitQueue.Entry> ahead) {
+        String names = ahead.stream().limit(NAMES_SHOWN).map(e -> e.actor() + ": " + e.name())
+                .collect(Collectors.joining(", "));
+        String more = ahead.size() > NAMES_SHOWN ? ", ..." : "";
+        return ahead.isEmpty()
+                ? "队列位置 #" + position + ",前面有 0 个任务"
+                : "队列位置 #" + position + ",前面有 " + ahead.size() + " 个任务 (" + names + more + ")";
+    }
+
+    public static String noCluster(String tpuType, String why) {
+        return "no eligible cluster for tpu_type " + tpuType + ": " + why + "; waiting for one to become active";
+    }
+
+    public static String provisioning(SupplyMode mode) {
+        return "正在创建 node pool (supply: " + mode.wireName() + ")...";
+    }
+
+    public static String dispatching() {
+        return "Node pool 就绪,正在提交 K8s Job...";
+    }
+
+    public static String reusedPool(String pool) {
+        return "Node pool 就绪,正在提交 K8s Job... (reusing node pool " + pool + ")";
+    }
+
+    public static String submitted(String k8sJobName, int expectedPods) {
+        return "K8s Job " + k8sJobName + " 已提交,等待 Pod 运行 (0/" + expectedPods + " active)...";
+    }
+
+    public static String running(int active, int expected) {
+        return "Pod 运行中 (" + active + "/" + expected + " active)";
+    }
+
+    public static String nodePoolTimeout(String detail) {
+        return "node pool 创建超时: " + detail;
+    }
+
+    public static String nodePoolFailed(String detail) {
+        return "node pool 创建失败: " + detail;
+    }
+
+    public static String jobSubmitFailed(String detail) {
+        return "K8s Job 提交失败: " + detail;
+    }
+
+    public static String timeout(long seconds) {
+        return "任务超时 (" + seconds + "s),已取消 Job";
+    }
+
+    public static String aborted() {
+        return "用户中止";
+    }
+
+    static String duration(Duration d) {
+        return d.toMinutes() > 0 ? d.toMinutes() + "m" : d.toSeconds() + "s";
+    }
+}

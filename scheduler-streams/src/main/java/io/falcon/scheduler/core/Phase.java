@@ -1,0 +1,21 @@
+package io.falcon.scheduler.core;
+
+/** Where a job is in Falcon's lifecycle; the Status/Reason shown to users is derived from it. */
+public enum Phase {
+    /** Valid, but no active cluster offers its TPU type yet. */
+    UNPLACED,
+    /** In its (cluster, topology) queue. */
+    WAITING,
+    /** Holds its queue's slot; a node pool is being created. */
+    PROVISIONING,
+    /** Holds its queue's slot; the Kubernetes Job is being submitted and its pods scheduled. */
+    DISPATCHING,
+    /** All pods run; the slot is released. */
+    RUNNING,
+    /** Succeeded, Failed or Aborted: nothing more happens to it. */
+    DONE;
+
+    public boolean holdsSlot() {
+        return this == PROVISIONING || this == DISPATCHING;
+    }
+}

@@ -1,0 +1,21 @@
+package io.falcon.scheduler.core;
+
+import io.falcon.events.TpuTopology;
+import io.falcon.events.TpuType;
+import io.falcon.events.executor.JobSpec;
+import io.falcon.events.executor.SupplyMode;
+import java.time.Instant;
+import java.util.Optional;
+
+/** A request whose every field has been checked. */
+public record ValidRequest(
+        String id,
+        String actor,
+        String name,
+        TpuType tpuType,
+        TpuTopology topology,
+        JobSpec spec,
+        Optional<SupplyMode> supplyMode,
+        Optional<Long> timeoutSeconds,
+        Instant submittedAt) {
+}

@@ -1,0 +1,143 @@
+package io.falcon.scheduler.core;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * The waiting jobs of one (cluster, topology) queue and its single acquiring slot.
+ *
+ * <p>Pick rule (seed section 4): take each actor's earliest job; if more than one actor has a candidate, skip the
+ * actor served last; take the earliest remaining. Each actor's jobs sit in their own ordered set and the actors'
+ * heads in another, so a pick, an insert and a removal are all O(log n).
+ */
+public final class WaitQueue {
+    /** A waiting job, ordered by submission. */
+    public record Entry(long seq, String jobId, String actor, String name) {
+    }
+
+    private static final Comparator<Entry> BY_SEQ = Comparator.comparingLong(Entry::seq);
+
+    private final Map<String, TreeSet<Entry>> byActor = new HashMap<>();
+    private final TreeSet<Entry> heads = new TreeSet<>(BY_SEQ);
+    private Optional<String> lastServedActor = Optional.empty();
+    private Optional<String> slotHolder = Optional.empty();
+    private int size;
+
+    public void add(Entry entry) {
+        TreeSet<Entry> own = byActor.computeIfAbsent(entry.actor(), a -> new TreeSet<>(BY_SEQ));
+        Entry oldHead = own.isEmpty() ? null : own.first();
+        if (!own.add(entry)) {
+            return;
+        }
+        size++;
+        if (oldHead == null || entry.seq() < oldHead.seq()) {
+            if (oldHead != null) {
+                heads.remove(oldHead);
+            }
+            heads.add(entry);
+        }
+    }
+
+    public boolean remove(Entry entry) {
+        TreeSet<Entry> own = byActor.get(entry.actor());
+        if (own == null || !own.contains(entry)) {
+            return false;
+        }
+        boolean wasHead = own.first().equals(entry);
+        own.remove(entry);
+        size--;
+        if (wasHead) {
+            heads.remove(entry);
+            if (!own.isEmpty()) {
+                heads.add(own.first());
+            }
+        }
+        if (own.isEmpty()) {
+            byActor.remove(entry.actor());
+        }
+        return true;
+    }
+
+    /** The job the pick rule chooses next, without removing it. */
+    public Optional<Entry> peekNext() {
+        if (heads.isEmpty()) {
+            return Optional.empty();
+        }
+        Entry first = heads.first();
+        if (heads.size() > 1 && lastServedActor.filter(first.actor()::equals).isPresent()) {
+            return Optional.of(heads.higher(first));
+        }
+        return Optional.of(first);
+    }
+
+    /** Removes and returns the next job, remembering its actor for the round-robin. */
+    public Optional<Entry> pollNext() {
+        Optional<Entry> next = peekNext();
+        next.ifPresent(entry -> {
+            remove(entry);
+            lastServedActor = Optional.of(entry.actor());
+        });
+        return next;
+    }
+
+    /**
+     * The order in which the waiting jobs would be picked if nothing else arrived, up to limit entries. Costs
+     * O(k log n) for k entries; used for queue-position messages only.
+     */
+    public List<Entry> pickOrder(int limit) {
+        List<Entry> order = new ArrayList<>();
+        WaitQueue copy = copy();
+        while (order.size() < limit) {
+            Optional<Entry> next = copy.pollNext();
+            if (next.isEmpty()) {
+                break;
+            }
+            order.add(next.get());
+        }
+        return order;
+    }
+
+    private WaitQueue copy() {
+        WaitQueue copy = new WaitQueue();
+        byActor.forEach((actor, entries) -> copy.byActor.put(actor, new TreeSet<>(entries)));
+        copy.heads.addAll(heads);
+        copy.lastServedActor = lastServedActor;
+        copy.size = size;
+        return copy;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public boolean isEmpty() {
+        return heads.isEmpty();
+    }
+
+    public Optional<String> slotHolder() {
+        return slotHolder;
+    }
+
+    public void takeSlot(String jobId) {
+        slotHolder = Optional.of(jobId);
+    }
+
+    public void releaseSlot(String jobId) {
+        if (slotHolder.filter(jobId::equals).isPresent()) {
+            slotHolder = Optional.empty();
+        }
+    }
+
+    public Optional<String> lastServedActor() {
+        return lastServedActor;
+    }
+
+    public void restoreLastServedActor(Optional<String> actor) {
+        lastServedActor = actor;
+    }
+}

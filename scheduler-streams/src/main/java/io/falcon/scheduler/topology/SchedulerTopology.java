@@ -1,0 +1,64 @@
+package io.falcon.scheduler.topology;
+
+import io.falcon.events.JsonSerde;
+import io.falcon.events.Topic;
+import io.falcon.events.Topics;
+import io.falcon.events.cdc.ClusterRow;
+import io.falcon.scheduler.core.NodePool;
+import io.falcon.scheduler.core.ScheduledJob;
+import java.time.Duration;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * cdc.jobs + cdc.clusters -> intake (drop echoes, re-key by tpu_type) -> scheduler.input; scheduler.input +
+ * executor.events -> scheduler (changelogged stores, wall-clock punctuator) -> task-status + executor.commands.
+ */
+public final class SchedulerTopology {
+    static final String JOB_STORE = "scheduler-jobs";
+    static final String POOL_STORE = "scheduler-pools";
+    static final String CLUSTER_STORE = "scheduler-clusters";
+    static final String QUEUE_STORE = "scheduler-queues";
+    static final String INPUT_SINK = "to-scheduler-input";
+    static final String STATUS_SINK = "to-task-status";
+    static final String COMMAND_SINK = "to-executor-commands";
+    static final String DEAD_LETTER_SINK = "to-dead-letter";
+
+    private SchedulerTopology() {
+    }
+
+    public static Topology build(Duration tickInterval) {
+        Topology topology = new Topology();
+        var bytes = Serdes.ByteArray().deserializer();
+        var keys = Serdes.String().deserializer();
+
+        topology.addSource("cdc", keys, bytes, Topics.CDC_JOBS.name(), Topics.CDC_CLUSTERS.name());
+        topology.addProcessor("intake", IntakeProcessor::new, "cdc");
+        addSink(topology, INPUT_SINK, Topics.SCHEDULER_INPUT, "intake");
+
+        topology.addSource("scheduler-in", keys, bytes, Topics.SCHEDULER_INPUT.name(), Topics.EXECUTOR_EVENTS.name());
+        topology.addProcessor("scheduler", () -> new SchedulerProcessor(tickInterval), "scheduler-in");
+        topology.addStateStore(store(JOB_STORE, JsonSerde.of(ScheduledJob.class)), "scheduler");
+        topology.addStateStore(store(POOL_STORE, JsonSerde.of(NodePool.class)), "scheduler");
+        topology.addStateStore(store(CLUSTER_STORE, JsonSerde.of(ClusterRow.class)), "scheduler");
+        topology.addStateStore(store(QUEUE_STORE, Serdes.String()), "scheduler");
+        addSink(topology, STATUS_SINK, Topics.TASK_STATUS, "scheduler");
+        addSink(topology, COMMAND_SINK, Topics.EXECUTOR_COMMANDS, "scheduler");
+        addSink(topology, DEAD_LETTER_SINK, Topics.DEAD_LETTER, "intake", "scheduler");
+        return topology;
+    }
+
+    private static <V> org.apache.kafka.streams.state.StoreBuilder<?> store(String name, Serde<V> values) {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), values)
+                .withLoggingEnabled(java.util.Map.of());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <V> void addSink(Topology topology, String name, Topic<String, V> topic, String... parents) {
+        Serializer<Object> values = (Serializer<Object>) (Serializer<?>) topic.valueSerde().serializer();
+        topology.addSink(name, topic.name(), topic.keySerde().serializer(), values, parents);
+    }
+}

@@ -1,0 +1,124 @@
+package io.falcon.scheduler.core;
+
+import io.falcon.events.Meta;
+import io.falcon.events.cdc.ClusterRow;
+import io.falcon.events.executor.ExecutorCommand;
+import io.falcon.events.executor.ExecutorEvent;
+import io.falcon.events.status.TaskStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Drives a Scheduler by hand and records everything it decided. */
+final class SchedulerFixture {
+    static final String SPEC = "{\"image\":\"us-docker.pkg.dev/p/r/train:1\",\"command\":[\"python\",\"train.py\"]}";
+
+    final Scheduler scheduler = new Scheduler();
+    final List<TaskStatus> statuses = new ArrayList<>();
+    final List<ExecutorCommand> commands = new ArrayList<>();
+    Instant now = Instant.parse("2026-12-02T10:00:00Z");
+
+    static ClusterRow cluster(String id, String tpuType, String status, Optional<String> reservation) {
+        return new ClusterRow(id, "edge-" + id, "proj-" + id, "us-central1", tpuType, "bucket-" + id, reservation,
+                status, Optional.empty());
+    }
+
+    SchedulerFixture withCluster(String id, String tpuType) {
+        return record(scheduler.clusterUpserted(cluster(id, tpuType, "active", Optional.empty()), now));
+    }
+
+    SchedulerFixture record(Decisions decisions) {
+        statuses.addAll(decisions.statuses());
+        commands.addAll(decisions.commands());
+        return this;
+    }
+
+    static JobRequest request(String id, String actor, String tpuType, String topology, String spec) {
+        return new JobRequest(id, actor, "name-" + id, tpuType, topology, spec, Optional.empty(), Optional.empty(),
+                Instant.parse("2026-12-02T09:00:00Z"));
+    }
+
+    SchedulerFixture submit(String id, String actor) {
+        return submit(request(id, actor, "v6e", "2x4", SPEC));
+    }
+
+    SchedulerFixture submit(JobRequest request) {
+        return record(scheduler.submit(request, now));
+    }
+
+    SchedulerFixture abort(String id) {
+        return record(scheduler.abort(id, now));
+    }
+
+    SchedulerFixture advance(Duration duration) {
+        now = now.plus(duration);
+        return record(scheduler.tick(now));
+    }
+
+    SchedulerFixture observe(ExecutorEvent event) {
+        return record(scheduler.observe(event, now));
+    }
+
+    /** Plays the executor's part for the pool creation a job is waiting for. */
+    SchedulerFixture poolReady(String jobId) {
+        ExecutorCommand.EnsureNodePool ensure = lastCommand(ExecutorCommand.EnsureNodePool.class, jobId);
+        return observe(new ExecutorEvent.NodePoolReady(meta(), jobId, ensure.cluster().clusterId(), "v6e",
+                ensure.nodePoolName()));
+    }
+
+    SchedulerFixture submitted(String jobId) {
+        ExecutorCommand.EnsureJob ensure = lastCommand(ExecutorCommand.EnsureJob.class, jobId);
+        return observe(new ExecutorEvent.JobSubmitted(meta(), jobId, ensure.cluster().clusterId(), "v6e",
+                ensure.k8sJobName(), "uid-" + jobId));
+    }
+
+    SchedulerFixture running(String jobId) {
+        ExecutorCommand.EnsureJob ensure = lastCommand(ExecutorCommand.EnsureJob.class, jobId);
+        return observe(new ExecutorEvent.JobRunning(meta(), jobId, ensure.cluster().clusterId(), "v6e",
+                ensure.k8sJobName(), 2, 2));
+    }
+
+    SchedulerFixture succeeded(String jobId) {
+        ExecutorCommand.EnsureJob ensure = lastCommand(ExecutorCommand.EnsureJob.class, jobId);
+        return observe(new ExecutorEvent.JobSucceeded(meta(), jobId, ensure.cluster().clusterId(), "v6e",
+                ensure.k8sJobName()));
+    }
+
+    /** Pool ready, job submitted, pods running. */
+    SchedulerFixture startRunning(String jobId) {
+        return poolReady(jobId).submitted(jobId).running(jobId);
+    }
+
+    <T extends ExecutorCommand> T lastCommand(Class<T> type, String jobId) {
+        for (int i = commands.size() - 1; i >= 0; i--) {
+            ExecutorCommand command = commands.get(i);
+            if (type.isInstance(command) && command.jobId().equals(jobId)) {
+                return type.cast(command);
+            }
+        }
+        throw new AssertionError("no " + type.getSimpleName() + " for " + jobId + " in " + commands);
+    }
+
+    <T extends ExecutorCommand> List<T> commandsOf(Class<T> type) {
+        return commands.stream().filter(type::isInstance).map(type::cast).toList();
+    }
+
+    TaskStatus last(String jobId) {
+        for (int i = statuses.size() - 1; i >= 0; i--) {
+            if (statuses.get(i).jobId().equals(jobId)) {
+                return statuses.get(i);
+            }
+        }
+        throw new AssertionError("no status for " + jobId);
+    }
+
+    List<TaskStatus> of(String jobId) {
+        return statuses.stream().filter(s -> s.jobId().equals(jobId)).toList();
+    }
+
+    Meta meta() {
+        return Meta.of("executor", now);
+    }
+}

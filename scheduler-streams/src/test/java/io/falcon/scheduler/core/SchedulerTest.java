@@ -1,0 +1,218 @@
+package io.falcon.scheduler.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.falcon.events.executor.ExecutorCommand;
+import io.falcon.events.executor.ExecutorEvent;
+import io.falcon.events.executor.SupplyMode;
+import io.falcon.events.status.Reason;
+import io.falcon.events.status.Status;
+import io.falcon.events.status.TaskStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class SchedulerTest {
+    private final SchedulerFixture f = new SchedulerFixture().withCluster("c1", "v6e");
+
+    @Test
+    void aJobGoesWaitingProvisioningDispatchingRunningSucceeded() {
+        f.submit("j1", "alice");
+        assertThat(f.of("j1")).extracting(TaskStatus::reason)
+                .containsExactly(Optional.of(Reason.Waiting), Optional.of(Reason.Provisioning));
+        ExecutorCommand.EnsureNodePool pool = f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1");
+        assertThat(pool.nodePoolName()).isEqualTo("falcon-j1");
+        assertThat(pool.supplyMode()).isEqualTo(SupplyMode.FLEX_START);
+        assertThat(f.last("j1").message()).isEqualTo("正在创建 node pool (supply: flex-start)...");
+
+        f.poolReady("j1");
+        assertThat(f.last("j1").reason()).contains(Reason.Dispatching);
+        assertThat(f.last("j1").message()).isEqualTo("Node pool 就绪,正在提交 K8s Job...");
+        ExecutorCommand.EnsureJob job = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1");
+        assertThat(job.nodePoolName()).isEqualTo("falcon-j1");
+        assertThat(job.spec().image()).isEqualTo("us-docker.pkg.dev/p/r/train:1");
+
+        f.submitted("j1");
+        assertThat(f.last("j1").jobUid()).contains("uid-j1");
+        assertThat(f.last("j1").dispatchedAt()).contains(f.now);
+
+        f.running("j1");
+        assertThat(f.last("j1").status()).isEqualTo(Status.Running);
+        assertThat(f.last("j1").reason()).isEmpty();
+        assertThat(f.last("j1").message()).isEqualTo("Pod 运行中 (2/2 active)");
+
+        f.succeeded("j1");
+        TaskStatus done = f.last("j1");
+        assertThat(done.status()).isEqualTo(Status.Succeeded);
+        assertThat(done.message()).isEmpty();
+        assertThat(done.finishedAt()).contains(f.now);
+        assertThat(done.clusterId()).contains("c1");
+        assertThat(done.nodePoolName()).contains("falcon-j1");
+        assertThat(f.commandsOf(ExecutorCommand.EnsureJobDeleted.class)).hasSize(1);
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).singleElement()
+                .extracting(ExecutorCommand.EnsureNodePoolDeleted::nodePoolName).isEqualTo("falcon-j1");
+    }
+
+    @Test
+    void versionsOfOneJobStrictlyGrow() {
+        f.submit("j1", "alice").startRunning("j1").succeeded("j1");
+        assertThat(f.of("j1")).extracting(TaskStatus::version).isSorted().doesNotHaveDuplicates();
+    }
+
+    @Test
+    void anInvalidSpecFailsWithInvalidSpecNamingTheField() {
+        f.submit(SchedulerFixture.request("bad", "alice", "v6e", "2x4", "{\"command\":[\"python\"]}"));
+        TaskStatus status = f.last("bad");
+        assertThat(status.status()).isEqualTo(Status.Failed);
+        assertThat(status.reason()).contains(Reason.InvalidSpec);
+        assertThat(status.message()).contains("spec.image");
+        assertThat(f.commands).isEmpty();
+    }
+
+    @Test
+    void badTpuTypeTopologyAndJsonAreNamed() {
+        f.submit(SchedulerFixture.request("t", "a", "v9", "2x4", SchedulerFixture.SPEC));
+        f.submit(SchedulerFixture.request("p", "a", "v6e", "3x3", SchedulerFixture.SPEC));
+        f.submit(SchedulerFixture.request("j", "a", "v6e", "2x4", "{not json"));
+        f.submit(SchedulerFixture.request("e", "a", "v6e", "2x4", "{\"image\":\"x\",\"env\":{\"A\":{\"b\":1}}}"));
+        assertThat(f.last("t").message()).contains("tpu_type");
+        assertThat(f.last("p").message()).contains("topology");
+        assertThat(f.last("j").message()).contains("spec is not valid JSON");
+        assertThat(f.last("e").message()).contains("spec.env.A");
+    }
+
+    @Test
+    void oneJobAtATimeAcquiresResourcesPerQueueAndRunningReleasesTheSlot() {
+        f.submit("j1", "alice").submit("j2", "bob");
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class)).hasSize(1);
+        assertThat(f.last("j2").reason()).contains(Reason.Waiting);
+        assertThat(f.last("j2").message()).isEqualTo("队列位置 #2,前面有 1 个任务 (alice: name-j1)");
+
+        f.startRunning("j1");
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class)).hasSize(2);
+        assertThat(f.last("j2").reason()).contains(Reason.Provisioning);
+    }
+
+    @Test
+    void roundRobinAcrossActorsFifoWithinEach() {
+        f.submit("a1", "alice").submit("a2", "alice").submit("a3", "alice").submit("b1", "bob");
+        // bob jumps ahead of alice's later jobs: alice was served last
+        assertThat(f.last("b1").message()).isEqualTo("队列位置 #2,前面有 1 个任务 (alice: name-a1)");
+        assertThat(f.last("a3").message()).startsWith("队列位置 #4");
+        f.startRunning("a1");
+        f.startRunning("b1");
+        f.startRunning("a2");
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class))
+                .extracting(ExecutorCommand::jobId).containsExactly("a1", "b1", "a2", "a3");
+    }
+
+    @Test
+    void theShortestQueueWinsAmongActiveClustersOfTheType() {
+        f.withCluster("c2", "v6e").withCluster("c3", "v7x");
+        f.submit("j1", "a").submit("j2", "a").submit("j3", "a");
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class))
+                .extracting(c -> c.cluster().clusterId()).containsExactly("c1", "c2");
+        assertThat(f.last("j3").clusterId()).contains("c1");
+    }
+
+    @Test
+    void withoutAnActiveClusterAJobWaitsAndSaysWhyThenIsPlacedWhenOneComes() {
+        f.submit(SchedulerFixture.request("x", "a", "v5p", "2x2", SchedulerFixture.SPEC));
+        assertThat(f.last("x").status()).isEqualTo(Status.Pending);
+        assertThat(f.last("x").message()).contains("no eligible cluster for tpu_type v5p");
+        f.withCluster("c9", "v5p");
+        assertThat(f.last("x").reason()).contains(Reason.Provisioning);
+    }
+
+    @Test
+    void waitingJobsOfAClusterGoingToMaintenanceAreRerouted() {
+        f.submit("j1", "a").submit("j2", "b");
+        f.withCluster("c2", "v6e");
+        f.record(f.scheduler.clusterUpserted(SchedulerFixture.cluster("c1", "v6e", "maintenance", Optional.empty()),
+                f.now));
+        assertThat(f.last("j2").clusterId()).contains("c2");
+        assertThat(f.last("j2").reason()).contains(Reason.Provisioning);
+    }
+
+    @Test
+    void reservationByDefaultWhenTheClusterHasOne() {
+        SchedulerFixture r = new SchedulerFixture();
+        r.record(r.scheduler.clusterUpserted(SchedulerFixture.cluster("r1", "v6e", "active", Optional.of("res-1")),
+                r.now));
+        r.submit("j1", "a");
+        ExecutorCommand.EnsureNodePool pool = r.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1");
+        assertThat(pool.supplyMode()).isEqualTo(SupplyMode.RESERVATION);
+        assertThat(pool.reservation()).contains("res-1");
+    }
+
+    @Test
+    void anEndingJobHandsItsPoolToTheJobStillProvisioningInItsQueue() {
+        f.submit("j1", "a").startRunning("j1");
+        f.submit("j2", "b");
+        assertThat(f.last("j2").reason()).contains(Reason.Provisioning);
+        f.succeeded("j1");
+        assertThat(f.last("j2").reason()).contains(Reason.Dispatching);
+        assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j2").nodePoolName()).isEqualTo("falcon-j1");
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
+                .extracting(ExecutorCommand.EnsureNodePoolDeleted::nodePoolName).containsExactly("falcon-j2");
+    }
+
+    @Test
+    void abortWhileWaitingRemovesFromTheQueue() {
+        f.submit("j1", "a").submit("j2", "b").submit("j3", "c");
+        f.abort("j2");
+        assertThat(f.last("j2").status()).isEqualTo(Status.Aborted);
+        assertThat(f.last("j2").abortedAt()).contains(f.now);
+        assertThat(f.last("j3").message()).startsWith("队列位置 #2");
+    }
+
+    @Test
+    void abortWhileProvisioningDeletesThePoolAndStartsTheNext() {
+        f.submit("j1", "a").submit("j2", "b");
+        f.abort("j1");
+        assertThat(f.last("j1").status()).isEqualTo(Status.Aborted);
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).hasSize(1);
+        assertThat(f.last("j2").reason()).contains(Reason.Provisioning);
+    }
+
+    @Test
+    void abortWhileRunningDeletesTheJobAndThePool() {
+        f.submit("j1", "a").startRunning("j1").abort("j1");
+        assertThat(f.last("j1").status()).isEqualTo(Status.Aborted);
+        assertThat(f.commandsOf(ExecutorCommand.EnsureJobDeleted.class)).hasSize(1);
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).hasSize(1);
+    }
+
+    @Test
+    void executionTimeoutFailsTheJobFromDispatchedAt() {
+        f.submit(new JobRequest("t1", "a", "n", "v6e", "2x4", SchedulerFixture.SPEC, Optional.empty(),
+                Optional.of(60L), Instant.EPOCH));
+        f.startRunning("t1");
+        f.advance(Duration.ofSeconds(59));
+        assertThat(f.last("t1").status()).isEqualTo(Status.Running);
+        f.advance(Duration.ofSeconds(1));
+        assertThat(f.last("t1").status()).isEqualTo(Status.Failed);
+        assertThat(f.last("t1").reason()).contains(Reason.Timeout);
+        assertThat(f.last("t1").message()).isEqualTo("任务超时 (60s),已取消 Job");
+    }
+
+    @Test
+    void poolCreationFailureAndTimeoutMapToTheirReasons() {
+        f.submit("q", "a").submit("t", "b");
+        f.observe(new ExecutorEvent.NodePoolCreateFailed(f.meta(), "q", "c1", "v6e", "falcon-q", false,
+                "Quota 'TPUS_PER_PROJECT' exceeded"));
+        assertThat(f.last("q").reason()).contains(Reason.NodePoolFailed);
+        assertThat(f.last("q").message()).isEqualTo("node pool 创建失败: Quota 'TPUS_PER_PROJECT' exceeded");
+        f.observe(new ExecutorEvent.NodePoolCreateFailed(f.meta(), "t", "c1", "v6e", "falcon-t", true, "10m"));
+        assertThat(f.last("t").reason()).contains(Reason.NodePoolTimeout);
+    }
+
+    @Test
+    void aTerminalStatusIsFinalAndDuplicatesAreIgnored() {
+        f.submit("j1", "a").startRunning("j1").succeeded("j1");
+        int before = f.statuses.size();
+        f.succeeded("j1").abort("j1").submit("j1", "a");
+        assertThat(f.statuses).hasSize(before);
+    }
+}
