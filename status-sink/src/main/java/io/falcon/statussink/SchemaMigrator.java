@@ -1,0 +1,24 @@
+package io.falcon.statussink;
+
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.output.MigrateResult;
+
+/**
+ * Applies Falcon's own schema (the clusters table) with Flyway. Falcon keeps its history in its own table and
+ * baselines below V1 because the database already holds the upper components' jobs table.
+ */
+public final class SchemaMigrator {
+    private SchemaMigrator() {
+    }
+
+    public static MigrateResult migrate(String jdbcUrl, String user, String password) {
+        return Flyway.configure()
+                .dataSource(jdbcUrl, user, password)
+                .locations("classpath:db/migration")
+                .table("falcon_schema_history")
+                .baselineOnMigrate(true)
+                .baselineVersion("0")
+                .load()
+                .migrate();
+    }
+}

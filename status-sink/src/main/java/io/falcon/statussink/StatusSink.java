@@ -1,0 +1,198 @@
+package io.falcon.statussink;
+
+import io.falcon.events.DeadLetter;
+import io.falcon.events.Meta;
+import io.falcon.events.Topics;
+import io.falcon.events.status.TaskStatus;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Consumes task-status and writes it to the jobs table. Offsets are committed only after the database commit,
+ * so a crash in between replays the batch, which the SQL guards make harmless. A database outage pauses the
+ * loop with backoff and resumes with the same batch: nothing is lost.
+ */
+public final class StatusSink implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StatusSink.class);
+    static final String PRODUCER = "status-sink";
+
+    private final StatusSinkConfig config;
+    private final StatusWriter writer = new StatusWriter();
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final KafkaProducer<byte[], byte[]> deadLetters;
+    private final Thread loop;
+    private Connection connection;
+
+    public StatusSink(StatusSinkConfig config) {
+        this.config = config;
+        Properties consumerProps = new Properties();
+        consumerProps.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        consumerProps.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
+        consumerProps.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        consumerProps.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        consumerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        consumerProps.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxBatch());
+        consumer = new KafkaConsumer<>(consumerProps, new StringDeserializer(), new ByteArrayDeserializer());
+        Properties producerProps = new Properties();
+        producerProps.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        producerProps.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        producerProps.put(ProducerConfig.ACKS_CONFIG, "all");
+        deadLetters = new KafkaProducer<>(producerProps, new ByteArraySerializer(), new ByteArraySerializer());
+        loop = new Thread(this::run, "status-sink");
+    }
+
+    public StatusSink start() {
+        consumer.subscribe(List.of(config.topic()));
+        loop.start();
+        return this;
+    }
+
+    private void run() {
+        try {
+            while (running.get()) {
+                ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(500));
+                if (!records.isEmpty()) {
+                    handle(records);
+                }
+            }
+        } catch (WakeupException e) {
+            if (running.get()) {
+                throw e;
+            }
+        } catch (RuntimeException e) {
+            LOG.error("status-sink loop stopped", e);
+            throw e;
+        } finally {
+            closeConnection();
+            consumer.close();
+        }
+    }
+
+    private void handle(ConsumerRecords<String, byte[]> records) {
+        List<TaskStatus> statuses = new ArrayList<>();
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (ConsumerRecord<String, byte[]> record : records) {
+            offsets.put(new TopicPartition(record.topic(), record.partition()),
+                    new OffsetAndMetadata(record.offset() + 1));
+            try {
+                statuses.add(Topics.TASK_STATUS.valueSerde().fromBytes(record.value()));
+            } catch (SerializationException e) {
+                deadLetter(record.topic(), record.partition(), record.offset(), record.key(), record.value(),
+                        e.getMessage(), e);
+            }
+        }
+        StatusWriter.Outcome outcome = writeWithRetry(statuses);
+        for (TaskStatus unknown : outcome.unknownJobs()) {
+            deadLetter(config.topic(), -1, -1, unknown.jobId(),
+                    Topics.TASK_STATUS.valueSerde().toBytes(unknown), "no jobs row with id " + unknown.jobId(), null);
+        }
+        deadLetters.flush();
+        consumer.commitSync(offsets);
+        LOG.debug("wrote batch size={} applied={} guarded={} unknown={}", statuses.size(), outcome.applied(),
+                outcome.guarded(), outcome.unknownJobs().size());
+    }
+
+    /** Retries the same batch until the database takes it, with capped exponential backoff and jitter. */
+    private StatusWriter.Outcome writeWithRetry(List<TaskStatus> statuses) {
+        long backoffMs = 200;
+        while (true) {
+            try {
+                return writer.write(connection(), statuses);
+            } catch (SQLException e) {
+                if (!running.get()) {
+                    throw new IllegalStateException("stopping with an unwritten batch; it will be redelivered", e);
+                }
+                LOG.warn("database write failed, retrying batch of {} in {} ms: {}", statuses.size(), backoffMs,
+                        e.getMessage());
+                closeConnection();
+                keepGroupMembership(backoffMs);
+                backoffMs = Math.min(backoffMs * 2, config.maxBackoff().toMillis());
+            }
+        }
+    }
+
+    /** Waits without losing the partitions: paused polls keep the consumer in its group. */
+    private void keepGroupMembership(long waitMs) {
+        long jittered = waitMs / 2 + ThreadLocalRandom.current().nextLong(waitMs / 2 + 1);
+        consumer.pause(consumer.assignment());
+        try {
+            long until = System.currentTimeMillis() + jittered;
+            while (System.currentTimeMillis() < until && running.get()) {
+                consumer.poll(Duration.ofMillis(Math.min(100, Math.max(1, until - System.currentTimeMillis()))));
+            }
+        } finally {
+            consumer.resume(consumer.assignment());
+        }
+    }
+
+    private Connection connection() throws SQLException {
+        if (connection == null || connection.isClosed()) {
+            connection = DriverManager.getConnection(config.jdbcUrl(), config.dbUser(), config.dbPassword());
+            try (var statement = connection.createStatement()) {
+                statement.execute("SET time_zone = '+00:00'");
+            }
+        }
+        return connection;
+    }
+
+    private void closeConnection() {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException e) {
+                LOG.debug("closing a broken connection failed", e);
+            }
+            connection = null;
+        }
+    }
+
+    private void deadLetter(String topic, int partition, long offset, String key, byte[] payload, String reason,
+            Throwable error) {
+        LOG.warn("dead-lettering task status topic={} partition={} offset={} job={} reason={}", topic, partition,
+                offset, key, reason);
+        DeadLetter letter = DeadLetter.of(Meta.of(PRODUCER, Instant.now()), topic, partition, offset,
+                key == null ? null : key.getBytes(java.nio.charset.StandardCharsets.UTF_8), payload, reason, error);
+        deadLetters.send(new ProducerRecord<>(Topics.DEAD_LETTER.name(),
+                key == null ? null : key.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                Topics.DEAD_LETTER.valueSerde().toBytes(letter)));
+    }
+
+    @Override
+    public void close() {
+        running.set(false);
+        consumer.wakeup();
+        try {
+            loop.join(Duration.ofSeconds(30).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        deadLetters.close(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,123 @@
+package io.falcon.statussink;
+
+import io.falcon.events.status.TaskStatus;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Writes task statuses into the jobs table in one JDBC batch and transaction. The guards live in the WHERE
+ * clause, so they hold whatever order events arrive in: a terminal row is never changed, and a row the upper
+ * component set to Aborting only moves on to a terminal status.
+ */
+public final class StatusWriter {
+    static final String UPDATE = """
+            UPDATE jobs SET
+              status = ?, reason = ?, message = ?,
+              cluster_id = COALESCE(?, cluster_id),
+              node_pool_name = COALESCE(?, node_pool_name),
+              k8s_job_name = COALESCE(?, k8s_job_name),
+              job_uid = COALESCE(?, job_uid),
+              dispatched_at = COALESCE(?, dispatched_at),
+              finished_at = COALESCE(?, finished_at),
+              aborted_at = COALESCE(?, aborted_at)
+            WHERE id = ?
+              AND status NOT IN ('Succeeded', 'Failed', 'Aborted')
+              AND (status <> 'Aborting' OR ? IN ('Succeeded', 'Failed', 'Aborted'))
+            """;
+
+    /** What one batch did: rows changed, and events whose job does not exist (to be dead-lettered). */
+    public record Outcome(int applied, int guarded, List<TaskStatus> unknownJobs) {
+    }
+
+    public Outcome write(Connection connection, List<TaskStatus> statuses) throws SQLException {
+        boolean autoCommit = connection.getAutoCommit();
+        connection.setAutoCommit(false);
+        try (PreparedStatement update = connection.prepareStatement(UPDATE)) {
+            for (TaskStatus status : statuses) {
+                bind(update, status);
+                update.addBatch();
+            }
+            int[] counts = update.executeBatch();
+            List<TaskStatus> unchanged = new ArrayList<>();
+            int applied = 0;
+            for (int i = 0; i < counts.length; i++) {
+                if (counts[i] > 0 || counts[i] == PreparedStatement.SUCCESS_NO_INFO) {
+                    applied++;
+                } else {
+                    unchanged.add(statuses.get(i));
+                }
+            }
+            Set<String> existing = existing(connection, unchanged);
+            List<TaskStatus> unknown = unchanged.stream().filter(s -> !existing.contains(s.jobId())).toList();
+            connection.commit();
+            return new Outcome(applied, unchanged.size() - unknown.size(), unknown);
+        } catch (SQLException | RuntimeException e) {
+            connection.rollback();
+            throw e;
+        } finally {
+            connection.setAutoCommit(autoCommit);
+        }
+    }
+
+    private static void bind(PreparedStatement update, TaskStatus status) throws SQLException {
+        int i = 1;
+        update.setString(i++, status.status().name());
+        setOptional(update, i++, status.reason().map(Enum::name));
+        update.setString(i++, status.message());
+        setOptional(update, i++, status.clusterId());
+        setOptional(update, i++, status.nodePoolName());
+        setOptional(update, i++, status.k8sJobName());
+        setOptional(update, i++, status.jobUid());
+        setTime(update, i++, status.dispatchedAt());
+        setTime(update, i++, status.finishedAt());
+        setTime(update, i++, status.abortedAt());
+        update.setString(i++, status.jobId());
+        update.setString(i, status.status().name());
+    }
+
+    private static Set<String> existing(Connection connection, List<TaskStatus> statuses) throws SQLException {
+        Set<String> found = new HashSet<>();
+        if (statuses.isEmpty()) {
+            return found;
+        }
+        try (PreparedStatement select = connection.prepareStatement("SELECT id FROM jobs WHERE id = ?")) {
+            for (TaskStatus status : statuses) {
+                select.setString(1, status.jobId());
+                try (var rows = select.executeQuery()) {
+                    if (rows.next()) {
+                        found.add(rows.getString(1));
+                    }
+                }
+            }
+        }
+        return found;
+    }
+
+    private static void setOptional(PreparedStatement statement, int index, Optional<String> value)
+            throws SQLException {
+        if (value.isPresent()) {
+            statement.setString(index, value.get());
+        } else {
+            statement.setNull(index, Types.VARCHAR);
+        }
+    }
+
+    private static void setTime(PreparedStatement statement, int index, Optional<Instant> value) throws SQLException {
+        if (value.isPresent()) {
+            // With the session at UTC (see StatusSink) this is exact whatever the JVM's time zone.
+            statement.setObject(index, LocalDateTime.ofInstant(value.get(), ZoneOffset.UTC));
+        } else {
+            statement.setNull(index, Types.TIMESTAMP);
+        }
+    }
+}

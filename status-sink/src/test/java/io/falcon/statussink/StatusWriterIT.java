@@ -1,0 +1,71 @@
+package io.falcon.statussink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.falcon.events.status.Reason;
+import io.falcon.events.status.Status;
+import java.sql.Connection;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class StatusWriterIT {
+    private StatusDb db;
+    private final StatusWriter writer = new StatusWriter();
+
+    @BeforeEach
+    void database() throws Exception {
+        db = new StatusDb();
+    }
+
+    @Test
+    void writesStatusReasonMessageAndSchedulingColumnsWithUtcTimes() throws Exception {
+        db.insertJob("j1", "Pending");
+        try (Connection c = db.connect()) {
+            c.createStatement().execute("SET time_zone = '+00:00'");
+            writer.write(c, List.of(StatusDb.status("j1", 5, Status.Succeeded, Optional.empty(), "")));
+        }
+        assertThat(db.column("j1", "status")).isEqualTo("Succeeded");
+        assertThat(db.column("j1", "reason")).isNull();
+        assertThat(db.column("j1", "cluster_id")).isEqualTo("c1");
+        assertThat(db.column("j1", "node_pool_name")).isEqualTo("falcon-j1");
+        long epoch = java.time.Instant.parse("2026-12-02T10:05:00Z").getEpochSecond();
+        assertThat(db.column("j1", "UNIX_TIMESTAMP(finished_at)")).isEqualTo(epoch + ".123");
+    }
+
+    @Test
+    void aTerminalRowIsNeverOverwritten() throws Exception {
+        db.insertJob("j1", "Pending");
+        try (Connection c = db.connect()) {
+            writer.write(c, List.of(StatusDb.status("j1", 5, Status.Failed, Optional.of(Reason.JobFailed), "boom")));
+            StatusWriter.Outcome late = writer.write(c, List.of(
+                    StatusDb.status("j1", 4, Status.Running, Optional.empty(), "Pod 运行中 (1/1 active)")));
+            assertThat(late.guarded()).isEqualTo(1);
+            assertThat(late.unknownJobs()).isEmpty();
+        }
+        assertThat(db.column("j1", "status")).isEqualTo("Failed");
+        assertThat(db.column("j1", "message")).isEqualTo("boom");
+    }
+
+    @Test
+    void anAbortingRowOnlyMovesOnToATerminalStatus() throws Exception {
+        db.insertJob("j1", "Aborting");
+        try (Connection c = db.connect()) {
+            writer.write(c, List.of(StatusDb.status("j1", 3, Status.Running, Optional.empty(), "running")));
+            assertThat(db.column("j1", "status")).isEqualTo("Aborting");
+            writer.write(c, List.of(StatusDb.status("j1", 4, Status.Aborted, Optional.empty(), "用户中止")));
+        }
+        assertThat(db.column("j1", "status")).isEqualTo("Aborted");
+        assertThat(db.column("j1", "aborted_at")).isNotNull();
+    }
+
+    @Test
+    void eventsForUnknownJobsAreReportedNotWritten() throws Exception {
+        try (Connection c = db.connect()) {
+            StatusWriter.Outcome outcome = writer.write(c, List.of(
+                    StatusDb.status("ghost", 1, Status.Pending, Optional.of(Reason.Waiting), "")));
+            assertThat(outcome.unknownJobs()).extracting(s -> s.jobId()).containsExactly("ghost");
+        }
+    }
+}
