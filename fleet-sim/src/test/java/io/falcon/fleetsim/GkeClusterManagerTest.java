@@ -3,19 +3,15 @@ package io.falcon.fleetsim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.google.api.gax.core.NoCredentialsProvider;
-import com.google.api.gax.grpc.InstantiatingGrpcChannelProvider;
 import com.google.api.gax.rpc.AlreadyExistsException;
 import com.google.api.gax.rpc.NotFoundException;
 import com.google.cloud.container.v1.ClusterManagerClient;
-import com.google.cloud.container.v1.ClusterManagerSettings;
 import com.google.container.v1.Cluster;
 import com.google.container.v1.NodeConfig;
 import com.google.container.v1.NodePool;
 import com.google.container.v1.Operation;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
@@ -36,16 +32,10 @@ class GkeClusterManagerTest {
   private static ClusterManagerClient gke;
 
   @BeforeAll
-  static void start() throws IOException {
+  static void start() {
     sim = FleetSim.start(FleetSimConfig.of(EdgeClusterConfig.of(PROJECT, LOCATION, CLUSTER, "tpu-v5-lite-podslice"))
         .withPoolDelays(Duration.ofMillis(150), Duration.ofMillis(100)));
-    gke = ClusterManagerClient.create(ClusterManagerSettings.newBuilder()
-        .setCredentialsProvider(NoCredentialsProvider.create())
-        .setTransportChannelProvider(InstantiatingGrpcChannelProvider.newBuilder()
-            .setEndpoint(sim.gkeEndpoint())
-            .setChannelConfigurator(b -> b.usePlaintext())
-            .build())
-        .build());
+    gke = GkeClients.clusterManager(sim);
   }
 
   @AfterAll
@@ -69,9 +59,7 @@ class GkeClusterManagerTest {
   }
 
   private static Operation awaitDone(Operation op) {
-    String name = "projects/" + PROJECT + "/locations/" + LOCATION + "/operations/" + op.getName();
-    return Eventually.await(WAIT, () -> gke.getOperation(name), o -> o.getStatus() == Operation.Status.DONE,
-        "operation " + name + " DONE");
+    return GkeClients.awaitDone(gke, PROJECT, LOCATION, op);
   }
 
   private static String poolPath(String pool) {

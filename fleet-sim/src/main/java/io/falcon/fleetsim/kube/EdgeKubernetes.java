@@ -12,6 +12,9 @@ import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,12 +25,20 @@ import org.slf4j.LoggerFactory;
 public final class EdgeKubernetes implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(EdgeKubernetes.class);
+  /** The mock server logs every request through java.util.logging at INFO; held strongly so the level sticks. */
+  private static final java.util.logging.Logger MOCK_SERVER_LOG =
+      java.util.logging.Logger.getLogger("io.fabric8.mockwebserver.MockWebServer");
+
+  static {
+    MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
+  }
 
   private final String cluster;
   private final KubernetesMockServer server;
   private final KubernetesClient client;
   private final SimulatedNodes nodes;
   private final JobLifecycleSimulator jobs;
+  private final ScheduledExecutorService housekeeping;
 
   private EdgeKubernetes(String cluster, KubernetesMockServer server, KubernetesClient client, Clock clock,
       Duration tick) {
@@ -36,6 +47,25 @@ public final class EdgeKubernetes implements AutoCloseable {
     this.client = client;
     this.nodes = new SimulatedNodes(client, clock);
     this.jobs = new JobLifecycleSimulator(cluster, client, clock, tick);
+    this.housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "fleet-sim-k8s-housekeeping-" + cluster);
+      t.setDaemon(true);
+      return t;
+    });
+    // The mock server records every request for test assertions; drain them so a long demo does not grow.
+    housekeeping.scheduleWithFixedDelay(this::dropRecordedRequests, 10, 10, TimeUnit.SECONDS);
+  }
+
+  private void dropRecordedRequests() {
+    try {
+      while (server.takeRequest(0, TimeUnit.MILLISECONDS) != null) {
+        // discard
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      log.debug("could not drain recorded requests cluster={}", cluster, e);
+    }
   }
 
   /** Starts the API server on 127.0.0.1 ({@code port} 0 = any free port) and the simulator. */
@@ -79,6 +109,7 @@ public final class EdgeKubernetes implements AutoCloseable {
 
   @Override
   public void close() {
+    housekeeping.shutdownNow();
     jobs.close();
     client.close();
     server.destroy();

@@ -1,0 +1,24 @@
+package io.falcon.scheduler;
+
+import io.falcon.events.Settings;
+import java.time.Duration;
+
+/** Typed settings of scheduler-streams, validated when it starts. */
+public record SchedulerConfig(
+        String bootstrapServers,
+        String applicationId,
+        String stateDir,
+        short replicationFactor,
+        int streamThreads,
+        Duration tickInterval) {
+
+    public static SchedulerConfig from(Settings settings) {
+        return new SchedulerConfig(
+                settings.required("falcon.kafka.bootstrap-servers"),
+                settings.string("falcon.scheduler.application-id", "falcon-scheduler"),
+                settings.string("falcon.scheduler.state-dir", System.getProperty("java.io.tmpdir") + "/falcon-scheduler"),
+                (short) settings.intBetween("falcon.kafka.replication-factor", 3, 1, 5),
+                settings.intBetween("falcon.scheduler.stream-threads", 1, 1, 16),
+                settings.duration("falcon.scheduler.tick-interval", Duration.ofSeconds(1)));
+    }
+}
