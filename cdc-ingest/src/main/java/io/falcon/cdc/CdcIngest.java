@@ -126,8 +126,21 @@ public final class CdcIngest implements AutoCloseable {
             closeEngine(e);
         }
         if (t != null) {
+            // An engine being built or just starting may miss the first close: keep closing whatever engine is
+            // current until the supervisor thread has ended.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             try {
-                t.join(TimeUnit.SECONDS.toMillis(60));
+                t.join(2000);
+                while (t.isAlive() && System.nanoTime() < deadline) {
+                    DebeziumEngine<RecordChangeEvent<SourceRecord>> current;
+                    synchronized (lock) {
+                        current = engine;
+                    }
+                    if (current != null) {
+                        closeEngine(current);
+                    }
+                    t.join(1000);
+                }
                 if (t.isAlive()) {
                     log.warn("cdc-ingest engine thread did not stop within 60 s; interrupting");
                     t.interrupt();
@@ -234,6 +247,8 @@ public final class CdcIngest implements AutoCloseable {
     private static void closeEngine(DebeziumEngine<?> e) {
         try {
             e.close();
+        } catch (IllegalStateException alreadyStopped) {
+            log.debug("cdc-ingest engine already stopped: {}", alreadyStopped.toString());
         } catch (IOException | RuntimeException ex) {
             log.warn("cdc-ingest engine close failed: {}", ex.toString());
         }

@@ -59,7 +59,7 @@ class RecordAdapterTest {
             .field("row", Schema.INT32_SCHEMA)
             .build();
 
-    private static final Schema ENVELOPE = SchemaBuilder.struct().name("falcon.db.jobs.Envelope")
+    static final Schema ENVELOPE = SchemaBuilder.struct().name("falcon.db.jobs.Envelope")
             .field("before", JOB_ROW)
             .field("after", JOB_ROW)
             .field("source", SOURCE)
@@ -67,20 +67,20 @@ class RecordAdapterTest {
             .field("ts_ms", Schema.OPTIONAL_INT64_SCHEMA)
             .build();
 
-    private static Struct jobRow(String id, String status, Long timeout) {
+    static Struct jobRow(String id, String status, Long timeout) {
         return new Struct(JOB_ROW).put("id", id).put("actor", "bob").put("name", "n").put("tpu_type", "v6e")
                 .put("topology", "4x4").put("spec", "{\"image\":\"i\"}").put("timeout_seconds", timeout)
                 .put("status", status).put("created_at", "2025-06-01T00:00:00.250Z")
                 .put("updated_at", "2025-06-01T00:00:01.750Z");
     }
 
-    private static Struct source(String snapshot, long pos, int row) {
+    static Struct source(String snapshot, long pos, int row) {
         return new Struct(SOURCE).put("version", "3.5.0.Final").put("connector", "mariadb").put("name", "falcon")
                 .put("ts_ms", 1_750_000_000_000L).put("snapshot", snapshot).put("db", "db").put("table", "jobs")
                 .put("server_id", 1L).put("file", "mysql-bin.000002").put("pos", pos).put("row", row);
     }
 
-    private static SourceRecord record(Struct envelope) {
+    static SourceRecord record(Struct envelope) {
         return new SourceRecord(Map.of("server", "falcon"), Map.of("pos", 1L), "falcon.db.jobs", null,
                 null, null, ENVELOPE, envelope);
     }

@@ -1,6 +1,9 @@
 package io.falcon.executor;
 
+import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorCommand;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import io.falcon.executor.gke.NodePoolManager;
 import io.falcon.executor.k8s.JobStatusReconciler;
 import io.falcon.executor.k8s.JobSubmitter;
@@ -14,6 +17,7 @@ public final class CommandDispatcher {
     private final NodePoolManager nodePools;
     private final JobSubmitter jobs;
     private final JobStatusReconciler reconciler;
+    private final Set<String> recovered = ConcurrentHashMap.newKeySet();
 
     public CommandDispatcher(NodePoolManager nodePools, JobSubmitter jobs, JobStatusReconciler reconciler) {
         this.nodePools = nodePools;
@@ -25,6 +29,7 @@ public final class CommandDispatcher {
         try (var ignored = Mdc.of("job", command.jobId(), "cluster", command.cluster().clusterId())) {
             log.info("command {} eventId={}", command.getClass().getSimpleName(), command.meta().eventId());
         }
+        watchCluster(command.cluster());
         if (command instanceof ExecutorCommand.EnsureNodePool c) {
             nodePools.ensure(c);
         } else if (command instanceof ExecutorCommand.EnsureNodePoolDeleted c) {
@@ -38,8 +43,17 @@ public final class CommandDispatcher {
         }
     }
 
-    /** Starts the status informers of the cluster (best effort: a failure is logged and retried on next use). */
-    public void watchCluster(io.falcon.events.executor.ClusterTarget cluster) {
+    /**
+     * First time a cluster is seen (a command, or the clusters registry): adopt its in-flight node pools from GKE
+     * and start its job/pod informers. Best effort: a failure is logged and retried on the next use.
+     */
+    public void watchCluster(ClusterTarget cluster) {
+        if (recovered.add(cluster.clusterId())) {
+            nodePools.recover(cluster);
+        }
+        if (reconciler.isWatching(cluster.clusterId())) {
+            return;
+        }
         try {
             reconciler.watch(cluster);
         } catch (RuntimeException e) {

@@ -72,7 +72,7 @@ public final class ExecutorApp implements AutoCloseable {
         JobSubmitter jobs = new JobSubmitter(edgeClients, new JobRenderer(config.namespace()), config.namespace(),
                 sink, events, scheduler, config.submitRetries(), config.pollInterval(), this::watchCluster);
         this.dispatcher = new CommandDispatcher(nodePools, jobs, reconciler);
-        this.commands = new CommandConsumer(new KafkaConsumer<>(consumerProps(config)), producer, sink, dispatcher,
+        this.commands = new CommandConsumer(new KafkaConsumer<>(consumerProps(config)), producer, sink, dispatcher::handle,
                 clock, config.producerName());
         this.registry = config.watchClusterRegistry()
                 ? new ClusterRegistryWatcher(new KafkaConsumer<>(registryProps(config)), this::watchCluster)

@@ -17,9 +17,7 @@ public final class Main {
             config = ExecutorConfig.fromEnv(System.getenv());
         } catch (IllegalArgumentException e) {
             log.error("{}", e.getMessage());
-            System.err.println(e.getMessage());
-            Runtime.getRuntime().halt(2);
-            return;
+            throw e; // the JVM exits non-zero with the message naming the bad setting
         }
         CountDownLatch stopped = new CountDownLatch(1);
         ExecutorApp app = new ExecutorApp(config).start();

@@ -14,10 +14,12 @@ import io.falcon.events.executor.ExecutorCommand.EnsureNodePoolDeleted;
 import io.falcon.executor.EventSink;
 import io.falcon.executor.Events;
 import io.falcon.executor.ExecutorConfig;
+import io.falcon.executor.FalconLabels;
 import io.falcon.executor.Mdc;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -59,7 +61,8 @@ public final class NodePoolManager implements AutoCloseable {
         final ClusterTarget cluster;
         final String pool;
         final Instant started;
-        String jobId;
+        volatile String jobId;
+        volatile boolean cancelled;
         NodePool spec;
         Step step;
         String operation;
@@ -118,16 +121,16 @@ public final class NodePoolManager implements AutoCloseable {
                         e.getMessage()));
                 return;
             }
-            Tracked existing = tracked.get(key);
-            if (existing != null && existing.kind == Kind.CREATE) {
+            if (joinTracking(key, Kind.CREATE, command.jobId())) {
                 log.info("node pool already being created, tracking continues");
-                scheduler.execute(() -> existing.jobId = command.jobId());
                 return;
             }
             Tracked t = new Tracked(Kind.CREATE, command.jobId(), cluster, command.nodePoolName(), clock.instant());
             t.spec = spec;
-            createRpc(t);
-            scheduler.execute(() -> adopt(key, t));
+            synchronized (t) {
+                createRpc(t);
+            }
+            adopt(key, t);
         }
     }
 
@@ -135,26 +138,87 @@ public final class NodePoolManager implements AutoCloseable {
         ClusterTarget cluster = command.cluster();
         String key = poolResourceName(cluster, command.nodePoolName());
         try (var ignored = mdc(command.jobId(), cluster, command.nodePoolName())) {
-            Tracked existing = tracked.get(key);
-            if (existing != null && existing.kind == Kind.DELETE) {
+            if (joinTracking(key, Kind.DELETE, command.jobId())) {
                 log.info("node pool already being deleted, tracking continues");
                 return;
             }
             Tracked t = new Tracked(Kind.DELETE, command.jobId(), cluster, command.nodePoolName(), clock.instant());
-            deleteRpc(t);
-            scheduler.execute(() -> adopt(key, t));
+            synchronized (t) {
+                deleteRpc(t);
+            }
+            adopt(key, t);
         }
     }
 
-    // ---- tracker (scheduler thread) ----
+    /**
+     * After a restart: adopt the falcon node pools of the cluster that are still being created or deleted, found by
+     * label in GKE itself, so their outcome is reported even though the command that started them was committed.
+     * The job id comes from the falcon-job label (the sanitized id). Pools already RUNNING are left alone: the
+     * scheduler's level-triggered EnsureNodePool gets them reported.
+     */
+    public void recover(ClusterTarget cluster) {
+        List<NodePool> pools;
+        try {
+            pools = gke.listNodePools(cluster.resourceName()).getNodePoolsList();
+        } catch (RuntimeException e) {
+            log.warn("cannot list node pools of cluster {} for recovery: {}", cluster.clusterId(),
+                    GkeErrors.describe(e));
+            return;
+        }
+        for (NodePool pool : pools) {
+            Map<String, String> labels = pool.getConfig().getResourceLabelsMap();
+            if (!FalconLabels.MANAGED_BY_VALUE.equals(labels.get(FalconLabels.MANAGED_BY))) {
+                continue;
+            }
+            Kind kind = switch (pool.getStatus()) {
+                case PROVISIONING, RECONCILING -> Kind.CREATE;
+                case STOPPING -> Kind.DELETE;
+                default -> null;
+            };
+            String key = poolResourceName(cluster, pool.getName());
+            if (kind == null || tracked.containsKey(key)) {
+                continue;
+            }
+            String jobId = labels.getOrDefault(FalconLabels.JOB, pool.getName());
+            Tracked t = new Tracked(kind, jobId, cluster, pool.getName(), clock.instant());
+            t.step = Step.WATCH_POOL;
+            t.lastSeen = "node pool " + pool.getStatus();
+            try (var ignored = mdc(jobId, cluster, pool.getName())) {
+                log.info("recovered in-flight node pool {} ({})", pool.getName(), pool.getStatus());
+            }
+            adopt(key, t);
+        }
+    }
 
-    private void adopt(String key, Tracked t) {
+    // ---- tracker ----
+
+    /**
+     * True when a tracking of the same kind is still unfinished: it will report (with this job id). Checked under the
+     * tracking's lock, which the poller holds while it steps, so a tracking cannot finish in between.
+     */
+    private boolean joinTracking(String key, Kind kind, String jobId) {
+        Tracked existing = tracked.get(key);
+        if (existing == null || existing.kind != kind) {
+            return false;
+        }
+        synchronized (existing) {
+            if (existing.step == null || existing.cancelled) {
+                return false;
+            }
+            existing.jobId = jobId;
+            return true;
+        }
+    }
+
+    /** Serialized (command thread and recovery); the poller only removes finished entries. */
+    private synchronized void adopt(String key, Tracked t) {
         Tracked previous = tracked.get(key);
-        if (previous != null && previous.kind == t.kind) {
-            previous.jobId = t.jobId;
+        if (previous != null && previous.kind == t.kind && t.step == Step.WATCH_POOL
+                && joinTracking(key, t.kind, t.jobId)) {
             return;
         }
         if (previous != null) {
+            previous.cancelled = true;
             log.info("node pool {}: {} supersedes the {} being tracked", t.pool, t.kind, previous.kind);
         }
         if (t.step == null) {
@@ -168,12 +232,16 @@ public final class NodePoolManager implements AutoCloseable {
         for (Map.Entry<String, Tracked> e : tracked.entrySet()) {
             Tracked t = e.getValue();
             try (var ignored = mdc(t.jobId, t.cluster, t.pool)) {
-                step(t);
+                synchronized (t) {
+                    if (!t.cancelled) {
+                        step(t);
+                    }
+                }
             } catch (RuntimeException ex) {
                 log.warn("polling node pool {} failed: {}", t.pool, GkeErrors.describe(ex));
                 t.lastSeen = GkeErrors.describe(ex);
             }
-            if (t.step == null) {
+            if (t.step == null || t.cancelled) {
                 tracked.remove(e.getKey(), t);
             }
         }
@@ -240,9 +308,9 @@ public final class NodePoolManager implements AutoCloseable {
             log.info("node pool delete requested: operation={}", t.operation);
         } catch (RuntimeException e) {
             if (GkeErrors.is(e, StatusCode.Code.NOT_FOUND)) {
-                log.info("node pool already gone");
-                sink.emit(events.nodePoolDeleted(t.jobId, t.cluster, t.pool));
-                t.step = null;
+                // Gone, or already being deleted: confirm with getNodePool before reporting.
+                log.info("node pool not found on delete; confirming it is gone");
+                t.step = Step.WATCH_POOL;
             } else {
                 // Another operation on the pool (e.g. its creation) or an outage: retry until it goes through.
                 retryLater(t, e);

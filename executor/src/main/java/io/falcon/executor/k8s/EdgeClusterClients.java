@@ -67,13 +67,11 @@ public final class EdgeClusterClients implements AutoCloseable {
                 .withRequestTimeout(30_000)
                 .withWatchReconnectInterval(1_000)
                 .withWatchReconnectLimit(-1);
-        if (endpoint.contains("://")) {
-            config.withMasterUrl(endpoint);
-        } else {
-            config.withMasterUrl("https://" + endpoint);
-        }
+        String masterUrl = masterUrl(endpoint);
+        config.withMasterUrl(masterUrl);
         String ca = gkeCluster.getMasterAuth().getClusterCaCertificate();
-        if (!ca.isEmpty()) {
+        // A CA only means something for TLS; plain http (the simulator) ignores it.
+        if (!ca.isEmpty() && masterUrl.startsWith("https://")) {
             config.withCaCertData(ca);
         }
         if (credentials == ExecutorConfig.Credentials.GOOGLE_ADC) {
@@ -84,6 +82,11 @@ public final class EdgeClusterClients implements AutoCloseable {
                 .withHttpClientFactory(new JdkHttpClientFactory())
                 .withConfig(config.build())
                 .build();
+    }
+
+    /** GKE returns a bare IP (https implied); the simulator returns a full http:// URL. */
+    static String masterUrl(String endpoint) {
+        return endpoint.contains("://") ? endpoint : "https://" + endpoint;
     }
 
     private OAuthTokenProvider tokenProvider() {

@@ -93,7 +93,7 @@ public final class JobSubmitter {
                     scheduler.schedule(() -> submit(command, attempt + 1), delay, TimeUnit.MILLISECONDS);
                     return;
                 }
-                log.warn("job submit failed: {}", message);
+                log.warn("job submit failed: {}", message, e);
                 sink.emit(events.jobSubmitFailed(command.jobId(), cluster, command.k8sJobName(), message));
             }
         }
@@ -141,10 +141,13 @@ public final class JobSubmitter {
                 return k.getStatus().getMessage();
             }
         }
-        Throwable root = e;
-        while (root.getCause() != null && root.getMessage() == null) {
-            root = root.getCause();
+        StringBuilder b = new StringBuilder();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+            if (b.indexOf(m) < 0) {
+                b.append(b.length() == 0 ? "" : ": ").append(m);
+            }
         }
-        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        return b.toString();
     }
 }

@@ -41,8 +41,8 @@ public final class ClusterRegistryWatcher implements Runnable {
                 List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(10));
                 partitions = infos == null ? List.of()
                         : infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
-                if (partitions.isEmpty()) {
-                    Thread.sleep(5_000);
+                for (int i = 0; i < 25 && running && partitions.isEmpty(); i++) {
+                    Thread.sleep(200);
                 }
             }
             consumer.assign(partitions);

@@ -4,7 +4,6 @@ import io.falcon.events.DeadLetter;
 import io.falcon.events.Meta;
 import io.falcon.events.Topics;
 import io.falcon.events.executor.ExecutorCommand;
-import io.falcon.executor.CommandDispatcher;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -31,13 +30,13 @@ public final class CommandConsumer implements Runnable {
     private final Consumer<byte[], byte[]> consumer;
     private final Producer<byte[], byte[]> producer;
     private final KafkaEventSink sink;
-    private final CommandDispatcher dispatcher;
+    private final java.util.function.Consumer<ExecutorCommand> dispatcher;
     private final Clock clock;
     private final String producerName;
     private volatile boolean running = true;
 
     public CommandConsumer(Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> producer,
-            KafkaEventSink sink, CommandDispatcher dispatcher, Clock clock, String producerName) {
+            KafkaEventSink sink, java.util.function.Consumer<ExecutorCommand> dispatcher, Clock clock, String producerName) {
         this.consumer = consumer;
         this.producer = producer;
         this.sink = sink;
@@ -100,7 +99,7 @@ public final class CommandConsumer implements Runnable {
             return;
         }
         try {
-            dispatcher.handle(command);
+            dispatcher.accept(command);
         } catch (RuntimeException e) {
             log.error("handler of {} for job {} failed", command.getClass().getSimpleName(), command.jobId(), e);
             deadLetter(record, "handling " + command.getClass().getSimpleName() + " failed: " + e.getMessage(), e);

@@ -304,11 +304,15 @@ public final class GkeFleet implements AutoCloseable {
 
   private PoolNodes poolNodes(SimulatedCluster c, SimulatedNodePool pool) {
     NodePool p = pool.proto;
+    Optional<TpuMachineTypes.TpuMachine> tpu = TpuMachineTypes.of(p.getConfig().getMachineType());
     String accelerator = p.getConfig().getAcceleratorsCount() > 0
         ? p.getConfig().getAccelerators(0).getAcceleratorType()
-        : c.tpuType == null ? "" : c.tpuType;
+        : tpu.map(TpuMachineTypes.TpuMachine::acceleratorLabel).orElse(c.tpuType == null ? "" : c.tpuType);
+    String topology = !p.getPlacementPolicy().getTpuTopology().isBlank()
+        ? p.getPlacementPolicy().getTpuTopology()
+        : tpu.map(TpuMachineTypes.TpuMachine::singleHostTopology).orElse("");
     return new PoolNodes(c.ref.name(), p.getName(), pool.hosts, p.getConfig().getMachineType(), accelerator,
-        p.getPlacementPolicy().getTpuTopology(), Map.copyOf(p.getConfig().getLabelsMap()));
+        topology, Map.copyOf(p.getConfig().getLabelsMap()));
   }
 
   /** initialNodeCount, else one host per 4 TPU chips of the topology ("2x4" = 8 chips = 2 hosts), else 1. */

@@ -102,7 +102,12 @@ public final class RequestValidator {
         if (image == null || !image.isTextual() || image.asText().isBlank()) {
             throw new FieldProblem("spec.image", "is required and must be a non-empty string");
         }
-        return new JobSpec(image.asText(), stringList(root, "command"), stringList(root, "args"), env(root));
+        List<String> command = stringList(root, "command");
+        if (command.isEmpty()) {
+            // The pod runs the command through a shell that redirects its output to the GCS log path.
+            throw new FieldProblem("spec.command", "is required: a non-empty array of strings");
+        }
+        return new JobSpec(image.asText(), command, stringList(root, "args"), env(root));
     }
 
     private static Map<String, String> env(JsonNode root) throws FieldProblem {

@@ -75,11 +75,13 @@ class SchedulerTest {
         f.submit(SchedulerFixture.request("t", "a", "v9", "2x4", SchedulerFixture.SPEC));
         f.submit(SchedulerFixture.request("p", "a", "v6e", "3x3", SchedulerFixture.SPEC));
         f.submit(SchedulerFixture.request("j", "a", "v6e", "2x4", "{not json"));
-        f.submit(SchedulerFixture.request("e", "a", "v6e", "2x4", "{\"image\":\"x\",\"env\":{\"A\":{\"b\":1}}}"));
+        f.submit(SchedulerFixture.request("e", "a", "v6e", "2x4", "{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"A\":{\"b\":1}}}"));
         assertThat(f.last("t").message()).contains("tpu_type");
         assertThat(f.last("p").message()).contains("topology");
         assertThat(f.last("j").message()).contains("spec is not valid JSON");
         assertThat(f.last("e").message()).contains("spec.env.A");
+        f.submit(SchedulerFixture.request("c", "a", "v6e", "2x4", "{\"image\":\"x\"}"));
+        assertThat(f.last("c").message()).contains("spec.command");
     }
 
     @Test

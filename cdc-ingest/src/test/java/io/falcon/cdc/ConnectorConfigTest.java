@@ -1,0 +1,58 @@
+package io.falcon.cdc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigValue;
+import org.apache.kafka.connect.source.SourceConnector;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The engine properties pass each connector's own config definition (no database needed), so the MySQL path is
+ * checked here even though only MariaDB can run in these tests.
+ */
+class ConnectorConfigTest {
+    private static final java.util.Set<String> CONNECTION_FIELDS = java.util.Set.of("database.hostname",
+            "database.port", "database.user", "database.password");
+
+    @ParameterizedTest
+    @EnumSource(CdcConfig.Flavor.class)
+    void enginePropertiesAreValidForTheFlavorsConnector(CdcConfig.Flavor flavor) throws Exception {
+        List<ConfigValue> values = validate(flavor, Map.of());
+        assertThat(values).isNotEmpty();
+        assertThat(values).allSatisfy(v -> assertThat(v.errorMessages()).as(v.name()).isEmpty());
+    }
+
+    @ParameterizedTest
+    @EnumSource(CdcConfig.Flavor.class)
+    void theValidationWouldCatchABadProperty(CdcConfig.Flavor flavor) throws Exception {
+        List<ConfigValue> values = validate(flavor, Map.of(CdcConfig.DEBEZIUM_PREFIX + "snapshot.mode", "bogus"));
+        assertThat(values).anySatisfy(v -> {
+            assertThat(v.name()).isEqualTo("snapshot.mode");
+            assertThat(v.errorMessages()).isNotEmpty();
+        });
+    }
+
+    private static List<ConfigValue> validate(CdcConfig.Flavor flavor, Map<String, String> extra) throws Exception {
+        Map<String, String> m = new HashMap<>(extra);
+        m.put(CdcConfig.FLAVOR, flavor.name().toLowerCase());
+        m.put(CdcConfig.DB_HOST, "127.0.0.1");
+        m.put(CdcConfig.DB_PORT, "1"); // nothing listens: validation of the connection fails fast
+        m.put(CdcConfig.DB_USER, "cdc");
+        m.put(CdcConfig.DB_PASSWORD, "pw");
+        m.put(CdcConfig.DB_NAME, "falcon");
+        m.put(CdcConfig.KAFKA_BOOTSTRAP, "k:9092");
+        Map<String, String> props = new HashMap<>();
+        EngineProperties.of(CdcConfig.fromMap(m)).forEach((k, v) -> props.put((String) k, (String) v));
+
+        SourceConnector connector = (SourceConnector) Class.forName(props.get("connector.class"))
+                .getDeclaredConstructor().newInstance();
+        assertThat(props.get("connector.class")).isEqualTo(flavor.connectorClass());
+        // Connector.validate runs Debezium's field validators, then tries to connect; only the connection may fail.
+        return connector.validate(props).configValues().stream()
+                .filter(v -> !CONNECTION_FIELDS.contains(v.name())).toList();
+    }
+}

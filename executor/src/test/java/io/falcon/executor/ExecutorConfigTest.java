@@ -1,0 +1,63 @@
+package io.falcon.executor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ExecutorConfigTest {
+
+    @Test
+    void defaults() {
+        ExecutorConfig c = ExecutorConfig.fromMap(Map.of(ExecutorConfig.BOOTSTRAP_SERVERS, "k:9092"));
+        assertThat(c.credentials()).isEqualTo(ExecutorConfig.Credentials.GOOGLE_ADC);
+        assertThat(c.gkeEndpoint()).isEqualTo("container.googleapis.com:443");
+        assertThat(c.gkePlaintext()).isFalse();
+        assertThat(c.computeEndpoint()).isEqualTo("https://compute.googleapis.com");
+        assertThat(c.namespace()).isEqualTo("default");
+        assertThat(c.nodePoolCreateTimeout()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(c.groupId()).isEqualTo("falcon-executor");
+    }
+
+    @Test
+    void simulatorSettings() {
+        ExecutorConfig c = ExecutorConfig.fromMap(ExecutorConfig.simulatorDefaults("k:1", "127.0.0.1:4000",
+                "http://127.0.0.1:4001"));
+        assertThat(c.credentials()).isEqualTo(ExecutorConfig.Credentials.NONE);
+        assertThat(c.gkePlaintext()).isTrue();
+        assertThat(c.pollInterval()).isEqualTo(Duration.ofMillis(200));
+    }
+
+    @Test
+    void fromEnv() {
+        ExecutorConfig c = ExecutorConfig.fromEnv(Map.of("FALCON_EXECUTOR_KAFKA_BOOTSTRAP_SERVERS", "k:1",
+                "FALCON_EXECUTOR_NODE_POOL_CREATE_TIMEOUT", "PT15M", "FALCON_EXECUTOR_NAMESPACE", "jobs"));
+        assertThat(c.nodePoolCreateTimeout()).isEqualTo(Duration.ofMinutes(15));
+        assertThat(c.namespace()).isEqualTo("jobs");
+    }
+
+    @Test
+    void badSettingsAreNamed() {
+        assertThatThrownBy(() -> ExecutorConfig.fromMap(Map.of(
+                ExecutorConfig.CREDENTIALS, "kubeconfig",
+                ExecutorConfig.NODE_POOL_CREATE_TIMEOUT, "soon",
+                ExecutorConfig.GKE_ENDPOINT, "http://x:1",
+                "falcon.executor.typo", "1")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(ExecutorConfig.BOOTSTRAP_SERVERS)
+                .hasMessageContaining(ExecutorConfig.CREDENTIALS)
+                .hasMessageContaining(ExecutorConfig.NODE_POOL_CREATE_TIMEOUT)
+                .hasMessageContaining(ExecutorConfig.GKE_ENDPOINT)
+                .hasMessageContaining("falcon.executor.typo");
+    }
+
+    @Test
+    void durations() {
+        assertThat(ExecutorConfig.parseDuration("500ms")).isEqualTo(Duration.ofMillis(500));
+        assertThat(ExecutorConfig.parseDuration("10m")).isEqualTo(Duration.ofMinutes(10));
+        assertThat(ExecutorConfig.formatDuration(Duration.ofMinutes(10))).isEqualTo("10m");
+        assertThat(ExecutorConfig.formatDuration(Duration.ofSeconds(90))).isEqualTo("1m30s");
+    }
+}

@@ -1,0 +1,79 @@
+package io.falcon.executor;
+
+import com.google.cloud.container.v1.ClusterManagerClient;
+import io.falcon.events.executor.ClusterTarget;
+import io.falcon.executor.gke.GoogleClients;
+import io.falcon.executor.gke.NodePoolManager;
+import io.falcon.executor.k8s.EdgeClusterClients;
+import io.falcon.executor.k8s.JobRenderer;
+import io.falcon.executor.k8s.JobStatusReconciler;
+import io.falcon.executor.k8s.JobSubmitter;
+import io.falcon.fleetsim.EdgeClusterConfig;
+import io.falcon.fleetsim.FleetSim;
+import io.falcon.fleetsim.FleetSimConfig;
+import io.falcon.fleetsim.ReservationConfig;
+import io.falcon.fleetsim.gke.NodePoolKnobs;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+/** The executor's components wired to a fleet-sim with one v7x cluster, reporting into a RecordingSink. */
+public final class SimHarness implements AutoCloseable {
+    public static final String PROJECT = "poc-tpu-partner";
+    public static final String LOCATION = "us-central1";
+    public static final String CLUSTER = "tpuv7x-64-node";
+
+    public final FleetSim sim;
+    public final ExecutorConfig config;
+    public final ClusterManagerClient gke;
+    public final RecordingSink sink = new RecordingSink();
+    public final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2);
+    public final EdgeClusterClients edges;
+    public final NodePoolManager nodePools;
+    public final JobStatusReconciler reconciler;
+    public final JobSubmitter jobs;
+    public final CommandDispatcher dispatcher;
+
+    public SimHarness(Map<String, String> overrides) {
+        sim = FleetSim.start(FleetSimConfig.of(EdgeClusterConfig.of(PROJECT, LOCATION, CLUSTER, "tpu7x")
+                        .withReservation(ReservationConfig.of("res-a", "tpu7x-standard-4t", 8, 0)))
+                .withPoolDelays(Duration.ofMillis(300), Duration.ofMillis(200)));
+        var settings = new java.util.HashMap<>(ExecutorConfig.simulatorDefaults("unused:9092", sim.gkeEndpoint(),
+                sim.computeEndpoint()));
+        settings.put(ExecutorConfig.POLL_INTERVAL, "100ms");
+        settings.putAll(overrides);
+        config = ExecutorConfig.fromMap(settings);
+        gke = GoogleClients.clusterManager(config);
+        Clock clock = Clock.systemUTC();
+        Events events = new Events("executor-test", clock);
+        edges = new EdgeClusterClients(gke, config.credentials(), config.namespace());
+        nodePools = new NodePoolManager(gke, sink, events, scheduler, clock, config.nodePoolCreateTimeout(),
+                config.pollInterval());
+        nodePools.start();
+        reconciler = new JobStatusReconciler(edges, config.namespace(), sink, events, clock,
+                config.imagePullGrace(), config.informerResync(), scheduler, config.pollInterval());
+        jobs = new JobSubmitter(edges, new JobRenderer(config.namespace()), config.namespace(), sink, events,
+                scheduler, config.submitRetries(), config.pollInterval(), reconciler::watch);
+        dispatcher = new CommandDispatcher(nodePools, jobs, reconciler);
+    }
+
+    public static ClusterTarget cluster() {
+        return new ClusterTarget("cluster-1", CLUSTER, PROJECT, LOCATION, "v7x", "bucket-a");
+    }
+
+    public NodePoolKnobs knobs() {
+        return sim.nodePoolKnobs(PROJECT, LOCATION, CLUSTER);
+    }
+
+    @Override
+    public void close() {
+        reconciler.close();
+        nodePools.close();
+        scheduler.shutdownNow();
+        edges.close();
+        gke.close();
+        sim.close();
+    }
+}

@@ -1,0 +1,136 @@
+package io.falcon.executor.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.falcon.events.Meta;
+import io.falcon.events.executor.ExecutorCommand.EnsureJob;
+import io.falcon.events.executor.ExecutorCommand.EnsureJobDeleted;
+import io.falcon.events.executor.ExecutorCommand.EnsureNodePool;
+import io.falcon.events.executor.ExecutorEvent;
+import io.falcon.events.executor.JobSpec;
+import io.falcon.events.executor.SupplyMode;
+import io.falcon.executor.SimHarness;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** EnsureJob through the real fabric8 client against the simulated edge cluster, statuses via informers. */
+class JobLifecycleIT {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final String POOL_JOB = "pool-owner";
+    private static SimHarness h;
+
+    @BeforeAll
+    static void start() {
+        h = new SimHarness(Map.of("falcon.executor.image-pull-grace", "500ms"));
+        // A 2-host pool (2x4) that every job of this class runs on, one job at a time.
+        h.dispatcher.handle(new EnsureNodePool(Meta.of("test", Instant.now()), POOL_JOB, SimHarness.cluster(),
+                "falcon-pool", "v7x", "2x4", SupplyMode.ON_DEMAND, Optional.empty()));
+        h.sink.await(ExecutorEvent.NodePoolReady.class, POOL_JOB, WAIT);
+    }
+
+    @AfterAll
+    static void stop() {
+        h.close();
+    }
+
+    private static EnsureJob ensureJob(String jobId, String image, Map<String, String> env) {
+        return new EnsureJob(Meta.of("test", Instant.now()), jobId, SimHarness.cluster(), "falcon-pool",
+                "falcon-" + jobId, "v7x", "2x4", new JobSpec(image, List.of("python", "train.py"), List.of(), env));
+    }
+
+    private static KubernetesClient kube() {
+        return h.sim.kubernetesClient(SimHarness.PROJECT, SimHarness.LOCATION, SimHarness.CLUSTER);
+    }
+
+    private static void deleteJob(String jobId) {
+        h.dispatcher.handle(new EnsureJobDeleted(Meta.of("test", Instant.now()), jobId, SimHarness.cluster(),
+                "falcon-" + jobId));
+        h.sink.await(ExecutorEvent.JobDeleted.class, jobId, WAIT);
+    }
+
+    @Test
+    void jobIsSubmittedRunsAndSucceeds() {
+        EnsureJob command = ensureJob("ok-1", "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "0.8"));
+        h.dispatcher.handle(command);
+
+        ExecutorEvent.JobSubmitted submitted = h.sink.await(ExecutorEvent.JobSubmitted.class, "ok-1", WAIT);
+        assertThat(submitted.k8sJobName()).isEqualTo("falcon-ok-1");
+        Job job = kube().batch().v1().jobs().inNamespace("default").withName("falcon-ok-1").get();
+        assertThat(submitted.jobUid()).isEqualTo(job.getMetadata().getUid());
+        assertThat(job.getSpec().getCompletions()).isEqualTo(2);
+        assertThat(job.getMetadata().getLabels()).containsEntry("managed-by", "falcon");
+
+        ExecutorEvent.JobRunning running = h.sink.await(ExecutorEvent.JobRunning.class, "ok-1", WAIT);
+        assertThat(running.active()).isEqualTo(2);
+        assertThat(running.expected()).isEqualTo(2);
+        h.sink.await(ExecutorEvent.JobSucceeded.class, "ok-1", WAIT);
+
+        // redelivered EnsureJob: already exists = success, same uid, nothing created twice
+        h.dispatcher.handle(command);
+        assertThat(h.sink.await(ExecutorEvent.JobSubmitted.class, "ok-1",
+                e -> e != submitted, WAIT).jobUid()).isEqualTo(submitted.jobUid());
+        assertThat(h.sink.of(ExecutorEvent.JobRunning.class, "ok-1")).hasSize(1);
+        assertThat(h.sink.of(ExecutorEvent.JobSucceeded.class, "ok-1")).hasSize(1);
+        deleteJob("ok-1");
+    }
+
+    @Test
+    void nonZeroExitFailsTheJob() {
+        h.dispatcher.handle(ensureJob("exit-1", "img:1",
+                Map.of("FALCON_SIM_DURATION_SECONDS", "0.3", "FALCON_SIM_EXIT_CODE", "3")));
+
+        ExecutorEvent.JobFailed failed = h.sink.await(ExecutorEvent.JobFailed.class, "exit-1", WAIT);
+        assertThat(failed.message()).isEqualTo("Pod terminated: Error (exit code 3)");
+        assertThat(h.sink.of(ExecutorEvent.JobSucceeded.class, "exit-1")).isEmpty();
+        deleteJob("exit-1");
+    }
+
+    @Test
+    void oomKillIsReportedWithItsReason() {
+        h.dispatcher.handle(ensureJob("oom-1", "img:1",
+                Map.of("FALCON_SIM_DURATION_SECONDS", "0.3", "FALCON_SIM_OOM", "true")));
+
+        ExecutorEvent.JobFailed failed = h.sink.await(ExecutorEvent.JobFailed.class, "oom-1", WAIT);
+        assertThat(failed.message()).isEqualTo("Pod terminated: OOMKilled (exit code 137)");
+        deleteJob("oom-1");
+    }
+
+    @Test
+    void missingImageFailsAfterTheGrace() {
+        h.dispatcher.handle(ensureJob("pull-1", "registry/does-not-exist:1", Map.of()));
+
+        ExecutorEvent.JobFailed failed = h.sink.await(ExecutorEvent.JobFailed.class, "pull-1", WAIT);
+        assertThat(failed.message()).containsAnyOf("ErrImagePull", "ImagePullBackOff");
+        deleteJob("pull-1");
+    }
+
+    @Test
+    void invalidSpecIsASubmitFailure() {
+        h.dispatcher.handle(new EnsureJob(Meta.of("test", Instant.now()), "bad-1", SimHarness.cluster(),
+                "falcon-pool", "falcon-bad-1", "v7x", "2x4", new JobSpec("img", List.of(), List.of(), Map.of())));
+
+        ExecutorEvent.JobSubmitFailed failed = h.sink.await(ExecutorEvent.JobSubmitFailed.class, "bad-1", WAIT);
+        assertThat(failed.message()).startsWith("invalid job:").contains("command");
+    }
+
+    @Test
+    void deleteIsIdempotent() {
+        h.dispatcher.handle(ensureJob("del-1", "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "30")));
+        h.sink.await(ExecutorEvent.JobSubmitted.class, "del-1", WAIT);
+
+        deleteJob("del-1");
+        assertThat(kube().batch().v1().jobs().inNamespace("default").withName("falcon-del-1").get()).isNull();
+        int before = h.sink.of(ExecutorEvent.JobDeleted.class, "del-1").size();
+        h.dispatcher.handle(new EnsureJobDeleted(Meta.of("test", Instant.now()), "del-1", SimHarness.cluster(),
+                "falcon-del-1")); // not found = success
+        assertThat(h.sink.of(ExecutorEvent.JobDeleted.class, "del-1")).hasSize(before + 1);
+    }
+}

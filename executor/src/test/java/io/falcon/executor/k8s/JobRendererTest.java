@@ -1,0 +1,158 @@
+package io.falcon.executor.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.falcon.events.executor.JobSpec;
+import io.falcon.executor.Fixtures;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class JobRendererTest {
+    private final JobRenderer renderer = new JobRenderer("falcon-jobs");
+
+    @Test
+    void singleHost2x2() {
+        Job job = renderer.render(Fixtures.ensureJob("job-1", "2x2", Fixtures.spec()));
+
+        assertThat(job.getMetadata().getName()).isEqualTo("falcon-job-1");
+        assertThat(job.getMetadata().getNamespace()).isEqualTo("falcon-jobs");
+        assertThat(job.getMetadata().getLabels()).containsEntry("managed-by", "falcon")
+                .containsEntry("falcon-job", "job-1").containsEntry("falcon-topology", "2x2");
+        assertThat(job.getMetadata().getAnnotations()).containsEntry("falcon.io/job-id", "job-1")
+                .containsEntry("falcon.io/cluster-id", "c-1").containsEntry("falcon.io/tpu-type", "v7x")
+                .containsEntry("falcon.io/expected-pods", "1");
+        assertThat(job.getSpec().getCompletionMode()).isEqualTo("Indexed");
+        assertThat(job.getSpec().getCompletions()).isEqualTo(1);
+        assertThat(job.getSpec().getParallelism()).isEqualTo(1);
+        assertThat(job.getSpec().getBackoffLimit()).isZero();
+
+        PodSpec pod = job.getSpec().getTemplate().getSpec();
+        assertThat(pod.getRestartPolicy()).isEqualTo("Never");
+        assertThat(pod.getNodeSelector()).containsExactlyInAnyOrderEntriesOf(Map.of(
+                "cloud.google.com/gke-tpu-accelerator", "tpu7x",
+                "cloud.google.com/gke-tpu-topology", "2x2",
+                "cloud.google.com/gke-nodepool", "falcon-job-1"));
+        assertThat(pod.getTolerations()).singleElement().satisfies(t -> {
+            assertThat(t.getKey()).isEqualTo("google.com/tpu");
+            assertThat(t.getOperator()).isEqualTo("Exists");
+            assertThat(t.getEffect()).isEqualTo("NoSchedule");
+        });
+        Container c = pod.getContainers().get(0);
+        assertThat(c.getImage()).isEqualTo("us-docker.pkg.dev/p/r/train:1");
+        assertThat(c.getResources().getRequests()).containsEntry("google.com/tpu", new Quantity("4"));
+        assertThat(c.getResources().getLimits()).containsEntry("google.com/tpu", new Quantity("4"));
+        assertThat(c.getVolumeMounts()).singleElement().satisfies(m -> {
+            assertThat(m.getName()).isEqualTo("gcs");
+            assertThat(m.getMountPath()).isEqualTo("/gcs");
+        });
+        Volume v = pod.getVolumes().get(0);
+        assertThat(v.getName()).isEqualTo("gcs");
+        assertThat(v.getCsi().getDriver()).isEqualTo("gcsfuse.csi.storage.gke.io");
+        assertThat(v.getCsi().getVolumeAttributes()).containsEntry("bucketName", "bucket-a")
+                .containsEntry("mountOptions", "implicit-dirs");
+        assertThat(job.getSpec().getTemplate().getMetadata().getAnnotations())
+                .containsEntry("gke-gcsfuse/volumes", "true");
+        assertThat(job.getSpec().getTemplate().getMetadata().getLabels())
+                .containsEntry("managed-by", "falcon").containsEntry("falcon-job", "job-1")
+                .containsEntry("falcon-k8s-job", "falcon-job-1");
+    }
+
+    @Test
+    void commandRunsThroughShellWithLogRedirectedToGcs() {
+        Job job = renderer.render(Fixtures.ensureJob("job-1", "2x2", Fixtures.spec()));
+        Container c = job.getSpec().getTemplate().getSpec().getContainers().get(0);
+
+        assertThat(c.getCommand()).containsExactly("/bin/sh", "-c");
+        assertThat(c.getArgs()).containsExactly("mkdir -p '/gcs/logs/job-1' && exec >>'/gcs/logs/job-1'/\"${POD_NAME}.log\""
+                + " 2>&1; exec 'python' 'train.py' '--steps' 'it'\"'\"'s 10'");
+        EnvVar podName = c.getEnv().get(0);
+        assertThat(podName.getName()).isEqualTo("POD_NAME");
+        assertThat(podName.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.name");
+        assertThat(c.getEnv()).extracting(EnvVar::getName).containsExactly("POD_NAME", "FALCON_JOB_ID", "A", "B");
+        assertThat(c.getEnv()).filteredOn(e -> e.getName().equals("A")).singleElement()
+                .extracting(EnvVar::getValue).isEqualTo("1");
+    }
+
+    @Test
+    void multiHost4x4() {
+        Job job = renderer.render(Fixtures.ensureJob("job-2", "4x4", Fixtures.spec()));
+
+        assertThat(job.getSpec().getCompletionMode()).isEqualTo("Indexed");
+        assertThat(job.getSpec().getCompletions()).isEqualTo(4);
+        assertThat(job.getSpec().getParallelism()).isEqualTo(4);
+        assertThat(job.getMetadata().getAnnotations()).containsEntry("falcon.io/expected-pods", "4");
+        PodSpec pod = job.getSpec().getTemplate().getSpec();
+        assertThat(pod.getNodeSelector()).containsEntry("cloud.google.com/gke-tpu-topology", "4x4")
+                .containsEntry("cloud.google.com/gke-nodepool", "falcon-job-2");
+        assertThat(pod.getContainers().get(0).getResources().getLimits())
+                .containsEntry("google.com/tpu", new Quantity("4"));
+        assertThat(pod.getContainers().get(0).getArgs().get(0)).contains("/gcs/logs/job-2");
+    }
+
+    @Test
+    void refusesPrivilegedContainer() {
+        Job job = withPod(renderer.render(Fixtures.ensureJob("job-1", "2x2", Fixtures.spec())), pod -> {
+            Container c = new ContainerBuilder(pod.getContainers().get(0)).withNewSecurityContext()
+                    .withPrivileged(true).endSecurityContext().build();
+            pod.setContainers(List.of(c));
+        });
+        assertThatThrownBy(() -> JobRenderer.validate(job)).isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("privileged");
+    }
+
+    @Test
+    void refusesHostPath() {
+        Job job = withPod(renderer.render(Fixtures.ensureJob("job-1", "2x2", Fixtures.spec())), pod ->
+                pod.getVolumes().add(new VolumeBuilder().withName("host").withNewHostPath().withPath("/")
+                        .endHostPath().build()));
+        assertThatThrownBy(() -> JobRenderer.validate(job)).isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("hostPath");
+    }
+
+    @Test
+    void refusesHostNetwork() {
+        Job job = withPod(renderer.render(Fixtures.ensureJob("job-1", "2x2", Fixtures.spec())),
+                pod -> pod.setHostNetwork(true));
+        assertThatThrownBy(() -> JobRenderer.validate(job)).isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("hostNetwork");
+    }
+
+    @Test
+    void refusesBadInput() {
+        assertThatThrownBy(() -> renderer.render(Fixtures.ensureJob("job-1", "3x3", Fixtures.spec())))
+                .isInstanceOf(InvalidJobException.class).hasMessageContaining("topology");
+        assertThatThrownBy(() -> renderer.render(Fixtures.ensureJob("job-1", "2x2",
+                new JobSpec("img", List.of(), List.of(), Map.of())))).isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("command");
+        assertThatThrownBy(() -> renderer.render(Fixtures.ensureJob("job-1", "2x2",
+                new JobSpec("img", List.of("x"), List.of(), Map.of("POD_NAME", "x")))))
+                .isInstanceOf(InvalidJobException.class).hasMessageContaining("POD_NAME");
+        assertThatThrownBy(() -> renderer.render(Fixtures.ensureJob("../etc", "2x2", Fixtures.spec())))
+                .isInstanceOf(InvalidJobException.class);
+    }
+
+    @Test
+    void renderingIsDeterministic() {
+        var cmd = Fixtures.ensureJob("job-1", "4x4", Fixtures.spec());
+        assertThat(renderer.render(cmd)).isEqualTo(renderer.render(cmd));
+    }
+
+    private static Job withPod(Job job, java.util.function.Consumer<PodSpec> change) {
+        Job copy = new JobBuilder(job).build();
+        PodSpec pod = copy.getSpec().getTemplate().getSpec();
+        pod.setVolumes(new java.util.ArrayList<>(pod.getVolumes()));
+        change.accept(pod);
+        return copy;
+    }
+}

@@ -1,0 +1,78 @@
+package io.falcon.executor.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.falcon.events.DeadLetter;
+import io.falcon.events.Topics;
+import io.falcon.events.executor.ExecutorCommand;
+import io.falcon.executor.Fixtures;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+
+class CommandConsumerTest {
+    private static final String TOPIC = Topics.EXECUTOR_COMMANDS.name();
+
+    @Test
+    void badRecordsGoToDeadLetterAndTheLoopGoesOnAndCommits() {
+        MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
+        MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(),
+                new ByteArraySerializer());
+        List<ExecutorCommand> handled = new ArrayList<>();
+        ExecutorCommand good = Fixtures.ensurePool("job-1", "2x2", io.falcon.events.executor.SupplyMode.ON_DEMAND,
+                null);
+        ExecutorCommand poison = Fixtures.ensurePool("job-boom", "2x2",
+                io.falcon.events.executor.SupplyMode.ON_DEMAND, null);
+        CommandConsumer loop = new CommandConsumer(consumer, producer, new KafkaEventSink(producer), c -> {
+            if (c.jobId().equals("job-boom")) {
+                throw new IllegalStateException("boom");
+            }
+            handled.add(c);
+        }, Clock.systemUTC(), "executor-test");
+
+        TopicPartition tp = new TopicPartition(TOPIC, 0);
+        byte[] key = "c-1".getBytes(StandardCharsets.UTF_8);
+        AtomicLong committed = new AtomicLong(-1);
+        consumer.schedulePollTask(() -> {
+            consumer.rebalance(List.of(tp));
+            consumer.updateBeginningOffsets(Map.of(tp, 0L));
+            consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, 0, key, "not json".getBytes(StandardCharsets.UTF_8)));
+            consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, 1, key, bytes(good)));
+            consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, 2, key, bytes(poison)));
+            consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, 3, key, bytes(good)));
+        });
+        consumer.schedulePollTask(() -> {
+            committed.set(consumer.committed(Set.of(tp)).get(tp).offset());
+            loop.stop();
+        });
+
+        loop.run();
+
+        assertThat(handled).containsExactly(good, good);
+        assertThat(committed.get()).isEqualTo(4);
+        List<DeadLetter> letters = producer.history().stream()
+                .filter(r -> r.topic().equals(Topics.DEAD_LETTER.name()))
+                .map(r -> Topics.DEAD_LETTER.valueSerde().deserializer().deserialize(r.topic(), r.value()))
+                .toList();
+        assertThat(letters).hasSize(2);
+        assertThat(letters.get(0).reason()).startsWith("cannot decode executor command");
+        assertThat(letters.get(0).offset()).isZero();
+        assertThat(letters.get(0).key()).contains("c-1");
+        assertThat(letters.get(1).reason()).contains("boom");
+        assertThat(letters.get(1).offset()).isEqualTo(2);
+    }
+
+    private static byte[] bytes(ExecutorCommand c) {
+        return Topics.EXECUTOR_COMMANDS.valueSerde().serializer().serialize(TOPIC, c);
+    }
+}
