@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 
 /**
  * The local demo: starts Falcon on the embedded default, submits a few jobs as an upper component would, and
@@ -32,6 +33,9 @@ public final class LocalMain {
     }
 
     public static void main(String[] args) throws Exception {
+        // The binlog client logs through java.util.logging; route it to the log file with everything else.
+        SLF4JBridgeHandler.removeHandlersForRootLogger();
+        SLF4JBridgeHandler.install();
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         Path dataDir = option(args, "--data-dir").map(Path::of)
                 .orElse(Files.createTempDirectory("falcon-local-"));

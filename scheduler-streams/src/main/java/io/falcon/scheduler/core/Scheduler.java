@@ -143,8 +143,9 @@ public final class Scheduler {
         if (lostActive) {
             rerouteWaitingJobsOf(cluster.id(), now, out);
         }
-        if (cluster.isActive()) {
-            placeUnplaced(cluster.tpuType(), now, out);
+        boolean gainedActive = cluster.isActive() && (previous == null || !previous.isActive());
+        if (gainedActive) {
+            rebalanceWaitingJobs(cluster.tpuType(), now, out);
         }
         return out;
     }
@@ -215,8 +216,12 @@ public final class Scheduler {
         if (choice instanceof ClusterChoice.NoneEligible none) {
             ScheduledJob parked = job.withCluster(Optional.empty()).withPhase(Phase.UNPLACED);
             unplaced.put(parked.seq(), parked.id());
-            publish(parked, Status.Pending, Optional.of(Reason.Waiting),
-                    Messages.noCluster(job.request().tpuType().wireName(), none.why()), now, out);
+            String message = Messages.noCluster(job.request().tpuType().wireName(), none.why());
+            if (message.equals(job.message())) {
+                store(parked, out);
+            } else {
+                publish(parked, Status.Pending, Optional.of(Reason.Waiting), message, now, out);
+            }
         } else if (choice instanceof ClusterChoice.Chosen chosen) {
             ScheduledJob queued = job.withCluster(Optional.of(chosen.cluster().id())).withPhase(Phase.WAITING);
             store(queued, out);
@@ -228,13 +233,31 @@ public final class Scheduler {
         }
     }
 
-    private void placeUnplaced(String tpuType, Instant now, Decisions out) {
-        for (String jobId : new ArrayList<>(unplaced.values())) {
+    /**
+     * A cluster that becomes active takes its share of the backlog: every job of its TPU type that has not started
+     * is placed again, oldest first, so queues even out and each queue keeps its FIFO order.
+     */
+    private void rebalanceWaitingJobs(String tpuType, Instant now, Decisions out) {
+        List<ScheduledJob> waiting = new ArrayList<>();
+        for (String jobId : List.copyOf(unplaced.values())) {
             ScheduledJob job = jobs.get(jobId);
             if (job.request().tpuType().wireName().equals(tpuType)) {
                 unplaced.remove(job.seq());
-                place(job, now, out);
+                waiting.add(job);
             }
+        }
+        for (Map.Entry<QueueKey, WaitQueue> queue : queues.entrySet()) {
+            ClusterRow owner = clusters.get(queue.getKey().clusterId());
+            if (owner != null && owner.tpuType().equals(tpuType)) {
+                for (WaitQueue.Entry entry : queue.getValue().pickOrder(Integer.MAX_VALUE)) {
+                    queue.getValue().remove(entry);
+                    waiting.add(jobs.get(entry.jobId()));
+                }
+            }
+        }
+        waiting.sort(Comparator.comparingLong(ScheduledJob::seq));
+        for (ScheduledJob job : waiting) {
+            place(job, now, out);
         }
     }
 

@@ -128,6 +128,19 @@ class SchedulerTest {
     }
 
     @Test
+    void aClusterThatBecomesActiveTakesItsShareOfTheBacklogInOrder() {
+        f.submit("j1", "a").submit("j2", "b").submit("j3", "c").submit("j4", "d");
+        assertThat(f.last("j4").message()).startsWith("队列位置 #4");
+        f.withCluster("c2", "v6e");
+        assertThat(f.last("j2").clusterId()).contains("c2");
+        assertThat(f.last("j2").reason()).contains(Reason.Provisioning);
+        assertThat(f.last("j3").clusterId()).contains("c1");
+        assertThat(f.last("j3").message()).startsWith("队列位置 #2");
+        assertThat(f.last("j4").clusterId()).contains("c2");
+        assertThat(f.last("j4").message()).startsWith("队列位置 #2");
+    }
+
+    @Test
     void waitingJobsOfAClusterGoingToMaintenanceAreRerouted() {
         f.submit("j1", "a").submit("j2", "b");
         f.withCluster("c2", "v6e");
