@@ -3,6 +3,9 @@ package io.falcon.events.executor;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.falcon.events.Meta;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
 
 /** What the executor observed at the GKE and Kubernetes APIs, keyed by tpu_type. */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
@@ -15,7 +18,10 @@ import io.falcon.events.Meta;
         @JsonSubTypes.Type(value = ExecutorEvent.JobRunning.class, name = "JobRunning"),
         @JsonSubTypes.Type(value = ExecutorEvent.JobSucceeded.class, name = "JobSucceeded"),
         @JsonSubTypes.Type(value = ExecutorEvent.JobFailed.class, name = "JobFailed"),
-        @JsonSubTypes.Type(value = ExecutorEvent.JobDeleted.class, name = "JobDeleted")})
+        @JsonSubTypes.Type(value = ExecutorEvent.JobDeleted.class, name = "JobDeleted"),
+        @JsonSubTypes.Type(value = ExecutorEvent.NodePoolWaitingForNodes.class, name = "NodePoolWaitingForNodes"),
+        @JsonSubTypes.Type(value = ExecutorEvent.ReservationShort.class, name = "ReservationShort"),
+        @JsonSubTypes.Type(value = ExecutorEvent.NodePoolInventory.class, name = "NodePoolInventory")})
 public sealed interface ExecutorEvent {
     Meta meta();
 
@@ -61,5 +67,36 @@ public sealed interface ExecutorEvent {
 
     record JobDeleted(Meta meta, String jobId, String clusterId, String tpuType, String k8sJobName)
             implements ExecutorEvent {
+    }
+
+    /**
+     * The pool's control plane is RUNNING but not all its nodes have registered and become Ready yet (GKE keeps
+     * retrying internally, typically for flex-start capacity).
+     */
+    record NodePoolWaitingForNodes(Meta meta, String jobId, String clusterId, String tpuType, String nodePoolName,
+            int registered, int ready, int expected) implements ExecutorEvent {
+    }
+
+    /**
+     * The reservation has fewer free slices than the pool needs (count - inUseCount, in slices of the job's
+     * topology), so the executor did not create the pool.
+     */
+    record ReservationShort(Meta meta, String jobId, String clusterId, String tpuType, String nodePoolName,
+            String reservation, int remainingSlices, int neededSlices) implements ExecutorEvent {
+    }
+
+    /**
+     * Periodic inventory of the falcon-* node pools that exist in one cluster, for orphan detection. jobId is
+     * empty: the inventory is about the cluster.
+     */
+    record NodePoolInventory(Meta meta, String jobId, String clusterId, String tpuType, List<ObservedPool> pools)
+            implements ExecutorEvent {
+        public NodePoolInventory {
+            pools = List.copyOf(pools);
+        }
+    }
+
+    /** One node pool as GKE reports it; falconJob is the value of its falcon-job label. */
+    record ObservedPool(String name, String status, String falconJob, String topology, Optional<Instant> createdAt) {
     }
 }
