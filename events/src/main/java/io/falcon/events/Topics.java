@@ -4,6 +4,11 @@ import io.falcon.events.cdc.ClusterChange;
 import io.falcon.events.cdc.JobChange;
 import io.falcon.events.executor.ExecutorCommand;
 import io.falcon.events.executor.ExecutorEvent;
+import io.falcon.events.fault.DeviceFault;
+import io.falcon.events.fault.FaultVerdict;
+import io.falcon.events.fault.IsolationCommand;
+import io.falcon.events.fault.IsolationPolicy;
+import io.falcon.events.fault.NodeIsolation;
 import io.falcon.events.status.TaskStatus;
 import java.util.List;
 import org.apache.kafka.common.serialization.Serde;
@@ -35,11 +40,31 @@ public final class Topics {
     public static final Topic<String, DeadLetter> DEAD_LETTER =
             new Topic<>("falcon.dead-letter", KEY, JsonSerde.of(DeadLetter.class), false);
 
+    /** Device faults from the fault collectors, keyed by job id, or cluster/node for faults outside a job. */
+    public static final Topic<String, DeviceFault> DEVICE_FAULTS =
+            new Topic<>("falcon.device-faults", KEY, JsonSerde.of(DeviceFault.class), false);
+    /** fault-streams internal: faults that passed the job window, re-keyed by cluster id for counting. */
+    public static final Topic<String, DeviceFault> FAULT_COUNTING =
+            new Topic<>("falcon.fault-counting", KEY, JsonSerde.of(DeviceFault.class), false);
+    /** Every fault-streams decision with its evidence, keyed cluster/node. */
+    public static final Topic<String, FaultVerdict> FAULT_VERDICTS =
+            new Topic<>("falcon.fault-verdicts", KEY, JsonSerde.of(FaultVerdict.class), false);
+    /** Manual-isolation state per node in the RFC's ConfigMap shape, keyed cluster/node; tombstone = none. */
+    public static final Topic<String, NodeIsolation> ISOLATION =
+            new Topic<>("falcon.isolation", KEY, JsonSerde.of(NodeIsolation.class), true);
+    /** The isolation policy in force, one key ("policy"). */
+    public static final Topic<String, IsolationPolicy> ISOLATION_POLICY =
+            new Topic<>("falcon.isolation-policy", KEY, JsonSerde.of(IsolationPolicy.class), true);
+    /** Releases from the executor (operator edited the ConfigMap) or operators, keyed by cluster id. */
+    public static final Topic<String, IsolationCommand> ISOLATION_COMMANDS =
+            new Topic<>("falcon.isolation-commands", KEY, JsonSerde.of(IsolationCommand.class), false);
+
     private Topics() {
     }
 
     public static List<Topic<?, ?>> all() {
         return List.of(CDC_JOBS, CDC_CLUSTERS, SCHEDULER_INPUT, EXECUTOR_COMMANDS, EXECUTOR_EVENTS, TASK_STATUS,
-                DEAD_LETTER);
+                DEAD_LETTER, DEVICE_FAULTS, FAULT_COUNTING, FAULT_VERDICTS, ISOLATION, ISOLATION_POLICY,
+                ISOLATION_COMMANDS);
     }
 }

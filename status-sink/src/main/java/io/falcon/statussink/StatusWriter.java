@@ -17,7 +17,7 @@ import java.util.Set;
 /**
  * Writes task statuses into the jobs table in one JDBC batch and transaction. The guards live in the WHERE
  * clause, so they hold whatever order events arrive in: a terminal row is never changed, and a row the upper
- * component set to Aborting only moves on to a terminal status.
+ * component set to Aborting only moves on to a terminal status (or gets its Aborting message refreshed).
  */
 public final class StatusWriter {
     static final String UPDATE = """
@@ -32,7 +32,7 @@ public final class StatusWriter {
               aborted_at = COALESCE(?, aborted_at)
             WHERE id = ?
               AND status NOT IN ('Succeeded', 'Failed', 'Aborted')
-              AND (status <> 'Aborting' OR ? IN ('Succeeded', 'Failed', 'Aborted'))
+              AND (status <> 'Aborting' OR ? IN ('Aborting', 'Succeeded', 'Failed', 'Aborted'))
             """;
 
     /** What one batch did: rows changed, and events whose job does not exist (to be dead-lettered). */

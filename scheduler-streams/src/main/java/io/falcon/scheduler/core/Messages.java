@@ -46,6 +46,22 @@ public final class Messages {
         return "Pod 运行中 (" + active + "/" + expected + " active)";
     }
 
+    /** "reservation_remaining_slices=1 reservation_needed_slices=2,等待 reservation 容量释放...". */
+    public static String clusterBusy(int remainingSlices, int neededSlices) {
+        return "reservation_remaining_slices=" + remainingSlices + " reservation_needed_slices=" + neededSlices
+                + ",等待 reservation 容量释放...";
+    }
+
+    /** "node pool falcon-job-xxxx control-plane RUNNING but 0/1 expected node(s) registered (Ready=0)...". */
+    public static String waitingForNode(String pool, int registered, int ready, int expected) {
+        return "node pool " + pool + " control-plane RUNNING but " + registered + "/" + expected
+                + " expected node(s) registered (Ready=" + ready + ")...";
+    }
+
+    public static String aborting() {
+        return "正在中止,等待 K8s Job 删除和 node pool 清理...";
+    }
+
     public static String nodePoolTimeout(String detail) {
         return "node pool 创建超时: " + detail;
     }

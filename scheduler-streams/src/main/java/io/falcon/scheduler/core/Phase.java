@@ -12,6 +12,8 @@ public enum Phase {
     DISPATCHING,
     /** All pods run; the slot is released. */
     RUNNING,
+    /** Aborted by the user; waiting for its Kubernetes Job to be deleted before its pool is released. */
+    ABORTING,
     /** Succeeded, Failed or Aborted: nothing more happens to it. */
     DONE;
 

@@ -23,12 +23,13 @@ public record ScheduledJob(
         Status status,
         Optional<Reason> reason,
         String message,
-        long version) {
+        long version,
+        Optional<Instant> wakeAt) {
 
     public static ScheduledJob accepted(ValidRequest request, long seq) {
         return new ScheduledJob(request, seq, Phase.UNPLACED, Optional.empty(), Optional.empty(), Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), Status.Pending, Optional.of(Reason.Waiting), "",
-                0);
+                0, Optional.empty());
     }
 
     public String id() {
@@ -45,33 +46,39 @@ public record ScheduledJob(
 
     public ScheduledJob withPhase(Phase newPhase) {
         return new ScheduledJob(request, seq, newPhase, clusterId, supplyMode, nodePoolName, k8sJobName, jobUid,
-                dispatchedAt, status, reason, message, version);
+                dispatchedAt, status, reason, message, version, wakeAt);
     }
 
     public ScheduledJob withCluster(Optional<String> newClusterId) {
         return new ScheduledJob(request, seq, phase, newClusterId, supplyMode, nodePoolName, k8sJobName, jobUid,
-                dispatchedAt, status, reason, message, version);
+                dispatchedAt, status, reason, message, version, wakeAt);
     }
 
     public ScheduledJob withSupplyMode(SupplyMode mode) {
         return new ScheduledJob(request, seq, phase, clusterId, Optional.of(mode), nodePoolName, k8sJobName, jobUid,
-                dispatchedAt, status, reason, message, version);
+                dispatchedAt, status, reason, message, version, wakeAt);
     }
 
     public ScheduledJob withNodePool(String pool) {
         return new ScheduledJob(request, seq, phase, clusterId, supplyMode, Optional.of(pool), k8sJobName, jobUid,
-                dispatchedAt, status, reason, message, version);
+                dispatchedAt, status, reason, message, version, wakeAt);
     }
 
     public ScheduledJob withK8sJob(String name, Optional<String> uid, Optional<Instant> dispatched) {
         return new ScheduledJob(request, seq, phase, clusterId, supplyMode, nodePoolName, Optional.of(name), uid,
-                dispatched, status, reason, message, version);
+                dispatched, status, reason, message, version, wakeAt);
     }
 
     /** The next published status; the version grows so that writers can drop stale events. */
     public ScheduledJob withStatus(Status newStatus, Optional<Reason> newReason, String newMessage) {
         return new ScheduledJob(request, seq, phase, clusterId, supplyMode, nodePoolName, k8sJobName, jobUid,
-                dispatchedAt, newStatus, newReason, newMessage, version + 1);
+                dispatchedAt, newStatus, newReason, newMessage, version + 1, wakeAt);
+    }
+
+    /** When the scheduler must look at this job again (a retry or a backstop), if ever. */
+    public ScheduledJob withWakeAt(Optional<Instant> at) {
+        return new ScheduledJob(request, seq, phase, clusterId, supplyMode, nodePoolName, k8sJobName, jobUid,
+                dispatchedAt, status, reason, message, version, at);
     }
 
     public Optional<Instant> executionDeadline() {

@@ -27,19 +27,28 @@ import java.util.TreeSet;
  */
 public final class Scheduler {
     public static final String PRODUCER = "scheduler-streams";
-    /** Queue-position messages are refreshed for this many waiting jobs per queue. */
-    private static final int POSITION_UPDATES = 100;
 
+    private final SchedulerSettings settings;
     private final Map<String, ClusterRow> clusters = new HashMap<>();
     private final Map<String, ScheduledJob> jobs = new HashMap<>();
     private final Map<QueueKey, WaitQueue> queues = new HashMap<>();
     private final Map<NodePool.PoolKey, NodePool> pools = new HashMap<>();
     private final TreeMap<Long, String> unplaced = new TreeMap<>();
-    private final TreeSet<Deadline> deadlines = new TreeSet<>(
-            Comparator.comparing(Deadline::at).thenComparing(Deadline::jobId));
+    /** Execution deadlines and wake-ups of all jobs, earliest first; stale entries are skipped when they fire. */
+    private final TreeSet<Timer> timers = new TreeSet<>(Comparator.comparing(Timer::at).thenComparing(Timer::jobId));
+    /** When each unknown falcon-* pool was first reported, for the orphan grace. */
+    private final Map<NodePool.PoolKey, Instant> orphanCandidates = new HashMap<>();
     private long nextSeq = 1;
 
-    private record Deadline(Instant at, String jobId) {
+    private record Timer(Instant at, String jobId) {
+    }
+
+    public Scheduler(SchedulerSettings settings) {
+        this.settings = settings;
+    }
+
+    public Scheduler() {
+        this(SchedulerSettings.defaults());
     }
 
     // ---- restore (the shell replays its stores through these on start) ----
@@ -63,12 +72,9 @@ public final class Scheduler {
             case UNPLACED -> unplaced.put(job.seq(), job.id());
             case WAITING -> queue(job.queue().orElseThrow()).add(entry(job));
             case PROVISIONING, DISPATCHING -> queue(job.queue().orElseThrow()).takeSlot(job.id());
-            case RUNNING -> job.executionDeadline().ifPresent(at -> deadlines.add(new Deadline(at, job.id())));
-            case DONE -> { }
+            default -> { }
         }
-        if (job.phase() == Phase.DISPATCHING) {
-            job.executionDeadline().ifPresent(at -> deadlines.add(new Deadline(at, job.id())));
-        }
+        scheduleTimers(job);
     }
 
     // ---- reads for the shell ----
@@ -114,10 +120,15 @@ public final class Scheduler {
         return out;
     }
 
+    /**
+     * Seed section 8. A waiting job leaves its queue at once. A job that may already have a Kubernetes Job goes
+     * to Aborting until the executor confirms the deletion; then its pool goes through the same deprovisioning
+     * path as any ending job. A job still provisioning releases its pool at once.
+     */
     public Decisions abort(String jobId, Instant now) {
         Decisions out = new Decisions();
         ScheduledJob job = jobs.get(jobId);
-        if (job == null || job.phase() == Phase.DONE) {
+        if (job == null || job.phase() == Phase.DONE || job.phase() == Phase.ABORTING) {
             return out;
         }
         switch (job.phase()) {
@@ -130,6 +141,20 @@ public final class Scheduler {
                 queue(key).remove(entry(job));
                 end(job, Status.Aborted, Optional.empty(), Messages.aborted(), now, out);
                 refreshPositions(key, now, out);
+            }
+            case DISPATCHING, RUNNING -> {
+                String k8sJob = job.k8sJobName().orElse(ResourceNames.k8sJob(job.id()));
+                out.send(new ExecutorCommand.EnsureJobDeleted(meta(now), job.id(),
+                        target(clusters.get(job.clusterId().orElseThrow())), k8sJob));
+                ScheduledJob aborting = job.withPhase(Phase.ABORTING)
+                        .withK8sJob(k8sJob, job.jobUid(), job.dispatchedAt());
+                publish(aborting, Status.Aborting, Optional.empty(), Messages.aborting(), now, out);
+                wake(jobs.get(job.id()), now.plus(settings.abortRetry()), out);
+                if (job.phase() == Phase.DISPATCHING) {
+                    QueueKey key = job.queue().orElseThrow();
+                    queue(key).releaseSlot(job.id());
+                    startNext(key, now, out);
+                }
             }
             default -> end(job, Status.Aborted, Optional.empty(), Messages.aborted(), now, out);
         }
@@ -173,7 +198,7 @@ public final class Scheduler {
             activeJob(submitted.jobId(), Phase.DISPATCHING).ifPresent(job -> {
                 ScheduledJob updated = job.withK8sJob(submitted.k8sJobName(), Optional.of(submitted.jobUid()),
                         Optional.of(job.dispatchedAt().orElse(now)));
-                updated.executionDeadline().ifPresent(at -> deadlines.add(new Deadline(at, job.id())));
+                updated.executionDeadline().ifPresent(at -> timers.add(new Timer(at, job.id())));
                 publish(updated, Status.Pending, Optional.of(Reason.Dispatching),
                         Messages.submitted(submitted.k8sJobName(), job.request().topology().hosts()), now, out);
             });
@@ -188,19 +213,35 @@ public final class Scheduler {
         } else if (event instanceof ExecutorEvent.JobFailed failed) {
             runningOrDispatching(failed.jobId()).ifPresent(job ->
                     end(job, Status.Failed, Optional.of(Reason.JobFailed), failed.message(), now, out));
+        } else if (event instanceof ExecutorEvent.JobDeleted deleted) {
+            activeJob(deleted.jobId(), Phase.ABORTING).ifPresent(job ->
+                    end(job, Status.Aborted, Optional.empty(), Messages.aborted(), now, out));
+        } else if (event instanceof ExecutorEvent.ReservationShort shortage) {
+            onReservationShort(shortage, now, out);
+        } else if (event instanceof ExecutorEvent.NodePoolWaitingForNodes waiting) {
+            activeJob(waiting.jobId(), Phase.PROVISIONING).ifPresent(job -> {
+                String message = Messages.waitingForNode(waiting.nodePoolName(), waiting.registered(),
+                        waiting.ready(), waiting.expected());
+                if (!message.equals(job.message())) {
+                    // GKE keeps retrying the nodes (seed section 4): no backstop timeout while it does.
+                    publish(job.withWakeAt(Optional.empty()), Status.Pending, Optional.of(Reason.WaitingForNode),
+                            message, now, out);
+                }
+            });
+        } else if (event instanceof ExecutorEvent.NodePoolInventory inventory) {
+            onInventory(inventory, now, out);
         }
         return out;
     }
 
-    /** Fires the execution timeouts that are due; cost is proportional to the number due, not to all jobs. */
+    /** Fires the timers that are due; the cost is proportional to the number due, not to all jobs. */
     public Decisions tick(Instant now) {
         Decisions out = new Decisions();
-        while (!deadlines.isEmpty() && !deadlines.first().at().isAfter(now)) {
-            Deadline due = deadlines.pollFirst();
+        while (!timers.isEmpty() && !timers.first().at().isAfter(now)) {
+            Timer due = timers.pollFirst();
             ScheduledJob job = jobs.get(due.jobId());
-            if (job != null && (job.phase() == Phase.RUNNING || job.phase() == Phase.DISPATCHING)) {
-                end(job, Status.Failed, Optional.of(Reason.Timeout),
-                        Messages.timeout(job.request().timeoutSeconds().orElse(0L)), now, out);
+            if (job != null && job.phase() != Phase.DONE) {
+                onTimer(job, now, out);
             }
         }
         return out;
@@ -291,7 +332,8 @@ public final class Scheduler {
             NodePool pool = idle.get().with(NodePool.State.READY, Optional.of(job.id()));
             storePool(pool, out);
             ScheduledJob dispatching = job.withPhase(Phase.DISPATCHING).withSupplyMode(pool.supplyMode())
-                    .withNodePool(pool.name());
+                    .withNodePool(pool.name()).withK8sJob(ResourceNames.k8sJob(job.id()), Optional.empty(),
+                            Optional.empty());
             out.send(ensureJob(dispatching, cluster, now));
             publish(dispatching, Status.Pending, Optional.of(Reason.Dispatching), Messages.reusedPool(pool.name()), now,
                     out);
@@ -306,6 +348,7 @@ public final class Scheduler {
                     job.request().tpuType().wireName(), key.topology(), supply.mode(), supply.reservation()));
             publish(provisioning, Status.Pending, Optional.of(Reason.Provisioning), Messages.provisioning(supply.mode()),
                     now, out);
+            wake(jobs.get(job.id()), now.plus(settings.provisioningBackstop()), out);
         }
         refreshPositions(key, now, out);
         return true;
@@ -314,7 +357,7 @@ public final class Scheduler {
     /** Tells each of the first waiting jobs its exact position and who is ahead, when that changed. */
     private void refreshPositions(QueueKey key, Instant now, Decisions out) {
         WaitQueue queue = queue(key);
-        List<WaitQueue.Entry> order = queue.pickOrder(POSITION_UPDATES);
+        List<WaitQueue.Entry> order = queue.pickOrder(settings.positionUpdates());
         List<WaitQueue.Entry> ahead = new ArrayList<>();
         queue.slotHolder().map(jobs::get).ifPresent(holder -> ahead.add(entry(holder)));
         for (WaitQueue.Entry entry : order) {
@@ -339,11 +382,78 @@ public final class Scheduler {
                 .filter(job -> job.phase() == Phase.PROVISIONING);
         if (holder.isPresent()) {
             storePool(pool.with(NodePool.State.READY, pool.heldBy()), out);
-            ScheduledJob job = holder.get().withPhase(Phase.DISPATCHING);
+            ScheduledJob job = holder.get().withPhase(Phase.DISPATCHING).withWakeAt(Optional.empty())
+                    .withK8sJob(ResourceNames.k8sJob(holder.get().id()), Optional.empty(), Optional.empty());
             out.send(ensureJob(job, clusters.get(ready.clusterId()), now));
             publish(job, Status.Pending, Optional.of(Reason.Dispatching), Messages.dispatching(), now, out);
         } else {
             releasePool(pool.with(NodePool.State.READY, Optional.empty()), now, out);
+        }
+    }
+
+    /**
+     * Seed section 5: a reservation without enough free slices keeps the job Pending/ClusterBusy and asks again
+     * later; it never falls back to another supply mode by itself. The job keeps its queue's slot.
+     */
+    private void onReservationShort(ExecutorEvent.ReservationShort shortage, Instant now, Decisions out) {
+        activeJob(shortage.jobId(), Phase.PROVISIONING).ifPresent(job -> {
+            NodePool.PoolKey key = new NodePool.PoolKey(shortage.clusterId(), shortage.nodePoolName());
+            if (pools.remove(key) != null) {
+                out.poolChanged(key); // the executor created nothing
+            }
+            String message = Messages.clusterBusy(shortage.remainingSlices(), shortage.neededSlices());
+            ScheduledJob busy = job;
+            if (!message.equals(job.message())) {
+                publish(job, Status.Pending, Optional.of(Reason.ClusterBusy), message, now, out);
+                busy = jobs.get(job.id());
+            }
+            wake(busy, now.plus(settings.reservationRetry()), out);
+        });
+    }
+
+    /**
+     * Orphans (seed error table): a falcon-* pool that no job of this scheduler holds or is creating is deleted once
+     * it has been seen for the orphan grace, so a freshly created flex-start pool that GKE shows late is not
+     * mistaken for one. Pools already being deleted that still exist are asked to be deleted again.
+     */
+    private void onInventory(ExecutorEvent.NodePoolInventory inventory, Instant now, Decisions out) {
+        ClusterRow cluster = clusters.get(inventory.clusterId());
+        if (cluster == null) {
+            return;
+        }
+        java.util.Set<NodePool.PoolKey> seen = new java.util.HashSet<>();
+        for (ExecutorEvent.ObservedPool observed : inventory.pools()) {
+            if (!ResourceNames.isFalconNodePool(observed.name())) {
+                continue;
+            }
+            NodePool.PoolKey key = new NodePool.PoolKey(inventory.clusterId(), observed.name());
+            seen.add(key);
+            NodePool known = pools.get(key);
+            if (known != null) {
+                orphanCandidates.remove(key);
+                if (known.state() == NodePool.State.DELETING) {
+                    out.send(new ExecutorCommand.EnsureNodePoolDeleted(meta(now), observed.falconJob(),
+                            target(cluster), observed.name()));
+                }
+                continue;
+            }
+            Instant firstSeen = orphanCandidates.computeIfAbsent(key,
+                    k -> observed.createdAt().filter(created -> created.isBefore(now)).orElse(now));
+            if (!firstSeen.plus(settings.orphanGrace()).isAfter(now)) {
+                orphanCandidates.remove(key);
+                storePool(new NodePool(inventory.clusterId(), observed.name(), observed.topology(),
+                        io.falcon.events.executor.SupplyMode.ON_DEMAND, NodePool.State.DELETING, Optional.empty()), out);
+                out.send(new ExecutorCommand.EnsureNodePoolDeleted(meta(now), observed.falconJob(), target(cluster),
+                        observed.name()));
+            }
+        }
+        orphanCandidates.keySet().removeIf(key -> key.clusterId().equals(inventory.clusterId()) && !seen.contains(key));
+        List<NodePool.PoolKey> gone = pools.values().stream()
+                .filter(p -> p.clusterId().equals(inventory.clusterId()) && p.state() == NodePool.State.DELETING)
+                .map(NodePool::key).filter(key -> !seen.contains(key)).toList();
+        for (NodePool.PoolKey key : gone) {
+            pools.remove(key);
+            out.poolChanged(key);
         }
     }
 
@@ -382,8 +492,10 @@ public final class Scheduler {
     private void end(ScheduledJob job, Status status, Optional<Reason> reason, String message, Instant now,
             Decisions out) {
         boolean heldSlot = job.phase().holdsSlot();
-        job.k8sJobName().ifPresent(name -> out.send(new ExecutorCommand.EnsureJobDeleted(meta(now), job.id(),
-                target(clusters.get(job.clusterId().orElseThrow())), name)));
+        if (job.phase() != Phase.ABORTING) { // an aborting job's deletion is already confirmed
+            job.k8sJobName().ifPresent(name -> out.send(new ExecutorCommand.EnsureJobDeleted(meta(now), job.id(),
+                    target(clusters.get(job.clusterId().orElseThrow())), name)));
+        }
         ScheduledJob done = job.withPhase(Phase.DONE);
         store(done, out);
         publishEnd(done, status, reason, message, now, out);
@@ -422,7 +534,8 @@ public final class Scheduler {
                     .ifPresent(own -> deletePool(own, now, out));
             storePool(idle.with(NodePool.State.READY, Optional.of(job.id())), out);
             ScheduledJob dispatching = job.withPhase(Phase.DISPATCHING).withSupplyMode(idle.supplyMode())
-                    .withNodePool(idle.name());
+                    .withNodePool(idle.name()).withWakeAt(Optional.empty())
+                    .withK8sJob(ResourceNames.k8sJob(job.id()), Optional.empty(), Optional.empty());
             out.send(ensureJob(dispatching, clusters.get(key.clusterId()), now));
             publish(dispatching, Status.Pending, Optional.of(Reason.Dispatching), Messages.reusedPool(idle.name()),
                     now, out);
@@ -442,6 +555,60 @@ public final class Scheduler {
             out.send(new ExecutorCommand.EnsureNodePoolDeleted(meta(now), pool.heldBy().orElse(""), target(cluster),
                     pool.name()));
         }
+    }
+
+    // ---- timers ----
+
+    private void scheduleTimers(ScheduledJob job) {
+        if (job.phase() == Phase.DONE) {
+            return;
+        }
+        job.executionDeadline().ifPresent(at -> timers.add(new Timer(at, job.id())));
+        job.wakeAt().ifPresent(at -> timers.add(new Timer(at, job.id())));
+    }
+
+    private void onTimer(ScheduledJob job, Instant now, Decisions out) {
+        boolean executing = job.phase() == Phase.RUNNING || job.phase() == Phase.DISPATCHING;
+        if (executing && job.executionDeadline().filter(at -> !at.isAfter(now)).isPresent()) {
+            end(job, Status.Failed, Optional.of(Reason.Timeout),
+                    Messages.timeout(job.request().timeoutSeconds().orElse(0L)), now, out);
+            return;
+        }
+        if (job.wakeAt().filter(at -> !at.isAfter(now)).isEmpty()) {
+            return;
+        }
+        ScheduledJob awake = job.withWakeAt(Optional.empty());
+        store(awake, out);
+        if (awake.phase() == Phase.ABORTING) {
+            awake.k8sJobName().ifPresent(name -> out.send(new ExecutorCommand.EnsureJobDeleted(meta(now), job.id(),
+                    target(clusters.get(job.clusterId().orElseThrow())), name)));
+            wake(awake, now.plus(settings.abortRetry()), out);
+        } else if (awake.phase() == Phase.PROVISIONING && awake.reason().filter(Reason.ClusterBusy::equals).isPresent()) {
+            askForPoolAgain(awake, now, out);
+        } else if (awake.phase() == Phase.PROVISIONING && awake.reason().filter(Reason.Provisioning::equals).isPresent()) {
+            end(awake, Status.Failed, Optional.of(Reason.NodePoolTimeout), Messages.nodePoolTimeout(
+                    "no answer from the executor within " + Messages.duration(settings.provisioningBackstop())),
+                    now, out);
+        }
+    }
+
+    private void wake(ScheduledJob job, Instant at, Decisions out) {
+        ScheduledJob updated = job.withWakeAt(Optional.of(at));
+        store(updated, out);
+        timers.add(new Timer(at, job.id()));
+    }
+
+    /** Retries a pool creation that was short of reservation capacity; the status stays ClusterBusy meanwhile. */
+    private void askForPoolAgain(ScheduledJob job, Instant now, Decisions out) {
+        ClusterRow cluster = clusters.get(job.clusterId().orElseThrow());
+        QueueKey key = job.queue().orElseThrow();
+        SupplyDecision supply = SupplyDecision.decide(job.request().supplyMode(), cluster);
+        String poolName = job.nodePoolName().orElseThrow();
+        storePool(new NodePool(key.clusterId(), poolName, key.topology(), supply.mode(), NodePool.State.CREATING,
+                Optional.of(job.id())), out);
+        out.send(new ExecutorCommand.EnsureNodePool(meta(now), job.id(), target(cluster), poolName,
+                job.request().tpuType().wireName(), key.topology(), supply.mode(), supply.reservation()));
+        wake(job, now.plus(settings.reservationRetry()), out);
     }
 
     // ---- helpers ----
@@ -507,7 +674,6 @@ public final class Scheduler {
             Decisions out) {
         ScheduledJob updated = job.withStatus(status, reason, message);
         store(updated, out);
-        deadlines.remove(new Deadline(job.executionDeadline().orElse(Instant.EPOCH), job.id()));
         out.publish(statusOf(updated, now, Optional.of(now),
                 status == Status.Aborted ? Optional.of(now) : Optional.empty()));
     }

@@ -10,6 +10,7 @@ import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -192,11 +193,95 @@ class SchedulerTest {
     }
 
     @Test
-    void abortWhileRunningDeletesTheJobAndThePool() {
+    void abortWhileRunningWaitsForTheJobDeletionThenReleasesThePool() {
         f.submit("j1", "a").startRunning("j1").abort("j1");
-        assertThat(f.last("j1").status()).isEqualTo(Status.Aborted);
+        assertThat(f.last("j1").status()).isEqualTo(Status.Aborting);
+        assertThat(f.last("j1").message()).isEqualTo("正在中止,等待 K8s Job 删除和 node pool 清理...");
         assertThat(f.commandsOf(ExecutorCommand.EnsureJobDeleted.class)).hasSize(1);
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).isEmpty();
+
+        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Aborted);
+        assertThat(f.last("j1").abortedAt()).contains(f.now);
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).hasSize(1);
+    }
+
+    @Test
+    void abortWhileDispatchingFreesTheSlotAndHandsThePoolOnOnceTheJobIsGone() {
+        f.submit("j1", "a").poolReady("j1").submit("j2", "b");
+        assertThat(f.last("j2").reason()).contains(Reason.Waiting);
+        f.abort("j1");
+        assertThat(f.last("j2").reason()).contains(Reason.Provisioning);
+        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Aborted);
+        assertThat(f.last("j2").reason()).contains(Reason.Dispatching);
+        assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j2").nodePoolName()).isEqualTo("falcon-j1");
+    }
+
+    @Test
+    void anUnconfirmedDeletionIsAskedAgain() {
+        f.submit("j1", "a").startRunning("j1").abort("j1");
+        f.advance(Duration.ofSeconds(61));
+        assertThat(f.commandsOf(ExecutorCommand.EnsureJobDeleted.class)).hasSize(2);
+        assertThat(f.last("j1").status()).isEqualTo(Status.Aborting);
+    }
+
+    @Test
+    void aShortReservationKeepsTheJobClusterBusyHoldingTheSlotAndRetries() {
+        SchedulerFixture r = new SchedulerFixture();
+        r.record(r.scheduler.clusterUpserted(SchedulerFixture.cluster("r1", "v6e", "active", Optional.of("res-1")),
+                r.now));
+        r.submit("j1", "a").submit("j2", "b");
+        r.observe(new ExecutorEvent.ReservationShort(r.meta(), "j1", "r1", "v6e", "falcon-j1", "res-1", 0, 1));
+        assertThat(r.last("j1").status()).isEqualTo(Status.Pending);
+        assertThat(r.last("j1").reason()).contains(Reason.ClusterBusy);
+        assertThat(r.last("j1").message())
+                .isEqualTo("reservation_remaining_slices=0 reservation_needed_slices=1,等待 reservation 容量释放...");
+        assertThat(r.last("j2").reason()).contains(Reason.Waiting);
+
+        r.advance(Duration.ofSeconds(31));
+        assertThat(r.commandsOf(ExecutorCommand.EnsureNodePool.class)).extracting(ExecutorCommand::jobId)
+                .containsExactly("j1", "j1");
+        assertThat(r.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1").supplyMode())
+                .isEqualTo(SupplyMode.RESERVATION);
+        r.poolReady("j1");
+        assertThat(r.last("j1").reason()).contains(Reason.Dispatching);
+    }
+
+    @Test
+    void nodesRegisteringLateShowWaitingForNodeWithoutATimeout() {
+        f.submit("j1", "a");
+        f.observe(new ExecutorEvent.NodePoolWaitingForNodes(f.meta(), "j1", "c1", "v6e", "falcon-j1", 0, 0, 2));
+        assertThat(f.last("j1").reason()).contains(Reason.WaitingForNode);
+        assertThat(f.last("j1").message()).isEqualTo(
+                "node pool falcon-j1 control-plane RUNNING but 0/2 expected node(s) registered (Ready=0)...");
+        f.advance(Duration.ofHours(2));
+        assertThat(f.last("j1").reason()).contains(Reason.WaitingForNode);
+        f.poolReady("j1");
+        assertThat(f.last("j1").reason()).contains(Reason.Dispatching);
+    }
+
+    @Test
+    void withoutAnyWordFromTheExecutorProvisioningFailsNodePoolTimeout() {
+        f.submit("j1", "a");
+        f.advance(Duration.ofMinutes(15));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
+        assertThat(f.last("j1").reason()).contains(Reason.NodePoolTimeout);
+    }
+
+    @Test
+    void anUnknownFalconPoolIsDeletedAsAnOrphanAfterTheGraceOnly() {
+        f.submit("j1", "a");
+        var live = new ExecutorEvent.ObservedPool("falcon-j1", "PROVISIONING", "j1", "2x4", Optional.of(f.now));
+        var orphan = new ExecutorEvent.ObservedPool("falcon-old", "RUNNING", "old", "2x4", Optional.empty());
+        var foreign = new ExecutorEvent.ObservedPool("default-pool", "RUNNING", "", "", Optional.empty());
+        f.observe(new ExecutorEvent.NodePoolInventory(f.meta(), "", "c1", "v6e", List.of(live, orphan, foreign)));
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).isEmpty();
+
+        f.advance(Duration.ofMinutes(10));
+        f.observe(new ExecutorEvent.NodePoolInventory(f.meta(), "", "c1", "v6e", List.of(live, orphan, foreign)));
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
+                .extracting(ExecutorCommand.EnsureNodePoolDeleted::nodePoolName).containsExactly("falcon-old");
     }
 
     @Test
