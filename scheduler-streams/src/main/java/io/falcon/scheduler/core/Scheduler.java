@@ -100,6 +100,16 @@ public final class Scheduler {
         return clusters.values();
     }
 
+    /** Every job the scheduler knows, terminal ones included (for inspection and tests). */
+    public Collection<ScheduledJob> jobs() {
+        return java.util.Collections.unmodifiableCollection(jobs.values());
+    }
+
+    /** Every node pool the scheduler knows of (for inspection and tests). */
+    public Collection<NodePool> pools() {
+        return java.util.Collections.unmodifiableCollection(pools.values());
+    }
+
     // ---- inputs ----
 
     public Decisions submit(JobRequest request, Instant now) {
