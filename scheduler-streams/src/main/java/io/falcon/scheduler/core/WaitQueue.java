@@ -86,29 +86,33 @@ public final class WaitQueue {
     }
 
     /**
-     * The order in which the waiting jobs would be picked if nothing else arrived, up to limit entries. Costs
-     * O(k log n) for k entries; used for queue-position messages only.
+     * The order in which the waiting jobs would be picked if nothing else arrived, up to limit entries, in
+     * O(k log n). Each step picks one of the two earliest candidates, so only the earliest k + 2 actor heads can
+     * ever be picked within k steps: the rest of the heads are never copied.
      */
     public List<Entry> pickOrder(int limit) {
         List<Entry> order = new ArrayList<>();
-        WaitQueue copy = copy();
-        while (order.size() < limit) {
-            Optional<Entry> next = copy.pollNext();
-            if (next.isEmpty()) {
+        TreeSet<Entry> candidates = new TreeSet<>(BY_SEQ);
+        for (Entry head : heads) {
+            if (candidates.size() >= (long) limit + 2) {
                 break;
             }
-            order.add(next.get());
+            candidates.add(head);
+        }
+        Optional<String> last = lastServedActor;
+        while (order.size() < limit && !candidates.isEmpty()) {
+            Entry first = candidates.first();
+            Entry pick = candidates.size() > 1 && last.filter(first.actor()::equals).isPresent()
+                    ? candidates.higher(first) : first;
+            candidates.remove(pick);
+            order.add(pick);
+            last = Optional.of(pick.actor());
+            Entry next = byActor.get(pick.actor()).higher(pick);
+            if (next != null) {
+                candidates.add(next);
+            }
         }
         return order;
-    }
-
-    private WaitQueue copy() {
-        WaitQueue copy = new WaitQueue();
-        byActor.forEach((actor, entries) -> copy.byActor.put(actor, new TreeSet<>(entries)));
-        copy.heads.addAll(heads);
-        copy.lastServedActor = lastServedActor;
-        copy.size = size;
-        return copy;
     }
 
     public int size() {
