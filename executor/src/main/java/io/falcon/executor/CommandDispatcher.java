@@ -2,9 +2,11 @@ package io.falcon.executor;
 
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorCommand;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import io.falcon.executor.gke.NodePoolManager;
+import io.falcon.executor.k8s.EdgeClusterClients;
 import io.falcon.executor.k8s.JobStatusReconciler;
 import io.falcon.executor.k8s.JobSubmitter;
 import org.slf4j.Logger;
@@ -17,12 +19,16 @@ public final class CommandDispatcher {
     private final NodePoolManager nodePools;
     private final JobSubmitter jobs;
     private final JobStatusReconciler reconciler;
+    private final EdgeClusterClients edges;
     private final Set<String> recovered = ConcurrentHashMap.newKeySet();
+    private final Map<String, ClusterTarget> targets = new ConcurrentHashMap<>();
 
-    public CommandDispatcher(NodePoolManager nodePools, JobSubmitter jobs, JobStatusReconciler reconciler) {
+    public CommandDispatcher(NodePoolManager nodePools, JobSubmitter jobs, JobStatusReconciler reconciler,
+            EdgeClusterClients edges) {
         this.nodePools = nodePools;
         this.jobs = jobs;
         this.reconciler = reconciler;
+        this.edges = edges;
     }
 
     public void handle(ExecutorCommand command) {
@@ -47,7 +53,17 @@ public final class CommandDispatcher {
      * First time a cluster is seen (a command, or the clusters registry): adopt its in-flight node pools from GKE
      * and start its job/pod informers. Best effort: a failure is logged and retried on the next use.
      */
-    public void watchCluster(ClusterTarget cluster) {
+    public synchronized void watchCluster(ClusterTarget cluster) {
+        ClusterTarget previous = targets.put(cluster.clusterId(), cluster);
+        if (previous != null && !previous.equals(cluster)) {
+            // The clusters row changed (name, project, location...): rebuild the client from getCluster and restart
+            // the informers on it, and look at the (possibly other) cluster's pools again.
+            log.info("cluster {} changed from {} to {}: rebuilding its clients", cluster.clusterId(),
+                    previous.resourceName(), cluster.resourceName());
+            reconciler.unwatch(cluster.clusterId());
+            edges.evict(cluster.clusterId());
+            recovered.remove(cluster.clusterId());
+        }
         if (recovered.add(cluster.clusterId())) {
             nodePools.recover(cluster);
         }

@@ -4,6 +4,7 @@ import io.falcon.events.Meta;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorEvent;
 import java.time.Clock;
+import java.util.List;
 
 /**
  * Builds executor events with their Meta. Event ids are deterministic per (kind, cluster, object, job), so the same
@@ -70,5 +71,26 @@ public final class Events {
             String uid, String message) {
         return new ExecutorEvent.JobFailed(meta("JobFailed", clusterId, k8sJob, uid), jobId, clusterId, tpuType,
                 k8sJob, message);
+    }
+
+    public ExecutorEvent.NodePoolWaitingForNodes nodePoolWaitingForNodes(String jobId, ClusterTarget c, String pool,
+            int registered, int ready, int expected) {
+        return new ExecutorEvent.NodePoolWaitingForNodes(meta("NodePoolWaitingForNodes", c.clusterId(), pool, jobId,
+                registered + "/" + ready + "/" + expected), jobId, c.clusterId(), c.tpuType(), pool, registered, ready,
+                expected);
+    }
+
+    /** The id includes the command's, so each re-sent EnsureNodePool gets its own answer. */
+    public ExecutorEvent.ReservationShort reservationShort(String jobId, ClusterTarget c, String pool,
+            String reservation, int remainingSlices, int neededSlices, String commandId) {
+        return new ExecutorEvent.ReservationShort(meta("ReservationShort", c.clusterId(), pool, jobId, commandId,
+                Integer.toString(remainingSlices)), jobId, c.clusterId(), c.tpuType(), pool, reservation,
+                remainingSlices, neededSlices);
+    }
+
+    /** Every inventory is a new observation (random id). */
+    public ExecutorEvent.NodePoolInventory nodePoolInventory(ClusterTarget c, List<ExecutorEvent.ObservedPool> pools) {
+        return new ExecutorEvent.NodePoolInventory(Meta.of(producer, clock.instant()), "", c.clusterId(),
+                c.tpuType(), pools);
     }
 }

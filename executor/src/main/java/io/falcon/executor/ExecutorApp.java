@@ -4,6 +4,9 @@ import com.google.cloud.container.v1.ClusterManagerClient;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.executor.gke.GoogleClients;
 import io.falcon.executor.gke.NodePoolManager;
+import io.falcon.executor.gke.ReservationLookup;
+import io.falcon.executor.k8s.KubernetesEdgeView;
+import com.google.cloud.compute.v1.ReservationsClient;
 import io.falcon.executor.k8s.EdgeClusterClients;
 import io.falcon.executor.k8s.JobRenderer;
 import io.falcon.executor.k8s.JobStatusReconciler;
@@ -40,6 +43,7 @@ public final class ExecutorApp implements AutoCloseable {
     private final Clock clock;
     private final ScheduledExecutorService scheduler;
     private final ClusterManagerClient gke;
+    private final ReservationsClient reservations;
     private final KafkaProducer<byte[], byte[]> producer;
     private final KafkaEventSink sink;
     private final EdgeClusterClients edgeClients;
@@ -67,11 +71,13 @@ public final class ExecutorApp implements AutoCloseable {
         this.edgeClients = new EdgeClusterClients(gke, config.credentials(), config.namespace());
         this.reconciler = new JobStatusReconciler(edgeClients, config.namespace(), sink, events, clock,
                 config.imagePullGrace(), config.informerResync(), scheduler, config.pollInterval());
-        this.nodePools = new NodePoolManager(gke, sink, events, scheduler, clock, config.nodePoolCreateTimeout(),
-                config.pollInterval());
+        this.reservations = GoogleClients.reservations(config);
+        this.nodePools = new NodePoolManager(gke, new ReservationLookup(reservations),
+                new KubernetesEdgeView(edgeClients, config.namespace()), sink, events, scheduler, clock,
+                NodePoolManager.Settings.of(config));
         JobSubmitter jobs = new JobSubmitter(edgeClients, new JobRenderer(config.namespace()), config.namespace(),
                 sink, events, scheduler, config.submitRetries(), config.pollInterval(), this::watchCluster);
-        this.dispatcher = new CommandDispatcher(nodePools, jobs, reconciler);
+        this.dispatcher = new CommandDispatcher(nodePools, jobs, reconciler, edgeClients);
         this.commands = new CommandConsumer(new KafkaConsumer<>(consumerProps(config)), producer, sink, dispatcher::handle,
                 clock, config.producerName());
         this.registry = config.watchClusterRegistry()
@@ -137,6 +143,7 @@ public final class ExecutorApp implements AutoCloseable {
         producer.close(Duration.ofSeconds(5));
         edgeClients.close();
         gke.close();
+        reservations.close();
         log.info("executor stopped");
     }
 

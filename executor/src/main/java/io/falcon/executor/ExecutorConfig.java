@@ -1,5 +1,6 @@
 package io.falcon.executor;
 
+import io.falcon.executor.gke.NodePoolSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,7 +30,11 @@ public record ExecutorConfig(
         Duration informerResync,
         int submitRetries,
         String producerName,
-        boolean watchClusterRegistry) {
+        boolean watchClusterRegistry,
+        Duration visibilityGrace,
+        Duration inventoryInterval,
+        Duration maxBackoff,
+        NodePoolSpec.ScaleDown scaleDown) {
 
     public static final String PREFIX = "falcon.executor.";
     public static final String BOOTSTRAP_SERVERS = PREFIX + "kafka.bootstrap-servers";
@@ -46,10 +51,17 @@ public record ExecutorConfig(
     public static final String SUBMIT_RETRIES = PREFIX + "submit-retries";
     public static final String PRODUCER_NAME = PREFIX + "producer-name";
     public static final String WATCH_CLUSTER_REGISTRY = PREFIX + "watch-cluster-registry";
+    public static final String VISIBILITY_GRACE = PREFIX + "node-pool.visibility-grace";
+    public static final String INVENTORY_INTERVAL = PREFIX + "node-pool.inventory-interval";
+    public static final String MAX_BACKOFF = PREFIX + "max-backoff";
+    public static final String SCALE_DOWN_RESERVATION = PREFIX + "node-pool.scale-down.reservation";
+    public static final String SCALE_DOWN_ON_DEMAND = PREFIX + "node-pool.scale-down.on-demand";
+    public static final String SCALE_DOWN_FLEX_START = PREFIX + "node-pool.scale-down.flex-start";
 
     public static final List<String> KEYS = List.of(BOOTSTRAP_SERVERS, GROUP_ID, CREDENTIALS, GKE_ENDPOINT,
             GKE_PLAINTEXT, COMPUTE_ENDPOINT, NAMESPACE, NODE_POOL_CREATE_TIMEOUT, POLL_INTERVAL, IMAGE_PULL_GRACE,
-            INFORMER_RESYNC, SUBMIT_RETRIES, PRODUCER_NAME, WATCH_CLUSTER_REGISTRY);
+            INFORMER_RESYNC, SUBMIT_RETRIES, PRODUCER_NAME, WATCH_CLUSTER_REGISTRY, VISIBILITY_GRACE,
+            INVENTORY_INTERVAL, MAX_BACKOFF, SCALE_DOWN_RESERVATION, SCALE_DOWN_ON_DEMAND, SCALE_DOWN_FLEX_START);
 
     public static final String DEFAULT_GKE_ENDPOINT = "container.googleapis.com:443";
     public static final String DEFAULT_COMPUTE_ENDPOINT = "https://compute.googleapis.com";
@@ -136,7 +148,14 @@ public record ExecutorConfig(
                 r.duration(INFORMER_RESYNC, Duration.ofMinutes(5)),
                 r.integer(SUBMIT_RETRIES, 3, 0, 100),
                 r.string(PRODUCER_NAME, "executor"),
-                r.bool(WATCH_CLUSTER_REGISTRY, true));
+                r.bool(WATCH_CLUSTER_REGISTRY, true),
+                r.duration(VISIBILITY_GRACE, Duration.ofMinutes(2)),
+                r.duration(INVENTORY_INTERVAL, Duration.ofSeconds(60)),
+                r.duration(MAX_BACKOFF, Duration.ofMinutes(1)),
+                new NodePoolSpec.ScaleDown(
+                        r.duration(SCALE_DOWN_RESERVATION, NodePoolSpec.ScaleDown.DEFAULT.reservation()),
+                        r.duration(SCALE_DOWN_ON_DEMAND, NodePoolSpec.ScaleDown.DEFAULT.onDemand()),
+                        r.duration(SCALE_DOWN_FLEX_START, NodePoolSpec.ScaleDown.DEFAULT.flexStart())));
         if (!r.errors.isEmpty()) {
             throw new IllegalArgumentException("invalid executor configuration: " + String.join("; ", r.errors));
         }

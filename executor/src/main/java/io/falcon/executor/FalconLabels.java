@@ -13,6 +13,10 @@ public final class FalconLabels {
     public static final String MANAGED_BY_VALUE = "falcon";
     public static final String JOB = "falcon-job";
     public static final String TOPOLOGY = "falcon-topology";
+    /** GKE resource label on node pools: when Falcon asked for the pool, in epoch seconds (for the inventory). */
+    public static final String CREATED_AT = "falcon-created-at";
+    /** GKE node metadata key carrying the unsanitized job id of the pool's creator (labels are sanitized). */
+    public static final String METADATA_JOB_ID = "falcon-job-id";
     /** Pod template label naming the Kubernetes Job, independent of what the job controller adds. */
     public static final String K8S_JOB = "falcon-k8s-job";
 

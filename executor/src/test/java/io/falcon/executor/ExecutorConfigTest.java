@@ -19,6 +19,12 @@ class ExecutorConfigTest {
         assertThat(c.namespace()).isEqualTo("default");
         assertThat(c.nodePoolCreateTimeout()).isEqualTo(Duration.ofMinutes(10));
         assertThat(c.groupId()).isEqualTo("falcon-executor");
+        assertThat(c.visibilityGrace()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(c.inventoryInterval()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(c.maxBackoff()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(c.scaleDown().reservation()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(c.scaleDown().onDemand()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(c.scaleDown().flexStart()).isEqualTo(Duration.ofHours(6));
     }
 
     @Test
@@ -59,5 +65,24 @@ class ExecutorConfigTest {
         assertThat(ExecutorConfig.parseDuration("10m")).isEqualTo(Duration.ofMinutes(10));
         assertThat(ExecutorConfig.formatDuration(Duration.ofMinutes(10))).isEqualTo("10m");
         assertThat(ExecutorConfig.formatDuration(Duration.ofSeconds(90))).isEqualTo("1m30s");
+    }
+
+    @Test
+    void nodePoolTimers() {
+        ExecutorConfig c = ExecutorConfig.fromMap(Map.of(ExecutorConfig.BOOTSTRAP_SERVERS, "k:9092",
+                "falcon.executor.node-pool.visibility-grace", "45s",
+                "falcon.executor.node-pool.inventory-interval", "5m",
+                "falcon.executor.max-backoff", "30s",
+                "falcon.executor.node-pool.scale-down.reservation", "5m",
+                "falcon.executor.node-pool.scale-down.on-demand", "15m",
+                "falcon.executor.node-pool.scale-down.flex-start", "8h"));
+        assertThat(c.visibilityGrace()).isEqualTo(Duration.ofSeconds(45));
+        assertThat(c.inventoryInterval()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(c.maxBackoff()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(c.scaleDown()).isEqualTo(new io.falcon.executor.gke.NodePoolSpec.ScaleDown(Duration.ofMinutes(5),
+                Duration.ofMinutes(15), Duration.ofHours(8)));
+        assertThatThrownBy(() -> ExecutorConfig.fromMap(Map.of(ExecutorConfig.BOOTSTRAP_SERVERS, "k:9092",
+                "falcon.executor.node-pool.scale-down.flex-start", "forever")))
+                .hasMessageContaining("falcon.executor.node-pool.scale-down.flex-start");
     }
 }

@@ -4,6 +4,9 @@ import com.google.cloud.container.v1.ClusterManagerClient;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.executor.gke.GoogleClients;
 import io.falcon.executor.gke.NodePoolManager;
+import io.falcon.executor.gke.ReservationLookup;
+import io.falcon.executor.k8s.KubernetesEdgeView;
+import com.google.cloud.compute.v1.ReservationsClient;
 import io.falcon.executor.k8s.EdgeClusterClients;
 import io.falcon.executor.k8s.JobRenderer;
 import io.falcon.executor.k8s.JobStatusReconciler;
@@ -28,6 +31,7 @@ public final class SimHarness implements AutoCloseable {
     public final FleetSim sim;
     public final ExecutorConfig config;
     public final ClusterManagerClient gke;
+    public final ReservationsClient reservationsClient;
     public final RecordingSink sink = new RecordingSink();
     public final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2);
     public final EdgeClusterClients edges;
@@ -36,10 +40,20 @@ public final class SimHarness implements AutoCloseable {
     public final JobSubmitter jobs;
     public final CommandDispatcher dispatcher;
 
+    public static final String OTHER_CLUSTER = "tpuv7x-other";
+
     public SimHarness(Map<String, String> overrides) {
-        sim = FleetSim.start(FleetSimConfig.of(EdgeClusterConfig.of(PROJECT, LOCATION, CLUSTER, "tpu7x")
-                        .withReservation(ReservationConfig.of("res-a", "tpu7x-standard-4t", 8, 0)))
-                .withPoolDelays(Duration.ofMillis(300), Duration.ofMillis(200)));
+        this(overrides, false);
+    }
+
+    /** @param otherCluster also simulate a second cluster, {@link #OTHER_CLUSTER}, in the same project */
+    public SimHarness(Map<String, String> overrides, boolean otherCluster) {
+        EdgeClusterConfig main = EdgeClusterConfig.of(PROJECT, LOCATION, CLUSTER, "tpu7x")
+                .withReservation(ReservationConfig.of("res-a", "tpu7x-standard-4t", 8, 0));
+        FleetSimConfig fleet = otherCluster
+                ? FleetSimConfig.of(main, EdgeClusterConfig.of(PROJECT, LOCATION, OTHER_CLUSTER, "tpu7x"))
+                : FleetSimConfig.of(main);
+        sim = FleetSim.start(fleet.withPoolDelays(Duration.ofMillis(300), Duration.ofMillis(200)));
         var settings = new java.util.HashMap<>(ExecutorConfig.simulatorDefaults("unused:9092", sim.gkeEndpoint(),
                 sim.computeEndpoint()));
         settings.put(ExecutorConfig.POLL_INTERVAL, "100ms");
@@ -49,14 +63,16 @@ public final class SimHarness implements AutoCloseable {
         Clock clock = Clock.systemUTC();
         Events events = new Events("executor-test", clock);
         edges = new EdgeClusterClients(gke, config.credentials(), config.namespace());
-        nodePools = new NodePoolManager(gke, sink, events, scheduler, clock, config.nodePoolCreateTimeout(),
-                config.pollInterval());
+        reservationsClient = GoogleClients.reservations(config);
+        nodePools = new NodePoolManager(gke, new ReservationLookup(reservationsClient),
+                new KubernetesEdgeView(edges, config.namespace()), sink, events, scheduler, clock,
+                NodePoolManager.Settings.of(config));
         nodePools.start();
         reconciler = new JobStatusReconciler(edges, config.namespace(), sink, events, clock,
                 config.imagePullGrace(), config.informerResync(), scheduler, config.pollInterval());
         jobs = new JobSubmitter(edges, new JobRenderer(config.namespace()), config.namespace(), sink, events,
                 scheduler, config.submitRetries(), config.pollInterval(), reconciler::watch);
-        dispatcher = new CommandDispatcher(nodePools, jobs, reconciler);
+        dispatcher = new CommandDispatcher(nodePools, jobs, reconciler, edges);
     }
 
     public static ClusterTarget cluster() {
@@ -74,6 +90,7 @@ public final class SimHarness implements AutoCloseable {
         scheduler.shutdownNow();
         edges.close();
         gke.close();
+        reservationsClient.close();
         sim.close();
     }
 }

@@ -10,7 +10,6 @@ import io.falcon.fleetsim.kube.EdgeKubernetes;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -63,7 +62,7 @@ public final class FleetSim implements AutoCloseable {
         EdgeKubernetes edge = EdgeKubernetes.start(ref.name(), 0, config.clock(), config.simulatorTick());
         started.add(edge);
         NodePoolKnobs clusterKnobs = new NodePoolKnobs(config.poolCreationDelay(), config.poolDeletionDelay());
-        gke.addCluster(ref, cluster.tpuType(), edge.url(), fakeCaCertificate(ref), clusterKnobs, edge.nodes());
+        gke.addCluster(ref, cluster.tpuType(), edge.url(), fakeCaCertificate(), clusterKnobs, edge.nodes());
         edges.put(ref, edge);
         knobs.put(ref, clusterKnobs);
         for (ReservationConfig r : cluster.reservations()) {
@@ -111,6 +110,11 @@ public final class FleetSim implements AutoCloseable {
     return k;
   }
 
+  /** Failure knobs of a cluster's Kubernetes API server (e.g. Job creations denied). */
+  public io.falcon.fleetsim.kube.ApiKnobs kubernetesKnobs(String project, String location, String cluster) {
+    return edge(project, location, cluster).knobs();
+  }
+
   /** Reservations served by the Compute sim; define and change them at runtime. */
   public ReservationStore reservations() {
     return reservations;
@@ -133,11 +137,20 @@ public final class FleetSim implements AutoCloseable {
     return edge;
   }
 
-  /** Any base64 is fine: the sim serves plain HTTP, so callers never verify against it. */
-  private static String fakeCaCertificate(ClusterRef ref) {
-    String pem = "-----BEGIN CERTIFICATE-----\nZmxlZXQtc2ltIGZha2UgQ0EgZm9yIA==" + ref.name()
-        + "\n-----END CERTIFICATE-----\n";
-    return Base64.getEncoder().encodeToString(pem.getBytes(StandardCharsets.UTF_8));
+  /**
+   * A real, parseable self-signed X.509 CA certificate (PEM, base64 as in {@code masterAuth.clusterCaCertificate}),
+   * the same for every cluster, so clients that build a trust store from it accept it. Its private key was thrown
+   * away: the sim serves plain HTTP and nothing is ever signed with it.
+   */
+  public static String fakeCaCertificate() {
+    try (var in = FleetSim.class.getResourceAsStream("fake-cluster-ca.pem")) {
+      if (in == null) {
+        throw new IllegalStateException("fake-cluster-ca.pem missing from the fleet-sim jar");
+      }
+      return Base64.getEncoder().encodeToString(in.readAllBytes());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Override

@@ -75,6 +75,31 @@ class ComputeReservationsTest {
   }
 
   @Test
+  void aggregatedListFindsReservationsByNameAcrossZones() {
+    sim.reservations().define(PROJECT, "us-central1-b", "agg-res", "ct5lp-hightpu-4t", 6, 2);
+    sim.reservations().define(PROJECT, "europe-west4-a", "agg-other", "ct5lp-hightpu-4t", 1, 0);
+
+    var all = new java.util.LinkedHashMap<String, java.util.List<String>>();
+    for (var scope : reservations.aggregatedList(PROJECT).iterateAll()) {
+      all.put(scope.getKey(), scope.getValue().getReservationsList().stream().map(Reservation::getName).toList());
+    }
+    assertThat(all).containsEntry("zones/us-central1-b", java.util.List.of("agg-res"))
+        .containsEntry("zones/europe-west4-a", java.util.List.of("agg-other"))
+        .containsKey("zones/" + ZONE);
+
+    var filtered = new java.util.ArrayList<Reservation>();
+    for (var scope : reservations.aggregatedList(com.google.cloud.compute.v1.AggregatedListReservationsRequest
+        .newBuilder().setProject(PROJECT).setFilter("name = \"agg-res\"").build()).iterateAll()) {
+      filtered.addAll(scope.getValue().getReservationsList());
+    }
+    assertThat(filtered).singleElement().satisfies(r -> {
+      assertThat(r.getZone()).endsWith("/zones/us-central1-b");
+      assertThat(r.getSpecificReservation().getCount()).isEqualTo(6);
+      assertThat(r.getSpecificReservation().getInUseCount()).isEqualTo(2);
+    });
+  }
+
+  @Test
   void unknownReservationIsNotFound() {
     assertThatThrownBy(() -> reservations.get(PROJECT, ZONE, "missing"))
         .isInstanceOf(NotFoundException.class)

@@ -67,12 +67,21 @@ class GkeClusterManagerTest {
   }
 
   @Test
-  void getClusterReturnsKubernetesUrlAndCaCertificate() {
+  void getClusterReturnsKubernetesUrlAndCaCertificate() throws Exception {
     Cluster cluster = gke.getCluster(CLUSTER_PATH);
 
     assertThat(cluster.getEndpoint()).isEqualTo(sim.kubernetesUrl(PROJECT, LOCATION, CLUSTER))
         .startsWith("http://127.0.0.1:");
-    assertThat(Base64.getDecoder().decode(cluster.getMasterAuth().getClusterCaCertificate())).isNotEmpty();
+    byte[] pem = Base64.getDecoder().decode(cluster.getMasterAuth().getClusterCaCertificate());
+    // A real X.509 certificate, so clients that build a trust store from it (fabric8) accept it.
+    java.security.cert.X509Certificate ca = (java.security.cert.X509Certificate)
+        java.security.cert.CertificateFactory.getInstance("X.509")
+            .generateCertificate(new java.io.ByteArrayInputStream(pem));
+    assertThat(ca.getSubjectX500Principal().getName()).contains("fleet-sim");
+    ca.checkValidity();
+    assertThat(ca.getBasicConstraints()).isGreaterThanOrEqualTo(0); // a CA
+    io.fabric8.kubernetes.client.internal.CertUtils.createTrustStore(
+        cluster.getMasterAuth().getClusterCaCertificate(), null, null, null);
     assertThat(cluster.getStatus()).isEqualTo(Cluster.Status.RUNNING);
   }
 
@@ -141,6 +150,54 @@ class GkeClusterManagerTest {
     assertThatThrownBy(() -> gke.getNodePool(poolPath("pool-del"))).isInstanceOf(NotFoundException.class);
     assertThatThrownBy(() -> gke.deleteNodePool(poolPath("pool-del"))).isInstanceOf(NotFoundException.class);
     assertThat(k8s.nodes().withLabel("cloud.google.com/gke-nodepool", "pool-del").list().getItems()).isEmpty();
+  }
+
+  @Test
+  void deletingAPoolThatIsBeingDeletedIsAFailedPrecondition() {
+    awaitDone(gke.createNodePool(CLUSTER_PATH, tpuPool("pool-del2", "2x2", "del2")));
+    sim.nodePoolKnobs(PROJECT, LOCATION, CLUSTER).deletionDelay(Duration.ofMillis(400));
+    try {
+      Operation delete = gke.deleteNodePool(poolPath("pool-del2"));
+
+      assertThatThrownBy(() -> gke.deleteNodePool(poolPath("pool-del2")))
+          .isInstanceOf(com.google.api.gax.rpc.FailedPreconditionException.class)
+          .hasMessageContaining("is currently deleting node pool pool-del2")
+          .hasMessageContaining(delete.getName());
+      assertThat(awaitDone(delete).hasError()).isFalse();
+      assertThatThrownBy(() -> gke.deleteNodePool(poolPath("pool-del2"))).isInstanceOf(NotFoundException.class);
+    } finally {
+      sim.nodePoolKnobs(PROJECT, LOCATION, CLUSTER).deletionDelay(Duration.ofMillis(100));
+    }
+  }
+
+  @Test
+  void failedDeletionLeavesThePoolRunningWithAnOperationError() {
+    awaitDone(gke.createNodePool(CLUSTER_PATH, tpuPool("pool-delfail", "2x2", "delfail")));
+    sim.nodePoolKnobs(PROJECT, LOCATION, CLUSTER).failNextDeletions(1);
+
+    Operation failed = awaitDone(gke.deleteNodePool(poolPath("pool-delfail")));
+
+    assertThat(failed.getError().getCode()).isEqualTo(io.grpc.Status.Code.INTERNAL.value());
+    assertThat(gke.getNodePool(poolPath("pool-delfail")).getStatus()).isEqualTo(NodePool.Status.RUNNING);
+    assertThat(awaitDone(gke.deleteNodePool(poolPath("pool-delfail"))).hasError()).isFalse();
+    assertThatThrownBy(() -> gke.getNodePool(poolPath("pool-delfail"))).isInstanceOf(NotFoundException.class);
+  }
+
+  @Test
+  void deleteWhileCreatingCanBeRejectedLikeGke() {
+    var knobs = sim.nodePoolKnobs(PROJECT, LOCATION, CLUSTER);
+    knobs.rejectDeleteWhileCreating(true).creationDelay(Duration.ofMillis(400));
+    try {
+      Operation create = gke.createNodePool(CLUSTER_PATH, tpuPool("pool-busy", "2x2", "busy"));
+
+      assertThatThrownBy(() -> gke.deleteNodePool(poolPath("pool-busy")))
+          .isInstanceOf(com.google.api.gax.rpc.FailedPreconditionException.class)
+          .hasMessageContaining("is currently creating node pool pool-busy");
+      assertThat(awaitDone(create).hasError()).isFalse();
+      assertThat(awaitDone(gke.deleteNodePool(poolPath("pool-busy"))).hasError()).isFalse();
+    } finally {
+      knobs.rejectDeleteWhileCreating(false).creationDelay(Duration.ofMillis(150));
+    }
   }
 
   @Test

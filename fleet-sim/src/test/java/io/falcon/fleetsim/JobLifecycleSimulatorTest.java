@@ -126,7 +126,9 @@ class JobLifecycleSimulatorTest {
       assertThat(p.getMetadata().getLabels()).containsEntry("falcon.io/run", "train");
       assertThat(container(p).getState().getRunning()).isNotNull();
     });
-    Job active = k8s.batch().v1().jobs().inNamespace(NS).withName("train").get();
+    // The simulator writes the pods' status before the Job's: wait for the Job to catch up.
+    Job active = Eventually.await(WAIT, () -> k8s.batch().v1().jobs().inNamespace(NS).withName("train").get(),
+        j -> j.getStatus() != null && Integer.valueOf(2).equals(j.getStatus().getActive()), "train active=2");
     assertThat(active.getStatus().getActive()).isEqualTo(2);
     assertThat(active.getStatus().getStartTime()).isNotNull();
 
@@ -212,5 +214,25 @@ class JobLifecycleSimulatorTest {
 
     Eventually.await(WAIT, () -> pods("doomed"), List::isEmpty, "doomed pods gone");
     assertThat(k8s.batch().v1().jobs().inNamespace(NS).withName("doomed").get()).isNull();
+  }
+
+  @Test
+  void jobCreationsCanBeDeniedByTheApiServer() {
+    sim.kubernetesKnobs(PROJECT, LOCATION, CLUSTER).rejectNextJobCreations(1, 403, "Forbidden",
+        "admission webhook \"deny.test\" denied the request: no");
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> k8s.batch().v1().jobs().inNamespace(NS)
+            .resource(job("denied", POOL, 1, "img:1", Map.of(), false)).create())
+        .isInstanceOfSatisfying(io.fabric8.kubernetes.client.KubernetesClientException.class, e -> {
+          assertThat(e.getCode()).isEqualTo(403);
+          assertThat(e.getStatus().getMessage()).isEqualTo("admission webhook \"deny.test\" denied the request: no");
+          assertThat(e.getStatus().getReason()).isEqualTo("Forbidden");
+        });
+    assertThat(k8s.batch().v1().jobs().inNamespace(NS).withName("denied").get()).isNull();
+
+    // only the next one: the same Job is accepted afterwards
+    k8s.batch().v1().jobs().inNamespace(NS).resource(job("denied", POOL, 1, "img:1",
+        Map.of("FALCON_SIM_DURATION_SECONDS", "0.1"), false)).create();
+    assertThat(k8s.batch().v1().jobs().inNamespace(NS).withName("denied").get()).isNotNull();
   }
 }

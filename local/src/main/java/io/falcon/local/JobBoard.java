@@ -4,8 +4,11 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.ResultSetMetaData;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Reads the jobs table the way an upper component does: Status, Reason, Message and the scheduling columns. */
@@ -47,6 +50,77 @@ public final class JobBoard {
     }
 
     public static Optional<JobView> find(Connection connection, String jobId) throws SQLException {
-        return read(connection).stream().filter(j -> j.id().equals(jobId)).findFirst();
+        return read(connection, new Filter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(jobId),
+                1)).stream().findFirst();
+    }
+
+    /** Which jobs to list: every present field must match; newest first, at most limit rows. */
+    public record Filter(Optional<String> status, Optional<String> actor, Optional<String> clusterId,
+            Optional<String> id, int limit) {
+        public static Filter all(int limit) {
+            return new Filter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), limit);
+        }
+    }
+
+    /** The jobs that match the filter, newest first (the SQL does the filtering, so it scales with the table). */
+    public static List<JobView> read(Connection connection, Filter filter) throws SQLException {
+        StringBuilder sql = new StringBuilder("SELECT id, actor, name, status, reason, message, cluster_id,"
+                + " node_pool_name, job_uid, dispatched_at, finished_at, aborted_at FROM jobs WHERE 1 = 1");
+        List<String> parameters = new ArrayList<>();
+        filter.status().ifPresent(v -> {
+            sql.append(" AND status = ?");
+            parameters.add(v);
+        });
+        filter.actor().ifPresent(v -> {
+            sql.append(" AND actor = ?");
+            parameters.add(v);
+        });
+        filter.clusterId().ifPresent(v -> {
+            sql.append(" AND cluster_id = ?");
+            parameters.add(v);
+        });
+        filter.id().ifPresent(v -> {
+            sql.append(" AND id = ?");
+            parameters.add(v);
+        });
+        sql.append(" ORDER BY created_at DESC, id DESC LIMIT ").append(Math.max(1, filter.limit()));
+        List<JobView> jobs = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(sql.toString())) {
+            for (int i = 0; i < parameters.size(); i++) {
+                select.setString(i + 1, parameters.get(i));
+            }
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    jobs.add(new JobView(rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4),
+                            Optional.ofNullable(rows.getString(5)).filter(r -> !r.isEmpty()),
+                            Optional.ofNullable(rows.getString(6)).orElse(""),
+                            Optional.ofNullable(rows.getString(7)), Optional.ofNullable(rows.getString(8)),
+                            Optional.ofNullable(rows.getString(9)), Optional.ofNullable(rows.getString(10)),
+                            Optional.ofNullable(rows.getString(11)), Optional.ofNullable(rows.getString(12))));
+                }
+            }
+        }
+        return jobs;
+    }
+
+    /** Every column of one job row, in table order (NULL columns have no entry), or empty if there is no such job. */
+    public static Optional<Map<String, String>> columns(Connection connection, String jobId) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT * FROM jobs WHERE id = ?")) {
+            select.setString(1, jobId);
+            try (ResultSet rows = select.executeQuery()) {
+                if (!rows.next()) {
+                    return Optional.empty();
+                }
+                ResultSetMetaData meta = rows.getMetaData();
+                Map<String, String> columns = new LinkedHashMap<>();
+                for (int i = 1; i <= meta.getColumnCount(); i++) {
+                    String value = rows.getString(i);
+                    if (value != null) {
+                        columns.put(meta.getColumnLabel(i).toLowerCase(java.util.Locale.ROOT), value);
+                    }
+                }
+                return Optional.of(columns);
+            }
+        }
     }
 }

@@ -23,6 +23,7 @@ public final class SchedulerApp implements AutoCloseable {
         props.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir());
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.streamThreads());
         props.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
+        props.put(StreamsConfig.consumerPrefix("session.timeout.ms"), (int) config.sessionTimeout().toMillis());
         streams = new KafkaStreams(SchedulerTopology.build(config.tickInterval()), props);
         streams.setStateListener((next, previous) -> LOG.info("scheduler streams {} -> {}", previous, next));
     }
@@ -36,8 +37,9 @@ public final class SchedulerApp implements AutoCloseable {
         return streams.state();
     }
 
+    /** Leaves the group on close, so that a replacement instance gets the tasks without waiting for a timeout. */
     @Override
     public void close() {
-        streams.close(Duration.ofSeconds(30));
+        streams.close(new KafkaStreams.CloseOptions().leaveGroup(true).timeout(Duration.ofSeconds(30)));
     }
 }

@@ -10,7 +10,8 @@ public record SchedulerConfig(
         String stateDir,
         short replicationFactor,
         int streamThreads,
-        Duration tickInterval) {
+        Duration tickInterval,
+        Duration sessionTimeout) {
 
     public static SchedulerConfig from(Settings settings) {
         return new SchedulerConfig(
@@ -19,6 +20,8 @@ public record SchedulerConfig(
                 settings.string("falcon.scheduler.state-dir", System.getProperty("java.io.tmpdir") + "/falcon-scheduler"),
                 (short) settings.intBetween("falcon.kafka.replication-factor", 3, 1, 5),
                 settings.intBetween("falcon.scheduler.stream-threads", 1, 1, 16),
-                settings.duration("falcon.scheduler.tick-interval", Duration.ofSeconds(1)));
+                settings.duration("falcon.scheduler.tick-interval", Duration.ofSeconds(1)),
+                // how long a crashed instance's tasks wait before another instance takes them over
+                settings.duration("falcon.scheduler.session-timeout", Duration.ofSeconds(45)));
     }
 }

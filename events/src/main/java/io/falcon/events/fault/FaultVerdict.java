@@ -41,11 +41,12 @@ public record FaultVerdict(
     }
 
     /**
-     * peerDevices: node/device of the same code in the job window (software faults); recentFaultTimesMs: the
-     * counter's timestamps that decided; explanation: one sentence a person can act on.
+     * peerDevices: node/device refs with the same code in the job window (software faults; at most 16 listed,
+     * peerDeviceCount says how many there were); recentFaultTimesMs: the counter's timestamps that decided;
+     * explanation: one sentence a person can act on.
      */
-    public record Evidence(long policyVersion, List<String> peerDevices, List<Long> recentFaultTimesMs,
-            String explanation) {
+    public record Evidence(long policyVersion, List<String> peerDevices, int peerDeviceCount,
+            List<Long> recentFaultTimesMs, String explanation) {
         public Evidence {
             peerDevices = List.copyOf(peerDevices);
             recentFaultTimesMs = List.copyOf(recentFaultTimesMs);

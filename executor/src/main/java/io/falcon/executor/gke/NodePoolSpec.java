@@ -2,13 +2,16 @@ package io.falcon.executor.gke;
 
 import com.google.container.v1.NodeConfig;
 import com.google.container.v1.NodePool;
+import com.google.container.v1.NodePoolAutoscaling;
 import com.google.container.v1.ReservationAffinity;
 import io.falcon.events.TpuTopology;
 import io.falcon.events.TpuType;
 import io.falcon.events.executor.ExecutorCommand.EnsureNodePool;
 import io.falcon.events.executor.SupplyMode;
 import io.falcon.executor.FalconLabels;
+import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 
 /** Renders an EnsureNodePool command into the GKE v1 NodePool to create (pure). */
 public final class NodePoolSpec {
@@ -24,7 +27,47 @@ public final class NodePoolSpec {
         }
     }
 
+    /**
+     * How long the cluster autoscaler lets an unneeded node of a pool live, per the supply mode actually used
+     * (seed: reservation short, default 10 min; flex-start long, e.g. 6 h, because released flex-start capacity is
+     * hard to get back). GKE v1 carries it per pool as {@code NodeConfig.consolidation_delay}.
+     */
+    public record ScaleDown(Duration reservation, Duration onDemand, Duration flexStart) {
+        public static final ScaleDown DEFAULT = new ScaleDown(Duration.ofMinutes(10), Duration.ofMinutes(10),
+                Duration.ofHours(6));
+
+        public ScaleDown {
+            Objects.requireNonNull(reservation, "reservation");
+            Objects.requireNonNull(onDemand, "onDemand");
+            Objects.requireNonNull(flexStart, "flexStart");
+        }
+
+        public Duration of(SupplyMode mode) {
+            return switch (mode) {
+                case RESERVATION -> reservation;
+                case ON_DEMAND -> onDemand;
+                case FLEX_START -> flexStart;
+            };
+        }
+    }
+
+    /** The supply mode a command asks for; no mode means flex-start (the scheduler resolves defaults). */
+    public static SupplyMode supplyMode(EnsureNodePool command) {
+        return command.supplyMode() == null ? SupplyMode.FLEX_START : command.supplyMode();
+    }
+
+    /** Hosts (VMs) of one slice of the command's topology; throws InvalidNodePoolException when unparseable. */
+    public static int hosts(EnsureNodePool command) {
+        return TpuTopology.parse(command.topology())
+                .orElseThrow(() -> new InvalidNodePoolException("invalid topology '" + command.topology() + "'"))
+                .hosts();
+    }
+
     public static NodePool render(EnsureNodePool command) {
+        return render(command, ScaleDown.DEFAULT);
+    }
+
+    public static NodePool render(EnsureNodePool command, ScaleDown scaleDown) {
         TpuType tpuType = TpuType.fromWire(command.tpuType())
                 .orElseThrow(() -> new InvalidNodePoolException("unknown tpu type '" + command.tpuType() + "'"));
         TpuTopology topology = TpuTopology.parse(command.topology())
@@ -33,16 +76,25 @@ public final class NodePoolSpec {
             throw new InvalidNodePoolException("invalid node pool name '" + command.nodePoolName()
                     + "' (lowercase letters, digits, '-', at most 40, starting with a letter)");
         }
-        SupplyMode mode = command.supplyMode() == null ? SupplyMode.FLEX_START : command.supplyMode();
+        SupplyMode mode = supplyMode(command);
         Map<String, String> labels = FalconLabels.of(command.jobId(), topology.text());
 
         NodeConfig.Builder config = NodeConfig.newBuilder()
                 .setMachineType(tpuType.machineType())
                 .putAllResourceLabels(labels)
-                .putAllLabels(labels);
+                .putAllLabels(labels)
+                .putMetadata(FalconLabels.METADATA_JOB_ID, command.jobId())
+                .setConsolidationDelay(protoDuration(scaleDown.of(mode)));
+        // The pool starts at full size; the autoscaler may take it back to zero once its nodes are unneeded for
+        // the consolidation delay (a multi-host slice scales atomically between 0 and all of its hosts).
         NodePool.Builder pool = NodePool.newBuilder()
                 .setName(command.nodePoolName())
-                .setInitialNodeCount(topology.hosts());
+                .setInitialNodeCount(topology.hosts())
+                .setAutoscaling(NodePoolAutoscaling.newBuilder()
+                        .setEnabled(true)
+                        .setTotalMinNodeCount(0)
+                        .setTotalMaxNodeCount(topology.hosts())
+                        .setLocationPolicy(NodePoolAutoscaling.LocationPolicy.ANY));
         switch (mode) {
             case RESERVATION -> {
                 String reservation = command.reservation().filter(r -> !r.isBlank())
@@ -70,5 +122,15 @@ public final class NodePoolSpec {
                     .setTpuTopology(topology.text()));
         }
         return pool.build();
+    }
+
+    /** The pool with its creation time label, set when the create RPC is sent. */
+    public static NodePool withCreatedAt(NodePool pool, java.time.Instant at) {
+        return pool.toBuilder().setConfig(pool.getConfig().toBuilder()
+                .putResourceLabels(FalconLabels.CREATED_AT, Long.toString(at.getEpochSecond()))).build();
+    }
+
+    static com.google.protobuf.Duration protoDuration(Duration d) {
+        return com.google.protobuf.Duration.newBuilder().setSeconds(d.getSeconds()).setNanos(d.getNano()).build();
     }
 }

@@ -17,6 +17,7 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,12 +32,19 @@ public final class EdgeClusterClients implements AutoCloseable {
     private static final String CLOUD_PLATFORM = "https://www.googleapis.com/auth/cloud-platform";
 
     private final ClusterManagerClient gke;
-    private final ExecutorConfig.Credentials credentials;
+    private final Supplier<GoogleCredentials> credentials;
     private final String namespace;
     private final Map<String, KubernetesClient> clients = new ConcurrentHashMap<>();
     private volatile OAuthTokenProvider tokenProvider;
 
+    /** Google application default credentials (Workload Identity) for google-adc, none for the simulator. */
     public EdgeClusterClients(ClusterManagerClient gke, ExecutorConfig.Credentials credentials, String namespace) {
+        this(gke, credentials == ExecutorConfig.Credentials.GOOGLE_ADC ? EdgeClusterClients::applicationDefault
+                : null, namespace);
+    }
+
+    /** @param credentials where bearer tokens come from, or null for no authentication */
+    public EdgeClusterClients(ClusterManagerClient gke, Supplier<GoogleCredentials> credentials, String namespace) {
         this.gke = gke;
         this.credentials = credentials;
         this.namespace = namespace;
@@ -47,7 +55,7 @@ public final class EdgeClusterClients implements AutoCloseable {
         return clients.computeIfAbsent(cluster.clusterId(), id -> create(cluster));
     }
 
-    /** Drops a cached client (e.g. after the cluster's endpoint changed). */
+    /** Drops a cached client (the cluster's row changed); the next use builds a new one from getCluster. */
     public void evict(String clusterId) {
         KubernetesClient c = clients.remove(clusterId);
         if (c != null) {
@@ -61,6 +69,17 @@ public final class EdgeClusterClients implements AutoCloseable {
         if (endpoint.isEmpty()) {
             throw new IllegalStateException("GKE cluster " + cluster.resourceName() + " has no endpoint yet");
         }
+        log.info("edge cluster {} ({}) at {}", cluster.clusterId(), cluster.resourceName(), endpoint);
+        return build(endpoint, gkeCluster.getMasterAuth().getClusterCaCertificate(),
+                credentials == null ? null : tokenProvider(), namespace);
+    }
+
+    /**
+     * A fabric8 client on the JDK http client for an API server endpoint and its base64 PEM CA. With a token
+     * provider, fabric8 asks it for the bearer token of every request, so a refreshing provider keeps long-lived
+     * informers authenticated past token expiry; there are no static credentials.
+     */
+    static KubernetesClient build(String endpoint, String caBase64, OAuthTokenProvider tokens, String namespace) {
         ConfigBuilder config = new ConfigBuilder(Config.empty())
                 .withNamespace(namespace)
                 .withConnectionTimeout(10_000)
@@ -69,15 +88,13 @@ public final class EdgeClusterClients implements AutoCloseable {
                 .withWatchReconnectLimit(-1);
         String masterUrl = masterUrl(endpoint);
         config.withMasterUrl(masterUrl);
-        String ca = gkeCluster.getMasterAuth().getClusterCaCertificate();
         // A CA only means something for TLS; plain http (the simulator) ignores it.
-        if (!ca.isEmpty() && masterUrl.startsWith("https://")) {
-            config.withCaCertData(ca);
+        if (caBase64 != null && !caBase64.isEmpty() && masterUrl.startsWith("https://")) {
+            config.withCaCertData(caBase64);
         }
-        if (credentials == ExecutorConfig.Credentials.GOOGLE_ADC) {
-            config.withOauthTokenProvider(tokenProvider());
+        if (tokens != null) {
+            config.withOauthTokenProvider(tokens);
         }
-        log.info("edge cluster {} ({}) at {}", cluster.clusterId(), cluster.resourceName(), endpoint);
         return new KubernetesClientBuilder()
                 .withHttpClientFactory(new JdkHttpClientFactory())
                 .withConfig(config.build())
@@ -93,21 +110,23 @@ public final class EdgeClusterClients implements AutoCloseable {
         if (tokenProvider == null) {
             synchronized (this) {
                 if (tokenProvider == null) {
-                    tokenProvider = googleTokenProvider();
+                    tokenProvider = tokenProvider(credentials.get());
                 }
             }
         }
         return tokenProvider;
     }
 
-    /** Application default credentials; the access token is refreshed when it is about to expire. */
-    static OAuthTokenProvider googleTokenProvider() {
-        GoogleCredentials creds;
+    static GoogleCredentials applicationDefault() {
         try {
-            creds = GoogleCredentials.getApplicationDefault().createScoped(List.of(CLOUD_PLATFORM));
+            return GoogleCredentials.getApplicationDefault().createScoped(List.of(CLOUD_PLATFORM));
         } catch (IOException e) {
             throw new UncheckedIOException("no Google application default credentials: " + e.getMessage(), e);
         }
+    }
+
+    /** The current access token of the credentials, refreshed when it is about to expire. */
+    static OAuthTokenProvider tokenProvider(GoogleCredentials creds) {
         return () -> {
             synchronized (creds) {
                 try {

@@ -90,6 +90,21 @@ public final class JobStatusReconciler implements AutoCloseable {
         }
     }
 
+    /** Stops the cluster's informers (its row changed or it left the registry). */
+    public synchronized void unwatch(String clusterId) {
+        Watched w = watched.remove(clusterId);
+        if (w != null) {
+            w.jobs.stop();
+            w.pods.stop();
+            log.info("stopped watching cluster {}", clusterId);
+        }
+    }
+
+    /** The cluster row the informers of a cluster were started for. */
+    public java.util.Optional<ClusterTarget> watchedTarget(String clusterId) {
+        return java.util.Optional.ofNullable(watched.get(clusterId)).map(Watched::cluster);
+    }
+
     public boolean isWatching(String clusterId) {
         return watched.containsKey(clusterId);
     }

@@ -7,11 +7,13 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorCommand.EnsureJob;
 import io.falcon.events.executor.ExecutorCommand.EnsureJobDeleted;
+import io.falcon.executor.Backoff;
 import io.falcon.executor.EventSink;
 import io.falcon.executor.Events;
 import io.falcon.executor.Mdc;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -24,6 +26,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class JobSubmitter {
     private static final Logger log = LoggerFactory.getLogger(JobSubmitter.class);
+    private static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
 
     private final EdgeClusterClients clusters;
     private final JobRenderer renderer;
@@ -31,7 +34,7 @@ public final class JobSubmitter {
     private final Events events;
     private final ScheduledExecutorService scheduler;
     private final int retries;
-    private final Duration retryDelay;
+    private final Backoff backoff;
     private final String namespace;
     private final Consumer<ClusterTarget> onClusterUsed;
 
@@ -45,7 +48,7 @@ public final class JobSubmitter {
         this.events = events;
         this.scheduler = scheduler;
         this.retries = retries;
-        this.retryDelay = retryDelay;
+        this.backoff = new Backoff(retryDelay, MAX_BACKOFF.compareTo(retryDelay) < 0 ? retryDelay : MAX_BACKOFF);
         this.onClusterUsed = onClusterUsed;
     }
 
@@ -87,8 +90,8 @@ public final class JobSubmitter {
                         created.getMetadata().getUid()));
             } catch (RuntimeException e) {
                 String message = describe(e);
-                if (transientError(e) && attempt < retries) {
-                    long delay = retryDelay.toMillis() << Math.min(attempt, 6);
+                if (KubeErrors.isTransient(e) && attempt < retries) {
+                    long delay = backoff.delay(attempt + 1, ThreadLocalRandom.current()::nextDouble).toMillis();
                     log.warn("job submit failed (attempt {}), retrying in {}ms: {}", attempt + 1, delay, message);
                     scheduler.schedule(() -> submit(command, attempt + 1), delay, TimeUnit.MILLISECONDS);
                     return;
@@ -119,19 +122,11 @@ public final class JobSubmitter {
                     return;
                 }
                 // There is no "delete failed" event: keep trying with a capped backoff until it goes through.
-                long delay = Math.min(retryDelay.toMillis() << Math.min(attempt, 6), 60_000);
+                long delay = backoff.delay(attempt + 1, ThreadLocalRandom.current()::nextDouble).toMillis();
                 log.warn("job delete failed (attempt {}), retrying in {}ms: {}", attempt + 1, delay, describe(e));
                 scheduler.schedule(() -> deleteJob(command, attempt + 1), delay, TimeUnit.MILLISECONDS);
             }
         }
-    }
-
-    static boolean transientError(Throwable e) {
-        if (e instanceof KubernetesClientException k) {
-            int code = k.getCode();
-            return code == 0 || code == 429 || code >= 500;
-        }
-        return true; // no answer at all (connection refused, GKE getCluster unavailable)
     }
 
     /** The API server's message (Status.message) when there is one. */

@@ -14,6 +14,7 @@ import io.falcon.events.executor.SupplyMode;
 import io.falcon.executor.SimHarness;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -26,7 +27,9 @@ class NodePoolManagerIT {
 
     @BeforeEach
     void start() {
-        h = new SimHarness(Map.of("falcon.executor.node-pool.create-timeout", "3s"));
+        h = new SimHarness(Map.of("falcon.executor.node-pool.create-timeout", "3s",
+                "falcon.executor.node-pool.inventory-interval", "400ms",
+                "falcon.executor.node-pool.scale-down.flex-start", "7h"));
     }
 
     @AfterEach
@@ -77,6 +80,9 @@ class NodePoolManagerIT {
                 .containsEntry("falcon-job", "np-1").containsEntry("falcon-topology", "2x4");
         assertThat(pool.getConfig().getLabelsMap()).containsEntry("managed-by", "falcon");
         assertThat(pool.getConfig().getReservationAffinity().getValuesList()).containsExactly("res-a");
+        assertThat(pool.getConfig().getConsolidationDelay().getSeconds()).isEqualTo(600); // reservation: short
+        assertThat(pool.getAutoscaling().getEnabled()).isTrue();
+        assertThat(pool.getAutoscaling().getTotalMaxNodeCount()).isEqualTo(2);
         awaitNoneInFlight();
     }
 
@@ -96,6 +102,8 @@ class NodePoolManagerIT {
         assertThat(h.sink.of(ExecutorEvent.NodePoolReady.class, "np-2")).hasSize(2);
         assertThat(createOperations("falcon-np-2")).isEqualTo(1);
         assertThat(h.sink.of(ExecutorEvent.NodePoolCreateFailed.class, "np-2")).isEmpty();
+        // flex-start: the long scale-down delay, from the configuration
+        assertThat(pool("falcon-np-2").getConfig().getConsolidationDelay().getSeconds()).isEqualTo(7 * 3600);
     }
 
     @Test
@@ -167,5 +175,195 @@ class NodePoolManagerIT {
 
         h.sink.await(ExecutorEvent.NodePoolDeleted.class, "np-6", WAIT);
         assertThat(h.sink.of(ExecutorEvent.NodePoolReady.class, "np-6")).isEmpty();
+    }
+
+    private long deleteOperations(String pool) {
+        String parent = "projects/" + SimHarness.PROJECT + "/locations/" + SimHarness.LOCATION;
+        return h.gke.listOperations(parent).getOperationsList().stream()
+                .filter(o -> o.getOperationType() == Operation.Type.DELETE_NODE_POOL)
+                .filter(o -> o.getTargetLink().endsWith("/nodePools/" + pool))
+                .count();
+    }
+
+    private void setInUse(long inUse) {
+        h.sim.reservations().setInUseCount(SimHarness.PROJECT, SimHarness.LOCATION, "res-a", inUse);
+    }
+
+    @Test
+    void reservationTooShortForASliceCreatesNothingAndSaysSo() {
+        setInUse(7); // 8 hosts reserved, 1 free: not enough for a 2-host 2x4 slice
+        h.dispatcher.handle(ensure("rs-1", "2x4", SupplyMode.RESERVATION, "res-a"));
+
+        ExecutorEvent.ReservationShort shortage = h.sink.await(ExecutorEvent.ReservationShort.class, "rs-1", WAIT);
+        assertThat(shortage.reservation()).isEqualTo("res-a");
+        assertThat(shortage.remainingSlices()).isZero();
+        assertThat(shortage.neededSlices()).isEqualTo(1);
+        assertThat(shortage.nodePoolName()).isEqualTo("falcon-rs-1");
+        assertThat(createOperations("falcon-rs-1")).isZero();
+        assertThatThrownBy(() -> pool("falcon-rs-1")).isInstanceOf(NotFoundException.class);
+        assertThat(h.nodePools.inFlight()).isZero();
+
+        // capacity freed: the scheduler's re-sent EnsureNodePool goes through
+        setInUse(6);
+        h.dispatcher.handle(ensure("rs-1", "2x4", SupplyMode.RESERVATION, "res-a"));
+        h.sink.await(ExecutorEvent.NodePoolReady.class, "rs-1", WAIT);
+        assertThat(createOperations("falcon-rs-1")).isEqualTo(1);
+        assertThat(h.sink.of(ExecutorEvent.ReservationShort.class, "rs-1")).hasSize(1);
+    }
+
+    @Test
+    void redeliveredReservationCommandDoesNotCountItsOwnPoolAgainstTheReservation() {
+        setInUse(6); // exactly one 2-host slice free
+        h.dispatcher.handle(ensure("rs-2", "2x4", SupplyMode.RESERVATION, "res-a"));
+        h.sink.await(ExecutorEvent.NodePoolReady.class, "rs-2", WAIT); // the pool took the last 2 hosts
+
+        h.dispatcher.handle(ensure("rs-2", "2x4", SupplyMode.RESERVATION, "res-a"));
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (h.sink.of(ExecutorEvent.NodePoolReady.class, "rs-2").size() < 2
+                && System.currentTimeMillis() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(h.sink.of(ExecutorEvent.NodePoolReady.class, "rs-2")).hasSize(2);
+        assertThat(h.sink.of(ExecutorEvent.ReservationShort.class, "rs-2")).isEmpty();
+        assertThat(createOperations("falcon-rs-2")).isEqualTo(1);
+    }
+
+    @Test
+    void unknownReservationFailsWithComputesAnswer() {
+        h.dispatcher.handle(ensure("rs-3", "2x4", SupplyMode.RESERVATION, "no-such-res"));
+
+        ExecutorEvent.NodePoolCreateFailed failed = h.sink.await(ExecutorEvent.NodePoolCreateFailed.class, "rs-3",
+                WAIT);
+        assertThat(failed.timedOut()).isFalse();
+        assertThat(failed.message()).contains("no-such-res").contains("not found");
+        assertThat(createOperations("falcon-rs-3")).isZero();
+    }
+
+    @Test
+    void invalidReservationRejectedByGkeIsReportedWithGkesMessage() {
+        h.knobs().failNextCreationsWithInvalidReservation(1);
+        h.dispatcher.handle(ensure("rs-4", "2x4", SupplyMode.RESERVATION, "res-a"));
+
+        ExecutorEvent.NodePoolCreateFailed failed = h.sink.await(ExecutorEvent.NodePoolCreateFailed.class, "rs-4",
+                WAIT);
+        assertThat(failed.timedOut()).isFalse();
+        assertThat(failed.message()).contains("Invalid value for field 'nodePool.config.reservationAffinity'")
+                .contains("res-a");
+    }
+
+    @Test
+    void nodesRegisteringLateAreWaitedForWithoutTimingOut() {
+        h.knobs().nodeRegistrationDelay(Duration.ofMillis(3500)); // longer than the 3s create timeout
+        h.dispatcher.handle(ensure("wn-1", "2x4", SupplyMode.FLEX_START, null));
+
+        ExecutorEvent.NodePoolWaitingForNodes waiting = h.sink.await(ExecutorEvent.NodePoolWaitingForNodes.class,
+                "wn-1", WAIT);
+        assertThat(waiting.registered()).isZero();
+        assertThat(waiting.ready()).isZero();
+        assertThat(waiting.expected()).isEqualTo(2);
+        assertThat(h.sink.of(ExecutorEvent.NodePoolReady.class, "wn-1")).isEmpty();
+        assertThat(pool("falcon-wn-1").getStatus()).isEqualTo(NodePool.Status.RUNNING);
+
+        h.sink.await(ExecutorEvent.NodePoolReady.class, "wn-1", WAIT);
+        assertThat(h.sink.of(ExecutorEvent.NodePoolCreateFailed.class, "wn-1")).isEmpty();
+        assertThat(h.sink.of(ExecutorEvent.NodePoolWaitingForNodes.class, "wn-1")).hasSize(1); // once per change
+        List<ExecutorEvent> order = h.sink.all().stream().filter(e -> e.jobId().equals("wn-1")).toList();
+        assertThat(order).extracting(e -> e.getClass().getSimpleName())
+                .containsExactly("NodePoolWaitingForNodes", "NodePoolReady");
+    }
+
+    @Test
+    void flexStartPoolInvisibleRightAfterCreateIsNotAnError() {
+        h.knobs().lateVisibility(Duration.ofMillis(1500));
+        h.dispatcher.handle(ensure("lv-1", "2x4", SupplyMode.FLEX_START, null));
+
+        h.sink.await(ExecutorEvent.NodePoolReady.class, "lv-1", WAIT);
+        assertThat(h.sink.of(ExecutorEvent.NodePoolCreateFailed.class, "lv-1")).isEmpty();
+        assertThat(createOperations("falcon-lv-1")).isEqualTo(1);
+    }
+
+    @Test
+    void deletingAFlexStartPoolNotVisibleYetWaitsForIt() {
+        h.knobs().lateVisibility(Duration.ofMillis(1000));
+        h.dispatcher.handle(ensure("lv-2", "2x4", SupplyMode.FLEX_START, null));
+        h.dispatcher.handle(new EnsureNodePoolDeleted(Meta.of("test", Instant.now()), "lv-2", SimHarness.cluster(),
+                "falcon-lv-2")); // aborted at once: GKE still answers NOT_FOUND
+
+        h.sink.await(ExecutorEvent.NodePoolDeleted.class, "lv-2", WAIT);
+        assertThat(deleteOperations("falcon-lv-2")).isEqualTo(1);
+        assertThatThrownBy(() -> pool("falcon-lv-2")).isInstanceOf(NotFoundException.class);
+    }
+
+    @Test
+    void inventoryReportsFalconPoolsPeriodically() {
+        h.dispatcher.handle(ensure("inv-1", "2x4", SupplyMode.ON_DEMAND, null));
+        h.sink.await(ExecutorEvent.NodePoolReady.class, "inv-1", WAIT);
+
+        ExecutorEvent.NodePoolInventory inventory = h.sink.await(ExecutorEvent.NodePoolInventory.class, "",
+                e -> e.pools().stream().anyMatch(p -> p.name().equals("falcon-inv-1") && p.status().equals("RUNNING")),
+                WAIT);
+        assertThat(inventory.clusterId()).isEqualTo("cluster-1");
+        assertThat(inventory.tpuType()).isEqualTo("v7x");
+        ExecutorEvent.ObservedPool pool = inventory.pools().stream().filter(p -> p.name().equals("falcon-inv-1"))
+                .findFirst().orElseThrow();
+        assertThat(pool.falconJob()).isEqualTo("inv-1");
+        assertThat(pool.topology()).isEqualTo("2x4");
+        assertThat(pool.createdAt()).hasValueSatisfying(t ->
+                assertThat(t).isBetween(Instant.now().minusSeconds(60), Instant.now()));
+    }
+
+    @Test
+    void failedDeletionIsRetriedUntilThePoolIsGone() {
+        h.dispatcher.handle(ensure("df-1", "2x4", SupplyMode.ON_DEMAND, null));
+        h.sink.await(ExecutorEvent.NodePoolReady.class, "df-1", WAIT);
+        h.knobs().failNextDeletions(1);
+
+        h.dispatcher.handle(new EnsureNodePoolDeleted(Meta.of("test", Instant.now()), "df-1", SimHarness.cluster(),
+                "falcon-df-1"));
+
+        h.sink.await(ExecutorEvent.NodePoolDeleted.class, "df-1", WAIT);
+        assertThat(deleteOperations("falcon-df-1")).isEqualTo(2);
+        assertThatThrownBy(() -> pool("falcon-df-1")).isInstanceOf(NotFoundException.class);
+    }
+
+    @Test
+    void deleteRejectedWhileCreatingIsRetriedLikeOnGke() {
+        h.knobs().rejectDeleteWhileCreating(true).creationDelay(Duration.ofMillis(800));
+        h.dispatcher.handle(ensure("dc-1", "2x4", SupplyMode.ON_DEMAND, null));
+        h.dispatcher.handle(new EnsureNodePoolDeleted(Meta.of("test", Instant.now()), "dc-1", SimHarness.cluster(),
+                "falcon-dc-1"));
+
+        h.sink.await(ExecutorEvent.NodePoolDeleted.class, "dc-1", WAIT);
+        assertThatThrownBy(() -> pool("falcon-dc-1")).isInstanceOf(NotFoundException.class);
+        assertThat(h.sink.of(ExecutorEvent.NodePoolReady.class, "dc-1")).isEmpty();
+    }
+
+    @Test
+    void runningPoolWithoutItsJobIsReportedReadyAgainAfterARestart() {
+        // a pool that became RUNNING while no executor was watching (its NodePoolReady was lost)
+        h.gke.createNodePool(SimHarness.cluster().resourceName(),
+                NodePoolSpec.render(ensure("rr-1", "2x4", SupplyMode.ON_DEMAND, null)));
+        // and one whose job already runs: nothing to report
+        h.gke.createNodePool(SimHarness.cluster().resourceName(),
+                NodePoolSpec.render(ensure("rr-2", "2x4", SupplyMode.ON_DEMAND, null)));
+        long deadline = System.currentTimeMillis() + 10_000;
+        while ((pool("falcon-rr-1").getStatus() != NodePool.Status.RUNNING
+                || pool("falcon-rr-2").getStatus() != NodePool.Status.RUNNING) && System.currentTimeMillis() < deadline) {
+            Thread.onSpinWait();
+        }
+        h.sim.kubernetesClient(SimHarness.PROJECT, SimHarness.LOCATION, SimHarness.CLUSTER).batch().v1().jobs()
+                .inNamespace("default").resource(new io.fabric8.kubernetes.api.model.batch.v1.JobBuilder()
+                        .withNewMetadata().withName("falcon-rr-2").addToLabels("managed-by", "falcon")
+                        .addToLabels("falcon-job", "rr-2").endMetadata()
+                        .withNewSpec().withSuspend(true).withNewTemplate().withNewSpec().addNewContainer()
+                        .withName("c").withImage("img").endContainer().withRestartPolicy("Never").endSpec()
+                        .endTemplate().endSpec().build()).create();
+
+        h.nodePools.recover(SimHarness.cluster());
+
+        h.sink.await(ExecutorEvent.NodePoolReady.class, "rr-1", WAIT);
+        awaitNoneInFlight();
+        assertThat(h.sink.of(ExecutorEvent.NodePoolReady.class, "rr-2")).isEmpty();
+        assertThat(createOperations("falcon-rr-1")).isEqualTo(1);
     }
 }

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.container.v1.NodePool;
+import com.google.container.v1.NodePoolAutoscaling;
 import com.google.container.v1.ReservationAffinity;
 import io.falcon.events.Meta;
 import io.falcon.events.executor.ExecutorCommand;
 import io.falcon.events.executor.SupplyMode;
 import io.falcon.executor.Fixtures;
+import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -69,5 +71,46 @@ class NodePoolSpecTest {
     void reservationModeNeedsAReservation() {
         assertThatThrownBy(() -> NodePoolSpec.render(Fixtures.ensurePool("job-1", "2x2", SupplyMode.RESERVATION,
                 null))).hasMessageContaining("reservation");
+    }
+
+    @Test
+    void scaleDownDelayFollowsTheActualSupplyMode() {
+        var scaleDown = new NodePoolSpec.ScaleDown(Duration.ofMinutes(10), Duration.ofMinutes(20), Duration.ofHours(6));
+        NodePool reservation = NodePoolSpec.render(Fixtures.ensurePool("j", "2x4", SupplyMode.RESERVATION, "r"),
+                scaleDown);
+        NodePool onDemand = NodePoolSpec.render(Fixtures.ensurePool("j", "2x4", SupplyMode.ON_DEMAND, null),
+                scaleDown);
+        NodePool flex = NodePoolSpec.render(Fixtures.ensurePool("j", "2x4", SupplyMode.FLEX_START, null), scaleDown);
+
+        assertThat(reservation.getConfig().getConsolidationDelay().getSeconds()).isEqualTo(600);
+        assertThat(onDemand.getConfig().getConsolidationDelay().getSeconds()).isEqualTo(1200);
+        assertThat(flex.getConfig().getConsolidationDelay().getSeconds()).isEqualTo(6 * 3600);
+        // defaults: the seed's table
+        assertThat(NodePoolSpec.render(Fixtures.ensurePool("j", "2x4", SupplyMode.FLEX_START, null))
+                .getConfig().getConsolidationDelay().getSeconds()).isEqualTo(6 * 3600);
+        assertThat(NodePoolSpec.render(Fixtures.ensurePool("j", "2x4", SupplyMode.RESERVATION, "r"))
+                .getConfig().getConsolidationDelay().getSeconds()).isEqualTo(600);
+    }
+
+    @Test
+    void autoscalingKeepsTheSliceWholeAndTheJobIdTravelsInMetadata() {
+        NodePool pool = NodePoolSpec.render(new ExecutorCommand.EnsureNodePool(Meta.of("t", Fixtures.T0), "Job_1",
+                Fixtures.cluster(), "falcon-job-1-3f2a", "v7x", "4x4", SupplyMode.FLEX_START, Optional.empty()));
+
+        NodePoolAutoscaling autoscaling = pool.getAutoscaling();
+        assertThat(autoscaling.getEnabled()).isTrue();
+        assertThat(autoscaling.getTotalMinNodeCount()).isZero();
+        assertThat(autoscaling.getTotalMaxNodeCount()).isEqualTo(4);
+        assertThat(autoscaling.getLocationPolicy()).isEqualTo(NodePoolAutoscaling.LocationPolicy.ANY);
+        assertThat(pool.getConfig().getMetadataMap()).containsEntry("falcon-job-id", "Job_1");
+        assertThat(pool.getConfig().getResourceLabelsMap()).containsEntry("falcon-job", "job_1");
+    }
+
+    @Test
+    void creationTimeLabel() {
+        NodePool pool = NodePoolSpec.withCreatedAt(
+                NodePoolSpec.render(Fixtures.ensurePool("j", "2x2", SupplyMode.ON_DEMAND, null)), Fixtures.T0);
+        assertThat(pool.getConfig().getResourceLabelsMap())
+                .containsEntry("falcon-created-at", Long.toString(Fixtures.T0.getEpochSecond()));
     }
 }

@@ -133,4 +133,31 @@ class JobLifecycleIT {
                 "falcon-del-1")); // not found = success
         assertThat(h.sink.of(ExecutorEvent.JobDeleted.class, "del-1")).hasSize(before + 1);
     }
+
+    @Test
+    void apiRefusalIsAJobSubmitFailedWithTheApiMessage() {
+        String denial = "admission webhook \"policy.falcon.test\" denied the request: image registry not allowed";
+        h.sim.kubernetesKnobs(SimHarness.PROJECT, SimHarness.LOCATION, SimHarness.CLUSTER)
+                .rejectNextJobCreations(1, 403, "Forbidden", denial);
+        h.dispatcher.handle(ensureJob("deny-1", "img:1", Map.of()));
+
+        ExecutorEvent.JobSubmitFailed failed = h.sink.await(ExecutorEvent.JobSubmitFailed.class, "deny-1", WAIT);
+        assertThat(failed.message()).isEqualTo(denial);
+        assertThat(failed.k8sJobName()).isEqualTo("falcon-deny-1");
+        assertThat(kube().batch().v1().jobs().inNamespace("default").withName("falcon-deny-1").get()).isNull();
+        assertThat(h.sink.of(ExecutorEvent.JobSubmitted.class, "deny-1")).isEmpty();
+    }
+
+    @Test
+    void overloadedApiServerIsRetried() {
+        h.sim.kubernetesKnobs(SimHarness.PROJECT, SimHarness.LOCATION, SimHarness.CLUSTER)
+                .rejectNextJobCreations(2, 503, "ServiceUnavailable",
+                        "the server is currently unable to handle the request");
+        h.dispatcher.handle(ensureJob("busy-1", "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "0.2")));
+
+        h.sink.await(ExecutorEvent.JobSubmitted.class, "busy-1", WAIT);
+        assertThat(h.sink.of(ExecutorEvent.JobSubmitFailed.class, "busy-1")).isEmpty();
+        h.sink.await(ExecutorEvent.JobSucceeded.class, "busy-1", WAIT);
+        deleteJob("busy-1");
+    }
 }

@@ -32,6 +32,11 @@ public final class ComputeRestServer implements AutoCloseable {
       Pattern.compile("^/compute/v1/projects/([^/]+)/zones/([^/]+)/reservations/([^/]+)$");
   private static final Pattern LIST =
       Pattern.compile("^/compute/v1/projects/([^/]+)/zones/([^/]+)/reservations$");
+  private static final Pattern AGGREGATED =
+      Pattern.compile("^/compute/v1/projects/([^/]+)/aggregated/reservations$");
+  /** The one filter shape the sim understands: {@code name = "x"} (also {@code name eq x}); others are ignored. */
+  private static final Pattern NAME_FILTER =
+      Pattern.compile("^\\s*\\(?\\s*name\\s*(?:=|eq)\\s*\"?([^\"\\s)]+)\"?\\s*\\)?\\s*$");
   private static final DateTimeFormatter RFC3339 =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX").withZone(ZoneOffset.UTC);
 
@@ -87,6 +92,12 @@ public final class ComputeRestServer implements AutoCloseable {
         send(exchange, 200, listJson(list.group(1), list.group(2)));
         return;
       }
+      Matcher aggregated = AGGREGATED.matcher(path);
+      if (aggregated.matches()) {
+        String filter = queryParam(exchange.getRequestURI().getRawQuery(), "filter");
+        send(exchange, 200, aggregatedJson(aggregated.group(1), filter));
+        return;
+      }
       send(exchange, 404, error(404, "fleet-sim does not serve " + path, "notFound"));
     } catch (RuntimeException e) {
       log.warn("compute sim failed to serve {}", exchange.getRequestURI(), e);
@@ -125,6 +136,43 @@ public final class ComputeRestServer implements AutoCloseable {
     body.put("items", items);
     body.put("selfLink", SELF_LINK_BASE + "projects/" + project + "/zones/" + zone + "/reservations");
     return body;
+  }
+
+  /** {@code reservations.aggregatedList}: the project's reservations grouped by "zones/{zone}". */
+  private Map<String, Object> aggregatedJson(String project, String filter) {
+    Matcher byName = filter == null ? null : NAME_FILTER.matcher(filter);
+    String name = byName != null && byName.matches() ? byName.group(1) : null;
+    Map<String, Object> items = new java.util.TreeMap<>();
+    for (SimulatedReservation r : store.all(project)) {
+      if (name != null && !name.equals(r.key().name())) {
+        continue;
+      }
+      @SuppressWarnings("unchecked")
+      List<Map<String, Object>> zone = (List<Map<String, Object>>) ((Map<String, Object>) items
+          .computeIfAbsent("zones/" + r.key().zone(), z -> Map.of("reservations", new java.util.ArrayList<>())))
+          .get("reservations");
+      zone.add(toJson(r));
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("kind", "compute#reservationAggregatedList");
+    body.put("id", "projects/" + project + "/aggregated/reservations");
+    body.put("items", items);
+    body.put("selfLink", SELF_LINK_BASE + "projects/" + project + "/aggregated/reservations");
+    return body;
+  }
+
+  static String queryParam(String rawQuery, String key) {
+    if (rawQuery == null) {
+      return null;
+    }
+    for (String pair : rawQuery.split("&")) {
+      int eq = pair.indexOf('=');
+      String k = java.net.URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+      if (k.equals(key)) {
+        return eq < 0 ? "" : java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+      }
+    }
+    return null;
   }
 
   /** Google API error envelope, as Compute returns it. */

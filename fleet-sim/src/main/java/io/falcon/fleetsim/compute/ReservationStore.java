@@ -44,6 +44,15 @@ public final class ReservationStore {
         .toList();
   }
 
+  /** Every reservation of a project, in all zones, by zone then name. */
+  public List<SimulatedReservation> all(String project) {
+    return reservations.values().stream()
+        .filter(r -> r.key().project().equals(project))
+        .sorted(java.util.Comparator.comparing((SimulatedReservation r) -> r.key().zone())
+            .thenComparing(r -> r.key().name()))
+        .toList();
+  }
+
   public void setCount(String project, String zone, String name, long count) {
     update(project, zone, name, r -> r.withCount(count));
   }

@@ -148,8 +148,19 @@ public final class GkeFleet implements AutoCloseable {
   synchronized Operation deleteNodePool(ClusterRef ref, String poolName) {
     SimulatedCluster c = cluster(ref);
     SimulatedNodePool pool = c.pools.get(poolName);
-    if (pool == null || !pool.visibleAt(clock.instant()) || pool.proto.getStatus() == NodePool.Status.STOPPING) {
+    if (pool == null || !pool.visibleAt(clock.instant())) {
       throw notFound(ref.nodePoolPath(poolName));
+    }
+    if (pool.proto.getStatus() == NodePool.Status.STOPPING) {
+      // GKE refuses a second delete while the first runs, naming the running operation.
+      throw Status.FAILED_PRECONDITION.withDescription("Operation " + pool.pendingDeleteOperation
+          + " is currently deleting node pool " + poolName + ". Please wait and try again once it is done.")
+          .asRuntimeException();
+    }
+    if (pool.pendingCreateOperation != null && c.knobs.rejectDeleteWhileCreating()) {
+      throw Status.FAILED_PRECONDITION.withDescription("Operation " + pool.pendingCreateOperation
+          + " is currently creating node pool " + poolName + ". Please wait and try again once it is done.")
+          .asRuntimeException();
     }
     if (pool.pendingCreateOperation != null) {
       // Lenient: GKE may reject this; the sim aborts the creation so callers can clean up stuck pools.
@@ -158,10 +169,18 @@ public final class GkeFleet implements AutoCloseable {
               .setMessage("Node pool " + poolName + " was deleted while being created.").build());
       pool.pendingCreateOperation = null;
     }
+    NodePool.Status before = pool.proto.getStatus();
     pool.status(NodePool.Status.STOPPING, "");
     Operation op = startOperation(ref, Operation.Type.DELETE_NODE_POOL, ref.nodePoolPath(poolName));
-    log.info("node pool delete started cluster={} pool={} operation={}", ref.name(), poolName, shortName(op));
-    schedule(c.knobs.deletionDelay(), () -> finishDeletion(c, pool, op.getName()));
+    pool.pendingDeleteOperation = op.getName();
+    boolean fail = c.knobs.takeDeletionFailure();
+    log.info("node pool delete started cluster={} pool={} operation={} fail={}", ref.name(), poolName,
+        shortName(op), fail);
+    if (fail) {
+      schedule(c.knobs.deletionDelay(), () -> failDeletion(c, pool, op.getName(), before));
+    } else {
+      schedule(c.knobs.deletionDelay(), () -> finishDeletion(c, pool, op.getName()));
+    }
     return op;
   }
 
@@ -245,20 +264,40 @@ public final class GkeFleet implements AutoCloseable {
     registrar(c.ref).addNodes(nodes);
   }
 
+  /** A failed delete: the operation ends with an error and the pool is back where it was. */
+  private synchronized void failDeletion(SimulatedCluster c, SimulatedNodePool pool, String opName,
+      NodePool.Status before) {
+    pool.pendingDeleteOperation = null;
+    pool.status(before == NodePool.Status.STOPPING ? NodePool.Status.RUNNING : before, "");
+    finishOperation(opName, error(Status.Code.INTERNAL, "Internal error while deleting node pool " + pool.name()
+        + ": instance group manager deletion failed. Please retry."));
+    log.info("node pool delete failed (knob) cluster={} pool={}", c.ref.name(), pool.name());
+  }
+
+  /**
+   * The pool's nodes leave Kubernetes and its reservation capacity is given back before the pool disappears and
+   * its operation is DONE, so whoever sees the operation DONE sees the nodes gone (as with GKE).
+   */
   private void finishDeletion(SimulatedCluster c, SimulatedNodePool pool, String opName) {
+    synchronized (this) {
+      pool.deleted = true; // no late node registration from here on
+    }
+    registrar(c.ref).removeNodes(c.ref.name(), pool.name());
     ReservationKey consumed;
     synchronized (this) {
-      pool.deleted = true;
       c.pools.remove(pool.name(), pool);
       consumed = pool.consumedReservation;
-      finishOperation(opName, null);
+      pool.consumedReservation = null;
     }
     if (consumed != null) {
       reservations.release(consumed, pool.hosts);
     }
-    registrar(c.ref).removeNodes(c.ref.name(), pool.name());
+    synchronized (this) {
+      finishOperation(opName, null);
+    }
     log.info("node pool deleted cluster={} pool={}", c.ref.name(), pool.name());
   }
+
 
   /** Takes reservation capacity for a pool with a specific reservation affinity; returns an error if impossible. */
   private com.google.rpc.Status consumeReservation(SimulatedCluster c, SimulatedNodePool pool) {

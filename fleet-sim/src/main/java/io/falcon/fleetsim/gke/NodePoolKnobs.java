@@ -18,6 +18,8 @@ public final class NodePoolKnobs {
   private volatile Duration lateVisibility = Duration.ZERO;
   private volatile boolean lateVisibilityForAllPools;
   private volatile Duration nodeRegistrationDelay = Duration.ZERO;
+  private final AtomicInteger deletionFailures = new AtomicInteger();
+  private volatile boolean rejectDeleteWhileCreating;
 
   public NodePoolKnobs(Duration creationDelay, Duration deletionDelay) {
     this.creationDelay = creationDelay;
@@ -81,6 +83,28 @@ public final class NodePoolKnobs {
     return this;
   }
 
+  /**
+   * The next {@code n} deletions fail: the delete operation ends DONE with an INTERNAL error after the deletion
+   * delay and the pool is RUNNING again (callers must retry).
+   */
+  public NodePoolKnobs failNextDeletions(int n) {
+    deletionFailures.set(n);
+    return this;
+  }
+
+  /**
+   * When true, deleting a pool that is still being created answers FAILED_PRECONDITION ("currently creating",
+   * as GKE does) instead of aborting the creation (the lenient default).
+   */
+  public NodePoolKnobs rejectDeleteWhileCreating(boolean reject) {
+    this.rejectDeleteWhileCreating = reject;
+    return this;
+  }
+
+  public boolean rejectDeleteWhileCreating() {
+    return rejectDeleteWhileCreating;
+  }
+
   public Duration creationDelay() {
     return creationDelay;
   }
@@ -112,6 +136,11 @@ public final class NodePoolKnobs {
   /** Takes one pending quota failure, if any. */
   boolean takeQuotaFailure() {
     return quotaFailures.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0;
+  }
+
+  /** Takes one pending deletion failure, if any. */
+  boolean takeDeletionFailure() {
+    return deletionFailures.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0;
   }
 
   /** Takes one pending invalid-reservation failure, if any. */

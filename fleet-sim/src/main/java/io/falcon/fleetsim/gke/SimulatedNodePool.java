@@ -12,6 +12,8 @@ final class SimulatedNodePool {
   final Instant visibleFrom;
   /** Operation that created the pool, while it is still running. */
   String pendingCreateOperation;
+  /** Operation deleting the pool, while it runs. */
+  String pendingDeleteOperation;
   /** Reservation capacity taken when the pool came up, given back on deletion. */
   ReservationKey consumedReservation;
   boolean deleted;

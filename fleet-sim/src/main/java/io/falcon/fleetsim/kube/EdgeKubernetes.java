@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,10 +41,50 @@ public final class EdgeKubernetes implements AutoCloseable {
   private final SimulatedNodes nodes;
   private final JobLifecycleSimulator jobs;
   private final ScheduledExecutorService housekeeping;
+  private final ApiKnobs knobs;
+
+  /** CRUD dispatcher that can answer Job creations with an error, per {@link ApiKnobs}. */
+  private static final class KnobbedDispatcher extends KubernetesCrudDispatcher {
+    private static final java.util.regex.Pattern JOBS =
+        java.util.regex.Pattern.compile("^/apis/batch/v1/namespaces/[^/]+/jobs/?(\\?.*)?$");
+    private final ApiKnobs knobs;
+
+    KnobbedDispatcher(ApiKnobs knobs) {
+      this.knobs = knobs;
+    }
+
+    @Override
+    public MockResponse handleCreate(RecordedRequest request) {
+      if (JOBS.matcher(request.getPath()).matches()) {
+        ApiKnobs.Rejection rejection = knobs.takeJobCreateRejection();
+        if (rejection != null) {
+          String status = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+              + "\"message\":" + quote(rejection.message()) + ",\"reason\":" + quote(rejection.reason())
+              + ",\"code\":" + rejection.code() + "}";
+          return new MockResponse().setResponseCode(rejection.code()).setBody(status);
+        }
+      }
+      return super.handleCreate(request);
+    }
+
+    private static String quote(String s) {
+      StringBuilder b = new StringBuilder("\"");
+      for (char c : s.toCharArray()) {
+        switch (c) {
+          case '"' -> b.append("\\\"");
+          case '\\' -> b.append("\\\\");
+          case '\n' -> b.append("\\n");
+          default -> b.append(c);
+        }
+      }
+      return b.append('"').toString();
+    }
+  }
 
   private EdgeKubernetes(String cluster, KubernetesMockServer server, KubernetesClient client, Clock clock,
-      Duration tick) {
+      Duration tick, ApiKnobs knobs) {
     this.cluster = cluster;
+    this.knobs = knobs;
     this.server = server;
     this.client = client;
     this.nodes = new SimulatedNodes(client, clock);
@@ -70,12 +112,13 @@ public final class EdgeKubernetes implements AutoCloseable {
 
   /** Starts the API server on 127.0.0.1 ({@code port} 0 = any free port) and the simulator. */
   public static EdgeKubernetes start(String cluster, int port, Clock clock, Duration tick) {
+    ApiKnobs knobs = new ApiKnobs();
     KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-        new KubernetesCrudDispatcher(), false);
+        new KnobbedDispatcher(knobs), false);
     server.init(InetAddress.getLoopbackAddress(), port);
     String url = "http://127.0.0.1:" + server.getPort();
     KubernetesClient client = client(url);
-    EdgeKubernetes edge = new EdgeKubernetes(cluster, server, client, clock, tick);
+    EdgeKubernetes edge = new EdgeKubernetes(cluster, server, client, clock, tick, knobs);
     edge.jobs.start();
     log.info("kubernetes API sim for cluster={} listening on {}", cluster, url);
     return edge;
@@ -101,6 +144,11 @@ public final class EdgeKubernetes implements AutoCloseable {
   /** The simulator's own client; handy for tests that want to look at or seed the cluster. */
   public KubernetesClient client() {
     return client;
+  }
+
+  /** Failure knobs of this API server. */
+  public ApiKnobs knobs() {
+    return knobs;
   }
 
   public SimulatedNodes nodes() {

@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * The scheduler's state of one job. Immutable: every change makes a new value, which the shell persists.
- * seq orders submissions (FIFO); version counts published status transitions.
+ * seq is the submission time in ms (FIFO order, ties by job id); version counts published status transitions.
  */
 public record ScheduledJob(
         ValidRequest request,
@@ -26,8 +26,12 @@ public record ScheduledJob(
         long version,
         Optional<Instant> wakeAt) {
 
-    public static ScheduledJob accepted(ValidRequest request, long seq) {
-        return new ScheduledJob(request, seq, Phase.UNPLACED, Optional.empty(), Optional.empty(), Optional.empty(),
+    /**
+     * FIFO order is submission order: the row's created_at, ties broken by job id. Arrival order at the
+     * scheduler would not do: row changes reach it through differently keyed partitions.
+     */
+    public static ScheduledJob accepted(ValidRequest request) {
+        return new ScheduledJob(request, request.submittedAt().toEpochMilli(), Phase.UNPLACED, Optional.empty(), Optional.empty(), Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), Status.Pending, Optional.of(Reason.Waiting), "",
                 0, Optional.empty());
     }

@@ -17,7 +17,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -33,12 +32,11 @@ public final class Scheduler {
     private final Map<String, ScheduledJob> jobs = new HashMap<>();
     private final Map<QueueKey, WaitQueue> queues = new HashMap<>();
     private final Map<NodePool.PoolKey, NodePool> pools = new HashMap<>();
-    private final TreeMap<Long, String> unplaced = new TreeMap<>();
+    private final java.util.Set<String> unplaced = new java.util.LinkedHashSet<>();
     /** Execution deadlines and wake-ups of all jobs, earliest first; stale entries are skipped when they fire. */
     private final TreeSet<Timer> timers = new TreeSet<>(Comparator.comparing(Timer::at).thenComparing(Timer::jobId));
     /** When each unknown falcon-* pool was first reported, for the orphan grace. */
     private final Map<NodePool.PoolKey, Instant> orphanCandidates = new HashMap<>();
-    private long nextSeq = 1;
 
     private record Timer(Instant at, String jobId) {
     }
@@ -67,9 +65,8 @@ public final class Scheduler {
 
     public void restoreJob(ScheduledJob job) {
         jobs.put(job.id(), job);
-        nextSeq = Math.max(nextSeq, job.seq() + 1);
         switch (job.phase()) {
-            case UNPLACED -> unplaced.put(job.seq(), job.id());
+            case UNPLACED -> unplaced.add(job.id());
             case WAITING -> queue(job.queue().orElseThrow()).add(entry(job));
             case PROVISIONING, DISPATCHING -> queue(job.queue().orElseThrow()).takeSlot(job.id());
             default -> { }
@@ -123,7 +120,7 @@ public final class Scheduler {
                     invalid.message(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
                     Optional.empty(), Optional.of(now), Optional.empty()));
         } else if (result instanceof RequestValidator.Valid valid) {
-            ScheduledJob job = ScheduledJob.accepted(valid.request(), nextSeq++);
+            ScheduledJob job = ScheduledJob.accepted(valid.request());
             jobs.put(job.id(), job);
             place(job, now, out);
         }
@@ -143,7 +140,7 @@ public final class Scheduler {
         }
         switch (job.phase()) {
             case UNPLACED -> {
-                unplaced.remove(job.seq());
+                unplaced.remove(job.id());
                 end(job, Status.Aborted, Optional.empty(), Messages.aborted(), now, out);
             }
             case WAITING -> {
@@ -266,7 +263,7 @@ public final class Scheduler {
                 cluster -> queueDepth(new QueueKey(cluster.id(), job.request().topology().text())));
         if (choice instanceof ClusterChoice.NoneEligible none) {
             ScheduledJob parked = job.withCluster(Optional.empty()).withPhase(Phase.UNPLACED);
-            unplaced.put(parked.seq(), parked.id());
+            unplaced.add(parked.id());
             String message = Messages.noCluster(job.request().tpuType().wireName(), none.why());
             if (message.equals(job.message())) {
                 store(parked, out);
@@ -290,10 +287,10 @@ public final class Scheduler {
      */
     private void rebalanceWaitingJobs(String tpuType, Instant now, Decisions out) {
         List<ScheduledJob> waiting = new ArrayList<>();
-        for (String jobId : List.copyOf(unplaced.values())) {
+        for (String jobId : List.copyOf(unplaced)) {
             ScheduledJob job = jobs.get(jobId);
             if (job.request().tpuType().wireName().equals(tpuType)) {
-                unplaced.remove(job.seq());
+                unplaced.remove(jobId);
                 waiting.add(job);
             }
         }
@@ -306,7 +303,7 @@ public final class Scheduler {
                 }
             }
         }
-        waiting.sort(Comparator.comparingLong(ScheduledJob::seq));
+        waiting.sort(Comparator.comparingLong(ScheduledJob::seq).thenComparing(ScheduledJob::id));
         for (ScheduledJob job : waiting) {
             place(job, now, out);
         }

@@ -16,11 +16,11 @@ import java.util.TreeSet;
  * heads in another, so a pick, an insert and a removal are all O(log n).
  */
 public final class WaitQueue {
-    /** A waiting job, ordered by submission. */
+    /** A waiting job, ordered by submission time, ties by job id. */
     public record Entry(long seq, String jobId, String actor, String name) {
     }
 
-    private static final Comparator<Entry> BY_SEQ = Comparator.comparingLong(Entry::seq);
+    private static final Comparator<Entry> BY_SEQ = Comparator.comparingLong(Entry::seq).thenComparing(Entry::jobId);
 
     private final Map<String, TreeSet<Entry>> byActor = new HashMap<>();
     private final TreeSet<Entry> heads = new TreeSet<>(BY_SEQ);
@@ -35,7 +35,7 @@ public final class WaitQueue {
             return;
         }
         size++;
-        if (oldHead == null || entry.seq() < oldHead.seq()) {
+        if (oldHead == null || BY_SEQ.compare(entry, oldHead) < 0) {
             if (oldHead != null) {
                 heads.remove(oldHead);
             }

@@ -103,7 +103,7 @@ class SchedulerPropertiesTest {
 
         void apply(Action action) {
             if (action instanceof Submit submit) {
-                String id = "j" + (submitted.size() + 1);
+                String id = String.format("j%03d", submitted.size() + 1);
                 submitted.add(id);
                 actorOf.put(id, ACTORS.get(submit.actor()));
                 topologyOf.put(id, TOPOLOGIES.get(submit.topology()));

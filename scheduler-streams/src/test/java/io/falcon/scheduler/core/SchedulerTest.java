@@ -111,6 +111,22 @@ class SchedulerTest {
     }
 
     @Test
+    void positionsMoveUpWhenTheSlotIsTakenAndSurviveARestore() {
+        f.submit("a1", "alice").submit("a2", "alice").submit("b1", "bob");
+        assertThat(f.last("a2").message()).startsWith("队列位置 #3");
+        SchedulerFixture restored = new SchedulerFixture();
+        f.scheduler.clusters().forEach(restored.scheduler::restoreCluster);
+        f.scheduler.pools().forEach(restored.scheduler::restorePool);
+        restored.scheduler.restoreQueue(new QueueKey("c1", "2x4"), Optional.of("alice"));
+        f.scheduler.jobs().forEach(restored.scheduler::restoreJob);
+        restored.commands.addAll(f.commands);
+
+        restored.startRunning("a1");
+        assertThat(restored.last("b1").reason()).contains(Reason.Provisioning);
+        assertThat(restored.last("a2").message()).isEqualTo("队列位置 #2,前面有 1 个任务 (bob: name-b1)");
+    }
+
+    @Test
     void theShortestQueueWinsAmongActiveClustersOfTheType() {
         f.withCluster("c2", "v6e").withCluster("c3", "v7x");
         f.submit("j1", "a").submit("j2", "a").submit("j3", "a");

@@ -1,0 +1,38 @@
+#!/bin/sh
+# Runs one Falcon component from the image's class path: entrypoint.sh COMPONENT [ARGS...]
+# Logs are JSON lines (ops' falcon-logback-json.xml) unless FALCON_LOG_FORMAT=text.
+set -eu
+
+usage() {
+  echo "usage: entrypoint.sh cdc-ingest|scheduler|executor|status-sink|fault-streams|fleet-sim|cli [ARGS...]" >&2
+}
+
+component="${1:-}"
+if [ -z "$component" ] || [ "$component" = "--help" ] || [ "$component" = "-h" ]; then
+  usage
+  exit 0
+fi
+shift
+
+case "$component" in
+  cdc-ingest)    main=io.falcon.cdc.CdcIngestMain ;;
+  scheduler)     main=io.falcon.scheduler.SchedulerMain ;;
+  executor)      main=io.falcon.executor.Main ;;
+  status-sink)   main=io.falcon.statussink.StatusSinkMain ;;
+  fault-streams) main=io.falcon.faults.FaultStreamsMain ;;
+  fleet-sim)     main=io.falcon.fleetsim.FleetSim ;;
+  cli)           main=io.falcon.local.cli.FalconCli ;;
+  *)
+    echo "unknown component '$component'" >&2
+    usage
+    exit 2
+    ;;
+esac
+
+logging=""
+if [ "${FALCON_LOG_FORMAT:-json}" = "json" ] && [ "$component" != "cli" ]; then
+  logging="-Dlogback.configurationFile=falcon-logback-json.xml"
+fi
+
+# shellcheck disable=SC2086
+exec java $logging ${FALCON_JAVA_OPTS:-} -cp "${FALCON_LIB:-/falcon/lib}/*" "$main" "$@"

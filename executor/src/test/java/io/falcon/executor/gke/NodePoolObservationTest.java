@@ -1,0 +1,41 @@
+package io.falcon.executor.gke;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.container.v1.NodeConfig;
+import com.google.container.v1.NodePool;
+import io.falcon.events.executor.ExecutorEvent.ObservedPool;
+import io.falcon.events.executor.SupplyMode;
+import io.falcon.executor.Fixtures;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The pure parts of the node-pool manager: inventory rows and expected hosts. */
+class NodePoolObservationTest {
+
+    @Test
+    void inventoryReportsOnlyFalconPoolsWithTheirLabels() {
+        NodePool falcon = NodePoolSpec.withCreatedAt(
+                NodePoolSpec.render(Fixtures.ensurePool("job-1", "2x4", SupplyMode.ON_DEMAND, null)), Fixtures.T0)
+                .toBuilder().setStatus(NodePool.Status.RUNNING).build();
+        NodePool noLabels = NodePool.newBuilder().setName("falcon-stray").setStatus(NodePool.Status.ERROR).build();
+        NodePool system = NodePool.newBuilder().setName("default-pool").setStatus(NodePool.Status.RUNNING).build();
+
+        List<ObservedPool> observed = NodePoolManager.observe(List.of(falcon, noLabels, system));
+
+        assertThat(observed).containsExactly(
+                new ObservedPool("falcon-job-1", "RUNNING", "job-1", "2x4", Optional.of(Fixtures.T0)),
+                new ObservedPool("falcon-stray", "ERROR", "", "", Optional.empty()));
+    }
+
+    @Test
+    void expectedHosts() {
+        assertThat(NodePoolManager.expectedHosts(NodePool.newBuilder().setInitialNodeCount(4).build())).isEqualTo(4);
+        assertThat(NodePoolManager.expectedHosts(NodePool.newBuilder().setPlacementPolicy(
+                NodePool.PlacementPolicy.newBuilder().setTpuTopology("4x4x4")).build())).isEqualTo(16);
+        assertThat(NodePoolManager.expectedHosts(NodePool.newBuilder().setConfig(
+                NodeConfig.newBuilder().putResourceLabels("falcon-topology", "2x4")).build())).isEqualTo(2);
+        assertThat(NodePoolManager.expectedHosts(NodePool.getDefaultInstance())).isEqualTo(1);
+    }
+}

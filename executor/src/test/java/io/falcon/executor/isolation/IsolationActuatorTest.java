@@ -1,0 +1,175 @@
+package io.falcon.executor.isolation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.falcon.events.Topics;
+import io.falcon.events.fault.IsolationCommand;
+import io.falcon.events.fault.NodeIsolation;
+import io.falcon.fleetsim.EdgeClusterConfig;
+import io.falcon.fleetsim.FleetSim;
+import io.falcon.fleetsim.FleetSimConfig;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The ConfigMap write / watch / release loop against fleet-sim's Kubernetes API (fabric8 mock, CRUD mode). */
+class IsolationActuatorTest {
+    private static final String CLUSTER = "cluster-1";
+    private static FleetSim sim;
+    private static KubernetesClient client;
+
+    private MockProducer<byte[], byte[]> producer;
+    private IsolationActuator actuator;
+
+    @BeforeAll
+    static void startSim() {
+        sim = FleetSim.start(FleetSimConfig.of(EdgeClusterConfig.of("proj", "us-central1", "edge-1", "tpu7x")));
+        client = new KubernetesClientBuilder().withHttpClientFactory(new JdkHttpClientFactory())
+                .withConfig(new ConfigBuilder().withMasterUrl(sim.kubernetesUrl("proj", "us-central1", "edge-1"))
+                        .build())
+                .build();
+    }
+
+    @AfterAll
+    static void stopSim() {
+        client.close();
+        sim.close();
+    }
+
+    @BeforeEach
+    void start() {
+        client.configMaps().inNamespace(ManualInfoConfigMap.NAMESPACE).withName(ManualInfoConfigMap.NAME).delete();
+        producer = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+        actuator = new IsolationActuator(new MockConsumer<>("earliest"), producer,
+                id -> CLUSTER.equals(id) ? Optional.of(client) : Optional.empty(), Clock.systemUTC(),
+                Duration.ofMinutes(5));
+    }
+
+    @AfterEach
+    void stop() {
+        actuator.close();
+    }
+
+    private static NodeIsolation isolated(String... devices) {
+        Map<String, List<NodeIsolation.DeviceIsolation>> detail = new HashMap<>();
+        for (String d : devices) {
+            detail.put(d, List.of(new NodeIsolation.DeviceIsolation("8C084E00", "ManuallySeparateNPU",
+                    1770811685650L)));
+        }
+        return new NodeIsolation(List.of(devices), detail);
+    }
+
+    private void deliver(String node, NodeIsolation state) {
+        actuator.handle(new ConsumerRecord<>(Topics.ISOLATION.name(), 0, 0,
+                NodeIsolation.key(CLUSTER, node).getBytes(StandardCharsets.UTF_8),
+                Topics.ISOLATION.valueSerde().toBytes(state)));
+    }
+
+    private static ConfigMap configMap() {
+        return client.configMaps().inNamespace(ManualInfoConfigMap.NAMESPACE).withName(ManualInfoConfigMap.NAME).get();
+    }
+
+    private static void operatorEdits(java.util.function.Consumer<Map<String, String>> edit) {
+        ConfigMap cm = configMap();
+        Map<String, String> data = new HashMap<>(cm.getData());
+        edit.accept(data);
+        client.configMaps().inNamespace(ManualInfoConfigMap.NAMESPACE)
+                .resource(new ConfigMapBuilder(cm).withData(data).build()).update();
+    }
+
+    private List<IsolationCommand.Release> releasesWithin(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            actuator.runChecks();
+            if (!producer.history().isEmpty()) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        return producer.history().stream()
+                .map(r -> (IsolationCommand.Release) Topics.ISOLATION_COMMANDS.valueSerde().fromBytes(r.value()))
+                .toList();
+    }
+
+    @Test
+    void writesTheNodeStateInTheRfcJsonShape() {
+        deliver("localhost.localdomain", isolated("Ascend910-0"));
+
+        ConfigMap cm = configMap();
+        assertThat(cm.getMetadata().getNamespace()).isEqualTo("cluster-system");
+        assertThat(cm.getData()).containsEntry("localhost.localdomain", "{\"Total\":[\"Ascend910-0\"],\"Detail\":"
+                + "{\"Ascend910-0\":[{\"FaultCode\":\"8C084E00\",\"FaultLevel\":\"ManuallySeparateNPU\","
+                + "\"LastSeparateTime\":1770811685650}]}}");
+        assertThat(ManualInfoConfigMap.written(cm)).containsEntry("localhost.localdomain",
+                java.util.Set.of("Ascend910-0"));
+    }
+
+    @Test
+    void aDeviceAnOperatorRemovedIsReleasedOnceAndNotWrittenBack() throws Exception {
+        deliver("n1", isolated("d0", "d1"));
+        operatorEdits(data -> data.put("n1", ManualInfoConfigMap.json(isolated("d1"))));
+
+        List<IsolationCommand.Release> releases = releasesWithin(Duration.ofSeconds(10));
+        assertThat(releases).singleElement().satisfies(r -> {
+            assertThat(r.clusterId()).isEqualTo(CLUSTER);
+            assertThat(r.nodeName()).isEqualTo("n1");
+            assertThat(r.deviceName()).isEqualTo("d0");
+            assertThat(r.reason()).contains("clusterd-manual-info-cm");
+        });
+        assertThat(producer.history().get(0).key()).isEqualTo(CLUSTER.getBytes(StandardCharsets.UTF_8));
+
+        // A stale state (fault-streams has not applied the release yet) must not put d0 back.
+        deliver("n1", isolated("d0", "d1"));
+        assertThat(ManualInfoConfigMap.listed(configMap(), "n1")).contains(java.util.Set.of("d1"));
+        // fault-streams' answer: the node without d0; then the last device released leaves no key.
+        deliver("n1", isolated("d1"));
+        deliver("n1", null);
+        assertThat(configMap().getData()).doesNotContainKey("n1");
+        actuator.runChecks();
+        assertThat(producer.history()).hasSize(1);
+    }
+
+    @Test
+    void removingTheWholeNodeKeyReleasesAllItsDevices() throws Exception {
+        deliver("n1", isolated("d0", "d3"));
+        operatorEdits(data -> data.remove("n1"));
+        assertThat(releasesWithin(Duration.ofSeconds(10))).extracting(IsolationCommand.Release::deviceName)
+                .containsExactlyInAnyOrder("d0", "d3");
+    }
+
+    @Test
+    void aConcurrentEditIsRetriedAndKept() {
+        AtomicInteger calls = new AtomicInteger();
+        ConfigMapSync sync = new ConfigMapSync(id -> Optional.of(client), command -> { }, Clock.systemUTC(), "t");
+        sync.apply(CLUSTER, "n1", Optional.of(isolated("d0")));
+        sync.betweenReadAndWrite = () -> {
+            if (calls.incrementAndGet() == 1) {
+                operatorEdits(data -> data.put("other-node", "{\"Total\":[],\"Detail\":{}}"));
+            }
+        };
+        assertThat(sync.apply(CLUSTER, "n2", Optional.of(isolated("d7")))).isTrue();
+
+        assertThat(calls.get()).isEqualTo(2);
+        assertThat(configMap().getData()).containsKeys("n1", "n2", "other-node");
+    }
+}

@@ -1,0 +1,41 @@
+package io.falcon.executor.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.falcon.executor.Fixtures;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Golden files: the whole rendered manifest of a single-host and a multi-host job, as YAML, compared with the
+ * reviewed copies in src/test/resources/golden. After an intended change, regenerate them with
+ * {@code mvn -pl executor test -Dtest=JobRendererGoldenTest -Dfalcon.golden.update=true} and review the diff.
+ */
+class JobRendererGoldenTest {
+    private static final KubernetesSerialization YAML = new KubernetesSerialization();
+    private final JobRenderer renderer = new JobRenderer("falcon-jobs");
+
+    @ParameterizedTest
+    @CsvSource({"job-single, 2x2, job-single-host-2x2.yaml", "job-multi, 4x4, job-multi-host-4x4.yaml"})
+    void renderedManifestMatchesTheGoldenFile(String jobId, String topology, String file) throws IOException {
+        Job job = renderer.render(Fixtures.ensureJob(jobId, topology, Fixtures.spec()));
+        String actual = YAML.asYaml(job);
+
+        if (Boolean.getBoolean("falcon.golden.update")) {
+            Path target = Path.of("src/test/resources/golden", file);
+            Files.createDirectories(target.getParent());
+            Files.writeString(target, actual);
+        }
+        try (InputStream in = getClass().getResourceAsStream("/golden/" + file)) {
+            assertThat(in).as("golden file " + file).isNotNull();
+            assertThat(actual).isEqualTo(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        }
+    }
+}

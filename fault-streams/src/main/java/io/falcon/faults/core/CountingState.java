@@ -1,0 +1,29 @@
+package io.falcon.faults.core;
+
+import java.util.List;
+
+/** The state the frequency stage reads and writes; stores in the topology, maps in tests. */
+public interface CountingState {
+    /** Sorted fault times of the counter; empty when none. */
+    List<Long> faultTimes(CounterKey key);
+
+    /** Stores the counter; an empty list deletes it. */
+    void putFaultTimes(CounterKey key, List<Long> sortedTimes);
+
+    /** Clears every counter of the device (all codes). */
+    void clearDevice(String clusterId, String nodeName, String deviceName);
+
+    /** The node's isolation state; empty state when nothing is isolated. */
+    NodeIsolationState node(String clusterId, String nodeName);
+
+    /** Stores the node's state; an empty state deletes it. */
+    void putNode(NodeIsolationState state);
+
+    /** How many devices of the cluster are isolated now. */
+    int isolatedDevices(String clusterId);
+
+    /** Budget candidates of the cluster, oldest first. */
+    List<Candidate> candidates(String clusterId);
+
+    void putCandidates(String clusterId, List<Candidate> candidates);
+}

@@ -1,0 +1,53 @@
+package io.falcon.faults.core;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The RFC's frequency counter for one (node, device, code): isolate when the last N fault times fall within the
+ * window (newest - oldest of the last N strictly below the window); threshold 1 isolates at once.
+ */
+public final class FrequencyRule {
+    /** The RFC's upper bound of fault_threshold: more history can never matter. */
+    public static final int MAX_KEPT = PolicyRules.MAX_THRESHOLD;
+
+    private FrequencyRule() {
+    }
+
+    /**
+     * Adds a fault time (kept sorted) and drops what can no longer be part of a decision: times at least a window
+     * older than the newest, and all but the last {@link #MAX_KEPT}.
+     */
+    public static List<Long> record(List<Long> times, long faultTimeMs, long windowMs) {
+        List<Long> next = new ArrayList<>(times.size() + 1);
+        next.addAll(times);
+        int at = next.size();
+        while (at > 0 && next.get(at - 1) > faultTimeMs) {
+            at--;
+        }
+        next.add(at, faultTimeMs);
+        long newest = next.get(next.size() - 1);
+        next.removeIf(t -> t <= newest - windowMs);
+        while (next.size() > MAX_KEPT) {
+            next.remove(0);
+        }
+        return List.copyOf(next);
+    }
+
+    /** isReachFrequency of the RFC over sorted times. */
+    public static boolean reached(List<Long> sortedTimes, int threshold, long windowMs) {
+        if (sortedTimes.size() < threshold) {
+            return false;
+        }
+        if (threshold == PolicyRules.MIN_THRESHOLD) {
+            return true;
+        }
+        List<Long> recent = sortedTimes.subList(sortedTimes.size() - threshold, sortedTimes.size());
+        return recent.get(threshold - 1) - recent.get(0) < windowMs;
+    }
+
+    /** The last N times that decided, for evidence. */
+    public static List<Long> lastN(List<Long> sortedTimes, int threshold) {
+        return List.copyOf(sortedTimes.subList(Math.max(0, sortedTimes.size() - threshold), sortedTimes.size()));
+    }
+}

@@ -1,0 +1,115 @@
+package io.falcon.faults.topology;
+
+import io.falcon.events.Topics;
+import io.falcon.events.fault.FaultVerdict;
+import io.falcon.events.fault.FaultVerdict.Outcome;
+import io.falcon.events.fault.IsolationCommand;
+import io.falcon.events.fault.IsolationPolicy;
+import io.falcon.events.fault.NodeIsolation;
+import io.falcon.faults.core.Effects;
+import io.falcon.faults.core.FaultCounting;
+import io.falcon.faults.core.NodeIsolationState;
+import io.falcon.faults.core.PolicyRules;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The counting stage, keyed by cluster id (the isolation budget is per cluster): hardware faults and release
+ * commands in, verdicts and per-node isolation state out. A wall-clock punctuator auto-releases fault-free
+ * devices and isolates budget candidates once budget frees up.
+ */
+final class CountingProcessor implements Processor<String, byte[], String, Object> {
+    private static final Logger LOG = LoggerFactory.getLogger(CountingProcessor.class);
+
+    private final FaultTopologyOptions options;
+    private ProcessorContext<String, Object> context;
+    private KeyValueStore<String, NodeIsolationState> nodes;
+    private KeyValueStore<String, StoredValues.Candidates> candidates;
+    private KeyValueStore<String, IsolationPolicy> policies;
+    private FaultCounting counting;
+
+    CountingProcessor(FaultTopologyOptions options) {
+        this.options = options;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, Object> context) {
+        this.context = context;
+        nodes = context.getStateStore(FaultTopology.NODE_STORE);
+        candidates = context.getStateStore(FaultTopology.CANDIDATE_STORE);
+        policies = context.getStateStore(FaultTopology.POLICY_STORE);
+        counting = new FaultCounting(new StoreCountingState(context.getStateStore(FaultTopology.COUNTER_STORE), nodes,
+                candidates));
+        context.schedule(options.releaseCheckInterval(), PunctuationType.WALL_CLOCK_TIME, this::checkReleases);
+    }
+
+    @Override
+    public void process(Record<String, byte[]> record) {
+        long nowMs = context.currentSystemTimeMs();
+        String topic = context.recordMetadata().map(m -> m.topic()).orElse("");
+        if (topic.equals(Topics.ISOLATION_COMMANDS.name())) {
+            DeadLetters.decode(Topics.ISOLATION_COMMANDS.valueSerde(), record, context).ifPresent(command -> {
+                if (command instanceof IsolationCommand.Release release) {
+                    LOG.info("release requested cluster={} node={} device={} reason={}", release.clusterId(),
+                            release.nodeName(), release.deviceName(), release.reason());
+                    emit(counting.release(release.clusterId(), release.nodeName(), release.deviceName(),
+                            Outcome.RELEASED_BY_OPERATOR, release.reason(), policy(), nowMs));
+                }
+            });
+            return;
+        }
+        DeadLetters.decode(Topics.FAULT_COUNTING.valueSerde(), record, context)
+                .ifPresent(fault -> emit(counting.onCountedFault(fault, policy(), nowMs)));
+    }
+
+    private void checkReleases(long nowMs) {
+        IsolationPolicy policy = policy();
+        List<NodeIsolationState> isolated = new ArrayList<>();
+        if (policy.autoRelease()) {
+            try (KeyValueIterator<String, NodeIsolationState> it = nodes.all()) {
+                it.forEachRemaining(kv -> isolated.add(kv.value));
+            }
+        }
+        for (NodeIsolationState node : isolated) {
+            emit(counting.autoRelease(node, policy, nowMs));
+        }
+        List<String> clustersWithCandidates = new ArrayList<>();
+        try (KeyValueIterator<String, StoredValues.Candidates> it = candidates.all()) {
+            it.forEachRemaining(kv -> clustersWithCandidates.add(kv.key));
+        }
+        for (String cluster : clustersWithCandidates) {
+            emit(counting.promoteCandidates(cluster, policy, nowMs));
+        }
+    }
+
+    private void emit(Effects effects) {
+        for (FaultVerdict verdict : effects.verdicts()) {
+            if (verdict.outcome() != Outcome.COUNTED) {
+                LOG.info("verdict={} cluster={} node={} device={} code={} job={} policy=v{}: {}", verdict.outcome(),
+                        verdict.clusterId(), verdict.nodeName(), verdict.deviceName(), verdict.faultCode(),
+                        verdict.jobId().orElse(""), verdict.evidence().policyVersion(),
+                        verdict.evidence().explanation());
+            }
+            context.forward(new Record<>(NodeIsolation.key(verdict.clusterId(), verdict.nodeName()),
+                    (Object) verdict, verdict.meta().occurredAt().toEpochMilli()), FaultTopology.VERDICT_SINK);
+        }
+        long nowMs = context.currentSystemTimeMs();
+        for (NodeIsolationState node : effects.changedNodes()) {
+            Object value = node.isEmpty() ? null : node.toWire();
+            context.forward(new Record<>(node.key(), value, nowMs), FaultTopology.ISOLATION_SINK);
+        }
+    }
+
+    private IsolationPolicy policy() {
+        IsolationPolicy stored = policies.get(IsolationPolicy.KEY);
+        return stored == null ? PolicyRules.defaultPolicy() : stored;
+    }
+}

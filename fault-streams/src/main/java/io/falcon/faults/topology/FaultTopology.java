@@ -1,0 +1,79 @@
+package io.falcon.faults.topology;
+
+import io.falcon.events.JsonSerde;
+import io.falcon.events.Topic;
+import io.falcon.events.Topics;
+import io.falcon.events.fault.DeviceFault;
+import io.falcon.events.fault.IsolationPolicy;
+import io.falcon.faults.core.NodeIsolationState;
+import java.util.Map;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * device-faults (by job) -> job window (held faults, punctuator) -> fault-counting (by cluster) + verdicts;
+ * fault-counting + isolation-commands (by cluster) -> counting (counters, node isolation, candidates, punctuator)
+ * -> verdicts + isolation (by cluster/node). The policy topic feeds a global store every task reads.
+ */
+public final class FaultTopology {
+    static final String PENDING_STORE = "fault-window-pending";
+    static final String JOB_FIRST_STORE = "fault-window-first";
+    static final String DUE_STORE = "fault-window-due";
+    static final String COUNTER_STORE = "fault-counters";
+    static final String NODE_STORE = "fault-isolation-nodes";
+    static final String CANDIDATE_STORE = "fault-isolation-candidates";
+    static final String POLICY_STORE = "isolation-policy";
+    static final String COUNTING_SINK = "to-fault-counting";
+    static final String VERDICT_SINK = "to-fault-verdicts";
+    static final String ISOLATION_SINK = "to-isolation";
+    static final String DEAD_LETTER_SINK = "to-dead-letter";
+
+    private FaultTopology() {
+    }
+
+    public static Topology build(FaultTopologyOptions options) {
+        Topology topology = new Topology();
+        var bytes = Serdes.ByteArray().deserializer();
+        var keys = Serdes.String().deserializer();
+
+        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(POLICY_STORE),
+                        Serdes.String(), JsonSerde.of(IsolationPolicy.class)).withLoggingDisabled(),
+                "policy-source", keys, bytes, Topics.ISOLATION_POLICY.name(), "policy", PolicyProcessor::new);
+
+        topology.addSource("faults", keys, bytes, Topics.DEVICE_FAULTS.name());
+        topology.addProcessor("job-window", () -> new JobWindowProcessor(options), "faults");
+        topology.addStateStore(store(options, PENDING_STORE, JsonSerde.of(DeviceFault.class)), "job-window");
+        topology.addStateStore(store(options, JOB_FIRST_STORE, Serdes.Long()), "job-window");
+        topology.addStateStore(store(options, DUE_STORE, Serdes.String()), "job-window");
+        addSink(topology, COUNTING_SINK, Topics.FAULT_COUNTING, "job-window");
+
+        topology.addSource("counting-in", keys, bytes, Topics.FAULT_COUNTING.name(),
+                Topics.ISOLATION_COMMANDS.name());
+        topology.addProcessor("counting", () -> new CountingProcessor(options), "counting-in");
+        topology.addStateStore(store(options, COUNTER_STORE, JsonSerde.of(StoredValues.FaultTimes.class)), "counting");
+        topology.addStateStore(store(options, NODE_STORE, JsonSerde.of(NodeIsolationState.class)), "counting");
+        topology.addStateStore(store(options, CANDIDATE_STORE, JsonSerde.of(StoredValues.Candidates.class)), "counting");
+        addSink(topology, ISOLATION_SINK, Topics.ISOLATION, "counting");
+
+        addSink(topology, VERDICT_SINK, Topics.FAULT_VERDICTS, "job-window", "counting");
+        addSink(topology, DEAD_LETTER_SINK, Topics.DEAD_LETTER, "job-window", "counting");
+        return topology;
+    }
+
+    private static <V> StoreBuilder<?> store(FaultTopologyOptions options, String name, Serde<V> values) {
+        var supplier = options.inMemoryStores() ? Stores.inMemoryKeyValueStore(name)
+                : Stores.persistentKeyValueStore(name);
+        return Stores.keyValueStoreBuilder(supplier, Serdes.String(), values)
+                .withLoggingEnabled(Map.of());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <V> void addSink(Topology topology, String name, Topic<String, V> topic, String... parents) {
+        Serializer<Object> values = (Serializer<Object>) (Serializer<?>) topic.valueSerde().serializer();
+        topology.addSink(name, topic.name(), topic.keySerde().serializer(), values, parents);
+    }
+}

@@ -1,0 +1,34 @@
+package io.falcon.faults.topology;
+
+import java.time.Duration;
+
+/**
+ * Timing and switches of the topology. jobWindow is the RFC's sliding window (30 s); grace is how long past the
+ * window a decision waits for late faults; decideInterval how often the window punctuator runs;
+ * releaseCheckInterval how often auto-release and budget candidates are checked; countJoblessFaults whether faults
+ * without a job id are counted (the RFC counts them; newer clusterd versions skip them); inMemoryStores keeps the
+ * (still changelogged, so still restart-safe) stores in memory instead of RocksDB: replay and tests, where a
+ * RocksDB flush per TopologyTestDriver commit would dominate.
+ */
+public record FaultTopologyOptions(Duration jobWindow, Duration grace, Duration decideInterval,
+        Duration releaseCheckInterval, boolean countJoblessFaults, boolean inMemoryStores) {
+
+    public FaultTopologyOptions(Duration jobWindow, Duration grace, Duration decideInterval,
+            Duration releaseCheckInterval, boolean countJoblessFaults) {
+        this(jobWindow, grace, decideInterval, releaseCheckInterval, countJoblessFaults, false);
+    }
+
+    public static FaultTopologyOptions defaults() {
+        return new FaultTopologyOptions(Duration.ofSeconds(30), Duration.ofSeconds(5), Duration.ofSeconds(1),
+                Duration.ofMinutes(1), true, false);
+    }
+
+    public FaultTopologyOptions withCountJoblessFaults(boolean count) {
+        return new FaultTopologyOptions(jobWindow, grace, decideInterval, releaseCheckInterval, count, inMemoryStores);
+    }
+
+    public FaultTopologyOptions withInMemoryStores(boolean inMemory) {
+        return new FaultTopologyOptions(jobWindow, grace, decideInterval, releaseCheckInterval, countJoblessFaults,
+                inMemory);
+    }
+}

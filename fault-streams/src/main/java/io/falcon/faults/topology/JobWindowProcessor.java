@@ -1,0 +1,185 @@
+package io.falcon.faults.topology;
+
+import io.falcon.events.Topics;
+import io.falcon.events.fault.DeviceFault;
+import io.falcon.events.fault.FaultVerdict.Outcome;
+import io.falcon.events.fault.IsolationPolicy;
+import io.falcon.events.fault.NodeIsolation;
+import io.falcon.faults.core.JobWindow;
+import io.falcon.faults.core.PolicyRules;
+import io.falcon.faults.core.Verdicts;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The job window stage, keyed by job id. Faults of a job are held in a changelogged store; a wall-clock punctuator
+ * decides every job whose first fault's window plus grace has passed in event time. Event time is the highest
+ * receive time seen, advanced by the wall-clock time since the last record, so an idle partition still decides
+ * while a partition catching up on a backlog does not decide early. Hardware faults go on to the counting stage,
+ * re-keyed by cluster.
+ */
+final class JobWindowProcessor implements Processor<String, byte[], String, Object> {
+    private static final Logger LOG = LoggerFactory.getLogger(JobWindowProcessor.class);
+
+    private final FaultTopologyOptions options;
+    private ProcessorContext<String, Object> context;
+    private KeyValueStore<String, DeviceFault> pending;
+    private KeyValueStore<String, Long> firstFaultOfJob;
+    private KeyValueStore<String, String> due;
+    private KeyValueStore<String, IsolationPolicy> policies;
+    private long streamTimeMs;
+    private long lastRecordWallMs;
+    private long sequence;
+
+    JobWindowProcessor(FaultTopologyOptions options) {
+        this.options = options;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, Object> context) {
+        this.context = context;
+        pending = context.getStateStore(FaultTopology.PENDING_STORE);
+        firstFaultOfJob = context.getStateStore(FaultTopology.JOB_FIRST_STORE);
+        due = context.getStateStore(FaultTopology.DUE_STORE);
+        policies = context.getStateStore(FaultTopology.POLICY_STORE);
+        int restored = 0;
+        try (KeyValueIterator<String, DeviceFault> it = pending.all()) {
+            while (it.hasNext()) {
+                streamTimeMs = Math.max(streamTimeMs, it.next().value.receiveTimeMs());
+                restored++;
+            }
+        }
+        lastRecordWallMs = context.currentSystemTimeMs();
+        if (restored > 0) {
+            LOG.info("job window task {} restored {} pending faults, event time {}", context.taskId(), restored,
+                    streamTimeMs);
+        }
+        context.schedule(options.decideInterval(), PunctuationType.WALL_CLOCK_TIME, this::decide);
+    }
+
+    @Override
+    public void process(Record<String, byte[]> record) {
+        DeadLetters.decode(Topics.DEVICE_FAULTS.valueSerde(), record, context).ifPresent(this::accept);
+    }
+
+    private void accept(DeviceFault fault) {
+        long wallMs = context.currentSystemTimeMs();
+        if (fault.jobId().isEmpty()) {
+            if (options.countJoblessFaults()) {
+                toCounting(fault, wallMs);
+            } else {
+                forwardVerdict(Verdicts.about(fault, Outcome.NOT_COUNTED_NO_JOB, policy(),
+                        "faults without a job id are not counted (falcon.faults.count-jobless-faults=false)", wallMs));
+            }
+            return;
+        }
+        String jobId = fault.jobId().get();
+        long seq = context.recordMetadata().map(m -> m.offset()).filter(o -> o >= 0).orElse(sequence++);
+        pending.put(StoreKeys.pending(jobId, fault.receiveTimeMs(), seq), fault);
+        Long first = firstFaultOfJob.get(jobId);
+        if (first == null || fault.receiveTimeMs() < first) {
+            if (first != null) {
+                due.delete(StoreKeys.due(first, jobId));
+            }
+            firstFaultOfJob.put(jobId, fault.receiveTimeMs());
+            due.put(StoreKeys.due(fault.receiveTimeMs(), jobId), jobId);
+        }
+        LOG.debug("job={} cluster={} node={} device={} code={} held in the job window", jobId, fault.clusterId(),
+                fault.nodeName(), fault.deviceName(), fault.faultCode());
+        streamTimeMs = Math.max(streamTimeMs, fault.receiveTimeMs());
+        lastRecordWallMs = wallMs;
+    }
+
+    /** Event time as seen by this task: the newest receive time, plus wall time spent idle since. */
+    private long eventTimeAt(long wallMs) {
+        return streamTimeMs + Math.max(0, wallMs - lastRecordWallMs);
+    }
+
+    private void decide(long wallMs) {
+        long now = eventTimeAt(wallMs);
+        long windowMs = options.jobWindow().toMillis();
+        long graceMs = options.grace().toMillis();
+        List<String> dueJobs = new ArrayList<>();
+        try (KeyValueIterator<String, String> it = due.all()) {
+            while (it.hasNext()) {
+                KeyValue<String, String> entry = it.next();
+                Long first = firstFaultOfJob.get(entry.value);
+                if (first == null || JobWindow.decidableAt(first, windowMs, graceMs) > now) {
+                    break;
+                }
+                dueJobs.add(entry.value);
+            }
+        }
+        for (String jobId : dueJobs) {
+            decideJob(jobId, now, windowMs, graceMs, wallMs);
+        }
+    }
+
+    private void decideJob(String jobId, long now, long windowMs, long graceMs, long wallMs) {
+        Map<DeviceFault, String> keys = new IdentityHashMap<>();
+        List<DeviceFault> faults = new ArrayList<>();
+        try (KeyValueIterator<String, DeviceFault> it = pending.prefixScan(StoreKeys.jobPrefix(jobId),
+                Serdes.String().serializer())) {
+            while (it.hasNext()) {
+                KeyValue<String, DeviceFault> kv = it.next();
+                faults.add(kv.value);
+                keys.put(kv.value, kv.key);
+            }
+        }
+        JobWindow.Decision decision = JobWindow.decideDue(faults, windowMs, graceMs, now);
+        IsolationPolicy policy = policy();
+        int software = 0;
+        for (JobWindow.Outcome outcome : decision.decided()) {
+            pending.delete(keys.get(outcome.fault()));
+            if (outcome instanceof JobWindow.Software s) {
+                software++;
+                forwardVerdict(Verdicts.about(s.fault(), Outcome.SOFTWARE_FAULT, policy, s.listedPeers(),
+                        s.peerCount(), List.of(), "code " + s.fault().faultCode() + " also on " + s.peerCount()
+                                + " other device(s) of job " + jobId + " within "
+                                + options.jobWindow().toSeconds() + "s: software fault, not counted", wallMs));
+            } else {
+                toCounting(outcome.fault(), wallMs);
+            }
+        }
+        if (software > 0) {
+            LOG.info("job={} {} faults classified as software faults (not counted)", jobId, software);
+        }
+        Long oldFirst = firstFaultOfJob.get(jobId);
+        if (oldFirst != null) {
+            due.delete(StoreKeys.due(oldFirst, jobId));
+        }
+        if (decision.remaining().isEmpty()) {
+            firstFaultOfJob.delete(jobId);
+        } else {
+            long first = decision.remaining().get(0).receiveTimeMs();
+            firstFaultOfJob.put(jobId, first);
+            due.put(StoreKeys.due(first, jobId), jobId);
+        }
+    }
+
+    private void toCounting(DeviceFault fault, long wallMs) {
+        context.forward(new Record<>(fault.clusterId(), (Object) fault, wallMs), FaultTopology.COUNTING_SINK);
+    }
+
+    private void forwardVerdict(io.falcon.events.fault.FaultVerdict verdict) {
+        context.forward(new Record<>(NodeIsolation.key(verdict.clusterId(), verdict.nodeName()), (Object) verdict,
+                verdict.meta().occurredAt().toEpochMilli()), FaultTopology.VERDICT_SINK);
+    }
+
+    private IsolationPolicy policy() {
+        IsolationPolicy stored = policies.get(IsolationPolicy.KEY);
+        return stored == null ? PolicyRules.defaultPolicy() : stored;
+    }
+}

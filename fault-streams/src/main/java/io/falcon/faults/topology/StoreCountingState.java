@@ -1,0 +1,93 @@
+package io.falcon.faults.topology;
+
+import io.falcon.faults.core.Candidate;
+import io.falcon.faults.core.CounterKey;
+import io.falcon.faults.core.CountingState;
+import io.falcon.faults.core.NodeIsolationState;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/** CountingState over the counting stage's changelogged stores, so counts and isolations survive restarts. */
+final class StoreCountingState implements CountingState {
+    private final KeyValueStore<String, StoredValues.FaultTimes> counters;
+    private final KeyValueStore<String, NodeIsolationState> nodes;
+    private final KeyValueStore<String, StoredValues.Candidates> candidates;
+
+    StoreCountingState(KeyValueStore<String, StoredValues.FaultTimes> counters,
+            KeyValueStore<String, NodeIsolationState> nodes, KeyValueStore<String, StoredValues.Candidates> candidates) {
+        this.counters = counters;
+        this.nodes = nodes;
+        this.candidates = candidates;
+    }
+
+    @Override
+    public List<Long> faultTimes(CounterKey key) {
+        StoredValues.FaultTimes times = counters.get(StoreKeys.counter(key));
+        return times == null ? List.of() : times.times();
+    }
+
+    @Override
+    public void putFaultTimes(CounterKey key, List<Long> sortedTimes) {
+        if (sortedTimes.isEmpty()) {
+            counters.delete(StoreKeys.counter(key));
+        } else {
+            counters.put(StoreKeys.counter(key), new StoredValues.FaultTimes(sortedTimes));
+        }
+    }
+
+    @Override
+    public void clearDevice(String clusterId, String nodeName, String deviceName) {
+        List<String> keys = new ArrayList<>();
+        try (KeyValueIterator<String, StoredValues.FaultTimes> it = counters.prefixScan(
+                StoreKeys.devicePrefix(clusterId, nodeName, deviceName), Serdes.String().serializer())) {
+            it.forEachRemaining(kv -> keys.add(kv.key));
+        }
+        keys.forEach(counters::delete);
+    }
+
+    @Override
+    public NodeIsolationState node(String clusterId, String nodeName) {
+        NodeIsolationState state = nodes.get(StoreKeys.node(clusterId, nodeName));
+        return state == null ? NodeIsolationState.empty(clusterId, nodeName) : state;
+    }
+
+    @Override
+    public void putNode(NodeIsolationState state) {
+        String key = StoreKeys.node(state.clusterId(), state.nodeName());
+        if (state.isEmpty()) {
+            nodes.delete(key);
+        } else {
+            nodes.put(key, state);
+        }
+    }
+
+    @Override
+    public int isolatedDevices(String clusterId) {
+        int count = 0;
+        try (KeyValueIterator<String, NodeIsolationState> it = nodes.prefixScan(StoreKeys.clusterPrefix(clusterId),
+                Serdes.String().serializer())) {
+            while (it.hasNext()) {
+                count += it.next().value.devices().size();
+            }
+        }
+        return count;
+    }
+
+    @Override
+    public List<Candidate> candidates(String clusterId) {
+        StoredValues.Candidates stored = candidates.get(clusterId);
+        return stored == null ? List.of() : stored.candidates();
+    }
+
+    @Override
+    public void putCandidates(String clusterId, List<Candidate> list) {
+        if (list.isEmpty()) {
+            candidates.delete(clusterId);
+        } else {
+            candidates.put(clusterId, new StoredValues.Candidates(list));
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package io.falcon.local.cli;
+
+import io.falcon.events.Settings;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Properties;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/**
+ * Where the database and Kafka are: options, else the settings (environment FALCON_DB_URL, FALCON_DB_USER,
+ * FALCON_DB_PASSWORD, FALCON_KAFKA_BOOTSTRAP_SERVERS or -Dfalcon.db.url=...). Inherited by every subcommand.
+ */
+public final class Connections {
+    public static final String DB_URL = "falcon.db.url";
+    public static final String DB_USER = "falcon.db.user";
+    public static final String DB_PASSWORD = "falcon.db.password";
+    public static final String BOOTSTRAP_SERVERS = "falcon.kafka.bootstrap-servers";
+    static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(10);
+    private static final int DB_LOGIN_TIMEOUT_SECONDS = 5;
+
+    @Option(names = "--db-url", scope = ScopeType.INHERIT, paramLabel = "JDBC_URL",
+            description = "JDBC URL of the database holding the jobs and clusters tables (env FALCON_DB_URL)")
+    String dbUrl;
+
+    @Option(names = "--db-user", scope = ScopeType.INHERIT, paramLabel = "USER",
+            description = "database user (env FALCON_DB_USER)")
+    String dbUser;
+
+    @Option(names = "--db-password", scope = ScopeType.INHERIT, paramLabel = "PASSWORD",
+            description = "database password (env FALCON_DB_PASSWORD)")
+    String dbPassword;
+
+    @Option(names = "--bootstrap-servers", scope = ScopeType.INHERIT, paramLabel = "HOST:PORT",
+            description = "Kafka bootstrap servers (env FALCON_KAFKA_BOOTSTRAP_SERVERS)")
+    String bootstrapServers;
+
+    private Settings settings = new Settings(java.util.Map.of());
+
+    void settings(Settings settings) {
+        this.settings = settings;
+    }
+
+    String dbUrl() {
+        return Optional.ofNullable(dbUrl).or(() -> settings.find(DB_URL)).orElseThrow(() -> new CliException(
+                FalconCli.EXIT_UNREACHABLE, "no database configured: pass --db-url or set FALCON_DB_URL"));
+    }
+
+    /** Opens a connection, or fails with one line naming the URL (never the password). */
+    public Connection database() {
+        String url = dbUrl();
+        String user = Optional.ofNullable(dbUser).or(() -> settings.find(DB_USER)).orElse("");
+        String password = Optional.ofNullable(dbPassword).or(() -> settings.find(DB_PASSWORD)).orElse("");
+        DriverManager.setLoginTimeout(DB_LOGIN_TIMEOUT_SECONDS);
+        try {
+            return DriverManager.getConnection(url, user, password);
+        } catch (SQLException e) {
+            throw CliException.unreachable("cannot reach the database at " + url + ": " + firstLine(e.getMessage()));
+        }
+    }
+
+    String bootstrapServers() {
+        return Optional.ofNullable(bootstrapServers).or(() -> settings.find(BOOTSTRAP_SERVERS))
+                .orElseThrow(() -> new CliException(FalconCli.EXIT_UNREACHABLE,
+                        "no Kafka configured: pass --bootstrap-servers or set FALCON_KAFKA_BOOTSTRAP_SERVERS"));
+    }
+
+    Properties consumer() {
+        Properties props = common();
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        return props;
+    }
+
+    Properties producer() {
+        Properties props = common();
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(KAFKA_TIMEOUT.toMillis()));
+        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(KAFKA_TIMEOUT.toMillis()));
+        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Long.toString(KAFKA_TIMEOUT.toMillis()));
+        props.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+        return props;
+    }
+
+    private Properties common() {
+        Properties props = new Properties();
+        props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        props.put(CommonClientConfigs.CLIENT_ID_CONFIG, "falcon-cli");
+        props.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, Long.toString(KAFKA_TIMEOUT.toMillis()));
+        props.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(KAFKA_TIMEOUT.toMillis()));
+        props.put(CommonClientConfigs.RECONNECT_BACKOFF_MAX_MS_CONFIG, "1000");
+        return props;
+    }
+
+    static String firstLine(String message) {
+        return message == null ? "" : message.lines().findFirst().orElse("").trim();
+    }
+}

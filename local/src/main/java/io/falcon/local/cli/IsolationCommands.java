@@ -1,0 +1,96 @@
+package io.falcon.local.cli;
+
+import io.falcon.events.Meta;
+import io.falcon.events.Topics;
+import io.falcon.events.fault.IsolationCommand;
+import io.falcon.events.fault.NodeIsolation;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** Manual device isolation: the compacted falcon.isolation state and release commands to fault-streams. */
+@Command(name = "isolation", mixinStandardHelpOptions = true, description = "List and release isolated devices.",
+        subcommands = {IsolationCommands.ListIsolated.class, IsolationCommands.Release.class})
+final class IsolationCommands implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "Missing required subcommand: list or release");
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true,
+            description = "List isolated devices (reads the compacted falcon.isolation topic to its end).")
+    static final class ListIsolated implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--cluster", paramLabel = "CLUSTER_ID", description = "only this cluster")
+        String cluster;
+
+        @Override
+        public Integer call() {
+            Map<String, NodeIsolation> nodes = KafkaTopics.snapshot(FalconCli.connections(spec), Topics.ISOLATION);
+            Table table = new Table("CLUSTER", "NODE", "DEVICE", "FAULT_CODE", "LEVEL", "ISOLATED_AT");
+            nodes.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(entry -> {
+                String[] clusterNode = NodeIsolation.splitKey(entry.getKey());
+                if (cluster != null && !cluster.equals(clusterNode[0])) {
+                    return;
+                }
+                entry.getValue().detail().forEach((device, isolations) -> isolations.forEach(isolation ->
+                        table.row(clusterNode[0], clusterNode[1], device, isolation.faultCode(),
+                                isolation.faultLevel(), Instant.ofEpochMilli(isolation.lastSeparateTime()).toString())));
+            });
+            PrintWriter out = spec.commandLine().getOut();
+            table.print(out);
+            return FalconCli.EXIT_OK;
+        }
+    }
+
+    @Command(name = "release", mixinStandardHelpOptions = true,
+            description = "Release an isolated device: fault-streams clears its counters and the executor removes it"
+                    + " from clusterd-manual-info-cm.")
+    static final class Release implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--cluster", required = true, paramLabel = "CLUSTER_ID", description = "the device's cluster")
+        String cluster;
+
+        @Option(names = "--node", required = true, paramLabel = "NODE", description = "the device's node")
+        String node;
+
+        @Option(names = "--device", required = true, paramLabel = "DEVICE", description = "the device, e.g. npu-3")
+        String device;
+
+        @Option(names = "--reason", paramLabel = "TEXT", description = "why (kept in the verdict ledger)")
+        String reason;
+
+        @Override
+        public Integer call() {
+            if (node.contains("/")) {
+                throw new ParameterException(spec.commandLine(),
+                        "Invalid value for option '--node': node names never contain '/', got '" + node + "'");
+            }
+            String why = reason != null ? reason
+                    : "released by " + System.getProperty("user.name", "an operator") + " with the falcon CLI";
+            IsolationCommand release = new IsolationCommand.Release(Meta.of("falcon-cli", Instant.now()), cluster,
+                    node, device, why);
+            KafkaTopics.send(FalconCli.connections(spec), Topics.ISOLATION_COMMANDS,
+                    List.of(Map.entry(cluster, release)));
+            PrintWriter out = spec.commandLine().getOut();
+            out.println("release of " + cluster + "/" + node + "/" + device + " sent to "
+                    + Topics.ISOLATION_COMMANDS.name());
+            out.flush();
+            return FalconCli.EXIT_OK;
+        }
+    }
+}

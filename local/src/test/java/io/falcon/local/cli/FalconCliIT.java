@@ -1,0 +1,307 @@
+package io.falcon.local.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.falcon.embedded.EmbeddedKafka;
+import io.falcon.embedded.EmbeddedMariaDb;
+import io.falcon.embedded.JobsTable;
+import io.falcon.embedded.SharedInfra;
+import io.falcon.events.Meta;
+import io.falcon.events.Topics;
+import io.falcon.events.fault.DeviceFault;
+import io.falcon.events.fault.IsolationCommand;
+import io.falcon.events.fault.NodeIsolation;
+import io.falcon.events.status.Reason;
+import io.falcon.events.status.Status;
+import io.falcon.events.status.TaskStatus;
+import io.falcon.statussink.SchemaMigrator;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The CLI against the real embedded MariaDB (jobs table + Flyway clusters migration) and the real broker. */
+class FalconCliIT {
+    private static final String SPEC = "{\"image\":\"train:1\",\"command\":[\"python\",\"train.py\"]}";
+    private static EmbeddedMariaDb db;
+    private static EmbeddedKafka kafka;
+    private static String database;
+    private static Map<String, String> settings;
+
+    @BeforeAll
+    static void infrastructure() throws Exception {
+        db = SharedInfra.mariaDb();
+        kafka = SharedInfra.kafka();
+        database = SharedInfra.uniqueName("cli");
+        db.createDatabase(database);
+        try (Connection connection = db.connect(database)) {
+            JobsTable.create(connection);
+        }
+        SchemaMigrator.migrate(db.jdbcUrl(database), db.user(), db.password());
+        settings = new HashMap<>();
+        settings.put("FALCON_DB_URL", db.jdbcUrl(database));
+        settings.put("FALCON_DB_USER", db.user());
+        settings.put("FALCON_DB_PASSWORD", db.password());
+        settings.put("FALCON_KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
+        CliRun topics = CliRun.of(settings, "topics", "create", "--partitions", "3", "--replication-factor", "1");
+        assertThat(topics.exitCode()).as(topics.err()).isZero();
+    }
+
+    private static CliRun cli(String... args) {
+        return CliRun.of(settings, args);
+    }
+
+    @Test
+    void submitInsertsAPendingRowThatJobsAndShowDisplay() throws Exception {
+        CliRun submitted = cli("submit", "--id", "cli-job-1", "--actor", "alice", "--name", "resnet", "--tpu-type",
+                "v6e", "--topology", "2x4", "--spec", SPEC, "--supply-mode", "flex-start", "--timeout", "2h");
+        assertThat(submitted.exitCode()).as(submitted.err()).isZero();
+        assertThat(submitted.out().strip()).isEqualTo("cli-job-1");
+
+        try (Connection connection = db.connect(database); PreparedStatement select = connection.prepareStatement(
+                "SELECT actor, name, tpu_type, topology, spec, supply_mode, timeout_seconds, status FROM jobs"
+                        + " WHERE id = 'cli-job-1'"); ResultSet row = select.executeQuery()) {
+            assertThat(row.next()).isTrue();
+            assertThat(row.getString("actor")).isEqualTo("alice");
+            assertThat(row.getString("name")).isEqualTo("resnet");
+            assertThat(row.getString("tpu_type")).isEqualTo("v6e");
+            assertThat(row.getString("topology")).isEqualTo("2x4");
+            assertThat(row.getString("spec")).isEqualTo(SPEC);
+            assertThat(row.getString("supply_mode")).isEqualTo("flex-start");
+            assertThat(row.getLong("timeout_seconds")).isEqualTo(7200L);
+            assertThat(row.getString("status")).isEqualTo("Pending");
+        }
+
+        // what the status-sink would write back
+        try (Connection connection = db.connect(database); PreparedStatement update = connection.prepareStatement(
+                "UPDATE jobs SET reason = 'Waiting', message = 'queue position #2, 1 ahead' WHERE id = 'cli-job-1'")) {
+            update.executeUpdate();
+        }
+        CliRun jobs = cli("jobs", "--actor", "alice");
+        assertThat(jobs.exitCode()).as(jobs.err()).isZero();
+        List<String> lines = jobs.out().lines().toList();
+        assertThat(lines.get(0)).startsWith("ID").contains("STATUS", "REASON", "MESSAGE");
+        assertThat(lines).anySatisfy(line -> assertThat(line).contains("cli-job-1", "alice", "resnet", "Pending",
+                "Waiting", "queue position #2, 1 ahead"));
+        assertThat(cli("jobs", "--status", "Running").out()).doesNotContain("cli-job-1");
+        assertThat(cli("jobs", "--actor", "nobody").out().lines()).hasSize(1);
+
+        CliRun show = cli("show", "cli-job-1");
+        assertThat(show.exitCode()).as(show.err()).isZero();
+        assertThat(show.out()).containsPattern("(?m)^id: +cli-job-1$").containsPattern("(?m)^status: +Pending$")
+                .containsPattern("(?m)^reason: +Waiting$").containsPattern("(?m)^timeout_seconds: +7200$")
+                .contains("created_at:");
+
+        CliRun duplicate = cli("submit", "--id", "cli-job-1", "--actor", "alice", "--name", "again", "--tpu-type",
+                "v6e", "--topology", "2x4", "--spec", SPEC);
+        assertThat(duplicate.exitCode()).isEqualTo(1);
+        assertThat(duplicate.err()).contains("a job with id 'cli-job-1' already exists");
+    }
+
+    @Test
+    void abortMarksTheRowAbortingOnceAndRefusesFinalOrUnknownJobs() throws Exception {
+        assertThat(cli("submit", "--id", "cli-abort", "--actor", "bob", "--name", "a", "--tpu-type", "v5p",
+                "--topology", "2x2x1", "--spec", SPEC).exitCode()).isZero();
+        CliRun abort = cli("abort", "cli-abort");
+        assertThat(abort.exitCode()).as(abort.err()).isZero();
+        try (Connection connection = db.connect(database); PreparedStatement select = connection.prepareStatement(
+                "SELECT status, aborting_at FROM jobs WHERE id = 'cli-abort'"); ResultSet row = select.executeQuery()) {
+            assertThat(row.next()).isTrue();
+            assertThat(row.getString("status")).isEqualTo("Aborting");
+            assertThat(row.getTimestamp("aborting_at")).isNotNull();
+        }
+        CliRun again = cli("abort", "cli-abort");
+        assertThat(again.exitCode()).isEqualTo(1);
+        assertThat(again.err()).contains("job 'cli-abort' is Aborting: only Pending and Running jobs can be aborted");
+
+        CliRun unknown = cli("abort", "no-such-job");
+        assertThat(unknown.exitCode()).isEqualTo(1);
+        assertThat(unknown.err()).contains("no job 'no-such-job'");
+        assertThat(cli("show", "no-such-job").exitCode()).isEqualTo(1);
+    }
+
+    @Test
+    void clustersAreAddedListedAndTheirStatusChanged() {
+        CliRun add = cli("clusters", "add", "--id", "cl-a", "--name", "edge-a", "--project", "falcon-edge-a",
+                "--location", "us-central1", "--tpu-type", "v6e", "--gcs-bucket", "bucket-a",
+                "--default-reservation", "res-a");
+        assertThat(add.exitCode()).as(add.err()).isZero();
+        assertThat(cli("clusters", "add", "--id", "cl-b", "--name", "edge-b", "--project", "falcon-edge-b",
+                "--location", "us-east5", "--tpu-type", "v5e", "--gcs-bucket", "bucket-b").exitCode()).isZero();
+
+        CliRun list = cli("clusters", "list");
+        assertThat(list.exitCode()).isZero();
+        assertThat(list.out()).contains("cl-a", "edge-a", "falcon-edge-a", "us-central1", "v6e", "active", "res-a",
+                "bucket-a").contains("cl-b");
+        assertThat(cli("clusters", "list", "--tpu-type", "v5e").out()).contains("cl-b").doesNotContain("cl-a");
+
+        CliRun maintenance = cli("clusters", "set-status", "cl-a", "maintenance");
+        assertThat(maintenance.exitCode()).as(maintenance.err()).isZero();
+        assertThat(cli("clusters", "list").out().lines().filter(l -> l.startsWith("cl-a")).findFirst().orElseThrow())
+                .contains("maintenance");
+
+        CliRun duplicate = cli("clusters", "add", "--name", "edge-a", "--project", "falcon-edge-a", "--location",
+                "us-central1", "--tpu-type", "v6e", "--gcs-bucket", "bucket-a");
+        assertThat(duplicate.exitCode()).isEqualTo(1);
+        assertThat(duplicate.err()).contains("already registered");
+
+        CliRun unknown = cli("clusters", "set-status", "no-such-cluster", "offline");
+        assertThat(unknown.exitCode()).isEqualTo(1);
+        assertThat(unknown.err()).contains("no cluster 'no-such-cluster'");
+    }
+
+    @Test
+    void watchPrintsEachTransitionOfTheJob() throws Exception {
+        String job = SharedInfra.uniqueName("watched");
+        Instant t0 = Instant.parse("2026-01-05T10:00:00Z");
+        List<TaskStatus> transitions = List.of(
+                status(job, 1, Status.Pending, Optional.of(Reason.Waiting), "queue position #1", t0),
+                status(job, 2, Status.Pending, Optional.of(Reason.Provisioning), "creating node pool",
+                        t0.plusSeconds(1)),
+                status(job, 3, Status.Running, Optional.empty(), "Pod running (1/1 active)", t0.plusSeconds(5)),
+                status(job, 4, Status.Succeeded, Optional.empty(), "", t0.plusSeconds(9)));
+        try (KafkaProducer<String, TaskStatus> producer = producer()) {
+            producer.send(new ProducerRecord<>(Topics.TASK_STATUS.name(), "other-job",
+                    status("other-job", 1, Status.Pending, Optional.of(Reason.Waiting), "not mine", t0))).get();
+            for (TaskStatus s : transitions) {
+                producer.send(new ProducerRecord<>(Topics.TASK_STATUS.name(), job, s)).get();
+            }
+        }
+        CliRun watch = CompletableFuture.supplyAsync(() -> cli("watch", "--job", job, "--from-beginning",
+                "--until-final")).get(60, TimeUnit.SECONDS);
+        assertThat(watch.exitCode()).as(watch.err()).isZero();
+        List<String> lines = watch.out().lines().skip(1).toList();
+        assertThat(lines).hasSize(4);
+        assertThat(lines.get(0)).contains(job + "  Pending/Waiting  queue position #1");
+        assertThat(lines.get(1)).contains("Pending/Provisioning  creating node pool");
+        assertThat(lines.get(2)).contains("Running  Pod running (1/1 active)").contains("cluster=cluster-x");
+        assertThat(lines.get(3)).contains(job + "  Succeeded");
+        assertThat(watch.out()).doesNotContain("not mine");
+    }
+
+    @Test
+    void watchFollowsNewTransitionsFromTheEnd() throws Exception {
+        String job = SharedInfra.uniqueName("live");
+        StringWriter out = new StringWriter();
+        CompletableFuture<Integer> watching = CompletableFuture.supplyAsync(() -> FalconCli.run(
+                new io.falcon.events.Settings(settings), new PrintWriter(out), new PrintWriter(new StringWriter()),
+                "watch", "--job", job, "--count", "1"));
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!out.toString().startsWith("watching") && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(out.toString()).startsWith("watching falcon.task-status for job " + job);
+        try (KafkaProducer<String, TaskStatus> producer = producer()) {
+            producer.send(new ProducerRecord<>(Topics.TASK_STATUS.name(), job,
+                    status(job, 7, Status.Failed, Optional.of(Reason.NodePoolTimeout), "node pool not ready in 10m",
+                            Instant.now()))).get();
+        }
+        assertThat(watching.get(30, TimeUnit.SECONDS)).isZero();
+        assertThat(out.toString()).contains(job + "  Failed/NodePoolTimeout  node pool not ready in 10m");
+    }
+
+    @Test
+    void faultsInjectAndIsolationReleaseWriteTheCatalogsRecordsAndIsolationListReadsTheState() throws Exception {
+        String cluster = SharedInfra.uniqueName("iso-cluster");
+        CliRun inject = cli("faults", "inject", "--cluster", cluster, "--node", "node-1", "--device", "npu-3",
+                "--code", "8C1F8609", "--level", "SeparateNPU", "--job", "job-9", "--repeat", "2");
+        assertThat(inject.exitCode()).as(inject.err()).isZero();
+        List<ConsumerRecord<String, byte[]>> faults = readAll(Topics.DEVICE_FAULTS.name(), cluster, 2);
+        assertThat(faults).hasSize(2).allSatisfy(r -> assertThat(r.key()).isEqualTo("job-9"));
+        DeviceFault fault = Topics.DEVICE_FAULTS.valueSerde().fromBytes(faults.get(0).value());
+        assertThat(fault.clusterId()).isEqualTo(cluster);
+        assertThat(fault.deviceName()).isEqualTo("npu-3");
+        assertThat(fault.faultCode()).isEqualTo("8C1F8609");
+        assertThat(fault.faultLevel()).contains("SeparateNPU");
+
+        // the state fault-streams keeps on the compacted topic
+        try (KafkaProducer<String, NodeIsolation> producer = new KafkaProducer<>(producerProps(),
+                Topics.ISOLATION.keySerde().serializer(), Topics.ISOLATION.valueSerde().serializer())) {
+            producer.send(new ProducerRecord<>(Topics.ISOLATION.name(), NodeIsolation.key(cluster, "node-1"),
+                    new NodeIsolation(List.of("npu-3"), Map.of("npu-3", List.of(new NodeIsolation.DeviceIsolation(
+                            "8C1F8609", NodeIsolation.MANUALLY_SEPARATE_NPU, 1_767_600_000_000L)))))).get();
+            producer.send(new ProducerRecord<>(Topics.ISOLATION.name(), NodeIsolation.key(cluster, "node-2"),
+                    new NodeIsolation(List.of("npu-0"), Map.of("npu-0", List.of(new NodeIsolation.DeviceIsolation(
+                            "80E01801", NodeIsolation.MANUALLY_SEPARATE_NPU, 1_767_600_000_000L)))))).get();
+            producer.send(new ProducerRecord<>(Topics.ISOLATION.name(), NodeIsolation.key(cluster, "node-2"), null))
+                    .get();
+        }
+        CliRun list = cli("isolation", "list", "--cluster", cluster);
+        assertThat(list.exitCode()).as(list.err()).isZero();
+        assertThat(list.out().lines().toList()).hasSize(2);
+        assertThat(list.out()).contains(cluster, "node-1", "npu-3", "8C1F8609", "ManuallySeparateNPU",
+                "2026-01-05T08:00:00Z").doesNotContain("node-2");
+
+        CliRun release = cli("isolation", "release", "--cluster", cluster, "--node", "node-1", "--device", "npu-3",
+                "--reason", "replaced the chip");
+        assertThat(release.exitCode()).as(release.err()).isZero();
+        List<ConsumerRecord<String, byte[]>> commands = readAll(Topics.ISOLATION_COMMANDS.name(), cluster, 1);
+        assertThat(commands).hasSize(1);
+        assertThat(commands.get(0).key()).isEqualTo(cluster);
+        IsolationCommand command = Topics.ISOLATION_COMMANDS.valueSerde().fromBytes(commands.get(0).value());
+        assertThat(command).isEqualTo(new IsolationCommand.Release(command.meta(), cluster, "node-1", "npu-3",
+                "replaced the chip"));
+        assertThat(command.meta().producer()).isEqualTo("falcon-cli");
+    }
+
+    private static TaskStatus status(String job, long version, Status status, Optional<Reason> reason, String message,
+            Instant at) {
+        return new TaskStatus(Meta.of("scheduler-streams", at), job, version, status, reason, message,
+                status == Status.Running ? Optional.of("cluster-x") : Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+    }
+
+    private static Properties producerProps() {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        return props;
+    }
+
+    private static KafkaProducer<String, TaskStatus> producer() {
+        return new KafkaProducer<>(producerProps(), Topics.TASK_STATUS.keySerde().serializer(),
+                Topics.TASK_STATUS.valueSerde().serializer());
+    }
+
+    /** Records of the topic whose value mentions the marker, read from the beginning until n were found. */
+    private static List<ConsumerRecord<String, byte[]>> readAll(String topic, String marker, int n) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, SharedInfra.uniqueName("cli-it-reader"));
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        List<ConsumerRecord<String, byte[]>> found = new ArrayList<>();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (found.size() < n && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (new String(record.value(), java.nio.charset.StandardCharsets.UTF_8).contains(marker)) {
+                        found.add(record);
+                    }
+                }
+            }
+        }
+        return found;
+    }
+}

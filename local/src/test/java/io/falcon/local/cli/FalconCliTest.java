@@ -1,0 +1,188 @@
+package io.falcon.local.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Parsing and validation: every bad argument is rejected before anything is contacted, naming the option. */
+class FalconCliTest {
+    private static final String SPEC = "{\"image\":\"train:1\",\"command\":[\"python\",\"train.py\"]}";
+    // Nothing listens on port 1: a command that got past validation would fail with "cannot reach".
+    private static final Map<String, String> NOWHERE = Map.of("falcon.db.url", "jdbc:mariadb://127.0.0.1:1/falcon",
+            "falcon.kafka.bootstrap-servers", "127.0.0.1:1");
+
+    private static CliRun submit(String... extra) {
+        String[] base = {"submit", "--actor", "alice", "--name", "train", "--tpu-type", "v6e", "--topology", "2x4",
+            "--spec", SPEC};
+        String[] args = new String[base.length + extra.length];
+        System.arraycopy(base, 0, args, 0, base.length);
+        System.arraycopy(extra, 0, args, base.length, extra.length);
+        return CliRun.of(NOWHERE, args);
+    }
+
+    @Test
+    void helpListsEveryCommand() {
+        CliRun run = CliRun.of("--help");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("submit", "jobs", "show", "abort", "watch", "clusters", "isolation", "faults",
+                "topics", "FALCON_DB_URL", "FALCON_KAFKA_BOOTSTRAP_SERVERS");
+    }
+
+    @Test
+    void aBadTpuTypeIsRejectedWithTheAllowedValues() {
+        CliRun run = CliRun.of(NOWHERE, "submit", "--actor", "a", "--name", "n", "--tpu-type", "v9", "--topology",
+                "2x4", "--spec", SPEC);
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("Invalid value for option '--tpu-type': 'v9' is not a TPU type; allowed: v5e,"
+                + " v5p, v6e, v7x").contains("Try 'falcon submit --help'");
+        assertThat(run.out()).isEmpty();
+    }
+
+    @Test
+    void aBadTopologyIsRejectedWithWhatIsAllowed() {
+        CliRun run = CliRun.of(NOWHERE, "submit", "--actor", "a", "--name", "n", "--tpu-type", "v6e", "--topology",
+                "3x3", "--spec", SPEC);
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("'--topology': '3x3' is not a TPU topology; allowed:")
+                .contains("multiple of 4");
+    }
+
+    @Test
+    void missingRequiredOptionsAreNamed() {
+        CliRun run = CliRun.of(NOWHERE, "submit", "--actor", "a");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("Missing required options").contains("--name").contains("--tpu-type")
+                .contains("--topology").contains("--spec");
+    }
+
+    @Test
+    void anInvalidSpecIsRejectedWithTheSchedulersOwnRule() {
+        CliRun noImage = CliRun.of(NOWHERE, "submit", "--actor", "a", "--name", "n", "--tpu-type", "v6e",
+                "--topology", "2x4", "--spec", "{\"command\":[\"python\"]}");
+        assertThat(noImage.exitCode()).isEqualTo(2);
+        assertThat(noImage.err()).contains("Invalid value for option '--spec': spec.image is required");
+
+        CliRun notJson = CliRun.of(NOWHERE, "submit", "--actor", "a", "--name", "n", "--tpu-type", "v6e",
+                "--topology", "2x4", "--spec", "{image");
+        assertThat(notJson.exitCode()).isEqualTo(2);
+        assertThat(notJson.err()).contains("'--spec': spec is not valid JSON");
+    }
+
+    @Test
+    void specFromAMissingFileIsABadArgument() {
+        CliRun run = CliRun.of(NOWHERE, "submit", "--actor", "a", "--name", "n", "--tpu-type", "v6e",
+                "--topology", "2x4", "--spec", "@/nonexistent/spec.json");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("'--spec': cannot read /nonexistent/spec.json");
+    }
+
+    @Test
+    void specFromAFileIsReadAndThenTheDatabaseIsContacted(@TempDir Path dir) throws Exception {
+        Path spec = dir.resolve("spec.json");
+        Files.writeString(spec, SPEC);
+        CliRun run = CliRun.of(NOWHERE, "submit", "--actor", "a", "--name", "n", "--tpu-type", "v6e",
+                "--topology", "2x4", "--spec", "@" + spec);
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).startsWith("falcon: cannot reach the database at jdbc:mariadb://127.0.0.1:1/falcon:");
+        assertThat(run.err().strip().lines()).hasSize(1);
+    }
+
+    @Test
+    void badSupplyModeAndTimeoutAreRejected() {
+        assertThat(submit("--supply-mode", "spot").err())
+                .contains("'--supply-mode': 'spot' is not a supply mode; allowed: reservation, on-demand, flex-start");
+        assertThat(submit("--timeout", "soon").err()).contains("'--timeout': 'soon' is not a timeout");
+        assertThat(submit("--timeout", "31d").err()).contains("'--timeout': '31d' is out of range");
+        assertThat(submit("--timeout", "0").exitCode()).isEqualTo(2);
+    }
+
+    @Test
+    void timeoutsAcceptSecondsAndUnits() {
+        Converters.TimeoutSeconds converter = new Converters.TimeoutSeconds();
+        assertThat(converter.convert("3600")).isEqualTo(3600L);
+        assertThat(converter.convert("90m")).isEqualTo(5400L);
+        assertThat(converter.convert("2h")).isEqualTo(7200L);
+        assertThat(converter.convert("1d")).isEqualTo(86400L);
+    }
+
+    @Test
+    void withoutAConfiguredDatabaseTheErrorSaysHowToConfigureIt() {
+        CliRun run = CliRun.of(Map.of(), "jobs");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("falcon: no database configured: pass --db-url or set FALCON_DB_URL"
+                + System.lineSeparator());
+    }
+
+    @Test
+    void environmentNamesConfigureTheConnection() {
+        CliRun run = CliRun.of(Map.of("FALCON_DB_URL", "jdbc:mariadb://127.0.0.1:1/fromenv"), "jobs");
+        assertThat(run.err()).contains("cannot reach the database at jdbc:mariadb://127.0.0.1:1/fromenv");
+    }
+
+    @Test
+    void optionsWinOverTheEnvironmentAndWorkAfterTheSubcommand() {
+        CliRun run = CliRun.of(NOWHERE, "jobs", "--db-url", "jdbc:mariadb://127.0.0.1:1/fromoption");
+        assertThat(run.err()).contains("jdbc:mariadb://127.0.0.1:1/fromoption");
+    }
+
+    @Test
+    void jobsFiltersAreValidated() {
+        assertThat(CliRun.of(NOWHERE, "jobs", "--status", "Done").err())
+                .contains("'--status': 'Done' is not a job status; allowed: Pending, Running, Succeeded, Failed,"
+                        + " Aborting, Aborted");
+        assertThat(CliRun.of(NOWHERE, "jobs", "--limit", "0").err()).contains("'--limit': must be between 1");
+        assertThat(CliRun.of(NOWHERE, "jobs", "--limit", "many").err()).contains("--limit");
+    }
+
+    @Test
+    void clusterCommandsValidateStatusAndTpuType() {
+        CliRun status = CliRun.of(NOWHERE, "clusters", "set-status", "c1", "broken");
+        assertThat(status.exitCode()).isEqualTo(2);
+        assertThat(status.err()).contains("'broken' is not a cluster status; allowed: active, maintenance, offline");
+
+        CliRun add = CliRun.of(NOWHERE, "clusters", "add", "--name", "edge", "--project", "p", "--location", "l",
+                "--tpu-type", "tpu-v6e-slice", "--gcs-bucket", "b");
+        assertThat(add.exitCode()).isEqualTo(2);
+        assertThat(add.err()).contains("'--tpu-type': 'tpu-v6e-slice' is not a TPU type");
+
+        assertThat(CliRun.of(NOWHERE, "clusters").err()).contains("Missing required subcommand");
+    }
+
+    @Test
+    void showAndAbortNeedAJobId() {
+        assertThat(CliRun.of(NOWHERE, "show").err()).contains("Missing required parameter: 'JOB_ID'");
+        assertThat(CliRun.of(NOWHERE, "abort").exitCode()).isEqualTo(2);
+    }
+
+    @Test
+    void unknownCommandsGetASuggestion() {
+        CliRun run = CliRun.of("jobz");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("Unmatched argument").contains("jobs");
+    }
+
+    @Test
+    void faultAndIsolationOptionsAreValidated() {
+        assertThat(CliRun.of(NOWHERE, "faults", "inject", "--cluster", "c", "--node", "n", "--device", "d")
+                .err()).contains("Missing required option: '--code=FAULT_CODE'");
+        assertThat(CliRun.of(NOWHERE, "faults", "inject", "--cluster", "c", "--node", "n", "--device", "d",
+                "--code", "X", "--repeat", "0").err()).contains("'--repeat': must be between 1 and 1000");
+        assertThat(CliRun.of(NOWHERE, "isolation", "release", "--cluster", "c", "--node", "a/b", "--device", "d")
+                .err()).contains("'--node': node names never contain '/'");
+        assertThat(CliRun.of(NOWHERE, "watch", "--until-final").err()).contains("--until-final needs --job");
+    }
+
+    @Test
+    void anUnreachableKafkaIsOneLineAndExitCode2() {
+        CliRun run = CliRun.of(NOWHERE, "faults", "inject", "--cluster", "c", "--node", "n", "--device", "d",
+                "--code", "X");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).startsWith("falcon: cannot ");
+        assertThat(run.err()).contains("127.0.0.1:1");
+        assertThat(run.err().strip().lines()).hasSize(1);
+    }
+}

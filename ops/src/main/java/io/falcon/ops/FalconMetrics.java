@@ -1,0 +1,174 @@
+package io.falcon.ops;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Falcon's metrics, one constant per name, so every component registers them the same way. Names are Micrometer
+ * names; Prometheus sees them with '_' and a unit suffix (e.g. {@code falcon.dispatch.latency} ->
+ * {@code falcon_dispatch_latency_seconds_bucket}). Every meter carries the tag {@code component}.
+ *
+ * <p>Gauges are "set" gauges: the component tells the current value (queue depth of (cluster, topology), ...) when
+ * it changes, and {@link #forgetCluster(String)} drops the series of a cluster that is gone.
+ */
+public final class FalconMetrics {
+    /** Timer, tags tpu_type, cluster: from the job's creation to its pod Running. */
+    public static final String DISPATCH_LATENCY = "falcon.dispatch.latency";
+    /** Gauge, tags cluster, topology: jobs waiting in the (cluster, topology) queue. */
+    public static final String QUEUE_DEPTH = "falcon.queue.depth";
+    /** Gauge, tags cluster, reservation: free capacity (count - inUseCount) in hosts. */
+    public static final String RESERVATION_REMAINING = "falcon.reservation.remaining";
+    /** Gauge, tag cluster: falcon-managed node pools that exist. */
+    public static final String ACTIVE_POOLS = "falcon.node.pools.active";
+    /** Gauge, tag cluster: jobs in status Running. */
+    public static final String RUNNING_JOBS = "falcon.jobs.running";
+    /** Counter, tag reason (NodePoolTimeout, NodePoolFailed, JobSubmitFailed, JobFailed, Timeout, InvalidSpec). */
+    public static final String FAILURES = "falcon.job.failures";
+    /** Counter, tags verdict (software, hardware, isolate, release), cluster. */
+    public static final String FAULT_VERDICTS = "falcon.fault.verdicts";
+    /** Gauge, tag cluster: devices currently isolated. */
+    public static final String ISOLATED_DEVICES = "falcon.isolated.devices";
+    /** Timer: one batched JDBC write of task statuses, commit included. */
+    public static final String SINK_WRITE_LATENCY = "falcon.sink.write.latency";
+    /** Distribution summary: task statuses per JDBC batch. */
+    public static final String SINK_BATCH_SIZE = "falcon.sink.batch.size";
+    /** Timer: from a status event's occurredAt to its commit in the jobs table. */
+    public static final String SINK_LAG = "falcon.sink.lag";
+
+    public static final String TAG_COMPONENT = "component";
+    public static final String TAG_CLUSTER = "cluster";
+    public static final String TAG_TOPOLOGY = "topology";
+    public static final String TAG_TPU_TYPE = "tpu_type";
+    public static final String TAG_RESERVATION = "reservation";
+    public static final String TAG_REASON = "reason";
+    public static final String TAG_VERDICT = "verdict";
+
+    /** Every Falcon metric name, for documentation and tests. */
+    public static final List<String> NAMES = List.of(DISPATCH_LATENCY, QUEUE_DEPTH, RESERVATION_REMAINING,
+            ACTIVE_POOLS, RUNNING_JOBS, FAILURES, FAULT_VERDICTS, ISOLATED_DEVICES, SINK_WRITE_LATENCY,
+            SINK_BATCH_SIZE, SINK_LAG);
+
+    private final MeterRegistry registry;
+    private final Map<GaugeKey, AtomicLong> gauges = new ConcurrentHashMap<>();
+
+    public FalconMetrics(MeterRegistry registry) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+    }
+
+    /**
+     * A Prometheus registry tagged with the component's name and bound to the JVM metrics (memory, GC, threads,
+     * CPU, uptime). Kafka client metrics: bind micrometer's KafkaClientMetrics / KafkaStreamsMetrics to it.
+     */
+    public static PrometheusMeterRegistry newRegistry(String component) {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        registry.config().commonTags(TAG_COMPONENT, component);
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmGcMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        return registry;
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    public Timer dispatchLatency(String tpuType, String cluster) {
+        return Timer.builder(DISPATCH_LATENCY).description("Job creation to pod Running")
+                .tags(TAG_TPU_TYPE, tpuType, TAG_CLUSTER, cluster).publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofSeconds(1)).maximumExpectedValue(Duration.ofHours(6))
+                .register(registry);
+    }
+
+    public void queueDepth(String cluster, String topology, long depth) {
+        setGauge(QUEUE_DEPTH, "Jobs waiting per (cluster, topology) queue",
+                Tags.of(TAG_CLUSTER, cluster, TAG_TOPOLOGY, topology), depth);
+    }
+
+    public void reservationRemaining(String cluster, String reservation, long hosts) {
+        setGauge(RESERVATION_REMAINING, "Free reservation capacity (count - inUseCount) in hosts",
+                Tags.of(TAG_CLUSTER, cluster, TAG_RESERVATION, reservation), hosts);
+    }
+
+    public void activePools(String cluster, long pools) {
+        setGauge(ACTIVE_POOLS, "Falcon-managed node pools", Tags.of(TAG_CLUSTER, cluster), pools);
+    }
+
+    public void runningJobs(String cluster, long jobs) {
+        setGauge(RUNNING_JOBS, "Jobs in status Running", Tags.of(TAG_CLUSTER, cluster), jobs);
+    }
+
+    public void isolatedDevices(String cluster, long devices) {
+        setGauge(ISOLATED_DEVICES, "Devices currently isolated", Tags.of(TAG_CLUSTER, cluster), devices);
+    }
+
+    public void failure(String reason) {
+        Counter.builder(FAILURES).description("Jobs that ended Failed, by reason").tags(TAG_REASON, reason)
+                .register(registry).increment();
+    }
+
+    public void faultVerdict(String verdict, String cluster) {
+        Counter.builder(FAULT_VERDICTS).description("Fault verdicts, by kind").tags(TAG_VERDICT, verdict,
+                TAG_CLUSTER, cluster).register(registry).increment();
+    }
+
+    public Timer sinkWriteLatency() {
+        return Timer.builder(SINK_WRITE_LATENCY).description("One batched JDBC write of task statuses")
+                .publishPercentileHistogram().register(registry);
+    }
+
+    public DistributionSummary sinkBatchSize() {
+        return DistributionSummary.builder(SINK_BATCH_SIZE).description("Task statuses per JDBC batch")
+                .publishPercentileHistogram().register(registry);
+    }
+
+    public Timer sinkLag() {
+        return Timer.builder(SINK_LAG).description("Status event occurredAt to its commit in the jobs table")
+                .publishPercentileHistogram().register(registry);
+    }
+
+    /** Removes every gauge series of a cluster that left the registry (deleted or offline). */
+    public void forgetCluster(String cluster) {
+        gauges.keySet().removeIf(key -> {
+            if (cluster.equals(key.tags().stream().filter(t -> t.getKey().equals(TAG_CLUSTER))
+                    .map(io.micrometer.core.instrument.Tag::getValue).findFirst().orElse(null))) {
+                Gauge gauge = registry.find(key.name()).tags(key.tags()).gauge();
+                if (gauge != null) {
+                    registry.remove(gauge);
+                }
+                return true;
+            }
+            return false;
+        });
+    }
+
+    private void setGauge(String name, String description, Tags tags, long value) {
+        gauges.computeIfAbsent(new GaugeKey(name, tags), key -> {
+            AtomicLong holder = new AtomicLong();
+            Gauge.builder(name, holder, AtomicLong::doubleValue).description(description).tags(tags)
+                    .register(registry);
+            return holder;
+        }).set(value);
+    }
+
+    private record GaugeKey(String name, Tags tags) {
+    }
+}
