@@ -1,6 +1,8 @@
 package io.falcon.scheduler;
 
+import io.falcon.ops.FalconMetrics;
 import io.falcon.scheduler.topology.SchedulerTopology;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.streams.KafkaStreams;
@@ -15,6 +17,10 @@ public final class SchedulerApp implements AutoCloseable {
     private final KafkaStreams streams;
 
     public SchedulerApp(SchedulerConfig config) {
+        this(config, new FalconMetrics(new SimpleMeterRegistry()));
+    }
+
+    public SchedulerApp(SchedulerConfig config, FalconMetrics metrics) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
@@ -24,7 +30,7 @@ public final class SchedulerApp implements AutoCloseable {
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.streamThreads());
         props.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
         props.put(StreamsConfig.consumerPrefix("session.timeout.ms"), (int) config.sessionTimeout().toMillis());
-        streams = new KafkaStreams(SchedulerTopology.build(config.tickInterval()), props);
+        streams = new KafkaStreams(SchedulerTopology.build(config.tickInterval(), metrics), props);
         streams.setStateListener((next, previous) -> LOG.info("scheduler streams {} -> {}", previous, next));
     }
 
@@ -35,6 +41,11 @@ public final class SchedulerApp implements AutoCloseable {
 
     public KafkaStreams.State state() {
         return streams.state();
+    }
+
+    /** For readiness and liveness checks. */
+    public KafkaStreams streams() {
+        return streams;
     }
 
     /** Leaves the group on close, so that a replacement instance gets the tasks without waiting for a timeout. */

@@ -18,6 +18,7 @@ public final class Decisions {
     private final Set<String> changedJobs = new LinkedHashSet<>();
     private final Set<NodePool.PoolKey> changedPools = new LinkedHashSet<>();
     private final Set<QueueKey> changedQueues = new LinkedHashSet<>();
+    private final List<ScheduledJob> startedJobs = new ArrayList<>();
 
     void publish(TaskStatus status) {
         statuses.add(status);
@@ -37,6 +38,15 @@ public final class Decisions {
 
     void queueChanged(QueueKey key) {
         changedQueues.add(key);
+    }
+
+    /** A job whose pods all run for the first time (for the dispatch-latency metric). */
+    void started(ScheduledJob job) {
+        startedJobs.add(job);
+    }
+
+    public List<ScheduledJob> startedJobs() {
+        return Collections.unmodifiableList(startedJobs);
     }
 
     public List<TaskStatus> statuses() {

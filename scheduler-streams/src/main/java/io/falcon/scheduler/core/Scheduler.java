@@ -102,6 +102,25 @@ public final class Scheduler {
         return java.util.Collections.unmodifiableCollection(jobs.values());
     }
 
+    /** Waiting plus acquiring jobs of every queue (a scan: for periodic gauges, not per event). */
+    public Map<QueueKey, Integer> queueDepths() {
+        Map<QueueKey, Integer> depths = new HashMap<>();
+        queues.keySet().forEach(key -> depths.put(key, queueDepth(key)));
+        return depths;
+    }
+
+    /** Jobs whose pods run, per cluster (a scan: for periodic gauges, not per event). */
+    public Map<String, Long> runningJobsByCluster() {
+        Map<String, Long> running = new HashMap<>();
+        clusters.keySet().forEach(id -> running.put(id, 0L));
+        for (ScheduledJob job : jobs.values()) {
+            if (job.phase() == Phase.RUNNING) {
+                running.merge(job.clusterId().orElseThrow(), 1L, Long::sum);
+            }
+        }
+        return running;
+    }
+
     /** Every node pool the scheduler knows of (for inspection and tests). */
     public Collection<NodePool> pools() {
         return java.util.Collections.unmodifiableCollection(pools.values());
@@ -486,6 +505,7 @@ public final class Scheduler {
                 .withK8sJob(running.k8sJobName(), job.jobUid(), Optional.of(job.dispatchedAt().orElse(now)));
         publish(runningJob, Status.Running, Optional.empty(), message, now, out);
         if (job.phase() == Phase.DISPATCHING) {
+            out.started(jobs.get(job.id()));
             QueueKey key = job.queue().orElseThrow();
             queue(key).releaseSlot(job.id());
             startNext(key, now, out);

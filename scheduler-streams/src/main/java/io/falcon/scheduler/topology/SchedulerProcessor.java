@@ -4,7 +4,9 @@ import io.falcon.events.SchedulerInput;
 import io.falcon.events.Topics;
 import io.falcon.events.cdc.ClusterRow;
 import io.falcon.events.executor.ExecutorCommand;
+import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;
+import io.falcon.ops.FalconMetrics;
 import io.falcon.scheduler.core.Decisions;
 import io.falcon.scheduler.core.Intake;
 import io.falcon.scheduler.core.NodePool;
@@ -30,7 +32,10 @@ import org.slf4j.LoggerFactory;
 final class SchedulerProcessor implements Processor<String, byte[], String, Object> {
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerProcessor.class);
 
+    private static final Duration GAUGE_INTERVAL = Duration.ofSeconds(10);
+
     private final Duration tickInterval;
+    private final FalconMetrics metrics;
     private ProcessorContext<String, Object> context;
     private KeyValueStore<String, ScheduledJob> jobStore;
     private KeyValueStore<String, NodePool> poolStore;
@@ -38,8 +43,9 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
     private KeyValueStore<String, String> queueStore;
     private Scheduler scheduler;
 
-    SchedulerProcessor(Duration tickInterval) {
+    SchedulerProcessor(Duration tickInterval, FalconMetrics metrics) {
         this.tickInterval = tickInterval;
+        this.metrics = metrics;
     }
 
     @Override
@@ -51,6 +57,7 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
         queueStore = context.getStateStore(SchedulerTopology.QUEUE_STORE);
         scheduler = restore();
         context.schedule(tickInterval, PunctuationType.WALL_CLOCK_TIME, ms -> apply(scheduler.tick(Instant.ofEpochMilli(ms)), ms));
+        context.schedule(GAUGE_INTERVAL, PunctuationType.WALL_CLOCK_TIME, ms -> updateGauges());
     }
 
     private Scheduler restore() {
@@ -108,6 +115,23 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
         });
     }
 
+    private void record(Decisions decisions, long nowMs) {
+        for (TaskStatus status : decisions.statuses()) {
+            if (status.status() == Status.Failed) {
+                metrics.failure(status.reason().map(Enum::name).orElse("unknown"));
+            }
+        }
+        for (ScheduledJob started : decisions.startedJobs()) {
+            metrics.dispatchLatency(started.request().tpuType().wireName(), started.clusterId().orElse(""))
+                    .record(Duration.between(started.request().submittedAt(), Instant.ofEpochMilli(nowMs)));
+        }
+    }
+
+    private void updateGauges() {
+        scheduler.queueDepths().forEach((key, depth) -> metrics.queueDepth(key.clusterId(), key.topology(), depth));
+        scheduler.runningJobsByCluster().forEach(metrics::runningJobs);
+    }
+
     private void apply(Decisions decisions, long nowMs) {
         for (String jobId : decisions.changedJobs()) {
             scheduler.job(jobId).ifPresentOrElse(job -> jobStore.put(jobId, job), () -> jobStore.delete(jobId));
@@ -119,6 +143,7 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
         for (QueueKey key : decisions.changedQueues()) {
             scheduler.lastServedActor(key).ifPresent(actor -> queueStore.put(key.asString(), actor));
         }
+        record(decisions, nowMs);
         for (TaskStatus status : decisions.statuses()) {
             LOG.info("job={} status={} reason={} cluster={} pool={} message={}", status.jobId(), status.status(),
                     status.reason().map(Enum::name).orElse(""), status.clusterId().orElse(""),

@@ -1,6 +1,8 @@
 package io.falcon.scheduler.topology;
 
 import io.falcon.events.JsonSerde;
+import io.falcon.ops.FalconMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.falcon.events.Topic;
 import io.falcon.events.Topics;
 import io.falcon.events.cdc.ClusterRow;
@@ -30,7 +32,12 @@ public final class SchedulerTopology {
     private SchedulerTopology() {
     }
 
+    /** The topology without metrics (tests, replay). */
     public static Topology build(Duration tickInterval) {
+        return build(tickInterval, new FalconMetrics(new SimpleMeterRegistry()));
+    }
+
+    public static Topology build(Duration tickInterval, FalconMetrics metrics) {
         Topology topology = new Topology();
         var bytes = Serdes.ByteArray().deserializer();
         var keys = Serdes.String().deserializer();
@@ -40,7 +47,7 @@ public final class SchedulerTopology {
         addSink(topology, INPUT_SINK, Topics.SCHEDULER_INPUT, "intake");
 
         topology.addSource("scheduler-in", keys, bytes, Topics.SCHEDULER_INPUT.name(), Topics.EXECUTOR_EVENTS.name());
-        topology.addProcessor("scheduler", () -> new SchedulerProcessor(tickInterval), "scheduler-in");
+        topology.addProcessor("scheduler", () -> new SchedulerProcessor(tickInterval, metrics), "scheduler-in");
         topology.addStateStore(store(JOB_STORE, JsonSerde.of(ScheduledJob.class)), "scheduler");
         topology.addStateStore(store(POOL_STORE, JsonSerde.of(NodePool.class)), "scheduler");
         topology.addStateStore(store(CLUSTER_STORE, JsonSerde.of(ClusterRow.class)), "scheduler");

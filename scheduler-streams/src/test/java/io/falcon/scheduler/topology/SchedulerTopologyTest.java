@@ -23,6 +23,8 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import io.falcon.ops.FalconMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,6 +32,7 @@ import org.junit.jupiter.api.Test;
 class SchedulerTopologyTest {
     private static final Instant START = Instant.parse("2026-12-02T10:00:00Z");
 
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private TopologyTestDriver driver;
     private TestInputTopic<String, JobChange> jobs;
     private TestInputTopic<String, ClusterChange> clusters;
@@ -44,7 +47,7 @@ class SchedulerTopologyTest {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "scheduler-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        driver = new TopologyTestDriver(SchedulerTopology.build(Duration.ofSeconds(1)), props, START);
+        driver = new TopologyTestDriver(SchedulerTopology.build(Duration.ofSeconds(1), new FalconMetrics(registry)), props, START);
         var keys = Serdes.String();
         jobs = driver.createInputTopic(Topics.CDC_JOBS.name(), keys.serializer(),
                 Topics.CDC_JOBS.valueSerde().serializer());
@@ -109,6 +112,25 @@ class SchedulerTopologyTest {
         assertThat(out.get(out.size() - 1).jobUid()).contains("uid-1");
         assertThat(commands.readValuesToList()).extracting(c -> c.getClass().getSimpleName())
                 .containsExactly("EnsureNodePool", "EnsureJob", "EnsureJobDeleted", "EnsureNodePoolDeleted");
+    }
+
+    @Test
+    void failuresDispatchLatencyAndQueueDepthAreMeasured() {
+        jobs.pipeInput("bad", TestRows.inserted(TestRows.job("bad", "alice", "v6e", "2x4", "{}")));
+        jobs.pipeInput("j1", TestRows.inserted(TestRows.job("j1", "alice", "v6e", "2x2", TestRows.SPEC)));
+        jobs.pipeInput("j2", TestRows.inserted(TestRows.job("j2", "bob", "v6e", "2x2", TestRows.SPEC)));
+        Meta meta = Meta.of("executor", START);
+        events.pipeInput("v6e", new ExecutorEvent.NodePoolReady(meta, "j1", "c1", "v6e", "falcon-j1"));
+        events.pipeInput("v6e", new ExecutorEvent.JobRunning(meta, "j1", "c1", "v6e", "falcon-j1", 1, 1));
+        driver.advanceWallClockTime(Duration.ofSeconds(10));
+
+        assertThat(registry.get(FalconMetrics.FAILURES).tag(FalconMetrics.TAG_REASON, "InvalidSpec").counter()
+                .count()).isEqualTo(1.0);
+        assertThat(registry.get(FalconMetrics.DISPATCH_LATENCY).timer().count()).isEqualTo(1);
+        assertThat(registry.get(FalconMetrics.QUEUE_DEPTH).tag(FalconMetrics.TAG_CLUSTER, "c1")
+                .tag(FalconMetrics.TAG_TOPOLOGY, "2x2").gauge().value()).isEqualTo(1.0);
+        assertThat(registry.get(FalconMetrics.RUNNING_JOBS).tag(FalconMetrics.TAG_CLUSTER, "c1").gauge().value())
+                .isEqualTo(1.0);
     }
 
     @Test
