@@ -4,6 +4,9 @@ import io.falcon.events.DeadLetter;
 import io.falcon.events.Meta;
 import io.falcon.events.Topics;
 import io.falcon.events.status.TaskStatus;
+import io.falcon.ops.Checks;
+import io.falcon.ops.FalconMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -48,10 +51,17 @@ public final class StatusSink implements AutoCloseable {
     private final KafkaConsumer<String, byte[]> consumer;
     private final KafkaProducer<byte[], byte[]> deadLetters;
     private final Thread loop;
+    private final FalconMetrics metrics;
+    private final Checks.AssignmentTracker assignment = new Checks.AssignmentTracker();
     private Connection connection;
 
     public StatusSink(StatusSinkConfig config) {
+        this(config, new FalconMetrics(new SimpleMeterRegistry()));
+    }
+
+    public StatusSink(StatusSinkConfig config, FalconMetrics metrics) {
         this.config = config;
+        this.metrics = metrics;
         Properties consumerProps = new Properties();
         consumerProps.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         consumerProps.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
@@ -69,7 +79,7 @@ public final class StatusSink implements AutoCloseable {
     }
 
     public StatusSink start() {
-        consumer.subscribe(List.of(config.topic()));
+        consumer.subscribe(List.of(config.topic()), assignment);
         loop.start();
         return this;
     }
@@ -108,13 +118,18 @@ public final class StatusSink implements AutoCloseable {
                         e.getMessage(), e);
             }
         }
+        long started = System.nanoTime();
         StatusWriter.Outcome outcome = writeWithRetry(statuses);
+        metrics.sinkWriteLatency().record(Duration.ofNanos(System.nanoTime() - started));
+        metrics.sinkBatchSize().record(statuses.size());
         for (TaskStatus unknown : outcome.unknownJobs()) {
             deadLetter(config.topic(), -1, -1, unknown.jobId(),
                     Topics.TASK_STATUS.valueSerde().toBytes(unknown), "no jobs row with id " + unknown.jobId(), null);
         }
         deadLetters.flush();
         consumer.commitSync(offsets);
+        Instant committed = Instant.now();
+        statuses.forEach(status -> metrics.sinkLag().record(Duration.between(status.meta().occurredAt(), committed)));
         LOG.debug("wrote batch size={} applied={} guarded={} unknown={}", statuses.size(), outcome.applied(),
                 outcome.guarded(), outcome.unknownJobs().size());
     }
@@ -182,6 +197,11 @@ public final class StatusSink implements AutoCloseable {
         deadLetters.send(new ProducerRecord<>(Topics.DEAD_LETTER.name(),
                 key == null ? null : key.getBytes(java.nio.charset.StandardCharsets.UTF_8),
                 Topics.DEAD_LETTER.valueSerde().toBytes(letter)));
+    }
+
+    /** The partitions this instance holds right now, for readiness. */
+    public Checks.AssignmentTracker assignment() {
+        return assignment;
     }
 
     @Override

@@ -16,8 +16,9 @@ import java.util.Set;
 
 /**
  * Writes task statuses into the jobs table in one JDBC batch and transaction. The guards live in the WHERE
- * clause, so they hold whatever order events arrive in: a terminal row is never changed, and a row the upper
- * component set to Aborting only moves on to a terminal status (or gets its Aborting message refreshed).
+ * clause, so they hold whatever order events arrive in: a terminal row is never changed, a row the upper
+ * component set to Aborting only moves on to a terminal status (or gets its Aborting message refreshed), and an
+ * event not newer than the last one applied to the job (falcon_status_versions) changes nothing.
  */
 public final class StatusWriter {
     static final String UPDATE = """
@@ -33,6 +34,11 @@ public final class StatusWriter {
             WHERE id = ?
               AND status NOT IN ('Succeeded', 'Failed', 'Aborted')
               AND (status <> 'Aborting' OR ? IN ('Aborting', 'Succeeded', 'Failed', 'Aborted'))
+              AND NOT EXISTS (SELECT 1 FROM falcon_status_versions v WHERE v.job_id = ? AND v.version >= ?)
+            """;
+    static final String RECORD_VERSION = """
+            INSERT INTO falcon_status_versions (job_id, version) VALUES (?, ?)
+            ON DUPLICATE KEY UPDATE version = GREATEST(version, VALUES(version))
             """;
 
     /** What one batch did: rows changed, and events whose job does not exist (to be dead-lettered). */
@@ -49,18 +55,19 @@ public final class StatusWriter {
             }
             int[] counts = update.executeBatch();
             List<TaskStatus> unchanged = new ArrayList<>();
-            int applied = 0;
+            List<TaskStatus> applied = new ArrayList<>();
             for (int i = 0; i < counts.length; i++) {
                 if (counts[i] > 0 || counts[i] == PreparedStatement.SUCCESS_NO_INFO) {
-                    applied++;
+                    applied.add(statuses.get(i));
                 } else {
                     unchanged.add(statuses.get(i));
                 }
             }
+            recordVersions(connection, applied);
             Set<String> existing = existing(connection, unchanged);
             List<TaskStatus> unknown = unchanged.stream().filter(s -> !existing.contains(s.jobId())).toList();
             connection.commit();
-            return new Outcome(applied, unchanged.size() - unknown.size(), unknown);
+            return new Outcome(applied.size(), unchanged.size() - unknown.size(), unknown);
         } catch (SQLException | RuntimeException e) {
             connection.rollback();
             throw e;
@@ -82,7 +89,23 @@ public final class StatusWriter {
         setTime(update, i++, status.finishedAt());
         setTime(update, i++, status.abortedAt());
         update.setString(i++, status.jobId());
-        update.setString(i, status.status().name());
+        update.setString(i++, status.status().name());
+        update.setString(i++, status.jobId());
+        update.setLong(i, status.version());
+    }
+
+    private static void recordVersions(Connection connection, List<TaskStatus> applied) throws SQLException {
+        if (applied.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement record = connection.prepareStatement(RECORD_VERSION)) {
+            for (TaskStatus status : applied) {
+                record.setString(1, status.jobId());
+                record.setLong(2, status.version());
+                record.addBatch();
+            }
+            record.executeBatch();
+        }
     }
 
     private static Set<String> existing(Connection connection, List<TaskStatus> statuses) throws SQLException {

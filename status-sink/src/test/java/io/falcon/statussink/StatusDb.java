@@ -20,9 +20,17 @@ final class StatusDb {
     final EmbeddedMariaDb db = SharedInfra.mariaDb();
 
     StatusDb() throws SQLException {
+        this(true);
+    }
+
+    /** A database with the jobs table, and Falcon's own schema when migrated. */
+    StatusDb(boolean migrated) throws SQLException {
         db.createDatabase(name);
         try (Connection c = connect()) {
             JobsTable.create(c);
+        }
+        if (migrated) {
+            SchemaMigrator.migrate(url(), db.user(), db.password());
         }
     }
 

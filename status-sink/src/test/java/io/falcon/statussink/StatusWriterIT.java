@@ -61,6 +61,41 @@ class StatusWriterIT {
     }
 
     @Test
+    void aBatchReplayedAfterACrashNeverMovesTheRowBack() throws Exception {
+        db.insertJob("j1", "Pending");
+        var batch = List.of(
+                StatusDb.status("j1", 1, Status.Pending, Optional.of(Reason.Provisioning), "creating"),
+                StatusDb.status("j1", 2, Status.Pending, Optional.of(Reason.Dispatching), "submitting"),
+                StatusDb.status("j1", 3, Status.Running, Optional.empty(), "Pod 运行中 (1/1 active)"));
+        try (Connection c = db.connect()) {
+            writer.write(c, batch);
+            // the crash came between the database commit and the offset commit: the same batch again
+            StatusWriter.Outcome replay = writer.write(c, batch.subList(0, 2));
+            assertThat(replay.applied()).isZero();
+            assertThat(db.column("j1", "status")).isEqualTo("Running");
+            writer.write(c, batch);
+        }
+        assertThat(db.column("j1", "status")).isEqualTo("Running");
+        assertThat(db.column("j1", "message")).isEqualTo("Pod 运行中 (1/1 active)");
+    }
+
+    @Test
+    void theAbortingRaceKeepsAborting() throws Exception {
+        db.insertJob("j1", "Pending");
+        try (Connection c = db.connect()) {
+            writer.write(c, List.of(StatusDb.status("j1", 1, Status.Pending, Optional.of(Reason.Dispatching), "")));
+            // the upper component aborts while the Running event is on its way
+            c.createStatement().executeUpdate("UPDATE jobs SET status = 'Aborting', aborting_at = NOW(3) WHERE id = 'j1'");
+            writer.write(c, List.of(StatusDb.status("j1", 2, Status.Running, Optional.empty(), "running")));
+            assertThat(db.column("j1", "status")).isEqualTo("Aborting");
+            writer.write(c, List.of(StatusDb.status("j1", 3, Status.Aborting, Optional.empty(), "正在中止"),
+                    StatusDb.status("j1", 4, Status.Aborted, Optional.empty(), "用户中止")));
+        }
+        assertThat(db.column("j1", "status")).isEqualTo("Aborted");
+        assertThat(db.column("j1", "aborted_at")).isNotNull();
+    }
+
+    @Test
     void eventsForUnknownJobsAreReportedNotWritten() throws Exception {
         try (Connection c = db.connect()) {
             StatusWriter.Outcome outcome = writer.write(c, List.of(
