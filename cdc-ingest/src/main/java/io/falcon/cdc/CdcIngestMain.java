@@ -1,6 +1,7 @@
 package io.falcon.cdc;
 
-import java.util.concurrent.CountDownLatch;
+import io.falcon.ops.Checks;
+import io.falcon.ops.ComponentRuntime;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,14 +29,13 @@ public final class CdcIngestMain {
             System.exit(2);
             return;
         }
-        CdcIngest ingest = new CdcIngest(config);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            log.info("cdc-ingest received shutdown signal");
-            ingest.close();
-            stopped.countDown();
-        }, "falcon-cdc-ingest-shutdown"));
+        ComponentRuntime runtime = ComponentRuntime.start("cdc-ingest", System.getenv());
+        CdcIngest ingest = runtime.manage("cdc-ingest", new CdcIngest(config));
+        runtime.ops().addReadinessCheck(Checks.flag("debezium-engine",
+                        () -> ingest.state() == CdcIngest.State.RUNNING, "engine is not streaming"))
+                .addLivenessCheck(Checks.flag("debezium-engine",
+                        () -> ingest.state() != CdcIngest.State.CLOSED, "engine closed"));
         ingest.start();
-        stopped.await();
+        runtime.awaitShutdown();
     }
 }

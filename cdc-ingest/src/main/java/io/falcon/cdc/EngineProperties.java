@@ -36,6 +36,9 @@ public final class EngineProperties {
         p.setProperty("database.include.list", c.dbName());
         p.setProperty("table.include.list", c.tableIncludeList());
         p.setProperty("snapshot.mode", "initial");
+        // Debezium waits this long for new changes when its queue is empty; the default 500 ms would dominate the
+        // INSERT -> event latency (falcon.cdc.debezium.poll.interval.ms overrides it).
+        p.setProperty("poll.interval.ms", "50");
         p.setProperty("include.schema.changes", "false");
         p.setProperty("tombstones.on.delete", "false");
         p.setProperty("connect.keep.alive", "true");

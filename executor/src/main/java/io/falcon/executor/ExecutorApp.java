@@ -1,5 +1,9 @@
 package io.falcon.executor;
 
+import io.falcon.executor.isolation.IsolationActuator;
+import io.falcon.executor.isolation.KnownClusters;
+import io.falcon.ops.FalconMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import com.google.cloud.container.v1.ClusterManagerClient;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.executor.gke.GoogleClients;
@@ -52,6 +56,8 @@ public final class ExecutorApp implements AutoCloseable {
     private final CommandDispatcher dispatcher;
     private final CommandConsumer commands;
     private final ClusterRegistryWatcher registry;
+    private final KnownClusters knownClusters;
+    private final IsolationActuator isolation;
     private Thread commandThread;
     private Thread registryThread;
     private boolean closed;
@@ -61,25 +67,33 @@ public final class ExecutorApp implements AutoCloseable {
     }
 
     public ExecutorApp(ExecutorConfig config, Clock clock) {
+        this(config, clock, new FalconMetrics(new SimpleMeterRegistry()));
+    }
+
+    public ExecutorApp(ExecutorConfig config, Clock clock, FalconMetrics metrics) {
         this.config = config;
         this.clock = clock;
         this.scheduler = Executors.newScheduledThreadPool(2, daemonThreads("falcon-executor-tracker"));
         this.gke = GoogleClients.clusterManager(config);
         this.producer = new KafkaProducer<>(producerProps(config));
         this.sink = new KafkaEventSink(producer);
+        EventSink metered = new MeteredEventSink(sink, metrics);
         Events events = new Events(config.producerName(), clock);
         this.edgeClients = new EdgeClusterClients(gke, config.credentials(), config.namespace());
-        this.reconciler = new JobStatusReconciler(edgeClients, config.namespace(), sink, events, clock,
+        this.reconciler = new JobStatusReconciler(edgeClients, config.namespace(), metered, events, clock,
                 config.imagePullGrace(), config.informerResync(), scheduler, config.pollInterval());
         this.reservations = GoogleClients.reservations(config);
         this.nodePools = new NodePoolManager(gke, new ReservationLookup(reservations),
-                new KubernetesEdgeView(edgeClients, config.namespace()), sink, events, scheduler, clock,
+                new KubernetesEdgeView(edgeClients, config.namespace()), metered, events, scheduler, clock,
                 NodePoolManager.Settings.of(config));
         JobSubmitter jobs = new JobSubmitter(edgeClients, new JobRenderer(config.namespace()), config.namespace(),
-                sink, events, scheduler, config.submitRetries(), config.pollInterval(), this::watchCluster);
+                metered, events, scheduler, config.submitRetries(), config.pollInterval(), this::watchCluster);
         this.dispatcher = new CommandDispatcher(nodePools, jobs, reconciler, edgeClients);
         this.commands = new CommandConsumer(new KafkaConsumer<>(consumerProps(config)), producer, sink, dispatcher::handle,
                 clock, config.producerName());
+        this.knownClusters = new KnownClusters(edgeClients);
+        this.isolation = new IsolationActuator(config.bootstrapServers(), config.groupId() + "-isolation",
+                knownClusters, clock);
         this.registry = config.watchClusterRegistry()
                 ? new ClusterRegistryWatcher(new KafkaConsumer<>(registryProps(config)), this::watchCluster)
                 : null;
@@ -91,6 +105,7 @@ public final class ExecutorApp implements AutoCloseable {
             return this;
         }
         nodePools.start();
+        isolation.start();
         commandThread = new Thread(commands, "falcon-executor-commands");
         commandThread.start();
         if (registry != null) {
@@ -107,6 +122,12 @@ public final class ExecutorApp implements AutoCloseable {
     /** Starts watching the jobs of a cluster (also done on the first command for it). */
     public void watchCluster(ClusterTarget cluster) {
         dispatcher.watchCluster(cluster);
+        knownClusters.accept(cluster);
+    }
+
+    /** Whether the command loop is alive, for liveness and readiness. */
+    public boolean running() {
+        return commandThread != null && commandThread.isAlive() && !closed;
     }
 
     public ExecutorConfig config() {
@@ -133,6 +154,7 @@ public final class ExecutorApp implements AutoCloseable {
         join(registryThread);
         nodePools.close();
         reconciler.close();
+        isolation.close();
         scheduler.shutdown();
         try {
             scheduler.awaitTermination(5, TimeUnit.SECONDS);

@@ -1,6 +1,8 @@
 package io.falcon.executor;
 
-import java.util.concurrent.CountDownLatch;
+import io.falcon.ops.Checks;
+import io.falcon.ops.ComponentRuntime;
+import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,12 +21,11 @@ public final class Main {
             log.error("{}", e.getMessage());
             throw e; // the JVM exits non-zero with the message naming the bad setting
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        ExecutorApp app = new ExecutorApp(config).start();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            app.close();
-            stopped.countDown();
-        }, "falcon-executor-shutdown"));
-        stopped.await();
+        ComponentRuntime runtime = ComponentRuntime.start("executor", System.getenv());
+        ExecutorApp app = runtime.manage("executor",
+                new ExecutorApp(config, Clock.systemUTC(), runtime.metrics()).start());
+        runtime.ops().addReadinessCheck(Checks.flag("command-loop", app::running, "command loop not running"))
+                .addLivenessCheck(Checks.flag("command-loop", app::running, "command loop stopped"));
+        runtime.awaitShutdown();
     }
 }

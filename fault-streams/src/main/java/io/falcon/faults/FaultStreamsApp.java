@@ -1,5 +1,7 @@
 package io.falcon.faults;
 
+import io.falcon.ops.FalconMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.falcon.events.Topics;
 import io.falcon.events.fault.IsolationPolicy;
 import io.falcon.faults.topology.FaultTopology;
@@ -32,6 +34,10 @@ public final class FaultStreamsApp implements AutoCloseable {
     private final KafkaProducer<String, IsolationPolicy> policyProducer;
 
     public FaultStreamsApp(FaultStreamsConfig config) {
+        this(config, new FalconMetrics(new SimpleMeterRegistry()));
+    }
+
+    public FaultStreamsApp(FaultStreamsConfig config, FalconMetrics metrics) {
         this.config = config;
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
@@ -41,7 +47,8 @@ public final class FaultStreamsApp implements AutoCloseable {
         props.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir());
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.streamThreads());
         props.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
-        streams = new KafkaStreams(FaultTopology.build(config.topology()), props);
+        props.put(StreamsConfig.consumerPrefix("session.timeout.ms"), (int) config.sessionTimeout().toMillis());
+        streams = new KafkaStreams(FaultTopology.build(config.topology(), metrics), props);
         streams.setStateListener((next, previous) -> LOG.info("fault streams {} -> {}", previous, next));
         if (config.policyFile().isPresent()) {
             policyProducer = new KafkaProducer<>(Map.of(
@@ -82,12 +89,17 @@ public final class FaultStreamsApp implements AutoCloseable {
         return streams.state();
     }
 
+    /** For readiness and liveness checks. */
+    public KafkaStreams streams() {
+        return streams;
+    }
+
     @Override
     public void close() {
         if (policyWatcher != null) {
             policyWatcher.shutdownNow();
             policyProducer.close(Duration.ofSeconds(5));
         }
-        streams.close(Duration.ofSeconds(30));
+        streams.close(new KafkaStreams.CloseOptions().leaveGroup(true).timeout(Duration.ofSeconds(30)));
     }
 }

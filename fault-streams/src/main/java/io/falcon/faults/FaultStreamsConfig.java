@@ -15,7 +15,8 @@ public record FaultStreamsConfig(
         int streamThreads,
         FaultTopologyOptions topology,
         Optional<Path> policyFile,
-        Duration policyPollInterval) {
+        Duration policyPollInterval,
+        Duration sessionTimeout) {
 
     public static final String BOOTSTRAP_SERVERS = "falcon.kafka.bootstrap-servers";
     public static final String REPLICATION_FACTOR = "falcon.kafka.replication-factor";
@@ -29,6 +30,7 @@ public record FaultStreamsConfig(
     public static final String COUNT_JOBLESS_FAULTS = "falcon.faults.count-jobless-faults";
     public static final String POLICY_FILE = "falcon.faults.policy-file";
     public static final String POLICY_POLL_INTERVAL = "falcon.faults.policy-poll-interval";
+    public static final String SESSION_TIMEOUT = "falcon.faults.session-timeout";
 
     public static FaultStreamsConfig from(Settings settings) {
         return new FaultStreamsConfig(
@@ -44,6 +46,8 @@ public record FaultStreamsConfig(
                         settings.duration(RELEASE_CHECK_INTERVAL, Duration.ofMinutes(1)),
                         settings.bool(COUNT_JOBLESS_FAULTS, true)),
                 settings.find(POLICY_FILE).map(Path::of),
-                settings.duration(POLICY_POLL_INTERVAL, Duration.ofSeconds(10)));
+                settings.duration(POLICY_POLL_INTERVAL, Duration.ofSeconds(10)),
+                // how long a crashed instance's tasks wait before another instance takes them over
+                settings.duration(SESSION_TIMEOUT, Duration.ofSeconds(45)));
     }
 }

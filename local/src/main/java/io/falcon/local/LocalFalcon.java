@@ -8,6 +8,8 @@ import io.falcon.embedded.JobsTable;
 import io.falcon.events.Settings;
 import io.falcon.events.TopicProvisioner;
 import io.falcon.executor.ExecutorApp;
+import io.falcon.faults.FaultStreamsApp;
+import io.falcon.faults.FaultStreamsConfig;
 import io.falcon.executor.ExecutorConfig;
 import io.falcon.fleetsim.FleetSim;
 import io.falcon.fleetsim.FleetSimConfig;
@@ -29,7 +31,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * All of Falcon in one JVM on the embedded default: a KRaft broker, MariaDB with binlog, a simulated fleet and the
- * five components, wired exactly as in a real deployment but for the endpoints.
+ * six components (cdc-ingest, scheduler, executor, status-sink, fault-streams), wired exactly as in a real
+ * deployment but for the endpoints.
  */
 public final class LocalFalcon implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LocalFalcon.class);
@@ -133,6 +136,11 @@ public final class LocalFalcon implements AutoCloseable {
         started.push(new ExecutorApp(ExecutorConfig.fromMap(executor)).start());
 
         started.push(new StatusSink(StatusSinkConfig.from(shared)).start());
+        started.push(new FaultStreamsApp(FaultStreamsConfig.from(new Settings(Map.of(
+                "falcon.kafka.bootstrap-servers", kafka.bootstrapServers(),
+                "falcon.kafka.replication-factor", "1",
+                "falcon.faults.application-id", instanceName + "-fault-streams",
+                "falcon.faults.state-dir", stateDir.resolve("fault-streams").toString())))).start());
         LOG.info("falcon local started: kafka={} db={} gke={} compute={}", kafka.bootstrapServers(),
                 db.jdbcUrl(database), fleet.gkeEndpoint(), fleet.computeEndpoint());
     }

@@ -8,6 +8,14 @@ import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.Properties;
+import io.falcon.events.Meta;
+import io.falcon.events.Topics;
+import io.falcon.events.fault.DeviceFault;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -77,6 +85,33 @@ class EndToEndIT {
             assertThat(done.reason()).contains("JobFailed");
             assertThat(done.message()).contains("OOMKilled").contains("137");
         }
+    }
+
+    @Test
+    void repeatedHardwareFaultsOfADeviceIsolateItInItsClustersConfigMap() throws Exception {
+        DemoFleet.DemoCluster cluster = DemoFleet.CLUSTERS.get(0);
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, falcon.kafka().bootstrapServers());
+        try (KafkaProducer<String, DeviceFault> producer = new KafkaProducer<>(props, new StringSerializer(),
+                Topics.DEVICE_FAULTS.valueSerde().serializer())) {
+            long now = System.currentTimeMillis();
+            for (int i = 0; i < 3; i++) { // the RFC's default policy: 3 faults within 24 h isolate
+                DeviceFault fault = new DeviceFault(Meta.of("test", Instant.now()), cluster.id(), "node-7", "npu-3",
+                        "0x80E18402", Optional.of("L2"), Optional.empty(), now + i * 1000L);
+                producer.send(new ProducerRecord<>(Topics.DEVICE_FAULTS.name(), fault.topicKey(), fault)).get();
+            }
+        }
+        var configMaps = falcon.fleet().kubernetesClient(cluster.project(), cluster.location(), cluster.name())
+                .configMaps().inNamespace("cluster-system").withName("clusterd-manual-info-cm");
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
+        String node = null;
+        while (Instant.now().isBefore(deadline) && node == null) {
+            var cm = configMaps.get();
+            node = cm == null || cm.getData() == null ? null : cm.getData().get("node-7");
+            Thread.sleep(200);
+        }
+        assertThat(node).as("node-7 in clusterd-manual-info-cm").isNotNull()
+                .contains("\"Total\":[\"npu-3\"]").contains("ManuallySeparateNPU").contains("0x80E18402");
     }
 
     private static JobBoard.JobView awaitTerminal(Connection connection, String jobId) throws Exception {

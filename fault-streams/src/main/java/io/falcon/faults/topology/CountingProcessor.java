@@ -1,5 +1,6 @@
 package io.falcon.faults.topology;
 
+import io.falcon.ops.FalconMetrics;
 import io.falcon.events.Topics;
 import io.falcon.events.fault.FaultVerdict;
 import io.falcon.events.fault.FaultVerdict.Outcome;
@@ -11,7 +12,9 @@ import io.falcon.faults.core.FaultCounting;
 import io.falcon.faults.core.NodeIsolationState;
 import io.falcon.faults.core.PolicyRules;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -36,7 +39,12 @@ final class CountingProcessor implements Processor<String, byte[], String, Objec
     private KeyValueStore<String, IsolationPolicy> policies;
     private FaultCounting counting;
 
-    CountingProcessor(FaultTopologyOptions options) {
+    private final FalconMetrics metrics;
+    /** Isolated devices per node of each cluster, for the gauge; rebuilt as nodes change after a restart. */
+    private final Map<String, Map<String, Integer>> isolatedByCluster = new HashMap<>();
+
+    CountingProcessor(FaultTopologyOptions options, FalconMetrics metrics) {
+        this.metrics = metrics;
         this.options = options;
     }
 
@@ -98,12 +106,14 @@ final class CountingProcessor implements Processor<String, byte[], String, Objec
                         verdict.jobId().orElse(""), verdict.evidence().policyVersion(),
                         verdict.evidence().explanation());
             }
+            metrics.faultVerdict(verdict.outcome().name(), verdict.clusterId());
             context.forward(new Record<>(NodeIsolation.key(verdict.clusterId(), verdict.nodeName()),
                     (Object) verdict, verdict.meta().occurredAt().toEpochMilli()), FaultTopology.VERDICT_SINK);
         }
         long nowMs = context.currentSystemTimeMs();
         for (NodeIsolationState node : effects.changedNodes()) {
             Object value = node.isEmpty() ? null : node.toWire();
+            recordIsolated(node);
             context.forward(new Record<>(node.key(), value, nowMs), FaultTopology.ISOLATION_SINK);
         }
     }
@@ -111,5 +121,12 @@ final class CountingProcessor implements Processor<String, byte[], String, Objec
     private IsolationPolicy policy() {
         IsolationPolicy stored = policies.get(IsolationPolicy.KEY);
         return stored == null ? PolicyRules.defaultPolicy() : stored;
+    }
+
+    private void recordIsolated(NodeIsolationState node) {
+        String[] clusterAndNode = NodeIsolation.splitKey(node.key());
+        Map<String, Integer> nodes = isolatedByCluster.computeIfAbsent(clusterAndNode[0], c -> new HashMap<>());
+        nodes.put(clusterAndNode[1], node.isEmpty() ? 0 : node.toWire().total().size());
+        metrics.isolatedDevices(clusterAndNode[0], nodes.values().stream().mapToLong(Integer::longValue).sum());
     }
 }

@@ -1,5 +1,7 @@
 package io.falcon.faults.topology;
 
+import io.falcon.ops.FalconMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.falcon.events.JsonSerde;
 import io.falcon.events.Topic;
 import io.falcon.events.Topics;
@@ -35,7 +37,12 @@ public final class FaultTopology {
     private FaultTopology() {
     }
 
+    /** The topology without metrics (tests, replay). */
     public static Topology build(FaultTopologyOptions options) {
+        return build(options, new FalconMetrics(new SimpleMeterRegistry()));
+    }
+
+    public static Topology build(FaultTopologyOptions options, FalconMetrics metrics) {
         Topology topology = new Topology();
         var bytes = Serdes.ByteArray().deserializer();
         var keys = Serdes.String().deserializer();
@@ -45,7 +52,7 @@ public final class FaultTopology {
                 "policy-source", keys, bytes, Topics.ISOLATION_POLICY.name(), "policy", PolicyProcessor::new);
 
         topology.addSource("faults", keys, bytes, Topics.DEVICE_FAULTS.name());
-        topology.addProcessor("job-window", () -> new JobWindowProcessor(options), "faults");
+        topology.addProcessor("job-window", () -> new JobWindowProcessor(options, metrics), "faults");
         topology.addStateStore(store(options, PENDING_STORE, JsonSerde.of(DeviceFault.class)), "job-window");
         topology.addStateStore(store(options, JOB_FIRST_STORE, Serdes.Long()), "job-window");
         topology.addStateStore(store(options, DUE_STORE, Serdes.String()), "job-window");
@@ -53,7 +60,7 @@ public final class FaultTopology {
 
         topology.addSource("counting-in", keys, bytes, Topics.FAULT_COUNTING.name(),
                 Topics.ISOLATION_COMMANDS.name());
-        topology.addProcessor("counting", () -> new CountingProcessor(options), "counting-in");
+        topology.addProcessor("counting", () -> new CountingProcessor(options, metrics), "counting-in");
         topology.addStateStore(store(options, COUNTER_STORE, JsonSerde.of(StoredValues.FaultTimes.class)), "counting");
         topology.addStateStore(store(options, NODE_STORE, JsonSerde.of(NodeIsolationState.class)), "counting");
         topology.addStateStore(store(options, CANDIDATE_STORE, JsonSerde.of(StoredValues.Candidates.class)), "counting");

@@ -1,5 +1,6 @@
 package io.falcon.faults.topology;
 
+import io.falcon.ops.FalconMetrics;
 import io.falcon.events.Topics;
 import io.falcon.events.fault.DeviceFault;
 import io.falcon.events.fault.FaultVerdict.Outcome;
@@ -43,7 +44,10 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
     private long lastRecordWallMs;
     private long sequence;
 
-    JobWindowProcessor(FaultTopologyOptions options) {
+    private final FalconMetrics metrics;
+
+    JobWindowProcessor(FaultTopologyOptions options, FalconMetrics metrics) {
+        this.metrics = metrics;
         this.options = options;
     }
 
@@ -174,6 +178,7 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
     }
 
     private void forwardVerdict(io.falcon.events.fault.FaultVerdict verdict) {
+        metrics.faultVerdict(verdict.outcome().name(), verdict.clusterId());
         context.forward(new Record<>(NodeIsolation.key(verdict.clusterId(), verdict.nodeName()), (Object) verdict,
                 verdict.meta().occurredAt().toEpochMilli()), FaultTopology.VERDICT_SINK);
     }
