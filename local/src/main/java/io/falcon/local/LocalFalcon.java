@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * All of Falcon in one JVM on the embedded default: a KRaft broker, MariaDB with binlog, a simulated fleet and the
- * six components (cdc-ingest, scheduler, executor, status-sink, fault-streams), wired exactly as in a real
+ * five components (cdc-ingest, scheduler, executor, status-sink, fault-streams), wired exactly as in a real
  * deployment but for the endpoints.
  */
 public final class LocalFalcon implements AutoCloseable {

@@ -325,6 +325,32 @@ class SchedulerTest {
     }
 
     @Test
+    void aRejectedSubmissionFailsJobSubmitFailedAndReleasesThePool() {
+        f.submit("j1", "a").poolReady("j1").submit("j2", "b");
+        f.observe(new ExecutorEvent.JobSubmitFailed(f.meta(), "j1", "c1", "v6e", "falcon-j1",
+                "admission webhook denied"));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
+        assertThat(f.last("j1").reason()).contains(Reason.JobSubmitFailed);
+        assertThat(f.last("j1").message()).isEqualTo("K8s Job 提交失败: admission webhook denied");
+        // j2 was waiting behind j1: it takes over j1's ready pool instead of creating one
+        assertThat(f.last("j2").reason()).contains(Reason.Dispatching);
+        assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j2").nodePoolName()).isEqualTo("falcon-j1");
+    }
+
+    @Test
+    void aFailedPodFailsJobFailedWithThePodReason() {
+        f.submit("j1", "a").startRunning("j1");
+        f.observe(new ExecutorEvent.JobFailed(f.meta(), "j1", "c1", "v6e", "falcon-j1",
+                "Pod terminated: OOMKilled (exit code 137)"));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
+        assertThat(f.last("j1").reason()).contains(Reason.JobFailed);
+        assertThat(f.last("j1").message()).isEqualTo("Pod terminated: OOMKilled (exit code 137)");
+        assertThat(f.last("j1").finishedAt()).contains(f.now);
+        assertThat(f.commandsOf(ExecutorCommand.EnsureJobDeleted.class)).hasSize(1);
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).hasSize(1);
+    }
+
+    @Test
     void aTerminalStatusIsFinalAndDuplicatesAreIgnored() {
         f.submit("j1", "a").startRunning("j1").succeeded("j1");
         int before = f.statuses.size();
