@@ -90,9 +90,10 @@ public class SchedulerBenchmark {
             }
         }
 
+        /** Submitted one millisecond apart, so a new submission joins the back of its queue, as in reality. */
         JobRequest request(long n) {
             return new JobRequest("job-" + n, "actor" + (n % ACTORS), "name", "v6e", n % 2 == 0 ? "2x2" : "2x4",
-                    SPEC, Optional.empty(), Optional.empty(), now);
+                    SPEC, Optional.empty(), Optional.empty(), now.minusSeconds(WAITING).plusMillis(n));
         }
     }
 

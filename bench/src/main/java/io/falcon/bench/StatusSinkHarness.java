@@ -31,8 +31,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * Write-back throughput and event -> row latency of the status-sink, on the real broker and MariaDB: N jobs get
- * three status transitions each, produced as fast as the producer goes. Usage: StatusSinkHarness [jobs, 5000]
+ * Write-back throughput and event -> row latency of the status-sink, on the real broker and MariaDB. First a paced
+ * phase (one event every 10 ms: latency without queueing), then N jobs get three status transitions each, produced
+ * as fast as the producer goes (throughput; latency then includes queueing). Usage: StatusSinkHarness [jobs, 5000]
  */
 public final class StatusSinkHarness {
     private StatusSinkHarness() {
@@ -76,6 +77,23 @@ public final class StatusSinkHarness {
                     KafkaProducer<String, TaskStatus> producer = new KafkaProducer<>(props, new StringSerializer(),
                             Topics.TASK_STATUS.valueSerde().serializer());
                     Connection c = db.connect("bench")) {
+                for (int i = 0; i < 300; i++) {
+                    String id = "job-" + i;
+                    producer.send(new ProducerRecord<>(Topics.TASK_STATUS.name(), id, new TaskStatus(
+                            Meta.of("bench", Instant.now()), id, 1, Status.Pending, Optional.empty(), "paced",
+                            Optional.of("c1"), Optional.empty(), Optional.empty(), Optional.empty(),
+                            Optional.empty(), Optional.empty(), Optional.empty())));
+                    producer.flush();
+                    Thread.sleep(10);
+                }
+                while (countMessage(c, "paced") < 300) {
+                    Thread.sleep(20);
+                }
+                var paced = metrics.sinkLag().takeSnapshot();
+                System.out.printf("paced (1 event / 10 ms): event -> row committed: mean=%.1fms %s%n",
+                        paced.mean(TimeUnit.MILLISECONDS), percentiles(paced.percentileValues()));
+                registry.clear();
+
                 long start = System.nanoTime();
                 Status[] steps = {Status.Pending, Status.Running, Status.Succeeded};
                 for (int step = 0; step < steps.length; step++) {
@@ -83,7 +101,7 @@ public final class StatusSinkHarness {
                         String id = "job-" + i;
                         Instant now = Instant.now();
                         producer.send(new ProducerRecord<>(Topics.TASK_STATUS.name(), id, new TaskStatus(
-                                Meta.of("bench", now), id, step + 1, steps[step], Optional.empty(), "step " + step,
+                                Meta.of("bench", now), id, step + 2, steps[step], Optional.empty(), "step " + step,
                                 Optional.of("c1"), Optional.empty(), Optional.empty(), Optional.empty(),
                                 Optional.empty(), steps[step].isTerminal() ? Optional.of(now) : Optional.empty(),
                                 Optional.empty())));
@@ -99,7 +117,7 @@ public final class StatusSinkHarness {
                         jobs, seconds, events / seconds);
                 var lag = metrics.sinkLag().takeSnapshot();
                 var batch = metrics.sinkBatchSize().takeSnapshot();
-                System.out.printf("event -> row committed: mean=%.1fms %s; batches=%d mean batch=%.0f%n",
+                System.out.printf("saturated: event -> row committed: mean=%.1fms %s; batches=%d mean batch=%.0f%n",
                         lag.mean(TimeUnit.MILLISECONDS), percentiles(lag.percentileValues()), batch.count(),
                         batch.mean());
             }
@@ -112,6 +130,16 @@ public final class StatusSinkHarness {
             text.append(String.format("p%.0f=%.1fms ", value.percentile() * 100, value.value(TimeUnit.MILLISECONDS)));
         }
         return text.toString().trim();
+    }
+
+    private static int countMessage(Connection c, String message) throws Exception {
+        try (PreparedStatement select = c.prepareStatement("SELECT COUNT(*) FROM jobs WHERE message = ?")) {
+            select.setString(1, message);
+            try (ResultSet rows = select.executeQuery()) {
+                rows.next();
+                return rows.getInt(1);
+            }
+        }
     }
 
     private static int count(Connection c, String status) throws Exception {

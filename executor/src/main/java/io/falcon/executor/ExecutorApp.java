@@ -83,7 +83,9 @@ public final class ExecutorApp implements AutoCloseable {
         this.reconciler = new JobStatusReconciler(edgeClients, config.namespace(), metered, events, clock,
                 config.imagePullGrace(), config.informerResync(), scheduler, config.pollInterval());
         this.reservations = GoogleClients.reservations(config);
-        this.nodePools = new NodePoolManager(gke, new ReservationLookup(reservations),
+        this.nodePools = new NodePoolManager(gke, new ReservationLookup(reservations,
+                        (cluster, reservation, capacity) -> metrics.reservationRemaining(cluster.clusterId(),
+                                reservation, capacity.remaining())),
                 new KubernetesEdgeView(edgeClients, config.namespace()), metered, events, scheduler, clock,
                 NodePoolManager.Settings.of(config));
         JobSubmitter jobs = new JobSubmitter(edgeClients, new JobRenderer(config.namespace()), config.namespace(),

@@ -17,8 +17,6 @@ final class MeteredEventSink implements EventSink {
     public void emit(ExecutorEvent event) {
         if (event instanceof ExecutorEvent.NodePoolInventory inventory) {
             metrics.activePools(inventory.clusterId(), inventory.pools().size());
-        } else if (event instanceof ExecutorEvent.ReservationShort shortage) {
-            metrics.reservationRemaining(shortage.clusterId(), shortage.reservation(), shortage.remainingSlices());
         }
         next.emit(event);
     }

@@ -10,7 +10,13 @@ import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import io.falcon.events.DeadLetter;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
@@ -87,6 +93,44 @@ class StatusSinkIT {
             String id = "o" + i;
             await(() -> "Succeeded".equals(db.column(id, "status")));
         }
+    }
+
+    @Test
+    void undecodableAndUnknownJobEventsGoToTheDeadLetterTopicAndTheRestIsWritten() throws Exception {
+        db.insertJob("known", "Pending");
+        try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(producerProps(), new StringSerializer(),
+                new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            raw.send(new ProducerRecord<>(topic, "garbled", "{not json".getBytes())).get();
+        }
+        send(StatusDb.status("ghost", 1, Status.Running, Optional.empty(), "nobody home"));
+        send(StatusDb.status("known", 1, Status.Running, Optional.empty(), "Pod 运行中 (1/1 active)"));
+        await(() -> "Running".equals(db.column("known", "status")));
+
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafka().bootstrapServers());
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, topic + "-dlq-reader");
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        List<DeadLetter> letters = new ArrayList<>();
+        try (KafkaConsumer<String, DeadLetter> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
+                Topics.DEAD_LETTER.valueSerde().deserializer())) {
+            consumer.subscribe(List.of(Topics.DEAD_LETTER.name()));
+            Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+            while (Instant.now().isBefore(deadline) && letters.size() < 2) {
+                consumer.poll(Duration.ofMillis(200)).forEach(r -> {
+                    if (r.value().sourceTopic().equals(topic)) {
+                        letters.add(r.value());
+                    }
+                });
+            }
+        }
+        assertThat(letters).extracting(DeadLetter::reason).anySatisfy(r -> assertThat(r).contains("TaskStatus"))
+                .anySatisfy(r -> assertThat(r).isEqualTo("no jobs row with id ghost"));
+    }
+
+    private Properties producerProps() {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafka().bootstrapServers());
+        return props;
     }
 
     private static void await(Callable<Boolean> condition) throws Exception {

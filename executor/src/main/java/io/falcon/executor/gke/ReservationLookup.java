@@ -23,9 +23,21 @@ public final class ReservationLookup {
     private static final Pattern SHARED = Pattern.compile("projects/([^/]+)/reservations/([^/]+)");
 
     private final ReservationsClient reservations;
+    private final CapacityObserver observer;
+
+    /** Told every capacity the lookup reads (the reservation-remaining gauge). */
+    @FunctionalInterface
+    public interface CapacityObserver {
+        void observed(ClusterTarget cluster, String reservation, Capacity capacity);
+    }
 
     public ReservationLookup(ReservationsClient reservations) {
+        this(reservations, (cluster, reservation, capacity) -> { });
+    }
+
+    public ReservationLookup(ReservationsClient reservations, CapacityObserver observer) {
         this.reservations = reservations;
+        this.observer = observer;
     }
 
     /** Thrown when no reservation of that name exists where the cluster could use it. */
@@ -80,6 +92,12 @@ public final class ReservationLookup {
      * @throws ReservationNotFoundException when it does not exist (in the cluster's zone or region)
      */
     public Capacity capacity(ClusterTarget cluster, String reservation) {
+        Capacity capacity = lookUp(cluster, reservation);
+        observer.observed(cluster, reservation, capacity);
+        return capacity;
+    }
+
+    private Capacity lookUp(ClusterTarget cluster, String reservation) {
         Where where = where(cluster, reservation);
         if (where.zone().isPresent()) {
             try {

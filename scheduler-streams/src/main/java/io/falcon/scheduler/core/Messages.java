@@ -22,6 +22,15 @@ public final class Messages {
                 : "队列位置 #" + position + ",前面有 " + ahead.size() + " 个任务 (" + names + more + ")";
     }
 
+    /** A position deep in the queue: who is ahead is too long a list to be useful. */
+    public static String waitingCount(int position) {
+        return "队列位置 #" + position + ",前面有 " + (position - 1) + " 个任务";
+    }
+
+    public static String waitingBeyond(int aheadAtLeast) {
+        return "队列位置 #" + (aheadAtLeast + 1) + " 之后,前面至少有 " + aheadAtLeast + " 个任务";
+    }
+
     public static String noCluster(String tpuType, String why) {
         return "no eligible cluster for tpu_type " + tpuType + ": " + why + "; waiting for one to become active";
     }

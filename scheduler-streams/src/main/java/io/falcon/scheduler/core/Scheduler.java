@@ -295,8 +295,11 @@ public final class Scheduler {
             QueueKey key = queued.queue().orElseThrow();
             queue(key).add(entry(queued));
             out.queueChanged(key);
-            refreshPositions(key, now, out);
+            boolean told = refreshPositions(key, now, out).contains(queued.id());
             startNext(key, now, out);
+            if (!told && jobs.get(queued.id()).phase() == Phase.WAITING) {
+                tellDeepPosition(jobs.get(queued.id()), key, now, out);
+            }
         }
     }
 
@@ -380,20 +383,41 @@ public final class Scheduler {
         return true;
     }
 
-    /** Tells each of the first waiting jobs its exact position and who is ahead, when that changed. */
-    private void refreshPositions(QueueKey key, Instant now, Decisions out) {
+    /**
+     * Tells each of the first waiting jobs its exact position and who is ahead, when that changed; returns the
+     * jobs it covered. Positions change for everyone behind any change, so only the first few are kept current.
+     */
+    private java.util.Set<String> refreshPositions(QueueKey key, Instant now, Decisions out) {
         WaitQueue queue = queue(key);
         List<WaitQueue.Entry> order = queue.pickOrder(settings.positionUpdates());
-        List<WaitQueue.Entry> ahead = new ArrayList<>();
+        List<WaitQueue.Entry> ahead = new ArrayList<>(order.size() + 1);
         queue.slotHolder().map(jobs::get).ifPresent(holder -> ahead.add(entry(holder)));
+        java.util.Set<String> covered = new java.util.HashSet<>();
         for (WaitQueue.Entry entry : order) {
             ScheduledJob job = jobs.get(entry.jobId());
-            String message = Messages.waiting(ahead.size() + 1, List.copyOf(ahead));
+            String message = Messages.waiting(ahead.size() + 1, ahead);
             if (!message.equals(job.message()) || job.reason().filter(Reason.Waiting::equals).isEmpty()) {
                 publish(job, Status.Pending, Optional.of(Reason.Waiting), message, now, out);
             }
+            covered.add(entry.jobId());
             ahead.add(entry);
         }
+        return covered;
+    }
+
+    /**
+     * A job queued behind the kept-current positions still gets its position when it arrives: exact up to a bound,
+     * then a lower bound. It is told again once it moves up into the kept-current range.
+     */
+    private void tellDeepPosition(ScheduledJob job, QueueKey key, Instant now, Decisions out) {
+        WaitQueue queue = queue(key);
+        int holder = queue.slotHolder().isPresent() ? 1 : 0;
+        int bound = settings.positionUpdates() * 10;
+        java.util.OptionalInt position = queue.positionOf(entry(job), bound);
+        String message = position.isPresent()
+                ? Messages.waitingCount(position.getAsInt() + holder)
+                : Messages.waitingBeyond(bound + holder);
+        publish(job, Status.Pending, Optional.of(Reason.Waiting), message, now, out);
     }
 
     // ---- lifecycle ----

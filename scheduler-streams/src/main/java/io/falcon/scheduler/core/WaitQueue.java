@@ -115,6 +115,16 @@ public final class WaitQueue {
         return order;
     }
 
+    /**
+     * Where the entry stands among the waiting jobs in pick order (1 = next), if within the first limit positions;
+     * O(k log n) for position k, so callers bound it.
+     */
+    public java.util.OptionalInt positionOf(Entry target, int limit) {
+        List<Entry> order = pickOrder(limit);
+        int index = order.indexOf(target);
+        return index < 0 ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(index + 1);
+    }
+
     public int size() {
         return size;
     }

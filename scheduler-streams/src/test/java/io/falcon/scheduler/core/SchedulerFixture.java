@@ -15,10 +15,18 @@ import java.util.Optional;
 final class SchedulerFixture {
     static final String SPEC = "{\"image\":\"us-docker.pkg.dev/p/r/train:1\",\"command\":[\"python\",\"train.py\"]}";
 
-    final Scheduler scheduler = new Scheduler();
+    final Scheduler scheduler;
     final List<TaskStatus> statuses = new ArrayList<>();
     final List<ExecutorCommand> commands = new ArrayList<>();
     Instant now = Instant.parse("2026-12-02T10:00:00Z");
+
+    SchedulerFixture() {
+        this(SchedulerSettings.defaults());
+    }
+
+    SchedulerFixture(SchedulerSettings settings) {
+        scheduler = new Scheduler(settings);
+    }
 
     static ClusterRow cluster(String id, String tpuType, String status, Optional<String> reservation) {
         return new ClusterRow(id, "edge-" + id, "proj-" + id, "us-central1", tpuType, "bucket-" + id, reservation,

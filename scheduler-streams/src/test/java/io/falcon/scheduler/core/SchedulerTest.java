@@ -127,6 +127,21 @@ class SchedulerTest {
     }
 
     @Test
+    void jobsQueuedBehindTheKeptCurrentPositionsStillLearnTheirPosition() {
+        SchedulerSettings one = new SchedulerSettings(Duration.ofSeconds(30), Duration.ofMinutes(15),
+                Duration.ofSeconds(60), Duration.ofMinutes(10), 1);
+        SchedulerFixture deep = new SchedulerFixture(one).withCluster("c1", "v6e");
+        for (int i = 1; i <= 13; i++) {
+            deep.submit(String.format("j%02d", i), "actor" + i);
+        }
+        assertThat(deep.last("j02").message()).isEqualTo("队列位置 #2,前面有 1 个任务 (actor1: name-j01)");
+        assertThat(deep.last("j05").message()).isEqualTo("队列位置 #5,前面有 4 个任务");
+        assertThat(deep.last("j11").message()).isEqualTo("队列位置 #11,前面有 10 个任务");
+        assertThat(deep.last("j13").message()).isEqualTo("队列位置 #12 之后,前面至少有 11 个任务");
+        assertThat(deep.of("j13")).extracting(TaskStatus::reason).containsOnly(Optional.of(Reason.Waiting));
+    }
+
+    @Test
     void theShortestQueueWinsAmongActiveClustersOfTheType() {
         f.withCluster("c2", "v6e").withCluster("c3", "v7x");
         f.submit("j1", "a").submit("j2", "a").submit("j3", "a");
