@@ -1,5 +1,6 @@
 package io.falcon.faults;
 
+import io.falcon.events.streams.ExactlyOnceStreams;
 import io.falcon.ops.FalconMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.falcon.events.Topics;
@@ -17,7 +18,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,15 +39,8 @@ public final class FaultStreamsApp implements AutoCloseable {
 
     public FaultStreamsApp(FaultStreamsConfig config, FalconMetrics metrics) {
         this.config = config;
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.replicationFactor());
-        props.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir());
-        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.streamThreads());
-        props.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
-        props.put(StreamsConfig.consumerPrefix("session.timeout.ms"), (int) config.sessionTimeout().toMillis());
+        Properties props = ExactlyOnceStreams.properties(config.applicationId(), config.bootstrapServers(),
+                config.replicationFactor(), config.stateDir(), config.streamThreads(), config.sessionTimeout());
         streams = new KafkaStreams(FaultTopology.build(config.topology(), metrics), props);
         streams.setStateListener((next, previous) -> LOG.info("fault streams {} -> {}", previous, next));
         if (config.policyFile().isPresent()) {
@@ -100,6 +93,6 @@ public final class FaultStreamsApp implements AutoCloseable {
             policyWatcher.shutdownNow();
             policyProducer.close(Duration.ofSeconds(5));
         }
-        streams.close(new KafkaStreams.CloseOptions().leaveGroup(true).timeout(Duration.ofSeconds(30)));
+        ExactlyOnceStreams.close(streams);
     }
 }

@@ -64,7 +64,7 @@ final class CountingProcessor implements Processor<String, byte[], String, Objec
         long nowMs = context.currentSystemTimeMs();
         String topic = context.recordMetadata().map(m -> m.topic()).orElse("");
         if (topic.equals(Topics.ISOLATION_COMMANDS.name())) {
-            DeadLetters.decode(Topics.ISOLATION_COMMANDS.valueSerde(), record, context).ifPresent(command -> {
+            FaultTopology.DEAD_LETTERS.decode(Topics.ISOLATION_COMMANDS.valueSerde(), record, context).ifPresent(command -> {
                 if (command instanceof IsolationCommand.Release release) {
                     LOG.info("release requested cluster={} node={} device={} reason={}", release.clusterId(),
                             release.nodeName(), release.deviceName(), release.reason());
@@ -74,7 +74,7 @@ final class CountingProcessor implements Processor<String, byte[], String, Objec
             });
             return;
         }
-        DeadLetters.decode(Topics.FAULT_COUNTING.valueSerde(), record, context)
+        FaultTopology.DEAD_LETTERS.decode(Topics.FAULT_COUNTING.valueSerde(), record, context)
                 .ifPresent(fault -> emit(counting.onCountedFault(fault, policy(), nowMs)));
     }
 

@@ -1,5 +1,7 @@
 package io.falcon.faults.topology;
 
+import io.falcon.events.streams.StreamsDeadLetters;
+import io.falcon.faults.core.Verdicts;
 import io.falcon.ops.FalconMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.falcon.events.JsonSerde;
@@ -33,6 +35,7 @@ public final class FaultTopology {
     static final String VERDICT_SINK = "to-fault-verdicts";
     static final String ISOLATION_SINK = "to-isolation";
     static final String DEAD_LETTER_SINK = "to-dead-letter";
+    static final StreamsDeadLetters DEAD_LETTERS = new StreamsDeadLetters(Verdicts.PRODUCER, DEAD_LETTER_SINK);
 
     private FaultTopology() {
     }

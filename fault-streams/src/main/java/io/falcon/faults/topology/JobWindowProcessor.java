@@ -75,7 +75,7 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
 
     @Override
     public void process(Record<String, byte[]> record) {
-        DeadLetters.decode(Topics.DEVICE_FAULTS.valueSerde(), record, context).ifPresent(this::accept);
+        FaultTopology.DEAD_LETTERS.decode(Topics.DEVICE_FAULTS.valueSerde(), record, context).ifPresent(this::accept);
     }
 
     private void accept(DeviceFault fault) {

@@ -29,12 +29,12 @@ final class IntakeProcessor implements Processor<String, byte[], String, Object>
     public void process(Record<String, byte[]> record) {
         String topic = context.recordMetadata().map(m -> m.topic()).orElse("");
         if (topic.equals(Topics.CDC_CLUSTERS.name())) {
-            DeadLetterRouting.decode(Topics.CDC_CLUSTERS.valueSerde(),
+            SchedulerTopology.DEAD_LETTERS.decode(Topics.CDC_CLUSTERS.valueSerde(),
                     record, context).ifPresent(change -> forward(record,
                     change.after().or(change::before).map(ClusterRow::tpuType),
                     new SchedulerInput.ClusterChanged(change)));
         } else {
-            DeadLetterRouting.decode(Topics.CDC_JOBS.valueSerde(), record,
+            SchedulerTopology.DEAD_LETTERS.decode(Topics.CDC_JOBS.valueSerde(), record,
                     context).ifPresent(change -> {
                         Instant now = Instant.ofEpochMilli(context.currentSystemTimeMs());
                         if (Intake.classify(change, now).isPresent()) {

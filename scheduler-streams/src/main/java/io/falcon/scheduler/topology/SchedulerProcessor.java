@@ -89,11 +89,11 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
         Instant now = Instant.ofEpochMilli(nowMs);
         String topic = context.recordMetadata().map(m -> m.topic()).orElse("");
         if (topic.equals(Topics.EXECUTOR_EVENTS.name())) {
-            DeadLetterRouting.decode(Topics.EXECUTOR_EVENTS.valueSerde(), record, context)
+            SchedulerTopology.DEAD_LETTERS.decode(Topics.EXECUTOR_EVENTS.valueSerde(), record, context)
                     .ifPresent(event -> apply(scheduler.observe(event, now), nowMs));
             return;
         }
-        DeadLetterRouting.decode(Topics.SCHEDULER_INPUT.valueSerde(), record, context).ifPresent(input -> {
+        SchedulerTopology.DEAD_LETTERS.decode(Topics.SCHEDULER_INPUT.valueSerde(), record, context).ifPresent(input -> {
             if (input instanceof SchedulerInput.JobChanged job) {
                 Intake.classify(job.change(), now).ifPresent(intent -> {
                     if (intent instanceof Intake.Submit submit) {

@@ -5,6 +5,8 @@ import io.falcon.ops.FalconMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.falcon.events.Topic;
 import io.falcon.events.Topics;
+import io.falcon.events.streams.StreamsDeadLetters;
+import io.falcon.scheduler.core.Scheduler;
 import io.falcon.events.cdc.ClusterRow;
 import io.falcon.scheduler.core.NodePool;
 import io.falcon.scheduler.core.ScheduledJob;
@@ -28,6 +30,7 @@ public final class SchedulerTopology {
     static final String STATUS_SINK = "to-task-status";
     static final String COMMAND_SINK = "to-executor-commands";
     static final String DEAD_LETTER_SINK = "to-dead-letter";
+    static final StreamsDeadLetters DEAD_LETTERS = new StreamsDeadLetters(Scheduler.PRODUCER, DEAD_LETTER_SINK);
 
     private SchedulerTopology() {
     }

@@ -1,9 +1,9 @@
-package io.falcon.scheduler.topology;
+package io.falcon.events.streams;
 
 import io.falcon.events.DeadLetter;
 import io.falcon.events.JsonSerde;
 import io.falcon.events.Meta;
-import io.falcon.scheduler.core.Scheduler;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Optional;
 import org.apache.kafka.common.errors.SerializationException;
@@ -12,24 +12,32 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Decodes raw records; what does not decode goes to the dead-letter sink with the reason instead of failing. */
-final class DeadLetterRouting {
-    private static final Logger LOG = LoggerFactory.getLogger(DeadLetterRouting.class);
+/**
+ * For Processor API topologies that read raw bytes: decodes a record, and sends what does not decode (or cannot be
+ * used) to the topology's dead-letter sink with the reason, instead of failing the stream thread.
+ */
+public final class StreamsDeadLetters {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamsDeadLetters.class);
 
-    private DeadLetterRouting() {
+    private final String producer;
+    private final String sinkName;
+
+    public StreamsDeadLetters(String producer, String sinkName) {
+        this.producer = producer;
+        this.sinkName = sinkName;
     }
 
-    static <T> Optional<T> decode(JsonSerde<T> serde, Record<String, byte[]> record,
+    public <T> Optional<T> decode(JsonSerde<T> serde, Record<String, byte[]> record,
             ProcessorContext<String, Object> context) {
         try {
             return Optional.ofNullable(serde.fromBytes(record.value()));
         } catch (SerializationException e) {
-            deadLetter(record, context, e.getMessage(), e);
+            send(record, context, e.getMessage(), e);
             return Optional.empty();
         }
     }
 
-    static void deadLetter(Record<String, byte[]> record, ProcessorContext<String, Object> context, String reason,
+    public void send(Record<String, byte[]> record, ProcessorContext<String, Object> context, String reason,
             Throwable error) {
         var metadata = context.recordMetadata();
         String topic = metadata.map(m -> m.topic()).orElse("unknown");
@@ -37,10 +45,10 @@ final class DeadLetterRouting {
         long offset = metadata.map(m -> m.offset()).orElse(-1L);
         LOG.warn("dead-lettering record topic={} partition={} offset={} key={} reason={}", topic, partition, offset,
                 record.key(), reason);
-        DeadLetter letter = DeadLetter.of(Meta.of(Scheduler.PRODUCER, Instant.ofEpochMilli(context.currentSystemTimeMs())),
-                topic, partition, offset, record.key() == null ? null : record.key().getBytes(
-                        java.nio.charset.StandardCharsets.UTF_8), record.value(), reason, error);
+        byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
+        DeadLetter letter = DeadLetter.of(Meta.of(producer, Instant.ofEpochMilli(context.currentSystemTimeMs())),
+                topic, partition, offset, key, record.value(), reason, error);
         context.forward(new Record<>(record.key() == null ? "" : record.key(), (Object) letter, record.timestamp()),
-                SchedulerTopology.DEAD_LETTER_SINK);
+                sinkName);
     }
 }
