@@ -127,7 +127,12 @@ public final class ExecutorApp implements AutoCloseable {
         knownClusters.accept(cluster);
     }
 
-    /** Whether the command loop is alive, for liveness and readiness. */
+    /** The command partitions this instance holds, for readiness. */
+    public io.falcon.ops.Checks.AssignmentTracker commandAssignment() {
+        return commands.assignment();
+    }
+
+    /** Whether the command loop is alive, for liveness. */
     public boolean running() {
         return commandThread != null && commandThread.isAlive() && !closed;
     }

@@ -24,7 +24,8 @@ public final class Main {
         ComponentRuntime runtime = ComponentRuntime.start("executor", System.getenv());
         ExecutorApp app = runtime.manage("executor",
                 new ExecutorApp(config, Clock.systemUTC(), runtime.metrics()).start());
-        runtime.ops().addReadinessCheck(Checks.flag("command-loop", app::running, "command loop not running"))
+        runtime.ops().addReadinessCheck(Checks.consumerJoined("consumer:falcon.executor.commands",
+                        app.commandAssignment()))
                 .addLivenessCheck(Checks.flag("command-loop", app::running, "command loop stopped"));
         runtime.awaitShutdown();
     }

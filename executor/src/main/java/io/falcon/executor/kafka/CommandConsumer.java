@@ -1,5 +1,6 @@
 package io.falcon.executor.kafka;
 
+import io.falcon.ops.Checks;
 import io.falcon.events.DeadLetter;
 import io.falcon.events.Meta;
 import io.falcon.events.Topics;
@@ -34,6 +35,7 @@ public final class CommandConsumer implements Runnable {
     private final Clock clock;
     private final String producerName;
     private volatile boolean running = true;
+    private final Checks.AssignmentTracker assignment = new Checks.AssignmentTracker();
 
     public CommandConsumer(Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> producer,
             KafkaEventSink sink, java.util.function.Consumer<ExecutorCommand> dispatcher, Clock clock, String producerName) {
@@ -45,10 +47,15 @@ public final class CommandConsumer implements Runnable {
         this.producerName = producerName;
     }
 
+    /** The command partitions this instance holds, for readiness. */
+    public Checks.AssignmentTracker assignment() {
+        return assignment;
+    }
+
     @Override
     public void run() {
         try {
-            consumer.subscribe(List.of(Topics.EXECUTOR_COMMANDS.name()));
+            consumer.subscribe(List.of(Topics.EXECUTOR_COMMANDS.name()), assignment);
             while (running) {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(500));
                 if (records.isEmpty()) {

@@ -6,6 +6,7 @@ import io.falcon.events.cdc.ClusterRow;
 import io.falcon.events.executor.ExecutorCommand;
 import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;
+import io.falcon.ops.FalconMdc;
 import io.falcon.ops.FalconMetrics;
 import io.falcon.scheduler.core.Decisions;
 import io.falcon.scheduler.core.Intake;
@@ -145,14 +146,19 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
         }
         record(decisions, nowMs);
         for (TaskStatus status : decisions.statuses()) {
-            LOG.info("job={} status={} reason={} cluster={} pool={} message={}", status.jobId(), status.status(),
-                    status.reason().map(Enum::name).orElse(""), status.clusterId().orElse(""),
-                    status.nodePoolName().orElse(""), status.message());
+            try (FalconMdc mdc = FalconMdc.job(status.jobId()).cluster(status.clusterId().orElse(""))
+                    .nodePool(status.nodePoolName().orElse(""))) {
+                LOG.info("job={} status={} reason={} cluster={} pool={} message={}", status.jobId(), status.status(),
+                        status.reason().map(Enum::name).orElse(""), status.clusterId().orElse(""),
+                        status.nodePoolName().orElse(""), status.message());
+            }
             context.forward(new Record<>(status.jobId(), (Object) status, nowMs), SchedulerTopology.STATUS_SINK);
         }
         for (ExecutorCommand command : decisions.commands()) {
-            LOG.info("job={} cluster={} command={}", command.jobId(), command.cluster().clusterId(),
-                    command.getClass().getSimpleName());
+            try (FalconMdc mdc = FalconMdc.job(command.jobId()).cluster(command.cluster().clusterId())) {
+                LOG.info("job={} cluster={} command={}", command.jobId(), command.cluster().clusterId(),
+                        command.getClass().getSimpleName());
+            }
             context.forward(new Record<>(command.cluster().clusterId(), (Object) command, nowMs),
                     SchedulerTopology.COMMAND_SINK);
         }
