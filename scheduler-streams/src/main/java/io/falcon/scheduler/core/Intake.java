@@ -1,6 +1,5 @@
 package io.falcon.scheduler.core;
 
-import io.falcon.events.cdc.ChangeOp;
 import io.falcon.events.cdc.JobChange;
 import io.falcon.events.cdc.JobRow;
 import io.falcon.events.status.Status;
@@ -67,9 +66,5 @@ public final class Intake {
 
     private static Intent abort(JobRow row, Instant fallbackTime) {
         return new Abort(row.id(), row.abortingAt().orElse(fallbackTime));
-    }
-
-    public static boolean isRelevant(ChangeOp op) {
-        return op != ChangeOp.DELETE;
     }
 }
