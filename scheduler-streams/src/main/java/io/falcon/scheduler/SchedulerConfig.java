@@ -1,6 +1,7 @@
 package io.falcon.scheduler;
 
 import io.falcon.events.Settings;
+import io.falcon.scheduler.core.SchedulerSettings;
 import java.time.Duration;
 
 /** Typed settings of scheduler-streams, validated when it starts. */
@@ -11,7 +12,8 @@ public record SchedulerConfig(
         short replicationFactor,
         int streamThreads,
         Duration tickInterval,
-        Duration sessionTimeout) {
+        Duration sessionTimeout,
+        SchedulerSettings scheduling) {
 
     public static SchedulerConfig from(Settings settings) {
         return new SchedulerConfig(
@@ -22,6 +24,18 @@ public record SchedulerConfig(
                 settings.intBetween("falcon.scheduler.stream-threads", 1, 1, 16),
                 settings.duration("falcon.scheduler.tick-interval", Duration.ofSeconds(1)),
                 // how long a crashed instance's tasks wait before another instance takes them over
-                settings.duration("falcon.scheduler.session-timeout", Duration.ofSeconds(45)));
+                settings.duration("falcon.scheduler.session-timeout", Duration.ofSeconds(45)),
+                scheduling(settings));
+    }
+
+    private static SchedulerSettings scheduling(Settings settings) {
+        SchedulerSettings defaults = SchedulerSettings.defaults();
+        return new SchedulerSettings(
+                settings.duration("falcon.scheduler.reservation-retry", defaults.reservationRetry()),
+                // keep it above the executor's falcon.executor.node-pool.create-timeout, which normally fires first
+                settings.duration("falcon.scheduler.provisioning-backstop", defaults.provisioningBackstop()),
+                settings.duration("falcon.scheduler.abort-retry", defaults.abortRetry()),
+                settings.duration("falcon.scheduler.orphan-grace", defaults.orphanGrace()),
+                settings.intBetween("falcon.scheduler.position-updates", defaults.positionUpdates(), 1, 10_000));
     }
 }

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -32,14 +33,8 @@ final class FaultCommands implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--cluster", required = true, paramLabel = "CLUSTER_ID", description = "the device's cluster")
-        String cluster;
-
-        @Option(names = "--node", required = true, paramLabel = "NODE", description = "the device's node")
-        String node;
-
-        @Option(names = "--device", required = true, paramLabel = "DEVICE", description = "the device, e.g. npu-3")
-        String device;
+        @Mixin
+        DeviceAddress address;
 
         @Option(names = "--code", required = true, paramLabel = "FAULT_CODE", description = "fault code, e.g. 8C1F8609")
         String code;
@@ -60,21 +55,18 @@ final class FaultCommands implements Runnable {
                 throw new ParameterException(spec.commandLine(),
                         "Invalid value for option '--repeat': must be between 1 and 1000, got " + repeat);
             }
-            if (node.contains("/")) {
-                throw new ParameterException(spec.commandLine(),
-                        "Invalid value for option '--node': node names never contain '/', got '" + node + "'");
-            }
+            address.validate(spec);
             long now = System.currentTimeMillis();
             List<Map.Entry<String, DeviceFault>> faults = new ArrayList<>();
             for (int i = 0; i < repeat; i++) {
-                DeviceFault fault = new DeviceFault(null, cluster, node, device, code, Optional.ofNullable(level),
+                DeviceFault fault = new DeviceFault(null, address.cluster, address.node, address.device, code, Optional.ofNullable(level),
                         Optional.ofNullable(job), now + i);
                 faults.add(Map.entry(fault.topicKey(), fault));
             }
             KafkaTopics.send(FalconCli.connections(spec), Topics.DEVICE_FAULTS, faults);
             PrintWriter out = spec.commandLine().getOut();
-            out.println(repeat + " fault" + (repeat == 1 ? "" : "s") + " " + code + " on " + cluster + "/" + node + "/"
-                    + device + " sent to " + Topics.DEVICE_FAULTS.name());
+            out.println(repeat + " fault" + (repeat == 1 ? "" : "s") + " " + code + " on " + address
+                    + " sent to " + Topics.DEVICE_FAULTS.name());
             out.flush();
             return FalconCli.EXIT_OK;
         }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -62,32 +63,23 @@ final class IsolationCommands implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--cluster", required = true, paramLabel = "CLUSTER_ID", description = "the device's cluster")
-        String cluster;
-
-        @Option(names = "--node", required = true, paramLabel = "NODE", description = "the device's node")
-        String node;
-
-        @Option(names = "--device", required = true, paramLabel = "DEVICE", description = "the device, e.g. npu-3")
-        String device;
+        @Mixin
+        DeviceAddress address;
 
         @Option(names = "--reason", paramLabel = "TEXT", description = "why (kept in the verdict ledger)")
         String reason;
 
         @Override
         public Integer call() {
-            if (node.contains("/")) {
-                throw new ParameterException(spec.commandLine(),
-                        "Invalid value for option '--node': node names never contain '/', got '" + node + "'");
-            }
+            address.validate(spec);
             String why = reason != null ? reason
                     : "released by " + System.getProperty("user.name", "an operator") + " with the falcon CLI";
-            IsolationCommand release = new IsolationCommand.Release(Meta.of("falcon-cli", Instant.now()), cluster,
-                    node, device, why);
+            IsolationCommand release = new IsolationCommand.Release(Meta.of("falcon-cli", Instant.now()),
+                    address.cluster, address.node, address.device, why);
             KafkaTopics.send(FalconCli.connections(spec), Topics.ISOLATION_COMMANDS,
-                    List.of(Map.entry(cluster, release)));
+                    List.of(Map.entry(address.cluster, release)));
             PrintWriter out = spec.commandLine().getOut();
-            out.println("release of " + cluster + "/" + node + "/" + device + " sent to "
+            out.println("release of " + address + " sent to "
                     + Topics.ISOLATION_COMMANDS.name());
             out.flush();
             return FalconCli.EXIT_OK;

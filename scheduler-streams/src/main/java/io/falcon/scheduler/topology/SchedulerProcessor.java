@@ -14,6 +14,7 @@ import io.falcon.scheduler.core.NodePool;
 import io.falcon.scheduler.core.QueueKey;
 import io.falcon.scheduler.core.ScheduledJob;
 import io.falcon.scheduler.core.Scheduler;
+import io.falcon.scheduler.core.SchedulerSettings;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -36,6 +37,7 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
     private static final Duration GAUGE_INTERVAL = Duration.ofSeconds(10);
 
     private final Duration tickInterval;
+    private final SchedulerSettings scheduling;
     private final FalconMetrics metrics;
     private ProcessorContext<String, Object> context;
     private KeyValueStore<String, ScheduledJob> jobStore;
@@ -44,8 +46,9 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
     private KeyValueStore<String, String> queueStore;
     private Scheduler scheduler;
 
-    SchedulerProcessor(Duration tickInterval, FalconMetrics metrics) {
+    SchedulerProcessor(Duration tickInterval, SchedulerSettings scheduling, FalconMetrics metrics) {
         this.tickInterval = tickInterval;
+        this.scheduling = scheduling;
         this.metrics = metrics;
     }
 
@@ -62,7 +65,7 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
     }
 
     private Scheduler restore() {
-        Scheduler restored = new Scheduler();
+        Scheduler restored = new Scheduler(scheduling);
         int jobs = 0;
         try (KeyValueIterator<String, ClusterRow> it = clusterStore.all()) {
             it.forEachRemaining(kv -> restored.restoreCluster(kv.value));

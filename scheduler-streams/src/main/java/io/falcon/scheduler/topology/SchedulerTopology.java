@@ -7,6 +7,7 @@ import io.falcon.events.Topic;
 import io.falcon.events.Topics;
 import io.falcon.events.streams.StreamsDeadLetters;
 import io.falcon.scheduler.core.Scheduler;
+import io.falcon.scheduler.core.SchedulerSettings;
 import io.falcon.events.cdc.ClusterRow;
 import io.falcon.scheduler.core.NodePool;
 import io.falcon.scheduler.core.ScheduledJob;
@@ -37,10 +38,10 @@ public final class SchedulerTopology {
 
     /** The topology without metrics (tests, replay). */
     public static Topology build(Duration tickInterval) {
-        return build(tickInterval, new FalconMetrics(new SimpleMeterRegistry()));
+        return build(tickInterval, SchedulerSettings.defaults(), new FalconMetrics(new SimpleMeterRegistry()));
     }
 
-    public static Topology build(Duration tickInterval, FalconMetrics metrics) {
+    public static Topology build(Duration tickInterval, SchedulerSettings scheduling, FalconMetrics metrics) {
         Topology topology = new Topology();
         var bytes = Serdes.ByteArray().deserializer();
         var keys = Serdes.String().deserializer();
@@ -50,7 +51,7 @@ public final class SchedulerTopology {
         addSink(topology, INPUT_SINK, Topics.SCHEDULER_INPUT, "intake");
 
         topology.addSource("scheduler-in", keys, bytes, Topics.SCHEDULER_INPUT.name(), Topics.EXECUTOR_EVENTS.name());
-        topology.addProcessor("scheduler", () -> new SchedulerProcessor(tickInterval, metrics), "scheduler-in");
+        topology.addProcessor("scheduler", () -> new SchedulerProcessor(tickInterval, scheduling, metrics), "scheduler-in");
         topology.addStateStore(store(JOB_STORE, JsonSerde.of(ScheduledJob.class)), "scheduler");
         topology.addStateStore(store(POOL_STORE, JsonSerde.of(NodePool.class)), "scheduler");
         topology.addStateStore(store(CLUSTER_STORE, JsonSerde.of(ClusterRow.class)), "scheduler");

@@ -24,6 +24,7 @@ import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import io.falcon.ops.FalconMetrics;
+import io.falcon.scheduler.core.SchedulerSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,7 +48,8 @@ class SchedulerTopologyTest {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "scheduler-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        driver = new TopologyTestDriver(SchedulerTopology.build(Duration.ofSeconds(1), new FalconMetrics(registry)), props, START);
+        driver = new TopologyTestDriver(SchedulerTopology.build(Duration.ofSeconds(1), SchedulerSettings.defaults(),
+                new FalconMetrics(registry)), props, START);
         var keys = Serdes.String();
         jobs = driver.createInputTopic(Topics.CDC_JOBS.name(), keys.serializer(),
                 Topics.CDC_JOBS.valueSerde().serializer());
