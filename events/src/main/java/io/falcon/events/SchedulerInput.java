@@ -9,11 +9,19 @@ import io.falcon.events.cdc.JobChange;
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
         @JsonSubTypes.Type(value = SchedulerInput.JobChanged.class, name = "JobChanged"),
-        @JsonSubTypes.Type(value = SchedulerInput.ClusterChanged.class, name = "ClusterChanged")})
+        @JsonSubTypes.Type(value = SchedulerInput.ClusterChanged.class, name = "ClusterChanged"),
+        @JsonSubTypes.Type(value = SchedulerInput.ClusterLeft.class, name = "ClusterLeft")})
 public sealed interface SchedulerInput {
     record JobChanged(JobChange change) implements SchedulerInput {
     }
 
     record ClusterChanged(ClusterChange change) implements SchedulerInput {
+    }
+
+    /**
+     * The cluster no longer belongs to this partition's TPU type (its row's tpu_type changed): the scheduler task
+     * of the old type forgets it as if its row were deleted. Sent keyed by the old tpu_type.
+     */
+    record ClusterLeft(String clusterId) implements SchedulerInput {
     }
 }

@@ -42,7 +42,7 @@ class JsonSerdeTest {
 
     @Test
     void eventsAndStatusRoundTrip() {
-        ExecutorEvent event = new ExecutorEvent.JobRunning(META, "job-1", "c1", "v6e", "falcon-job-1", 2, 2);
+        ExecutorEvent event = new ExecutorEvent.JobRunning(META, "job-1", "c1", "v6e", "falcon-job-1", "uid-1", 2, 2);
         var events = Topics.EXECUTOR_EVENTS.valueSerde();
         assertThat(events.deserializer().deserialize("t", events.serializer().serialize("t", event)))
                 .isEqualTo(event);

@@ -44,10 +44,11 @@ public final class Events {
                 c.clusterId(), c.tpuType(), k8sJob, uid);
     }
 
+    /** retryable: no answer, 5xx or 429 (the scheduler asks again); otherwise a refusal. */
     public ExecutorEvent.JobSubmitFailed jobSubmitFailed(String jobId, ClusterTarget c, String k8sJob,
-            String message) {
-        return new ExecutorEvent.JobSubmitFailed(meta("JobSubmitFailed", c.clusterId(), k8sJob, jobId), jobId,
-                c.clusterId(), c.tpuType(), k8sJob, message);
+            String message, boolean retryable) {
+        return new ExecutorEvent.JobSubmitFailed(meta("JobSubmitFailed", c.clusterId(), k8sJob, jobId, message), jobId,
+                c.clusterId(), c.tpuType(), k8sJob, message, retryable);
     }
 
     public ExecutorEvent.JobDeleted jobDeleted(String jobId, ClusterTarget c, String k8sJob) {
@@ -58,7 +59,7 @@ public final class Events {
     public ExecutorEvent.JobRunning jobRunning(String jobId, String clusterId, String tpuType, String k8sJob,
             String uid, int active, int expected) {
         return new ExecutorEvent.JobRunning(meta("JobRunning", clusterId, k8sJob, uid), jobId, clusterId, tpuType,
-                k8sJob, active, expected);
+                k8sJob, uid, active, expected);
     }
 
     public ExecutorEvent.JobSucceeded jobSucceeded(String jobId, String clusterId, String tpuType, String k8sJob,

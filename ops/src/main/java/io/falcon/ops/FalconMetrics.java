@@ -51,6 +51,8 @@ public final class FalconMetrics {
     public static final String SINK_BATCH_SIZE = "falcon.sink.batch.size";
     /** Timer: from a status event's occurredAt to its commit in the jobs table. */
     public static final String SINK_LAG = "falcon.sink.lag";
+    /** Records a component could not decode or process, sent to falcon.dead-letter. */
+    public static final String DEAD_LETTERS = "falcon.dead.letters";
 
     public static final String TAG_COMPONENT = "component";
     public static final String TAG_CLUSTER = "cluster";
@@ -59,11 +61,13 @@ public final class FalconMetrics {
     public static final String TAG_RESERVATION = "reservation";
     public static final String TAG_REASON = "reason";
     public static final String TAG_VERDICT = "verdict";
+    public static final String TAG_SOURCE = "source";
+    public static final String TAG_STAGE = "stage";
 
     /** Every Falcon metric name, for documentation and tests. */
     public static final List<String> NAMES = List.of(DISPATCH_LATENCY, QUEUE_DEPTH, RESERVATION_REMAINING,
             ACTIVE_POOLS, RUNNING_JOBS, FAILURES, FAULT_VERDICTS, ISOLATED_DEVICES, SINK_WRITE_LATENCY,
-            SINK_BATCH_SIZE, SINK_LAG);
+            SINK_BATCH_SIZE, SINK_LAG, DEAD_LETTERS);
 
     private final MeterRegistry registry;
     private final Map<GaugeKey, AtomicLong> gauges = new ConcurrentHashMap<>();
@@ -128,6 +132,12 @@ public final class FalconMetrics {
     public void faultVerdict(String verdict, String cluster) {
         Counter.builder(FAULT_VERDICTS).description("Fault verdicts, by kind").tags(TAG_VERDICT, verdict,
                 TAG_CLUSTER, cluster).register(registry).increment();
+    }
+
+    /** One record sent to the dead-letter topic: source topic, and stage (decode or process). */
+    public void deadLetter(String source, String stage) {
+        Counter.builder(DEAD_LETTERS).description("Records sent to falcon.dead-letter, by source topic and stage")
+                .tags(TAG_SOURCE, source, TAG_STAGE, stage).register(registry).increment();
     }
 
     public Timer sinkWriteLatency() {

@@ -32,9 +32,15 @@ public record SchedulerConfig(
         SchedulerSettings defaults = SchedulerSettings.defaults();
         return new SchedulerSettings(
                 settings.duration("falcon.scheduler.reservation-retry", defaults.reservationRetry()),
+                settings.duration("falcon.scheduler.provisioning-retry", defaults.provisioningRetry()),
                 // keep it above the executor's falcon.executor.node-pool.create-timeout, which normally fires first
                 settings.duration("falcon.scheduler.provisioning-backstop", defaults.provisioningBackstop()),
+                settings.duration("falcon.scheduler.dispatch-retry", defaults.dispatchRetry()),
+                settings.duration("falcon.scheduler.submit-deadline", defaults.submitDeadline()),
+                settings.duration("falcon.scheduler.dispatch-deadline", defaults.dispatchDeadline()),
+                settings.duration("falcon.scheduler.default-execution-timeout", defaults.defaultExecutionTimeout()),
                 settings.duration("falcon.scheduler.abort-retry", defaults.abortRetry()),
+                settings.duration("falcon.scheduler.cleanup-retry", defaults.cleanupRetry()),
                 settings.duration("falcon.scheduler.orphan-grace", defaults.orphanGrace()),
                 settings.intBetween("falcon.scheduler.position-updates", defaults.positionUpdates(), 1, 10_000));
     }

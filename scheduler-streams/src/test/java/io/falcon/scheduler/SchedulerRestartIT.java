@@ -80,7 +80,7 @@ class SchedulerRestartIT {
                 for (ExecutorEvent event : List.of(
                         new ExecutorEvent.NodePoolReady(meta, r1, c1, "v5p", ResourceNames.nodePool(r1)),
                         new ExecutorEvent.JobSubmitted(meta, r1, c1, "v5p", ResourceNames.k8sJob(r1), "uid"),
-                        new ExecutorEvent.JobRunning(meta, r1, c1, "v5p", ResourceNames.k8sJob(r1), 1, 1))) {
+                        new ExecutorEvent.JobRunning(meta, r1, c1, "v5p", ResourceNames.k8sJob(r1), "uid-r1", 1, 1))) {
                     send(producer, Topics.EXECUTOR_EVENTS.name(), "v5p",
                             Topics.EXECUTOR_EVENTS.valueSerde().toBytes(event));
                 }

@@ -21,7 +21,8 @@ import java.util.Optional;
         @JsonSubTypes.Type(value = ExecutorEvent.JobDeleted.class, name = "JobDeleted"),
         @JsonSubTypes.Type(value = ExecutorEvent.NodePoolWaitingForNodes.class, name = "NodePoolWaitingForNodes"),
         @JsonSubTypes.Type(value = ExecutorEvent.ReservationShort.class, name = "ReservationShort"),
-        @JsonSubTypes.Type(value = ExecutorEvent.NodePoolInventory.class, name = "NodePoolInventory")})
+        @JsonSubTypes.Type(value = ExecutorEvent.NodePoolInventory.class, name = "NodePoolInventory"),
+        @JsonSubTypes.Type(value = ExecutorEvent.JobInventory.class, name = "JobInventory")})
 public sealed interface ExecutorEvent {
     Meta meta();
 
@@ -48,13 +49,17 @@ public sealed interface ExecutorEvent {
             String jobUid) implements ExecutorEvent {
     }
 
+    /**
+     * The create was refused. retryable: the API server did not answer or answered 5xx/429 (the Job may or may not
+     * exist); the scheduler keeps the job Dispatching and asks again. Otherwise a refusal (4xx, invalid manifest).
+     */
     record JobSubmitFailed(Meta meta, String jobId, String clusterId, String tpuType, String k8sJobName,
-            String message) implements ExecutorEvent {
+            String message, boolean retryable) implements ExecutorEvent {
     }
 
-    /** Pods of the job are running: active of expected. */
-    record JobRunning(Meta meta, String jobId, String clusterId, String tpuType, String k8sJobName, int active,
-            int expected) implements ExecutorEvent {
+    /** Pods of the job are running: active of expected. jobUid is the Kubernetes Job's uid. */
+    record JobRunning(Meta meta, String jobId, String clusterId, String tpuType, String k8sJobName, String jobUid,
+            int active, int expected) implements ExecutorEvent {
     }
 
     record JobSucceeded(Meta meta, String jobId, String clusterId, String tpuType, String k8sJobName)
@@ -94,6 +99,22 @@ public sealed interface ExecutorEvent {
         public NodePoolInventory {
             pools = List.copyOf(pools);
         }
+    }
+
+    /**
+     * Periodic inventory of the Kubernetes Jobs labelled managed-by=falcon in one cluster (from a synced informer
+     * cache, so an absent Job is really absent), for the sweep of Jobs whose task is terminal or unknown. jobId is
+     * empty: the inventory is about the cluster.
+     */
+    record JobInventory(Meta meta, String jobId, String clusterId, String tpuType, List<ObservedJob> jobs)
+            implements ExecutorEvent {
+        public JobInventory {
+            jobs = List.copyOf(jobs);
+        }
+    }
+
+    /** One Kubernetes Job: its name, the task it runs (falcon.io/job-id), uid, creation time, and whether it ended. */
+    record ObservedJob(String name, String falconJobId, String uid, Optional<Instant> createdAt, boolean finished) {
     }
 
     /** One node pool as GKE reports it; falconJob is the value of its falcon-job label. */

@@ -66,7 +66,7 @@ public final class JobSubmitter {
             } catch (InvalidJobException e) {
                 log.warn("job refused: {}", e.getMessage());
                 sink.emit(events.jobSubmitFailed(command.jobId(), cluster, command.k8sJobName(),
-                        "invalid job: " + e.getMessage()));
+                        "invalid job: " + e.getMessage(), false));
                 return;
             }
             try {
@@ -97,7 +97,8 @@ public final class JobSubmitter {
                     return;
                 }
                 log.warn("job submit failed: {}", message, e);
-                sink.emit(events.jobSubmitFailed(command.jobId(), cluster, command.k8sJobName(), message));
+                sink.emit(events.jobSubmitFailed(command.jobId(), cluster, command.k8sJobName(), message,
+                        KubeErrors.isTransient(e)));
             }
         }
     }

@@ -18,6 +18,8 @@ public final class Decisions {
     private final Set<String> changedJobs = new LinkedHashSet<>();
     private final Set<NodePool.PoolKey> changedPools = new LinkedHashSet<>();
     private final Set<QueueKey> changedQueues = new LinkedHashSet<>();
+    private final Set<JobDeletion.Key> changedDeletions = new LinkedHashSet<>();
+    private final Set<String> changedClusters = new LinkedHashSet<>();
     private final List<ScheduledJob> startedJobs = new ArrayList<>();
 
     void publish(TaskStatus status) {
@@ -38,6 +40,14 @@ public final class Decisions {
 
     void queueChanged(QueueKey key) {
         changedQueues.add(key);
+    }
+
+    void clusterChanged(String clusterId) {
+        changedClusters.add(clusterId);
+    }
+
+    void deletionChanged(JobDeletion.Key key) {
+        changedDeletions.add(key);
     }
 
     /** A job whose pods all run for the first time (for the dispatch-latency metric). */
@@ -69,8 +79,16 @@ public final class Decisions {
         return Collections.unmodifiableSet(changedQueues);
     }
 
+    public Set<String> changedClusters() {
+        return Collections.unmodifiableSet(changedClusters);
+    }
+
+    public Set<JobDeletion.Key> changedDeletions() {
+        return Collections.unmodifiableSet(changedDeletions);
+    }
+
     public boolean isEmpty() {
         return statuses.isEmpty() && commands.isEmpty() && changedJobs.isEmpty() && changedPools.isEmpty()
-                && changedQueues.isEmpty();
+                && changedQueues.isEmpty() && changedDeletions.isEmpty() && changedClusters.isEmpty();
     }
 }

@@ -83,6 +83,34 @@ public final class Messages {
         return "K8s Job 提交失败: " + detail;
     }
 
+    /** A retryable submit error: the job stays Dispatching and the scheduler asks again. */
+    public static String submitRetrying(String detail) {
+        return "Node pool 就绪,正在提交 K8s Job... (上次提交失败,重试中: " + detail + ")";
+    }
+
+    /** Pods of a created Job that never all ran within the dispatch deadline. */
+    public static String podsNeverRan(String k8sJobName, Duration deadline) {
+        return "Pod 未能在 " + duration(deadline) + " 内全部运行 (K8s Job " + k8sJobName + " 已提交),已取消 Job";
+    }
+
+    /** The Kubernetes Job was never confirmed created within the submit deadline. */
+    public static String submitGaveUp(Duration deadline, String lastError) {
+        return jobSubmitFailed("no Kubernetes Job after " + duration(deadline) + " of retries (last error: "
+                + lastError + ")");
+    }
+
+    /** An active job whose cluster row was deleted: its resources there are deleted. */
+    public static String clusterRemoved(String cluster, String phase) {
+        return "cluster " + cluster + " was removed from the clusters table while this job was " + phase
+                + "; its Kubernetes Job and node pool there are deleted";
+    }
+
+    /** An active job whose cluster row now names another GKE cluster: its resources at the old one are deleted. */
+    public static String clusterMoved(String clusterId, String from, String to, String phase) {
+        return "cluster " + clusterId + " moved from " + from + " to " + to + " while this job was " + phase
+                + "; its Kubernetes Job and node pool at the old location are deleted";
+    }
+
     public static String timeout(long seconds) {
         return "任务超时 (" + seconds + "s),已取消 Job";
     }

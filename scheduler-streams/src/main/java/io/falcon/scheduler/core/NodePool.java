@@ -1,25 +1,39 @@
 package io.falcon.scheduler.core;
 
+import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.SupplyMode;
 import java.util.Optional;
 
-/** A Falcon node pool in an edge cluster, and the job that holds it, if any. */
-public record NodePool(String clusterId, String name, String topology, SupplyMode supplyMode, State state,
+/**
+ * A Falcon node pool in an edge cluster, and the job that holds it, if any. target is where the pool was created,
+ * so that its deletion reaches it even after the clusters row moved or was deleted.
+ */
+public record NodePool(ClusterTarget target, String name, String topology, SupplyMode supplyMode, State state,
         Optional<String> heldBy) {
 
     public enum State { CREATING, READY, DELETING }
 
+    public String clusterId() {
+        return target.clusterId();
+    }
+
     public PoolKey key() {
-        return new PoolKey(clusterId, name);
+        return new PoolKey(target.clusterId(), name);
     }
 
     public NodePool with(State newState, Optional<String> holder) {
-        return new NodePool(clusterId, name, topology, supplyMode, newState, holder);
+        return new NodePool(target, name, topology, supplyMode, newState, holder);
     }
 
     public record PoolKey(String clusterId, String name) {
         public String asString() {
             return clusterId + "|" + name;
+        }
+
+        /** The inverse of asString (pool names never contain '|'). */
+        public static PoolKey parse(String text) {
+            int bar = text.lastIndexOf('|');
+            return new PoolKey(text.substring(0, bar), text.substring(bar + 1));
         }
     }
 }

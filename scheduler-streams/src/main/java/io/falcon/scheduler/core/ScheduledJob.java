@@ -1,25 +1,39 @@
 package io.falcon.scheduler.core;
 
+import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.SupplyMode;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
 /**
  * The scheduler's state of one job. Immutable: every change makes a new value, which the shell persists.
- * seq is the submission time in ms (FIFO order, ties by job id); version counts published status transitions.
+ *
+ * @param seq submission time in ms (FIFO order, ties by job id)
+ * @param target the edge cluster (project, location, name) its node pool and Kubernetes Job live in, fixed when the
+ *     job takes its queue's slot: cleanup goes there even if the clusters row is later changed or deleted
+ * @param dispatchedAt when its Kubernetes Job was first seen created (JobSubmitted or JobRunning); execution
+ *     deadlines count from it
+ * @param phaseSince when the current phase began (submit, dispatch and provisioning deadlines count from it)
+ * @param lastError the last retryable error the executor reported for it, shown when a deadline gives up
+ * @param version counts published status transitions
+ * @param wakeAt when the scheduler re-drives this job's command (EnsureNodePool, EnsureJob, EnsureJobDeleted)
  */
 public record ScheduledJob(
         ValidRequest request,
         long seq,
         Phase phase,
         Optional<String> clusterId,
+        Optional<ClusterTarget> target,
         Optional<SupplyMode> supplyMode,
         Optional<String> nodePoolName,
         Optional<String> k8sJobName,
         Optional<String> jobUid,
         Optional<Instant> dispatchedAt,
+        Optional<Instant> phaseSince,
+        Optional<String> lastError,
         Status status,
         Optional<Reason> reason,
         String message,
@@ -31,7 +45,8 @@ public record ScheduledJob(
      * scheduler would not do: row changes reach it through differently keyed partitions.
      */
     public static ScheduledJob accepted(ValidRequest request) {
-        return new ScheduledJob(request, request.submittedAt().toEpochMilli(), Phase.UNPLACED, Optional.empty(), Optional.empty(), Optional.empty(),
+        return new ScheduledJob(request, request.submittedAt().toEpochMilli(), Phase.UNPLACED, Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), Status.Pending, Optional.of(Reason.Waiting), "",
                 0, Optional.empty());
     }
@@ -48,44 +63,79 @@ public record ScheduledJob(
         return clusterId.map(c -> new QueueKey(c, request.topology().text()));
     }
 
+    /** The Kubernetes Job has been seen created (its uid or the time it was first seen is known). */
+    public boolean submitted() {
+        return dispatchedAt.isPresent();
+    }
+
+    /** A new phase, starting now. */
+    public ScheduledJob enter(Phase newPhase, Instant now) {
+        return new ScheduledJob(request, seq, newPhase, clusterId, target, supplyMode, nodePoolName, k8sJobName, jobUid,
+                dispatchedAt, Optional.of(now), Optional.empty(), status, reason, message, version, wakeAt);
+    }
+
+    /** Only for the terminal bookkeeping and re-placement, where no deadline depends on the phase's start. */
     public ScheduledJob withPhase(Phase newPhase) {
-        return new ScheduledJob(request, seq, newPhase, clusterId, supplyMode, nodePoolName, k8sJobName, jobUid,
-                dispatchedAt, status, reason, message, version, wakeAt);
+        return new ScheduledJob(request, seq, newPhase, clusterId, target, supplyMode, nodePoolName, k8sJobName, jobUid,
+                dispatchedAt, phaseSince, lastError, status, reason, message, version, wakeAt);
     }
 
     public ScheduledJob withCluster(Optional<String> newClusterId) {
-        return new ScheduledJob(request, seq, phase, newClusterId, supplyMode, nodePoolName, k8sJobName, jobUid,
-                dispatchedAt, status, reason, message, version, wakeAt);
+        return new ScheduledJob(request, seq, phase, newClusterId, target, supplyMode, nodePoolName, k8sJobName,
+                jobUid, dispatchedAt, phaseSince, lastError, status, reason, message, version, wakeAt);
+    }
+
+    public ScheduledJob withTarget(ClusterTarget newTarget) {
+        return new ScheduledJob(request, seq, phase, clusterId, Optional.of(newTarget), supplyMode, nodePoolName,
+                k8sJobName, jobUid, dispatchedAt, phaseSince, lastError, status, reason, message, version, wakeAt);
     }
 
     public ScheduledJob withSupplyMode(SupplyMode mode) {
-        return new ScheduledJob(request, seq, phase, clusterId, Optional.of(mode), nodePoolName, k8sJobName, jobUid,
-                dispatchedAt, status, reason, message, version, wakeAt);
+        return new ScheduledJob(request, seq, phase, clusterId, target, Optional.of(mode), nodePoolName, k8sJobName,
+                jobUid, dispatchedAt, phaseSince, lastError, status, reason, message, version, wakeAt);
     }
 
     public ScheduledJob withNodePool(String pool) {
-        return new ScheduledJob(request, seq, phase, clusterId, supplyMode, Optional.of(pool), k8sJobName, jobUid,
-                dispatchedAt, status, reason, message, version, wakeAt);
+        return new ScheduledJob(request, seq, phase, clusterId, target, supplyMode, Optional.of(pool), k8sJobName,
+                jobUid, dispatchedAt, phaseSince, lastError, status, reason, message, version, wakeAt);
     }
 
-    public ScheduledJob withK8sJob(String name, Optional<String> uid, Optional<Instant> dispatched) {
-        return new ScheduledJob(request, seq, phase, clusterId, supplyMode, nodePoolName, Optional.of(name), uid,
-                dispatched, status, reason, message, version, wakeAt);
+    public ScheduledJob withK8sJob(String name) {
+        return new ScheduledJob(request, seq, phase, clusterId, target, supplyMode, nodePoolName, Optional.of(name),
+                jobUid, dispatchedAt, phaseSince, lastError, status, reason, message, version, wakeAt);
+    }
+
+    /** The Kubernetes Job exists: its uid (when the event carried one) and when it was first seen. */
+    public ScheduledJob withSubmission(Optional<String> uid, Instant seenAt) {
+        return new ScheduledJob(request, seq, phase, clusterId, target, supplyMode, nodePoolName, k8sJobName,
+                jobUid.or(() -> uid.filter(u -> !u.isBlank())), Optional.of(dispatchedAt.orElse(seenAt)), phaseSince,
+                lastError, status, reason, message, version, wakeAt);
+    }
+
+    public ScheduledJob withLastError(String error) {
+        return new ScheduledJob(request, seq, phase, clusterId, target, supplyMode, nodePoolName, k8sJobName, jobUid,
+                dispatchedAt, phaseSince, Optional.of(error), status, reason, message, version, wakeAt);
     }
 
     /** The next published status; the version grows so that writers can drop stale events. */
     public ScheduledJob withStatus(Status newStatus, Optional<Reason> newReason, String newMessage) {
-        return new ScheduledJob(request, seq, phase, clusterId, supplyMode, nodePoolName, k8sJobName, jobUid,
-                dispatchedAt, newStatus, newReason, newMessage, version + 1, wakeAt);
+        return new ScheduledJob(request, seq, phase, clusterId, target, supplyMode, nodePoolName, k8sJobName, jobUid,
+                dispatchedAt, phaseSince, lastError, newStatus, newReason, newMessage, version + 1, wakeAt);
     }
 
-    /** When the scheduler must look at this job again (a retry or a backstop), if ever. */
+    /** When the scheduler must re-drive this job's command, if ever. */
     public ScheduledJob withWakeAt(Optional<Instant> at) {
-        return new ScheduledJob(request, seq, phase, clusterId, supplyMode, nodePoolName, k8sJobName, jobUid,
-                dispatchedAt, status, reason, message, version, at);
+        return new ScheduledJob(request, seq, phase, clusterId, target, supplyMode, nodePoolName, k8sJobName, jobUid,
+                dispatchedAt, phaseSince, lastError, status, reason, message, version, at);
     }
 
-    public Optional<Instant> executionDeadline() {
-        return dispatchedAt.flatMap(d -> request.timeoutSeconds().map(d::plusSeconds));
+    /** How long the job may run: its timeout_seconds, else the configured default. */
+    public Duration executionTimeout(Duration defaultTimeout) {
+        return request.timeoutSeconds().map(Duration::ofSeconds).orElse(defaultTimeout);
+    }
+
+    /** dispatched_at + timeout (seed: 执行超时 counts from dispatched_at). */
+    public Optional<Instant> executionDeadline(Duration defaultTimeout) {
+        return dispatchedAt.map(d -> d.plus(executionTimeout(defaultTimeout)));
     }
 }

@@ -6,23 +6,42 @@ import io.falcon.events.cdc.ClusterRow;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorCommand;
 import io.falcon.events.executor.ExecutorEvent;
+import io.falcon.events.executor.SupplyMode;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
  * The scheduling state machine of the jobs it is given (one instance per stream task, which owns whole TPU
  * types). Plain Java: every input is a method call with the current time, every output is in the returned
  * {@link Decisions}. The shell persists changed state and forwards statuses and commands.
+ *
+ * <p>Recovery rules, which every handler below keeps:
+ * <ol>
+ *   <li>Every executor observation may arrive twice, late, or before the one that caused it. A handler acts only
+ *       when the observation is about the job's current phase and resource (pool name, Kubernetes Job name);
+ *       anything else is ignored, so a duplicate is a no-op and a stale event changes nothing.</li>
+ *   <li>Every non-terminal phase has a re-drive timer or a deadline ({@link #onJobTimer}); nothing waits on a
+ *       message that may have been lost.</li>
+ *   <li>Every deletion the scheduler asks for (node pool, Kubernetes Job) is remembered and re-sent until the
+ *       executor confirms it, and goes to where the resource was created ({@link ClusterTarget} kept with it), so a
+ *       changed or deleted clusters row cannot leak it.</li>
+ *   <li>No handler assumes a cluster row exists: a job or pool of a cluster that is gone is ended or deleted.</li>
+ * </ol>
  */
 public final class Scheduler {
     public static final String PRODUCER = "scheduler-streams";
@@ -32,13 +51,19 @@ public final class Scheduler {
     private final Map<String, ScheduledJob> jobs = new HashMap<>();
     private final Map<QueueKey, WaitQueue> queues = new HashMap<>();
     private final Map<NodePool.PoolKey, NodePool> pools = new HashMap<>();
-    private final java.util.Set<String> unplaced = new java.util.LinkedHashSet<>();
-    /** Execution deadlines and wake-ups of all jobs, earliest first; stale entries are skipped when they fire. */
-    private final TreeSet<Timer> timers = new TreeSet<>(Comparator.comparing(Timer::at).thenComparing(Timer::jobId));
-    /** When each unknown falcon-* pool was first reported, for the orphan grace. */
-    private final Map<NodePool.PoolKey, Instant> orphanCandidates = new HashMap<>();
+    private final Map<JobDeletion.Key, JobDeletion> deletions = new HashMap<>();
+    private final Set<String> unplaced = new LinkedHashSet<>();
+    /** Deadlines and re-drives of jobs, pools and deletions, earliest first; stale entries are skipped. */
+    private final TreeSet<Timer> timers = new TreeSet<>(
+            Comparator.comparing(Timer::at).thenComparing(Timer::kind).thenComparing(Timer::key));
+    /** When each unknown falcon-* pool was first reported, for the orphan grace (rebuilt from inventories). */
+    private final Map<NodePool.PoolKey, Instant> orphanPools = new HashMap<>();
+    /** When each falcon Job of no known task was first reported, for the orphan grace. */
+    private final Map<JobDeletion.Key, Instant> orphanJobs = new HashMap<>();
 
-    private record Timer(Instant at, String jobId) {
+    private enum TimerKind { JOB, POOL, DELETION }
+
+    private record Timer(Instant at, TimerKind kind, String key) {
     }
 
     public Scheduler(SchedulerSettings settings) {
@@ -55,8 +80,17 @@ public final class Scheduler {
         clusters.put(cluster.id(), cluster);
     }
 
+    /** A restored pool being deleted is asked for again at the first tick: the executor may have lost it. */
     public void restorePool(NodePool pool) {
         pools.put(pool.key(), pool);
+        if (pool.state() == NodePool.State.DELETING) {
+            timers.add(new Timer(Instant.EPOCH, TimerKind.POOL, pool.key().asString()));
+        }
+    }
+
+    public void restoreDeletion(JobDeletion deletion) {
+        deletions.put(deletion.key(), deletion);
+        timers.add(new Timer(Instant.EPOCH, TimerKind.DELETION, deletion.key().asString()));
     }
 
     public void restoreQueue(QueueKey key, Optional<String> lastServedActor) {
@@ -67,8 +101,8 @@ public final class Scheduler {
         jobs.put(job.id(), job);
         switch (job.phase()) {
             case UNPLACED -> unplaced.add(job.id());
-            case WAITING -> queue(job.queue().orElseThrow()).add(entry(job));
-            case PROVISIONING, DISPATCHING -> queue(job.queue().orElseThrow()).takeSlot(job.id());
+            case WAITING -> job.queue().ifPresent(key -> queue(key).add(entry(job)));
+            case PROVISIONING, DISPATCHING -> job.queue().ifPresent(key -> queue(key).takeSlot(job.id()));
             default -> { }
         }
         scheduleTimers(job);
@@ -84,6 +118,14 @@ public final class Scheduler {
         return Optional.ofNullable(pools.get(key));
     }
 
+    public Optional<ClusterRow> cluster(String clusterId) {
+        return Optional.ofNullable(clusters.get(clusterId));
+    }
+
+    public Optional<JobDeletion> deletion(JobDeletion.Key key) {
+        return Optional.ofNullable(deletions.get(key));
+    }
+
     public Optional<String> lastServedActor(QueueKey key) {
         return Optional.ofNullable(queues.get(key)).flatMap(WaitQueue::lastServedActor);
     }
@@ -93,13 +135,18 @@ public final class Scheduler {
         return queue == null ? 0 : queue.size() + (queue.slotHolder().isPresent() ? 1 : 0);
     }
 
+    /** The job holding a queue's acquiring slot, if any. */
+    public Optional<String> slotHolder(QueueKey key) {
+        return Optional.ofNullable(queues.get(key)).flatMap(WaitQueue::slotHolder);
+    }
+
     public Collection<ClusterRow> clusters() {
         return clusters.values();
     }
 
     /** Every job the scheduler knows, terminal ones included (for inspection and tests). */
     public Collection<ScheduledJob> jobs() {
-        return java.util.Collections.unmodifiableCollection(jobs.values());
+        return Collections.unmodifiableCollection(jobs.values());
     }
 
     /** Waiting plus acquiring jobs of every queue (a scan: for periodic gauges, not per event). */
@@ -115,7 +162,7 @@ public final class Scheduler {
         clusters.keySet().forEach(id -> running.put(id, 0L));
         for (ScheduledJob job : jobs.values()) {
             if (job.phase() == Phase.RUNNING) {
-                running.merge(job.clusterId().orElseThrow(), 1L, Long::sum);
+                job.clusterId().ifPresent(c -> running.merge(c, 1L, Long::sum));
             }
         }
         return running;
@@ -123,7 +170,12 @@ public final class Scheduler {
 
     /** Every node pool the scheduler knows of (for inspection and tests). */
     public Collection<NodePool> pools() {
-        return java.util.Collections.unmodifiableCollection(pools.values());
+        return Collections.unmodifiableCollection(pools.values());
+    }
+
+    /** Every Kubernetes Job deletion not yet confirmed (for inspection and tests). */
+    public Collection<JobDeletion> deletions() {
+        return Collections.unmodifiableCollection(deletions.values());
     }
 
     // ---- inputs ----
@@ -170,12 +222,12 @@ public final class Scheduler {
             }
             case DISPATCHING, RUNNING -> {
                 String k8sJob = job.k8sJobName().orElse(ResourceNames.k8sJob(job.id()));
-                out.send(new ExecutorCommand.EnsureJobDeleted(meta(now), job.id(),
-                        target(clusters.get(job.clusterId().orElseThrow())), k8sJob));
-                ScheduledJob aborting = job.withPhase(Phase.ABORTING)
-                        .withK8sJob(k8sJob, job.jobUid(), job.dispatchedAt());
+                ScheduledJob aborting = job.enter(Phase.ABORTING, now).withK8sJob(k8sJob)
+                        .withWakeAt(Optional.of(now.plus(settings.abortRetry())));
+                job.target().ifPresent(t -> out.send(new ExecutorCommand.EnsureJobDeleted(meta(now), job.id(), t,
+                        k8sJob)));
                 publish(aborting, Status.Aborting, Optional.empty(), Messages.aborting(), now, out);
-                wake(jobs.get(job.id()), now.plus(settings.abortRetry()), out);
+                scheduleTimers(jobs.get(job.id()));
                 if (job.phase() == Phase.DISPATCHING) {
                     QueueKey key = job.queue().orElseThrow();
                     queue(key).releaseSlot(job.id());
@@ -187,9 +239,27 @@ public final class Scheduler {
         return out;
     }
 
+    /**
+     * A clusters row was inserted or changed. A cluster that now names another GKE cluster (name, project or
+     * location changed) loses its active jobs, which are ended and whose resources at the old location are deleted;
+     * a cluster that leaves active has its waiting jobs re-routed; one that becomes active takes its share of the
+     * backlog.
+     */
     public Decisions clusterUpserted(ClusterRow cluster, Instant now) {
         Decisions out = new Decisions();
+        out.clusterChanged(cluster.id());
         ClusterRow previous = clusters.put(cluster.id(), cluster);
+        if (previous != null && !previous.tpuType().equals(cluster.tpuType())) {
+            // Its queues hold jobs of the old type: they are placed again like those of a deleted cluster.
+            loseCluster(previous, previous.name() + " (" + previous.id() + ") changed tpu_type", now, out);
+            clusters.put(cluster.id(), cluster);
+            rebalanceWaitingJobs(cluster.tpuType(), now, out);
+            return out;
+        }
+        if (previous != null && !target(previous).equals(target(cluster))) {
+            endActiveJobsOf(cluster.id(), job -> Messages.clusterMoved(cluster.id(), target(previous).resourceName(),
+                    target(cluster).resourceName(), phaseWord(job)), now, out);
+        }
         boolean lostActive = previous != null && previous.isActive() && !cluster.isActive();
         if (lostActive) {
             rerouteWaitingJobsOf(cluster.id(), now, out);
@@ -201,10 +271,20 @@ public final class Scheduler {
         return out;
     }
 
+    /**
+     * A clusters row was deleted: its waiting jobs are placed again (another active cluster of the type, else they
+     * wait for one), its active jobs end (Failed, or Aborted if they were aborting) with a Message naming the
+     * cluster, and its node pools and Kubernetes Jobs are deleted where they were created.
+     */
     public Decisions clusterRemoved(String clusterId, Instant now) {
         Decisions out = new Decisions();
-        if (clusters.remove(clusterId) != null) {
-            rerouteWaitingJobsOf(clusterId, now, out);
+        out.clusterChanged(clusterId);
+        ClusterRow removed = clusters.get(clusterId);
+        String name = removed == null ? clusterId : removed.name() + " (" + clusterId + ")";
+        loseCluster(removed == null ? null : removed, name, now, out);
+        if (removed == null) {
+            // Nothing was known of it; still end anything that refers to it (a restored, inconsistent state).
+            endActiveJobsOf(clusterId, job -> Messages.clusterRemoved(name, phaseWord(job)), now, out);
         }
         return out;
     }
@@ -213,49 +293,32 @@ public final class Scheduler {
         Decisions out = new Decisions();
         if (event instanceof ExecutorEvent.NodePoolReady ready) {
             onPoolReady(ready, now, out);
+        } else if (event instanceof ExecutorEvent.NodePoolWaitingForNodes waiting) {
+            onWaitingForNodes(waiting, now, out);
         } else if (event instanceof ExecutorEvent.NodePoolCreateFailed failed) {
             onPoolFailed(failed, now, out);
+        } else if (event instanceof ExecutorEvent.ReservationShort shortage) {
+            onReservationShort(shortage, now, out);
         } else if (event instanceof ExecutorEvent.NodePoolDeleted deleted) {
-            NodePool.PoolKey key = new NodePool.PoolKey(deleted.clusterId(), deleted.nodePoolName());
-            if (pools.remove(key) != null) {
-                out.poolChanged(key);
-            }
+            onPoolDeleted(deleted, out);
         } else if (event instanceof ExecutorEvent.JobSubmitted submitted) {
-            activeJob(submitted.jobId(), Phase.DISPATCHING).ifPresent(job -> {
-                ScheduledJob updated = job.withK8sJob(submitted.k8sJobName(), Optional.of(submitted.jobUid()),
-                        Optional.of(job.dispatchedAt().orElse(now)));
-                updated.executionDeadline().ifPresent(at -> timers.add(new Timer(at, job.id())));
-                publish(updated, Status.Pending, Optional.of(Reason.Dispatching),
-                        Messages.submitted(submitted.k8sJobName(), job.request().topology().hosts()), now, out);
-            });
+            onJobSubmitted(submitted, now, out);
         } else if (event instanceof ExecutorEvent.JobSubmitFailed failed) {
-            activeJob(failed.jobId(), Phase.DISPATCHING).ifPresent(job -> end(job, Status.Failed,
-                    Optional.of(Reason.JobSubmitFailed), Messages.jobSubmitFailed(failed.message()), now, out));
+            onJobSubmitFailed(failed, now, out);
         } else if (event instanceof ExecutorEvent.JobRunning running) {
             onJobRunning(running, now, out);
         } else if (event instanceof ExecutorEvent.JobSucceeded succeeded) {
-            runningOrDispatching(succeeded.jobId()).ifPresent(job ->
-                    end(job, Status.Succeeded, Optional.empty(), "", now, out));
+            executing(succeeded.jobId(), succeeded.clusterId(), succeeded.k8sJobName())
+                    .ifPresent(job -> end(job, Status.Succeeded, Optional.empty(), "", now, out));
         } else if (event instanceof ExecutorEvent.JobFailed failed) {
-            runningOrDispatching(failed.jobId()).ifPresent(job ->
+            executing(failed.jobId(), failed.clusterId(), failed.k8sJobName()).ifPresent(job ->
                     end(job, Status.Failed, Optional.of(Reason.JobFailed), failed.message(), now, out));
         } else if (event instanceof ExecutorEvent.JobDeleted deleted) {
-            activeJob(deleted.jobId(), Phase.ABORTING).ifPresent(job ->
-                    end(job, Status.Aborted, Optional.empty(), Messages.aborted(), now, out));
-        } else if (event instanceof ExecutorEvent.ReservationShort shortage) {
-            onReservationShort(shortage, now, out);
-        } else if (event instanceof ExecutorEvent.NodePoolWaitingForNodes waiting) {
-            activeJob(waiting.jobId(), Phase.PROVISIONING).ifPresent(job -> {
-                String message = Messages.waitingForNode(waiting.nodePoolName(), waiting.registered(),
-                        waiting.ready(), waiting.expected());
-                if (!message.equals(job.message())) {
-                    // GKE keeps retrying the nodes (seed section 4): no backstop timeout while it does.
-                    publish(job.withWakeAt(Optional.empty()), Status.Pending, Optional.of(Reason.WaitingForNode),
-                            message, now, out);
-                }
-            });
+            onJobDeleted(deleted, now, out);
         } else if (event instanceof ExecutorEvent.NodePoolInventory inventory) {
-            onInventory(inventory, now, out);
+            onPoolInventory(inventory, now, out);
+        } else if (event instanceof ExecutorEvent.JobInventory inventory) {
+            onJobInventory(inventory, now, out);
         }
         return out;
     }
@@ -265,9 +328,18 @@ public final class Scheduler {
         Decisions out = new Decisions();
         while (!timers.isEmpty() && !timers.first().at().isAfter(now)) {
             Timer due = timers.pollFirst();
-            ScheduledJob job = jobs.get(due.jobId());
-            if (job != null && job.phase() != Phase.DONE) {
-                onTimer(job, now, out);
+            switch (due.kind()) {
+                case JOB -> {
+                    ScheduledJob job = jobs.get(due.key());
+                    if (job != null && job.phase() != Phase.DONE) {
+                        onJobTimer(job, now, out);
+                    }
+                }
+                case POOL -> Optional.ofNullable(pools.get(NodePool.PoolKey.parse(due.key())))
+                        .filter(p -> p.state() == NodePool.State.DELETING)
+                        .ifPresent(p -> deletePool(p, now, out));
+                case DELETION -> Optional.ofNullable(deletions.get(JobDeletion.Key.parse(due.key())))
+                        .ifPresent(d -> askJobDeletion(d, now, out));
             }
         }
         return out;
@@ -278,7 +350,7 @@ public final class Scheduler {
     private void place(ScheduledJob job, Instant now, Decisions out) {
         ClusterChoice.Result choice = ClusterChoice.choose(job.request().tpuType().wireName(),
                 job.request().supplyMode(), clusters.values(),
-                cluster -> idlePool(cluster.id(), job.request().topology().text()).isPresent(),
+                cluster -> idlePool(cluster, job.request().topology().text()).isPresent(),
                 cluster -> queueDepth(new QueueKey(cluster.id(), job.request().topology().text())));
         if (choice instanceof ClusterChoice.NoneEligible none) {
             ScheduledJob parked = job.withCluster(Optional.empty()).withPhase(Phase.UNPLACED);
@@ -290,7 +362,7 @@ public final class Scheduler {
                 publish(parked, Status.Pending, Optional.of(Reason.Waiting), message, now, out);
             }
         } else if (choice instanceof ClusterChoice.Chosen chosen) {
-            ScheduledJob queued = job.withCluster(Optional.of(chosen.cluster().id())).withPhase(Phase.WAITING);
+            ScheduledJob queued = job.withCluster(Optional.of(chosen.cluster().id())).enter(Phase.WAITING, now);
             store(queued, out);
             QueueKey key = queued.queue().orElseThrow();
             queue(key).add(entry(queued));
@@ -342,10 +414,65 @@ public final class Scheduler {
         }
     }
 
+    /**
+     * The cluster is gone for this scheduler (row deleted, or moved to another TPU type): its active jobs end, its
+     * waiting jobs are placed elsewhere, its pools are deleted and its queues forgotten.
+     */
+    private void loseCluster(ClusterRow lost, String name, Instant now, Decisions out) {
+        if (lost == null) {
+            return;
+        }
+        String clusterId = lost.id();
+        clusters.remove(clusterId); // first, so that nothing below starts a job or reuses a pool there
+        endActiveJobsOf(clusterId, job -> Messages.clusterRemoved(name, phaseWord(job)), now, out);
+        List<QueueKey> affected = queues.keySet().stream().filter(k -> k.clusterId().equals(clusterId)).toList();
+        for (QueueKey key : affected) {
+            WaitQueue queue = queues.remove(key);
+            out.queueChanged(key);
+            for (WaitQueue.Entry entry : queue.pickOrder(Integer.MAX_VALUE)) {
+                place(jobs.get(entry.jobId()), now, out);
+            }
+        }
+        for (NodePool pool : List.copyOf(pools.values())) {
+            if (pool.clusterId().equals(clusterId) && pool.state() != NodePool.State.DELETING) {
+                deletePool(pool, now, out);
+            }
+        }
+        orphanPools.keySet().removeIf(k -> k.clusterId().equals(clusterId));
+        orphanJobs.keySet().removeIf(k -> k.clusterId().equals(clusterId));
+    }
+
+    /**
+     * Ends the jobs of a cluster whose resources Falcon can no longer reach where they are: slot holders first (so
+     * that their queue does not hand a released pool to another of them), then running and aborting jobs.
+     */
+    private void endActiveJobsOf(String clusterId, java.util.function.Function<ScheduledJob, String> message,
+            Instant now, Decisions out) {
+        List<ScheduledJob> affected = jobs.values().stream()
+                .filter(j -> j.clusterId().filter(clusterId::equals).isPresent())
+                .filter(j -> j.phase() == Phase.PROVISIONING || j.phase() == Phase.DISPATCHING
+                        || j.phase() == Phase.RUNNING || j.phase() == Phase.ABORTING)
+                .sorted(Comparator.comparing((ScheduledJob j) -> !j.phase().holdsSlot()).thenComparing(ScheduledJob::id))
+                .toList();
+        for (ScheduledJob stale : affected) {
+            ScheduledJob job = jobs.get(stale.id());
+            if (job.phase() == Phase.DONE) {
+                continue;
+            }
+            switch (job.phase()) {
+                case ABORTING -> end(job, Status.Aborted, Optional.empty(), Messages.aborted(), now, out);
+                case PROVISIONING -> end(job, Status.Failed, Optional.of(Reason.NodePoolFailed),
+                        Messages.nodePoolFailed(message.apply(job)), now, out);
+                default -> end(job, Status.Failed, Optional.of(Reason.JobFailed), message.apply(job), now, out);
+            }
+        }
+    }
+
     /** Gives the queue's free slot to the next job by the pick rule; true if a job started. */
     private boolean startNext(QueueKey key, Instant now, Decisions out) {
         WaitQueue queue = queue(key);
-        if (queue.slotHolder().isPresent() || !clusterActive(key.clusterId())) {
+        ClusterRow cluster = clusters.get(key.clusterId());
+        if (queue.slotHolder().isPresent() || cluster == null || !cluster.isActive()) {
             return false;
         }
         Optional<WaitQueue.Entry> next = queue.pollNext();
@@ -354,45 +481,49 @@ public final class Scheduler {
         }
         out.queueChanged(key);
         ScheduledJob job = jobs.get(next.get().jobId());
-        ClusterRow cluster = clusters.get(key.clusterId());
         queue.takeSlot(job.id());
-        Optional<NodePool> idle = idlePool(key.clusterId(), key.topology());
+        ClusterTarget target = target(cluster);
+        Optional<NodePool> idle = idlePool(cluster, key.topology());
         if (idle.isPresent()) {
-            NodePool pool = idle.get().with(NodePool.State.READY, Optional.of(job.id()));
-            storePool(pool, out);
-            ScheduledJob dispatching = job.withPhase(Phase.DISPATCHING).withSupplyMode(pool.supplyMode())
-                    .withNodePool(pool.name()).withK8sJob(ResourceNames.k8sJob(job.id()), Optional.empty(),
-                            Optional.empty());
-            out.send(ensureJob(dispatching, cluster, now));
-            publish(dispatching, Status.Pending, Optional.of(Reason.Dispatching), Messages.reusedPool(pool.name()), now,
-                    out);
+            dispatchOn(job.withTarget(target), idle.get(), Messages.reusedPool(idle.get().name()), now, out);
         } else {
             SupplyDecision supply = SupplyDecision.decide(job.request().supplyMode(), cluster);
             String poolName = ResourceNames.nodePool(job.id());
-            storePool(new NodePool(key.clusterId(), poolName, key.topology(), supply.mode(), NodePool.State.CREATING,
+            storePool(new NodePool(target, poolName, key.topology(), supply.mode(), NodePool.State.CREATING,
                     Optional.of(job.id())), out);
-            ScheduledJob provisioning = job.withPhase(Phase.PROVISIONING).withSupplyMode(supply.mode())
-                    .withNodePool(poolName);
-            out.send(new ExecutorCommand.EnsureNodePool(meta(now), job.id(), target(cluster), poolName,
-                    job.request().tpuType().wireName(), key.topology(), supply.mode(), supply.reservation()));
+            ScheduledJob provisioning = job.enter(Phase.PROVISIONING, now).withTarget(target)
+                    .withSupplyMode(supply.mode()).withNodePool(poolName)
+                    .withWakeAt(Optional.of(now.plus(settings.provisioningRetry())));
+            out.send(ensurePool(provisioning, now));
             publish(provisioning, Status.Pending, Optional.of(Reason.Provisioning), Messages.provisioning(supply.mode()),
                     now, out);
-            wake(jobs.get(job.id()), now.plus(settings.provisioningBackstop()), out);
+            scheduleTimers(jobs.get(job.id()));
         }
         refreshPositions(key, now, out);
         return true;
+    }
+
+    /** The job holds a READY pool now: ask for its Kubernetes Job, and keep asking until it is confirmed. */
+    private void dispatchOn(ScheduledJob job, NodePool pool, String message, Instant now, Decisions out) {
+        storePool(pool.with(NodePool.State.READY, Optional.of(job.id())), out);
+        ScheduledJob dispatching = job.enter(Phase.DISPATCHING, now).withSupplyMode(pool.supplyMode())
+                .withNodePool(pool.name()).withK8sJob(ResourceNames.k8sJob(job.id()))
+                .withWakeAt(Optional.of(now.plus(settings.dispatchRetry())));
+        out.send(ensureJob(dispatching, now));
+        publish(dispatching, Status.Pending, Optional.of(Reason.Dispatching), message, now, out);
+        scheduleTimers(jobs.get(job.id()));
     }
 
     /**
      * Tells each of the first waiting jobs its exact position and who is ahead, when that changed; returns the
      * jobs it covered. Positions change for everyone behind any change, so only the first few are kept current.
      */
-    private java.util.Set<String> refreshPositions(QueueKey key, Instant now, Decisions out) {
+    private Set<String> refreshPositions(QueueKey key, Instant now, Decisions out) {
         WaitQueue queue = queue(key);
         List<WaitQueue.Entry> order = queue.pickOrder(settings.positionUpdates());
         List<WaitQueue.Entry> ahead = new ArrayList<>(order.size() + 1);
         queue.slotHolder().map(jobs::get).ifPresent(holder -> ahead.add(entry(holder)));
-        java.util.Set<String> covered = new java.util.HashSet<>();
+        Set<String> covered = new HashSet<>();
         for (WaitQueue.Entry entry : order) {
             ScheduledJob job = jobs.get(entry.jobId());
             String message = Messages.waiting(ahead.size() + 1, ahead);
@@ -413,102 +544,49 @@ public final class Scheduler {
         WaitQueue queue = queue(key);
         int holder = queue.slotHolder().isPresent() ? 1 : 0;
         int bound = settings.positionUpdates() * 10;
-        java.util.OptionalInt position = queue.positionOf(entry(job), bound);
+        OptionalInt position = queue.positionOf(entry(job), bound);
         String message = position.isPresent()
                 ? Messages.waitingCount(position.getAsInt() + holder)
                 : Messages.waitingBeyond(bound + holder);
         publish(job, Status.Pending, Optional.of(Reason.Waiting), message, now, out);
     }
 
-    // ---- lifecycle ----
+    // ---- observations: each acts only on the job's current phase and resource ----
 
+    /**
+     * The pool a provisioning job created is Ready: dispatch. A repeated NodePoolReady (redelivery, an executor
+     * that restarted) for a pool already READY, held or idle, changes nothing; neither does one for a pool being
+     * deleted or unknown.
+     */
     private void onPoolReady(ExecutorEvent.NodePoolReady ready, Instant now, Decisions out) {
-        NodePool.PoolKey key = new NodePool.PoolKey(ready.clusterId(), ready.nodePoolName());
-        NodePool pool = pools.get(key);
-        if (pool == null || pool.state() == NodePool.State.DELETING) {
+        NodePool pool = pools.get(new NodePool.PoolKey(ready.clusterId(), ready.nodePoolName()));
+        if (pool == null || pool.state() != NodePool.State.CREATING) {
             return;
         }
         Optional<ScheduledJob> holder = pool.heldBy().map(jobs::get)
-                .filter(job -> job.phase() == Phase.PROVISIONING);
+                .filter(job -> job.phase() == Phase.PROVISIONING)
+                .filter(job -> job.nodePoolName().filter(pool.name()::equals).isPresent());
         if (holder.isPresent()) {
-            storePool(pool.with(NodePool.State.READY, pool.heldBy()), out);
-            ScheduledJob job = holder.get().withPhase(Phase.DISPATCHING).withWakeAt(Optional.empty())
-                    .withK8sJob(ResourceNames.k8sJob(holder.get().id()), Optional.empty(), Optional.empty());
-            out.send(ensureJob(job, clusters.get(ready.clusterId()), now));
-            publish(job, Status.Pending, Optional.of(Reason.Dispatching), Messages.dispatching(), now, out);
+            dispatchOn(holder.get(), pool, Messages.dispatching(), now, out);
         } else {
-            releasePool(pool.with(NodePool.State.READY, Optional.empty()), now, out);
+            // Created for a job that has moved on without it (it cannot: a CREATING pool's holder is provisioning).
+            deletePool(pool, now, out);
         }
     }
 
-    /**
-     * Seed section 5: a reservation without enough free slices keeps the job Pending/ClusterBusy and asks again
-     * later; it never falls back to another supply mode by itself. The job keeps its queue's slot.
-     */
-    private void onReservationShort(ExecutorEvent.ReservationShort shortage, Instant now, Decisions out) {
-        activeJob(shortage.jobId(), Phase.PROVISIONING).ifPresent(job -> {
-            NodePool.PoolKey key = new NodePool.PoolKey(shortage.clusterId(), shortage.nodePoolName());
-            if (pools.remove(key) != null) {
-                out.poolChanged(key); // the executor created nothing
-            }
-            String message = Messages.clusterBusy(shortage.remainingSlices(), shortage.neededSlices());
-            ScheduledJob busy = job;
+    private void onWaitingForNodes(ExecutorEvent.NodePoolWaitingForNodes waiting, Instant now, Decisions out) {
+        provisioningWith(waiting.jobId(), waiting.clusterId(), waiting.nodePoolName()).ifPresent(job -> {
+            String message = Messages.waitingForNode(waiting.nodePoolName(), waiting.registered(), waiting.ready(),
+                    waiting.expected());
             if (!message.equals(job.message())) {
-                publish(job, Status.Pending, Optional.of(Reason.ClusterBusy), message, now, out);
-                busy = jobs.get(job.id());
+                // GKE keeps retrying the nodes (seed section 4): no backstop timeout while it does.
+                publish(job, Status.Pending, Optional.of(Reason.WaitingForNode), message, now, out);
             }
-            wake(busy, now.plus(settings.reservationRetry()), out);
         });
     }
 
-    /**
-     * Orphans (seed error table): a falcon-* pool that no job of this scheduler holds or is creating is deleted once
-     * it has been seen for the orphan grace, so a freshly created flex-start pool that GKE shows late is not
-     * mistaken for one. Pools already being deleted that still exist are asked to be deleted again.
-     */
-    private void onInventory(ExecutorEvent.NodePoolInventory inventory, Instant now, Decisions out) {
-        ClusterRow cluster = clusters.get(inventory.clusterId());
-        if (cluster == null) {
-            return;
-        }
-        java.util.Set<NodePool.PoolKey> seen = new java.util.HashSet<>();
-        for (ExecutorEvent.ObservedPool observed : inventory.pools()) {
-            if (!ResourceNames.isFalconNodePool(observed.name())) {
-                continue;
-            }
-            NodePool.PoolKey key = new NodePool.PoolKey(inventory.clusterId(), observed.name());
-            seen.add(key);
-            NodePool known = pools.get(key);
-            if (known != null) {
-                orphanCandidates.remove(key);
-                if (known.state() == NodePool.State.DELETING) {
-                    out.send(new ExecutorCommand.EnsureNodePoolDeleted(meta(now), observed.falconJob(),
-                            target(cluster), observed.name()));
-                }
-                continue;
-            }
-            Instant firstSeen = orphanCandidates.computeIfAbsent(key,
-                    k -> observed.createdAt().filter(created -> created.isBefore(now)).orElse(now));
-            if (!firstSeen.plus(settings.orphanGrace()).isAfter(now)) {
-                orphanCandidates.remove(key);
-                storePool(new NodePool(inventory.clusterId(), observed.name(), observed.topology(),
-                        io.falcon.events.executor.SupplyMode.ON_DEMAND, NodePool.State.DELETING, Optional.empty()), out);
-                out.send(new ExecutorCommand.EnsureNodePoolDeleted(meta(now), observed.falconJob(), target(cluster),
-                        observed.name()));
-            }
-        }
-        orphanCandidates.keySet().removeIf(key -> key.clusterId().equals(inventory.clusterId()) && !seen.contains(key));
-        List<NodePool.PoolKey> gone = pools.values().stream()
-                .filter(p -> p.clusterId().equals(inventory.clusterId()) && p.state() == NodePool.State.DELETING)
-                .map(NodePool::key).filter(key -> !seen.contains(key)).toList();
-        for (NodePool.PoolKey key : gone) {
-            pools.remove(key);
-            out.poolChanged(key);
-        }
-    }
-
     private void onPoolFailed(ExecutorEvent.NodePoolCreateFailed failed, Instant now, Decisions out) {
-        activeJob(failed.jobId(), Phase.PROVISIONING).ifPresent(job -> {
+        provisioningWith(failed.jobId(), failed.clusterId(), failed.nodePoolName()).ifPresent(job -> {
             Reason reason = failed.timedOut() ? Reason.NodePoolTimeout : Reason.NodePoolFailed;
             String message = failed.timedOut() ? Messages.nodePoolTimeout(failed.message())
                     : Messages.nodePoolFailed(failed.message());
@@ -516,49 +594,236 @@ public final class Scheduler {
         });
     }
 
-    private void onJobRunning(ExecutorEvent.JobRunning running, Instant now, Decisions out) {
-        ScheduledJob job = jobs.get(running.jobId());
-        if (job == null || (job.phase() != Phase.DISPATCHING && job.phase() != Phase.RUNNING)) {
-            return;
-        }
-        String message = Messages.running(running.active(), running.expected());
-        if (job.phase() == Phase.RUNNING && message.equals(job.message())) {
-            return;
-        }
-        ScheduledJob runningJob = job.withPhase(Phase.RUNNING)
-                .withK8sJob(running.k8sJobName(), job.jobUid(), Optional.of(job.dispatchedAt().orElse(now)));
-        publish(runningJob, Status.Running, Optional.empty(), message, now, out);
-        if (job.phase() == Phase.DISPATCHING) {
-            out.started(jobs.get(job.id()));
-            QueueKey key = job.queue().orElseThrow();
-            queue(key).releaseSlot(job.id());
-            startNext(key, now, out);
+    /**
+     * Seed section 5: a reservation without enough free slices keeps the job Pending/ClusterBusy and asks again
+     * later; it never falls back to another supply mode by itself. The job keeps its queue's slot and its pool
+     * record (if a later attempt creates the pool, its NodePoolReady finds it). Once the pool's nodes are awaited
+     * the pool exists: a late ReservationShort from an earlier attempt is ignored.
+     */
+    private void onReservationShort(ExecutorEvent.ReservationShort shortage, Instant now, Decisions out) {
+        provisioningWith(shortage.jobId(), shortage.clusterId(), shortage.nodePoolName())
+                .filter(job -> job.reason().filter(Reason.WaitingForNode::equals).isEmpty())
+                .ifPresent(job -> {
+                    String message = Messages.clusterBusy(shortage.remainingSlices(), shortage.neededSlices());
+                    ScheduledJob busy = job.withWakeAt(Optional.of(now.plus(settings.reservationRetry())));
+                    if (message.equals(job.message())) {
+                        store(busy, out);
+                    } else {
+                        publish(busy, Status.Pending, Optional.of(Reason.ClusterBusy), message, now, out);
+                    }
+                    scheduleTimers(jobs.get(job.id()));
+                });
+    }
+
+    /** Only a pool the scheduler is deleting is forgotten; the event for any other pool is stale. */
+    private void onPoolDeleted(ExecutorEvent.NodePoolDeleted deleted, Decisions out) {
+        NodePool.PoolKey key = new NodePool.PoolKey(deleted.clusterId(), deleted.nodePoolName());
+        NodePool pool = pools.get(key);
+        if (pool != null && pool.state() == NodePool.State.DELETING) {
+            pools.remove(key);
+            out.poolChanged(key);
         }
     }
 
     /**
+     * The Kubernetes Job exists. Dispatching: record it, arm the dispatch and execution deadlines. Running already
+     * (JobRunning came first): only the uid is new. Anything else (aborting, terminal): ignored.
+     */
+    private void onJobSubmitted(ExecutorEvent.JobSubmitted submitted, Instant now, Decisions out) {
+        executing(submitted.jobId(), submitted.clusterId(), submitted.k8sJobName()).ifPresent(job -> {
+            if (job.phase() == Phase.DISPATCHING && !job.submitted()) {
+                ScheduledJob updated = job.withSubmission(Optional.of(submitted.jobUid()), now)
+                        .withWakeAt(Optional.empty());
+                publish(updated, Status.Pending, Optional.of(Reason.Dispatching),
+                        Messages.submitted(submitted.k8sJobName(), job.request().topology().hosts()), now, out);
+                scheduleTimers(jobs.get(job.id()));
+            } else if (job.jobUid().isEmpty() && !submitted.jobUid().isBlank()) {
+                ScheduledJob updated = job.withSubmission(Optional.of(submitted.jobUid()), now);
+                publish(updated, job.status(), job.reason(), job.message(), now, out);
+            }
+        });
+    }
+
+    /**
+     * Dispatching and the Job not seen yet: a refusal fails the job; a retryable error keeps it Dispatching, says
+     * so, and the re-drive timer asks again until the submit deadline. Once the Job has been seen, a failure of an
+     * earlier attempt is stale.
+     */
+    private void onJobSubmitFailed(ExecutorEvent.JobSubmitFailed failed, Instant now, Decisions out) {
+        executing(failed.jobId(), failed.clusterId(), failed.k8sJobName())
+                .filter(job -> job.phase() == Phase.DISPATCHING && !job.submitted())
+                .ifPresent(job -> {
+                    if (!failed.retryable()) {
+                        end(job, Status.Failed, Optional.of(Reason.JobSubmitFailed),
+                                Messages.jobSubmitFailed(failed.message()), now, out);
+                        return;
+                    }
+                    ScheduledJob retrying = job.withLastError(failed.message());
+                    String message = Messages.submitRetrying(failed.message());
+                    if (message.equals(job.message())) {
+                        store(retrying, out);
+                    } else {
+                        publish(retrying, Status.Pending, Optional.of(Reason.Dispatching), message, now, out);
+                    }
+                });
+    }
+
+    /**
+     * All pods run. From Dispatching (even before JobSubmitted arrived): Running, the uid and dispatched_at are
+     * recorded, the execution deadline armed and the queue's slot released. While Running: only a changed pod count
+     * is published.
+     */
+    private void onJobRunning(ExecutorEvent.JobRunning running, Instant now, Decisions out) {
+        executing(running.jobId(), running.clusterId(), running.k8sJobName()).ifPresent(job -> {
+            String message = Messages.running(running.active(), running.expected());
+            if (job.phase() == Phase.RUNNING) {
+                ScheduledJob updated = job.withSubmission(Optional.of(running.jobUid()), now);
+                if (!message.equals(job.message()) || !updated.jobUid().equals(job.jobUid())) {
+                    publish(updated, Status.Running, Optional.empty(), message, now, out);
+                }
+                return;
+            }
+            ScheduledJob runningJob = job.withSubmission(Optional.of(running.jobUid()), now).enter(Phase.RUNNING, now)
+                    .withWakeAt(Optional.empty());
+            publish(runningJob, Status.Running, Optional.empty(), message, now, out);
+            scheduleTimers(jobs.get(job.id()));
+            out.started(jobs.get(job.id()));
+            QueueKey key = job.queue().orElseThrow();
+            queue(key).releaseSlot(job.id());
+            startNext(key, now, out);
+        });
+    }
+
+    /** Confirms the deletion of an aborting job's Job (then Aborted), or of a finished job's. */
+    private void onJobDeleted(ExecutorEvent.JobDeleted deleted, Instant now, Decisions out) {
+        JobDeletion.Key key = new JobDeletion.Key(deleted.clusterId(), deleted.k8sJobName());
+        if (deletions.remove(key) != null) {
+            out.deletionChanged(key);
+        }
+        ScheduledJob job = jobs.get(deleted.jobId());
+        if (job != null && job.phase() == Phase.ABORTING && job.k8sJobName().filter(deleted.k8sJobName()::equals)
+                .isPresent() && job.clusterId().filter(deleted.clusterId()::equals).isPresent()) {
+            end(job, Status.Aborted, Optional.empty(), Messages.aborted(), true, now, out);
+        }
+    }
+
+    /**
+     * Orphans (seed error table): a falcon-* pool that no job of this scheduler holds or is creating is deleted once
+     * it has been seen for the orphan grace, so a freshly created flex-start pool that GKE shows late is not
+     * mistaken for one. A pool being deleted that the inventory of its own location no longer lists is gone.
+     */
+    private void onPoolInventory(ExecutorEvent.NodePoolInventory inventory, Instant now, Decisions out) {
+        ClusterRow cluster = clusters.get(inventory.clusterId());
+        if (cluster == null) {
+            return;
+        }
+        ClusterTarget here = target(cluster);
+        Set<NodePool.PoolKey> seen = new HashSet<>();
+        for (ExecutorEvent.ObservedPool observed : inventory.pools()) {
+            if (!ResourceNames.isFalconNodePool(observed.name())) {
+                continue;
+            }
+            NodePool.PoolKey key = new NodePool.PoolKey(inventory.clusterId(), observed.name());
+            seen.add(key);
+            if (pools.containsKey(key)) {
+                orphanPools.remove(key);
+                continue;
+            }
+            Instant firstSeen = orphanPools.computeIfAbsent(key,
+                    k -> observed.createdAt().filter(created -> created.isBefore(now)).orElse(now));
+            if (!firstSeen.plus(settings.orphanGrace()).isAfter(now)) {
+                orphanPools.remove(key);
+                deletePool(new NodePool(here, observed.name(), observed.topology(), SupplyMode.ON_DEMAND,
+                        NodePool.State.DELETING, Optional.empty()), now, out);
+            }
+        }
+        orphanPools.keySet().removeIf(key -> key.clusterId().equals(inventory.clusterId()) && !seen.contains(key));
+        List<NodePool.PoolKey> gone = pools.values().stream()
+                .filter(p -> p.clusterId().equals(inventory.clusterId()) && p.state() == NodePool.State.DELETING)
+                .filter(p -> p.target().equals(here))
+                .map(NodePool::key).filter(key -> !seen.contains(key)).toList();
+        for (NodePool.PoolKey key : gone) {
+            pools.remove(key);
+            out.poolChanged(key);
+        }
+    }
+
+    /**
+     * The sweep of Kubernetes Jobs: a falcon Job whose task has ended is deleted (again); one of no task this
+     * scheduler knows, or of a task that lives elsewhere, is deleted once seen for the orphan grace. A deletion
+     * the inventory of its own location no longer lists is confirmed.
+     */
+    private void onJobInventory(ExecutorEvent.JobInventory inventory, Instant now, Decisions out) {
+        ClusterRow cluster = clusters.get(inventory.clusterId());
+        if (cluster == null) {
+            return;
+        }
+        ClusterTarget here = target(cluster);
+        Set<JobDeletion.Key> seen = new HashSet<>();
+        for (ExecutorEvent.ObservedJob observed : inventory.jobs()) {
+            JobDeletion.Key key = new JobDeletion.Key(inventory.clusterId(), observed.name());
+            seen.add(key);
+            if (deletions.containsKey(key)) {
+                continue;
+            }
+            ScheduledJob job = jobs.get(observed.falconJobId());
+            boolean owned = job != null && job.phase() != Phase.DONE
+                    && job.clusterId().filter(inventory.clusterId()::equals).isPresent()
+                    && job.target().filter(here::equals).isPresent()
+                    && job.k8sJobName().filter(observed.name()::equals).isPresent();
+            if (owned) {
+                orphanJobs.remove(key);
+                continue;
+            }
+            boolean ended = job != null && job.phase() == Phase.DONE;
+            Instant firstSeen = orphanJobs.computeIfAbsent(key,
+                    k -> observed.createdAt().filter(created -> created.isBefore(now)).orElse(now));
+            if (ended || !firstSeen.plus(settings.orphanGrace()).isAfter(now)) {
+                orphanJobs.remove(key);
+                requestJobDeletion(new JobDeletion(here, observed.name(), observed.falconJobId(), now), now, out);
+            }
+        }
+        orphanJobs.keySet().removeIf(key -> key.clusterId().equals(inventory.clusterId()) && !seen.contains(key));
+        List<JobDeletion.Key> gone = deletions.values().stream()
+                .filter(d -> d.target().equals(here) && d.requestedAt().isBefore(inventory.meta().occurredAt()))
+                .map(JobDeletion::key).filter(key -> !seen.contains(key)).toList();
+        for (JobDeletion.Key key : gone) {
+            deletions.remove(key);
+            out.deletionChanged(key);
+        }
+    }
+
+    // ---- ending a job, pools and deletions ----
+
+    /**
      * Ends a job in any active phase through the one deprovisioning path (seed section 8): delete its Kubernetes
-     * Job, offer its node pool to the next waiting job of the same queue, else delete the pool.
+     * Job (remembered until confirmed), offer its node pool to the next waiting job of the same queue, else delete
+     * the pool.
      */
     private void end(ScheduledJob job, Status status, Optional<Reason> reason, String message, Instant now,
             Decisions out) {
+        end(job, status, reason, message, false, now, out);
+    }
+
+    /** k8sJobGone: the executor confirmed its Kubernetes Job deleted, so no deletion is left to ask for. */
+    private void end(ScheduledJob job, Status status, Optional<Reason> reason, String message, boolean k8sJobGone,
+            Instant now, Decisions out) {
         boolean heldSlot = job.phase().holdsSlot();
-        if (job.phase() != Phase.ABORTING) { // an aborting job's deletion is already confirmed
-            job.k8sJobName().ifPresent(name -> out.send(new ExecutorCommand.EnsureJobDeleted(meta(now), job.id(),
-                    target(clusters.get(job.clusterId().orElseThrow())), name)));
+        if (!k8sJobGone) {
+            job.k8sJobName().ifPresent(name -> job.target().ifPresent(t ->
+                    requestJobDeletion(new JobDeletion(t, name, job.id(), now), now, out)));
         }
-        ScheduledJob done = job.withPhase(Phase.DONE);
+        unplaced.remove(job.id());
+        ScheduledJob done = job.enter(Phase.DONE, now).withWakeAt(Optional.empty());
         store(done, out);
         publishEnd(done, status, reason, message, now, out);
         Optional<NodePool> pool = job.nodePoolName()
                 .flatMap(name -> job.clusterId().map(c -> new NodePool.PoolKey(c, name)))
                 .map(pools::get)
                 .filter(p -> p.heldBy().filter(job.id()::equals).isPresent());
-        job.queue().ifPresent(key -> {
-            if (heldSlot) {
-                queue(key).releaseSlot(job.id());
-            }
-        });
+        if (heldSlot) {
+            job.queue().ifPresent(key -> queue(key).releaseSlot(job.id()));
+        }
         if (pool.filter(p -> p.state() == NodePool.State.READY).isPresent()) {
             releasePool(pool.get().with(NodePool.State.READY, Optional.empty()), now, out);
             return;
@@ -572,24 +837,24 @@ public final class Scheduler {
     /**
      * An idle READY pool (seed section 5) goes to its queue: to the job acquiring resources there if that job is
      * still waiting for a pool of its own (whose creation is then cancelled), else to the next waiting job, else it
-     * is deleted.
+     * is deleted. Only a pool of the cluster as its row is now, and only while it is active, is reused.
      */
     private void releasePool(NodePool idle, Instant now, Decisions out) {
         storePool(idle, out);
+        ClusterRow cluster = clusters.get(idle.clusterId());
+        if (cluster == null || !cluster.isActive() || !target(cluster).equals(idle.target())) {
+            deletePool(idle, now, out);
+            return;
+        }
         QueueKey key = new QueueKey(idle.clusterId(), idle.topology());
         Optional<ScheduledJob> provisioning = queue(key).slotHolder().map(jobs::get)
                 .filter(job -> job.phase() == Phase.PROVISIONING);
         if (provisioning.isPresent()) {
             ScheduledJob job = provisioning.get();
             job.nodePoolName().map(name -> pools.get(new NodePool.PoolKey(key.clusterId(), name)))
+                    .filter(own -> own.state() != NodePool.State.DELETING)
                     .ifPresent(own -> deletePool(own, now, out));
-            storePool(idle.with(NodePool.State.READY, Optional.of(job.id())), out);
-            ScheduledJob dispatching = job.withPhase(Phase.DISPATCHING).withSupplyMode(idle.supplyMode())
-                    .withNodePool(idle.name()).withWakeAt(Optional.empty())
-                    .withK8sJob(ResourceNames.k8sJob(job.id()), Optional.empty(), Optional.empty());
-            out.send(ensureJob(dispatching, clusters.get(key.clusterId()), now));
-            publish(dispatching, Status.Pending, Optional.of(Reason.Dispatching), Messages.reusedPool(idle.name()),
-                    now, out);
+            dispatchOn(job, idle, Messages.reusedPool(idle.name()), now, out);
             return;
         }
         startNext(key, now, out);
@@ -599,90 +864,168 @@ public final class Scheduler {
         }
     }
 
+    /** Marks the pool DELETING and asks for it; re-asked every cleanup interval until NodePoolDeleted. */
     private void deletePool(NodePool pool, Instant now, Decisions out) {
-        storePool(pool.with(NodePool.State.DELETING, Optional.empty()), out);
-        ClusterRow cluster = clusters.get(pool.clusterId());
-        if (cluster != null) {
-            out.send(new ExecutorCommand.EnsureNodePoolDeleted(meta(now), pool.heldBy().orElse(""), target(cluster),
-                    pool.name()));
-        }
+        NodePool deleting = pool.with(NodePool.State.DELETING, Optional.empty());
+        storePool(deleting, out);
+        out.send(new ExecutorCommand.EnsureNodePoolDeleted(meta(now), pool.heldBy().orElse(""), pool.target(),
+                pool.name()));
+        timers.add(new Timer(now.plus(settings.cleanupRetry()), TimerKind.POOL, deleting.key().asString()));
     }
 
-    // ---- timers ----
+    private void requestJobDeletion(JobDeletion deletion, Instant now, Decisions out) {
+        JobDeletion existing = deletions.putIfAbsent(deletion.key(), deletion);
+        if (existing == null) {
+            out.deletionChanged(deletion.key());
+        }
+        askJobDeletion(existing == null ? deletion : existing, now, out);
+    }
+
+    private void askJobDeletion(JobDeletion deletion, Instant now, Decisions out) {
+        out.send(new ExecutorCommand.EnsureJobDeleted(meta(now), deletion.jobId(), deletion.target(),
+                deletion.k8sJobName()));
+        timers.add(new Timer(now.plus(settings.cleanupRetry()), TimerKind.DELETION, deletion.key().asString()));
+    }
+
+    // ---- timers: the phase table of docs/architecture.md ----
 
     private void scheduleTimers(ScheduledJob job) {
         if (job.phase() == Phase.DONE) {
             return;
         }
-        job.executionDeadline().ifPresent(at -> timers.add(new Timer(at, job.id())));
-        job.wakeAt().ifPresent(at -> timers.add(new Timer(at, job.id())));
+        deadlines(job).forEach(at -> timers.add(new Timer(at, TimerKind.JOB, job.id())));
+        job.wakeAt().ifPresent(at -> timers.add(new Timer(at, TimerKind.JOB, job.id())));
     }
 
-    private void onTimer(ScheduledJob job, Instant now, Decisions out) {
-        boolean executing = job.phase() == Phase.RUNNING || job.phase() == Phase.DISPATCHING;
-        if (executing && job.executionDeadline().filter(at -> !at.isAfter(now)).isPresent()) {
-            end(job, Status.Failed, Optional.of(Reason.Timeout),
-                    Messages.timeout(job.request().timeoutSeconds().orElse(0L)), now, out);
-            return;
+    /** The deadlines of the job's phase (see {@link #onJobTimer}). */
+    private List<Instant> deadlines(ScheduledJob job) {
+        List<Instant> at = new ArrayList<>(2);
+        Instant since = job.phaseSince().orElse(Instant.EPOCH);
+        switch (job.phase()) {
+            case PROVISIONING -> at.add(since.plus(settings.provisioningBackstop()));
+            case DISPATCHING -> {
+                if (job.submitted()) {
+                    job.dispatchedAt().ifPresent(d -> at.add(d.plus(settings.dispatchDeadline())));
+                    job.executionDeadline(settings.defaultExecutionTimeout()).ifPresent(at::add);
+                } else {
+                    at.add(since.plus(settings.submitDeadline()));
+                }
+            }
+            case RUNNING -> job.executionDeadline(settings.defaultExecutionTimeout()).ifPresent(at::add);
+            default -> { }
         }
-        if (job.wakeAt().filter(at -> !at.isAfter(now)).isEmpty()) {
-            return;
-        }
-        ScheduledJob awake = job.withWakeAt(Optional.empty());
-        store(awake, out);
-        if (awake.phase() == Phase.ABORTING) {
-            awake.k8sJobName().ifPresent(name -> out.send(new ExecutorCommand.EnsureJobDeleted(meta(now), job.id(),
-                    target(clusters.get(job.clusterId().orElseThrow())), name)));
-            wake(awake, now.plus(settings.abortRetry()), out);
-        } else if (awake.phase() == Phase.PROVISIONING && awake.reason().filter(Reason.ClusterBusy::equals).isPresent()) {
-            askForPoolAgain(awake, now, out);
-        } else if (awake.phase() == Phase.PROVISIONING && awake.reason().filter(Reason.Provisioning::equals).isPresent()) {
-            end(awake, Status.Failed, Optional.of(Reason.NodePoolTimeout), Messages.nodePoolTimeout(
-                    "no answer from the executor within " + Messages.duration(settings.provisioningBackstop())),
-                    now, out);
+        return at;
+    }
+
+    /**
+     * Per phase: what fires when nothing moved the job on.
+     * <ul>
+     *   <li>Provisioning (no word yet): NodePoolTimeout after the backstop; before it, EnsureNodePool re-sent.</li>
+     *   <li>ClusterBusy / WaitingForNode: EnsureNodePool re-sent (reservation retry / provisioning retry); no
+     *       deadline (seed sections 4 and 5).</li>
+     *   <li>Dispatching, Job not seen: EnsureJob re-sent; JobSubmitFailed after the submit deadline.</li>
+     *   <li>Dispatching, Job seen: JobFailed when its pods do not all run within the dispatch deadline; Timeout at
+     *       the execution deadline.</li>
+     *   <li>Running: Timeout at the execution deadline (timeout_seconds or the default).</li>
+     *   <li>Aborting: EnsureJobDeleted re-sent.</li>
+     * </ul>
+     */
+    private void onJobTimer(ScheduledJob job, Instant now, Decisions out) {
+        Instant since = job.phaseSince().orElse(Instant.EPOCH);
+        boolean wakeDue = job.wakeAt().filter(at -> !at.isAfter(now)).isPresent();
+        switch (job.phase()) {
+            case PROVISIONING -> {
+                boolean noWord = job.reason().filter(Reason.Provisioning::equals).isPresent();
+                if (noWord && !since.plus(settings.provisioningBackstop()).isAfter(now)) {
+                    end(job, Status.Failed, Optional.of(Reason.NodePoolTimeout), Messages.nodePoolTimeout(
+                            "no answer from the executor within " + Messages.duration(settings.provisioningBackstop())),
+                            now, out);
+                } else if (wakeDue) {
+                    boolean busy = job.reason().filter(Reason.ClusterBusy::equals).isPresent();
+                    ScheduledJob again = job.withWakeAt(Optional.of(now.plus(
+                            busy ? settings.reservationRetry() : settings.provisioningRetry())));
+                    store(again, out);
+                    out.send(ensurePool(again, now));
+                    scheduleTimers(again);
+                }
+            }
+            case DISPATCHING -> {
+                Optional<Instant> execution = job.executionDeadline(settings.defaultExecutionTimeout());
+                if (execution.filter(at -> !at.isAfter(now)).isPresent()) {
+                    end(job, Status.Failed, Optional.of(Reason.Timeout), timeoutMessage(job), now, out);
+                } else if (job.submitted()) {
+                    if (!job.dispatchedAt().orElseThrow().plus(settings.dispatchDeadline()).isAfter(now)) {
+                        end(job, Status.Failed, Optional.of(Reason.JobFailed), Messages.podsNeverRan(
+                                job.k8sJobName().orElse(""), settings.dispatchDeadline()), now, out);
+                    }
+                } else if (!since.plus(settings.submitDeadline()).isAfter(now)) {
+                    end(job, Status.Failed, Optional.of(Reason.JobSubmitFailed), Messages.submitGaveUp(
+                            settings.submitDeadline(), job.lastError().orElse("no answer from the executor")), now, out);
+                } else if (wakeDue) {
+                    ScheduledJob again = job.withWakeAt(Optional.of(now.plus(settings.dispatchRetry())));
+                    store(again, out);
+                    out.send(ensureJob(again, now));
+                    scheduleTimers(again);
+                }
+            }
+            case RUNNING -> {
+                if (job.executionDeadline(settings.defaultExecutionTimeout()).filter(at -> !at.isAfter(now))
+                        .isPresent()) {
+                    end(job, Status.Failed, Optional.of(Reason.Timeout), timeoutMessage(job), now, out);
+                }
+            }
+            case ABORTING -> {
+                if (wakeDue) {
+                    ScheduledJob again = job.withWakeAt(Optional.of(now.plus(settings.abortRetry())));
+                    store(again, out);
+                    again.target().ifPresent(t -> out.send(new ExecutorCommand.EnsureJobDeleted(meta(now), job.id(),
+                            t, job.k8sJobName().orElse(ResourceNames.k8sJob(job.id())))));
+                    scheduleTimers(again);
+                }
+            }
+            default -> { }
         }
     }
 
-    private void wake(ScheduledJob job, Instant at, Decisions out) {
-        ScheduledJob updated = job.withWakeAt(Optional.of(at));
-        store(updated, out);
-        timers.add(new Timer(at, job.id()));
-    }
-
-    /** Retries a pool creation that was short of reservation capacity; the status stays ClusterBusy meanwhile. */
-    private void askForPoolAgain(ScheduledJob job, Instant now, Decisions out) {
-        ClusterRow cluster = clusters.get(job.clusterId().orElseThrow());
-        QueueKey key = job.queue().orElseThrow();
-        SupplyDecision supply = SupplyDecision.decide(job.request().supplyMode(), cluster);
-        String poolName = job.nodePoolName().orElseThrow();
-        storePool(new NodePool(key.clusterId(), poolName, key.topology(), supply.mode(), NodePool.State.CREATING,
-                Optional.of(job.id())), out);
-        out.send(new ExecutorCommand.EnsureNodePool(meta(now), job.id(), target(cluster), poolName,
-                job.request().tpuType().wireName(), key.topology(), supply.mode(), supply.reservation()));
-        wake(job, now.plus(settings.reservationRetry()), out);
+    private String timeoutMessage(ScheduledJob job) {
+        return Messages.timeout(job.executionTimeout(settings.defaultExecutionTimeout()).toSeconds());
     }
 
     // ---- helpers ----
 
-    private Optional<NodePool> idlePool(String clusterId, String topology) {
+    private Optional<NodePool> idlePool(ClusterRow cluster, String topology) {
+        ClusterTarget here = target(cluster);
         return pools.values().stream()
-                .filter(p -> p.clusterId().equals(clusterId) && p.topology().equals(topology))
+                .filter(p -> p.clusterId().equals(cluster.id()) && p.topology().equals(topology))
                 .filter(p -> p.state() == NodePool.State.READY && p.heldBy().isEmpty())
+                .filter(p -> p.target().equals(here))
                 .min(Comparator.comparing(NodePool::name));
     }
 
-    private boolean clusterActive(String clusterId) {
-        ClusterRow cluster = clusters.get(clusterId);
-        return cluster != null && cluster.isActive();
-    }
-
-    private Optional<ScheduledJob> activeJob(String jobId, Phase phase) {
-        return Optional.ofNullable(jobs.get(jobId)).filter(job -> job.phase() == phase);
-    }
-
-    private Optional<ScheduledJob> runningOrDispatching(String jobId) {
+    /** The job, if it is provisioning this very pool in this cluster. */
+    private Optional<ScheduledJob> provisioningWith(String jobId, String clusterId, String poolName) {
         return Optional.ofNullable(jobs.get(jobId))
-                .filter(job -> job.phase() == Phase.RUNNING || job.phase() == Phase.DISPATCHING);
+                .filter(job -> job.phase() == Phase.PROVISIONING)
+                .filter(job -> job.clusterId().filter(clusterId::equals).isPresent())
+                .filter(job -> job.nodePoolName().filter(poolName::equals).isPresent());
+    }
+
+    /** The job, if it is dispatching or running this very Kubernetes Job in this cluster. */
+    private Optional<ScheduledJob> executing(String jobId, String clusterId, String k8sJobName) {
+        return Optional.ofNullable(jobs.get(jobId))
+                .filter(job -> job.phase() == Phase.DISPATCHING || job.phase() == Phase.RUNNING)
+                .filter(job -> job.clusterId().filter(clusterId::equals).isPresent())
+                .filter(job -> job.k8sJobName().filter(k8sJobName::equals).isPresent());
+    }
+
+    private static String phaseWord(ScheduledJob job) {
+        return switch (job.phase()) {
+            case PROVISIONING -> "provisioning";
+            case DISPATCHING -> "dispatching";
+            case RUNNING -> "running";
+            case ABORTING -> "aborting";
+            default -> "waiting";
+        };
     }
 
     private WaitQueue queue(QueueKey key) {
@@ -693,13 +1036,23 @@ public final class Scheduler {
         return new WaitQueue.Entry(job.seq(), job.id(), job.actor(), job.request().name());
     }
 
-    private ExecutorCommand.EnsureJob ensureJob(ScheduledJob job, ClusterRow cluster, Instant now) {
-        return new ExecutorCommand.EnsureJob(meta(now), job.id(), target(cluster), job.nodePoolName().orElseThrow(),
-                ResourceNames.k8sJob(job.id()), job.request().tpuType().wireName(), job.request().topology().text(),
-                job.request().spec());
+    private ExecutorCommand.EnsureNodePool ensurePool(ScheduledJob job, Instant now) {
+        ClusterTarget target = job.target().orElseThrow();
+        Optional<String> reservation = job.supplyMode().filter(SupplyMode.RESERVATION::equals)
+                .flatMap(m -> Optional.ofNullable(clusters.get(target.clusterId())))
+                .flatMap(ClusterRow::defaultReservation).filter(r -> !r.isBlank());
+        return new ExecutorCommand.EnsureNodePool(meta(now), job.id(), target, job.nodePoolName().orElseThrow(),
+                job.request().tpuType().wireName(), job.request().topology().text(),
+                job.supplyMode().orElse(SupplyMode.FLEX_START), reservation);
     }
 
-    private static ClusterTarget target(ClusterRow cluster) {
+    private ExecutorCommand.EnsureJob ensureJob(ScheduledJob job, Instant now) {
+        return new ExecutorCommand.EnsureJob(meta(now), job.id(), job.target().orElseThrow(),
+                job.nodePoolName().orElseThrow(), job.k8sJobName().orElse(ResourceNames.k8sJob(job.id())),
+                job.request().tpuType().wireName(), job.request().topology().text(), job.request().spec());
+    }
+
+    static ClusterTarget target(ClusterRow cluster) {
         return new ClusterTarget(cluster.id(), cluster.name(), cluster.project(), cluster.location(),
                 cluster.tpuType(), cluster.gcsBucket());
     }

@@ -3,21 +3,49 @@ package io.falcon.scheduler.core;
 import java.time.Duration;
 
 /**
- * The scheduler's timing policy.
+ * The scheduler's timing policy: every non-terminal phase has a re-drive interval or a deadline here (see the phase
+ * table in docs/architecture.md).
  *
- * @param reservationRetry how long a job short of reservation capacity waits before asking again
- * @param provisioningBackstop a pool creation with no word from the executor for this long fails NodePoolTimeout
- *     (the executor's own timeout normally fires first)
- * @param abortRetry how often an unconfirmed Kubernetes Job deletion is asked again
- * @param orphanGrace how long an unknown falcon-* pool may exist before it is deleted as an orphan (covers the
- *     flex-start create-visibility delay)
+ * @param reservationRetry how long a job short of reservation capacity (ClusterBusy) waits before asking again
+ * @param provisioningRetry how often EnsureNodePool is re-sent while a pool is being created or its nodes are
+ *     awaited (a restarted executor resumes from it)
+ * @param provisioningBackstop a pool creation with no word at all from the executor for this long fails
+ *     NodePoolTimeout (the executor's own create timeout normally fires first; never while WaitingForNode)
+ * @param dispatchRetry how often EnsureJob is re-sent until the executor confirms the Kubernetes Job exists
+ * @param submitDeadline how long a job may stay Dispatching without its Kubernetes Job being created before it fails
+ *     JobSubmitFailed (with the last error the executor reported)
+ * @param dispatchDeadline how long the pods of a created Kubernetes Job may take to all run before the job fails
+ *     JobFailed (unschedulable pods, a pool that lost its nodes)
+ * @param defaultExecutionTimeout the execution timeout of a job without timeout_seconds
+ * @param abortRetry how often an unconfirmed Kubernetes Job deletion of an aborting job is asked again
+ * @param cleanupRetry how often the deletion of a node pool or of a finished job's Kubernetes Job is asked again
+ *     until confirmed
+ * @param orphanGrace how long an unknown falcon-* pool or Job may exist before it is deleted as an orphan (covers
+ *     the flex-start create-visibility delay)
  * @param positionUpdates how many waiting jobs per queue get their exact position refreshed on every change
  */
-public record SchedulerSettings(Duration reservationRetry, Duration provisioningBackstop, Duration abortRetry,
-        Duration orphanGrace, int positionUpdates) {
+public record SchedulerSettings(Duration reservationRetry, Duration provisioningRetry, Duration provisioningBackstop,
+        Duration dispatchRetry, Duration submitDeadline, Duration dispatchDeadline, Duration defaultExecutionTimeout,
+        Duration abortRetry, Duration cleanupRetry, Duration orphanGrace, int positionUpdates) {
 
     public static SchedulerSettings defaults() {
-        return new SchedulerSettings(Duration.ofSeconds(30), Duration.ofMinutes(15), Duration.ofSeconds(60),
-                Duration.ofMinutes(10), 100);
+        return new SchedulerSettings(Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofMinutes(15),
+                Duration.ofSeconds(30), Duration.ofMinutes(10), Duration.ofMinutes(30), Duration.ofHours(24),
+                Duration.ofSeconds(60), Duration.ofSeconds(60), Duration.ofMinutes(10), 100);
+    }
+
+    public SchedulerSettings withPositionUpdates(int n) {
+        return new SchedulerSettings(reservationRetry, provisioningRetry, provisioningBackstop, dispatchRetry,
+                submitDeadline, dispatchDeadline, defaultExecutionTimeout, abortRetry, cleanupRetry, orphanGrace, n);
+    }
+
+    public SchedulerSettings withDispatchDeadline(Duration d) {
+        return new SchedulerSettings(reservationRetry, provisioningRetry, provisioningBackstop, dispatchRetry,
+                submitDeadline, d, defaultExecutionTimeout, abortRetry, cleanupRetry, orphanGrace, positionUpdates);
+    }
+
+    public SchedulerSettings withDefaultExecutionTimeout(Duration d) {
+        return new SchedulerSettings(reservationRetry, provisioningRetry, provisioningBackstop, dispatchRetry,
+                submitDeadline, dispatchDeadline, d, abortRetry, cleanupRetry, orphanGrace, positionUpdates);
     }
 }

@@ -30,9 +30,15 @@ final class IntakeProcessor implements Processor<String, byte[], String, Object>
         String topic = context.recordMetadata().map(m -> m.topic()).orElse("");
         if (topic.equals(Topics.CDC_CLUSTERS.name())) {
             SchedulerTopology.DEAD_LETTERS.decode(Topics.CDC_CLUSTERS.valueSerde(),
-                    record, context).ifPresent(change -> forward(record,
-                    change.after().or(change::before).map(ClusterRow::tpuType),
-                    new SchedulerInput.ClusterChanged(change)));
+                    record, context).ifPresent(change -> {
+                        Optional<String> oldType = change.before().map(ClusterRow::tpuType);
+                        Optional<String> newType = change.after().map(ClusterRow::tpuType);
+                        if (oldType.isPresent() && newType.isPresent() && !oldType.equals(newType)) {
+                            // The old type's scheduler owns the cluster's jobs and pools until told it left.
+                            forward(record, oldType, new SchedulerInput.ClusterLeft(change.clusterId()));
+                        }
+                        forward(record, newType.or(() -> oldType), new SchedulerInput.ClusterChanged(change));
+                    });
         } else {
             SchedulerTopology.DEAD_LETTERS.decode(Topics.CDC_JOBS.valueSerde(), record,
                     context).ifPresent(change -> {

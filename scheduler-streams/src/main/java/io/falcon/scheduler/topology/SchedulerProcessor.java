@@ -10,11 +10,10 @@ import io.falcon.ops.FalconMdc;
 import io.falcon.ops.FalconMetrics;
 import io.falcon.scheduler.core.Decisions;
 import io.falcon.scheduler.core.Intake;
-import io.falcon.scheduler.core.NodePool;
-import io.falcon.scheduler.core.QueueKey;
 import io.falcon.scheduler.core.ScheduledJob;
 import io.falcon.scheduler.core.Scheduler;
 import io.falcon.scheduler.core.SchedulerSettings;
+import io.falcon.scheduler.core.SchedulerStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -22,8 +21,6 @@ import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,10 +37,7 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
     private final SchedulerSettings scheduling;
     private final FalconMetrics metrics;
     private ProcessorContext<String, Object> context;
-    private KeyValueStore<String, ScheduledJob> jobStore;
-    private KeyValueStore<String, NodePool> poolStore;
-    private KeyValueStore<String, ClusterRow> clusterStore;
-    private KeyValueStore<String, String> queueStore;
+    private SchedulerStore store;
     private Scheduler scheduler;
 
     SchedulerProcessor(Duration tickInterval, SchedulerSettings scheduling, FalconMetrics metrics) {
@@ -55,49 +49,56 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
     @Override
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
-        jobStore = context.getStateStore(SchedulerTopology.JOB_STORE);
-        poolStore = context.getStateStore(SchedulerTopology.POOL_STORE);
-        clusterStore = context.getStateStore(SchedulerTopology.CLUSTER_STORE);
-        queueStore = context.getStateStore(SchedulerTopology.QUEUE_STORE);
+        store = new StreamsStore(context);
         scheduler = restore();
-        context.schedule(tickInterval, PunctuationType.WALL_CLOCK_TIME, ms -> apply(scheduler.tick(Instant.ofEpochMilli(ms)), ms));
+        context.schedule(tickInterval, PunctuationType.WALL_CLOCK_TIME, this::tick);
         context.schedule(GAUGE_INTERVAL, PunctuationType.WALL_CLOCK_TIME, ms -> updateGauges());
     }
 
     private Scheduler restore() {
-        Scheduler restored = new Scheduler(scheduling);
-        int jobs = 0;
-        try (KeyValueIterator<String, ClusterRow> it = clusterStore.all()) {
-            it.forEachRemaining(kv -> restored.restoreCluster(kv.value));
-        }
-        try (KeyValueIterator<String, NodePool> it = poolStore.all()) {
-            it.forEachRemaining(kv -> restored.restorePool(kv.value));
-        }
-        try (KeyValueIterator<String, String> it = queueStore.all()) {
-            it.forEachRemaining(kv -> restored.restoreQueue(QueueKey.parse(kv.key), Optional.of(kv.value)));
-        }
-        try (KeyValueIterator<String, ScheduledJob> it = jobStore.all()) {
-            while (it.hasNext()) {
-                restored.restoreJob(it.next().value);
-                jobs++;
-            }
-        }
-        LOG.info("scheduler task {} restored {} jobs and {} clusters", context.taskId(), jobs,
+        Scheduler restored = SchedulerStore.restore(store, scheduling);
+        LOG.info("scheduler task {} restored {} jobs, {} pools, {} pending Job deletions and {} clusters",
+                context.taskId(), restored.jobs().size(), restored.pools().size(), restored.deletions().size(),
                 restored.clusters().size());
         return restored;
     }
 
+    /**
+     * A step that threw may have left the in-memory core half-changed: rebuild it from the stores, which hold the
+     * state as of the last completed step.
+     */
+    private void rebuild() {
+        scheduler = restore();
+    }
+
+    private void tick(long ms) {
+        try {
+            apply(scheduler.tick(Instant.ofEpochMilli(ms)), ms);
+        } catch (RuntimeException e) {
+            // The timer that threw has been taken off the index: the next tick does not repeat it.
+            LOG.error("scheduler tick failed; rebuilding the scheduler from its stores", e);
+            metrics.deadLetter("timer", "process");
+            rebuild();
+        }
+    }
+
     @Override
     public void process(Record<String, byte[]> record) {
+        SchedulerTopology.DEAD_LETTERS.guard(record, context, metrics::deadLetter, () -> processSafely(record),
+                this::rebuild);
+    }
+
+    private void processSafely(Record<String, byte[]> record) {
         long nowMs = context.currentSystemTimeMs();
         Instant now = Instant.ofEpochMilli(nowMs);
         String topic = context.recordMetadata().map(m -> m.topic()).orElse("");
         if (topic.equals(Topics.EXECUTOR_EVENTS.name())) {
-            SchedulerTopology.DEAD_LETTERS.decode(Topics.EXECUTOR_EVENTS.valueSerde(), record, context)
-                    .ifPresent(event -> apply(scheduler.observe(event, now), nowMs));
+            SchedulerTopology.DEAD_LETTERS.decode(Topics.EXECUTOR_EVENTS.valueSerde(), record, context,
+                    metrics::deadLetter).ifPresent(event -> apply(scheduler.observe(event, now), nowMs));
             return;
         }
-        SchedulerTopology.DEAD_LETTERS.decode(Topics.SCHEDULER_INPUT.valueSerde(), record, context).ifPresent(input -> {
+        SchedulerTopology.DEAD_LETTERS.decode(Topics.SCHEDULER_INPUT.valueSerde(), record, context,
+                metrics::deadLetter).ifPresent(input -> {
             if (input instanceof SchedulerInput.JobChanged job) {
                 Intake.classify(job.change(), now).ifPresent(intent -> {
                     if (intent instanceof Intake.Submit submit) {
@@ -109,12 +110,12 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
             } else if (input instanceof SchedulerInput.ClusterChanged cluster) {
                 Optional<ClusterRow> after = cluster.change().after();
                 if (after.isPresent()) {
-                    clusterStore.put(after.get().id(), after.get());
                     apply(scheduler.clusterUpserted(after.get(), now), nowMs);
                 } else {
-                    clusterStore.delete(cluster.change().clusterId());
                     apply(scheduler.clusterRemoved(cluster.change().clusterId(), now), nowMs);
                 }
+            } else if (input instanceof SchedulerInput.ClusterLeft left) {
+                apply(scheduler.clusterRemoved(left.clusterId(), now), nowMs);
             }
         });
     }
@@ -137,16 +138,7 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
     }
 
     private void apply(Decisions decisions, long nowMs) {
-        for (String jobId : decisions.changedJobs()) {
-            scheduler.job(jobId).ifPresentOrElse(job -> jobStore.put(jobId, job), () -> jobStore.delete(jobId));
-        }
-        for (NodePool.PoolKey key : decisions.changedPools()) {
-            scheduler.pool(key).ifPresentOrElse(pool -> poolStore.put(key.asString(), pool),
-                    () -> poolStore.delete(key.asString()));
-        }
-        for (QueueKey key : decisions.changedQueues()) {
-            scheduler.lastServedActor(key).ifPresent(actor -> queueStore.put(key.asString(), actor));
-        }
+        SchedulerStore.persist(scheduler, decisions, store);
         record(decisions, nowMs);
         for (TaskStatus status : decisions.statuses()) {
             try (FalconMdc mdc = FalconMdc.job(status.jobId()).cluster(status.clusterId().orElse(""))

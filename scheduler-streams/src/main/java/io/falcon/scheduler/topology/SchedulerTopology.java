@@ -9,6 +9,7 @@ import io.falcon.events.streams.StreamsDeadLetters;
 import io.falcon.scheduler.core.Scheduler;
 import io.falcon.scheduler.core.SchedulerSettings;
 import io.falcon.events.cdc.ClusterRow;
+import io.falcon.scheduler.core.JobDeletion;
 import io.falcon.scheduler.core.NodePool;
 import io.falcon.scheduler.core.ScheduledJob;
 import java.time.Duration;
@@ -27,6 +28,7 @@ public final class SchedulerTopology {
     static final String POOL_STORE = "scheduler-pools";
     static final String CLUSTER_STORE = "scheduler-clusters";
     static final String QUEUE_STORE = "scheduler-queues";
+    static final String DELETION_STORE = "scheduler-job-deletions";
     static final String INPUT_SINK = "to-scheduler-input";
     static final String STATUS_SINK = "to-task-status";
     static final String COMMAND_SINK = "to-executor-commands";
@@ -56,6 +58,7 @@ public final class SchedulerTopology {
         topology.addStateStore(store(POOL_STORE, JsonSerde.of(NodePool.class)), "scheduler");
         topology.addStateStore(store(CLUSTER_STORE, JsonSerde.of(ClusterRow.class)), "scheduler");
         topology.addStateStore(store(QUEUE_STORE, Serdes.String()), "scheduler");
+        topology.addStateStore(store(DELETION_STORE, JsonSerde.of(JobDeletion.class)), "scheduler");
         addSink(topology, STATUS_SINK, Topics.TASK_STATUS, "scheduler");
         addSink(topology, COMMAND_SINK, Topics.EXECUTOR_COMMANDS, "scheduler");
         addSink(topology, DEAD_LETTER_SINK, Topics.DEAD_LETTER, "intake", "scheduler");

@@ -85,7 +85,7 @@ final class SchedulerFixture {
     SchedulerFixture running(String jobId) {
         ExecutorCommand.EnsureJob ensure = lastCommand(ExecutorCommand.EnsureJob.class, jobId);
         return observe(new ExecutorEvent.JobRunning(meta(), jobId, ensure.cluster().clusterId(), "v6e",
-                ensure.k8sJobName(), 2, 2));
+                ensure.k8sJobName(), "uid-" + jobId, 2, 2));
     }
 
     SchedulerFixture succeeded(String jobId) {

@@ -128,8 +128,7 @@ class SchedulerTest {
 
     @Test
     void jobsQueuedBehindTheKeptCurrentPositionsStillLearnTheirPosition() {
-        SchedulerSettings one = new SchedulerSettings(Duration.ofSeconds(30), Duration.ofMinutes(15),
-                Duration.ofSeconds(60), Duration.ofMinutes(10), 1);
+        SchedulerSettings one = SchedulerSettings.defaults().withPositionUpdates(1);
         SchedulerFixture deep = new SchedulerFixture(one).withCluster("c1", "v6e");
         for (int i = 1; i <= 13; i++) {
             deep.submit(String.format("j%02d", i), "actor" + i);
@@ -343,7 +342,7 @@ class SchedulerTest {
     void aRejectedSubmissionFailsJobSubmitFailedAndReleasesThePool() {
         f.submit("j1", "a").poolReady("j1").submit("j2", "b");
         f.observe(new ExecutorEvent.JobSubmitFailed(f.meta(), "j1", "c1", "v6e", "falcon-j1",
-                "admission webhook denied"));
+                "admission webhook denied", false));
         assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
         assertThat(f.last("j1").reason()).contains(Reason.JobSubmitFailed);
         assertThat(f.last("j1").message()).isEqualTo("K8s Job 提交失败: admission webhook denied");

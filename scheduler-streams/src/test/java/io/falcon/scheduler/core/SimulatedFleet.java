@@ -64,7 +64,7 @@ final class SimulatedFleet {
         } else if (item instanceof StartPods start) {
             var job = start.job();
             emit(new ExecutorEvent.JobRunning(meta, job.jobId(), job.cluster().clusterId(), job.tpuType(),
-                    job.k8sJobName(), 1, 1));
+                    job.k8sJobName(), "uid-" + job.jobId(), 1, 1));
             pending.add(new FinishPods(job, !failIt));
         } else if (item instanceof FinishPods finish) {
             var job = finish.job();
@@ -89,7 +89,7 @@ final class SimulatedFleet {
             }
         } else if (command instanceof ExecutorCommand.EnsureJob job) {
             if (failIt) {
-                emit(new ExecutorEvent.JobSubmitFailed(meta, job.jobId(), cluster, tpu, job.k8sJobName(), "denied"));
+                emit(new ExecutorEvent.JobSubmitFailed(meta, job.jobId(), cluster, tpu, job.k8sJobName(), "denied", false));
             } else {
                 emit(new ExecutorEvent.JobSubmitted(meta, job.jobId(), cluster, tpu, job.k8sJobName(),
                         "uid-" + job.jobId()));

@@ -106,7 +106,7 @@ class SchedulerTopologyTest {
         Meta meta = Meta.of("executor", START);
         events.pipeInput("v6e", new ExecutorEvent.NodePoolReady(meta, "j1", "c1", "v6e", "falcon-j1"));
         events.pipeInput("v6e", new ExecutorEvent.JobSubmitted(meta, "j1", "c1", "v6e", "falcon-j1", "uid-1"));
-        events.pipeInput("v6e", new ExecutorEvent.JobRunning(meta, "j1", "c1", "v6e", "falcon-j1", 1, 1));
+        events.pipeInput("v6e", new ExecutorEvent.JobRunning(meta, "j1", "c1", "v6e", "falcon-j1", "uid-j1", 1, 1));
         events.pipeInput("v6e", new ExecutorEvent.JobSucceeded(meta, "j1", "c1", "v6e", "falcon-j1"));
 
         List<TaskStatus> out = statuses.readValuesToList();
@@ -123,7 +123,7 @@ class SchedulerTopologyTest {
         jobs.pipeInput("j2", TestRows.inserted(TestRows.job("j2", "bob", "v6e", "2x2", TestRows.SPEC)));
         Meta meta = Meta.of("executor", START);
         events.pipeInput("v6e", new ExecutorEvent.NodePoolReady(meta, "j1", "c1", "v6e", "falcon-j1"));
-        events.pipeInput("v6e", new ExecutorEvent.JobRunning(meta, "j1", "c1", "v6e", "falcon-j1", 1, 1));
+        events.pipeInput("v6e", new ExecutorEvent.JobRunning(meta, "j1", "c1", "v6e", "falcon-j1", "uid-j1", 1, 1));
         driver.advanceWallClockTime(Duration.ofSeconds(10));
 
         assertThat(registry.get(FalconMetrics.FAILURES).tag(FalconMetrics.TAG_REASON, "InvalidSpec").counter()

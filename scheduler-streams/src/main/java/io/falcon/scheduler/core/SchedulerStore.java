@@ -1,0 +1,67 @@
+package io.falcon.scheduler.core;
+
+import io.falcon.events.cdc.ClusterRow;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+
+/**
+ * The durable state of a {@link Scheduler}, as tables of immutable values: Kafka Streams' changelogged stores in
+ * production, maps in the deterministic simulation. {@link #persist} writes exactly what a step changed; {@link
+ * #restore} rebuilds a scheduler from it, as after a restart.
+ */
+public interface SchedulerStore {
+
+    /** One key-value table. */
+    interface Table<V> {
+        void put(String key, V value);
+
+        void delete(String key);
+
+        void forEach(BiConsumer<String, V> action);
+    }
+
+    Table<ScheduledJob> jobs();
+
+    Table<NodePool> pools();
+
+    Table<ClusterRow> clusters();
+
+    /** Per queue (QueueKey.asString), the actor served last, for the round-robin. */
+    Table<String> queues();
+
+    Table<JobDeletion> deletions();
+
+    /** Writes what the step changed, reading the values from the scheduler it ran on. */
+    static void persist(Scheduler scheduler, Decisions decisions, SchedulerStore store) {
+        for (String jobId : decisions.changedJobs()) {
+            write(store.jobs(), jobId, scheduler.job(jobId));
+        }
+        for (NodePool.PoolKey key : decisions.changedPools()) {
+            write(store.pools(), key.asString(), scheduler.pool(key));
+        }
+        for (QueueKey key : decisions.changedQueues()) {
+            write(store.queues(), key.asString(), scheduler.lastServedActor(key));
+        }
+        for (JobDeletion.Key key : decisions.changedDeletions()) {
+            write(store.deletions(), key.asString(), scheduler.deletion(key));
+        }
+        for (String clusterId : decisions.changedClusters()) {
+            write(store.clusters(), clusterId, scheduler.cluster(clusterId));
+        }
+    }
+
+    /** A scheduler holding exactly what the store holds; timers are rebuilt from the jobs' deadlines. */
+    static Scheduler restore(SchedulerStore store, SchedulerSettings settings) {
+        Scheduler restored = new Scheduler(settings);
+        store.clusters().forEach((key, row) -> restored.restoreCluster(row));
+        store.pools().forEach((key, pool) -> restored.restorePool(pool));
+        store.deletions().forEach((key, deletion) -> restored.restoreDeletion(deletion));
+        store.queues().forEach((key, actor) -> restored.restoreQueue(QueueKey.parse(key), Optional.of(actor)));
+        store.jobs().forEach((key, job) -> restored.restoreJob(job));
+        return restored;
+    }
+
+    private static <V> void write(Table<V> table, String key, Optional<V> value) {
+        value.ifPresentOrElse(v -> table.put(key, v), () -> table.delete(key));
+    }
+}
