@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.falcon.executor.gke.NodePoolManager;
 import io.falcon.executor.k8s.EdgeClusterClients;
 import io.falcon.executor.k8s.JobStatusReconciler;
-import io.falcon.executor.k8s.JobSubmitter;
+import io.falcon.executor.core.JobDriver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,13 +17,13 @@ public final class CommandDispatcher {
     private static final Logger log = LoggerFactory.getLogger(CommandDispatcher.class);
 
     private final NodePoolManager nodePools;
-    private final JobSubmitter jobs;
+    private final JobDriver jobs;
     private final JobStatusReconciler reconciler;
     private final EdgeClusterClients edges;
     private final Set<String> recovered = ConcurrentHashMap.newKeySet();
     private final Map<String, ClusterTarget> targets = new ConcurrentHashMap<>();
 
-    public CommandDispatcher(NodePoolManager nodePools, JobSubmitter jobs, JobStatusReconciler reconciler,
+    public CommandDispatcher(NodePoolManager nodePools, JobDriver jobs, JobStatusReconciler reconciler,
             EdgeClusterClients edges) {
         this.nodePools = nodePools;
         this.jobs = jobs;
@@ -50,8 +50,10 @@ public final class CommandDispatcher {
     }
 
     /**
-     * First time a cluster is seen (a command, or the clusters registry): adopt its in-flight node pools from GKE
-     * and start its job/pod informers. Best effort: a failure is logged and retried on the next use.
+     * First time a cluster is seen (a command, or the clusters registry): report its node pools at once and start
+     * its job/pod informers. Nothing in flight is resumed from here: the scheduler re-sends every command it still
+     * wants, and each is carried on from what GKE and Kubernetes show. Best effort: a failure is logged and retried
+     * on the next use.
      */
     public synchronized void watchCluster(ClusterTarget cluster) {
         ClusterTarget previous = targets.put(cluster.clusterId(), cluster);
@@ -65,7 +67,7 @@ public final class CommandDispatcher {
             recovered.remove(cluster.clusterId());
         }
         if (recovered.add(cluster.clusterId())) {
-            nodePools.recover(cluster);
+            nodePools.discovered(cluster);
         }
         if (reconciler.isWatching(cluster.clusterId())) {
             return;

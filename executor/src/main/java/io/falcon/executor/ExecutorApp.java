@@ -9,12 +9,13 @@ import io.falcon.events.executor.ClusterTarget;
 import io.falcon.executor.gke.GoogleClients;
 import io.falcon.executor.gke.NodePoolManager;
 import io.falcon.executor.gke.ReservationLookup;
-import io.falcon.executor.k8s.KubernetesEdgeView;
+import io.falcon.executor.core.JobDriver;
+import io.falcon.executor.gke.GkeClusterApi;
+import io.falcon.executor.k8s.KubernetesEdgeApi;
 import com.google.cloud.compute.v1.ReservationsClient;
 import io.falcon.executor.k8s.EdgeClusterClients;
 import io.falcon.executor.k8s.JobRenderer;
 import io.falcon.executor.k8s.JobStatusReconciler;
-import io.falcon.executor.k8s.JobSubmitter;
 import io.falcon.executor.kafka.ClusterRegistryWatcher;
 import io.falcon.executor.kafka.CommandConsumer;
 import io.falcon.executor.kafka.KafkaEventSink;
@@ -81,15 +82,17 @@ public final class ExecutorApp implements AutoCloseable {
         Events events = new Events(config.producerName(), clock);
         this.edgeClients = new EdgeClusterClients(gke, config.credentials(), config.namespace());
         this.reconciler = new JobStatusReconciler(edgeClients, config.namespace(), metered, events, clock,
-                config.imagePullGrace(), config.informerResync(), scheduler, config.pollInterval());
+                config.imagePullGrace(), config.informerResync(), scheduler, config.pollInterval(),
+                config.inventoryInterval());
         this.reservations = GoogleClients.reservations(config);
-        this.nodePools = new NodePoolManager(gke, new ReservationLookup(reservations,
-                        (cluster, reservation, capacity) -> metrics.reservationRemaining(cluster.clusterId(),
-                                reservation, capacity.remaining())),
-                new KubernetesEdgeView(edgeClients, config.namespace()), metered, events, scheduler, clock,
+        GkeClusterApi gkeApi = new GkeClusterApi(gke, new ReservationLookup(reservations,
+                (cluster, reservation, capacity) -> metrics.reservationRemaining(cluster.clusterId(),
+                        reservation, capacity.remaining())), config.scaleDown());
+        KubernetesEdgeApi edgeApi = new KubernetesEdgeApi(edgeClients,
+                new JobRenderer(config.namespace(), config.finishedJobTtl()), config.namespace(), this::watchCluster);
+        this.nodePools = new NodePoolManager(gkeApi, edgeApi, metered, events, scheduler, clock,
                 NodePoolManager.Settings.of(config));
-        JobSubmitter jobs = new JobSubmitter(edgeClients, new JobRenderer(config.namespace()), config.namespace(),
-                metered, events, scheduler, config.submitRetries(), config.pollInterval(), this::watchCluster);
+        JobDriver jobs = new JobDriver(edgeApi, metered, events);
         this.dispatcher = new CommandDispatcher(nodePools, jobs, reconciler, edgeClients);
         this.commands = new CommandConsumer(new KafkaConsumer<>(consumerProps(config)), producer, sink, dispatcher::handle,
                 clock, config.producerName());
@@ -205,6 +208,8 @@ public final class ExecutorApp implements AutoCloseable {
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                 ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 100,
+                // Commands of a scheduler transaction that aborted must never be carried out.
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
     }
@@ -214,6 +219,7 @@ public final class ExecutorApp implements AutoCloseable {
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers(),
                 ConsumerConfig.CLIENT_ID_CONFIG, config.groupId() + "-cluster-registry",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
     }

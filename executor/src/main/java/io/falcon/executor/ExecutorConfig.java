@@ -28,7 +28,7 @@ public record ExecutorConfig(
         Duration pollInterval,
         Duration imagePullGrace,
         Duration informerResync,
-        int submitRetries,
+        Duration finishedJobTtl,
         String producerName,
         boolean watchClusterRegistry,
         Duration visibilityGrace,
@@ -48,7 +48,8 @@ public record ExecutorConfig(
     public static final String POLL_INTERVAL = PREFIX + "poll-interval";
     public static final String IMAGE_PULL_GRACE = PREFIX + "image-pull-grace";
     public static final String INFORMER_RESYNC = PREFIX + "informer-resync";
-    public static final String SUBMIT_RETRIES = PREFIX + "submit-retries";
+    /** ttlSecondsAfterFinished of the Jobs Falcon creates: a second line of defence should a deletion be lost. */
+    public static final String FINISHED_JOB_TTL = PREFIX + "job.ttl-after-finished";
     public static final String PRODUCER_NAME = PREFIX + "producer-name";
     public static final String WATCH_CLUSTER_REGISTRY = PREFIX + "watch-cluster-registry";
     public static final String VISIBILITY_GRACE = PREFIX + "node-pool.visibility-grace";
@@ -60,7 +61,7 @@ public record ExecutorConfig(
 
     public static final List<String> KEYS = List.of(BOOTSTRAP_SERVERS, GROUP_ID, CREDENTIALS, GKE_ENDPOINT,
             GKE_PLAINTEXT, COMPUTE_ENDPOINT, NAMESPACE, NODE_POOL_CREATE_TIMEOUT, POLL_INTERVAL, IMAGE_PULL_GRACE,
-            INFORMER_RESYNC, SUBMIT_RETRIES, PRODUCER_NAME, WATCH_CLUSTER_REGISTRY, VISIBILITY_GRACE,
+            INFORMER_RESYNC, FINISHED_JOB_TTL, PRODUCER_NAME, WATCH_CLUSTER_REGISTRY, VISIBILITY_GRACE,
             INVENTORY_INTERVAL, MAX_BACKOFF, SCALE_DOWN_RESERVATION, SCALE_DOWN_ON_DEMAND, SCALE_DOWN_FLEX_START);
 
     public static final String DEFAULT_GKE_ENDPOINT = "container.googleapis.com:443";
@@ -146,7 +147,7 @@ public record ExecutorConfig(
                 r.duration(POLL_INTERVAL, Duration.ofSeconds(10)),
                 r.duration(IMAGE_PULL_GRACE, Duration.ofMinutes(2)),
                 r.duration(INFORMER_RESYNC, Duration.ofMinutes(5)),
-                r.integer(SUBMIT_RETRIES, 3, 0, 100),
+                r.duration(FINISHED_JOB_TTL, Duration.ofHours(24)),
                 r.string(PRODUCER_NAME, "executor"),
                 r.bool(WATCH_CLUSTER_REGISTRY, true),
                 r.duration(VISIBILITY_GRACE, Duration.ofMinutes(2)),

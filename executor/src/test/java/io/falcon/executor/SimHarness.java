@@ -5,12 +5,13 @@ import io.falcon.events.executor.ClusterTarget;
 import io.falcon.executor.gke.GoogleClients;
 import io.falcon.executor.gke.NodePoolManager;
 import io.falcon.executor.gke.ReservationLookup;
-import io.falcon.executor.k8s.KubernetesEdgeView;
+import io.falcon.executor.core.JobDriver;
+import io.falcon.executor.gke.GkeClusterApi;
+import io.falcon.executor.k8s.KubernetesEdgeApi;
 import com.google.cloud.compute.v1.ReservationsClient;
 import io.falcon.executor.k8s.EdgeClusterClients;
 import io.falcon.executor.k8s.JobRenderer;
 import io.falcon.executor.k8s.JobStatusReconciler;
-import io.falcon.executor.k8s.JobSubmitter;
 import io.falcon.fleetsim.EdgeClusterConfig;
 import io.falcon.fleetsim.FleetSim;
 import io.falcon.fleetsim.FleetSimConfig;
@@ -37,7 +38,9 @@ public final class SimHarness implements AutoCloseable {
     public final EdgeClusterClients edges;
     public final NodePoolManager nodePools;
     public final JobStatusReconciler reconciler;
-    public final JobSubmitter jobs;
+    public final JobDriver jobs;
+    public final GkeClusterApi gkeApi;
+    public final KubernetesEdgeApi edgeApi;
     public final CommandDispatcher dispatcher;
 
     public static final String OTHER_CLUSTER = "tpuv7x-other";
@@ -64,14 +67,16 @@ public final class SimHarness implements AutoCloseable {
         Events events = new Events("executor-test", clock);
         edges = new EdgeClusterClients(gke, config.credentials(), config.namespace());
         reservationsClient = GoogleClients.reservations(config);
-        nodePools = new NodePoolManager(gke, new ReservationLookup(reservationsClient),
-                new KubernetesEdgeView(edges, config.namespace()), sink, events, scheduler, clock,
+        reconciler = new JobStatusReconciler(edges, config.namespace(), sink, events, clock,
+                config.imagePullGrace(), config.informerResync(), scheduler, config.pollInterval(),
+                config.inventoryInterval());
+        gkeApi = new GkeClusterApi(gke, new ReservationLookup(reservationsClient), config.scaleDown());
+        edgeApi = new KubernetesEdgeApi(edges, new JobRenderer(config.namespace(), config.finishedJobTtl()),
+                config.namespace(), reconciler::watch);
+        nodePools = new NodePoolManager(gkeApi, edgeApi, sink, events, scheduler, clock,
                 NodePoolManager.Settings.of(config));
         nodePools.start();
-        reconciler = new JobStatusReconciler(edges, config.namespace(), sink, events, clock,
-                config.imagePullGrace(), config.informerResync(), scheduler, config.pollInterval());
-        jobs = new JobSubmitter(edges, new JobRenderer(config.namespace()), config.namespace(), sink, events,
-                scheduler, config.submitRetries(), config.pollInterval(), reconciler::watch);
+        jobs = new JobDriver(edgeApi, sink, events);
         dispatcher = new CommandDispatcher(nodePools, jobs, reconciler, edges);
     }
 

@@ -6,6 +6,7 @@ import com.google.cloud.compute.v1.Reservation;
 import com.google.cloud.compute.v1.ReservationsClient;
 import com.google.cloud.compute.v1.ReservationsScopedList;
 import io.falcon.events.executor.ClusterTarget;
+import io.falcon.executor.core.GkeApi.Capacity;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -48,16 +49,6 @@ public final class ReservationLookup {
     }
 
     /** A reservation's size in VMs; for TPU reservations one VM is one host of a slice. */
-    public record Capacity(String path, long count, long inUse) {
-        public long remaining() {
-            return Math.max(0, count - inUse);
-        }
-
-        /** Whole slices of {@code hostsPerSlice} hosts that still fit (floor). */
-        public int freeSlices(int hostsPerSlice) {
-            return (int) Math.min(Integer.MAX_VALUE, remaining() / Math.max(1, hostsPerSlice));
-        }
-    }
 
     /** Where to look for a reservation (pure). */
     record Where(String project, Optional<String> zone, String name) {

@@ -45,8 +45,22 @@ public final class JobRenderer {
 
     private final String namespace;
 
+    /** The default ttlSecondsAfterFinished: a day, long enough for any executor outage to be over. */
+    public static final java.time.Duration DEFAULT_TTL = java.time.Duration.ofHours(24);
+
+    private final java.time.Duration ttlAfterFinished;
+
     public JobRenderer(String namespace) {
+        this(namespace, DEFAULT_TTL);
+    }
+
+    /**
+     * @param ttlAfterFinished ttlSecondsAfterFinished: Kubernetes deletes a finished Job after it even if Falcon's
+     *     own deletion was lost (the scheduler deletes Jobs of ended tasks itself, and re-asks until confirmed)
+     */
+    public JobRenderer(String namespace, java.time.Duration ttlAfterFinished) {
         this.namespace = namespace;
+        this.ttlAfterFinished = ttlAfterFinished;
     }
 
     /** The log file of a pod, as seen inside the container (the bucket is mounted at /gcs). */
@@ -140,6 +154,7 @@ public final class JobRenderer {
                 .withCompletions(pods)
                 .withParallelism(pods)
                 .withBackoffLimit(0)
+                .withTtlSecondsAfterFinished((int) Math.min(Integer.MAX_VALUE, ttlAfterFinished.toSeconds()))
                 .withNewTemplate()
                 .withNewMetadata()
                 .withLabels(podLabels)

@@ -8,17 +8,17 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.falcon.events.executor.ClusterTarget;
-import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.executor.EventSink;
 import io.falcon.executor.Events;
 import io.falcon.executor.FalconLabels;
 import io.falcon.executor.Mdc;
+import io.falcon.executor.core.JobReports;
+import io.falcon.executor.core.JobView;
+import io.falcon.executor.core.PodView;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -38,30 +38,33 @@ public final class JobStatusReconciler implements AutoCloseable {
     private final EdgeClusterClients clusters;
     private final String namespace;
     private final EventSink sink;
-    private final Events events;
     private final Clock clock;
-    private final Duration imagePullGrace;
     private final Duration resync;
+    private final JobReports reports;
     private final Map<String, Watched> watched = new ConcurrentHashMap<>();
-    /** uid + "/" + running|terminal, for the states already reported. */
-    private final Set<String> reported = ConcurrentHashMap.newKeySet();
     private final ScheduledFuture<?> recheck;
+    private final ScheduledFuture<?> inventory;
 
     private record Watched(ClusterTarget cluster, SharedIndexInformer<Job> jobs, SharedIndexInformer<Pod> pods) {
     }
 
+    /**
+     * @param inventoryInterval how often the Falcon Jobs of every watched cluster are reported (JobInventory), for
+     *     the scheduler's sweep of Jobs whose task ended or is unknown
+     */
     public JobStatusReconciler(EdgeClusterClients clusters, String namespace, EventSink sink, Events events,
             Clock clock, Duration imagePullGrace, Duration resync, ScheduledExecutorService scheduler,
-            Duration recheckInterval) {
+            Duration recheckInterval, Duration inventoryInterval) {
         this.clusters = clusters;
         this.namespace = namespace;
         this.sink = sink;
-        this.events = events;
         this.clock = clock;
-        this.imagePullGrace = imagePullGrace;
         this.resync = resync;
+        this.reports = new JobReports(events, imagePullGrace);
         long ms = recheckInterval.toMillis();
         this.recheck = scheduler.scheduleWithFixedDelay(this::recheckAll, ms, ms, TimeUnit.MILLISECONDS);
+        long inv = inventoryInterval.toMillis();
+        this.inventory = scheduler.scheduleWithFixedDelay(this::inventoryAll, inv, inv, TimeUnit.MILLISECONDS);
     }
 
     /** Starts watching the cluster if not yet watched. Idempotent; safe from any thread. */
@@ -125,9 +128,7 @@ public final class JobStatusReconciler implements AutoCloseable {
             @Override
             public void onDelete(T obj, boolean deletedFinalStateUnknown) {
                 if (isJob && obj.getMetadata().getUid() != null) {
-                    String uid = obj.getMetadata().getUid();
-                    reported.remove(uid + "/running");
-                    reported.remove(uid + "/terminal");
+                    reports.forget(obj.getMetadata().getUid());
                 }
             }
         };
@@ -154,40 +155,34 @@ public final class JobStatusReconciler implements AutoCloseable {
 
     private synchronized void evaluate(Watched w, String jobName) {
         Job job = w.jobs.getStore().getByKey(namespace + "/" + jobName);
-        if (job == null || job.getMetadata().getDeletionTimestamp() != null) {
+        if (job == null) {
             return;
         }
-        String uid = job.getMetadata().getUid();
-        if (uid == null || reported.contains(uid + "/terminal")) {
-            return;
-        }
-        List<Pod> pods = w.pods.getStore().list().stream().filter(p -> belongsTo(p, job)).toList();
-        JobObservation observation = JobObservation.observe(job, pods, clock.instant(), imagePullGrace);
-        Map<String, String> annotations = job.getMetadata().getAnnotations() == null
-                ? Map.of() : job.getMetadata().getAnnotations();
-        Map<String, String> labels = job.getMetadata().getLabels() == null ? Map.of() : job.getMetadata().getLabels();
-        String jobId = annotations.getOrDefault(FalconLabels.ANNOTATION_JOB_ID, labels.get(FalconLabels.JOB));
-        String clusterId = annotations.getOrDefault(FalconLabels.ANNOTATION_CLUSTER_ID, w.cluster.clusterId());
-        String tpuType = annotations.getOrDefault(FalconLabels.ANNOTATION_TPU_TYPE, w.cluster.tpuType());
-        ExecutorEvent event = null;
-        if (observation instanceof JobObservation.Running r) {
-            if (reported.add(uid + "/running")) {
-                event = events.jobRunning(jobId, clusterId, tpuType, jobName, uid, r.active(), r.expected());
-            }
-        } else if (observation instanceof JobObservation.Succeeded) {
-            if (reported.add(uid + "/terminal")) {
-                event = events.jobSucceeded(jobId, clusterId, tpuType, jobName, uid);
-            }
-        } else if (observation instanceof JobObservation.Failed f) {
-            if (reported.add(uid + "/terminal")) {
-                event = events.jobFailed(jobId, clusterId, tpuType, jobName, uid, f.message());
-            }
-        }
-        if (event != null) {
-            try (var ignored = Mdc.of("job", jobId, "cluster", clusterId, "k8sJob", jobName)) {
-                log.info("job observed: {}", observation);
+        JobView view = Fabric8Views.job(job);
+        List<PodView> pods = w.pods.getStore().list().stream().map(Fabric8Views::pod)
+                .filter(p -> p.belongsTo(view)).toList();
+        reports.evaluate(w.cluster, view, pods, clock.instant()).ifPresent(event -> {
+            try (var ignored = Mdc.of("job", event.jobId(), "cluster", event.clusterId(), "k8sJob", jobName)) {
+                log.info("job observed: {}", event.getClass().getSimpleName());
             }
             sink.emit(event);
+        });
+    }
+
+    /**
+     * Reports the Falcon Jobs of every watched cluster whose informer has synced (an unsynced cache would make
+     * present Jobs look absent, and the scheduler would take their deletion as confirmed).
+     */
+    public void inventoryAll() {
+        for (Watched w : watched.values()) {
+            try {
+                if (w.jobs.hasSynced()) {
+                    List<JobView> jobs = w.jobs.getStore().list().stream().map(Fabric8Views::job).toList();
+                    sink.emit(reports.inventory(w.cluster, jobs));
+                }
+            } catch (RuntimeException e) {
+                log.warn("job inventory of cluster {} failed: {}", w.cluster.clusterId(), e.getMessage());
+            }
         }
     }
 
@@ -211,22 +206,10 @@ public final class JobStatusReconciler implements AutoCloseable {
         return null;
     }
 
-    static boolean belongsTo(Pod pod, Job job) {
-        if (!Objects.equals(jobNameOf(pod), job.getMetadata().getName())) {
-            return false;
-        }
-        // A pod of an earlier Job with the same name (deleted and recreated) has another owner uid.
-        List<OwnerReference> owners = pod.getMetadata().getOwnerReferences();
-        if (owners == null || owners.isEmpty()) {
-            return true;
-        }
-        return owners.stream().filter(o -> "Job".equals(o.getKind()))
-                .allMatch(o -> o.getUid() == null || o.getUid().equals(job.getMetadata().getUid()));
-    }
-
     @Override
     public void close() {
         recheck.cancel(false);
+        inventory.cancel(false);
         for (Watched w : watched.values()) {
             w.jobs.stop();
             w.pods.stop();

@@ -7,12 +7,12 @@ import io.falcon.events.Topics;
 import io.falcon.events.executor.ExecutorCommand;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -21,9 +21,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The command loop: poll EXECUTOR_COMMANDS, hand each command to its handler, flush the events the handlers
- * produced, then commit. An undecodable command (or one whose handler throws) goes to DEAD_LETTER with the reason;
- * nothing ends the loop but {@link #stop()}. If publishing failed, the batch is not committed but re-read.
+ * The command loop: poll EXECUTOR_COMMANDS; for each command, hand it to its handler, flush the events it produced,
+ * then commit its offset before the next command is carried out. Committing each command before acting on the next
+ * means a restart redelivers at most the one command in hand, never one that a later command already undid (an
+ * EnsureJob replayed after its EnsureJobDeleted would create the Job a second time). An undecodable command (or
+ * one whose handler throws) goes to DEAD_LETTER with the reason; nothing ends the loop but {@link #stop()}. If
+ * publishing failed, the command is not committed but read again.
  */
 public final class CommandConsumer implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(CommandConsumer.class);
@@ -58,22 +61,9 @@ public final class CommandConsumer implements Runnable {
             consumer.subscribe(List.of(Topics.EXECUTOR_COMMANDS.name()), assignment);
             while (running) {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(500));
-                if (records.isEmpty()) {
-                    continue;
+                if (!records.isEmpty()) {
+                    runBatch(records);
                 }
-                Map<TopicPartition, Long> firstOffsets = new HashMap<>();
-                for (ConsumerRecord<byte[], byte[]> record : records) {
-                    firstOffsets.putIfAbsent(new TopicPartition(record.topic(), record.partition()), record.offset());
-                    handle(record);
-                }
-                producer.flush();
-                Exception sendError = sink.takeError();
-                if (sendError != null) {
-                    log.error("events of this batch were not all published; re-reading the batch", sendError);
-                    firstOffsets.forEach(consumer::seek);
-                    continue;
-                }
-                consumer.commitSync();
             }
         } catch (WakeupException e) {
             if (running) {
@@ -89,6 +79,51 @@ public final class CommandConsumer implements Runnable {
                 log.warn("closing the command consumer failed", e);
             }
         }
+    }
+
+    /**
+     * Carries out the batch one command at a time. If a command's events cannot be published, or its commit is
+     * refused (the partition was taken away in a rebalance), the rest of the batch is not carried out: every
+     * partition of the batch is rewound to its first command not yet committed, and read again.
+     */
+    private void runBatch(ConsumerRecords<byte[], byte[]> records) {
+        Map<TopicPartition, Long> unfinished = new java.util.LinkedHashMap<>();
+        for (TopicPartition partition : records.partitions()) {
+            unfinished.put(partition, records.records(partition).get(0).offset());
+        }
+        for (ConsumerRecord<byte[], byte[]> record : records) {
+            if (!running) {
+                return; // not committed: the next owner of the partition carries it out
+            }
+            TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+            handle(record);
+            producer.flush();
+            Exception sendError = sink.takeError();
+            if (sendError != null) {
+                log.error("events of command {}-{}@{} were not all published; reading it again", record.topic(),
+                        record.partition(), record.offset(), sendError);
+                rewind(unfinished);
+                return;
+            }
+            try {
+                consumer.commitSync(Map.of(partition, new OffsetAndMetadata(record.offset() + 1)));
+            } catch (org.apache.kafka.clients.consumer.CommitFailedException
+                    | org.apache.kafka.common.errors.RebalanceInProgressException e) {
+                log.warn("commit of command {}-{}@{} refused ({}); reading the batch again", record.topic(),
+                        record.partition(), record.offset(), e.getMessage());
+                rewind(unfinished);
+                return;
+            }
+            unfinished.put(partition, record.offset() + 1);
+        }
+    }
+
+    private void rewind(Map<TopicPartition, Long> unfinished) {
+        unfinished.forEach((partition, offset) -> {
+            if (consumer.assignment().contains(partition)) {
+                consumer.seek(partition, offset);
+            }
+        });
     }
 
     private void handle(ConsumerRecord<byte[], byte[]> record) {

@@ -153,13 +153,14 @@ class NodePoolManagerIT {
     }
 
     @Test
-    void inFlightCreationStartedBeforeARestartIsRecoveredFromGke() {
+    void creationStartedBeforeARestartIsCarriedOnFromGkeWhenTheSchedulerAsksAgain() {
         h.knobs().creationDelay(Duration.ofMillis(1000));
         // started by an earlier process whose command offset was already committed
         h.gke.createNodePool(SimHarness.cluster().resourceName(),
                 NodePoolSpec.render(ensure("np-7", "2x4", SupplyMode.ON_DEMAND, null)));
 
-        h.nodePools.recover(SimHarness.cluster());
+        // the scheduler re-sends EnsureNodePool while the job is Provisioning
+        h.dispatcher.handle(ensure("np-7", "2x4", SupplyMode.ON_DEMAND, null));
 
         ExecutorEvent.NodePoolReady ready = h.sink.await(ExecutorEvent.NodePoolReady.class, "np-7", WAIT);
         assertThat(ready.nodePoolName()).isEqualTo("falcon-np-7");
@@ -344,11 +345,12 @@ class NodePoolManagerIT {
     }
 
     @Test
-    void runningPoolWithoutItsJobIsReportedReadyAgainAfterARestart() {
-        // a pool that became RUNNING while no executor was watching (its NodePoolReady was lost)
+    void aRestartedExecutorReportsNoPoolReadyByItselfOnlyWhenTheSchedulerAsks() {
+        // Issue 11 cases 1 and 8: a RUNNING pool whose creator has no Kubernetes Job (its NodePoolReady was lost, or
+        // it was inherited by a later job) must not be re-announced as ready by a restarted executor: the scheduler
+        // would take it for idle and delete it under the job running on it.
         h.gke.createNodePool(SimHarness.cluster().resourceName(),
                 NodePoolSpec.render(ensure("rr-1", "2x4", SupplyMode.ON_DEMAND, null)));
-        // and one whose job already runs: nothing to report
         h.gke.createNodePool(SimHarness.cluster().resourceName(),
                 NodePoolSpec.render(ensure("rr-2", "2x4", SupplyMode.ON_DEMAND, null)));
         long deadline = System.currentTimeMillis() + 10_000;
@@ -356,19 +358,21 @@ class NodePoolManagerIT {
                 || pool("falcon-rr-2").getStatus() != NodePool.Status.RUNNING) && System.currentTimeMillis() < deadline) {
             Thread.onSpinWait();
         }
-        h.sim.kubernetesClient(SimHarness.PROJECT, SimHarness.LOCATION, SimHarness.CLUSTER).batch().v1().jobs()
-                .inNamespace("default").resource(new io.fabric8.kubernetes.api.model.batch.v1.JobBuilder()
-                        .withNewMetadata().withName("falcon-rr-2").addToLabels("managed-by", "falcon")
-                        .addToLabels("falcon-job", "rr-2").endMetadata()
-                        .withNewSpec().withSuspend(true).withNewTemplate().withNewSpec().addNewContainer()
-                        .withName("c").withImage("img").endContainer().withRestartPolicy("Never").endSpec()
-                        .endTemplate().endSpec().build()).create();
 
-        h.nodePools.recover(SimHarness.cluster());
+        h.nodePools.discovered(SimHarness.cluster());
 
+        ExecutorEvent.NodePoolInventory inventory = h.sink.await(ExecutorEvent.NodePoolInventory.class, "", WAIT);
+        assertThat(inventory.pools()).extracting(ExecutorEvent.ObservedPool::name)
+                .contains("falcon-rr-1", "falcon-rr-2");
+        assertThat(h.sink.of(ExecutorEvent.NodePoolReady.class, "rr-1")).isEmpty();
+        assertThat(h.sink.of(ExecutorEvent.NodePoolReady.class, "rr-2")).isEmpty();
+        assertThat(h.nodePools.inFlight()).isZero();
+
+        // the scheduler still wants rr-1 (its job is Provisioning): the re-sent command finds it Ready, creates nothing
+        h.dispatcher.handle(ensure("rr-1", "2x4", SupplyMode.ON_DEMAND, null));
         h.sink.await(ExecutorEvent.NodePoolReady.class, "rr-1", WAIT);
         awaitNoneInFlight();
-        assertThat(h.sink.of(ExecutorEvent.NodePoolReady.class, "rr-2")).isEmpty();
         assertThat(createOperations("falcon-rr-1")).isEqualTo(1);
+        assertThat(h.sink.of(ExecutorEvent.NodePoolReady.class, "rr-2")).isEmpty();
     }
 }

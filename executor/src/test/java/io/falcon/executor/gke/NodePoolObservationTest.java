@@ -7,6 +7,7 @@ import com.google.container.v1.NodePool;
 import io.falcon.events.executor.ExecutorEvent.ObservedPool;
 import io.falcon.events.executor.SupplyMode;
 import io.falcon.executor.Fixtures;
+import io.falcon.executor.core.NodePoolDriver;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,7 @@ class NodePoolObservationTest {
         NodePool noLabels = NodePool.newBuilder().setName("falcon-stray").setStatus(NodePool.Status.ERROR).build();
         NodePool system = NodePool.newBuilder().setName("default-pool").setStatus(NodePool.Status.RUNNING).build();
 
-        List<ObservedPool> observed = NodePoolManager.observe(List.of(falcon, noLabels, system));
+        List<ObservedPool> observed = NodePoolDriver.observe(List.of(falcon, noLabels, system).stream().map(GkeClusterApi::info).toList());
 
         assertThat(observed).containsExactly(
                 new ObservedPool("falcon-job-1", "RUNNING", "job-1", "2x4", Optional.of(Fixtures.T0)),
@@ -31,11 +32,11 @@ class NodePoolObservationTest {
 
     @Test
     void expectedHosts() {
-        assertThat(NodePoolManager.expectedHosts(NodePool.newBuilder().setInitialNodeCount(4).build())).isEqualTo(4);
-        assertThat(NodePoolManager.expectedHosts(NodePool.newBuilder().setPlacementPolicy(
+        assertThat(GkeClusterApi.expectedHosts(NodePool.newBuilder().setInitialNodeCount(4).build())).isEqualTo(4);
+        assertThat(GkeClusterApi.expectedHosts(NodePool.newBuilder().setPlacementPolicy(
                 NodePool.PlacementPolicy.newBuilder().setTpuTopology("4x4x4")).build())).isEqualTo(16);
-        assertThat(NodePoolManager.expectedHosts(NodePool.newBuilder().setConfig(
+        assertThat(GkeClusterApi.expectedHosts(NodePool.newBuilder().setConfig(
                 NodeConfig.newBuilder().putResourceLabels("falcon-topology", "2x4")).build())).isEqualTo(2);
-        assertThat(NodePoolManager.expectedHosts(NodePool.getDefaultInstance())).isEqualTo(1);
+        assertThat(GkeClusterApi.expectedHosts(NodePool.getDefaultInstance())).isEqualTo(1);
     }
 }

@@ -19,7 +19,7 @@ class ReservationLookupIT {
             ReservationLookup lookup = new ReservationLookup(h.reservationsClient,
                     (cluster, reservation, capacity) -> observed.add(capacity.remaining()));
 
-            ReservationLookup.Capacity capacity = lookup.capacity(SimHarness.cluster(), "res-a");
+            io.falcon.executor.core.GkeApi.Capacity capacity = lookup.capacity(SimHarness.cluster(), "res-a");
 
             assertThat(capacity.count()).isEqualTo(8);
             assertThat(capacity.remaining()).isEqualTo(5);

@@ -12,13 +12,13 @@ class ReservationLookupTest {
 
     @Test
     void freeSlicesAreWholeSlicesOfTheJobsHosts() {
-        var capacity = new ReservationLookup.Capacity("r", 8, 3);
+        var capacity = new io.falcon.executor.core.GkeApi.Capacity("r", 8, 3);
         assertThat(capacity.remaining()).isEqualTo(5);
         assertThat(capacity.freeSlices(1)).isEqualTo(5);
         assertThat(capacity.freeSlices(2)).isEqualTo(2);
         assertThat(capacity.freeSlices(4)).isEqualTo(1);
         assertThat(capacity.freeSlices(8)).isZero();
-        assertThat(new ReservationLookup.Capacity("r", 2, 5).freeSlices(1)).isZero(); // over-consumed
+        assertThat(new io.falcon.executor.core.GkeApi.Capacity("r", 2, 5).freeSlices(1)).isZero(); // over-consumed
     }
 
     @Test

@@ -149,7 +149,7 @@ class JobLifecycleIT {
     }
 
     @Test
-    void overloadedApiServerIsRetried() {
+    void aBrieflyOverloadedApiServerIsRetriedByTheClient() {
         h.sim.kubernetesKnobs(SimHarness.PROJECT, SimHarness.LOCATION, SimHarness.CLUSTER)
                 .rejectNextJobCreations(2, 503, "ServiceUnavailable",
                         "the server is currently unable to handle the request");

@@ -7,12 +7,19 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.falcon.executor.Fixtures;
+import io.falcon.executor.core.JobObservation;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class JobObservationTest {
+    /** The pure observation over the views the informers build from fabric8's objects. */
+    private static JobObservation observe(Job job, List<Pod> pods, Instant now, Duration grace) {
+        return JobObservation.observe(Fabric8Views.job(job), pods.stream().map(Fabric8Views::pod).toList(), now,
+                grace);
+    }
+
     private static final Instant NOW = Instant.parse("2026-04-15T10:05:00Z");
     private static final Duration GRACE = Duration.ofMinutes(2);
     private final Job job = new JobRenderer("default").render(Fixtures.ensureJob("job-1", "4x4", Fixtures.spec()));
@@ -20,20 +27,20 @@ class JobObservationTest {
     @Test
     void pendingUntilAllExpectedPodsRun() {
         List<Pod> pods = List.of(running("p0"), running("p1"), running("p2"), pending("p3"));
-        assertThat(JobObservation.observe(job, pods, NOW, GRACE)).isInstanceOf(JobObservation.Pending.class);
+        assertThat(observe(job, pods, NOW, GRACE)).isInstanceOf(JobObservation.Pending.class);
     }
 
     @Test
     void runningWhenAllExpectedPodsRun() {
         List<Pod> pods = List.of(running("p0"), running("p1"), running("p2"), running("p3"));
-        assertThat(JobObservation.observe(job, pods, NOW, GRACE)).isEqualTo(new JobObservation.Running(4, 4));
+        assertThat(observe(job, pods, NOW, GRACE)).isEqualTo(new JobObservation.Running(4, 4));
     }
 
     @Test
     void succeededOnCompleteCondition() {
         Job done = new JobBuilder(job).withNewStatus().addNewCondition().withType("Complete").withStatus("True")
                 .endCondition().endStatus().build();
-        assertThat(JobObservation.observe(done, List.of(), NOW, GRACE)).isInstanceOf(JobObservation.Succeeded.class);
+        assertThat(observe(done, List.of(), NOW, GRACE)).isInstanceOf(JobObservation.Succeeded.class);
     }
 
     @Test
@@ -43,7 +50,7 @@ class JobObservationTest {
         Pod oom = new PodBuilder(running("p0")).editStatus().withPhase("Failed").withContainerStatuses()
                 .addNewContainerStatus().withName("workload").withNewState().withNewTerminated().withExitCode(137)
                 .withReason("OOMKilled").endTerminated().endState().endContainerStatus().endStatus().build();
-        assertThat(JobObservation.observe(failed, List.of(oom, running("p1")), NOW, GRACE))
+        assertThat(observe(failed, List.of(oom, running("p1")), NOW, GRACE))
                 .isEqualTo(new JobObservation.Failed("Pod terminated: OOMKilled (exit code 137)"));
     }
 
@@ -51,7 +58,7 @@ class JobObservationTest {
     void failedConditionWithoutPods() {
         Job failed = new JobBuilder(job).withNewStatus().addNewCondition().withType("Failed").withStatus("True")
                 .withReason("DeadlineExceeded").withMessage("too slow").endCondition().endStatus().build();
-        assertThat(JobObservation.observe(failed, List.of(), NOW, GRACE))
+        assertThat(observe(failed, List.of(), NOW, GRACE))
                 .isEqualTo(new JobObservation.Failed("Job failed: DeadlineExceeded (too slow)"));
     }
 
@@ -59,9 +66,9 @@ class JobObservationTest {
     void imagePullErrorFailsOnlyAfterGrace() {
         Pod young = pullError("p0", NOW.minusSeconds(30));
         Pod old = pullError("p0", NOW.minusSeconds(300));
-        assertThat(JobObservation.observe(job, List.of(young), NOW, GRACE))
+        assertThat(observe(job, List.of(young), NOW, GRACE))
                 .isInstanceOf(JobObservation.Pending.class);
-        assertThat(JobObservation.observe(job, List.of(old), NOW, GRACE))
+        assertThat(observe(job, List.of(old), NOW, GRACE))
                 .isEqualTo(new JobObservation.Failed("Pod image pull failed: ImagePullBackOff (Back-off pulling)"));
     }
 

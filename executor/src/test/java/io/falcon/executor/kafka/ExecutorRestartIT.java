@@ -54,7 +54,7 @@ class ExecutorRestartIT {
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     @Test
-    void poolProvisioningAcrossARestartIsReportedByTheNewProcess() throws Exception {
+    void poolProvisioningAcrossARestartIsCarriedOnByTheNewProcessWhenAskedAgain() throws Exception {
         EmbeddedKafka kafka = SharedInfra.kafka();
         kafka.createTopics(3, Topics.EXECUTOR_COMMANDS.name(), Topics.EXECUTOR_EVENTS.name(),
                 Topics.DEAD_LETTER.name(), Topics.CDC_CLUSTERS.name());
@@ -87,14 +87,17 @@ class ExecutorRestartIT {
                 String poolPath = cluster.resourceName() + "/nodePools/" + pool;
                 Map<String, String> first = new HashMap<>(settings);
                 first.put(ExecutorConfig.PRODUCER_NAME, "executor-first");
-                try (ExecutorApp app = new ExecutorApp(ExecutorConfig.fromMap(first)).start()) {
-                    var topic = Topics.EXECUTOR_COMMANDS;
+                var topic = Topics.EXECUTOR_COMMANDS;
+                Runnable ensurePool = () -> {
                     producer.send(new ProducerRecord<>(topic.name(),
                             cluster.clusterId().getBytes(StandardCharsets.UTF_8),
                             topic.valueSerde().serializer().serialize(topic.name(),
                                     new ExecutorCommand.EnsureNodePool(Meta.of("test", Instant.now()), jobId,
                                             cluster, pool, "v7x", "2x4", SupplyMode.ON_DEMAND, Optional.empty()))));
                     producer.flush();
+                };
+                try (ExecutorApp app = new ExecutorApp(ExecutorConfig.fromMap(first)).start()) {
+                    ensurePool.run();
                     awaitPool(gke, poolPath);
                     awaitCommitted(admin, group);
                 } // stopped while the pool is PROVISIONING
@@ -103,6 +106,9 @@ class ExecutorRestartIT {
                 Map<String, String> second = new HashMap<>(settings);
                 second.put(ExecutorConfig.PRODUCER_NAME, "executor-second");
                 try (ExecutorApp app = new ExecutorApp(ExecutorConfig.fromMap(second)).start()) {
+                    // The new process remembers nothing; the scheduler re-sends EnsureNodePool while the job is
+                    // Provisioning, and the executor carries the pool on from what GKE shows.
+                    ensurePool.run();
                     ExecutorEvent.NodePoolReady ready = awaitReady(events, jobId);
                     assertThat(ready.meta().producer()).isEqualTo("executor-second");
                     assertThat(ready.nodePoolName()).isEqualTo(pool);

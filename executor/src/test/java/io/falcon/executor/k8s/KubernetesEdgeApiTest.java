@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.falcon.executor.gke.EdgeView;
+import io.falcon.executor.core.EdgeApi;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class KubernetesEdgeViewTest {
+class KubernetesEdgeApiTest {
 
     private static Node node(String name, String ready) {
         NodeBuilder b = new NodeBuilder().withNewMetadata().withName(name).endMetadata();
@@ -20,8 +20,8 @@ class KubernetesEdgeViewTest {
 
     @Test
     void registeredAndReadyAreCountedApart() {
-        assertThat(KubernetesEdgeView.count(List.of())).isEqualTo(new EdgeView.NodeCount(0, 0));
-        assertThat(KubernetesEdgeView.count(List.of(node("a", "True"), node("b", "False"), node("c", "Unknown"),
-                node("d", null)))).isEqualTo(new EdgeView.NodeCount(4, 1));
+        assertThat(KubernetesEdgeApi.count(List.of())).isEqualTo(new EdgeApi.NodeCount(0, 0));
+        assertThat(KubernetesEdgeApi.count(List.of(node("a", "True"), node("b", "False"), node("c", "Unknown"),
+                node("d", null)))).isEqualTo(new EdgeApi.NodeCount(4, 1));
     }
 }

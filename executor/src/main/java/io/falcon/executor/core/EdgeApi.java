@@ -1,0 +1,32 @@
+package io.falcon.executor.core;
+
+import io.falcon.events.executor.ClusterTarget;
+import io.falcon.events.executor.ExecutorCommand.EnsureJob;
+import java.util.Optional;
+
+/**
+ * The part of an edge cluster's Kubernetes API the executor's decisions use, in plain Java: fabric8 in production,
+ * memory in the deterministic simulation. Every method throws {@link ApiException} when the call does not succeed
+ * (NOT_FOUND also when the GKE cluster itself does not exist).
+ */
+public interface EdgeApi {
+
+    /** Nodes of a pool that have registered with the cluster, and how many of them are Ready. */
+    record NodeCount(int registered, int ready) {
+    }
+
+    /** Counts the nodes labelled cloud.google.com/gke-nodepool=pool. */
+    NodeCount nodes(ClusterTarget cluster, String pool);
+
+    /**
+     * Creates the Kubernetes Job the command describes and returns its uid; ALREADY_EXISTS when a Job of that name
+     * exists, INVALID when the spec cannot be rendered.
+     */
+    String createJob(ClusterTarget cluster, EnsureJob command);
+
+    /** The uid of the Job of that name, if it exists. */
+    Optional<String> jobUid(ClusterTarget cluster, String name);
+
+    /** Deletes the Job (background propagation: its pods are deleted by Kubernetes); false when it did not exist. */
+    boolean deleteJob(ClusterTarget cluster, String name);
+}

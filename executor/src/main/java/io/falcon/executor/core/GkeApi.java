@@ -1,0 +1,62 @@
+package io.falcon.executor.core;
+
+import io.falcon.events.executor.ClusterTarget;
+import io.falcon.events.executor.ExecutorCommand.EnsureNodePool;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The part of GKE's ClusterManager and Compute's Reservations the executor uses, in plain Java. Implemented over
+ * google-cloud-container / google-cloud-compute in production and in memory by the deterministic simulation.
+ * Every method throws {@link ApiException} when the call does not succeed.
+ */
+public interface GkeApi {
+
+    /** GKE's node pool status. */
+    enum PoolStatus { PROVISIONING, RUNNING, RUNNING_WITH_ERROR, RECONCILING, STOPPING, ERROR, UNKNOWN }
+
+    /**
+     * One node pool as GKE reports it. createdAt is Falcon's falcon-created-at label (when it asked for the pool);
+     * expectedHosts the pool's node count.
+     */
+    record PoolInfo(String name, PoolStatus status, String statusMessage, Map<String, String> labels,
+            Optional<Instant> createdAt, int expectedHosts) {
+        public PoolInfo {
+            labels = Map.copyOf(labels);
+        }
+    }
+
+    /** A long-running GKE operation: done, and its error if it failed. */
+    record OperationInfo(boolean done, Optional<String> error, String detail) {
+    }
+
+    /** count and inUseCount of a reservation, in hosts. */
+    record Capacity(String path, long count, long inUse) {
+        public long remaining() {
+            return Math.max(0, count - inUse);
+        }
+
+        /** Whole slices of the given number of hosts the reservation can still hold. */
+        public int freeSlices(int hostsPerSlice) {
+            return hostsPerSlice <= 0 ? 0 : (int) Math.min(Integer.MAX_VALUE, remaining() / hostsPerSlice);
+        }
+    }
+
+    /** The pool, or empty when GKE answers NOT_FOUND. */
+    Optional<PoolInfo> getPool(ClusterTarget cluster, String pool);
+
+    /** Asks GKE to create the pool the command describes, labelled with createdAt; returns the operation name. */
+    String createPool(ClusterTarget cluster, EnsureNodePool command, Instant createdAt);
+
+    /** Asks GKE to delete the pool; returns the operation name. */
+    String deletePool(ClusterTarget cluster, String pool);
+
+    OperationInfo operation(ClusterTarget cluster, String operation);
+
+    List<PoolInfo> listPools(ClusterTarget cluster);
+
+    /** The reservation's capacity; NOT_FOUND when it does not exist. */
+    Capacity reservation(ClusterTarget cluster, String reservation);
+}

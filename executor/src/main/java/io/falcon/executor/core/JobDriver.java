@@ -1,0 +1,93 @@
+package io.falcon.executor.core;
+
+import io.falcon.events.executor.ExecutorCommand.EnsureJob;
+import io.falcon.events.executor.ExecutorCommand.EnsureJobDeleted;
+import io.falcon.executor.EventSink;
+import io.falcon.executor.Events;
+import io.falcon.executor.Mdc;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Carries out EnsureJob and EnsureJobDeleted over {@link EdgeApi}, one attempt per command and nothing kept in
+ * memory: a retry is the scheduler's re-sent command, never a timer here that a restart would lose (and that could
+ * create a Job after the task was aborted). "Already exists" on create and "not found" on delete are success.
+ */
+public final class JobDriver {
+    private static final Logger log = LoggerFactory.getLogger(JobDriver.class);
+
+    private final EdgeApi edges;
+    private final EventSink sink;
+    private final Events events;
+
+    public JobDriver(EdgeApi edges, EventSink sink, Events events) {
+        this.edges = edges;
+        this.sink = sink;
+        this.events = events;
+    }
+
+    /**
+     * Creates the Job: JobSubmitted with its uid (also when it existed already); JobSubmitFailed otherwise, marked
+     * retryable for an outage (the scheduler asks again) and final for a refusal.
+     */
+    public void ensure(EnsureJob command) {
+        try (var ignored = Mdc.of("job", command.jobId(), "cluster", command.cluster().clusterId(), "k8sJob",
+                command.k8sJobName(), "nodePool", command.nodePoolName())) {
+            try {
+                String uid = edges.createJob(command.cluster(), command);
+                log.info("job created uid={}", uid);
+                sink.emit(events.jobSubmitted(command.jobId(), command.cluster(), command.k8sJobName(), uid));
+            } catch (ApiException e) {
+                if (e.is(ApiException.Kind.ALREADY_EXISTS)) {
+                    existing(command);
+                    return;
+                }
+                boolean retryable = e.is(ApiException.Kind.TRANSIENT) || e.is(ApiException.Kind.FAILED_PRECONDITION);
+                String message = e.is(ApiException.Kind.INVALID) ? "invalid job: " + e.getMessage() : e.getMessage();
+                log.warn("job submit failed ({}{}): {}", e.kind(), retryable ? ", the scheduler will ask again" : "",
+                        message);
+                sink.emit(events.jobSubmitFailed(command.jobId(), command.cluster(), command.k8sJobName(), message,
+                        retryable));
+            }
+        }
+    }
+
+    private void existing(EnsureJob command) {
+        Optional<String> uid;
+        try {
+            uid = edges.jobUid(command.cluster(), command.k8sJobName());
+        } catch (ApiException e) {
+            uid = Optional.empty();
+        }
+        if (uid.isPresent()) {
+            log.info("job already exists uid={}", uid.get());
+            sink.emit(events.jobSubmitted(command.jobId(), command.cluster(), command.k8sJobName(), uid.get()));
+        } else {
+            sink.emit(events.jobSubmitFailed(command.jobId(), command.cluster(), command.k8sJobName(),
+                    "the Job exists but cannot be read back", true));
+        }
+    }
+
+    /**
+     * Deletes the Job (background propagation): JobDeleted when it is gone or was never there (also when its GKE
+     * cluster no longer exists). Any other answer reports nothing: the scheduler re-sends the deletion until it
+     * hears JobDeleted.
+     */
+    public void ensureDeleted(EnsureJobDeleted command) {
+        try (var ignored = Mdc.of("job", command.jobId(), "cluster", command.cluster().clusterId(), "k8sJob",
+                command.k8sJobName())) {
+            try {
+                boolean existed = edges.deleteJob(command.cluster(), command.k8sJobName());
+                log.info(existed ? "job deleted" : "job already gone");
+            } catch (ApiException e) {
+                if (!e.is(ApiException.Kind.NOT_FOUND)) {
+                    log.warn("job delete failed ({}), the scheduler will ask again: {}", e.kind(), e.getMessage());
+                    return;
+                }
+                log.info("job already gone ({})", e.getMessage());
+            }
+            sink.emit(events.jobDeleted(command.jobId(), command.cluster(), command.k8sJobName()));
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package io.falcon.executor.core;
+
+import io.falcon.executor.FalconLabels;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/** What a Job and its pods say about the task (pure). */
+public sealed interface JobObservation {
+
+    record Pending(String detail) implements JobObservation {
+    }
+
+    record Running(int active, int expected) implements JobObservation {
+    }
+
+    record Succeeded() implements JobObservation {
+    }
+
+    record Failed(String message) implements JobObservation {
+    }
+
+    Set<String> IMAGE_PULL_ERRORS = Set.of("ErrImagePull", "ImagePullBackOff", "InvalidImageName",
+            "ErrImageNeverPull");
+
+    static int expectedPods(JobView job) {
+        String annotated = job.annotations().get(FalconLabels.ANNOTATION_EXPECTED_PODS);
+        if (annotated != null) {
+            try {
+                return Integer.parseInt(annotated);
+            } catch (NumberFormatException ignored) {
+                // fall through to the spec
+            }
+        }
+        return job.parallelism() <= 0 ? 1 : job.parallelism();
+    }
+
+    /**
+     * Complete condition -> Succeeded; Failed condition or a failed pod (backoffLimit is 0) -> Failed with the pod's
+     * termination reason; an image that cannot be pulled for longer than the grace -> Failed; all expected pods
+     * Running -> Running; otherwise Pending.
+     */
+    static JobObservation observe(JobView job, List<PodView> pods, Instant now, Duration imagePullGrace) {
+        List<PodView> sorted = pods.stream().sorted(Comparator.comparing(PodView::name)).toList();
+        Optional<JobView.Condition> failed = job.conditions().stream().filter(c -> c.isTrue("Failed")).findFirst();
+        Optional<String> podFailure = sorted.stream().map(JobObservation::terminationFailure)
+                .flatMap(Optional::stream).findFirst();
+        if (failed.isPresent() || sorted.stream().anyMatch(p -> "Failed".equals(p.phase()))) {
+            return new Failed(podFailure.orElseGet(() -> failed
+                    .map(c -> "Job failed: " + c.reason() + (c.message().isEmpty() ? "" : " (" + c.message() + ")"))
+                    .orElse("Pod failed")));
+        }
+        if (job.conditions().stream().anyMatch(c -> c.isTrue("Complete"))) {
+            return new Succeeded();
+        }
+        for (PodView pod : sorted) {
+            Optional<String> pull = imagePullFailure(pod, now, imagePullGrace);
+            if (pull.isPresent()) {
+                return new Failed(pull.get());
+            }
+        }
+        int expected = expectedPods(job);
+        int running = (int) sorted.stream().filter(p -> "Running".equals(p.phase()) && !p.deleting()).count();
+        if (running >= expected && expected > 0) {
+            return new Running(running, expected);
+        }
+        return new Pending(running + "/" + expected + " pod(s) running");
+    }
+
+    /** "Pod terminated: OOMKilled (exit code 137)" for a container that ended with a non-zero exit code. */
+    static Optional<String> terminationFailure(PodView pod) {
+        for (PodView.Container c : pod.containers()) {
+            Optional<PodView.Terminated> terminated = c.terminated().or(c::lastTerminated);
+            if (terminated.isPresent() && terminated.get().exitCode() != 0) {
+                String reason = terminated.get().reason().isEmpty() ? "Error" : terminated.get().reason();
+                return Optional.of("Pod terminated: " + reason + " (exit code " + terminated.get().exitCode() + ")");
+            }
+        }
+        if ("Failed".equals(pod.phase()) && !pod.reason().isEmpty()) {
+            return Optional.of("Pod failed: " + pod.reason() + (pod.message().isEmpty() ? "" : " (" + pod.message()
+                    + ")"));
+        }
+        return Optional.empty();
+    }
+
+    /** An image pull error on a pod older than the grace: "Pod image pull failed: ImagePullBackOff (...)". */
+    static Optional<String> imagePullFailure(PodView pod, Instant now, Duration grace) {
+        for (PodView.Container c : pod.containers()) {
+            Optional<PodView.Waiting> waiting = c.waiting().filter(w -> IMAGE_PULL_ERRORS.contains(w.reason()));
+            if (waiting.isPresent()) {
+                Instant since = pod.createdAt().orElse(now);
+                if (Duration.between(since, now).compareTo(grace) >= 0) {
+                    return Optional.of("Pod image pull failed: " + waiting.get().reason()
+                            + (waiting.get().message().isEmpty() ? "" : " (" + waiting.get().message() + ")"));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,79 @@
+package io.falcon.executor.core;
+
+import io.falcon.events.executor.ClusterTarget;
+import io.falcon.events.executor.ExecutorEvent;
+import io.falcon.executor.Events;
+import io.falcon.executor.FalconLabels;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Turns what the Jobs and Pods of a cluster look like into JobRunning / JobSucceeded / JobFailed, once per Job per
+ * process (the memory of what was reported is only a filter: a restarted executor reports again and the scheduler
+ * ignores what it already knows), and into Job inventories for the sweep. The task's identity comes from the Job's
+ * annotations, so nothing else needs remembering.
+ */
+public final class JobReports {
+    private final Events events;
+    private final Duration imagePullGrace;
+    /** uid + "/" + running|terminal, for the states already reported. */
+    private final Set<String> reported = ConcurrentHashMap.newKeySet();
+
+    public JobReports(Events events, Duration imagePullGrace) {
+        this.events = events;
+        this.imagePullGrace = imagePullGrace;
+    }
+
+    /**
+     * The event to report for the Job now, if any. cluster is the cluster whose API the Job was read from (the
+     * Job's own annotations win when present).
+     */
+    public Optional<ExecutorEvent> evaluate(ClusterTarget cluster, JobView job, List<PodView> pods, Instant now) {
+        if (job.deleting() || job.uid().isEmpty() || reported.contains(job.uid() + "/terminal")) {
+            return Optional.empty();
+        }
+        List<PodView> own = pods.stream().filter(p -> p.belongsTo(job)).toList();
+        JobObservation observation = JobObservation.observe(job, own, now, imagePullGrace);
+        String jobId = falconJobId(job);
+        String clusterId = job.annotations().getOrDefault(FalconLabels.ANNOTATION_CLUSTER_ID, cluster.clusterId());
+        String tpuType = job.annotations().getOrDefault(FalconLabels.ANNOTATION_TPU_TYPE, cluster.tpuType());
+        String uid = job.uid();
+        if (observation instanceof JobObservation.Running r && reported.add(uid + "/running")) {
+            return Optional.of(events.jobRunning(jobId, clusterId, tpuType, job.name(), uid, r.active(), r.expected()));
+        }
+        if (observation instanceof JobObservation.Succeeded && reported.add(uid + "/terminal")) {
+            return Optional.of(events.jobSucceeded(jobId, clusterId, tpuType, job.name(), uid));
+        }
+        if (observation instanceof JobObservation.Failed f && reported.add(uid + "/terminal")) {
+            return Optional.of(events.jobFailed(jobId, clusterId, tpuType, job.name(), uid, f.message()));
+        }
+        return Optional.empty();
+    }
+
+    /** The Job is gone: forget what was reported of it. */
+    public void forget(String uid) {
+        reported.remove(uid + "/running");
+        reported.remove(uid + "/terminal");
+    }
+
+    /** Every Falcon Job of a cluster, as read from a synced cache. */
+    public ExecutorEvent.JobInventory inventory(ClusterTarget cluster, List<JobView> jobs) {
+        List<ExecutorEvent.ObservedJob> observed = new ArrayList<>();
+        for (JobView job : jobs) {
+            observed.add(new ExecutorEvent.ObservedJob(job.name(), falconJobId(job), job.uid(), job.createdAt(),
+                    job.finished()));
+        }
+        return events.jobInventory(cluster, observed);
+    }
+
+    /** The task a Job runs: its falcon.io/job-id annotation (unsanitized), else its falcon-job label. */
+    public static String falconJobId(JobView job) {
+        return job.annotations().getOrDefault(FalconLabels.ANNOTATION_JOB_ID,
+                job.labels().getOrDefault(FalconLabels.JOB, ""));
+    }
+}

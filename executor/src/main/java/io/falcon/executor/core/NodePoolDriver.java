@@ -1,0 +1,263 @@
+package io.falcon.executor.core;
+
+import io.falcon.events.ResourceNames;
+import io.falcon.events.executor.ClusterTarget;
+import io.falcon.events.executor.ExecutorCommand.EnsureNodePool;
+import io.falcon.events.executor.ExecutorCommand.EnsureNodePoolDeleted;
+import io.falcon.events.executor.ExecutorEvent;
+import io.falcon.executor.EventSink;
+import io.falcon.executor.Events;
+import io.falcon.executor.FalconLabels;
+import io.falcon.executor.Mdc;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Carries out EnsureNodePool and EnsureNodePoolDeleted over {@link GkeApi} and {@link EdgeApi}: the imperative
+ * shell around {@link PoolReconciler}. A command starts (or joins) a task and takes its first step at once; {@link
+ * #tick} steps every task that is due. Tasks live only in memory: after a restart the scheduler re-sends what it
+ * still wants, and the reconciler carries each pool on from what GKE shows. Thread-safe: each task is stepped
+ * under its own lock, so a slow RPC for one pool does not hold up the others or the command loop.
+ */
+public final class NodePoolDriver {
+    private static final Logger log = LoggerFactory.getLogger(NodePoolDriver.class);
+
+    private final GkeApi gke;
+    private final EdgeApi edges;
+    private final PoolReconciler reconciler;
+    private final EventSink sink;
+    private final Events events;
+    private final Map<String, Slot> tasks = new ConcurrentHashMap<>();
+
+    /** Holds a task's current value; a slot removed from the map is dead and a new one takes its key. */
+    private static final class Slot {
+        PoolTask task;
+        boolean dead;
+
+        Slot(PoolTask task) {
+            this.task = task;
+        }
+    }
+
+    public NodePoolDriver(GkeApi gke, EdgeApi edges, PoolReconciler reconciler, EventSink sink, Events events) {
+        this.gke = gke;
+        this.edges = edges;
+        this.reconciler = reconciler;
+        this.sink = sink;
+        this.events = events;
+    }
+
+    /** Pools being created, waited for or deleted. */
+    public int inFlight() {
+        return tasks.size();
+    }
+
+    /** The tasks in flight (for tests and the simulation's checks). */
+    public List<PoolTask> tasks() {
+        List<PoolTask> out = new ArrayList<>();
+        tasks.values().forEach(slot -> {
+            synchronized (slot) {
+                out.add(slot.task);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * A creation the scheduler wants. A creation already in flight for the pool continues (a re-sent command does
+     * not hurry it past its backoff); a deletion in flight is superseded, since commands for one cluster arrive in
+     * the order the scheduler sent them.
+     */
+    public void ensure(EnsureNodePool command, Instant now) {
+        start(PoolTask.create(command), now);
+    }
+
+    public void ensureDeleted(EnsureNodePoolDeleted command, Instant now) {
+        start(PoolTask.delete(command.jobId(), command.cluster(), command.nodePoolName()), now);
+    }
+
+    private void start(PoolTask wanted, Instant now) {
+        while (true) {
+            Slot fresh = new Slot(wanted);
+            Slot slot = tasks.putIfAbsent(wanted.key(), fresh);
+            if (slot == null) {
+                step(fresh, now);
+                return;
+            }
+            synchronized (slot) {
+                if (slot.dead) {
+                    continue;
+                }
+                if (slot.task.kind() == wanted.kind()) {
+                    slot.task = slot.task.with(b -> {
+                        b.jobId = wanted.jobId();
+                        b.create = wanted.create().or(() -> b.create);
+                    });
+                    return;
+                }
+                try (var ignored = mdc(wanted)) {
+                    log.info("node pool {}: {} supersedes the {} in flight", wanted.pool(), wanted.kind(),
+                            slot.task.kind());
+                }
+                // Keep what was learnt about the pool's visibility; the rest starts anew.
+                Optional<Instant> accepted = slot.task.createAcceptedAt();
+                slot.task = wanted.with(b -> b.createAcceptedAt = accepted);
+            }
+            step(slot, now);
+            return;
+        }
+    }
+
+    /** Steps every task that is due. */
+    public void tick(Instant now) {
+        for (Slot slot : List.copyOf(tasks.values())) {
+            step(slot, now);
+        }
+    }
+
+    private void step(Slot slot, Instant now) {
+        synchronized (slot) {
+            if (slot.dead || !PoolReconciler.due(slot.task, now)) {
+                return;
+            }
+            try (var ignored = mdc(slot.task)) {
+                slot.task = run(slot.task, now);
+            } catch (RuntimeException e) {
+                // A bug, not an API answer (those are facts): log it and look again next time.
+                log.error("node pool {} step failed", slot.task.pool(), e);
+                slot.task = slot.task.with(b -> b.nextAttempt = now.plus(reconciler.settings().pollInterval()));
+            }
+            if (slot.task.done()) {
+                slot.dead = true;
+                tasks.remove(slot.task.key(), slot);
+            }
+        }
+    }
+
+    private PoolTask run(PoolTask task, Instant now) {
+        PoolReconciler.Step step = reconciler.decide(task, look(task, now), now);
+        PoolTask current = step.task();
+        for (PoolReconciler.Effect effect : step.effects()) {
+            if (effect instanceof PoolReconciler.Effect.Emit emit) {
+                report(emit.event());
+            } else if (effect instanceof PoolReconciler.Effect.CreatePool) {
+                PoolReconciler.Step after = reconciler.afterCreate(current, create(current, now), now);
+                after.effects().forEach(e -> report(((PoolReconciler.Effect.Emit) e).event()));
+                current = after.task();
+            } else if (effect instanceof PoolReconciler.Effect.DeletePool) {
+                PoolReconciler.Step after = reconciler.afterDelete(current, delete(current), now);
+                after.effects().forEach(e -> report(((PoolReconciler.Effect.Emit) e).event()));
+                current = after.task();
+            }
+        }
+        return current;
+    }
+
+    /** The facts the reconciler needs for this task, looked up now. */
+    private PoolReconciler.Facts look(PoolTask task, Instant now) {
+        PoolReconciler.Lookup<GkeApi.PoolInfo> pool = lookup(() -> gke.getPool(task.cluster(), task.pool()));
+        Optional<PoolReconciler.Lookup<GkeApi.OperationInfo>> operation = task.operation()
+                .map(op -> lookup(() -> Optional.of(gke.operation(task.cluster(), op))));
+        Optional<PoolReconciler.Lookup<EdgeApi.NodeCount>> nodes = Optional.empty();
+        Optional<PoolReconciler.Lookup<GkeApi.Capacity>> capacity = Optional.empty();
+        if (pool instanceof PoolReconciler.Lookup.Found<GkeApi.PoolInfo> found
+                && PoolReconciler.wantsNodes(task, found.value())) {
+            nodes = Optional.of(lookup(() -> Optional.of(edges.nodes(task.cluster(), task.pool()))));
+        } else if (pool instanceof PoolReconciler.Lookup.Missing<GkeApi.PoolInfo>
+                && reconciler.wantsCapacity(task, now)) {
+            String reservation = task.create().flatMap(c -> c.reservation()).orElse("");
+            capacity = Optional.of(lookup(() -> Optional.of(gke.reservation(task.cluster(), reservation))));
+        }
+        return new PoolReconciler.Facts(pool, operation, nodes, capacity);
+    }
+
+    private PoolReconciler.RpcOutcome create(PoolTask task, Instant now) {
+        try {
+            String op = gke.createPool(task.cluster(), task.create().orElseThrow(), now);
+            log.info("node pool create requested: operation={} supply={}", op,
+                    task.create().map(c -> PoolReconciler.supplyMode(c).wireName()).orElse(""));
+            return new PoolReconciler.RpcOutcome.Accepted(op);
+        } catch (ApiException e) {
+            log.warn("node pool create not accepted ({}): {}", e.kind(), e.getMessage());
+            return new PoolReconciler.RpcOutcome.Refused(e.kind(), e.getMessage());
+        }
+    }
+
+    private PoolReconciler.RpcOutcome delete(PoolTask task) {
+        try {
+            String op = gke.deletePool(task.cluster(), task.pool());
+            log.info("node pool delete requested: operation={}", op);
+            return new PoolReconciler.RpcOutcome.Accepted(op);
+        } catch (ApiException e) {
+            log.info("node pool delete not accepted ({}): {}", e.kind(), e.getMessage());
+            return new PoolReconciler.RpcOutcome.Refused(e.kind(), e.getMessage());
+        }
+    }
+
+    private void report(ExecutorEvent event) {
+        log.info("node pool {}: {}", poolOf(event), event.getClass().getSimpleName());
+        sink.emit(event);
+    }
+
+    /** Lists the cluster's pools and reports the falcon-* ones (the scheduler decides what is an orphan). */
+    public void inventory(ClusterTarget cluster) {
+        List<GkeApi.PoolInfo> pools = gke.listPools(cluster);
+        sink.emit(events.nodePoolInventory(cluster, observe(pools)));
+    }
+
+    /** The falcon-* pools as the inventory reports them (pure). */
+    public static List<ExecutorEvent.ObservedPool> observe(List<GkeApi.PoolInfo> pools) {
+        List<ExecutorEvent.ObservedPool> observed = new ArrayList<>();
+        for (GkeApi.PoolInfo pool : pools) {
+            if (ResourceNames.isFalconNodePool(pool.name())) {
+                observed.add(new ExecutorEvent.ObservedPool(pool.name(), pool.status().name(),
+                        pool.labels().getOrDefault(FalconLabels.JOB, ""),
+                        pool.labels().getOrDefault(FalconLabels.TOPOLOGY, ""), pool.createdAt()));
+            }
+        }
+        return observed;
+    }
+
+    private interface Call<T> {
+        Optional<T> get();
+    }
+
+    private static <T> PoolReconciler.Lookup<T> lookup(Call<T> call) {
+        try {
+            return call.get().<PoolReconciler.Lookup<T>>map(PoolReconciler.Lookup.Found::new)
+                    .orElseGet(PoolReconciler.Lookup.Missing::new);
+        } catch (ApiException e) {
+            if (e.is(ApiException.Kind.NOT_FOUND)) {
+                return new PoolReconciler.Lookup.Missing<>();
+            }
+            return new PoolReconciler.Lookup.Failed<>(e.getMessage());
+        }
+    }
+
+    private static String poolOf(ExecutorEvent event) {
+        if (event instanceof ExecutorEvent.NodePoolReady e) {
+            return e.nodePoolName();
+        } else if (event instanceof ExecutorEvent.NodePoolCreateFailed e) {
+            return e.nodePoolName() + " (" + e.message() + ")";
+        } else if (event instanceof ExecutorEvent.NodePoolDeleted e) {
+            return e.nodePoolName();
+        } else if (event instanceof ExecutorEvent.NodePoolWaitingForNodes e) {
+            return e.nodePoolName() + " " + e.ready() + "/" + e.expected() + " Ready";
+        } else if (event instanceof ExecutorEvent.ReservationShort e) {
+            return e.nodePoolName() + " (reservation " + e.reservation() + " has " + e.remainingSlices()
+                    + " free slice(s))";
+        }
+        return "";
+    }
+
+    private static Mdc mdc(PoolTask task) {
+        return Mdc.of("job", task.jobId(), "cluster", task.cluster().clusterId() + "/" + task.cluster().name(),
+                "nodePool", task.pool());
+    }
+}

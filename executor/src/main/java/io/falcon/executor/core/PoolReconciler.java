@@ -1,0 +1,383 @@
+package io.falcon.executor.core;
+
+import io.falcon.events.TpuTopology;
+import io.falcon.events.executor.ExecutorCommand.EnsureNodePool;
+import io.falcon.events.executor.ExecutorEvent;
+import io.falcon.events.executor.SupplyMode;
+import io.falcon.executor.Backoff;
+import io.falcon.executor.Events;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.DoubleSupplier;
+
+/**
+ * The node-pool lifecycle as a pure transition function: (task, what GKE and Kubernetes show now, now) -> (task,
+ * effects). The shell ({@link NodePoolDriver}) looks things up, calls {@link #decide}, performs the create or delete
+ * RPC an effect asks for and feeds its outcome to {@link #afterCreate} / {@link #afterDelete}.
+ *
+ * <p>It decides from what GKE shows, never from what it remembers alone, so a restarted executor that is handed the
+ * scheduler's re-sent command carries on from where the pool is:
+ * <ul>
+ *   <li>absent: create it (for a reservation, only when the reservation has a free slice, else ReservationShort);
+ *       within the create-visibility grace of this process's own create RPC, absent is "not visible yet";</li>
+ *   <li>PROVISIONING / RECONCILING: wait, until the create timeout counted from the pool's falcon-created-at label
+ *       (so a restart does not reset it);</li>
+ *   <li>RUNNING: count its nodes: all Ready is NodePoolReady, fewer is NodePoolWaitingForNodes once per change and
+ *       no timeout (seed section 4: GKE keeps retrying; WaitingForNode survives restarts as WaitingForNode);</li>
+ *   <li>ERROR, or a failed create operation: NodePoolCreateFailed with GKE's message.</li>
+ * </ul>
+ * A deletion asks until GKE no longer has the pool and then reports NodePoolDeleted; it never gives up.
+ */
+public final class PoolReconciler {
+
+    /** Timers of the lifecycle; see ExecutorConfig for the keys. */
+    public record Settings(Duration createTimeout, Duration pollInterval, Duration visibilityGrace,
+            Duration maxBackoff) {
+        public Settings {
+            Objects.requireNonNull(createTimeout, "createTimeout");
+            Objects.requireNonNull(pollInterval, "pollInterval");
+            Objects.requireNonNull(visibilityGrace, "visibilityGrace");
+            Objects.requireNonNull(maxBackoff, "maxBackoff");
+        }
+    }
+
+    /** A lookup's answer: found, absent (NOT_FOUND), or no usable answer (with the error). */
+    public sealed interface Lookup<T> {
+        record Found<T>(T value) implements Lookup<T> {
+        }
+
+        record Missing<T>() implements Lookup<T> {
+        }
+
+        record Failed<T>(String error) implements Lookup<T> {
+        }
+    }
+
+    /**
+     * What the shell looked up for one decision: always the pool; the operation when the task has one; the nodes
+     * when the pool is RUNNING ({@link #wantsNodes}); the reservation when a reservation pool must be created
+     * ({@link #wantsCapacity}).
+     */
+    public record Facts(Lookup<GkeApi.PoolInfo> pool, Optional<Lookup<GkeApi.OperationInfo>> operation,
+            Optional<Lookup<EdgeApi.NodeCount>> nodes, Optional<Lookup<GkeApi.Capacity>> capacity) {
+    }
+
+    /** What the shell must do next. */
+    public sealed interface Effect {
+        /** Call createPool for the task's command, then {@link #afterCreate}. */
+        record CreatePool() implements Effect {
+        }
+
+        /** Call deletePool, then {@link #afterDelete}. */
+        record DeletePool() implements Effect {
+        }
+
+        record Emit(ExecutorEvent event) implements Effect {
+        }
+    }
+
+    /** An RPC's outcome: accepted with an operation name, or refused. */
+    public sealed interface RpcOutcome {
+        record Accepted(String operation) implements RpcOutcome {
+        }
+
+        record Refused(ApiException.Kind kind, String message) implements RpcOutcome {
+        }
+    }
+
+    /** The next task (done: forget it) and what to do. */
+    public record Step(PoolTask task, List<Effect> effects) {
+        public Step {
+            effects = List.copyOf(effects);
+        }
+    }
+
+    private final Settings settings;
+    private final Events events;
+    private final Backoff backoff;
+    private final DoubleSupplier random;
+
+    public PoolReconciler(Settings settings, Events events, DoubleSupplier random) {
+        this.settings = settings;
+        this.events = events;
+        Duration max = settings.maxBackoff().compareTo(settings.pollInterval()) < 0 ? settings.pollInterval()
+                : settings.maxBackoff();
+        this.backoff = new Backoff(settings.pollInterval(), max);
+        this.random = random;
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    // ---- what to look up ----
+
+    /** The task has nothing to do before its next attempt time. */
+    public static boolean due(PoolTask task, Instant now) {
+        return !now.isBefore(task.nextAttempt());
+    }
+
+    public static boolean wantsNodes(PoolTask task, GkeApi.PoolInfo pool) {
+        return task.kind() == PoolTask.Kind.CREATE && running(pool.status());
+    }
+
+    /** A reservation pool about to be created: its reservation's capacity is checked first (seed section 5). */
+    public boolean wantsCapacity(PoolTask task, Instant now) {
+        return task.kind() == PoolTask.Kind.CREATE && !withinGrace(task, now)
+                && task.create().map(c -> supplyMode(c) == SupplyMode.RESERVATION).orElse(false);
+    }
+
+    // ---- decisions ----
+
+    public Step decide(PoolTask task, Facts facts, Instant now) {
+        return task.kind() == PoolTask.Kind.CREATE ? decideCreate(task, facts, now) : decideDelete(task, facts, now);
+    }
+
+    private Step decideCreate(PoolTask task, Facts facts, Instant now) {
+        if (facts.pool() instanceof Lookup.Failed<GkeApi.PoolInfo> failed) {
+            return timedOutOrWait(retryLater(task, failed.error(), now), now);
+        }
+        if (facts.pool() instanceof Lookup.Found<GkeApi.PoolInfo> found) {
+            return createSeen(task, found.value(), facts, now);
+        }
+        // Absent.
+        if (withinGrace(task, now)) {
+            // Seed section 5: a flex-start pool may not be readable for a while after the create RPC returned.
+            return waitFor(task.with(b -> b.lastSeen = "node pool not visible yet after create"), now);
+        }
+        Optional<String> opError = operationError(facts);
+        if (opError.isPresent()) {
+            return fail(task, false, opError.get());
+        }
+        if (operationRunning(facts)) {
+            return timedOutOrWait(task.with(b -> b.lastSeen = "create operation running, node pool not visible"),
+                    now);
+        }
+        if (!task.seen() && task.createdAt().filter(at -> !withinTimeout(at, now)).isPresent()) {
+            return fail(task, true, "node pool " + task.pool() + " not created after "
+                    + format(settings.createTimeout()) + " (" + task.lastSeen() + ")");
+        }
+        // Never created, or it existed and is gone (deleted under us): ask for it (again).
+        PoolTask fresh = task.seen() ? task.with(b -> {
+            b.seen = false;
+            b.createdAt = Optional.empty();
+            b.operation = Optional.empty();
+        }) : task;
+        if (!wantsCapacity(fresh, now)) {
+            return new Step(fresh, List.of(new Effect.CreatePool()));
+        }
+        Lookup<GkeApi.Capacity> capacity = facts.capacity().orElse(new Lookup.Failed<>("reservation not looked up"));
+        String reservation = fresh.create().flatMap(EnsureNodePool::reservation).orElse("");
+        if (capacity instanceof Lookup.Missing<GkeApi.Capacity>) {
+            return fail(fresh, false, "reservation " + reservation + " not found in project "
+                    + fresh.cluster().project() + " (" + fresh.cluster().location() + ")");
+        }
+        if (capacity instanceof Lookup.Failed<GkeApi.Capacity> failed) {
+            return new Step(retryLater(fresh, "reservation lookup: " + failed.error(), now), List.of());
+        }
+        GkeApi.Capacity cap = ((Lookup.Found<GkeApi.Capacity>) capacity).value();
+        int free = cap.freeSlices(expectedHosts(fresh, Optional.empty()));
+        if (free >= 1) {
+            return new Step(fresh, List.of(new Effect.CreatePool()));
+        }
+        ExecutorEvent shortage = events.reservationShort(fresh.jobId(), fresh.cluster(), fresh.pool(), reservation,
+                free, 1, fresh.create().map(c -> c.meta().eventId()).orElse(""));
+        return new Step(fresh.with(b -> b.done = true), List.of(new Effect.Emit(shortage)));
+    }
+
+    private Step createSeen(PoolTask task, GkeApi.PoolInfo pool, Facts facts, Instant now) {
+        PoolTask seen = task.with(b -> {
+            b.seen = true;
+            b.createAcceptedAt = Optional.empty(); // visible: a later NOT_FOUND means gone
+            b.createdAt = task.createdAt().or(pool::createdAt);
+            b.lastSeen = "node pool " + pool.status()
+                    + (pool.statusMessage().isEmpty() ? "" : ": " + pool.statusMessage());
+        });
+        Optional<String> opError = operationError(facts);
+        if (opError.isPresent() && !running(pool.status())) {
+            return fail(seen, false, opError.get());
+        }
+        if (pool.status() == GkeApi.PoolStatus.ERROR) {
+            return fail(seen, false, pool.statusMessage().isEmpty() ? "node pool in ERROR" : pool.statusMessage());
+        }
+        if (!running(pool.status())) {
+            return timedOutOrWait(seen, now); // PROVISIONING, RECONCILING, STOPPING: keep watching
+        }
+        int expected = expectedHosts(seen, Optional.of(pool));
+        Lookup<EdgeApi.NodeCount> nodes = facts.nodes().orElse(new Lookup.Failed<>("nodes not counted"));
+        if (!(nodes instanceof Lookup.Found<EdgeApi.NodeCount> found)) {
+            String why = nodes instanceof Lookup.Failed<EdgeApi.NodeCount> f ? f.error() : "no nodes";
+            return waitFor(seen.with(b -> b.lastSeen = "control plane RUNNING, cannot count nodes: " + why), now);
+        }
+        EdgeApi.NodeCount count = found.value();
+        if (count.ready() >= expected) {
+            return new Step(seen.with(b -> b.done = true),
+                    List.of(new Effect.Emit(events.nodePoolReady(seen.jobId(), seen.cluster(), seen.pool()))));
+        }
+        PoolTask counting = seen.with(b -> {
+            b.lastSeen = "control plane RUNNING, " + count.registered() + "/" + expected + " node(s) registered, "
+                    + count.ready() + " Ready";
+            b.lastNodes = Optional.of(count);
+            b.attempts = 0;
+            b.nextAttempt = now.plus(settings.pollInterval());
+        });
+        if (seen.lastNodes().filter(count::equals).isPresent()) {
+            return new Step(counting, List.of());
+        }
+        return new Step(counting, List.of(new Effect.Emit(events.nodePoolWaitingForNodes(seen.jobId(),
+                seen.cluster(), seen.pool(), count.registered(), count.ready(), expected))));
+    }
+
+    private Step decideDelete(PoolTask task, Facts facts, Instant now) {
+        if (facts.pool() instanceof Lookup.Failed<GkeApi.PoolInfo> failed) {
+            return new Step(retryLater(task, failed.error(), now), List.of());
+        }
+        if (facts.pool() instanceof Lookup.Missing<GkeApi.PoolInfo>) {
+            if (withinGrace(task, now)) {
+                // Created moments ago by this process and not visible yet (flex-start): delete it once it shows.
+                return waitFor(task.with(b -> b.lastSeen = "node pool not visible yet; deleting it once it is"), now);
+            }
+            return new Step(task.with(b -> b.done = true),
+                    List.of(new Effect.Emit(events.nodePoolDeleted(task.jobId(), task.cluster(), task.pool()))));
+        }
+        GkeApi.PoolInfo pool = ((Lookup.Found<GkeApi.PoolInfo>) facts.pool()).value();
+        PoolTask seen = task.with(b -> {
+            b.seen = true;
+            b.createAcceptedAt = Optional.empty();
+            b.lastSeen = "node pool " + pool.status()
+                    + (pool.statusMessage().isEmpty() ? "" : ": " + pool.statusMessage());
+        });
+        if (pool.status() == GkeApi.PoolStatus.STOPPING || operationRunning(facts)) {
+            return waitFor(seen, now); // our delete (or someone's) is under way
+        }
+        Optional<String> opError = operationError(facts);
+        if (opError.isPresent()) {
+            // Our delete operation failed and the pool is still there: ask again, with backoff.
+            PoolTask again = retryLater(seen.with(b -> b.operation = Optional.empty()),
+                    "delete operation failed: " + opError.get(), now);
+            return new Step(again, List.of());
+        }
+        return new Step(seen, List.of(new Effect.DeletePool()));
+    }
+
+    // ---- RPC outcomes ----
+
+    public Step afterCreate(PoolTask task, RpcOutcome outcome, Instant now) {
+        if (outcome instanceof RpcOutcome.Accepted accepted) {
+            return waitFor(task.with(b -> {
+                b.operation = Optional.of(accepted.operation());
+                b.createAcceptedAt = Optional.of(now);
+                b.createdAt = Optional.of(task.createdAt().orElse(now));
+                b.attempts = 0;
+                b.lastSeen = "create requested (operation " + accepted.operation() + ")";
+            }), now);
+        }
+        RpcOutcome.Refused refused = (RpcOutcome.Refused) outcome;
+        return switch (refused.kind()) {
+            // Someone (an earlier delivery of the command) created it: watch it from the next look.
+            case ALREADY_EXISTS -> new Step(task.with(b -> b.lastSeen = "node pool already exists"), List.of());
+            case TRANSIENT, FAILED_PRECONDITION -> timedOutOrWait(retryLater(task, refused.message(), now), now);
+            default -> fail(task, false, refused.message());
+        };
+    }
+
+    public Step afterDelete(PoolTask task, RpcOutcome outcome, Instant now) {
+        if (outcome instanceof RpcOutcome.Accepted accepted) {
+            return waitFor(task.with(b -> {
+                b.operation = Optional.of(accepted.operation());
+                b.attempts = 0;
+                b.lastSeen = "delete requested (operation " + accepted.operation() + ")";
+            }), now);
+        }
+        RpcOutcome.Refused refused = (RpcOutcome.Refused) outcome;
+        if (refused.kind() == ApiException.Kind.NOT_FOUND) {
+            // Gone already, or not visible yet: the next look decides.
+            return new Step(task.with(b -> b.lastSeen = "not found on delete"), List.of());
+        }
+        // Being created or deleted by another operation, an outage, or a refusal: a pool must not leak, so keep
+        // asking, with backoff.
+        return new Step(retryLater(task, refused.message(), now), List.of());
+    }
+
+    // ---- helpers ----
+
+    private Step fail(PoolTask task, boolean timedOut, String message) {
+        ExecutorEvent failed = events.nodePoolCreateFailed(task.jobId(), task.cluster(), task.pool(), timedOut,
+                message);
+        return new Step(task.with(b -> b.done = true), List.of(new Effect.Emit(failed)));
+    }
+
+    /** Creation not RUNNING within the create timeout, counted from when the pool was asked for. */
+    private Step timedOutOrWait(PoolTask task, Instant now) {
+        Optional<Instant> asked = task.createdAt();
+        if (asked.isPresent() && !withinTimeout(asked.get(), now)) {
+            return fail(task, true, "node pool " + task.pool() + " not RUNNING after "
+                    + format(settings.createTimeout()) + " (" + task.lastSeen() + ")");
+        }
+        return waitFor(task, now);
+    }
+
+    private boolean withinTimeout(Instant asked, Instant now) {
+        return now.isBefore(asked.plus(settings.createTimeout()));
+    }
+
+    private Step waitFor(PoolTask task, Instant now) {
+        Instant next = now.plus(settings.pollInterval());
+        return new Step(task.with(b -> b.nextAttempt = b.nextAttempt.isAfter(next) ? b.nextAttempt : next),
+                List.of());
+    }
+
+    private PoolTask retryLater(PoolTask task, String error, Instant now) {
+        int attempts = task.attempts() + 1;
+        Duration delay = backoff.delay(attempts, random);
+        return task.with(b -> {
+            b.attempts = attempts;
+            b.nextAttempt = now.plus(delay);
+            b.lastSeen = error;
+        });
+    }
+
+    private boolean withinGrace(PoolTask task, Instant now) {
+        return task.createAcceptedAt().filter(at -> now.isBefore(at.plus(settings.visibilityGrace()))).isPresent();
+    }
+
+    private static Optional<String> operationError(Facts facts) {
+        return facts.operation().flatMap(op -> op instanceof Lookup.Found<GkeApi.OperationInfo> f
+                        ? Optional.of(f.value()) : Optional.empty())
+                .filter(GkeApi.OperationInfo::done).flatMap(GkeApi.OperationInfo::error);
+    }
+
+    private static boolean operationRunning(Facts facts) {
+        return facts.operation().filter(op -> op instanceof Lookup.Found<GkeApi.OperationInfo> f && !f.value().done())
+                .isPresent();
+    }
+
+    static boolean running(GkeApi.PoolStatus status) {
+        return status == GkeApi.PoolStatus.RUNNING || status == GkeApi.PoolStatus.RUNNING_WITH_ERROR;
+    }
+
+    /** Hosts of the slice: from the command's topology, else the pool's node count, else 1. */
+    static int expectedHosts(PoolTask task, Optional<GkeApi.PoolInfo> pool) {
+        return task.create().flatMap(c -> TpuTopology.parse(c.topology())).map(TpuTopology::hosts)
+                .or(() -> pool.map(GkeApi.PoolInfo::expectedHosts).filter(n -> n > 0))
+                .orElse(1);
+    }
+
+    static SupplyMode supplyMode(EnsureNodePool command) {
+        return command.supplyMode() == null ? SupplyMode.FLEX_START : command.supplyMode();
+    }
+
+    static String format(Duration d) {
+        if (d.toHours() > 0 && d.toMinutesPart() == 0 && d.toSecondsPart() == 0) {
+            return d.toHours() + "h";
+        }
+        if (d.toMinutes() > 0 && d.toSecondsPart() == 0) {
+            return d.toMinutes() + "m";
+        }
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
+    }
+}

@@ -1,0 +1,95 @@
+package io.falcon.executor.k8s;
+
+import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import io.falcon.executor.FalconLabels;
+import io.falcon.executor.core.JobView;
+import io.falcon.executor.core.PodView;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** fabric8's Job and Pod as the executor's plain {@link JobView} and {@link PodView} (pure). */
+public final class Fabric8Views {
+    private Fabric8Views() {
+    }
+
+    public static JobView job(Job job) {
+        var meta = job.getMetadata();
+        List<JobView.Condition> conditions = new ArrayList<>();
+        if (job.getStatus() != null && job.getStatus().getConditions() != null) {
+            for (JobCondition c : job.getStatus().getConditions()) {
+                conditions.add(new JobView.Condition(orEmpty(c.getType()), orEmpty(c.getStatus()),
+                        orEmpty(c.getReason()), orEmpty(c.getMessage())));
+            }
+        }
+        Integer parallelism = job.getSpec() == null ? null : job.getSpec().getParallelism();
+        return new JobView(orEmpty(meta.getName()), orEmpty(meta.getUid()), orEmptyMap(meta.getAnnotations()),
+                orEmptyMap(meta.getLabels()), time(meta.getCreationTimestamp()), meta.getDeletionTimestamp() != null,
+                conditions, parallelism == null ? 1 : parallelism);
+    }
+
+    public static PodView pod(Pod pod) {
+        var meta = pod.getMetadata();
+        Optional<String> ownerUid = Optional.ofNullable(meta.getOwnerReferences()).orElse(List.of()).stream()
+                .filter(o -> "Job".equals(o.getKind())).map(OwnerReference::getUid).filter(u -> u != null)
+                .findFirst();
+        List<PodView.Container> containers = new ArrayList<>();
+        String phase = "";
+        String reason = "";
+        String message = "";
+        if (pod.getStatus() != null) {
+            phase = orEmpty(pod.getStatus().getPhase());
+            reason = orEmpty(pod.getStatus().getReason());
+            message = orEmpty(pod.getStatus().getMessage());
+            for (ContainerStatus cs : Optional.ofNullable(pod.getStatus().getContainerStatuses()).orElse(List.of())) {
+                var state = cs.getState();
+                Optional<PodView.Terminated> terminated = Optional.ofNullable(state)
+                        .map(s -> s.getTerminated()).map(Fabric8Views::terminated);
+                Optional<PodView.Terminated> last = Optional.ofNullable(cs.getLastState())
+                        .map(s -> s.getTerminated()).map(Fabric8Views::terminated);
+                Optional<PodView.Waiting> waiting = Optional.ofNullable(state).map(s -> s.getWaiting())
+                        .map(w -> new PodView.Waiting(orEmpty(w.getReason()), orEmpty(w.getMessage())));
+                containers.add(new PodView.Container(terminated, last, waiting));
+            }
+        }
+        return new PodView(orEmpty(meta.getName()), Optional.ofNullable(JobStatusReconciler.jobNameOf(pod)), ownerUid,
+                phase, meta.getDeletionTimestamp() != null, time(meta.getCreationTimestamp()), reason, message,
+                containers);
+    }
+
+    private static PodView.Terminated terminated(ContainerStateTerminated t) {
+        return new PodView.Terminated(t.getExitCode() == null ? 0 : t.getExitCode(), orEmpty(t.getReason()));
+    }
+
+    static Optional<Instant> time(String timestamp) {
+        if (timestamp == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(OffsetDateTime.parse(timestamp).toInstant());
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static String orEmpty(String s) {
+        return s == null ? "" : s;
+    }
+
+    private static Map<String, String> orEmptyMap(Map<String, String> m) {
+        return m == null ? Map.of() : m;
+    }
+
+    /** The falcon-job label value, for callers that only have labels. */
+    static String falconJobLabel(Map<String, String> labels) {
+        return labels == null ? "" : labels.getOrDefault(FalconLabels.JOB, "");
+    }
+}

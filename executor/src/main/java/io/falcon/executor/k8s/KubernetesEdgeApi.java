@@ -1,0 +1,155 @@
+package io.falcon.executor.k8s;
+
+import com.google.api.gax.rpc.StatusCode;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.falcon.events.executor.ClusterTarget;
+import io.falcon.events.executor.ExecutorCommand.EnsureJob;
+import io.falcon.executor.core.ApiException;
+import io.falcon.executor.core.EdgeApi;
+import io.falcon.executor.gke.GkeErrors;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/** {@link EdgeApi} over the cached fabric8 client of each edge cluster. */
+public final class KubernetesEdgeApi implements EdgeApi {
+    public static final String NODE_POOL_LABEL = "cloud.google.com/gke-nodepool";
+
+    private final EdgeClusterClients clusters;
+    private final JobRenderer renderer;
+    private final String namespace;
+    private final Consumer<ClusterTarget> onJobCreated;
+
+    /** onJobCreated: told of every cluster a Job was created in (to start its informers). */
+    public KubernetesEdgeApi(EdgeClusterClients clusters, JobRenderer renderer, String namespace,
+            Consumer<ClusterTarget> onJobCreated) {
+        this.clusters = clusters;
+        this.renderer = renderer;
+        this.namespace = namespace;
+        this.onJobCreated = onJobCreated;
+    }
+
+    @Override
+    public NodeCount nodes(ClusterTarget cluster, String pool) {
+        try {
+            return count(client(cluster).nodes().withLabel(NODE_POOL_LABEL, pool).list().getItems());
+        } catch (ApiException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw classify(e);
+        }
+    }
+
+    /** Registered = listed; ready = condition Ready=True (pure). */
+    static NodeCount count(List<Node> nodes) {
+        int ready = 0;
+        for (Node node : nodes) {
+            if (node.getMetadata().getDeletionTimestamp() == null && node.getStatus() != null
+                    && node.getStatus().getConditions() != null) {
+                for (NodeCondition c : node.getStatus().getConditions()) {
+                    if ("Ready".equals(c.getType()) && "True".equals(c.getStatus())) {
+                        ready++;
+                        break;
+                    }
+                }
+            }
+        }
+        return new NodeCount(nodes.size(), ready);
+    }
+
+    @Override
+    public String createJob(ClusterTarget cluster, EnsureJob command) {
+        Job job;
+        try {
+            job = renderer.render(command);
+        } catch (InvalidJobException e) {
+            throw new ApiException(ApiException.Kind.INVALID, e.getMessage(), e);
+        }
+        try {
+            Job created = client(cluster).batch().v1().jobs().inNamespace(namespace).resource(job).create();
+            onJobCreated.accept(cluster);
+            return created.getMetadata().getUid();
+        } catch (ApiException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw classify(e);
+        }
+    }
+
+    @Override
+    public Optional<String> jobUid(ClusterTarget cluster, String name) {
+        try {
+            Job job = client(cluster).batch().v1().jobs().inNamespace(namespace).withName(name).get();
+            onJobCreated.accept(cluster);
+            return Optional.ofNullable(job).map(j -> j.getMetadata().getUid());
+        } catch (ApiException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw classify(e);
+        }
+    }
+
+    @Override
+    public boolean deleteJob(ClusterTarget cluster, String name) {
+        try {
+            return !client(cluster).batch().v1().jobs().inNamespace(namespace).withName(name)
+                    .withPropagationPolicy(DeletionPropagation.BACKGROUND).delete().isEmpty();
+        } catch (ApiException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw classify(e);
+        }
+    }
+
+    /** The cluster's client; a GKE cluster that does not exist (any more) is NOT_FOUND. */
+    private KubernetesClient client(ClusterTarget cluster) {
+        try {
+            return clusters.client(cluster);
+        } catch (RuntimeException e) {
+            if (GkeErrors.is(e, StatusCode.Code.NOT_FOUND)) {
+                throw new ApiException(ApiException.Kind.NOT_FOUND, "GKE cluster " + cluster.resourceName()
+                        + " not found: " + GkeErrors.describe(e), e);
+            }
+            throw new ApiException(GkeErrors.isTransient(e) ? ApiException.Kind.TRANSIENT
+                    : ApiException.Kind.PERMANENT, "cannot reach cluster " + cluster.resourceName() + ": "
+                    + GkeErrors.describe(e), e);
+        }
+    }
+
+    /** A Kubernetes API error as the decision code sees it. */
+    static ApiException classify(RuntimeException e) {
+        String message = describe(e);
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof KubernetesClientException k) {
+                ApiException.Kind kind = switch (k.getCode()) {
+                    case 404 -> ApiException.Kind.NOT_FOUND;
+                    case 409 -> ApiException.Kind.ALREADY_EXISTS;
+                    default -> KubeErrors.isTransient(k.getCode()) ? ApiException.Kind.TRANSIENT
+                            : ApiException.Kind.PERMANENT;
+                };
+                return new ApiException(kind, message, e);
+            }
+        }
+        return new ApiException(ApiException.Kind.TRANSIENT, message, e); // no answer
+    }
+
+    /** The API server's message (Status.message) when there is one. */
+    static String describe(Throwable e) {
+        if (e instanceof KubernetesClientException k && k.getStatus() != null && k.getStatus().getMessage() != null) {
+            return k.getStatus().getMessage();
+        }
+        StringBuilder b = new StringBuilder();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+            if (b.indexOf(m) < 0) {
+                b.append(b.length() == 0 ? "" : ": ").append(m);
+            }
+        }
+        return b.toString();
+    }
+}
