@@ -92,12 +92,12 @@ public final class Events {
     /** Every inventory is a new observation (random id). */
     public ExecutorEvent.JobInventory jobInventory(ClusterTarget c, List<ExecutorEvent.ObservedJob> jobs) {
         return new ExecutorEvent.JobInventory(Meta.of(producer, clock.instant()), "", c.clusterId(), c.tpuType(),
-                jobs);
+                c.resourceName(), jobs);
     }
 
     /** Every inventory is a new observation (random id). */
     public ExecutorEvent.NodePoolInventory nodePoolInventory(ClusterTarget c, List<ExecutorEvent.ObservedPool> pools) {
         return new ExecutorEvent.NodePoolInventory(Meta.of(producer, clock.instant()), "", c.clusterId(),
-                c.tpuType(), pools);
+                c.tpuType(), c.resourceName(), pools);
     }
 }

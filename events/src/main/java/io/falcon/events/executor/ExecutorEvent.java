@@ -92,10 +92,11 @@ public sealed interface ExecutorEvent {
 
     /**
      * Periodic inventory of the falcon-* node pools that exist in one cluster, for orphan detection. jobId is
-     * empty: the inventory is about the cluster.
+     * empty: the inventory is about the cluster; clusterResource names the GKE cluster that was listed
+     * (projects/P/locations/L/clusters/N), so an inventory of a location the cluster row has since left is ignored.
      */
-    record NodePoolInventory(Meta meta, String jobId, String clusterId, String tpuType, List<ObservedPool> pools)
-            implements ExecutorEvent {
+    record NodePoolInventory(Meta meta, String jobId, String clusterId, String tpuType, String clusterResource,
+            List<ObservedPool> pools) implements ExecutorEvent {
         public NodePoolInventory {
             pools = List.copyOf(pools);
         }
@@ -104,10 +105,10 @@ public sealed interface ExecutorEvent {
     /**
      * Periodic inventory of the Kubernetes Jobs labelled managed-by=falcon in one cluster (from a synced informer
      * cache, so an absent Job is really absent), for the sweep of Jobs whose task is terminal or unknown. jobId is
-     * empty: the inventory is about the cluster.
+     * empty: the inventory is about the cluster; clusterResource names the GKE cluster whose API was listed.
      */
-    record JobInventory(Meta meta, String jobId, String clusterId, String tpuType, List<ObservedJob> jobs)
-            implements ExecutorEvent {
+    record JobInventory(Meta meta, String jobId, String clusterId, String tpuType, String clusterResource,
+            List<ObservedJob> jobs) implements ExecutorEvent {
         public JobInventory {
             jobs = List.copyOf(jobs);
         }

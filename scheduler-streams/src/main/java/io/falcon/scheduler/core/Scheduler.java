@@ -173,6 +173,11 @@ public final class Scheduler {
         return Collections.unmodifiableCollection(pools.values());
     }
 
+    /** When the earliest timer is due, if any: the shell need not tick before (simulations use it). */
+    public Optional<Instant> nextTimer() {
+        return timers.isEmpty() ? Optional.empty() : Optional.of(timers.first().at());
+    }
+
     /** Every Kubernetes Job deletion not yet confirmed (for inspection and tests). */
     public Collection<JobDeletion> deletions() {
         return Collections.unmodifiableCollection(deletions.values());
@@ -348,31 +353,62 @@ public final class Scheduler {
     // ---- placement and queues ----
 
     private void place(ScheduledJob job, Instant now, Decisions out) {
+        placeOnly(job, now, out).ifPresent(key -> {
+            boolean told = refreshPositions(key, now, out).contains(job.id());
+            startNext(key, now, out);
+            if (!told && jobs.get(job.id()).phase() == Phase.WAITING) {
+                tellDeepPosition(jobs.get(job.id()), key, now, out);
+            }
+        });
+    }
+
+    /**
+     * Places many jobs (oldest first), then gives each touched queue's free slot by the pick rule over everything
+     * now waiting there, so that the order the jobs were placed in does not decide who starts.
+     */
+    private void placeAll(List<ScheduledJob> waiting, Instant now, Decisions out) {
+        waiting.sort(Comparator.comparingLong(ScheduledJob::seq).thenComparing(ScheduledJob::id));
+        Set<QueueKey> touched = new java.util.TreeSet<>();
+        for (ScheduledJob job : waiting) {
+            placeOnly(jobs.get(job.id()), now, out).ifPresent(touched::add);
+        }
+        for (QueueKey key : touched) {
+            startNext(key, now, out);
+            Set<String> told = refreshPositions(key, now, out);
+            for (ScheduledJob job : waiting) {
+                ScheduledJob current = jobs.get(job.id());
+                if (current.phase() == Phase.WAITING && current.queue().filter(key::equals).isPresent()
+                        && !told.contains(current.id())) {
+                    tellDeepPosition(current, key, now, out);
+                }
+            }
+        }
+    }
+
+    /** Chooses the job's cluster and puts it in that queue (or parks it); returns the queue. */
+    private Optional<QueueKey> placeOnly(ScheduledJob job, Instant now, Decisions out) {
         ClusterChoice.Result choice = ClusterChoice.choose(job.request().tpuType().wireName(),
                 job.request().supplyMode(), clusters.values(),
                 cluster -> idlePool(cluster, job.request().topology().text()).isPresent(),
                 cluster -> queueDepth(new QueueKey(cluster.id(), job.request().topology().text())));
-        if (choice instanceof ClusterChoice.NoneEligible none) {
-            ScheduledJob parked = job.withCluster(Optional.empty()).withPhase(Phase.UNPLACED);
-            unplaced.add(parked.id());
-            String message = Messages.noCluster(job.request().tpuType().wireName(), none.why());
-            if (message.equals(job.message())) {
-                store(parked, out);
-            } else {
-                publish(parked, Status.Pending, Optional.of(Reason.Waiting), message, now, out);
-            }
-        } else if (choice instanceof ClusterChoice.Chosen chosen) {
+        if (choice instanceof ClusterChoice.Chosen chosen) {
             ScheduledJob queued = job.withCluster(Optional.of(chosen.cluster().id())).enter(Phase.WAITING, now);
             store(queued, out);
             QueueKey key = queued.queue().orElseThrow();
             queue(key).add(entry(queued));
             out.queueChanged(key);
-            boolean told = refreshPositions(key, now, out).contains(queued.id());
-            startNext(key, now, out);
-            if (!told && jobs.get(queued.id()).phase() == Phase.WAITING) {
-                tellDeepPosition(jobs.get(queued.id()), key, now, out);
-            }
+            return Optional.of(key);
         }
+        ClusterChoice.NoneEligible none = (ClusterChoice.NoneEligible) choice;
+        ScheduledJob parked = job.withCluster(Optional.empty()).withPhase(Phase.UNPLACED);
+        unplaced.add(parked.id());
+        String message = Messages.noCluster(job.request().tpuType().wireName(), none.why());
+        if (message.equals(job.message())) {
+            store(parked, out);
+        } else {
+            publish(parked, Status.Pending, Optional.of(Reason.Waiting), message, now, out);
+        }
+        return Optional.empty();
     }
 
     /**
@@ -397,21 +433,21 @@ public final class Scheduler {
                 }
             }
         }
-        waiting.sort(Comparator.comparingLong(ScheduledJob::seq).thenComparing(ScheduledJob::id));
-        for (ScheduledJob job : waiting) {
-            place(job, now, out);
-        }
+        placeAll(waiting, now, out);
     }
 
     private void rerouteWaitingJobsOf(String clusterId, Instant now, Decisions out) {
+        List<ScheduledJob> waiting = new ArrayList<>();
         List<QueueKey> affected = queues.keySet().stream().filter(k -> k.clusterId().equals(clusterId)).toList();
         for (QueueKey key : affected) {
             WaitQueue queue = queues.get(key);
             for (WaitQueue.Entry entry : queue.pickOrder(Integer.MAX_VALUE)) {
                 queue.remove(entry);
-                place(jobs.get(entry.jobId()), now, out);
+                waiting.add(jobs.get(entry.jobId()));
             }
+            out.queueChanged(key);
         }
+        placeAll(waiting, now, out);
     }
 
     /**
@@ -425,14 +461,16 @@ public final class Scheduler {
         String clusterId = lost.id();
         clusters.remove(clusterId); // first, so that nothing below starts a job or reuses a pool there
         endActiveJobsOf(clusterId, job -> Messages.clusterRemoved(name, phaseWord(job)), now, out);
+        List<ScheduledJob> waiting = new ArrayList<>();
         List<QueueKey> affected = queues.keySet().stream().filter(k -> k.clusterId().equals(clusterId)).toList();
         for (QueueKey key : affected) {
             WaitQueue queue = queues.remove(key);
             out.queueChanged(key);
             for (WaitQueue.Entry entry : queue.pickOrder(Integer.MAX_VALUE)) {
-                place(jobs.get(entry.jobId()), now, out);
+                waiting.add(jobs.get(entry.jobId()));
             }
         }
+        placeAll(waiting, now, out);
         for (NodePool pool : List.copyOf(pools.values())) {
             if (pool.clusterId().equals(clusterId) && pool.state() != NodePool.State.DELETING) {
                 deletePool(pool, now, out);
@@ -714,8 +752,8 @@ public final class Scheduler {
      */
     private void onPoolInventory(ExecutorEvent.NodePoolInventory inventory, Instant now, Decisions out) {
         ClusterRow cluster = clusters.get(inventory.clusterId());
-        if (cluster == null) {
-            return;
+        if (cluster == null || !target(cluster).resourceName().equals(inventory.clusterResource())) {
+            return; // a cluster this scheduler does not own, or a location its row has left
         }
         ClusterTarget here = target(cluster);
         Set<NodePool.PoolKey> seen = new HashSet<>();
@@ -755,8 +793,8 @@ public final class Scheduler {
      */
     private void onJobInventory(ExecutorEvent.JobInventory inventory, Instant now, Decisions out) {
         ClusterRow cluster = clusters.get(inventory.clusterId());
-        if (cluster == null) {
-            return;
+        if (cluster == null || !target(cluster).resourceName().equals(inventory.clusterResource())) {
+            return; // a cluster this scheduler does not own, or a location its row has left
         }
         ClusterTarget here = target(cluster);
         Set<JobDeletion.Key> seen = new HashSet<>();

@@ -305,11 +305,13 @@ class SchedulerTest {
         var live = new ExecutorEvent.ObservedPool("falcon-j1", "PROVISIONING", "j1", "2x4", Optional.of(f.now));
         var orphan = new ExecutorEvent.ObservedPool("falcon-old", "RUNNING", "old", "2x4", Optional.empty());
         var foreign = new ExecutorEvent.ObservedPool("default-pool", "RUNNING", "", "", Optional.empty());
-        f.observe(new ExecutorEvent.NodePoolInventory(f.meta(), "", "c1", "v6e", List.of(live, orphan, foreign)));
+        f.observe(new ExecutorEvent.NodePoolInventory(f.meta(), "", "c1", "v6e",
+                "projects/proj-c1/locations/us-central1/clusters/edge-c1", List.of(live, orphan, foreign)));
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).isEmpty();
 
         f.advance(Duration.ofMinutes(10));
-        f.observe(new ExecutorEvent.NodePoolInventory(f.meta(), "", "c1", "v6e", List.of(live, orphan, foreign)));
+        f.observe(new ExecutorEvent.NodePoolInventory(f.meta(), "", "c1", "v6e",
+                "projects/proj-c1/locations/us-central1/clusters/edge-c1", List.of(live, orphan, foreign)));
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
                 .extracting(ExecutorCommand.EnsureNodePoolDeleted::nodePoolName).containsExactly("falcon-old");
     }

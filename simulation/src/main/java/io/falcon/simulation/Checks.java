@@ -1,0 +1,227 @@
+package io.falcon.simulation;
+
+import io.falcon.events.status.Reason;
+import io.falcon.events.status.Status;
+import io.falcon.events.status.TaskStatus;
+import io.falcon.scheduler.core.Phase;
+import io.falcon.scheduler.core.QueueKey;
+import io.falcon.scheduler.core.ScheduledJob;
+import io.falcon.scheduler.core.Scheduler;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The invariants of a run. During the run, after every scheduler step: at most one job acquiring resources per
+ * queue, and a job that takes a queue's slot is the one the pick rule chooses. From the fleet, as it happens: no
+ * pool deleted under a Kubernetes Job whose task is still live, no Job created again after its deletion. At
+ * quiescence: every job is terminal or waits for a reason the scenario still keeps true, at most one Kubernetes Job
+ * was ever created per job, nothing of a terminal job is left in the fleet, no pool without a live holder, and each
+ * job's published statuses never go backwards and never change after a terminal one.
+ */
+final class Checks {
+    private final List<String> violations;
+
+    Checks(List<String> violations) {
+        this.violations = violations;
+    }
+
+    void violation(String what) {
+        if (violations.size() < 50) {
+            violations.add(what);
+        }
+    }
+
+    List<String> violations() {
+        return violations;
+    }
+
+    // ---- per step ----
+
+    /** What the queues looked like before a step: each slot's holder and the actor served last. */
+    record Before(Map<QueueKey, Optional<String>> holders, Map<QueueKey, Optional<String>> lastServed) {
+    }
+
+    Before before(Scheduler core) {
+        Map<QueueKey, Optional<String>> holders = new HashMap<>();
+        Map<QueueKey, Optional<String>> lastServed = new HashMap<>();
+        for (QueueKey key : queueKeys(core)) {
+            holders.put(key, core.slotHolder(key));
+            lastServed.put(key, core.lastServedActor(key));
+        }
+        return new Before(holders, lastServed);
+    }
+
+    void after(Before before, Scheduler core, String what, Instant now) {
+        Map<QueueKey, List<String>> acquiring = new HashMap<>();
+        Map<QueueKey, List<ScheduledJob>> waiting = new HashMap<>();
+        for (ScheduledJob job : core.jobs()) {
+            if (job.queue().isEmpty()) {
+                continue;
+            }
+            if (job.phase().holdsSlot()) {
+                acquiring.computeIfAbsent(job.queue().get(), k -> new ArrayList<>()).add(job.id());
+            } else if (job.phase() == Phase.WAITING) {
+                waiting.computeIfAbsent(job.queue().get(), k -> new ArrayList<>()).add(job);
+            }
+        }
+        acquiring.forEach((key, ids) -> {
+            if (ids.size() > 1) {
+                violation("queue " + key.asString() + " has " + ids.size() + " jobs acquiring at once " + ids
+                        + " after " + what + " at " + now);
+            }
+        });
+        for (QueueKey key : queueKeys(core)) {
+            Optional<String> holder = core.slotHolder(key);
+            Optional<String> was = before.holders().getOrDefault(key, Optional.empty());
+            if (holder.isEmpty() || holder.equals(was)) {
+                continue;
+            }
+            ScheduledJob taker = core.job(holder.get()).orElseThrow();
+            List<ScheduledJob> candidates = new ArrayList<>(waiting.getOrDefault(key, List.of()));
+            candidates.add(taker);
+            String expected = pick(candidates, before.lastServed().getOrDefault(key, Optional.empty()));
+            if (!expected.equals(taker.id())) {
+                violation("pick rule: queue " + key.asString() + " gave its slot to " + taker.id() + " ("
+                        + taker.actor() + ") but the rule picks " + expected + " (last served "
+                        + before.lastServed().getOrDefault(key, Optional.empty()).orElse("-") + ") after " + what
+                        + " at " + now);
+            }
+        }
+    }
+
+    /**
+     * The seed's pick rule, written independently of WaitQueue: each actor's earliest job; if more than one actor
+     * has a candidate, skip the actor served last; the earliest remaining.
+     */
+    static String pick(List<ScheduledJob> candidates, Optional<String> lastServed) {
+        Comparator<ScheduledJob> fifo = Comparator.comparingLong(ScheduledJob::seq).thenComparing(ScheduledJob::id);
+        Map<String, ScheduledJob> heads = new HashMap<>();
+        for (ScheduledJob job : candidates) {
+            heads.merge(job.actor(), job, (a, b) -> fifo.compare(a, b) <= 0 ? a : b);
+        }
+        if (heads.size() > 1) {
+            lastServed.ifPresent(heads::remove);
+        }
+        return heads.values().stream().min(fifo).orElseThrow().id();
+    }
+
+    private static Set<QueueKey> queueKeys(Scheduler core) {
+        Set<QueueKey> keys = new HashSet<>();
+        for (ScheduledJob job : core.jobs()) {
+            job.queue().ifPresent(keys::add);
+        }
+        return keys;
+    }
+
+    // ---- at quiescence ----
+
+    /**
+     * @param allowedToWait why a job that is not terminal may still wait (empty: it may not)
+     */
+    void atQuiescence(Map<String, ScheduledJob> jobs, java.util.function.Function<ScheduledJob, Optional<String>>
+            allowedToWait, SimFleet fleet, List<TaskStatus> statuses) {
+        for (ScheduledJob job : jobs.values()) {
+            if (job.phase() != Phase.DONE && allowedToWait.apply(job).isEmpty()) {
+                violation("job " + job.id() + " is stuck " + job.phase() + " " + job.status() + "/"
+                        + job.reason().map(Enum::name).orElse("") + ": " + job.message());
+            }
+        }
+        fleet.jobCreates().forEach((jobId, n) -> {
+            if (n > 1) {
+                violation("job " + jobId + " had " + n + " Kubernetes Jobs created");
+            }
+        });
+        fleet.liveJobs().forEach((where, jobId) -> {
+            ScheduledJob job = jobs.get(jobId);
+            if (job == null || job.phase() == Phase.DONE) {
+                violation("Kubernetes Job " + where + " of " + (job == null ? "unknown job " : "terminal job ")
+                        + jobId + " is left in the fleet");
+            }
+        });
+        Set<String> holders = new HashSet<>();
+        for (ScheduledJob job : jobs.values()) {
+            if (job.phase() != Phase.DONE && job.nodePoolName().isPresent()
+                    && job.target().isPresent()) {
+                holders.add(job.target().get().resourceName() + "/" + job.nodePoolName().get());
+            }
+        }
+        fleet.livePools().forEach((where, creator) -> {
+            if (!holders.contains(where)) {
+                violation("node pool " + where + " (created for " + creator + ") is left without a live holder");
+            }
+        });
+        checkStatuses(statuses);
+    }
+
+    /**
+     * No job runs past its execution deadline (dispatched_at + timeout_seconds, or the default) by more than the
+     * slack the scenario's scheduler downtime and tick granularity allow.
+     */
+    void checkDeadlines(List<TaskStatus> statuses, java.util.function.Function<String, java.time.Duration> timeout,
+            java.time.Duration slack) {
+        for (TaskStatus s : statuses) {
+            if (s.status().isTerminal() && s.dispatchedAt().isPresent() && s.finishedAt().isPresent()) {
+                java.time.Duration ran = java.time.Duration.between(s.dispatchedAt().get(), s.finishedAt().get());
+                java.time.Duration limit = timeout.apply(s.jobId());
+                if (ran.compareTo(limit.plus(slack)) > 0) {
+                    violation("job " + s.jobId() + " ran " + ran.toMinutes() + "m, past its " + limit.toMinutes()
+                            + "m execution deadline, and ended " + describe(s));
+                }
+            }
+        }
+    }
+
+    /** Per job, in the order published: versions grow, the phase never goes back, nothing follows a terminal. */
+    void checkStatuses(List<TaskStatus> statuses) {
+        Map<String, TaskStatus> last = new HashMap<>();
+        for (TaskStatus s : statuses) {
+            TaskStatus prev = last.get(s.jobId());
+            if (prev != null) {
+                if (s.version() <= prev.version()) {
+                    violation("job " + s.jobId() + " status version " + s.version() + " after " + prev.version());
+                }
+                if (prev.status().isTerminal()) {
+                    violation("job " + s.jobId() + " went " + describe(prev) + " -> " + describe(s)
+                            + " after a terminal status");
+                } else if (rank(s) < rank(prev)) {
+                    violation("job " + s.jobId() + " went backwards " + describe(prev) + " -> " + describe(s));
+                }
+            }
+            last.put(s.jobId(), s);
+        }
+    }
+
+    static int rank(TaskStatus s) {
+        if (s.status().isTerminal()) {
+            return 5;
+        }
+        return switch (s.status()) {
+            case Aborting -> 4;
+            case Running -> 3;
+            default -> s.reason().map(r -> switch (r) {
+                case Dispatching -> 2;
+                case Provisioning, ClusterBusy, WaitingForNode -> 1;
+                default -> 0;
+            }).orElse(0);
+        };
+    }
+
+    private static String describe(TaskStatus s) {
+        return s.status() + s.reason().map(r -> "/" + r).orElse("") + " (v" + s.version() + ")";
+    }
+
+    static boolean terminal(Status status) {
+        return status.isTerminal();
+    }
+
+    static boolean waitingReason(Optional<Reason> reason) {
+        return reason.filter(Reason.Waiting::equals).isPresent();
+    }
+}

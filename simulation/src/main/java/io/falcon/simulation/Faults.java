@@ -1,0 +1,30 @@
+package io.falcon.simulation;
+
+import java.util.Random;
+
+/**
+ * How often things go wrong in one run, drawn from its seed. All zero after the heal time, so every run ends in a
+ * world where Falcon can finish its work; the checks then ask whether it did.
+ *
+ * @param apiError an API call fails with a transient error (half of them after the change was made)
+ * @param duplicateEvent an executor event is delivered twice
+ * @param delayEvent an executor event is held back (up to two minutes) and overtaken by later ones
+ * @param crashBeforeCommit the executor dies after carrying out a command and before committing it
+ * @param quota a node-pool creation is refused for quota (permanent)
+ * @param poolError a node-pool creation ends in ERROR or a failed operation
+ * @param slowPool a node-pool creation takes longer than the create timeout
+ * @param lateNodes a pool's nodes register late (WaitingForNode)
+ * @param neverNodes a pool's nodes do not register until the heal
+ * @param deleteFails a node-pool deletion operation fails (GKE leaves the pool RUNNING)
+ */
+record Faults(double apiError, double duplicateEvent, double delayEvent, double crashBeforeCommit, double quota,
+        double poolError, double slowPool, double lateNodes, double neverNodes, double deleteFails) {
+
+    static final Faults NONE = new Faults(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+
+    static Faults random(Random rnd) {
+        double intensity = rnd.nextDouble();
+        return new Faults(0.08 * intensity, 0.1 * intensity, 0.1 * intensity, 0.15 * intensity, 0.05 * intensity,
+                0.05 * intensity, 0.05 * intensity, 0.15 * intensity, 0.05 * intensity, 0.1 * intensity);
+    }
+}

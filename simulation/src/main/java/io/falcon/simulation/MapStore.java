@@ -1,0 +1,116 @@
+package io.falcon.simulation;
+
+import io.falcon.events.JsonSerde;
+import io.falcon.events.cdc.ClusterRow;
+import io.falcon.scheduler.core.JobDeletion;
+import io.falcon.scheduler.core.NodePool;
+import io.falcon.scheduler.core.ScheduledJob;
+import io.falcon.scheduler.core.SchedulerStore;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.BiConsumer;
+import java.util.function.UnaryOperator;
+
+/** The scheduler's stores as sorted maps: a transaction's working copy, or the committed changelog. */
+final class MapStore implements SchedulerStore {
+    private final MapTable<ScheduledJob> jobs;
+    private final MapTable<NodePool> pools;
+    private final MapTable<ClusterRow> clusters;
+    private final MapTable<String> queues;
+    private final MapTable<JobDeletion> deletions;
+
+    MapStore() {
+        this(new MapTable<>(), new MapTable<>(), new MapTable<>(), new MapTable<>(), new MapTable<>());
+    }
+
+    private MapStore(MapTable<ScheduledJob> jobs, MapTable<NodePool> pools, MapTable<ClusterRow> clusters,
+            MapTable<String> queues, MapTable<JobDeletion> deletions) {
+        this.jobs = jobs;
+        this.pools = pools;
+        this.clusters = clusters;
+        this.queues = queues;
+        this.deletions = deletions;
+    }
+
+    /** A copy (values are immutable records, so sharing them is safe). */
+    MapStore copy() {
+        return new MapStore(jobs.copy(UnaryOperator.identity()), pools.copy(UnaryOperator.identity()),
+                clusters.copy(UnaryOperator.identity()), queues.copy(UnaryOperator.identity()),
+                deletions.copy(UnaryOperator.identity()));
+    }
+
+    /**
+     * A copy whose every value went through the JSON serde the changelogged stores use, as a restore from the
+     * changelog would see it: a value that does not survive the round trip fails the run.
+     */
+    MapStore roundTrip() {
+        return new MapStore(jobs.copy(through(JsonSerde.of(ScheduledJob.class))),
+                pools.copy(through(JsonSerde.of(NodePool.class))),
+                clusters.copy(through(JsonSerde.of(ClusterRow.class))), queues.copy(UnaryOperator.identity()),
+                deletions.copy(through(JsonSerde.of(JobDeletion.class))));
+    }
+
+    private static <V> UnaryOperator<V> through(JsonSerde<V> serde) {
+        return value -> {
+            V back = serde.fromBytes(serde.toBytes(value));
+            if (!back.equals(value)) {
+                throw new IllegalStateException("store value changed through JSON: " + value + " -> " + back);
+            }
+            return back;
+        };
+    }
+
+    Map<String, ScheduledJob> jobMap() {
+        return jobs.map;
+    }
+
+    @Override
+    public Table<ScheduledJob> jobs() {
+        return jobs;
+    }
+
+    @Override
+    public Table<NodePool> pools() {
+        return pools;
+    }
+
+    @Override
+    public Table<ClusterRow> clusters() {
+        return clusters;
+    }
+
+    @Override
+    public Table<String> queues() {
+        return queues;
+    }
+
+    @Override
+    public Table<JobDeletion> deletions() {
+        return deletions;
+    }
+
+    private static final class MapTable<V> implements Table<V> {
+        final TreeMap<String, V> map = new TreeMap<>();
+
+        MapTable<V> copy(UnaryOperator<V> each) {
+            MapTable<V> copy = new MapTable<>();
+            map.forEach((k, v) -> copy.map.put(k, each.apply(v)));
+            return copy;
+        }
+
+        @Override
+        public void put(String key, V value) {
+            map.put(key, value);
+        }
+
+        @Override
+        public void delete(String key) {
+            map.remove(key);
+        }
+
+        @Override
+        public void forEach(BiConsumer<String, V> action) {
+            map.forEach(action);
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package io.falcon.simulation;
+
+import io.falcon.events.cdc.ClusterRow;
+import io.falcon.events.executor.SupplyMode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+
+/**
+ * What happens in one run, drawn from its seed: the clusters, the jobs (when they are submitted, how their pods
+ * behave, whether and when they are aborted), the disruptions (restarts, cluster rows changed or deleted) and the
+ * fault rates until the heal time.
+ */
+record Scenario(long seed, List<ClusterRow> clusters, List<Integer> reservationHosts, List<JobPlan> jobs,
+        List<Disruption> disruptions, Faults faults, Instant healAt) {
+
+    static final Instant T0 = Instant.parse("2026-12-02T00:00:00Z");
+
+    /** How a job's pods behave once the Job is created. */
+    enum Outcome { SUCCEED, FAIL, IMAGE_PULL, NEVER_SCHEDULED }
+
+    record JobPlan(String id, String actor, String tpuType, String topology, Optional<SupplyMode> supplyMode,
+            Optional<Long> timeoutSeconds, Instant submitAt, Optional<Instant> abortAt, Duration runFor,
+            Outcome outcome) {
+    }
+
+    sealed interface Disruption {
+        Instant at();
+    }
+
+    record RestartExecutor(Instant at, Duration down) implements Disruption {
+    }
+
+    record RestartScheduler(Instant at, Duration down) implements Disruption {
+    }
+
+    record ClusterStatus(Instant at, String clusterId, String status) implements Disruption {
+    }
+
+    record ClusterDeleted(Instant at, String clusterId) implements Disruption {
+    }
+
+    /** The row is inserted again (as it was first). */
+    record ClusterReAdded(Instant at, String clusterId) implements Disruption {
+    }
+
+    /** The row now names another GKE cluster (another location). */
+    record ClusterMoved(Instant at, String clusterId, String location) implements Disruption {
+    }
+
+    static Scenario generate(long seed) {
+        Random rnd = new Random(seed);
+        List<ClusterRow> clusters = new ArrayList<>();
+        List<Integer> reservationHosts = new ArrayList<>();
+        int v6e = 1 + rnd.nextInt(3);
+        for (int i = 0; i < v6e; i++) {
+            boolean reservation = rnd.nextInt(3) == 0;
+            clusters.add(row("c" + i, "v6e", reservation ? Optional.of("res-c" + i) : Optional.empty()));
+            reservationHosts.add(reservation ? 4 + rnd.nextInt(9) : 0);
+        }
+        boolean v5p = rnd.nextInt(3) == 0;
+        if (v5p) {
+            clusters.add(row("p0", "v5p", Optional.empty()));
+            reservationHosts.add(0);
+        }
+        Duration submissions = Duration.ofMinutes(30 + rnd.nextInt(150));
+        List<String> actors = List.of("alice", "bob", "carol", "dave").subList(0, 1 + rnd.nextInt(4));
+        List<String> topologies = List.of("2x2", "2x4", "4x4");
+        List<JobPlan> jobs = new ArrayList<>();
+        int count = 4 + rnd.nextInt(14);
+        for (int i = 0; i < count; i++) {
+            String tpu = v5p && rnd.nextInt(4) == 0 ? "v5p" : "v6e";
+            Optional<SupplyMode> supply = switch (rnd.nextInt(6)) {
+                case 0 -> Optional.of(SupplyMode.ON_DEMAND);
+                case 1 -> Optional.of(SupplyMode.FLEX_START);
+                case 2 -> Optional.of(SupplyMode.RESERVATION);
+                default -> Optional.empty();
+            };
+            if (supply.filter(SupplyMode.RESERVATION::equals).isPresent() && tpu.equals("v5p")) {
+                supply = Optional.empty();
+            }
+            Instant submit = T0.plusSeconds(rnd.nextInt((int) submissions.toSeconds() + 1));
+            Duration runFor = Duration.ofSeconds(30 + rnd.nextInt(rnd.nextInt(5) == 0 ? 4 * 3600 : 3600));
+            Optional<Long> timeout = rnd.nextInt(3) == 0 ? Optional.empty()
+                    : Optional.of((long) (300 + rnd.nextInt(7200)));
+            Outcome outcome = switch (rnd.nextInt(12)) {
+                case 0 -> Outcome.FAIL;
+                case 1 -> Outcome.IMAGE_PULL;
+                case 2 -> Outcome.NEVER_SCHEDULED;
+                default -> Outcome.SUCCEED;
+            };
+            Optional<Instant> abort = rnd.nextInt(5) == 0
+                    ? Optional.of(submit.plusSeconds(rnd.nextInt(3 * 3600))) : Optional.empty();
+            jobs.add(new JobPlan(String.format("job-%02d", i), actors.get(rnd.nextInt(actors.size())), tpu,
+                    topologies.get(rnd.nextInt(topologies.size())), supply, timeout, submit, abort, runFor, outcome));
+        }
+        Instant healAt = T0.plus(Duration.ofHours(3 + rnd.nextInt(3)));
+        List<Disruption> disruptions = new ArrayList<>();
+        int n = rnd.nextInt(8);
+        for (int i = 0; i < n; i++) {
+            Instant at = T0.plusSeconds(rnd.nextInt((int) Duration.between(T0, healAt).toSeconds()));
+            String cluster = clusters.get(rnd.nextInt(clusters.size())).id();
+            disruptions.add(switch (rnd.nextInt(10)) {
+                case 0, 1, 2 -> new RestartExecutor(at, Duration.ofSeconds(1 + rnd.nextInt(rnd.nextBoolean() ? 30 : 900)));
+                case 3, 4 -> new RestartScheduler(at, Duration.ofSeconds(1 + rnd.nextInt(rnd.nextBoolean() ? 30 : 900)));
+                case 5 -> new ClusterStatus(at, cluster, rnd.nextBoolean() ? "maintenance" : "offline");
+                case 6 -> new ClusterStatus(at, cluster, "active");
+                case 7 -> new ClusterDeleted(at, cluster);
+                case 8 -> new ClusterReAdded(at, cluster);
+                default -> new ClusterMoved(at, cluster, "us-east" + (1 + rnd.nextInt(5)));
+            });
+        }
+        return new Scenario(seed, clusters, reservationHosts, jobs, disruptions, Faults.random(rnd), healAt);
+    }
+
+    static ClusterRow row(String id, String tpuType, Optional<String> reservation) {
+        return new ClusterRow(id, "edge-" + id, "proj-" + id, "us-central1", tpuType, "bucket-" + id, reservation,
+                "active", Optional.of(T0));
+    }
+
+    /** A scenario written by hand (regression tests): the given clusters and jobs, no faults unless set. */
+    static Scenario scripted(List<ClusterRow> clusters, List<JobPlan> jobs, Instant healAt) {
+        return new Scenario(0, clusters, clusters.stream().map(c -> c.defaultReservation().isPresent() ? 8 : 0)
+                .toList(), jobs, List.of(), Faults.NONE, healAt);
+    }
+
+    static JobPlan job(String id, String actor, String topology, Instant submitAt, Duration runFor) {
+        return new JobPlan(id, actor, "v6e", topology, Optional.empty(), Optional.empty(), submitAt,
+                Optional.empty(), runFor, Outcome.SUCCEED);
+    }
+}

@@ -1,0 +1,214 @@
+package io.falcon.simulation;
+
+import io.falcon.events.executor.ClusterTarget;
+import io.falcon.events.executor.ExecutorCommand;
+import io.falcon.events.executor.ExecutorEvent;
+import io.falcon.executor.Events;
+import io.falcon.executor.core.JobDriver;
+import io.falcon.executor.core.JobReports;
+import io.falcon.executor.core.JobView;
+import io.falcon.executor.core.NodePoolDriver;
+import io.falcon.executor.core.PodView;
+import io.falcon.executor.core.PoolReconciler;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Supplier;
+
+/**
+ * The executor process in the simulation: the real {@link NodePoolDriver} (and its {@link PoolReconciler}), {@link
+ * JobDriver} and {@link JobReports}, fed the committed commands one at a time and committing each before the next,
+ * as CommandConsumer does. A restart throws all of it away (in-memory state lost) and starts again from the
+ * committed offset; a crash between carrying out a command and committing it redelivers that command.
+ */
+final class SimExecutor {
+    static final Duration POLL = Duration.ofSeconds(10);
+    static final Duration INFORMER = Duration.ofSeconds(5);
+    static final Duration INVENTORY = Duration.ofSeconds(60);
+    static final PoolReconciler.Settings SETTINGS = new PoolReconciler.Settings(Duration.ofMinutes(10), POLL,
+            Duration.ofMinutes(2), Duration.ofMinutes(1));
+
+    private final Loop loop;
+    private final Random rnd;
+    private final SimFleet fleet;
+    private final Logs logs;
+    private final Supplier<Faults> faults;
+    private final Supplier<List<ClusterTarget>> registry;
+    private final Events events;
+
+    private boolean up;
+    private int generation;
+    private int position;
+    private boolean busy;
+    private NodePoolDriver pools;
+    private JobDriver jobs;
+    private JobReports reports;
+    private final Map<String, ClusterTarget> watched = new LinkedHashMap<>();
+    /** Events of the command in hand, published when it completes (the flush before the commit). */
+    private List<ExecutorEvent> buffer;
+
+    SimExecutor(Loop loop, Random rnd, SimFleet fleet, Logs logs, Supplier<Faults> faults,
+            Supplier<List<ClusterTarget>> registry) {
+        this.loop = loop;
+        this.rnd = rnd;
+        this.fleet = fleet;
+        this.logs = logs;
+        this.faults = faults;
+        this.registry = registry;
+        this.events = new Events("executor", loop.clock());
+    }
+
+    boolean up() {
+        return up;
+    }
+
+    /** Commands not yet committed. */
+    boolean idle() {
+        return logs.commandsCommitted == logs.commands.size();
+    }
+
+    void start() {
+        up = true;
+        generation++;
+        int gen = generation;
+        position = logs.commandsCommitted;
+        busy = false;
+        buffer = null;
+        watched.clear();
+        PoolReconciler reconciler = new PoolReconciler(SETTINGS, events, rnd::nextDouble);
+        pools = new NodePoolDriver(fleet, fleet, reconciler, this::emit, events);
+        jobs = new JobDriver(fleet, this::emit, events);
+        reports = new JobReports(events, Duration.ofMinutes(2));
+        // The clusters registry is read from its beginning: informers and a first inventory of every cluster.
+        registry.get().forEach(this::discover);
+        every(POLL, gen, () -> pools.tick(loop.now()));
+        every(INFORMER, gen, this::informers);
+        every(INVENTORY, gen, this::inventories);
+        wake();
+    }
+
+    /** The process dies now: what it held in memory and had not published is lost. */
+    void crash(Duration down) {
+        if (!up) {
+            return;
+        }
+        up = false;
+        generation++;
+        buffer = null;
+        loop.after(down, this::start);
+    }
+
+    /** New commands were committed: carry them out one at a time. */
+    void wake() {
+        if (!up || busy || position >= logs.commands.size()) {
+            return;
+        }
+        busy = true;
+        int gen = generation;
+        loop.after(Duration.ofMillis(10 + rnd.nextInt(200)), () -> {
+            if (gen != generation) {
+                return;
+            }
+            handle(logs.commands.get(position));
+        });
+    }
+
+    private void handle(ExecutorCommand command) {
+        discover(command.cluster());
+        buffer = new ArrayList<>();
+        Instant now = loop.now();
+        if (command instanceof ExecutorCommand.EnsureNodePool c) {
+            pools.ensure(c, now);
+        } else if (command instanceof ExecutorCommand.EnsureNodePoolDeleted c) {
+            pools.ensureDeleted(c, now);
+        } else if (command instanceof ExecutorCommand.EnsureJob c) {
+            jobs.ensure(c);
+        } else if (command instanceof ExecutorCommand.EnsureJobDeleted c) {
+            jobs.ensureDeleted(c);
+        }
+        List<ExecutorEvent> done = buffer;
+        buffer = null;
+        if (faults.get().crashBeforeCommit() > 0 && rnd.nextDouble() < faults.get().crashBeforeCommit()) {
+            // Died between carrying out the command and committing it: its events may or may not have gone out.
+            if (rnd.nextBoolean()) {
+                done.forEach(this::publish);
+            }
+            crash(Duration.ofSeconds(1 + rnd.nextInt(60)));
+            return;
+        }
+        done.forEach(this::publish);
+        position++;
+        logs.commandsCommitted = position;
+        busy = false;
+        wake();
+    }
+
+    private void discover(ClusterTarget cluster) {
+        ClusterTarget previous = watched.put(cluster.clusterId(), cluster);
+        if (previous == null || !previous.equals(cluster)) {
+            inventory(cluster);
+        }
+    }
+
+    private void informers() {
+        for (ClusterTarget cluster : List.copyOf(watched.values())) {
+            List<PodView> pods = fleet.podViews(cluster);
+            for (JobView job : fleet.jobViews(cluster)) {
+                List<PodView> own = pods.stream().filter(p -> p.belongsTo(job)).toList();
+                reports.evaluate(cluster, job, own, loop.now()).ifPresent(this::emit);
+            }
+        }
+    }
+
+    private void inventories() {
+        registry.get().forEach(c -> watched.putIfAbsent(c.clusterId(), c));
+        watched.values().forEach(this::inventory);
+    }
+
+    private void inventory(ClusterTarget cluster) {
+        try {
+            pools.inventory(cluster);
+        } catch (RuntimeException e) {
+            // an API error: the next inventory tries again
+        }
+        emit(reports.inventory(cluster, fleet.jobViews(cluster)));
+    }
+
+    private void emit(ExecutorEvent event) {
+        if (!up) {
+            return;
+        }
+        if (buffer != null) {
+            buffer.add(event);
+        } else {
+            publish(event);
+        }
+    }
+
+    /** Onto the events topic, duplicated or held back (and overtaken) as the faults say. */
+    private void publish(ExecutorEvent event) {
+        Faults f = faults.get();
+        if (f.delayEvent() > 0 && rnd.nextDouble() < f.delayEvent()) {
+            loop.after(Duration.ofSeconds(1 + rnd.nextInt(120)), () -> logs.appendEvent(event));
+        } else {
+            logs.appendEvent(event);
+        }
+        if (f.duplicateEvent() > 0 && rnd.nextDouble() < f.duplicateEvent()) {
+            loop.after(Duration.ofSeconds(rnd.nextInt(30)), () -> logs.appendEvent(event));
+        }
+    }
+
+    private void every(Duration period, int gen, Runnable action) {
+        loop.after(period, () -> {
+            if (gen != generation) {
+                return;
+            }
+            action.run();
+            every(period, gen, action);
+        });
+    }
+}

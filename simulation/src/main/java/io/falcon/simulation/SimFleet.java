@@ -1,0 +1,526 @@
+package io.falcon.simulation;
+
+import io.falcon.events.TpuTopology;
+import io.falcon.events.executor.ClusterTarget;
+import io.falcon.events.executor.ExecutorCommand.EnsureJob;
+import io.falcon.events.executor.ExecutorCommand.EnsureNodePool;
+import io.falcon.events.executor.SupplyMode;
+import io.falcon.executor.FalconLabels;
+import io.falcon.executor.core.ApiException;
+import io.falcon.executor.core.EdgeApi;
+import io.falcon.executor.core.GkeApi;
+import io.falcon.executor.core.JobView;
+import io.falcon.executor.core.PodView;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.function.Consumer;
+
+/**
+ * GKE and the edge clusters' Kubernetes APIs in memory, as strict as the real ones where Falcon depends on it: a
+ * pool is PROVISIONING for minutes, may be invisible right after a flex-start create, may fail for quota or end in
+ * ERROR; a delete while the create operation runs is refused; nodes register one by one, sometimes late; a Job's
+ * pods run only on the Ready nodes of the pool its nodeSelector names, and die when that pool is deleted; names are
+ * unique (409) and deletes of what is gone answer 404. Every call may fail with a transient error, before or after
+ * it took effect. It also keeps, from the outside, the record the checks need: every Job created per task, and
+ * every pool deleted under a Job.
+ */
+final class SimFleet implements GkeApi, EdgeApi {
+    private final Loop loop;
+    private final Random rnd;
+    private Faults faults;
+    private final Map<String, Scenario.JobPlan> plans;
+    private final Map<String, Integer> reservationHosts;
+    private final Map<String, Pool> pools = new LinkedHashMap<>();
+    private final Map<String, Op> operations = new HashMap<>();
+    private final Map<String, KJob> jobs = new LinkedHashMap<>();
+    private final Map<String, Integer> jobCreates = new HashMap<>();
+    private final Map<String, Instant> deletedJobs = new HashMap<>();
+    private final List<String> violations;
+    private Consumer<PoolLoss> onPoolLoss = loss -> { };
+    private boolean healed;
+    private long opSeq;
+    private long uidSeq;
+    private long changes;
+
+    /** A pool deletion that took nodes from a Job still defined in the cluster. */
+    record PoolLoss(String pool, String falconJobId, Instant at) {
+    }
+
+    private static final class Pool {
+        final ClusterTarget cluster;
+        final String name;
+        final int hosts;
+        final Map<String, String> labels;
+        final Optional<String> reservation;
+        final Instant createdAt;
+        Instant visibleAt;
+        PoolStatus status = PoolStatus.PROVISIONING;
+        String statusMessage = "";
+        String createOp;
+        boolean stopping;
+        int registered;
+        int ready;
+        boolean nodesNever;
+
+        Pool(ClusterTarget cluster, String name, int hosts, Map<String, String> labels, Optional<String> reservation,
+                Instant createdAt) {
+            this.cluster = cluster;
+            this.name = name;
+            this.hosts = hosts;
+            this.labels = labels;
+            this.reservation = reservation;
+            this.createdAt = createdAt;
+        }
+    }
+
+    private record Op(Instant doneAt, Optional<String> error) {
+    }
+
+    private static final class KJob {
+        final ClusterTarget cluster;
+        final String name;
+        final String uid;
+        final String falconJobId;
+        final String pool;
+        final int pods;
+        final Instant createdAt;
+        final Scenario.JobPlan plan;
+        String podPhase = "Pending";
+        Optional<PodView.Waiting> waiting = Optional.empty();
+        Optional<PodView.Terminated> terminated = Optional.empty();
+        List<JobView.Condition> conditions = List.of();
+        boolean runScheduled;
+
+        KJob(ClusterTarget cluster, String name, String uid, String falconJobId, String pool, int pods,
+                Instant createdAt, Scenario.JobPlan plan) {
+            this.cluster = cluster;
+            this.name = name;
+            this.uid = uid;
+            this.falconJobId = falconJobId;
+            this.pool = pool;
+            this.pods = pods;
+            this.createdAt = createdAt;
+            this.plan = plan;
+        }
+
+        boolean finished() {
+            return conditions.stream().anyMatch(c -> c.isTrue("Complete") || c.isTrue("Failed"));
+        }
+    }
+
+    SimFleet(Loop loop, Random rnd, Faults faults, Map<String, Scenario.JobPlan> plans,
+            Map<String, Integer> reservationHosts, List<String> violations) {
+        this.loop = loop;
+        this.rnd = rnd;
+        this.faults = faults;
+        this.plans = plans;
+        this.reservationHosts = reservationHosts;
+        this.violations = violations;
+    }
+
+    void onPoolLoss(Consumer<PoolLoss> listener) {
+        this.onPoolLoss = listener;
+    }
+
+    /** From now on nothing fails by chance, and nodes that were not going to register do. */
+    void heal() {
+        healed = true;
+        faults = Faults.NONE;
+        for (Pool pool : pools.values()) {
+            if (pool.nodesNever && pool.status == PoolStatus.RUNNING) {
+                pool.nodesNever = false;
+                registerNodes(pool, Duration.ofSeconds(30));
+            }
+        }
+    }
+
+    /** Increases with every change of Jobs or Pods (the informers' trigger). */
+    long changes() {
+        return changes;
+    }
+
+    // ---- inspection, from the outside ----
+
+    Map<String, Integer> jobCreates() {
+        return jobCreates;
+    }
+
+    /** The pools that exist, as cluster resource / pool name -> the falcon job of its creator. */
+    Map<String, String> livePools() {
+        Map<String, String> out = new LinkedHashMap<>();
+        pools.values().forEach(p -> out.put(key(p.cluster, p.name), p.labels.getOrDefault(FalconLabels.JOB, "")));
+        return out;
+    }
+
+    /** The Kubernetes Jobs that exist, as cluster resource / name -> falcon job id. */
+    Map<String, String> liveJobs() {
+        Map<String, String> out = new LinkedHashMap<>();
+        jobs.values().forEach(j -> out.put(key(j.cluster, j.name), j.falconJobId));
+        return out;
+    }
+
+    // ---- GkeApi ----
+
+    @Override
+    public Optional<PoolInfo> getPool(ClusterTarget cluster, String name) {
+        maybeFail("getNodePool");
+        Pool pool = pools.get(key(cluster, name));
+        if (pool == null || loop.now().isBefore(pool.visibleAt)) {
+            return Optional.empty();
+        }
+        return Optional.of(info(pool));
+    }
+
+    @Override
+    public String createPool(ClusterTarget cluster, EnsureNodePool command, Instant createdAt) {
+        maybeFail("createNodePool");
+        String key = key(cluster, command.nodePoolName());
+        if (pools.containsKey(key)) {
+            throw new ApiException(ApiException.Kind.ALREADY_EXISTS, "ALREADY_EXISTS: node pool "
+                    + command.nodePoolName() + " already exists");
+        }
+        if (chance(faults.quota())) {
+            throw new ApiException(ApiException.Kind.PERMANENT,
+                    "RESOURCE_EXHAUSTED: Quota 'TPUS_PER_PROJECT' exceeded. Limit: 64.0 in region us-central1.");
+        }
+        int hosts = TpuTopology.parse(command.topology()).map(TpuTopology::hosts).orElse(1);
+        Optional<String> reservation = command.supplyMode() == SupplyMode.RESERVATION ? command.reservation()
+                : Optional.empty();
+        if (reservation.isPresent() && free(cluster, reservation.get()) < hosts) {
+            throw new ApiException(ApiException.Kind.PERMANENT, "RESOURCE_EXHAUSTED: reservation "
+                    + reservation.get() + " does not have enough free capacity");
+        }
+        Map<String, String> labels = new HashMap<>(FalconLabels.of(command.jobId(), command.topology()));
+        Pool pool = new Pool(cluster, command.nodePoolName(), hosts, labels, reservation,
+                Instant.ofEpochSecond(createdAt.getEpochSecond()));
+        boolean flex = command.supplyMode() == SupplyMode.FLEX_START;
+        pool.visibleAt = flex ? loop.now().plusSeconds(rnd.nextInt(90)) : loop.now();
+        String op = "operation-" + (++opSeq);
+        pool.createOp = op;
+        Duration provisioning = chance(faults.slowPool()) ? Duration.ofMinutes(11 + rnd.nextInt(10))
+                : Duration.ofSeconds(20 + rnd.nextInt(480));
+        boolean errors = chance(faults.poolError());
+        operations.put(op, new Op(loop.now().plus(provisioning),
+                errors ? Optional.of("Failed to create node pool: TPU capacity unavailable in zone") : Optional.empty()));
+        pool.nodesNever = !healed && chance(faults.neverNodes());
+        boolean late = chance(faults.lateNodes());
+        pools.put(key, pool);
+        loop.after(provisioning, () -> provisioned(pool, errors, late));
+        maybeFailAfter("createNodePool");
+        return op;
+    }
+
+    private void provisioned(Pool pool, boolean errors, boolean late) {
+        if (pools.get(key(pool.cluster, pool.name)) != pool || pool.stopping) {
+            return;
+        }
+        pool.createOp = null;
+        if (errors) {
+            if (rnd.nextBoolean()) {
+                pool.status = PoolStatus.ERROR;
+                pool.statusMessage = "Failed to create node pool: TPU capacity unavailable in zone";
+            } else {
+                pools.remove(key(pool.cluster, pool.name)); // GKE removed the pool of the failed operation
+            }
+            return;
+        }
+        pool.status = PoolStatus.RUNNING;
+        if (!pool.nodesNever) {
+            registerNodes(pool, late ? Duration.ofMinutes(15 + rnd.nextInt(30)) : Duration.ofSeconds(5 + rnd.nextInt(180)));
+        }
+    }
+
+    private void registerNodes(Pool pool, Duration within) {
+        for (int i = 0; i < pool.hosts; i++) {
+            Duration at = Duration.ofMillis((long) (rnd.nextDouble() * within.toMillis()));
+            loop.after(at, () -> {
+                if (pools.get(key(pool.cluster, pool.name)) == pool && !pool.stopping && pool.registered < pool.hosts) {
+                    pool.registered++;
+                    loop.after(Duration.ofSeconds(2 + rnd.nextInt(20)), () -> {
+                        if (pools.get(key(pool.cluster, pool.name)) == pool && !pool.stopping
+                                && pool.ready < pool.registered) {
+                            pool.ready++;
+                            schedulePods();
+                        }
+                    });
+                }
+            });
+        }
+    }
+
+    @Override
+    public String deletePool(ClusterTarget cluster, String name) {
+        maybeFail("deleteNodePool");
+        String key = key(cluster, name);
+        Pool pool = pools.get(key);
+        if (pool == null || loop.now().isBefore(pool.visibleAt)) {
+            throw new ApiException(ApiException.Kind.NOT_FOUND, "NOT_FOUND: node pool " + name + " not found");
+        }
+        if (pool.createOp != null) {
+            throw new ApiException(ApiException.Kind.FAILED_PRECONDITION, "FAILED_PRECONDITION: Operation "
+                    + pool.createOp + " is currently creating node pool " + name + ". Please wait and try again.");
+        }
+        if (pool.stopping) {
+            throw new ApiException(ApiException.Kind.FAILED_PRECONDITION, "FAILED_PRECONDITION: node pool " + name
+                    + " is being deleted. Please wait and try again.");
+        }
+        for (KJob job : jobs.values()) {
+            if (job.cluster.equals(cluster) && job.pool.equals(name)) {
+                onPoolLoss.accept(new PoolLoss(name, job.falconJobId, loop.now()));
+            }
+        }
+        pool.stopping = true;
+        pool.status = PoolStatus.STOPPING;
+        pool.ready = 0;
+        failPodsOn(pool);
+        String op = "operation-" + (++opSeq);
+        boolean fails = chance(faults.deleteFails());
+        Duration deleting = Duration.ofSeconds(10 + rnd.nextInt(170));
+        operations.put(op, new Op(loop.now().plus(deleting),
+                fails ? Optional.of("Failed to delete node pool: internal error") : Optional.empty()));
+        loop.after(deleting, () -> {
+            if (pools.get(key) != pool) {
+                return;
+            }
+            if (fails) {
+                pool.stopping = false;
+                pool.status = PoolStatus.RUNNING;
+            } else {
+                pools.remove(key);
+            }
+        });
+        maybeFailAfter("deleteNodePool");
+        return op;
+    }
+
+    @Override
+    public OperationInfo operation(ClusterTarget cluster, String operation) {
+        maybeFail("getOperation");
+        Op op = operations.get(operation);
+        if (op == null) {
+            throw new ApiException(ApiException.Kind.NOT_FOUND, "NOT_FOUND: operation " + operation);
+        }
+        boolean done = !loop.now().isBefore(op.doneAt());
+        return new OperationInfo(done, done ? op.error() : Optional.empty(), done ? "DONE" : "RUNNING");
+    }
+
+    @Override
+    public List<PoolInfo> listPools(ClusterTarget cluster) {
+        maybeFail("listNodePools");
+        List<PoolInfo> out = new ArrayList<>();
+        for (Pool pool : pools.values()) {
+            if (pool.cluster.equals(cluster) && !loop.now().isBefore(pool.visibleAt)) {
+                out.add(info(pool));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public Capacity reservation(ClusterTarget cluster, String reservation) {
+        maybeFail("reservations.get");
+        Integer count = reservationHosts.get(cluster.project() + "/" + reservation);
+        if (count == null) {
+            throw new ApiException(ApiException.Kind.NOT_FOUND, "reservation " + reservation + " not found");
+        }
+        return new Capacity(cluster.project() + "/" + reservation, count, count - free(cluster, reservation));
+    }
+
+    private int free(ClusterTarget cluster, String reservation) {
+        int count = reservationHosts.getOrDefault(cluster.project() + "/" + reservation, 0);
+        int used = pools.values().stream().filter(p -> p.reservation.filter(reservation::equals).isPresent()
+                && p.cluster.project().equals(cluster.project())).mapToInt(p -> p.hosts).sum();
+        return count - used;
+    }
+
+    private PoolInfo info(Pool pool) {
+        return new PoolInfo(pool.name, pool.status, pool.statusMessage, pool.labels, Optional.of(pool.createdAt),
+                pool.hosts);
+    }
+
+    // ---- EdgeApi ----
+
+    @Override
+    public NodeCount nodes(ClusterTarget cluster, String pool) {
+        maybeFail("nodes.list");
+        Pool p = pools.get(key(cluster, pool));
+        return p == null ? new NodeCount(0, 0) : new NodeCount(p.registered, p.ready);
+    }
+
+    @Override
+    public String createJob(ClusterTarget cluster, EnsureJob command) {
+        maybeFail("jobs.create");
+        String key = key(cluster, command.k8sJobName());
+        if (jobs.containsKey(key)) {
+            throw new ApiException(ApiException.Kind.ALREADY_EXISTS, "jobs.batch \"" + command.k8sJobName()
+                    + "\" already exists");
+        }
+        Instant deleted = deletedJobs.get(key);
+        if (deleted != null) {
+            violations.add("Kubernetes Job " + command.k8sJobName() + " of " + command.jobId() + " created at "
+                    + loop.now() + " after it was deleted at " + deleted);
+        }
+        Scenario.JobPlan plan = plans.get(command.jobId());
+        int pods = TpuTopology.parse(command.topology()).map(TpuTopology::hosts).orElse(1);
+        KJob job = new KJob(cluster, command.k8sJobName(), "uid-" + (++uidSeq), command.jobId(),
+                command.nodePoolName(), pods, loop.now(), plan);
+        if (plan != null && plan.outcome() == Scenario.Outcome.IMAGE_PULL) {
+            job.waiting = Optional.of(new PodView.Waiting("ImagePullBackOff", "Back-off pulling image"));
+        }
+        jobs.put(key, job);
+        jobCreates.merge(command.jobId(), 1, Integer::sum);
+        changes++;
+        schedulePods();
+        maybeFailAfter("jobs.create");
+        return job.uid;
+    }
+
+    @Override
+    public Optional<String> jobUid(ClusterTarget cluster, String name) {
+        maybeFail("jobs.get");
+        return Optional.ofNullable(jobs.get(key(cluster, name))).map(j -> j.uid);
+    }
+
+    @Override
+    public boolean deleteJob(ClusterTarget cluster, String name) {
+        maybeFail("jobs.delete");
+        String key = key(cluster, name);
+        KJob job = jobs.remove(key);
+        if (job != null) {
+            deletedJobs.put(key, loop.now());
+            changes++;
+        }
+        maybeFailAfter("jobs.delete");
+        return job != null;
+    }
+
+    /** The Falcon Jobs of a cluster and their pods, as the informers see them. */
+    List<JobView> jobViews(ClusterTarget cluster) {
+        return jobs.values().stream().filter(j -> j.cluster.equals(cluster)).map(SimFleet::view).toList();
+    }
+
+    List<PodView> podViews(ClusterTarget cluster) {
+        List<PodView> out = new ArrayList<>();
+        for (KJob job : jobs.values()) {
+            if (!job.cluster.equals(cluster)) {
+                continue;
+            }
+            for (int i = 0; i < job.pods; i++) {
+                out.add(new PodView(job.name + "-" + i, Optional.of(job.name), Optional.of(job.uid), job.podPhase,
+                        false, Optional.of(job.createdAt), "", "",
+                        List.of(new PodView.Container(job.terminated, Optional.empty(), job.waiting))));
+            }
+        }
+        return out;
+    }
+
+    private static JobView view(KJob job) {
+        Map<String, String> annotations = Map.of(FalconLabels.ANNOTATION_JOB_ID, job.falconJobId,
+                FalconLabels.ANNOTATION_CLUSTER_ID, job.cluster.clusterId(),
+                FalconLabels.ANNOTATION_TPU_TYPE, job.cluster.tpuType(),
+                FalconLabels.ANNOTATION_EXPECTED_PODS, Integer.toString(job.pods));
+        return new JobView(job.name, job.uid, annotations, FalconLabels.of(job.falconJobId, null),
+                Optional.of(job.createdAt), false, job.conditions, job.pods);
+    }
+
+    // ---- pods ----
+
+    /** Pods run once the pool their Job names has all its nodes Ready; they finish after the planned time. */
+    private void schedulePods() {
+        for (KJob job : List.copyOf(jobs.values())) {
+            if (job.runScheduled || job.finished() || job.plan == null
+                    || job.plan.outcome() == Scenario.Outcome.IMAGE_PULL
+                    || job.plan.outcome() == Scenario.Outcome.NEVER_SCHEDULED) {
+                continue;
+            }
+            Pool pool = pools.get(key(job.cluster, job.pool));
+            if (pool == null || pool.stopping || pool.ready < Math.max(job.pods, pool.hosts)) {
+                continue;
+            }
+            job.runScheduled = true;
+            loop.after(Duration.ofSeconds(1 + rnd.nextInt(10)), () -> {
+                if (jobs.get(key(job.cluster, job.name)) != job || job.finished()
+                        || !"Pending".equals(job.podPhase)) {
+                    return;
+                }
+                job.podPhase = "Running";
+                changes++;
+                loop.after(job.plan.runFor(), () -> finish(job));
+            });
+        }
+    }
+
+    private void finish(KJob job) {
+        if (jobs.get(key(job.cluster, job.name)) != job || job.finished()) {
+            return;
+        }
+        changes++;
+        if (job.plan.outcome() == Scenario.Outcome.FAIL) {
+            job.podPhase = "Failed";
+            job.terminated = Optional.of(new PodView.Terminated(rnd.nextBoolean() ? 1 : 137,
+                    rnd.nextBoolean() ? "Error" : "OOMKilled"));
+            job.conditions = List.of(new JobView.Condition("Failed", "True", "BackoffLimitExceeded", ""));
+        } else {
+            job.podPhase = "Succeeded";
+            job.terminated = Optional.of(new PodView.Terminated(0, "Completed"));
+            job.conditions = List.of(new JobView.Condition("Complete", "True", "", ""));
+        }
+        ttl(job);
+    }
+
+    /** The pool's nodes are going: pods on them die, and their Jobs fail (backoffLimit 0). */
+    private void failPodsOn(Pool pool) {
+        for (KJob job : jobs.values()) {
+            if (job.cluster.equals(pool.cluster) && job.pool.equals(pool.name) && !job.finished()
+                    && "Running".equals(job.podPhase)) {
+                job.podPhase = "Failed";
+                job.terminated = Optional.of(new PodView.Terminated(137, "NodeLost"));
+                job.conditions = List.of(new JobView.Condition("Failed", "True", "BackoffLimitExceeded", ""));
+                changes++;
+                ttl(job);
+            }
+        }
+    }
+
+    /** ttlSecondsAfterFinished (a day): Kubernetes removes a finished Job Falcon did not delete. */
+    private void ttl(KJob job) {
+        loop.after(Duration.ofHours(24), () -> {
+            if (jobs.get(key(job.cluster, job.name)) == job) {
+                jobs.remove(key(job.cluster, job.name));
+                changes++;
+            }
+        });
+    }
+
+    // ---- faults ----
+
+    private boolean chance(double p) {
+        return p > 0 && rnd.nextDouble() < p;
+    }
+
+    private void maybeFail(String call) {
+        if (chance(faults.apiError() / 2)) {
+            throw new ApiException(ApiException.Kind.TRANSIENT, "UNAVAILABLE: " + call + ": connection reset");
+        }
+    }
+
+    /** The change was made but the answer is lost (DEADLINE_EXCEEDED after the server acted). */
+    private void maybeFailAfter(String call) {
+        if (chance(faults.apiError() / 2)) {
+            throw new ApiException(ApiException.Kind.TRANSIENT, "DEADLINE_EXCEEDED: " + call
+                    + ": no answer in time");
+        }
+    }
+
+    static String key(ClusterTarget cluster, String name) {
+        return cluster.resourceName() + "/" + name;
+    }
+
+}

@@ -1,0 +1,219 @@
+package io.falcon.simulation;
+
+import io.falcon.events.executor.ExecutorCommand;
+import io.falcon.events.executor.ExecutorEvent;
+import io.falcon.events.status.TaskStatus;
+import io.falcon.scheduler.core.Decisions;
+import io.falcon.scheduler.core.Scheduler;
+import io.falcon.scheduler.core.SchedulerSettings;
+import io.falcon.scheduler.core.SchedulerStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * The scheduler's stream task in the simulation, with Kafka Streams' exactly-once semantics: the real {@link
+ * Scheduler} reads the input and executor-event logs (interleaved at random, each in order), writes its changes to a
+ * working copy of its stores, and its outputs become visible only when the transaction commits, together with the
+ * stores and the input positions. A crash before the commit loses all three; the restarted task is rebuilt from
+ * the committed stores through {@link SchedulerStore#restore}, as SchedulerProcessor rebuilds from its changelogs.
+ */
+final class SimScheduler {
+    static final Duration TICK = Duration.ofSeconds(1);
+
+    private final Loop loop;
+    private final Random rnd;
+    private final Logs logs;
+    private final SchedulerSettings settings;
+    private final Checks checks;
+
+    private MapStore committed = new MapStore();
+    private MapStore working = new MapStore();
+    private Scheduler core;
+    private boolean up;
+    private int generation;
+    private boolean inTransaction;
+    private int inputsCommitted;
+    private int eventsCommitted;
+    private int inputs;
+    private int events;
+    private final List<ExecutorCommand> outCommands = new ArrayList<>();
+    private final List<TaskStatus> outStatuses = new ArrayList<>();
+    private Instant tickAt = Instant.MAX;
+
+    SimScheduler(Loop loop, Random rnd, Logs logs, SchedulerSettings settings, Checks checks) {
+        this.loop = loop;
+        this.rnd = rnd;
+        this.logs = logs;
+        this.settings = settings;
+        this.checks = checks;
+    }
+
+    /** The committed state (what a restart would see): for the checks. */
+    MapStore committed() {
+        return committed;
+    }
+
+    Scheduler core() {
+        return core;
+    }
+
+    boolean up() {
+        return up;
+    }
+
+    /** Everything committed has been read and nothing is in flight. */
+    boolean idle() {
+        return up && !inTransaction && inputsCommitted == logs.inputs.size()
+                && eventsCommitted == logs.events.size();
+    }
+
+    void start() {
+        up = true;
+        generation++;
+        core = SchedulerStore.restore(committed.roundTrip(), settings);
+        working = committed.copy();
+        inputs = inputsCommitted;
+        events = eventsCommitted;
+        inTransaction = false;
+        tickAt = Instant.MAX;
+        scheduleTick();
+        wake();
+    }
+
+    /** The task dies: its open transaction is aborted, and it comes back after the downtime. */
+    void crash(Duration down) {
+        if (!up) {
+            return;
+        }
+        up = false;
+        generation++;
+        outCommands.clear();
+        outStatuses.clear();
+        inTransaction = false;
+        loop.after(down, this::start);
+    }
+
+    /** Something new to read: start a transaction soon, unless one is open. */
+    void wake() {
+        if (!up || inTransaction || (inputs == logs.inputs.size() && events == logs.events.size())) {
+            return;
+        }
+        inTransaction = true;
+        int gen = generation;
+        loop.after(Duration.ofMillis(1 + rnd.nextInt(50)), () -> {
+            if (gen == generation) {
+                processBatch(gen);
+            }
+        });
+    }
+
+    private void processBatch(int gen) {
+        int batch = 1 + rnd.nextInt(5);
+        for (int i = 0; i < batch; i++) {
+            boolean haveInput = inputs < logs.inputs.size();
+            boolean haveEvent = events < logs.events.size();
+            if (!haveInput && !haveEvent) {
+                break;
+            }
+            boolean takeInput = haveInput && (!haveEvent || rnd.nextBoolean());
+            if (takeInput) {
+                Logs.Input input = logs.inputs.get(inputs++);
+                step("input " + input, () -> apply(input));
+            } else {
+                ExecutorEvent event = logs.events.get(events++);
+                step("event " + event.getClass().getSimpleName() + " " + event.jobId(),
+                        () -> core.observe(event, loop.now()));
+            }
+        }
+        // commit.interval: the transaction commits a moment later (a crash before then aborts it)
+        loop.after(Duration.ofMillis(10 + rnd.nextInt(100)), () -> {
+            if (gen == generation) {
+                commit();
+            }
+        });
+    }
+
+    private Decisions apply(Logs.Input input) {
+        Instant now = loop.now();
+        if (input instanceof Logs.Submit s) {
+            return core.submit(s.request(), now);
+        } else if (input instanceof Logs.Abort a) {
+            return core.abort(a.jobId(), now);
+        } else if (input instanceof Logs.ClusterUpsert u) {
+            return core.clusterUpserted(u.row(), now);
+        }
+        return core.clusterRemoved(((Logs.ClusterRemove) input).clusterId(), now);
+    }
+
+    private interface Step {
+        Decisions run();
+    }
+
+    /** One processor call: the checks before and after, and on an exception a dead letter and a rebuild. */
+    private void step(String what, Step step) {
+        Checks.Before before = checks.before(core);
+        Decisions decisions;
+        try {
+            decisions = step.run();
+        } catch (RuntimeException e) {
+            checks.violation("scheduler threw on " + what + " at " + loop.now() + ": " + e);
+            core = SchedulerStore.restore(working, settings); // as SchedulerProcessor.rebuild()
+            return;
+        }
+        SchedulerStore.persist(core, decisions, working);
+        outCommands.addAll(decisions.commands());
+        outStatuses.addAll(decisions.statuses());
+        checks.after(before, core, what, loop.now());
+    }
+
+    private void commit() {
+        committed = working.copy();
+        inputsCommitted = inputs;
+        eventsCommitted = events;
+        logs.commit(List.copyOf(outCommands), List.copyOf(outStatuses));
+        outCommands.clear();
+        outStatuses.clear();
+        inTransaction = false;
+        scheduleTick();
+        wake();
+    }
+
+    /** The wall-clock punctuator, run only when a timer is due (it would find nothing to do otherwise). */
+    private void scheduleTick() {
+        if (!up) {
+            return;
+        }
+        Instant next = core.nextTimer().orElse(Instant.MAX);
+        if (next.equals(Instant.MAX)) {
+            return;
+        }
+        Instant at = next.isBefore(loop.now()) ? loop.now() : next;
+        long ms = at.toEpochMilli();
+        at = Instant.ofEpochMilli(ms - Math.floorMod(ms, TICK.toMillis()) + TICK.toMillis());
+        if (!at.isBefore(tickAt) && tickAt.isAfter(loop.now())) {
+            return;
+        }
+        tickAt = at;
+        int gen = generation;
+        loop.at(at, () -> {
+            if (gen != generation) {
+                return;
+            }
+            tickAt = Instant.MAX;
+            if (inTransaction) {
+                loop.after(Duration.ofMillis(200), this::scheduleTick);
+                return;
+            }
+            inTransaction = true;
+            step("tick", () -> core.tick(loop.now()));
+            loop.after(Duration.ofMillis(10 + rnd.nextInt(100)), () -> {
+                if (gen == generation) {
+                    commit();
+                }
+            });
+        });
+    }
+}

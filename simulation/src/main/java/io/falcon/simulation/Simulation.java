@@ -1,0 +1,295 @@
+package io.falcon.simulation;
+
+import io.falcon.events.cdc.ClusterRow;
+import io.falcon.events.executor.ClusterTarget;
+import io.falcon.events.executor.SupplyMode;
+import io.falcon.scheduler.core.ClusterChoice;
+import io.falcon.scheduler.core.JobRequest;
+import io.falcon.scheduler.core.Phase;
+import io.falcon.scheduler.core.ScheduledJob;
+import io.falcon.scheduler.core.SchedulerSettings;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One deterministic run: the real scheduler core ({@link SimScheduler}) and the real executor logic ({@link
+ * SimExecutor}) against a simulated fleet ({@link SimFleet}) on a simulated clock, through logs that behave like
+ * the Kafka topics between them. The scenario's jobs are submitted and aborted, its disruptions (restarts, cluster
+ * rows changed or deleted) and faults injected until the heal time; then the run goes on until the world is quiet
+ * (or two days have passed) and the invariants are checked ({@link Checks}). The same seed replays exactly.
+ */
+public final class Simulation {
+    static final Duration QUIESCENCE_LIMIT = Duration.ofHours(48);
+
+    /** What a run found. */
+    public record Result(long seed, List<String> violations, Duration simulated, long steps, int jobs,
+            Map<String, Integer> outcomes) {
+        public boolean passed() {
+            return violations.isEmpty();
+        }
+
+        public String summary() {
+            return "seed " + seed + ": " + (passed() ? "passed" : violations.size() + " violation(s)") + ", " + jobs
+                    + " jobs " + outcomes + ", " + simulated.toMinutes() + " simulated minutes, " + steps + " steps";
+        }
+    }
+
+    private final Scenario scenario;
+    private final Loop loop = new Loop(Scenario.T0);
+    private final Random rnd;
+    private final Logs logs = new Logs();
+    private final List<String> violations = new ArrayList<>();
+    private final Checks checks = new Checks(violations);
+    private final SimFleet fleet;
+    private final SimScheduler scheduler;
+    private final SimExecutor executor;
+    private final Map<String, ClusterRow> rows = new TreeMap<>();
+    private final Map<String, ClusterRow> original = new HashMap<>();
+    private final Map<String, Scenario.JobPlan> plans = new LinkedHashMap<>();
+    private boolean healed;
+
+    Simulation(Scenario scenario) {
+        this.scenario = scenario;
+        this.rnd = new Random(scenario.seed() * 31 + 7);
+        scenario.jobs().forEach(j -> plans.put(j.id(), j));
+        Map<String, Integer> reservations = new HashMap<>();
+        for (int i = 0; i < scenario.clusters().size(); i++) {
+            ClusterRow row = scenario.clusters().get(i);
+            int hosts = scenario.reservationHosts().get(i);
+            row.defaultReservation().ifPresent(r -> reservations.put(row.project() + "/" + r, hosts));
+        }
+        fleet = new SimFleet(loop, rnd, scenario.faults(), plans, reservations, violations);
+        scheduler = new SimScheduler(loop, rnd, logs, SchedulerSettings.defaults(), checks);
+        executor = new SimExecutor(loop, rnd, fleet, logs, this::faults, this::registry);
+        logs.onInputOrEvent = scheduler::wake;
+        logs.onCommand = executor::wake;
+        fleet.onPoolLoss(loss -> {
+            ScheduledJob job = scheduler.committed().jobMap().get(loss.falconJobId());
+            if (job != null && job.phase() != Phase.DONE) {
+                checks.violation("node pool " + loss.pool() + " deleted at " + loss.at() + " under the Kubernetes Job"
+                        + " of live job " + job.id() + " (" + job.phase() + " " + job.status() + ")");
+            }
+        });
+    }
+
+    /** Runs the seed's generated scenario. */
+    public static Result run(long seed) {
+        return new Simulation(Scenario.generate(seed)).run();
+    }
+
+    Result run() {
+        start();
+        runUntil(() -> healed, scenario.healAt().plusSeconds(1));
+        boolean quiet = runUntil(this::quiet, scenario.healAt().plus(QUIESCENCE_LIMIT));
+        return finish(quiet);
+    }
+
+    // ---- pieces for scripted runs (regression tests) ----
+
+    Loop loop() {
+        return loop;
+    }
+
+    SimFleet fleet() {
+        return fleet;
+    }
+
+    SimScheduler scheduler() {
+        return scheduler;
+    }
+
+    SimExecutor executor() {
+        return executor;
+    }
+
+    Logs logs() {
+        return logs;
+    }
+
+    void start() {
+        for (ClusterRow row : scenario.clusters()) {
+            original.put(row.id(), row);
+            upsert(row);
+        }
+        scheduler.start();
+        executor.start();
+        for (Scenario.JobPlan plan : scenario.jobs()) {
+            loop.at(plan.submitAt(), () -> logs.appendInput(new Logs.Submit(request(plan))));
+            plan.abortAt().ifPresent(at -> loop.at(at, () -> logs.appendInput(new Logs.Abort(plan.id()))));
+        }
+        for (Scenario.Disruption d : scenario.disruptions()) {
+            loop.at(d.at(), () -> disrupt(d));
+        }
+        loop.at(scenario.healAt(), this::heal);
+    }
+
+    boolean runUntil(BooleanSupplier condition, Instant deadline) {
+        return loop.runUntil(condition, deadline);
+    }
+
+    /** The committed view of a job, as a restarted scheduler would see it. */
+    Optional<ScheduledJob> job(String id) {
+        return Optional.ofNullable(scheduler.committed().jobMap().get(id));
+    }
+
+    Result finish(boolean quiet) {
+        if (!quiet) {
+            checks.violation("not quiescent " + QUIESCENCE_LIMIT.toHours() + "h after the heal: " + remaining());
+        }
+        checks.atQuiescence(scheduler.committed().jobMap(), this::allowedToWait, fleet, logs.statuses);
+        SchedulerSettings settings = SchedulerSettings.defaults();
+        checks.checkDeadlines(logs.statuses, id -> plans.get(id).timeoutSeconds().map(Duration::ofSeconds)
+                .orElse(settings.defaultExecutionTimeout()), Duration.ofMinutes(20));
+        Map<String, Integer> outcomes = new TreeMap<>();
+        for (ScheduledJob job : scheduler.committed().jobMap().values()) {
+            outcomes.merge(job.status().name(), 1, Integer::sum);
+        }
+        return new Result(scenario.seed(), List.copyOf(violations), Duration.between(Scenario.T0, loop.now()),
+                loop.steps(), scenario.jobs().size(), outcomes);
+    }
+
+    /** The scenario and how each job ended, for a person replaying a seed. */
+    public String describe() {
+        StringBuilder b = new StringBuilder();
+        b.append("clusters ").append(scenario.clusters().stream().map(c -> c.id() + ":" + c.tpuType()
+                + c.defaultReservation().map(r -> "+" + r).orElse("")).toList()).append('\n');
+        b.append("faults ").append(scenario.faults()).append('\n');
+        b.append("disruptions ").append(scenario.disruptions()).append('\n');
+        b.append("heal at ").append(scenario.healAt()).append('\n');
+        for (Scenario.JobPlan plan : scenario.jobs()) {
+            ScheduledJob job = scheduler.committed().jobMap().get(plan.id());
+            b.append("  ").append(plan.id()).append(' ').append(plan.actor()).append(' ').append(plan.topology())
+                    .append(plan.supplyMode().map(m -> " " + m.wireName()).orElse(""))
+                    .append(plan.timeoutSeconds().map(t -> " timeout=" + t).orElse(""))
+                    .append(" ").append(plan.outcome()).append(" run=").append(plan.runFor().toMinutes()).append("m")
+                    .append(plan.abortAt().map(a -> " abort@" + Duration.between(Scenario.T0, a).toMinutes() + "m")
+                            .orElse(""))
+                    .append(" -> ").append(job == null ? "?" : job.status() + job.reason().map(r -> "/" + r)
+                            .orElse("") + " '" + job.message() + "'")
+                    .append('\n');
+        }
+        return b.toString();
+    }
+
+    // ---- the world ----
+
+    private void disrupt(Scenario.Disruption d) {
+        if (d instanceof Scenario.RestartExecutor r) {
+            executor.crash(r.down());
+        } else if (d instanceof Scenario.RestartScheduler r) {
+            scheduler.crash(r.down());
+        } else if (d instanceof Scenario.ClusterStatus s) {
+            Optional.ofNullable(rows.get(s.clusterId())).ifPresent(row -> upsert(withStatus(row, s.status())));
+        } else if (d instanceof Scenario.ClusterDeleted del) {
+            if (rows.remove(del.clusterId()) != null) {
+                logs.appendInput(new Logs.ClusterRemove(del.clusterId()));
+            }
+        } else if (d instanceof Scenario.ClusterReAdded re) {
+            if (!rows.containsKey(re.clusterId())) {
+                upsert(original.get(re.clusterId()));
+            }
+        } else if (d instanceof Scenario.ClusterMoved m) {
+            Optional.ofNullable(rows.get(m.clusterId())).ifPresent(row -> upsert(new ClusterRow(row.id(), row.name(),
+                    row.project(), m.location(), row.tpuType(), row.gcsBucket(), row.defaultReservation(),
+                    row.status(), row.createdAt())));
+        }
+    }
+
+    void upsert(ClusterRow row) {
+        rows.put(row.id(), row);
+        logs.appendInput(new Logs.ClusterUpsert(row));
+    }
+
+    void deleteRow(String clusterId) {
+        if (rows.remove(clusterId) != null) {
+            logs.appendInput(new Logs.ClusterRemove(clusterId));
+        }
+    }
+
+    Optional<ClusterRow> row(String clusterId) {
+        return Optional.ofNullable(rows.get(clusterId));
+    }
+
+    private void heal() {
+        healed = true;
+        fleet.heal();
+        for (ClusterRow row : List.copyOf(rows.values())) {
+            if (!row.isActive()) {
+                upsert(withStatus(row, "active"));
+            }
+        }
+    }
+
+    private Faults faults() {
+        return healed ? Faults.NONE : scenario.faults();
+    }
+
+    private List<ClusterTarget> registry() {
+        return rows.values().stream().filter(r -> !"offline".equals(r.status()))
+                .map(r -> new ClusterTarget(r.id(), r.name(), r.project(), r.location(), r.tpuType(), r.gcsBucket()))
+                .toList();
+    }
+
+    /** Nothing left to do: every job ended (or may wait), nothing in flight, nothing left in the fleet. */
+    boolean quiet() {
+        if (!scheduler.idle() || !executor.up() || !executor.idle()) {
+            return false;
+        }
+        for (ScheduledJob job : scheduler.committed().jobMap().values()) {
+            if (job.phase() != Phase.DONE && allowedToWait(job).isEmpty()) {
+                return false;
+            }
+        }
+        return fleet.livePools().isEmpty() && fleet.liveJobs().isEmpty()
+                && scheduler.core().pools().isEmpty() && scheduler.core().deletions().isEmpty();
+    }
+
+    /** A job may still wait at quiescence only while no active cluster can take it (the scenario keeps it so). */
+    private Optional<String> allowedToWait(ScheduledJob job) {
+        if (job.phase() != Phase.UNPLACED) {
+            return Optional.empty();
+        }
+        ClusterChoice.Result choice = ClusterChoice.choose(job.request().tpuType().wireName(),
+                job.request().supplyMode(), rows.values(), c -> false, c -> 0);
+        return choice instanceof ClusterChoice.NoneEligible none ? Optional.of(none.why()) : Optional.empty();
+    }
+
+    private String remaining() {
+        List<String> left = new ArrayList<>();
+        scheduler.committed().jobMap().values().stream().filter(j -> j.phase() != Phase.DONE)
+                .forEach(j -> left.add(j.id() + " " + j.phase() + " " + j.status() + "/"
+                        + j.reason().map(Enum::name).orElse("") + " '" + j.message() + "'"));
+        if (!fleet.livePools().isEmpty()) {
+            left.add("pools " + fleet.livePools());
+        }
+        if (!fleet.liveJobs().isEmpty()) {
+            left.add("k8s jobs " + fleet.liveJobs());
+        }
+        if (scheduler.core() != null && !scheduler.core().deletions().isEmpty()) {
+            left.add("deletions " + scheduler.core().deletions());
+        }
+        left.add("scheduler " + (scheduler.idle() ? "idle" : "busy") + ", executor "
+                + (executor.up() ? (executor.idle() ? "idle" : "busy") : "down"));
+        return String.join("; ", left);
+    }
+
+    private static ClusterRow withStatus(ClusterRow row, String status) {
+        return new ClusterRow(row.id(), row.name(), row.project(), row.location(), row.tpuType(), row.gcsBucket(),
+                row.defaultReservation(), status, row.createdAt());
+    }
+
+    static JobRequest request(Scenario.JobPlan plan) {
+        return new JobRequest(plan.id(), plan.actor(), "name-" + plan.id(), plan.tpuType(), plan.topology(),
+                "{\"image\":\"us-docker.pkg.dev/p/r/train:1\",\"command\":[\"python\",\"train.py\"]}",
+                plan.supplyMode().map(SupplyMode::wireName), plan.timeoutSeconds(), plan.submitAt());
+    }
+}

@@ -1,0 +1,71 @@
+package io.falcon.simulation;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * {@code bench/simulate SEEDS [FIRST]}: runs seeds FIRST .. FIRST+SEEDS-1 (FIRST defaults to 1) on all cores and
+ * ends with the line "N passed, M failed". {@code bench/simulate --seed S} replays one seed and prints what it found.
+ * Every failing seed is printed with its violations, so it can be replayed exactly.
+ */
+public final class SimulationMain {
+    private SimulationMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length == 2 && args[0].equals("--seed")) {
+            Simulation simulation = new Simulation(Scenario.generate(Long.parseLong(args[1])));
+            Simulation.Result result = simulation.run();
+            System.out.println(result.summary());
+            System.out.println(simulation.describe());
+            result.violations().forEach(v -> System.out.println("  " + v));
+            System.exit(result.passed() ? 0 : 1);
+        }
+        long seeds = args.length > 0 ? Long.parseLong(args[0]) : 1000;
+        long first = args.length > 1 ? Long.parseLong(args[1]) : 1;
+        int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+        long started = System.nanoTime();
+        AtomicLong next = new AtomicLong(first);
+        AtomicLong passed = new AtomicLong();
+        AtomicLong failed = new AtomicLong();
+        AtomicLong simulatedMinutes = new AtomicLong();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<Future<?>> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            workers.add(pool.submit(() -> {
+                for (long seed = next.getAndIncrement(); seed < first + seeds; seed = next.getAndIncrement()) {
+                    Simulation.Result result = Simulation.run(seed);
+                    simulatedMinutes.addAndGet(result.simulated().toMinutes());
+                    if (result.passed()) {
+                        passed.incrementAndGet();
+                    } else {
+                        failed.incrementAndGet();
+                        synchronized (SimulationMain.class) {
+                            System.out.println("FAILED " + result.summary()
+                                    + " (replay: bench/simulate --seed " + seed + ")");
+                            result.violations().forEach(v -> System.out.println("  " + v));
+                        }
+                    }
+                    long done = passed.get() + failed.get();
+                    if (done % 10_000 == 0) {
+                        System.out.println("... " + done + " seeds, " + failed.get() + " failed");
+                    }
+                }
+            }));
+        }
+        for (Future<?> worker : workers) {
+            worker.get();
+        }
+        pool.shutdown();
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        System.out.printf("seeds %d..%d on %d threads in %ds (%d simulated hours)%n", first, first + seeds - 1,
+                threads, took.toSeconds(), simulatedMinutes.get() / 60);
+        System.out.println(passed.get() + " passed, " + failed.get() + " failed");
+        System.exit(failed.get() == 0 ? 0 : 1);
+    }
+}
