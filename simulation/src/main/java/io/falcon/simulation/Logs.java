@@ -37,20 +37,27 @@ final class Logs {
     int commandsCommitted;
 
     Runnable onInputOrEvent = () -> { };
+    /** Told of everything that crosses a topic (tracing a replayed seed); does nothing by default. */
+    java.util.function.Consumer<String> trace = line -> { };
     Runnable onCommand = () -> { };
 
     void appendInput(Input input) {
+        trace.accept("input " + input);
         inputs.add(input);
         onInputOrEvent.run();
     }
 
     void appendEvent(ExecutorEvent event) {
+        trace.accept("event " + event);
         events.add(event);
         onInputOrEvent.run();
     }
 
     /** What one scheduler transaction produced, visible at its commit. */
     void commit(List<ExecutorCommand> newCommands, List<TaskStatus> newStatuses) {
+        newCommands.forEach(c -> trace.accept("command " + c));
+        newStatuses.forEach(s -> trace.accept("status " + s.jobId() + " v" + s.version() + " " + s.status()
+                + s.reason().map(r -> "/" + r).orElse("") + " " + s.message()));
         statuses.addAll(newStatuses);
         if (!newCommands.isEmpty()) {
             commands.addAll(newCommands);

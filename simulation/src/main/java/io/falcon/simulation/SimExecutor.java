@@ -48,6 +48,10 @@ final class SimExecutor {
     private JobDriver jobs;
     private JobReports reports;
     private final Map<String, ClusterTarget> watched = new LinkedHashMap<>();
+    /** Scripted: events held back for a while before they reach the topic (reordering them). */
+    private java.util.function.Predicate<ExecutorEvent> holdBack = e -> false;
+    private Duration holdFor = Duration.ZERO;
+
     /** Events of the command in hand, published when it completes (the flush before the commit). */
     private List<ExecutorEvent> buffer;
 
@@ -189,8 +193,18 @@ final class SimExecutor {
         }
     }
 
+    /** Scripted: matching events reach the topic only after the delay, overtaken by later ones. */
+    void holdBack(java.util.function.Predicate<ExecutorEvent> which, Duration delay) {
+        holdBack = which;
+        holdFor = delay;
+    }
+
     /** Onto the events topic, duplicated or held back (and overtaken) as the faults say. */
     private void publish(ExecutorEvent event) {
+        if (holdBack.test(event)) {
+            loop.after(holdFor, () -> logs.appendEvent(event));
+            return;
+        }
         Faults f = faults.get();
         if (f.delayEvent() > 0 && rnd.nextDouble() < f.delayEvent()) {
             loop.after(Duration.ofSeconds(1 + rnd.nextInt(120)), () -> logs.appendEvent(event));

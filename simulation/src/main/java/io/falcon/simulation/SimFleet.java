@@ -42,9 +42,15 @@ final class SimFleet implements GkeApi, EdgeApi {
     private final Map<String, KJob> jobs = new LinkedHashMap<>();
     private final Map<String, Integer> jobCreates = new HashMap<>();
     private final Map<String, Instant> deletedJobs = new HashMap<>();
+    /** When the latest create operation of each pool started (GKE lists operations for days). */
+    private final Map<String, Instant> createStarted = new HashMap<>();
     private final List<String> violations;
     private Consumer<PoolLoss> onPoolLoss = loss -> { };
     private boolean healed;
+    /** Scripted faults: calls that fail (transiently, before any effect) the next n times. */
+    private final Map<String, Integer> failNext = new HashMap<>();
+    /** Scripted: nodes of pools created from now on register only after this long (empty: at random). */
+    private Optional<Duration> nodeDelay = Optional.empty();
     private long opSeq;
     private long uidSeq;
     private long changes;
@@ -141,6 +147,16 @@ final class SimFleet implements GkeApi, EdgeApi {
         }
     }
 
+    /** The next n calls named so (e.g. "jobs.create") fail with a transient error before taking effect. */
+    void failNext(String call, int n) {
+        failNext.put(call, n);
+    }
+
+    /** Nodes of pools that become RUNNING from now on register only after the delay (until the heal). */
+    void nodeDelay(Duration delay) {
+        nodeDelay = Optional.of(delay);
+    }
+
     /** Increases with every change of Jobs or Pods (the informers' trigger). */
     long changes() {
         return changes;
@@ -212,6 +228,7 @@ final class SimFleet implements GkeApi, EdgeApi {
         pool.nodesNever = !healed && chance(faults.neverNodes());
         boolean late = chance(faults.lateNodes());
         pools.put(key, pool);
+        createStarted.put(key, loop.now());
         loop.after(provisioning, () -> provisioned(pool, errors, late));
         maybeFailAfter("createNodePool");
         return op;
@@ -232,7 +249,15 @@ final class SimFleet implements GkeApi, EdgeApi {
             return;
         }
         pool.status = PoolStatus.RUNNING;
-        if (!pool.nodesNever) {
+        if (nodeDelay.isPresent() && !healed) {
+            pool.nodesNever = true; // registered by the heal, or by the scripted delay below
+            loop.after(nodeDelay.get(), () -> {
+                if (pool.nodesNever) {
+                    pool.nodesNever = false;
+                    registerNodes(pool, Duration.ofSeconds(10));
+                }
+            });
+        } else if (!pool.nodesNever) {
             registerNodes(pool, late ? Duration.ofMinutes(15 + rnd.nextInt(30)) : Duration.ofSeconds(5 + rnd.nextInt(180)));
         }
     }
@@ -309,6 +334,12 @@ final class SimFleet implements GkeApi, EdgeApi {
         }
         boolean done = !loop.now().isBefore(op.doneAt());
         return new OperationInfo(done, done ? op.error() : Optional.empty(), done ? "DONE" : "RUNNING");
+    }
+
+    @Override
+    public Optional<Instant> lastCreateStarted(ClusterTarget cluster, String pool) {
+        maybeFail("listOperations");
+        return Optional.ofNullable(createStarted.get(key(cluster, pool)));
     }
 
     @Override
@@ -506,6 +537,12 @@ final class SimFleet implements GkeApi, EdgeApi {
     }
 
     private void maybeFail(String call) {
+        Integer scripted = failNext.get(call);
+        if (scripted != null && scripted > 0) {
+            failNext.put(call, scripted - 1);
+            throw new ApiException(ApiException.Kind.TRANSIENT, "503 ServiceUnavailable: " + call
+                    + ": the server is currently unable to handle the request");
+        }
         if (chance(faults.apiError() / 2)) {
             throw new ApiException(ApiException.Kind.TRANSIENT, "UNAVAILABLE: " + call + ": connection reset");
         }

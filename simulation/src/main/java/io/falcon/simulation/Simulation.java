@@ -56,6 +56,7 @@ public final class Simulation {
     private final Map<String, ClusterRow> original = new HashMap<>();
     private final Map<String, Scenario.JobPlan> plans = new LinkedHashMap<>();
     private boolean healed;
+    private String tracing = "";
 
     Simulation(Scenario scenario) {
         this.scenario = scenario;
@@ -157,6 +158,16 @@ public final class Simulation {
                 loop.steps(), scenario.jobs().size(), outcomes);
     }
 
+    /** Prints every record crossing a topic, and every restart, that mentions the word. */
+    void trace(String word) {
+        logs.trace = line -> {
+            if (line.contains(word)) {
+                System.out.println(loop.now() + " " + line);
+            }
+        };
+        tracing = word;
+    }
+
     /** The scenario and how each job ended, for a person replaying a seed. */
     public String describe() {
         StringBuilder b = new StringBuilder();
@@ -183,6 +194,9 @@ public final class Simulation {
     // ---- the world ----
 
     private void disrupt(Scenario.Disruption d) {
+        if (!tracing.isEmpty()) {
+            System.out.println(loop.now() + " disruption " + d);
+        }
         if (d instanceof Scenario.RestartExecutor r) {
             executor.crash(r.down());
         } else if (d instanceof Scenario.RestartScheduler r) {
@@ -241,7 +255,7 @@ public final class Simulation {
 
     /** Nothing left to do: every job ended (or may wait), nothing in flight, nothing left in the fleet. */
     boolean quiet() {
-        if (!scheduler.idle() || !executor.up() || !executor.idle()) {
+        if (!healed || !scheduler.idle() || !executor.up() || !executor.idle()) {
             return false;
         }
         for (ScheduledJob job : scheduler.committed().jobMap().values()) {

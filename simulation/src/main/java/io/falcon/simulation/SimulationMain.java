@@ -18,8 +18,12 @@ public final class SimulationMain {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length == 2 && args[0].equals("--seed")) {
+        if (args.length >= 2 && args[0].equals("--seed")) {
             Simulation simulation = new Simulation(Scenario.generate(Long.parseLong(args[1])));
+            if (args.length == 3) {
+                // --seed S WORD: print every record crossing a topic that mentions WORD (a job id, a pool name)
+                simulation.trace(args[2]);
+            }
             Simulation.Result result = simulation.run();
             System.out.println(result.summary());
             System.out.println(simulation.describe());

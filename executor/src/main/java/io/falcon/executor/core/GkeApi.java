@@ -55,6 +55,13 @@ public interface GkeApi {
 
     OperationInfo operation(ClusterTarget cluster, String operation);
 
+    /**
+     * When the latest CREATE_NODE_POOL operation of this pool started, if GKE still lists one. A flex-start pool
+     * may be unreadable for a while after its creation was accepted; its operation is not, so this is how a
+     * process that did not make the request (or forgot it in a restart) knows the absence proves nothing yet.
+     */
+    Optional<Instant> lastCreateStarted(ClusterTarget cluster, String pool);
+
     List<PoolInfo> listPools(ClusterTarget cluster);
 
     /** The reservation's capacity; NOT_FOUND when it does not exist. */

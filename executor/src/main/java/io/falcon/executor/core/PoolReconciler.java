@@ -63,7 +63,14 @@ public final class PoolReconciler {
      * ({@link #wantsCapacity}).
      */
     public record Facts(Lookup<GkeApi.PoolInfo> pool, Optional<Lookup<GkeApi.OperationInfo>> operation,
-            Optional<Lookup<EdgeApi.NodeCount>> nodes, Optional<Lookup<GkeApi.Capacity>> capacity) {
+            Optional<Lookup<EdgeApi.NodeCount>> nodes, Optional<Lookup<GkeApi.Capacity>> capacity,
+            Optional<Lookup<Instant>> createStarted) {
+
+        /** Facts without the create-operation lookup (the pool was found, or it was not needed). */
+        public Facts(Lookup<GkeApi.PoolInfo> pool, Optional<Lookup<GkeApi.OperationInfo>> operation,
+                Optional<Lookup<EdgeApi.NodeCount>> nodes, Optional<Lookup<GkeApi.Capacity>> capacity) {
+            this(pool, operation, nodes, capacity, Optional.empty());
+        }
     }
 
     /** What the shell must do next. */
@@ -145,7 +152,7 @@ public final class PoolReconciler {
             return createSeen(task, found.value(), facts, now);
         }
         // Absent.
-        if (withinGrace(task, now)) {
+        if (withinGrace(task, now) || recentCreate(facts, now)) {
             // Seed section 5: a flex-start pool may not be readable for a while after the create RPC returned.
             return waitFor(task.with(b -> b.lastSeen = "node pool not visible yet after create"), now);
         }
@@ -237,7 +244,7 @@ public final class PoolReconciler {
             return new Step(retryLater(task, failed.error(), now), List.of());
         }
         if (facts.pool() instanceof Lookup.Missing<GkeApi.PoolInfo>) {
-            if (withinGrace(task, now)) {
+            if (withinGrace(task, now) || recentCreate(facts, now)) {
                 // Created moments ago by this process and not visible yet (flex-start): delete it once it shows.
                 return waitFor(task.with(b -> b.lastSeen = "node pool not visible yet; deleting it once it is"), now);
             }
@@ -280,7 +287,15 @@ public final class PoolReconciler {
         return switch (refused.kind()) {
             // Someone (an earlier delivery of the command) created it: watch it from the next look.
             case ALREADY_EXISTS -> new Step(task.with(b -> b.lastSeen = "node pool already exists"), List.of());
-            case TRANSIENT, FAILED_PRECONDITION -> timedOutOrWait(retryLater(task, refused.message(), now), now);
+            case TRANSIENT, FAILED_PRECONDITION -> {
+                PoolTask again = retryLater(task, refused.message(), now);
+                if (task.create().map(c -> supplyMode(c) == SupplyMode.FLEX_START).orElse(false)) {
+                    // No answer is not "no": GKE may have accepted the create, and a flex-start pool can stay
+                    // invisible for a while. Until the grace is over, its absence proves nothing (a delete waits).
+                    again = again.with(b -> b.createAcceptedAt = Optional.of(b.createAcceptedAt.orElse(now)));
+                }
+                yield timedOutOrWait(again, now);
+            }
             default -> fail(task, false, refused.message());
         };
     }
@@ -343,6 +358,19 @@ public final class PoolReconciler {
 
     private boolean withinGrace(PoolTask task, Instant now) {
         return task.createAcceptedAt().filter(at -> now.isBefore(at.plus(settings.visibilityGrace()))).isPresent();
+    }
+
+    /**
+     * GKE lists a create operation of the pool started within the visibility grace (an unknown answer counts as
+     * one: better to look again than to report a pool gone that is only invisible).
+     */
+    private boolean recentCreate(Facts facts, Instant now) {
+        return facts.createStarted().map(lookup -> {
+            if (lookup instanceof Lookup.Found<Instant> found) {
+                return now.isBefore(found.value().plus(settings.visibilityGrace()));
+            }
+            return lookup instanceof Lookup.Failed<Instant>;
+        }).orElse(false);
     }
 
     private static Optional<String> operationError(Facts facts) {

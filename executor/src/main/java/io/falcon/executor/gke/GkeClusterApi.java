@@ -6,6 +6,7 @@ import com.google.container.v1.CreateNodePoolRequest;
 import com.google.container.v1.DeleteNodePoolRequest;
 import com.google.container.v1.GetNodePoolRequest;
 import com.google.container.v1.GetOperationRequest;
+import com.google.container.v1.ListOperationsRequest;
 import com.google.container.v1.NodePool;
 import com.google.container.v1.Operation;
 import io.falcon.events.TpuTopology;
@@ -87,6 +88,30 @@ public final class GkeClusterApi implements GkeApi {
                     "operation " + op.getStatus() + (op.getDetail().isEmpty() ? "" : ": " + op.getDetail()));
         } catch (RuntimeException e) {
             throw classify(e);
+        }
+    }
+
+    @Override
+    public Optional<Instant> lastCreateStarted(ClusterTarget cluster, String pool) {
+        String parent = "projects/" + cluster.project() + "/locations/" + cluster.location();
+        String target = poolResourceName(cluster, pool);
+        try {
+            return gke.listOperations(ListOperationsRequest.newBuilder().setParent(parent).build())
+                    .getOperationsList().stream()
+                    .filter(op -> op.getOperationType() == Operation.Type.CREATE_NODE_POOL)
+                    .filter(op -> op.getTargetLink().endsWith(target))
+                    .map(op -> parseTime(op.getStartTime())).flatMap(Optional::stream)
+                    .max(Instant::compareTo);
+        } catch (RuntimeException e) {
+            throw classify(e);
+        }
+    }
+
+    private static Optional<Instant> parseTime(String rfc3339) {
+        try {
+            return rfc3339.isEmpty() ? Optional.empty() : Optional.of(Instant.parse(rfc3339));
+        } catch (RuntimeException e) {
+            return Optional.empty();
         }
     }
 

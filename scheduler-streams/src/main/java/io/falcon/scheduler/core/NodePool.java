@@ -2,14 +2,16 @@ package io.falcon.scheduler.core;
 
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.SupplyMode;
+import java.time.Instant;
 import java.util.Optional;
 
 /**
  * A Falcon node pool in an edge cluster, and the job that holds it, if any. target is where the pool was created,
- * so that its deletion reaches it even after the clusters row moved or was deleted.
+ * so that its deletion reaches it even after the clusters row moved or was deleted; deletingSince is when its
+ * deletion was first asked for.
  */
 public record NodePool(ClusterTarget target, String name, String topology, SupplyMode supplyMode, State state,
-        Optional<String> heldBy) {
+        Optional<String> heldBy, Optional<Instant> deletingSince) {
 
     public enum State { CREATING, READY, DELETING }
 
@@ -22,7 +24,13 @@ public record NodePool(ClusterTarget target, String name, String topology, Suppl
     }
 
     public NodePool with(State newState, Optional<String> holder) {
-        return new NodePool(target, name, topology, supplyMode, newState, holder);
+        return new NodePool(target, name, topology, supplyMode, newState, holder, deletingSince);
+    }
+
+    /** Being deleted, since the first time that was asked for. */
+    public NodePool deleting(Instant now) {
+        return new NodePool(target, name, topology, supplyMode, State.DELETING, Optional.empty(),
+                Optional.of(deletingSince.orElse(now)));
     }
 
     public record PoolKey(String clusterId, String name) {

@@ -528,7 +528,7 @@ public final class Scheduler {
             SupplyDecision supply = SupplyDecision.decide(job.request().supplyMode(), cluster);
             String poolName = ResourceNames.nodePool(job.id());
             storePool(new NodePool(target, poolName, key.topology(), supply.mode(), NodePool.State.CREATING,
-                    Optional.of(job.id())), out);
+                    Optional.of(job.id()), Optional.empty()), out);
             ScheduledJob provisioning = job.enter(Phase.PROVISIONING, now).withTarget(target)
                     .withSupplyMode(supply.mode()).withNodePool(poolName)
                     .withWakeAt(Optional.of(now.plus(settings.provisioningRetry())));
@@ -772,13 +772,18 @@ public final class Scheduler {
             if (!firstSeen.plus(settings.orphanGrace()).isAfter(now)) {
                 orphanPools.remove(key);
                 deletePool(new NodePool(here, observed.name(), observed.topology(), SupplyMode.ON_DEMAND,
-                        NodePool.State.DELETING, Optional.empty()), now, out);
+                        NodePool.State.DELETING, Optional.empty(), Optional.empty()), now, out);
             }
         }
         orphanPools.keySet().removeIf(key -> key.clusterId().equals(inventory.clusterId()) && !seen.contains(key));
+        // Absent from a listing of its own location long after its deletion was asked for: gone. Not sooner: a
+        // flex-start pool is invisible for a while after its creation, and may be deleted in that while.
+        Instant listedAt = inventory.meta().occurredAt();
         List<NodePool.PoolKey> gone = pools.values().stream()
                 .filter(p -> p.clusterId().equals(inventory.clusterId()) && p.state() == NodePool.State.DELETING)
                 .filter(p -> p.target().equals(here))
+                .filter(p -> p.deletingSince().filter(since -> since.plus(settings.orphanGrace()).isBefore(listedAt))
+                        .isPresent())
                 .map(NodePool::key).filter(key -> !seen.contains(key)).toList();
         for (NodePool.PoolKey key : gone) {
             pools.remove(key);
@@ -879,12 +884,13 @@ public final class Scheduler {
      */
     private void releasePool(NodePool idle, Instant now, Decisions out) {
         storePool(idle, out);
+        QueueKey key = new QueueKey(idle.clusterId(), idle.topology());
         ClusterRow cluster = clusters.get(idle.clusterId());
         if (cluster == null || !cluster.isActive() || !target(cluster).equals(idle.target())) {
             deletePool(idle, now, out);
+            startNext(key, now, out); // the queue's slot is free all the same
             return;
         }
-        QueueKey key = new QueueKey(idle.clusterId(), idle.topology());
         Optional<ScheduledJob> provisioning = queue(key).slotHolder().map(jobs::get)
                 .filter(job -> job.phase() == Phase.PROVISIONING);
         if (provisioning.isPresent()) {
@@ -904,7 +910,7 @@ public final class Scheduler {
 
     /** Marks the pool DELETING and asks for it; re-asked every cleanup interval until NodePoolDeleted. */
     private void deletePool(NodePool pool, Instant now, Decisions out) {
-        NodePool deleting = pool.with(NodePool.State.DELETING, Optional.empty());
+        NodePool deleting = pool.deleting(now);
         storePool(deleting, out);
         out.send(new ExecutorCommand.EnsureNodePoolDeleted(meta(now), pool.heldBy().orElse(""), pool.target(),
                 pool.name()));

@@ -1,0 +1,211 @@
+package io.falcon.simulation;
+
+import static io.falcon.simulation.JobPlans.job;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.falcon.events.cdc.ClusterRow;
+import io.falcon.events.executor.ExecutorEvent;
+import io.falcon.events.status.Reason;
+import io.falcon.events.status.Status;
+import io.falcon.events.status.TaskStatus;
+import io.falcon.scheduler.core.Phase;
+import io.falcon.scheduler.core.ScheduledJob;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The cases of the recovery issue, each as a scripted run of the deterministic simulation: the real scheduler core
+ * and executor logic, the fault injected at the moment the case describes, then every invariant of {@link Checks}
+ * at quiescence plus the case's own expectation.
+ */
+class RecoveryRegressionTest {
+    private static final ClusterRow C0 = Scenario.row("c0", "v6e", Optional.empty());
+    private static final Instant HEAL = Scenario.T0.plus(Duration.ofHours(8));
+    private static final Instant LATE = HEAL.plus(Duration.ofHours(48));
+
+    private static Simulation start(List<ClusterRow> clusters, Scenario.JobPlan... jobs) {
+        Simulation sim = new Simulation(Scenario.scripted(clusters, List.of(jobs), HEAL));
+        sim.start();
+        return sim;
+    }
+
+    private static void await(Simulation sim, String jobId, Phase phase) {
+        assertThat(sim.runUntil(() -> phaseOf(sim, jobId) == phase, LATE)).as(jobId + " reaches " + phase).isTrue();
+    }
+
+    private static Phase phaseOf(Simulation sim, String jobId) {
+        return sim.job(jobId).map(ScheduledJob::phase).orElse(Phase.UNPLACED);
+    }
+
+    private static Simulation.Result quiesce(Simulation sim) {
+        boolean quiet = sim.runUntil(sim::quiet, LATE);
+        Simulation.Result result = sim.finish(quiet);
+        assertThat(result.violations()).as("invariants").isEmpty();
+        return result;
+    }
+
+    private static TaskStatus last(Simulation sim, String jobId) {
+        List<TaskStatus> of = statuses(sim, jobId);
+        return of.get(of.size() - 1);
+    }
+
+    private static List<TaskStatus> statuses(Simulation sim, String jobId) {
+        return sim.logs().statuses.stream().filter(s -> s.jobId().equals(jobId)).toList();
+    }
+
+    private static <T extends ExecutorEvent> T lastEvent(Simulation sim, Class<T> type, String jobId) {
+        List<ExecutorEvent> events = sim.logs().events;
+        for (int i = events.size() - 1; i >= 0; i--) {
+            if (type.isInstance(events.get(i)) && events.get(i).jobId().equals(jobId)) {
+                return type.cast(events.get(i));
+            }
+        }
+        throw new AssertionError("no " + type.getSimpleName() + " for " + jobId);
+    }
+
+    @Test
+    void case1ExecutorRestartWhileDispatchingDoesNotDeleteThePoolUnderTheJob() {
+        Simulation sim = start(List.of(C0), job("j1").runFor(Duration.ofMinutes(20)).build());
+        await(sim, "j1", Phase.DISPATCHING);
+        sim.executor().crash(Duration.ofSeconds(30));
+        // what the old executor's recovery did: announce the pool ready again
+        sim.logs().appendEvent(lastEvent(sim, ExecutorEvent.NodePoolReady.class, "j1"));
+
+        quiesce(sim);
+        assertThat(last(sim, "j1").status()).isEqualTo(Status.Succeeded);
+        assertThat(sim.fleet().jobCreates()).containsEntry("j1", 1);
+    }
+
+    @Test
+    void case2AJobCreateRetryIsNotLostWithTheExecutorsMemory() {
+        Simulation sim = start(List.of(C0), job("j1").build());
+        sim.fleet().failNext("jobs.create", 1);
+        // the failure report is lost with the process that would have retried
+        sim.executor().holdBack(e -> e instanceof ExecutorEvent.JobSubmitFailed, Duration.ofDays(30));
+        await(sim, "j1", Phase.DISPATCHING);
+        assertThat(sim.runUntil(() -> sim.executor().idle(), LATE)).isTrue();
+        sim.executor().crash(Duration.ofSeconds(5));
+
+        quiesce(sim);
+        assertThat(last(sim, "j1").status()).isEqualTo(Status.Succeeded);
+        assertThat(sim.fleet().jobCreates()).containsEntry("j1", 1);
+    }
+
+    @Test
+    void case3WaitingForNodeSurvivesAnExecutorRestartPastTheCreateTimeout() {
+        Simulation sim = start(List.of(C0), job("j1").build());
+        sim.fleet().nodeDelay(Duration.ofMinutes(45));
+        assertThat(sim.runUntil(() -> sim.job("j1").flatMap(ScheduledJob::reason)
+                .filter(Reason.WaitingForNode::equals).isPresent(), LATE)).isTrue();
+        Instant waiting = sim.loop().now();
+        sim.runUntil(() -> false, waiting.plus(Duration.ofMinutes(15))); // beyond the 10m create timeout
+        sim.executor().crash(Duration.ofMinutes(1));
+        sim.runUntil(() -> false, waiting.plus(Duration.ofMinutes(25)));
+
+        assertThat(sim.job("j1").map(ScheduledJob::phase)).contains(Phase.PROVISIONING);
+        assertThat(last(sim, "j1").reason()).contains(Reason.WaitingForNode);
+        quiesce(sim);
+        assertThat(statuses(sim, "j1")).noneMatch(s -> s.reason().filter(Reason.NodePoolTimeout::equals).isPresent());
+        assertThat(last(sim, "j1").status()).isEqualTo(Status.Succeeded);
+    }
+
+    @Test
+    void case4AnAbortRacingAJobCreateRetryLeavesNoKubernetesJob() {
+        Simulation sim = start(List.of(C0), job("j1").runFor(Duration.ofHours(1)).build(),
+                job("j2").actor("bob").submittedAfter(Duration.ofMinutes(2)).build());
+        sim.fleet().failNext("jobs.create", 3);
+        await(sim, "j1", Phase.DISPATCHING);
+        assertThat(sim.runUntil(() -> sim.logs().events.stream().anyMatch(e -> e instanceof
+                ExecutorEvent.JobSubmitFailed f && f.jobId().equals("j1") && f.retryable()), LATE)).isTrue();
+        sim.logs().appendInput(new Logs.Abort("j1"));
+
+        quiesce(sim); // includes: no Job created after its deletion, none left of a terminal job
+        assertThat(last(sim, "j1").status()).isEqualTo(Status.Aborted);
+        assertThat(sim.fleet().jobCreates().getOrDefault("j1", 0)).isLessThanOrEqualTo(1);
+        assertThat(last(sim, "j2").status()).isEqualTo(Status.Succeeded);
+    }
+
+    @Test
+    void case5JobRunningBeforeJobSubmittedArmsTheDeadlineAndRecordsTheUid() {
+        Simulation sim = start(List.of(C0), job("j1").timeoutSeconds(600).runFor(Duration.ofHours(2)).build());
+        sim.executor().holdBack(e -> e instanceof ExecutorEvent.JobSubmitted, Duration.ofMinutes(5));
+
+        quiesce(sim);
+        TaskStatus end = last(sim, "j1");
+        assertThat(end.status()).isEqualTo(Status.Failed);
+        assertThat(end.reason()).contains(Reason.Timeout);
+        assertThat(Duration.between(end.dispatchedAt().orElseThrow(), end.finishedAt().orElseThrow()))
+                .isBetween(Duration.ofSeconds(600), Duration.ofSeconds(602));
+        assertThat(statuses(sim, "j1")).filteredOn(s -> s.status() == Status.Running)
+                .allSatisfy(s -> assertThat(s.jobUid()).isPresent());
+    }
+
+    @Test
+    void case6ADeletedClusterRowEndsItsActiveJobsReroutesTheWaitingOnesAndDeletesItsPools() {
+        ClusterRow c1 = new ClusterRow("c1", "edge-c1", "proj-c1", "us-central1", "v6e", "bucket-c1",
+                Optional.empty(), "maintenance", Optional.of(Scenario.T0));
+        Simulation sim = start(List.of(C0, c1),
+                job("j1").topology("4x4").runFor(Duration.ofHours(3)).build(),
+                job("j2").topology("4x4").actor("bob").runFor(Duration.ofHours(3)).submittedAfter(Duration.ofMinutes(1))
+                        .build(),
+                job("j3").topology("4x4").runFor(Duration.ofMinutes(10)).submittedAfter(Duration.ofMinutes(2)).build(),
+                job("j4").topology("4x4").actor("bob").runFor(Duration.ofMinutes(10))
+                        .submittedAfter(Duration.ofMinutes(3)).build());
+        await(sim, "j2", Phase.RUNNING);
+        assertThat(sim.runUntil(() -> phaseOf(sim, "j3").holdsSlot(), LATE)).isTrue();
+        assertThat(phaseOf(sim, "j4")).isEqualTo(Phase.WAITING);
+
+        sim.deleteRow("c0");
+        sim.upsert(new ClusterRow("c1", "edge-c1", "proj-c1", "us-central1", "v6e", "bucket-c1", Optional.empty(),
+                "active", Optional.of(Scenario.T0)));
+
+        quiesce(sim); // includes: no pool or Job left at c0
+        for (String active : List.of("j1", "j2", "j3")) {
+            assertThat(last(sim, active).status()).as(active).isEqualTo(Status.Failed);
+            assertThat(last(sim, active).message()).as(active).contains("cluster edge-c0 (c0) was removed");
+        }
+        assertThat(last(sim, "j4").status()).isEqualTo(Status.Succeeded);
+        assertThat(last(sim, "j4").clusterId()).contains("c1");
+    }
+
+    @Test
+    void case7PodsThatNeverRunEndTheJobAndFreeTheQueue() {
+        Simulation sim = start(List.of(C0), job("j1").outcome(Scenario.Outcome.NEVER_SCHEDULED).build(),
+                job("j2").actor("bob").submittedAfter(Duration.ofMinutes(2)).build());
+
+        quiesce(sim);
+        assertThat(last(sim, "j1").status()).isEqualTo(Status.Failed);
+        assertThat(last(sim, "j1").reason()).contains(Reason.JobFailed);
+        assertThat(last(sim, "j1").message()).startsWith("Pod 未能在 30m 内全部运行");
+        assertThat(last(sim, "j2").status()).isEqualTo(Status.Succeeded);
+    }
+
+    @Test
+    void case8ARestartWhileAJobRunsOnAnInheritedPoolKeepsThePool() {
+        Simulation sim = start(List.of(C0), job("j1").runFor(Duration.ofMinutes(1)).build(),
+                job("j2").actor("bob").runFor(Duration.ofHours(1)).submittedAfter(Duration.ofSeconds(90)).build());
+        await(sim, "j2", Phase.RUNNING);
+        assertThat(sim.job("j2").flatMap(ScheduledJob::nodePoolName)).as("j2 inherited j1's pool")
+                .contains("falcon-j1");
+        sim.executor().crash(Duration.ofSeconds(30));
+        // what the old executor's recovery did: the pool's creator has no Kubernetes Job, so it is "ready"
+        sim.logs().appendEvent(lastEvent(sim, ExecutorEvent.NodePoolReady.class, "j1"));
+
+        quiesce(sim); // includes: no pool deleted under a live job's Kubernetes Job
+        assertThat(last(sim, "j2").status()).isEqualTo(Status.Succeeded);
+    }
+
+    @Test
+    void theSimulationFindsAPoolDeletedUnderALiveJob() {
+        // The checks themselves can fail: a pool deleted behind Falcon's back under a running job is reported.
+        Simulation sim = start(List.of(C0), job("j1").runFor(Duration.ofHours(1)).build());
+        await(sim, "j1", Phase.RUNNING);
+        ScheduledJob j1 = sim.job("j1").orElseThrow();
+        sim.fleet().deletePool(j1.target().orElseThrow(), j1.nodePoolName().orElseThrow());
+        Simulation.Result result = sim.finish(sim.runUntil(sim::quiet, LATE));
+        assertThat(result.violations()).anyMatch(v -> v.contains("deleted") && v.contains("live job j1"));
+    }
+}
