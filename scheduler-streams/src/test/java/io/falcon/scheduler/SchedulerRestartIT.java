@@ -96,6 +96,48 @@ class SchedulerRestartIT {
     }
 
     /**
+     * Issue 11 case 9: a rolling restart must not stall every queue for the session timeout. The old instance leaves
+     * the group when it closes, so the new one is assigned the tasks at once; measured with the production session
+     * timeout (45 s). The figure goes to docs/reliability.md.
+     */
+    @Test
+    void aGracefullyRestartedSchedulerTakesUpItsWorkWithinSeconds() throws Exception {
+        String bootstrap = SharedInfra.kafka().bootstrapServers();
+        TopicProvisioner.ensureAll(bootstrap, 3, (short) 1);
+        String appId = SharedInfra.uniqueName("takeover");
+        Path stateDir = Files.createTempDirectory("scheduler-takeover");
+        Settings settings = new Settings(Map.of("falcon.kafka.bootstrap-servers", bootstrap,
+                "falcon.kafka.replication-factor", "1", "falcon.scheduler.application-id", appId,
+                "falcon.scheduler.state-dir", stateDir.toString()));
+        assertThat(SchedulerConfig.from(settings).sessionTimeout()).isEqualTo(Duration.ofSeconds(45));
+        try (KafkaProducer<String, byte[]> producer = producer(bootstrap);
+                KafkaConsumer<String, TaskStatus> statuses = statusConsumer(bootstrap, appId)) {
+            List<TaskStatus> seen = new ArrayList<>();
+            String cluster = appId + "-c1";
+            try (SchedulerApp app = new SchedulerApp(SchedulerConfig.from(settings)).start()) {
+                send(producer, Topics.CDC_CLUSTERS.name(), cluster, Topics.CDC_CLUSTERS.valueSerde().toBytes(
+                        TestRows.clusterInserted(TestRows.cluster(cluster, "v5p", "active"))));
+                String first = appId + "-first";
+                send(producer, Topics.CDC_JOBS.name(), first, Topics.CDC_JOBS.valueSerde().toBytes(
+                        TestRows.inserted(TestRows.job(first, "alice", "v5p", "2x2x1", TestRows.SPEC))));
+                await(statuses, seen, s -> s.jobId().equals(first));
+            }
+            mark = seen.size();
+            long restarted = System.nanoTime();
+            try (SchedulerApp app = new SchedulerApp(SchedulerConfig.from(settings)).start()) {
+                String second = appId + "-second";
+                send(producer, Topics.CDC_JOBS.name(), second, Topics.CDC_JOBS.valueSerde().toBytes(
+                        TestRows.inserted(TestRows.job(second, "bob", "v5p", "2x2x1", TestRows.SPEC))));
+                await(statuses, seen, s -> s.jobId().equals(second));
+                Duration takeover = Duration.ofNanos(System.nanoTime() - restarted);
+                System.out.println("scheduler takeover after a graceful restart: " + takeover.toMillis() + " ms");
+                // Far below the 45 s session timeout a crashed-and-replaced member would wait for.
+                assertThat(takeover).isLessThan(Duration.ofSeconds(15));
+            }
+        }
+    }
+
+    /**
      * Waits for a status among those polled since the mark (statuses of different jobs come through different
      * partitions, so their relative order is not defined); every polled status is kept in seen.
      */

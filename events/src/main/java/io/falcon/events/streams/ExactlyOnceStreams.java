@@ -1,9 +1,13 @@
 package io.falcon.events.streams;
 
+import java.io.IOException;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
 
 /** The Kafka Streams settings every Falcon topology runs with, and how it stops. */
 public final class ExactlyOnceStreams {
@@ -11,11 +15,21 @@ public final class ExactlyOnceStreams {
     }
 
     /**
-     * exactly_once_v2, changelog replication, and a session timeout that bounds how long a crashed instance's tasks
-     * wait before another instance takes them over.
+     * exactly_once_v2, changelog replication, a session timeout that bounds how long a crashed instance's tasks wait
+     * before another instance takes them over, a processing-exception handler that logs and goes on (the processors
+     * dead-letter what fails themselves; this is the backstop), and static membership under
+     * {@link #defaultInstanceId()}: Kafka Streams only removes a static member from the group when it closes, and
+     * without that a replacement waits out the session timeout before it gets the tasks.
      */
     public static Properties properties(String applicationId, String bootstrapServers, short replicationFactor,
             String stateDir, int streamThreads, Duration sessionTimeout) {
+        return properties(applicationId, bootstrapServers, replicationFactor, stateDir, streamThreads, sessionTimeout,
+                defaultInstanceId());
+    }
+
+    /** As above, with an explicit group.instance.id (unique per running instance of the application). */
+    public static Properties properties(String applicationId, String bootstrapServers, short replicationFactor,
+            String stateDir, int streamThreads, Duration sessionTimeout, String instanceId) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -25,10 +39,32 @@ public final class ExactlyOnceStreams {
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, streamThreads);
         props.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
         props.put(StreamsConfig.consumerPrefix("session.timeout.ms"), (int) sessionTimeout.toMillis());
+        props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceId);
+        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
+                LogAndContinueProcessingExceptionHandler.class);
         return props;
     }
 
-    /** Commits, closes and leaves the group, so a replacement instance gets the tasks without waiting. */
+    /**
+     * The host name (the pod's name in Kubernetes, the container id in docker-compose) and the process id: unique
+     * among running instances, and the same for a container restarted in place, which then rejoins at once.
+     */
+    public static String defaultInstanceId() {
+        String host = System.getenv().getOrDefault("HOSTNAME", "");
+        if (host.isBlank()) {
+            try {
+                host = InetAddress.getLocalHost().getHostName();
+            } catch (IOException e) {
+                host = "localhost";
+            }
+        }
+        return host + "-" + ProcessHandle.current().pid();
+    }
+
+    /**
+     * Commits, closes and leaves the group (removes this static member), so a replacement instance gets the tasks
+     * without waiting for the session timeout.
+     */
     public static void close(KafkaStreams streams) {
         streams.close(new KafkaStreams.CloseOptions().leaveGroup(true).timeout(Duration.ofSeconds(30)));
     }

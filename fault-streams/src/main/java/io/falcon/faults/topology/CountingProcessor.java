@@ -61,6 +61,11 @@ final class CountingProcessor implements Processor<String, byte[], String, Objec
 
     @Override
     public void process(Record<String, byte[]> record) {
+        // A record whose processing throws is dead-lettered with the reason; the stream goes on.
+        FaultTopology.DEAD_LETTERS.guard(record, context, metrics::deadLetter, () -> processSafely(record), () -> { });
+    }
+
+    private void processSafely(Record<String, byte[]> record) {
         long nowMs = context.currentSystemTimeMs();
         String topic = context.recordMetadata().map(m -> m.topic()).orElse("");
         if (topic.equals(Topics.ISOLATION_COMMANDS.name())) {

@@ -75,6 +75,11 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
 
     @Override
     public void process(Record<String, byte[]> record) {
+        // A record whose processing throws is dead-lettered with the reason; the stream goes on.
+        FaultTopology.DEAD_LETTERS.guard(record, context, metrics::deadLetter, () -> processSafely(record), () -> { });
+    }
+
+    private void processSafely(Record<String, byte[]> record) {
         FaultTopology.DEAD_LETTERS.decode(Topics.DEVICE_FAULTS.valueSerde(), record, context).ifPresent(this::accept);
     }
 
