@@ -42,8 +42,9 @@ final class SimFleet implements GkeApi, EdgeApi {
     private final Map<String, KJob> jobs = new LinkedHashMap<>();
     private final Map<String, Integer> jobCreates = new HashMap<>();
     private final Map<String, Instant> deletedJobs = new HashMap<>();
-    /** When the latest create operation of each pool started (GKE lists operations for days). */
+    /** When the latest create and delete operations of each pool started (GKE lists operations for days). */
     private final Map<String, Instant> createStarted = new HashMap<>();
+    private final Map<String, Instant> deleteStarted = new HashMap<>();
     private final List<String> violations;
     private Consumer<PoolLoss> onPoolLoss = loss -> { };
     private boolean healed;
@@ -303,6 +304,7 @@ final class SimFleet implements GkeApi, EdgeApi {
         }
         pool.stopping = true;
         pool.status = PoolStatus.STOPPING;
+        deleteStarted.put(key, loop.now());
         pool.ready = 0;
         failPodsOn(pool);
         String op = "operation-" + (++opSeq);
@@ -337,9 +339,10 @@ final class SimFleet implements GkeApi, EdgeApi {
     }
 
     @Override
-    public Optional<Instant> lastCreateStarted(ClusterTarget cluster, String pool) {
+    public PoolOperations operations(ClusterTarget cluster, String pool) {
         maybeFail("listOperations");
-        return Optional.ofNullable(createStarted.get(key(cluster, pool)));
+        return new PoolOperations(Optional.ofNullable(createStarted.get(key(cluster, pool))),
+                Optional.ofNullable(deleteStarted.get(key(cluster, pool))));
     }
 
     @Override

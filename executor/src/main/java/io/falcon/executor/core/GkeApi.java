@@ -55,12 +55,21 @@ public interface GkeApi {
 
     OperationInfo operation(ClusterTarget cluster, String operation);
 
+    /** When the latest create and delete operations of a pool started, as far as GKE still lists them. */
+    record PoolOperations(Optional<Instant> lastCreate, Optional<Instant> lastDelete) {
+        /** A create started within the grace and not followed by a delete: the pool may exist unseen. */
+        public boolean createdRecently(Instant now, java.time.Duration grace) {
+            return lastCreate.filter(c -> now.isBefore(c.plus(grace)))
+                    .filter(c -> lastDelete.filter(d -> !d.isBefore(c)).isEmpty()).isPresent();
+        }
+    }
+
     /**
-     * When the latest CREATE_NODE_POOL operation of this pool started, if GKE still lists one. A flex-start pool
-     * may be unreadable for a while after its creation was accepted; its operation is not, so this is how a
-     * process that did not make the request (or forgot it in a restart) knows the absence proves nothing yet.
+     * The pool's latest CREATE_NODE_POOL and DELETE_NODE_POOL operations. A flex-start pool may be unreadable for a
+     * while after its creation was accepted; its operation is not, so this is how a process that did not make the
+     * request (or forgot it in a restart) knows that the pool's absence proves nothing yet.
      */
-    Optional<Instant> lastCreateStarted(ClusterTarget cluster, String pool);
+    PoolOperations operations(ClusterTarget cluster, String pool);
 
     List<PoolInfo> listPools(ClusterTarget cluster);
 

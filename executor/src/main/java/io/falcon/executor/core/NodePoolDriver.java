@@ -174,11 +174,11 @@ public final class NodePoolDriver {
             String reservation = task.create().flatMap(c -> c.reservation()).orElse("");
             capacity = Optional.of(lookup(() -> Optional.of(gke.reservation(task.cluster(), reservation))));
         }
-        Optional<PoolReconciler.Lookup<Instant>> createStarted = Optional.empty();
-        if (pool instanceof PoolReconciler.Lookup.Missing<GkeApi.PoolInfo>) {
-            createStarted = Optional.of(lookup(() -> gke.lastCreateStarted(task.cluster(), task.pool())));
+        Optional<PoolReconciler.Lookup<GkeApi.PoolOperations>> poolOperations = Optional.empty();
+        if (pool instanceof PoolReconciler.Lookup.Missing<GkeApi.PoolInfo> && !task.seen()) {
+            poolOperations = Optional.of(lookup(() -> Optional.of(gke.operations(task.cluster(), task.pool()))));
         }
-        return new PoolReconciler.Facts(pool, operation, nodes, capacity, createStarted);
+        return new PoolReconciler.Facts(pool, operation, nodes, capacity, poolOperations);
     }
 
     private PoolReconciler.RpcOutcome create(PoolTask task, Instant now) {

@@ -64,7 +64,7 @@ public final class PoolReconciler {
      */
     public record Facts(Lookup<GkeApi.PoolInfo> pool, Optional<Lookup<GkeApi.OperationInfo>> operation,
             Optional<Lookup<EdgeApi.NodeCount>> nodes, Optional<Lookup<GkeApi.Capacity>> capacity,
-            Optional<Lookup<Instant>> createStarted) {
+            Optional<Lookup<GkeApi.PoolOperations>> poolOperations) {
 
         /** Facts without the create-operation lookup (the pool was found, or it was not needed). */
         public Facts(Lookup<GkeApi.PoolInfo> pool, Optional<Lookup<GkeApi.OperationInfo>> operation,
@@ -152,7 +152,7 @@ public final class PoolReconciler {
             return createSeen(task, found.value(), facts, now);
         }
         // Absent.
-        if (withinGrace(task, now) || recentCreate(facts, now)) {
+        if (withinGrace(task, now) || (!task.seen() && recentCreate(facts, now))) {
             // Seed section 5: a flex-start pool may not be readable for a while after the create RPC returned.
             return waitFor(task.with(b -> b.lastSeen = "node pool not visible yet after create"), now);
         }
@@ -244,7 +244,7 @@ public final class PoolReconciler {
             return new Step(retryLater(task, failed.error(), now), List.of());
         }
         if (facts.pool() instanceof Lookup.Missing<GkeApi.PoolInfo>) {
-            if (withinGrace(task, now) || recentCreate(facts, now)) {
+            if (withinGrace(task, now) || (!task.seen() && recentCreate(facts, now))) {
                 // Created moments ago by this process and not visible yet (flex-start): delete it once it shows.
                 return waitFor(task.with(b -> b.lastSeen = "node pool not visible yet; deleting it once it is"), now);
             }
@@ -362,14 +362,15 @@ public final class PoolReconciler {
 
     /**
      * GKE lists a create operation of the pool started within the visibility grace (an unknown answer counts as
-     * one: better to look again than to report a pool gone that is only invisible).
+     * one: better to look again than to report a pool gone that is only invisible). Only asked about a pool this
+     * task has not seen: once seen (or deleted by it), its absence means it is gone.
      */
     private boolean recentCreate(Facts facts, Instant now) {
-        return facts.createStarted().map(lookup -> {
-            if (lookup instanceof Lookup.Found<Instant> found) {
-                return now.isBefore(found.value().plus(settings.visibilityGrace()));
+        return facts.poolOperations().map(lookup -> {
+            if (lookup instanceof Lookup.Found<GkeApi.PoolOperations> found) {
+                return found.value().createdRecently(now, settings.visibilityGrace());
             }
-            return lookup instanceof Lookup.Failed<Instant>;
+            return lookup instanceof Lookup.Failed<GkeApi.PoolOperations>;
         }).orElse(false);
     }
 

@@ -92,19 +92,22 @@ public final class GkeClusterApi implements GkeApi {
     }
 
     @Override
-    public Optional<Instant> lastCreateStarted(ClusterTarget cluster, String pool) {
+    public PoolOperations operations(ClusterTarget cluster, String pool) {
         String parent = "projects/" + cluster.project() + "/locations/" + cluster.location();
         String target = poolResourceName(cluster, pool);
         try {
-            return gke.listOperations(ListOperationsRequest.newBuilder().setParent(parent).build())
-                    .getOperationsList().stream()
-                    .filter(op -> op.getOperationType() == Operation.Type.CREATE_NODE_POOL)
-                    .filter(op -> op.getTargetLink().endsWith(target))
-                    .map(op -> parseTime(op.getStartTime())).flatMap(Optional::stream)
-                    .max(Instant::compareTo);
+            List<Operation> ops = gke.listOperations(ListOperationsRequest.newBuilder().setParent(parent).build())
+                    .getOperationsList().stream().filter(op -> op.getTargetLink().endsWith(target)).toList();
+            return new PoolOperations(latest(ops, Operation.Type.CREATE_NODE_POOL),
+                    latest(ops, Operation.Type.DELETE_NODE_POOL));
         } catch (RuntimeException e) {
             throw classify(e);
         }
+    }
+
+    private static Optional<Instant> latest(List<Operation> ops, Operation.Type type) {
+        return ops.stream().filter(op -> op.getOperationType() == type).map(op -> parseTime(op.getStartTime()))
+                .flatMap(Optional::stream).max(Instant::compareTo);
     }
 
     private static Optional<Instant> parseTime(String rfc3339) {

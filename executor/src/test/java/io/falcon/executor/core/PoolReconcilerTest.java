@@ -1,0 +1,170 @@
+package io.falcon.executor.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.falcon.events.Meta;
+import io.falcon.events.executor.ClusterTarget;
+import io.falcon.events.executor.ExecutorCommand.EnsureNodePool;
+import io.falcon.events.executor.ExecutorEvent;
+import io.falcon.events.executor.SupplyMode;
+import io.falcon.executor.Events;
+import io.falcon.executor.core.PoolReconciler.Effect;
+import io.falcon.executor.core.PoolReconciler.Facts;
+import io.falcon.executor.core.PoolReconciler.Lookup;
+import io.falcon.executor.core.PoolReconciler.RpcOutcome;
+import io.falcon.executor.core.PoolReconciler.Step;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The node-pool lifecycle as a pure function: each row of its behaviour from facts alone, no GKE needed. */
+class PoolReconcilerTest {
+    private static final Instant T0 = Instant.parse("2026-12-02T10:00:00Z");
+    private static final ClusterTarget CLUSTER = new ClusterTarget("c1", "edge", "proj", "us-central1", "v6e", "b");
+    private final PoolReconciler reconciler = new PoolReconciler(new PoolReconciler.Settings(Duration.ofMinutes(10),
+            Duration.ofSeconds(10), Duration.ofMinutes(2), Duration.ofMinutes(1)),
+            new Events("executor", Clock.fixed(T0, ZoneOffset.UTC)), () -> 0.5);
+
+    private static EnsureNodePool ensure(SupplyMode mode, Optional<String> reservation) {
+        return new EnsureNodePool(Meta.of("scheduler", T0), "job-1", CLUSTER, "falcon-job-1", "v6e", "2x4", mode,
+                reservation);
+    }
+
+    private static Lookup<GkeApi.PoolInfo> pool(GkeApi.PoolStatus status, Instant createdAt) {
+        return new Lookup.Found<>(new GkeApi.PoolInfo("falcon-job-1", status, "", Map.of(), Optional.of(createdAt),
+                2));
+    }
+
+    private static Facts facts(Lookup<GkeApi.PoolInfo> pool) {
+        return new Facts(pool, Optional.empty(), Optional.empty(), Optional.empty());
+    }
+
+    private static Facts running(Instant createdAt, int registered, int ready) {
+        return new Facts(pool(GkeApi.PoolStatus.RUNNING, createdAt), Optional.empty(),
+                Optional.of(new Lookup.Found<>(new EdgeApi.NodeCount(registered, ready))), Optional.empty());
+    }
+
+    private static List<ExecutorEvent> events(Step step) {
+        return step.effects().stream().filter(e -> e instanceof Effect.Emit).map(e -> ((Effect.Emit) e).event())
+                .toList();
+    }
+
+    @Test
+    void anAbsentPoolIsCreatedThenWatchedUntilAllItsNodesAreReady() {
+        PoolTask task = PoolTask.create(ensure(SupplyMode.ON_DEMAND, Optional.empty()));
+        Step first = reconciler.decide(task, facts(new Lookup.Missing<>()), T0);
+        assertThat(first.effects()).containsExactly(new Effect.CreatePool());
+
+        Step created = reconciler.afterCreate(first.task(), new RpcOutcome.Accepted("op-1"), T0);
+        assertThat(created.task().createdAt()).contains(T0);
+        assertThat(created.task().nextAttempt()).isEqualTo(T0.plusSeconds(10));
+
+        Step waiting = reconciler.decide(created.task(), running(T0, 1, 0), T0.plusSeconds(60));
+        assertThat(events(waiting)).singleElement().isInstanceOfSatisfying(ExecutorEvent.NodePoolWaitingForNodes.class,
+                w -> assertThat(w.registered()).isEqualTo(1));
+        Step same = reconciler.decide(waiting.task(), running(T0, 1, 0), T0.plusSeconds(70));
+        assertThat(same.effects()).as("once per change").isEmpty();
+
+        Step ready = reconciler.decide(same.task(), running(T0, 2, 2), T0.plusSeconds(80));
+        assertThat(events(ready)).singleElement().isInstanceOf(ExecutorEvent.NodePoolReady.class);
+        assertThat(ready.task().done()).isTrue();
+    }
+
+    @Test
+    void aRestartedExecutorFindingThePoolWaitingForNodesPastTheCreateTimeoutKeepsWaiting() {
+        // issue 11 case 3: a fresh task (nothing remembered) meets a RUNNING pool created 30 minutes ago
+        PoolTask fresh = PoolTask.create(ensure(SupplyMode.FLEX_START, Optional.empty()));
+        Step step = reconciler.decide(fresh, running(T0.minus(Duration.ofMinutes(30)), 0, 0), T0);
+        assertThat(events(step)).singleElement().isInstanceOf(ExecutorEvent.NodePoolWaitingForNodes.class);
+        assertThat(step.task().done()).isFalse();
+    }
+
+    @Test
+    void aPoolStillProvisioningAfterTheCreateTimeoutCountedFromItsLabelTimesOut() {
+        PoolTask fresh = PoolTask.create(ensure(SupplyMode.ON_DEMAND, Optional.empty()));
+        Step step = reconciler.decide(fresh, facts(pool(GkeApi.PoolStatus.PROVISIONING,
+                T0.minus(Duration.ofMinutes(11)))), T0);
+        assertThat(events(step)).singleElement().isInstanceOfSatisfying(ExecutorEvent.NodePoolCreateFailed.class,
+                f -> {
+                    assertThat(f.timedOut()).isTrue();
+                    assertThat(f.message()).startsWith("node pool falcon-job-1 not RUNNING after 10m (node pool "
+                            + "PROVISIONING");
+                });
+    }
+
+    @Test
+    void aPoolInErrorFailsWithGkesMessage() {
+        Lookup<GkeApi.PoolInfo> error = new Lookup.Found<>(new GkeApi.PoolInfo("falcon-job-1",
+                GkeApi.PoolStatus.ERROR, "Quota 'TPUS_PER_PROJECT' exceeded", Map.of(), Optional.of(T0), 2));
+        Step step = reconciler.decide(PoolTask.create(ensure(SupplyMode.ON_DEMAND, Optional.empty())),
+                facts(error), T0);
+        assertThat(events(step)).singleElement().isInstanceOfSatisfying(ExecutorEvent.NodePoolCreateFailed.class,
+                f -> assertThat(f.message()).isEqualTo("Quota 'TPUS_PER_PROJECT' exceeded"));
+    }
+
+    @Test
+    void aReservationPoolIsCreatedOnlyWhenASliceIsFree() {
+        PoolTask task = PoolTask.create(ensure(SupplyMode.RESERVATION, Optional.of("res-a")));
+        assertThat(reconciler.wantsCapacity(task, T0)).isTrue();
+        Facts shortFacts = new Facts(new Lookup.Missing<>(), Optional.empty(), Optional.empty(),
+                Optional.of(new Lookup.Found<>(new GkeApi.Capacity("proj/res-a", 8, 7))));
+        Step shortStep = reconciler.decide(task, shortFacts, T0);
+        assertThat(events(shortStep)).singleElement().isInstanceOfSatisfying(ExecutorEvent.ReservationShort.class,
+                r -> assertThat(r.remainingSlices()).isZero());
+
+        Facts free = new Facts(new Lookup.Missing<>(), Optional.empty(), Optional.empty(),
+                Optional.of(new Lookup.Found<>(new GkeApi.Capacity("proj/res-a", 8, 6))));
+        assertThat(reconciler.decide(task, free, T0).effects()).containsExactly(new Effect.CreatePool());
+
+        Facts missing = new Facts(new Lookup.Missing<>(), Optional.empty(), Optional.empty(),
+                Optional.of(new Lookup.Missing<>()));
+        assertThat(events(reconciler.decide(task, missing, T0))).singleElement()
+                .isInstanceOf(ExecutorEvent.NodePoolCreateFailed.class);
+    }
+
+    @Test
+    void aDeletionAsksUntilThePoolIsGone() {
+        PoolTask task = PoolTask.delete("job-1", CLUSTER, "falcon-job-1");
+        Step ask = reconciler.decide(task, facts(pool(GkeApi.PoolStatus.RUNNING, T0)), T0);
+        assertThat(ask.effects()).containsExactly(new Effect.DeletePool());
+        Step refused = reconciler.afterDelete(ask.task(), new RpcOutcome.Refused(ApiException.Kind.FAILED_PRECONDITION,
+                "operation running"), T0);
+        assertThat(refused.task().nextAttempt()).isAfter(T0);
+        Step gone = reconciler.decide(refused.task(), facts(new Lookup.Missing<>()), T0.plusSeconds(60));
+        assertThat(events(gone)).singleElement().isInstanceOf(ExecutorEvent.NodePoolDeleted.class);
+    }
+
+    @Test
+    void anAbsentPoolWithARecentCreateOperationIsNotVisibleYetNotGone() {
+        PoolTask task = PoolTask.delete("job-1", CLUSTER, "falcon-job-1");
+        Facts invisible = new Facts(new Lookup.Missing<>(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.of(new Lookup.Found<>(new GkeApi.PoolOperations(Optional.of(T0.minusSeconds(30)),
+                        Optional.empty()))));
+        assertThat(reconciler.decide(task, invisible, T0).effects()).isEmpty();
+        Facts deletedSince = new Facts(new Lookup.Missing<>(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.of(new Lookup.Found<>(new GkeApi.PoolOperations(Optional.of(T0.minusSeconds(30)),
+                        Optional.of(T0.minusSeconds(10))))));
+        assertThat(events(reconciler.decide(task, deletedSince, T0))).singleElement()
+                .isInstanceOf(ExecutorEvent.NodePoolDeleted.class);
+        Facts old = new Facts(new Lookup.Missing<>(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.of(new Lookup.Found<>(new GkeApi.PoolOperations(Optional.of(T0.minus(Duration.ofMinutes(5))),
+                        Optional.empty()))));
+        assertThat(events(reconciler.decide(task, old, T0))).singleElement()
+                .isInstanceOf(ExecutorEvent.NodePoolDeleted.class);
+    }
+
+    @Test
+    void anUnansweredFlexStartCreateOpensTheVisibilityGrace() {
+        PoolTask task = PoolTask.create(ensure(SupplyMode.FLEX_START, Optional.empty()));
+        Step step = reconciler.afterCreate(task, new RpcOutcome.Refused(ApiException.Kind.TRANSIENT,
+                "DEADLINE_EXCEEDED"), T0);
+        assertThat(step.task().createAcceptedAt()).contains(T0);
+        assertThat(reconciler.decide(step.task(), facts(new Lookup.Missing<>()), T0.plusSeconds(60)).effects())
+                .as("no second create while the first may still appear").isEmpty();
+    }
+}
