@@ -250,6 +250,9 @@ final class SimFleet implements GkeApi, EdgeApi {
             return;
         }
         pool.status = PoolStatus.RUNNING;
+        if (healed) {
+            pool.nodesNever = false; // a fault drawn before the heal does not outlive it
+        }
         if (nodeDelay.isPresent() && !healed) {
             pool.nodesNever = true; // registered by the heal, or by the scripted delay below
             loop.after(nodeDelay.get(), () -> {

@@ -134,13 +134,21 @@ public final class StatusSink implements AutoCloseable {
                 outcome.guarded(), outcome.unknownJobs().size());
     }
 
-    /** Retries the same batch until the database takes it, with capped exponential backoff and jitter. */
+    /**
+     * Retries the same batch until the database takes it, with capped exponential backoff and jitter. A batch the
+     * database refuses for its data (SQL state class 22 or 23: a value too long, a constraint) is written one status
+     * at a time instead, and each status it still refuses goes to the dead-letter topic with the reason: one bad
+     * record must not stall every job's write-back.
+     */
     private StatusWriter.Outcome writeWithRetry(List<TaskStatus> statuses) {
         long backoffMs = 200;
         while (true) {
             try {
                 return writer.write(connection(), statuses);
             } catch (SQLException e) {
+                if (isDataError(e)) {
+                    return writeOneByOne(statuses);
+                }
                 if (!running.get()) {
                     throw new IllegalStateException("stopping with an unwritten batch; it will be redelivered", e);
                 }
@@ -151,6 +159,58 @@ public final class StatusSink implements AutoCloseable {
                 backoffMs = Math.min(backoffMs * 2, config.maxBackoff().toMillis());
             }
         }
+    }
+
+    private StatusWriter.Outcome writeOneByOne(List<TaskStatus> statuses) {
+        int applied = 0;
+        int guarded = 0;
+        List<TaskStatus> unknown = new ArrayList<>();
+        for (TaskStatus status : statuses) {
+            try {
+                StatusWriter.Outcome one = writeWithRetry(List.of(status), status);
+                applied += one.applied();
+                guarded += one.guarded();
+                unknown.addAll(one.unknownJobs());
+            } catch (SQLException e) {
+                LOG.error("the database refuses the status of job {} (version {}): {}; dead-lettering it",
+                        status.jobId(), status.version(), e.getMessage());
+                deadLetter(config.topic(), -1, -1, status.jobId(), Topics.TASK_STATUS.valueSerde().toBytes(status),
+                        "the database refuses it: " + e.getMessage(), e);
+                metrics.deadLetter(config.topic(), "process");
+            }
+        }
+        return new StatusWriter.Outcome(applied, guarded, unknown);
+    }
+
+    /** One status, retried like a batch while the database is unavailable; a data error is thrown. */
+    private StatusWriter.Outcome writeWithRetry(List<TaskStatus> one, TaskStatus status) throws SQLException {
+        long backoffMs = 200;
+        while (true) {
+            try {
+                return writer.write(connection(), one);
+            } catch (SQLException e) {
+                if (isDataError(e) || !running.get()) {
+                    throw e;
+                }
+                LOG.warn("database write of job {} failed, retrying in {} ms: {}", status.jobId(), backoffMs,
+                        e.getMessage());
+                closeConnection();
+                keepGroupMembership(backoffMs);
+                backoffMs = Math.min(backoffMs * 2, config.maxBackoff().toMillis());
+            }
+        }
+    }
+
+    /** SQL state class 22 (data exception) or 23 (integrity constraint): retrying the same row cannot help. */
+    static boolean isDataError(SQLException e) {
+        for (SQLException s = e; s != null; s = s.getNextException()) {
+            String state = s.getSQLState();
+            if (s instanceof java.sql.SQLDataException || s instanceof java.sql.SQLIntegrityConstraintViolationException
+                    || (state != null && (state.startsWith("22") || state.startsWith("23")))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Waits without losing the partitions: paused polls keep the consumer in its group. */

@@ -127,6 +127,36 @@ class StatusSinkIT {
                 .anySatisfy(r -> assertThat(r).isEqualTo("no jobs row with id ghost"));
     }
 
+    @Test
+    void aStatusTheDatabaseRefusesIsDeadLetteredAndTheRestOfItsBatchIsWritten() throws Exception {
+        db.insertJob("huge", "Pending");
+        db.insertJob("fine", "Pending");
+        // TEXT holds 65,535 bytes: the database refuses this row whatever the retries (SQL state 22001)
+        send(StatusDb.status("huge", 1, Status.Failed, Optional.of(Reason.JobFailed), "x".repeat(70_000)));
+        send(StatusDb.status("fine", 1, Status.Running, Optional.empty(), "Pod 运行中 (1/1 active)"));
+        await(() -> "Running".equals(db.column("fine", "status")));
+
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafka().bootstrapServers());
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, topic + "-refused-reader");
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        List<DeadLetter> letters = new ArrayList<>();
+        try (KafkaConsumer<String, DeadLetter> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
+                Topics.DEAD_LETTER.valueSerde().deserializer())) {
+            consumer.subscribe(List.of(Topics.DEAD_LETTER.name()));
+            Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+            while (Instant.now().isBefore(deadline) && letters.isEmpty()) {
+                consumer.poll(Duration.ofMillis(200)).forEach(r -> {
+                    if (r.value().sourceTopic().equals(topic) && r.value().key().filter("huge"::equals).isPresent()) {
+                        letters.add(r.value());
+                    }
+                });
+            }
+        }
+        assertThat(letters).singleElement().satisfies(l -> assertThat(l.reason()).startsWith("the database refuses"));
+        assertThat(db.column("huge", "status")).isEqualTo("Pending");
+    }
+
     private Properties producerProps() {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafka().bootstrapServers());

@@ -48,6 +48,13 @@ public final class IsolationActuator implements AutoCloseable {
     private final Duration resync;
     private final Map<String, SharedIndexInformer<ConfigMap>> informers = new ConcurrentHashMap<>();
     private final Queue<Check> checks = new ConcurrentLinkedQueue<>();
+    /**
+     * Desired ConfigMap entries not written yet (cluster not known yet, API error), by cluster/node key: re-applied
+     * every second until written, so an isolation is never dropped because it arrived before its cluster's row.
+     * Only touched on the actuator's thread.
+     */
+    private final Map<String, Optional<NodeIsolation>> unapplied = new java.util.LinkedHashMap<>();
+    private long lastRetryMs;
     private volatile boolean running = true;
     private Thread thread;
 
@@ -60,6 +67,8 @@ public final class IsolationActuator implements AutoCloseable {
                         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                         ConsumerConfig.CLIENT_ID_CONFIG, clientId + "-isolation",
                         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                        // fault-streams writes falcon.isolation in transactions: never act on an aborted one
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                         ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
                         ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class)),
                 new KafkaProducer<>(Map.of(
@@ -137,6 +146,7 @@ public final class IsolationActuator implements AutoCloseable {
                     handle(record);
                 }
                 runChecks();
+                retryUnapplied();
             }
         } catch (WakeupException | InterruptedException e) {
             // stopping
@@ -151,12 +161,45 @@ public final class IsolationActuator implements AutoCloseable {
             String[] clusterAndNode = NodeIsolation.splitKey(key);
             Optional<NodeIsolation> state = Optional.ofNullable(
                     Topics.ISOLATION.valueSerde().fromBytes(record.value()));
-            watch(clusterAndNode[0]);
-            sync.apply(clusterAndNode[0], clusterAndNode[1], state);
+            apply(key, clusterAndNode[0], clusterAndNode[1], state);
         } catch (RuntimeException e) {
             LOG.warn("skipping isolation record key={} at {}-{}@{}: {}", key, record.topic(), record.partition(),
                     record.offset(), e.getMessage());
         }
+    }
+
+    private void apply(String key, String clusterId, String node, Optional<NodeIsolation> state) {
+        watch(clusterId);
+        boolean written;
+        try {
+            written = sync.apply(clusterId, node, state);
+        } catch (RuntimeException e) {
+            LOG.warn("cluster={} node={} ConfigMap update failed, will retry: {}", clusterId, node, e.getMessage());
+            written = false;
+        }
+        if (written) {
+            unapplied.remove(key);
+        } else {
+            unapplied.put(key, state);
+        }
+    }
+
+    /** Applies again what could not be written yet (at most once a second). */
+    void retryUnapplied() {
+        long now = System.currentTimeMillis();
+        if (unapplied.isEmpty() || now - lastRetryMs < 1000) {
+            return;
+        }
+        lastRetryMs = now;
+        for (Map.Entry<String, Optional<NodeIsolation>> entry : List.copyOf(unapplied.entrySet())) {
+            String[] clusterAndNode = NodeIsolation.splitKey(entry.getKey());
+            apply(entry.getKey(), clusterAndNode[0], clusterAndNode[1], entry.getValue());
+        }
+    }
+
+    /** Entries still waiting to be written (for tests and health). */
+    int unappliedCount() {
+        return unapplied.size();
     }
 
     void runChecks() {

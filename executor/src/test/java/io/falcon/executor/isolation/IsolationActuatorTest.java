@@ -158,6 +158,23 @@ class IsolationActuatorTest {
     }
 
     @Test
+    void anIsolationOfAClusterNotKnownYetIsWrittenOnceItIs() {
+        java.util.concurrent.atomic.AtomicBoolean known = new java.util.concurrent.atomic.AtomicBoolean();
+        actuator.close();
+        actuator = new IsolationActuator(new MockConsumer<>("earliest"), producer,
+                id -> CLUSTER.equals(id) && known.get() ? Optional.of(client) : Optional.empty(), Clock.systemUTC(),
+                Duration.ofMinutes(5));
+        deliver("n1", isolated("d0")); // before the clusters registry told the executor about the cluster
+        assertThat(configMap()).isNull();
+        assertThat(actuator.unappliedCount()).isEqualTo(1);
+
+        known.set(true);
+        actuator.retryUnapplied();
+        assertThat(ManualInfoConfigMap.listed(configMap(), "n1")).contains(java.util.Set.of("d0"));
+        assertThat(actuator.unappliedCount()).isZero();
+    }
+
+    @Test
     void aConcurrentEditIsRetriedAndKept() {
         AtomicInteger calls = new AtomicInteger();
         ConfigMapSync sync = new ConfigMapSync(id -> Optional.of(client), command -> { }, Clock.systemUTC(), "t");

@@ -105,11 +105,18 @@ class ExecutorRestartIT {
 
                 Map<String, String> second = new HashMap<>(settings);
                 second.put(ExecutorConfig.PRODUCER_NAME, "executor-second");
+                long restarted = System.nanoTime();
                 try (ExecutorApp app = new ExecutorApp(ExecutorConfig.fromMap(second)).start()) {
                     // The new process remembers nothing; the scheduler re-sends EnsureNodePool while the job is
                     // Provisioning, and the executor carries the pool on from what GKE shows.
                     ensurePool.run();
                     ExecutorEvent.NodePoolReady ready = awaitReady(events, jobId);
+                    // An upper bound of the takeover: the old process left the group when it closed, so the new
+                    // one is assigned the commands at once (this also includes the rest of the pool's creation).
+                    Duration takeover = Duration.ofNanos(System.nanoTime() - restarted);
+                    System.out.println("executor takeover after a graceful restart (to its first event): "
+                            + takeover.toMillis() + " ms");
+                    assertThat(takeover).isLessThan(Duration.ofSeconds(15));
                     assertThat(ready.meta().producer()).isEqualTo("executor-second");
                     assertThat(ready.nodePoolName()).isEqualTo(pool);
                     assertThat(ready.clusterId()).isEqualTo(cluster.clusterId());
