@@ -95,7 +95,7 @@ public final class ExecutorApp implements AutoCloseable {
         JobDriver jobs = new JobDriver(edgeApi, metered, events);
         this.dispatcher = new CommandDispatcher(nodePools, jobs, reconciler, edgeClients);
         this.commands = new CommandConsumer(new KafkaConsumer<>(consumerProps(config)), producer, sink, dispatcher::handle,
-                clock, config.producerName());
+                clock, config.producerName()).onDeadLetter(metrics::deadLetter);
         this.knownClusters = new KnownClusters(edgeClients);
         this.isolation = new IsolationActuator(config.bootstrapServers(), config.groupId() + "-isolation",
                 knownClusters, clock);

@@ -116,6 +116,7 @@ public final class StatusSink implements AutoCloseable {
             } catch (SerializationException e) {
                 deadLetter(record.topic(), record.partition(), record.offset(), record.key(), record.value(),
                         e.getMessage(), e);
+                metrics.deadLetter(record.topic(), "decode");
             }
         }
         long started = System.nanoTime();
@@ -125,6 +126,7 @@ public final class StatusSink implements AutoCloseable {
         for (TaskStatus unknown : outcome.unknownJobs()) {
             deadLetter(config.topic(), -1, -1, unknown.jobId(),
                     Topics.TASK_STATUS.valueSerde().toBytes(unknown), "no jobs row with id " + unknown.jobId(), null);
+            metrics.deadLetter(config.topic(), "process");
         }
         deadLetters.flush();
         consumer.commitSync(offsets);

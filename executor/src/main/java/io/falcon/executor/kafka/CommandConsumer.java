@@ -39,6 +39,7 @@ public final class CommandConsumer implements Runnable {
     private final String producerName;
     private volatile boolean running = true;
     private final Checks.AssignmentTracker assignment = new Checks.AssignmentTracker();
+    private java.util.function.BiConsumer<String, String> deadLettered = (topic, stage) -> { };
 
     public CommandConsumer(Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> producer,
             KafkaEventSink sink, java.util.function.Consumer<ExecutorCommand> dispatcher, Clock clock, String producerName) {
@@ -48,6 +49,12 @@ public final class CommandConsumer implements Runnable {
         this.dispatcher = dispatcher;
         this.clock = clock;
         this.producerName = producerName;
+    }
+
+    /** Told of every dead letter (source topic, stage "decode" or "process"), for the metric. */
+    public CommandConsumer onDeadLetter(java.util.function.BiConsumer<String, String> listener) {
+        this.deadLettered = listener;
+        return this;
     }
 
     /** The command partitions this instance holds, for readiness. */
@@ -138,6 +145,7 @@ public final class CommandConsumer implements Runnable {
             }
         } catch (RuntimeException e) {
             deadLetter(record, "cannot decode executor command: " + e.getMessage(), e);
+            deadLettered.accept(record.topic(), "decode");
             return;
         }
         try {
@@ -145,6 +153,7 @@ public final class CommandConsumer implements Runnable {
         } catch (RuntimeException e) {
             log.error("handler of {} for job {} failed", command.getClass().getSimpleName(), command.jobId(), e);
             deadLetter(record, "handling " + command.getClass().getSimpleName() + " failed: " + e.getMessage(), e);
+            deadLettered.accept(record.topic(), "process");
         }
     }
 
