@@ -69,6 +69,7 @@ record Scenario(long seed, List<ClusterRow> clusters, List<Integer> reservationH
         Duration submissions = Duration.ofMinutes(30 + rnd.nextInt(150));
         List<String> actors = List.of("alice", "bob", "carol", "dave").subList(0, 1 + rnd.nextInt(4));
         List<String> topologies = List.of("2x2", "2x4", "4x4");
+        List<String> topologies3d = List.of("2x2x1", "2x2x2", "2x2x4");
         List<JobPlan> jobs = new ArrayList<>();
         int count = 4 + rnd.nextInt(14);
         for (int i = 0; i < count; i++) {
@@ -94,8 +95,9 @@ record Scenario(long seed, List<ClusterRow> clusters, List<Integer> reservationH
             };
             Optional<Instant> abort = rnd.nextInt(5) == 0
                     ? Optional.of(submit.plusSeconds(rnd.nextInt(3 * 3600))) : Optional.empty();
+            List<String> shapes = tpu.equals("v5p") ? topologies3d : topologies;
             jobs.add(new JobPlan(String.format("job-%02d", i), actors.get(rnd.nextInt(actors.size())), tpu,
-                    topologies.get(rnd.nextInt(topologies.size())), supply, timeout, submit, abort, runFor, outcome));
+                    shapes.get(rnd.nextInt(shapes.size())), supply, timeout, submit, abort, runFor, outcome));
         }
         Instant healAt = T0.plus(Duration.ofHours(3 + rnd.nextInt(3)));
         List<Disruption> disruptions = new ArrayList<>();

@@ -33,7 +33,18 @@ public final class RequestValidator {
         }
     }
 
+    /**
+     * A job id becomes part of gs://bucket/logs/JOB_ID/POD.log and of shell commands: letters, digits, '.', '_'
+     * and '-', not starting with '.' (no "..", no '/', no spaces), at most 128 characters.
+     */
+    private static final java.util.regex.Pattern JOB_ID = java.util.regex.Pattern.compile(
+            "[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}");
+
     public static Result validate(JobRequest request) {
+        if (request.id() == null || !JOB_ID.matcher(request.id()).matches() || request.id().contains("..")) {
+            return new Invalid("id", "'" + request.id() + "' cannot name its log path gs://<bucket>/logs/<id>/: "
+                    + "use letters, digits, '.', '_' and '-' (not starting with '.', no '..'), at most 128");
+        }
         if (request.actor() == null || request.actor().isBlank()) {
             return new Invalid("actor", "is required");
         }
@@ -42,9 +53,9 @@ public final class RequestValidator {
             return new Invalid("tpu_type", "'" + request.tpuType() + "' is not one of v5e, v5p, v6e, v7x");
         }
         Optional<TpuTopology> topology = TpuTopology.parse(request.topology());
-        if (topology.isEmpty()) {
-            return new Invalid("topology",
-                    "'" + request.topology() + "' is not a slice shape like 2x4 or 4x4x4 with a multiple of 4 chips");
+        if (topology.isEmpty() || !tpuType.get().accepts(topology.get())) {
+            return new Invalid("topology", "'" + request.topology() + "' is not a " + tpuType.get().wireName()
+                    + " slice shape; valid: " + tpuType.get().validShapes());
         }
         Optional<SupplyMode> supplyMode = Optional.empty();
         if (request.supplyMode().isPresent() && !request.supplyMode().get().isBlank()) {

@@ -151,7 +151,7 @@ class SchedulerTest {
 
     @Test
     void withoutAnActiveClusterAJobWaitsAndSaysWhyThenIsPlacedWhenOneComes() {
-        f.submit(SchedulerFixture.request("x", "a", "v5p", "2x2", SchedulerFixture.SPEC));
+        f.submit(SchedulerFixture.request("x", "a", "v5p", "2x2x1", SchedulerFixture.SPEC));
         assertThat(f.last("x").status()).isEqualTo(Status.Pending);
         assertThat(f.last("x").message()).contains("no eligible cluster for tpu_type v5p");
         f.withCluster("c9", "v5p");
