@@ -28,10 +28,15 @@ public final class Events {
                 c.clusterId(), c.tpuType(), pool);
     }
 
+    public ExecutorEvent.NodePoolCreating nodePoolCreating(String jobId, ClusterTarget c, String pool) {
+        return new ExecutorEvent.NodePoolCreating(meta("NodePoolCreating", c.clusterId(), pool, jobId), jobId,
+                c.clusterId(), c.tpuType(), pool);
+    }
+
     public ExecutorEvent.NodePoolCreateFailed nodePoolCreateFailed(String jobId, ClusterTarget c, String pool,
-            boolean timedOut, String message) {
+            boolean timedOut, long timeoutSeconds, String message) {
         return new ExecutorEvent.NodePoolCreateFailed(meta("NodePoolCreateFailed", c.clusterId(), pool, jobId),
-                jobId, c.clusterId(), c.tpuType(), pool, timedOut, message);
+                jobId, c.clusterId(), c.tpuType(), pool, timedOut, timeoutSeconds, message);
     }
 
     public ExecutorEvent.NodePoolDeleted nodePoolDeleted(String jobId, ClusterTarget c, String pool) {

@@ -11,6 +11,7 @@ import java.util.Optional;
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
         @JsonSubTypes.Type(value = ExecutorEvent.NodePoolReady.class, name = "NodePoolReady"),
+        @JsonSubTypes.Type(value = ExecutorEvent.NodePoolCreating.class, name = "NodePoolCreating"),
         @JsonSubTypes.Type(value = ExecutorEvent.NodePoolCreateFailed.class, name = "NodePoolCreateFailed"),
         @JsonSubTypes.Type(value = ExecutorEvent.NodePoolDeleted.class, name = "NodePoolDeleted"),
         @JsonSubTypes.Type(value = ExecutorEvent.JobSubmitted.class, name = "JobSubmitted"),
@@ -36,9 +37,17 @@ public sealed interface ExecutorEvent {
             implements ExecutorEvent {
     }
 
-    /** Creation failed (GKE error) or did not finish in time (timedOut). */
+    /** GKE accepted the pool's creation (after the reservation check, for a reservation pool). */
+    record NodePoolCreating(Meta meta, String jobId, String clusterId, String tpuType, String nodePoolName)
+            implements ExecutorEvent {
+    }
+
+    /**
+     * Creation failed (GKE error) or did not finish in time (timedOut, after timeoutSeconds: the executor's create
+     * timeout). message is GKE's error, or for a timeout what GKE showed last.
+     */
     record NodePoolCreateFailed(Meta meta, String jobId, String clusterId, String tpuType, String nodePoolName,
-            boolean timedOut, String message) implements ExecutorEvent {
+            boolean timedOut, long timeoutSeconds, String message) implements ExecutorEvent {
     }
 
     record NodePoolDeleted(Meta meta, String jobId, String clusterId, String tpuType, String nodePoolName)
@@ -83,8 +92,9 @@ public sealed interface ExecutorEvent {
     }
 
     /**
-     * The reservation has fewer free slices than the pool needs (count - inUseCount, in slices of the job's
-     * topology), so the executor did not create the pool.
+     * The reservation has less free capacity than the pool needs, so the executor did not create the pool.
+     * remainingSlices is count - inUseCount and neededSlices the pool's host count, both in the reservation's unit
+     * (TPU VMs, one per host of the slice).
      */
     record ReservationShort(Meta meta, String jobId, String clusterId, String tpuType, String nodePoolName,
             String reservation, int remainingSlices, int neededSlices) implements ExecutorEvent {

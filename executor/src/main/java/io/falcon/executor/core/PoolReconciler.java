@@ -165,8 +165,7 @@ public final class PoolReconciler {
                     now);
         }
         if (!task.seen() && task.createdAt().filter(at -> !withinTimeout(at, now)).isPresent()) {
-            return fail(task, true, "node pool " + task.pool() + " not created after "
-                    + format(settings.createTimeout()) + " (" + task.lastSeen() + ")");
+            return fail(task, true, "node pool " + task.pool() + " never became visible (" + task.lastSeen() + ")");
         }
         // Never created, or it existed and is gone (deleted under us): ask for it (again).
         PoolTask fresh = task.seen() ? task.with(b -> {
@@ -187,12 +186,13 @@ public final class PoolReconciler {
             return new Step(retryLater(fresh, "reservation lookup: " + failed.error(), now), List.of());
         }
         GkeApi.Capacity cap = ((Lookup.Found<GkeApi.Capacity>) capacity).value();
-        int free = cap.freeSlices(expectedHosts(fresh, Optional.empty()));
-        if (free >= 1) {
+        int hosts = expectedHosts(fresh, Optional.empty());
+        if (cap.freeSlices(hosts) >= 1) {
             return new Step(fresh, List.of(new Effect.CreatePool()));
         }
         ExecutorEvent shortage = events.reservationShort(fresh.jobId(), fresh.cluster(), fresh.pool(), reservation,
-                free, 1, fresh.create().map(c -> c.meta().eventId()).orElse(""));
+                (int) Math.min(Integer.MAX_VALUE, cap.remaining()), hosts,
+                fresh.create().map(c -> c.meta().eventId()).orElse(""));
         return new Step(fresh.with(b -> b.done = true), List.of(new Effect.Emit(shortage)));
     }
 
@@ -275,13 +275,15 @@ public final class PoolReconciler {
 
     public Step afterCreate(PoolTask task, RpcOutcome outcome, Instant now) {
         if (outcome instanceof RpcOutcome.Accepted accepted) {
-            return waitFor(task.with(b -> {
+            Step waiting = waitFor(task.with(b -> {
                 b.operation = Optional.of(accepted.operation());
                 b.createAcceptedAt = Optional.of(now);
                 b.createdAt = Optional.of(task.createdAt().orElse(now));
                 b.attempts = 0;
                 b.lastSeen = "create requested (operation " + accepted.operation() + ")";
             }), now);
+            return new Step(waiting.task(), List.of(new Effect.Emit(events.nodePoolCreating(task.jobId(),
+                    task.cluster(), task.pool()))));
         }
         RpcOutcome.Refused refused = (RpcOutcome.Refused) outcome;
         return switch (refused.kind()) {
@@ -322,7 +324,7 @@ public final class PoolReconciler {
 
     private Step fail(PoolTask task, boolean timedOut, String message) {
         ExecutorEvent failed = events.nodePoolCreateFailed(task.jobId(), task.cluster(), task.pool(), timedOut,
-                message);
+                timedOut ? settings.createTimeout().toSeconds() : 0, message);
         return new Step(task.with(b -> b.done = true), List.of(new Effect.Emit(failed)));
     }
 
@@ -330,8 +332,7 @@ public final class PoolReconciler {
     private Step timedOutOrWait(PoolTask task, Instant now) {
         Optional<Instant> asked = task.createdAt();
         if (asked.isPresent() && !withinTimeout(asked.get(), now)) {
-            return fail(task, true, "node pool " + task.pool() + " not RUNNING after "
-                    + format(settings.createTimeout()) + " (" + task.lastSeen() + ")");
+            return fail(task, true, "node pool " + task.pool() + " not RUNNING (" + task.lastSeen() + ")");
         }
         return waitFor(task, now);
     }
@@ -400,13 +401,4 @@ public final class PoolReconciler {
         return command.supplyMode() == null ? SupplyMode.FLEX_START : command.supplyMode();
     }
 
-    static String format(Duration d) {
-        if (d.toHours() > 0 && d.toMinutesPart() == 0 && d.toSecondsPart() == 0) {
-            return d.toHours() + "h";
-        }
-        if (d.toMinutes() > 0 && d.toSecondsPart() == 0) {
-            return d.toMinutes() + "m";
-        }
-        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
-    }
 }

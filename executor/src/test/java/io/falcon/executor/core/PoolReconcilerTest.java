@@ -61,6 +61,7 @@ class PoolReconcilerTest {
         assertThat(first.effects()).containsExactly(new Effect.CreatePool());
 
         Step created = reconciler.afterCreate(first.task(), new RpcOutcome.Accepted("op-1"), T0);
+        assertThat(events(created)).singleElement().isInstanceOf(ExecutorEvent.NodePoolCreating.class);
         assertThat(created.task().createdAt()).contains(T0);
         assertThat(created.task().nextAttempt()).isEqualTo(T0.plusSeconds(10));
 
@@ -92,8 +93,8 @@ class PoolReconcilerTest {
         assertThat(events(step)).singleElement().isInstanceOfSatisfying(ExecutorEvent.NodePoolCreateFailed.class,
                 f -> {
                     assertThat(f.timedOut()).isTrue();
-                    assertThat(f.message()).startsWith("node pool falcon-job-1 not RUNNING after 10m (node pool "
-                            + "PROVISIONING");
+                    assertThat(f.timeoutSeconds()).isEqualTo(600);
+                    assertThat(f.message()).isEqualTo("node pool falcon-job-1 not RUNNING (node pool PROVISIONING)");
                 });
     }
 
@@ -115,7 +116,10 @@ class PoolReconcilerTest {
                 Optional.of(new Lookup.Found<>(new GkeApi.Capacity("proj/res-a", 8, 7))));
         Step shortStep = reconciler.decide(task, shortFacts, T0);
         assertThat(events(shortStep)).singleElement().isInstanceOfSatisfying(ExecutorEvent.ReservationShort.class,
-                r -> assertThat(r.remainingSlices()).isZero());
+                r -> {
+                    assertThat(r.remainingSlices()).as("free hosts").isEqualTo(1);
+                    assertThat(r.neededSlices()).as("hosts of a 2x4 slice").isEqualTo(2);
+                });
 
         Facts free = new Facts(new Lookup.Missing<>(), Optional.empty(), Optional.empty(),
                 Optional.of(new Lookup.Found<>(new GkeApi.Capacity("proj/res-a", 8, 6))));

@@ -197,8 +197,8 @@ class NodePoolManagerIT {
 
         ExecutorEvent.ReservationShort shortage = h.sink.await(ExecutorEvent.ReservationShort.class, "rs-1", WAIT);
         assertThat(shortage.reservation()).isEqualTo("res-a");
-        assertThat(shortage.remainingSlices()).isZero();
-        assertThat(shortage.neededSlices()).isEqualTo(1);
+        assertThat(shortage.remainingSlices()).as("count - inUseCount").isEqualTo(1);
+        assertThat(shortage.neededSlices()).as("hosts of the 2x4 slice").isEqualTo(2);
         assertThat(shortage.nodePoolName()).isEqualTo("falcon-rs-1");
         assertThat(createOperations("falcon-rs-1")).isZero();
         assertThatThrownBy(() -> pool("falcon-rs-1")).isInstanceOf(NotFoundException.class);

@@ -71,8 +71,9 @@ public final class Messages {
         return "正在中止,等待 K8s Job 删除和 node pool 清理...";
     }
 
-    public static String nodePoolTimeout(String detail) {
-        return "node pool 创建超时: " + detail;
+    /** "node pool 创建超时 (10m): GKE API timeout" (seed error table), with the timeout that fired. */
+    public static String nodePoolTimeout(Duration timeout, String detail) {
+        return "node pool 创建超时 (" + duration(timeout) + "): " + detail;
     }
 
     public static String nodePoolFailed(String detail) {
@@ -119,7 +120,15 @@ public final class Messages {
         return "用户中止";
     }
 
+    /** 90s, 10m, 2h, 1h30m: how durations appear in messages. */
     static String duration(Duration d) {
-        return d.toMinutes() > 0 ? d.toMinutes() + "m" : d.toSeconds() + "s";
+        long s = d.toSeconds();
+        if (s % 3600 == 0 && s > 0) {
+            return s / 3600 + "h";
+        }
+        if (s >= 3600) {
+            return s / 3600 + "h" + (s % 3600) / 60 + "m";
+        }
+        return s % 60 == 0 && s > 0 ? s / 60 + "m" : s + "s";
     }
 }

@@ -300,6 +300,8 @@ public final class Scheduler {
             onPoolReady(ready, now, out);
         } else if (event instanceof ExecutorEvent.NodePoolWaitingForNodes waiting) {
             onWaitingForNodes(waiting, now, out);
+        } else if (event instanceof ExecutorEvent.NodePoolCreating creating) {
+            onPoolCreating(creating, now, out);
         } else if (event instanceof ExecutorEvent.NodePoolCreateFailed failed) {
             onPoolFailed(failed, now, out);
         } else if (event instanceof ExecutorEvent.ReservationShort shortage) {
@@ -623,10 +625,21 @@ public final class Scheduler {
         });
     }
 
+    /** Capacity appeared and GKE accepted the creation: a ClusterBusy job is Provisioning again. */
+    private void onPoolCreating(ExecutorEvent.NodePoolCreating creating, Instant now, Decisions out) {
+        provisioningWith(creating.jobId(), creating.clusterId(), creating.nodePoolName())
+                .filter(job -> job.reason().filter(Reason.ClusterBusy::equals).isPresent())
+                .ifPresent(job -> publish(job.withWakeAt(Optional.of(now.plus(settings.provisioningRetry()))),
+                        Status.Pending, Optional.of(Reason.Provisioning),
+                        Messages.provisioning(job.supplyMode().orElse(SupplyMode.FLEX_START)), now, out));
+        job(creating.jobId()).ifPresent(this::scheduleTimers);
+    }
+
     private void onPoolFailed(ExecutorEvent.NodePoolCreateFailed failed, Instant now, Decisions out) {
         provisioningWith(failed.jobId(), failed.clusterId(), failed.nodePoolName()).ifPresent(job -> {
             Reason reason = failed.timedOut() ? Reason.NodePoolTimeout : Reason.NodePoolFailed;
-            String message = failed.timedOut() ? Messages.nodePoolTimeout(failed.message())
+            String message = failed.timedOut()
+                    ? Messages.nodePoolTimeout(java.time.Duration.ofSeconds(failed.timeoutSeconds()), failed.message())
                     : Messages.nodePoolFailed(failed.message());
             end(job, Status.Failed, Optional.of(reason), message, now, out);
         });
@@ -982,8 +995,7 @@ public final class Scheduler {
                 boolean noWord = job.reason().filter(Reason.Provisioning::equals).isPresent();
                 if (noWord && !since.plus(settings.provisioningBackstop()).isAfter(now)) {
                     end(job, Status.Failed, Optional.of(Reason.NodePoolTimeout), Messages.nodePoolTimeout(
-                            "no answer from the executor within " + Messages.duration(settings.provisioningBackstop())),
-                            now, out);
+                            settings.provisioningBackstop(), "no answer from the executor"), now, out);
                 } else if (wakeDue) {
                     boolean busy = job.reason().filter(Reason.ClusterBusy::equals).isPresent();
                     ScheduledJob again = job.withWakeAt(Optional.of(now.plus(

@@ -262,11 +262,11 @@ class SchedulerTest {
         r.record(r.scheduler.clusterUpserted(SchedulerFixture.cluster("r1", "v6e", "active", Optional.of("res-1")),
                 r.now));
         r.submit("j1", "a").submit("j2", "b");
-        r.observe(new ExecutorEvent.ReservationShort(r.meta(), "j1", "r1", "v6e", "falcon-j1", "res-1", 0, 1));
+        r.observe(new ExecutorEvent.ReservationShort(r.meta(), "j1", "r1", "v6e", "falcon-j1", "res-1", 1, 2));
         assertThat(r.last("j1").status()).isEqualTo(Status.Pending);
         assertThat(r.last("j1").reason()).contains(Reason.ClusterBusy);
         assertThat(r.last("j1").message())
-                .isEqualTo("reservation_remaining_slices=0 reservation_needed_slices=1,等待 reservation 容量释放...");
+                .isEqualTo("reservation_remaining_slices=1 reservation_needed_slices=2,等待 reservation 容量释放...");
         assertThat(r.last("j2").reason()).contains(Reason.Waiting);
 
         r.advance(Duration.ofSeconds(31));
@@ -274,6 +274,10 @@ class SchedulerTest {
                 .containsExactly("j1", "j1");
         assertThat(r.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1").supplyMode())
                 .isEqualTo(SupplyMode.RESERVATION);
+        // capacity appeared and GKE accepted the creation: no longer ClusterBusy
+        r.observe(new ExecutorEvent.NodePoolCreating(r.meta(), "j1", "r1", "v6e", "falcon-j1"));
+        assertThat(r.last("j1").reason()).contains(Reason.Provisioning);
+        assertThat(r.last("j1").message()).isEqualTo("正在创建 node pool (supply: reservation)...");
         r.poolReady("j1");
         assertThat(r.last("j1").reason()).contains(Reason.Dispatching);
     }
@@ -332,12 +336,15 @@ class SchedulerTest {
     @Test
     void poolCreationFailureAndTimeoutMapToTheirReasons() {
         f.submit("q", "a").submit("t", "b");
-        f.observe(new ExecutorEvent.NodePoolCreateFailed(f.meta(), "q", "c1", "v6e", "falcon-q", false,
+        f.observe(new ExecutorEvent.NodePoolCreateFailed(f.meta(), "q", "c1", "v6e", "falcon-q", false, 0,
                 "Quota 'TPUS_PER_PROJECT' exceeded"));
         assertThat(f.last("q").reason()).contains(Reason.NodePoolFailed);
         assertThat(f.last("q").message()).isEqualTo("node pool 创建失败: Quota 'TPUS_PER_PROJECT' exceeded");
-        f.observe(new ExecutorEvent.NodePoolCreateFailed(f.meta(), "t", "c1", "v6e", "falcon-t", true, "10m"));
+        f.observe(new ExecutorEvent.NodePoolCreateFailed(f.meta(), "t", "c1", "v6e", "falcon-t", true, 600,
+                "node pool falcon-t not RUNNING (node pool PROVISIONING)"));
         assertThat(f.last("t").reason()).contains(Reason.NodePoolTimeout);
+        assertThat(f.last("t").message())
+                .isEqualTo("node pool 创建超时 (10m): node pool falcon-t not RUNNING (node pool PROVISIONING)");
     }
 
     @Test

@@ -82,7 +82,7 @@ final class SimulatedFleet {
         if (command instanceof ExecutorCommand.EnsureNodePool pool) {
             if (failIt) {
                 emit(new ExecutorEvent.NodePoolCreateFailed(meta, pool.jobId(), cluster, tpu, pool.nodePoolName(),
-                        false, "Quota 'TPUS_PER_PROJECT' exceeded"));
+                        false, 0, "Quota 'TPUS_PER_PROJECT' exceeded"));
             } else {
                 livePools.add(pool.nodePoolName());
                 emit(new ExecutorEvent.NodePoolReady(meta, pool.jobId(), cluster, tpu, pool.nodePoolName()));
