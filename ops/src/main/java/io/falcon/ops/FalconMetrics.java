@@ -51,6 +51,8 @@ public final class FalconMetrics {
     public static final String SINK_BATCH_SIZE = "falcon.sink.batch.size";
     /** Timer: from a status event's occurredAt to its commit in the jobs table. */
     public static final String SINK_LAG = "falcon.sink.lag";
+    /** Jobs that took a node pool they did not create (seed section 5 reuse). */
+    public static final String NODE_POOL_REUSE = "falcon.node.pool.reuse";
     /** Records a component could not decode or process, sent to falcon.dead-letter. */
     public static final String DEAD_LETTERS = "falcon.dead.letters";
 
@@ -67,7 +69,7 @@ public final class FalconMetrics {
     /** Every Falcon metric name, for documentation and tests. */
     public static final List<String> NAMES = List.of(DISPATCH_LATENCY, QUEUE_DEPTH, RESERVATION_REMAINING,
             ACTIVE_POOLS, RUNNING_JOBS, FAILURES, FAULT_VERDICTS, ISOLATED_DEVICES, SINK_WRITE_LATENCY,
-            SINK_BATCH_SIZE, SINK_LAG, DEAD_LETTERS);
+            SINK_BATCH_SIZE, SINK_LAG, DEAD_LETTERS, NODE_POOL_REUSE);
 
     private final MeterRegistry registry;
     private final Map<GaugeKey, AtomicLong> gauges = new ConcurrentHashMap<>();
@@ -132,6 +134,11 @@ public final class FalconMetrics {
     public void faultVerdict(String verdict, String cluster) {
         Counter.builder(FAULT_VERDICTS).description("Fault verdicts, by kind").tags(TAG_VERDICT, verdict,
                 TAG_CLUSTER, cluster).register(registry).increment();
+    }
+
+    public void nodePoolReuse(String cluster, String supplyMode) {
+        Counter.builder(NODE_POOL_REUSE).description("Jobs that took a node pool they did not create")
+                .tags(TAG_CLUSTER, cluster, "supply_mode", supplyMode).register(registry).increment();
     }
 
     /** One record sent to the dead-letter topic: source topic, and stage (decode or process). */

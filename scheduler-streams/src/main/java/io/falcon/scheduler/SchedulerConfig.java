@@ -1,6 +1,7 @@
 package io.falcon.scheduler;
 
 import io.falcon.events.Settings;
+import io.falcon.events.executor.SupplyMode;
 import io.falcon.scheduler.core.SchedulerSettings;
 import java.time.Duration;
 
@@ -42,6 +43,19 @@ public record SchedulerConfig(
                 settings.duration("falcon.scheduler.abort-retry", defaults.abortRetry()),
                 settings.duration("falcon.scheduler.cleanup-retry", defaults.cleanupRetry()),
                 settings.duration("falcon.scheduler.orphan-grace", defaults.orphanGrace()),
-                settings.intBetween("falcon.scheduler.position-updates", defaults.positionUpdates(), 1, 10_000));
+                settings.intBetween("falcon.scheduler.position-updates", defaults.positionUpdates(), 1, 10_000),
+                idleLinger(settings));
+    }
+
+    /** falcon.scheduler.idle-linger.reservation / .on-demand / .flex-start (default 0: deleted at once). */
+    private static java.util.Map<SupplyMode, Duration> idleLinger(Settings settings) {
+        java.util.Map<SupplyMode, Duration> linger = new java.util.EnumMap<>(SupplyMode.class);
+        for (SupplyMode mode : SupplyMode.values()) {
+            Duration d = settings.duration("falcon.scheduler.idle-linger." + mode.wireName(), Duration.ZERO);
+            if (!d.isZero()) {
+                linger.put(mode, d);
+            }
+        }
+        return linger;
     }
 }

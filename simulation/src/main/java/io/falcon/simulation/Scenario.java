@@ -5,7 +5,9 @@ import io.falcon.events.executor.SupplyMode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 
@@ -15,7 +17,7 @@ import java.util.Random;
  * fault rates until the heal time.
  */
 record Scenario(long seed, List<ClusterRow> clusters, List<Integer> reservationHosts, List<JobPlan> jobs,
-        List<Disruption> disruptions, Faults faults, Instant healAt) {
+        List<Disruption> disruptions, Faults faults, Instant healAt, Map<SupplyMode, Duration> idleLinger) {
 
     static final Instant T0 = Instant.parse("2026-12-02T00:00:00Z");
 
@@ -115,7 +117,15 @@ record Scenario(long seed, List<ClusterRow> clusters, List<Integer> reservationH
                 default -> new ClusterMoved(at, cluster, "us-east" + (1 + rnd.nextInt(5)));
             });
         }
-        return new Scenario(seed, clusters, reservationHosts, jobs, disruptions, Faults.random(rnd), healAt);
+        Map<SupplyMode, Duration> linger = new EnumMap<>(SupplyMode.class);
+        if (rnd.nextBoolean()) {
+            for (SupplyMode mode : SupplyMode.values()) {
+                if (rnd.nextBoolean()) {
+                    linger.put(mode, Duration.ofSeconds(1 + rnd.nextInt(1200)));
+                }
+            }
+        }
+        return new Scenario(seed, clusters, reservationHosts, jobs, disruptions, Faults.random(rnd), healAt, linger);
     }
 
     static ClusterRow row(String id, String tpuType, Optional<String> reservation) {
@@ -126,7 +136,7 @@ record Scenario(long seed, List<ClusterRow> clusters, List<Integer> reservationH
     /** A scenario written by hand (regression tests): the given clusters and jobs, no faults unless set. */
     static Scenario scripted(List<ClusterRow> clusters, List<JobPlan> jobs, Instant healAt) {
         return new Scenario(0, clusters, clusters.stream().map(c -> c.defaultReservation().isPresent() ? 8 : 0)
-                .toList(), jobs, List.of(), Faults.NONE, healAt);
+                .toList(), jobs, List.of(), Faults.NONE, healAt, Map.of());
     }
 
     static JobPlan job(String id, String actor, String topology, Instant submitAt, Duration runFor) {

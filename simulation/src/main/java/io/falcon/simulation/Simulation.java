@@ -69,7 +69,8 @@ public final class Simulation {
             row.defaultReservation().ifPresent(r -> reservations.put(row.project() + "/" + r, hosts));
         }
         fleet = new SimFleet(loop, rnd, scenario.faults(), plans, reservations, violations);
-        scheduler = new SimScheduler(loop, rnd, logs, SchedulerSettings.defaults(), checks);
+        scheduler = new SimScheduler(loop, rnd, logs,
+                SchedulerSettings.defaults().withIdleLinger(scenario.idleLinger()), checks);
         executor = new SimExecutor(loop, rnd, fleet, logs, this::faults, this::registry);
         logs.onInputOrEvent = scheduler::wake;
         logs.onCommand = executor::wake;
@@ -175,7 +176,8 @@ public final class Simulation {
                 + c.defaultReservation().map(r -> "+" + r).orElse("")).toList()).append('\n');
         b.append("faults ").append(scenario.faults()).append('\n');
         b.append("disruptions ").append(scenario.disruptions()).append('\n');
-        b.append("heal at ").append(scenario.healAt()).append('\n');
+        b.append("heal at ").append(scenario.healAt()).append(", idle linger ").append(scenario.idleLinger())
+                .append('\n');
         for (Scenario.JobPlan plan : scenario.jobs()) {
             ScheduledJob job = scheduler.committed().jobMap().get(plan.id());
             b.append("  ").append(plan.id()).append(' ').append(plan.actor()).append(' ').append(plan.topology())

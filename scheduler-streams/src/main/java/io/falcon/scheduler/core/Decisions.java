@@ -21,6 +21,7 @@ public final class Decisions {
     private final Set<JobDeletion.Key> changedDeletions = new LinkedHashSet<>();
     private final Set<String> changedClusters = new LinkedHashSet<>();
     private final List<ScheduledJob> startedJobs = new ArrayList<>();
+    private final List<NodePool> reusedPools = new ArrayList<>();
 
     void publish(TaskStatus status) {
         statuses.add(status);
@@ -53,6 +54,15 @@ public final class Decisions {
     /** A job whose pods all run for the first time (for the dispatch-latency metric). */
     void started(ScheduledJob job) {
         startedJobs.add(job);
+    }
+
+    /** A job took a pool it did not create (seed section 5 reuse), for the reuse metric. */
+    void reused(NodePool pool) {
+        reusedPools.add(pool);
+    }
+
+    public List<NodePool> reusedPools() {
+        return Collections.unmodifiableList(reusedPools);
     }
 
     public List<ScheduledJob> startedJobs() {

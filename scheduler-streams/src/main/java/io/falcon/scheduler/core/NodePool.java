@@ -7,11 +7,11 @@ import java.util.Optional;
 
 /**
  * A Falcon node pool in an edge cluster, and the job that holds it, if any. target is where the pool was created,
- * so that its deletion reaches it even after the clusters row moved or was deleted; deletingSince is when its
- * deletion was first asked for.
+ * so that its deletion reaches it even after the clusters row moved or was deleted; since is when it became idle
+ * (READY without a holder: the idle linger counts from it) or when its deletion was first asked for.
  */
 public record NodePool(ClusterTarget target, String name, String topology, SupplyMode supplyMode, State state,
-        Optional<String> heldBy, Optional<Instant> deletingSince) {
+        Optional<String> heldBy, Optional<Instant> since) {
 
     public enum State { CREATING, READY, DELETING }
 
@@ -24,13 +24,28 @@ public record NodePool(ClusterTarget target, String name, String topology, Suppl
     }
 
     public NodePool with(State newState, Optional<String> holder) {
-        return new NodePool(target, name, topology, supplyMode, newState, holder, deletingSince);
+        return new NodePool(target, name, topology, supplyMode, newState, holder, since);
+    }
+
+    /** Held by a job (the time no longer matters). */
+    public NodePool heldBy(String jobId, State newState) {
+        return new NodePool(target, name, topology, supplyMode, newState, Optional.of(jobId), Optional.empty());
+    }
+
+    /** READY and held by nobody, from now on. */
+    public NodePool idle(Instant now) {
+        return new NodePool(target, name, topology, supplyMode, State.READY, Optional.empty(), Optional.of(now));
     }
 
     /** Being deleted, since the first time that was asked for. */
     public NodePool deleting(Instant now) {
         return new NodePool(target, name, topology, supplyMode, State.DELETING, Optional.empty(),
-                Optional.of(deletingSince.orElse(now)));
+                Optional.of(state == State.DELETING ? since.orElse(now) : now));
+    }
+
+    /** Whether a job may run on this pool: an explicit supply_mode must match the pool's; none accepts any. */
+    public boolean suits(ScheduledJob job) {
+        return job.request().supplyMode().map(supplyMode::equals).orElse(true);
     }
 
     public record PoolKey(String clusterId, String name) {

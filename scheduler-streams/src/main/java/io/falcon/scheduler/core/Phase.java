@@ -12,12 +12,22 @@ public enum Phase {
     DISPATCHING,
     /** All pods run; the slot is released. */
     RUNNING,
-    /** Aborted by the user; waiting for its Kubernetes Job to be deleted before its pool is released. */
+    /**
+     * Aborted while Dispatching: still holds its queue's slot (seed section 4 releases it only when pods run or the
+     * job ends) until its Kubernetes Job is confirmed deleted; then its pool goes to the next job.
+     */
+    CANCELLING,
+    /** Aborted while Running; waiting for its Kubernetes Job to be deleted before its pool is released. */
     ABORTING,
     /** Succeeded, Failed or Aborted: nothing more happens to it. */
     DONE;
 
     public boolean holdsSlot() {
-        return this == PROVISIONING || this == DISPATCHING;
+        return this == PROVISIONING || this == DISPATCHING || this == CANCELLING;
+    }
+
+    /** Aborted by the user, its Kubernetes Job's deletion not yet confirmed. */
+    public boolean aborting() {
+        return this == CANCELLING || this == ABORTING;
     }
 }

@@ -10,6 +10,7 @@ import io.falcon.events.executor.SupplyMode;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -80,10 +81,13 @@ public final class Scheduler {
         clusters.put(cluster.id(), cluster);
     }
 
-    /** A restored pool being deleted is asked for again at the first tick: the executor may have lost it. */
+    /**
+     * A restored pool being deleted is asked for again at the first tick (the executor may have lost it); an idle
+     * one is looked at then too (its linger may be over).
+     */
     public void restorePool(NodePool pool) {
         pools.put(pool.key(), pool);
-        if (pool.state() == NodePool.State.DELETING) {
+        if (pool.state() != NodePool.State.CREATING) {
             timers.add(new Timer(Instant.EPOCH, TimerKind.POOL, pool.key().asString()));
         }
     }
@@ -102,8 +106,11 @@ public final class Scheduler {
         switch (job.phase()) {
             case UNPLACED -> unplaced.add(job.id());
             case WAITING -> job.queue().ifPresent(key -> queue(key).add(entry(job)));
-            case PROVISIONING, DISPATCHING -> job.queue().ifPresent(key -> queue(key).takeSlot(job.id()));
-            default -> { }
+            default -> {
+                if (job.phase().holdsSlot()) {
+                    job.queue().ifPresent(key -> queue(key).takeSlot(job.id()));
+                }
+            }
         }
         scheduleTimers(job);
     }
@@ -211,7 +218,7 @@ public final class Scheduler {
     public Decisions abort(String jobId, Instant now) {
         Decisions out = new Decisions();
         ScheduledJob job = jobs.get(jobId);
-        if (job == null || job.phase() == Phase.DONE || job.phase() == Phase.ABORTING) {
+        if (job == null || job.phase() == Phase.DONE || job.phase().aborting()) {
             return out;
         }
         switch (job.phase()) {
@@ -226,18 +233,16 @@ public final class Scheduler {
                 refreshPositions(key, now, out);
             }
             case DISPATCHING, RUNNING -> {
+                // A dispatching job keeps its queue's slot until its Kubernetes Job is gone (seed section 4: the slot
+                // is released when pods run or the job ends); then its pool goes to the next job of the queue.
                 String k8sJob = job.k8sJobName().orElse(ResourceNames.k8sJob(job.id()));
-                ScheduledJob aborting = job.enter(Phase.ABORTING, now).withK8sJob(k8sJob)
+                Phase next = job.phase() == Phase.DISPATCHING ? Phase.CANCELLING : Phase.ABORTING;
+                ScheduledJob aborting = job.enter(next, now).withK8sJob(k8sJob)
                         .withWakeAt(Optional.of(now.plus(settings.abortRetry())));
                 job.target().ifPresent(t -> out.send(new ExecutorCommand.EnsureJobDeleted(meta(now), job.id(), t,
                         k8sJob)));
                 publish(aborting, Status.Aborting, Optional.empty(), Messages.aborting(), now, out);
                 scheduleTimers(jobs.get(job.id()));
-                if (job.phase() == Phase.DISPATCHING) {
-                    QueueKey key = job.queue().orElseThrow();
-                    queue(key).releaseSlot(job.id());
-                    startNext(key, now, out);
-                }
             }
             default -> end(job, Status.Aborted, Optional.empty(), Messages.aborted(), now, out);
         }
@@ -333,8 +338,12 @@ public final class Scheduler {
     /** Fires the timers that are due; the cost is proportional to the number due, not to all jobs. */
     public Decisions tick(Instant now) {
         Decisions out = new Decisions();
+        Set<String> handled = new HashSet<>(); // several due timers of one pool or deletion act once per tick
         while (!timers.isEmpty() && !timers.first().at().isAfter(now)) {
             Timer due = timers.pollFirst();
+            if (due.kind() != TimerKind.JOB && !handled.add(due.kind() + due.key())) {
+                continue;
+            }
             switch (due.kind()) {
                 case JOB -> {
                     ScheduledJob job = jobs.get(due.key());
@@ -343,8 +352,7 @@ public final class Scheduler {
                     }
                 }
                 case POOL -> Optional.ofNullable(pools.get(NodePool.PoolKey.parse(due.key())))
-                        .filter(p -> p.state() == NodePool.State.DELETING)
-                        .ifPresent(p -> deletePool(p, now, out));
+                        .ifPresent(p -> onPoolTimer(p, now, out));
                 case DELETION -> Optional.ofNullable(deletions.get(JobDeletion.Key.parse(due.key())))
                         .ifPresent(d -> askJobDeletion(d, now, out));
             }
@@ -391,7 +399,7 @@ public final class Scheduler {
     private Optional<QueueKey> placeOnly(ScheduledJob job, Instant now, Decisions out) {
         ClusterChoice.Result choice = ClusterChoice.choose(job.request().tpuType().wireName(),
                 job.request().supplyMode(), clusters.values(),
-                cluster -> idlePool(cluster, job.request().topology().text()).isPresent(),
+                cluster -> idlePool(cluster, job.request().topology().text(), job).isPresent(),
                 cluster -> queueDepth(new QueueKey(cluster.id(), job.request().topology().text())));
         if (choice instanceof ClusterChoice.Chosen chosen) {
             ScheduledJob queued = job.withCluster(Optional.of(chosen.cluster().id())).enter(Phase.WAITING, now);
@@ -491,7 +499,7 @@ public final class Scheduler {
         List<ScheduledJob> affected = jobs.values().stream()
                 .filter(j -> j.clusterId().filter(clusterId::equals).isPresent())
                 .filter(j -> j.phase() == Phase.PROVISIONING || j.phase() == Phase.DISPATCHING
-                        || j.phase() == Phase.RUNNING || j.phase() == Phase.ABORTING)
+                        || j.phase() == Phase.RUNNING || j.phase().aborting())
                 .sorted(Comparator.comparing((ScheduledJob j) -> !j.phase().holdsSlot()).thenComparing(ScheduledJob::id))
                 .toList();
         for (ScheduledJob stale : affected) {
@@ -500,7 +508,7 @@ public final class Scheduler {
                 continue;
             }
             switch (job.phase()) {
-                case ABORTING -> end(job, Status.Aborted, Optional.empty(), Messages.aborted(), now, out);
+                case ABORTING, CANCELLING -> end(job, Status.Aborted, Optional.empty(), Messages.aborted(), now, out);
                 case PROVISIONING -> end(job, Status.Failed, Optional.of(Reason.NodePoolFailed),
                         Messages.nodePoolFailed(message.apply(job)), now, out);
                 default -> end(job, Status.Failed, Optional.of(Reason.JobFailed), message.apply(job), now, out);
@@ -523,9 +531,22 @@ public final class Scheduler {
         ScheduledJob job = jobs.get(next.get().jobId());
         queue.takeSlot(job.id());
         ClusterTarget target = target(cluster);
-        Optional<NodePool> idle = idlePool(cluster, key.topology());
+        Optional<NodePool> idle = idlePool(cluster, key.topology(), job);
+        Optional<NodePool> handedOver = idle.isPresent() ? Optional.empty() : handedOverPool(cluster, key, job);
         if (idle.isPresent()) {
             dispatchOn(job.withTarget(target), idle.get(), Messages.reusedPool(idle.get().name()), now, out);
+        } else if (handedOver.isPresent()) {
+            // An aborted job's pool still being created: this job takes it over instead of asking for another.
+            NodePool pool = handedOver.get();
+            storePool(pool.heldBy(job.id(), NodePool.State.CREATING), out);
+            ScheduledJob provisioning = job.enter(Phase.PROVISIONING, now).withTarget(target)
+                    .withSupplyMode(pool.supplyMode()).withNodePool(pool.name())
+                    .withWakeAt(Optional.of(now.plus(settings.provisioningRetry())));
+            out.send(ensurePool(provisioning, now));
+            out.reused(pool);
+            publish(provisioning, Status.Pending, Optional.of(Reason.Provisioning),
+                    Messages.provisioning(pool.supplyMode()) + " (taking over node pool " + pool.name() + ")", now, out);
+            scheduleTimers(jobs.get(job.id()));
         } else {
             SupplyDecision supply = SupplyDecision.decide(job.request().supplyMode(), cluster);
             String poolName = ResourceNames.nodePool(job.id());
@@ -545,7 +566,10 @@ public final class Scheduler {
 
     /** The job holds a READY pool now: ask for its Kubernetes Job, and keep asking until it is confirmed. */
     private void dispatchOn(ScheduledJob job, NodePool pool, String message, Instant now, Decisions out) {
-        storePool(pool.with(NodePool.State.READY, Optional.of(job.id())), out);
+        if (!pool.name().equals(ResourceNames.nodePool(job.id())) && pool.heldBy().filter(job.id()::equals).isEmpty()) {
+            out.reused(pool);
+        }
+        storePool(pool.heldBy(job.id(), NodePool.State.READY), out);
         ScheduledJob dispatching = job.enter(Phase.DISPATCHING, now).withSupplyMode(pool.supplyMode())
                 .withNodePool(pool.name()).withK8sJob(ResourceNames.k8sJob(job.id()))
                 .withWakeAt(Optional.of(now.plus(settings.dispatchRetry())));
@@ -752,7 +776,7 @@ public final class Scheduler {
             out.deletionChanged(key);
         }
         ScheduledJob job = jobs.get(deleted.jobId());
-        if (job != null && job.phase() == Phase.ABORTING && job.k8sJobName().filter(deleted.k8sJobName()::equals)
+        if (job != null && job.phase().aborting() && job.k8sJobName().filter(deleted.k8sJobName()::equals)
                 .isPresent() && job.clusterId().filter(deleted.clusterId()::equals).isPresent()) {
             end(job, Status.Aborted, Optional.empty(), Messages.aborted(), true, now, out);
         }
@@ -795,7 +819,7 @@ public final class Scheduler {
         List<NodePool.PoolKey> gone = pools.values().stream()
                 .filter(p -> p.clusterId().equals(inventory.clusterId()) && p.state() == NodePool.State.DELETING)
                 .filter(p -> p.target().equals(here))
-                .filter(p -> p.deletingSince().filter(since -> since.plus(settings.orphanGrace()).isBefore(listedAt))
+                .filter(p -> p.since().filter(since -> since.plus(settings.orphanGrace()).isBefore(listedAt))
                         .isPresent())
                 .map(NodePool::key).filter(key -> !seen.contains(key)).toList();
         for (NodePool.PoolKey key : gone) {
@@ -881,7 +905,19 @@ public final class Scheduler {
             job.queue().ifPresent(key -> queue(key).releaseSlot(job.id()));
         }
         if (pool.filter(p -> p.state() == NodePool.State.READY).isPresent()) {
-            releasePool(pool.get().with(NodePool.State.READY, Optional.empty()), now, out);
+            releasePool(pool.get().idle(now), now, out);
+            return;
+        }
+        if (pool.isPresent() && status == Status.Aborted && heldSlot) {
+            // Seed section 8: an abort does not skip the reuse check. The pool being created goes to the next job
+            // of the queue if it suits it, else it is deleted.
+            NodePool orphan = pool.get().with(NodePool.State.CREATING, Optional.empty());
+            storePool(orphan, out);
+            job.queue().ifPresent(key -> startNext(key, now, out));
+            NodePool after = pools.get(orphan.key());
+            if (after != null && after.heldBy().isEmpty() && after.state() == NodePool.State.CREATING) {
+                deletePool(after, now, out);
+            }
             return;
         }
         pool.ifPresent(p -> deletePool(p, now, out));
@@ -905,7 +941,7 @@ public final class Scheduler {
             return;
         }
         Optional<ScheduledJob> provisioning = queue(key).slotHolder().map(jobs::get)
-                .filter(job -> job.phase() == Phase.PROVISIONING);
+                .filter(job -> job.phase() == Phase.PROVISIONING).filter(idle::suits);
         if (provisioning.isPresent()) {
             ScheduledJob job = provisioning.get();
             job.nodePoolName().map(name -> pools.get(new NodePool.PoolKey(key.clusterId(), name)))
@@ -916,8 +952,28 @@ public final class Scheduler {
         }
         startNext(key, now, out);
         NodePool after = pools.get(idle.key());
-        if (after != null && after.heldBy().isEmpty()) {
-            deletePool(after, now, out);
+        if (after != null && after.heldBy().isEmpty() && after.state() == NodePool.State.READY) {
+            Duration linger = settings.idleLinger(after.supplyMode());
+            if (linger.isZero() || linger.isNegative()) {
+                deletePool(after, now, out);
+            } else {
+                // Kept for a while: a new job of this topology prefers this cluster meanwhile (seed section 3).
+                timers.add(new Timer(now.plus(linger), TimerKind.POOL, after.key().asString()));
+            }
+        }
+    }
+
+    /** A deletion not yet confirmed is asked again; an idle pool whose linger is over is deleted. */
+    private void onPoolTimer(NodePool pool, Instant now, Decisions out) {
+        if (pool.state() == NodePool.State.DELETING) {
+            deletePool(pool, now, out);
+        } else if (pool.state() == NodePool.State.READY && pool.heldBy().isEmpty()) {
+            Instant until = pool.since().orElse(Instant.EPOCH).plus(settings.idleLinger(pool.supplyMode()));
+            if (!until.isAfter(now) || !clusterActive(pool.clusterId())) {
+                deletePool(pool, now, out);
+            } else {
+                timers.add(new Timer(until, TimerKind.POOL, pool.key().asString()));
+            }
         }
     }
 
@@ -1030,7 +1086,7 @@ public final class Scheduler {
                     end(job, Status.Failed, Optional.of(Reason.Timeout), timeoutMessage(job), now, out);
                 }
             }
-            case ABORTING -> {
+            case ABORTING, CANCELLING -> {
                 if (wakeDue) {
                     ScheduledJob again = job.withWakeAt(Optional.of(now.plus(settings.abortRetry())));
                     store(again, out);
@@ -1049,18 +1105,39 @@ public final class Scheduler {
 
     // ---- helpers ----
 
-    private Optional<NodePool> idlePool(ClusterRow cluster, String topology) {
+    private boolean clusterActive(String clusterId) {
+        ClusterRow cluster = clusters.get(clusterId);
+        return cluster != null && cluster.isActive();
+    }
+
+    /** A READY pool of the cluster (as its row is now) and topology that nobody holds and that suits the job. */
+    private Optional<NodePool> idlePool(ClusterRow cluster, String topology, ScheduledJob job) {
+        return freePool(cluster, topology, job, NodePool.State.READY);
+    }
+
+    /** A pool still being created whose creator was aborted, that suits the job. */
+    private Optional<NodePool> handedOverPool(ClusterRow cluster, QueueKey key, ScheduledJob job) {
+        return freePool(cluster, key.topology(), job, NodePool.State.CREATING);
+    }
+
+    private Optional<NodePool> freePool(ClusterRow cluster, String topology, ScheduledJob job, NodePool.State state) {
         ClusterTarget here = target(cluster);
         return pools.values().stream()
                 .filter(p -> p.clusterId().equals(cluster.id()) && p.topology().equals(topology))
-                .filter(p -> p.state() == NodePool.State.READY && p.heldBy().isEmpty())
+                .filter(p -> p.state() == state && p.heldBy().isEmpty())
                 .filter(p -> p.target().equals(here))
+                .filter(p -> p.suits(job))
                 .min(Comparator.comparing(NodePool::name));
     }
 
-    /** The job, if it is provisioning this very pool in this cluster. */
+    /**
+     * The job provisioning this very pool in this cluster: the pool's holder, whatever job id the event carries (a
+     * pool being created can be taken over by the next job when its creator is aborted).
+     */
     private Optional<ScheduledJob> provisioningWith(String jobId, String clusterId, String poolName) {
-        return Optional.ofNullable(jobs.get(jobId))
+        return Optional.ofNullable(pools.get(new NodePool.PoolKey(clusterId, poolName)))
+                .filter(pool -> pool.state() == NodePool.State.CREATING)
+                .flatMap(NodePool::heldBy).map(jobs::get)
                 .filter(job -> job.phase() == Phase.PROVISIONING)
                 .filter(job -> job.clusterId().filter(clusterId::equals).isPresent())
                 .filter(job -> job.nodePoolName().filter(poolName::equals).isPresent());
@@ -1079,7 +1156,7 @@ public final class Scheduler {
             case PROVISIONING -> "provisioning";
             case DISPATCHING -> "dispatching";
             case RUNNING -> "running";
-            case ABORTING -> "aborting";
+            case ABORTING, CANCELLING -> "aborting";
             default -> "waiting";
         };
     }

@@ -1,6 +1,8 @@
 package io.falcon.scheduler.core;
 
+import io.falcon.events.executor.SupplyMode;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * The scheduler's timing policy: every non-terminal phase has a re-drive interval or a deadline here (see the phase
@@ -23,29 +25,39 @@ import java.time.Duration;
  * @param orphanGrace how long an unknown falcon-* pool or Job may exist before it is deleted as an orphan (covers
  *     the flex-start create-visibility delay)
  * @param positionUpdates how many waiting jobs per queue get their exact position refreshed on every change
+ * @param idleLinger per supply mode, how long a READY pool no job takes is kept before it is deleted (seed section
+ *     5 deletes it at once: 0, the default; flex-start capacity is scarce, so operators may keep it minutes), while
+ *     a new job of its topology prefers its cluster (seed section 3)
  */
 public record SchedulerSettings(Duration reservationRetry, Duration provisioningRetry, Duration provisioningBackstop,
         Duration dispatchRetry, Duration submitDeadline, Duration dispatchDeadline, Duration defaultExecutionTimeout,
-        Duration abortRetry, Duration cleanupRetry, Duration orphanGrace, int positionUpdates) {
+        Duration abortRetry, Duration cleanupRetry, Duration orphanGrace, int positionUpdates,
+        Map<SupplyMode, Duration> idleLinger) {
+
+    public SchedulerSettings {
+        idleLinger = Map.copyOf(idleLinger);
+    }
 
     public static SchedulerSettings defaults() {
         return new SchedulerSettings(Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofMinutes(15),
                 Duration.ofSeconds(30), Duration.ofMinutes(10), Duration.ofMinutes(30), Duration.ofHours(24),
-                Duration.ofSeconds(60), Duration.ofSeconds(60), Duration.ofMinutes(10), 100);
+                Duration.ofSeconds(60), Duration.ofSeconds(60), Duration.ofMinutes(10), 100, Map.of());
+    }
+
+    /** How long an idle pool of this supply mode is kept (zero: deleted at once). */
+    public Duration idleLinger(SupplyMode mode) {
+        return idleLinger.getOrDefault(mode, Duration.ZERO);
     }
 
     public SchedulerSettings withPositionUpdates(int n) {
         return new SchedulerSettings(reservationRetry, provisioningRetry, provisioningBackstop, dispatchRetry,
-                submitDeadline, dispatchDeadline, defaultExecutionTimeout, abortRetry, cleanupRetry, orphanGrace, n);
+                submitDeadline, dispatchDeadline, defaultExecutionTimeout, abortRetry, cleanupRetry, orphanGrace, n,
+                idleLinger);
     }
 
-    public SchedulerSettings withDispatchDeadline(Duration d) {
+    public SchedulerSettings withIdleLinger(Map<SupplyMode, Duration> linger) {
         return new SchedulerSettings(reservationRetry, provisioningRetry, provisioningBackstop, dispatchRetry,
-                submitDeadline, d, defaultExecutionTimeout, abortRetry, cleanupRetry, orphanGrace, positionUpdates);
-    }
-
-    public SchedulerSettings withDefaultExecutionTimeout(Duration d) {
-        return new SchedulerSettings(reservationRetry, provisioningRetry, provisioningBackstop, dispatchRetry,
-                submitDeadline, dispatchDeadline, d, abortRetry, cleanupRetry, orphanGrace, positionUpdates);
+                submitDeadline, dispatchDeadline, defaultExecutionTimeout, abortRetry, cleanupRetry, orphanGrace,
+                positionUpdates, linger);
     }
 }

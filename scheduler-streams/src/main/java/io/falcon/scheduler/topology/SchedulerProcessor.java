@@ -10,6 +10,7 @@ import io.falcon.ops.FalconMdc;
 import io.falcon.ops.FalconMetrics;
 import io.falcon.scheduler.core.Decisions;
 import io.falcon.scheduler.core.Intake;
+import io.falcon.scheduler.core.NodePool;
 import io.falcon.scheduler.core.ScheduledJob;
 import io.falcon.scheduler.core.Scheduler;
 import io.falcon.scheduler.core.SchedulerSettings;
@@ -125,6 +126,9 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
             if (status.status() == Status.Failed) {
                 metrics.failure(status.reason().map(Enum::name).orElse("unknown"));
             }
+        }
+        for (NodePool reused : decisions.reusedPools()) {
+            metrics.nodePoolReuse(reused.clusterId(), reused.supplyMode().wireName());
         }
         for (ScheduledJob started : decisions.startedJobs()) {
             metrics.dispatchLatency(started.request().tpuType().wireName(), started.clusterId().orElse(""))

@@ -214,12 +214,26 @@ class SchedulerTest {
     }
 
     @Test
-    void abortWhileProvisioningDeletesThePoolAndStartsTheNext() {
+    void abortWhileProvisioningHandsThePoolBeingCreatedToTheNextJob() {
+        // seed section 8: "不因 abort 而跳过复用检查" — the next job of the queue takes the pool being created
         f.submit("j1", "a").submit("j2", "b");
         f.abort("j1");
         assertThat(f.last("j1").status()).isEqualTo(Status.Aborted);
-        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).hasSize(1);
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).isEmpty();
         assertThat(f.last("j2").reason()).contains(Reason.Provisioning);
+        assertThat(f.last("j2").nodePoolName()).contains("falcon-j1");
+        assertThat(f.last("j2").message()).contains("taking over node pool falcon-j1");
+        f.observe(new ExecutorEvent.NodePoolReady(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
+        assertThat(f.last("j2").reason()).contains(Reason.Dispatching);
+        assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j2").nodePoolName()).isEqualTo("falcon-j1");
+    }
+
+    @Test
+    void abortWhileProvisioningWithNobodyToTakeThePoolDeletesIt() {
+        f.submit("j1", "a").abort("j1");
+        assertThat(f.last("j1").status()).isEqualTo(Status.Aborted);
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).singleElement()
+                .satisfies(d -> assertThat(d.nodePoolName()).isEqualTo("falcon-j1"));
     }
 
     @Test
@@ -237,15 +251,53 @@ class SchedulerTest {
     }
 
     @Test
-    void abortWhileDispatchingFreesTheSlotAndHandsThePoolOnOnceTheJobIsGone() {
+    void abortWhileDispatchingKeepsTheSlotAndHandsThePoolOnOnceTheJobIsGone() {
+        // seed section 4: the slot is released when pods run or the job ends; an aborting job has not ended
         f.submit("j1", "a").poolReady("j1").submit("j2", "b");
         assertThat(f.last("j2").reason()).contains(Reason.Waiting);
         f.abort("j1");
-        assertThat(f.last("j2").reason()).contains(Reason.Provisioning);
+        assertThat(f.last("j1").status()).isEqualTo(Status.Aborting);
+        assertThat(f.last("j2").reason()).contains(Reason.Waiting);
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class)).extracting(ExecutorCommand::jobId)
+                .containsExactly("j1");
         f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
         assertThat(f.last("j1").status()).isEqualTo(Status.Aborted);
         assertThat(f.last("j2").reason()).contains(Reason.Dispatching);
         assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j2").nodePoolName()).isEqualTo("falcon-j1");
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class)).extracting(ExecutorCommand::jobId)
+                .as("j2 never asked for a pool of its own").containsExactly("j1");
+    }
+
+    @Test
+    void anExplicitSupplyModeIsHonouredOnReuse() {
+        JobRequest onDemand = new JobRequest("j2", "b", "name-j2", "v6e", "2x4", SchedulerFixture.SPEC,
+                Optional.of("on-demand"), Optional.empty(), Instant.parse("2026-12-02T09:00:00Z"));
+        f.submit("j1", "a").startRunning("j1").submit(onDemand); // j1's pool is flex-start (no reservation)
+        assertThat(f.last("j2").reason()).contains(Reason.Provisioning);
+        f.succeeded("j1");
+        assertThat(f.last("j2").reason()).as("not handed j1's flex-start pool").contains(Reason.Provisioning);
+        assertThat(f.lastCommand(ExecutorCommand.EnsureNodePoolDeleted.class, "").nodePoolName())
+                .isEqualTo("falcon-j1");
+        assertThat(f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j2").supplyMode())
+                .isEqualTo(SupplyMode.ON_DEMAND);
+    }
+
+    @Test
+    void anIdlePoolLingersAttractsTheNextJobOfItsTopologyAndIsReused() {
+        SchedulerFixture lingering = new SchedulerFixture(SchedulerSettings.defaults()
+                .withIdleLinger(java.util.Map.of(SupplyMode.FLEX_START, Duration.ofMinutes(10))))
+                .withCluster("c1", "v6e").withCluster("c2", "v6e");
+        lingering.submit("j1", "a").startRunning("j1").succeeded("j1");
+        assertThat(lingering.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).isEmpty();
+        String cluster = lingering.last("j1").clusterId().orElseThrow();
+
+        lingering.advance(Duration.ofMinutes(5)).submit("j2", "b");
+        assertThat(lingering.last("j2").clusterId()).as("prefers the cluster with the idle pool").contains(cluster);
+        assertThat(lingering.last("j2").reason()).contains(Reason.Dispatching);
+        assertThat(lingering.last("j2").nodePoolName()).contains("falcon-j1");
+        lingering.submitted("j2").running("j2").succeeded("j2").advance(Duration.ofMinutes(11));
+        assertThat(lingering.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).singleElement()
+                .satisfies(d -> assertThat(d.nodePoolName()).isEqualTo("falcon-j1"));
     }
 
     @Test
