@@ -55,6 +55,23 @@ public final class Messages {
         return "Pod 运行中 (" + active + "/" + expected + " active)";
     }
 
+    private static final String CLUSTER_NOTE = "; cluster ";
+
+    /**
+     * A running job's Message while its cluster is not active: it keeps running (Falcon does not stop running jobs
+     * for maintenance), and no new job starts there.
+     */
+    public static String runningOnInactiveCluster(String running, String cluster, String status) {
+        return withoutClusterNote(running) + CLUSTER_NOTE + cluster + " is "
+                + ("maintenance".equals(status) ? "in maintenance" : status)
+                + ": this job keeps running, no new jobs start there";
+    }
+
+    public static String withoutClusterNote(String message) {
+        int note = message.indexOf(CLUSTER_NOTE);
+        return note < 0 ? message : message.substring(0, note);
+    }
+
     /** "reservation_remaining_slices=1 reservation_needed_slices=2,等待 reservation 容量释放...". */
     public static String clusterBusy(int remainingSlices, int neededSlices) {
         return "reservation_remaining_slices=" + remainingSlices + " reservation_needed_slices=" + neededSlices

@@ -278,7 +278,28 @@ public final class Scheduler {
         if (gainedActive) {
             rebalanceWaitingJobs(cluster.tpuType(), now, out);
         }
+        if (previous != null && !previous.status().equals(cluster.status())) {
+            noteClusterStatusOnRunningJobs(cluster, now, out);
+        }
         return out;
+    }
+
+    /** Running jobs of a cluster that is not active say so in their Message, and stop saying it when it is again. */
+    private void noteClusterStatusOnRunningJobs(ClusterRow cluster, Instant now, Decisions out) {
+        for (ScheduledJob job : List.copyOf(jobs.values())) {
+            if (job.phase() == Phase.RUNNING && job.clusterId().filter(cluster.id()::equals).isPresent()) {
+                String message = runningMessage(Messages.withoutClusterNote(job.message()), cluster.id());
+                if (!message.equals(job.message())) {
+                    publish(job, Status.Running, Optional.empty(), message, now, out);
+                }
+            }
+        }
+    }
+
+    private String runningMessage(String running, String clusterId) {
+        ClusterRow cluster = clusters.get(clusterId);
+        return cluster == null || cluster.isActive() ? running
+                : Messages.runningOnInactiveCluster(running, cluster.name(), cluster.status());
     }
 
     /**
@@ -750,7 +771,8 @@ public final class Scheduler {
      */
     private void onJobRunning(ExecutorEvent.JobRunning running, Instant now, Decisions out) {
         executing(running.jobId(), running.clusterId(), running.k8sJobName()).ifPresent(job -> {
-            String message = Messages.running(running.active(), running.expected());
+            String message = runningMessage(Messages.running(running.active(), running.expected()),
+                    running.clusterId());
             if (job.phase() == Phase.RUNNING) {
                 ScheduledJob updated = job.withSubmission(Optional.of(running.jobUid()), now);
                 if (!message.equals(job.message()) || !updated.jobUid().equals(job.jobUid())) {

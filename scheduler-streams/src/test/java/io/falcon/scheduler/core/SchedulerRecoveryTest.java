@@ -171,4 +171,18 @@ class SchedulerRecoveryTest {
                 "projects/proj-c1/locations/us-central1/clusters/edge-c1", java.util.List.of()));
         assertThat(f.scheduler.deletions()).isEmpty();
     }
+
+    @Test
+    void aRunningJobKeepsRunningWhenItsClusterGoesToMaintenanceAndSaysSo() {
+        f.submit("j1", "alice").startRunning("j1");
+        f.record(f.scheduler.clusterUpserted(SchedulerFixture.cluster("c1", "v6e", "maintenance", Optional.empty()),
+                f.now));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Running);
+        assertThat(f.last("j1").message()).isEqualTo("Pod 运行中 (2/2 active); cluster edge-c1 is in maintenance: this "
+                + "job keeps running, no new jobs start there");
+        f.record(f.scheduler.clusterUpserted(SchedulerFixture.cluster("c1", "v6e", "active", Optional.empty()), f.now));
+        assertThat(f.last("j1").message()).isEqualTo("Pod 运行中 (2/2 active)");
+        f.succeeded("j1");
+        assertThat(f.last("j1").status()).isEqualTo(Status.Succeeded);
+    }
 }
