@@ -44,6 +44,12 @@ public final class Events {
                 c.clusterId(), c.tpuType(), pool);
     }
 
+    public ExecutorEvent.NodePoolDeleteFailing nodePoolDeleteFailing(String jobId, ClusterTarget c, String pool,
+            int failures, String message) {
+        return new ExecutorEvent.NodePoolDeleteFailing(meta("NodePoolDeleteFailing", c.clusterId(), pool,
+                Integer.toString(failures)), jobId, c.clusterId(), c.tpuType(), pool, failures, message);
+    }
+
     public ExecutorEvent.JobSubmitted jobSubmitted(String jobId, ClusterTarget c, String k8sJob, String uid) {
         return new ExecutorEvent.JobSubmitted(meta("JobSubmitted", c.clusterId(), k8sJob, uid), jobId,
                 c.clusterId(), c.tpuType(), k8sJob, uid);

@@ -34,6 +34,7 @@ public record ExecutorConfig(
         Duration visibilityGrace,
         Duration inventoryInterval,
         Duration maxBackoff,
+        int deleteFailuresReported,
         NodePoolSpec.ScaleDown scaleDown) {
 
     public static final String PREFIX = "falcon.executor.";
@@ -55,6 +56,8 @@ public record ExecutorConfig(
     public static final String VISIBILITY_GRACE = PREFIX + "node-pool.visibility-grace";
     public static final String INVENTORY_INTERVAL = PREFIX + "node-pool.inventory-interval";
     public static final String MAX_BACKOFF = PREFIX + "max-backoff";
+    /** After this many failed deletions of a pool in a row, the error is appended to its job's Message. */
+    public static final String DELETE_FAILURES_REPORTED = PREFIX + "node-pool.delete-failures-reported";
     public static final String SCALE_DOWN_RESERVATION = PREFIX + "node-pool.scale-down.reservation";
     public static final String SCALE_DOWN_ON_DEMAND = PREFIX + "node-pool.scale-down.on-demand";
     public static final String SCALE_DOWN_FLEX_START = PREFIX + "node-pool.scale-down.flex-start";
@@ -62,7 +65,7 @@ public record ExecutorConfig(
     public static final List<String> KEYS = List.of(BOOTSTRAP_SERVERS, GROUP_ID, CREDENTIALS, GKE_ENDPOINT,
             GKE_PLAINTEXT, COMPUTE_ENDPOINT, NAMESPACE, NODE_POOL_CREATE_TIMEOUT, POLL_INTERVAL, IMAGE_PULL_GRACE,
             INFORMER_RESYNC, FINISHED_JOB_TTL, PRODUCER_NAME, WATCH_CLUSTER_REGISTRY, VISIBILITY_GRACE,
-            INVENTORY_INTERVAL, MAX_BACKOFF, SCALE_DOWN_RESERVATION, SCALE_DOWN_ON_DEMAND, SCALE_DOWN_FLEX_START);
+            INVENTORY_INTERVAL, MAX_BACKOFF, DELETE_FAILURES_REPORTED, SCALE_DOWN_RESERVATION, SCALE_DOWN_ON_DEMAND, SCALE_DOWN_FLEX_START);
 
     public static final String DEFAULT_GKE_ENDPOINT = "container.googleapis.com:443";
     public static final String DEFAULT_COMPUTE_ENDPOINT = "https://compute.googleapis.com";
@@ -153,6 +156,7 @@ public record ExecutorConfig(
                 r.duration(VISIBILITY_GRACE, Duration.ofMinutes(2)),
                 r.duration(INVENTORY_INTERVAL, Duration.ofSeconds(60)),
                 r.duration(MAX_BACKOFF, Duration.ofMinutes(1)),
+                r.integer(DELETE_FAILURES_REPORTED, 5, 1, 1000),
                 new NodePoolSpec.ScaleDown(
                         r.duration(SCALE_DOWN_RESERVATION, NodePoolSpec.ScaleDown.DEFAULT.reservation()),
                         r.duration(SCALE_DOWN_ON_DEMAND, NodePoolSpec.ScaleDown.DEFAULT.onDemand()),

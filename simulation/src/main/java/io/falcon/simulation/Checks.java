@@ -187,7 +187,9 @@ final class Checks {
                 if (s.version() <= prev.version()) {
                     violation("job " + s.jobId() + " status version " + s.version() + " after " + prev.version());
                 }
-                if (prev.status().isTerminal()) {
+                boolean amendment = s.status() == prev.status() && s.reason().equals(prev.reason())
+                        && s.message().startsWith(prev.message());
+                if (prev.status().isTerminal() && !amendment) {
                     violation("job " + s.jobId() + " went " + describe(prev) + " -> " + describe(s)
                             + " after a terminal status");
                 } else if (rank(s) < rank(prev)) {

@@ -16,9 +16,11 @@ import java.util.Set;
 
 /**
  * Writes task statuses into the jobs table in one JDBC batch and transaction. The guards live in the WHERE
- * clause, so they hold whatever order events arrive in: a terminal row is never changed, a row the upper
- * component set to Aborting only moves on to a terminal status (or gets its Aborting message refreshed), and an
- * event not newer than the last one applied to the job (falcon_status_versions) changes nothing.
+ * clause, so they hold whatever order events arrive in: a terminal row keeps its status and reason (only its
+ * Message may be amended, by an event with the same status and reason: a node-pool deletion that keeps failing,
+ * seed error table "最终失败则追加 Message"), a row the upper component set to Aborting only moves on to a terminal
+ * status (or gets its Aborting message refreshed), and an event not newer than the last one applied to the job
+ * (falcon_status_versions) changes nothing.
  */
 public final class StatusWriter {
     static final String UPDATE = """
@@ -32,7 +34,8 @@ public final class StatusWriter {
               finished_at = COALESCE(?, finished_at),
               aborted_at = COALESCE(?, aborted_at)
             WHERE id = ?
-              AND status NOT IN ('Succeeded', 'Failed', 'Aborted')
+              AND (status NOT IN ('Succeeded', 'Failed', 'Aborted')
+                   OR (status = ? AND COALESCE(reason, '') = COALESCE(?, '')))
               AND (status <> 'Aborting' OR ? IN ('Aborting', 'Succeeded', 'Failed', 'Aborted'))
               AND NOT EXISTS (SELECT 1 FROM falcon_status_versions v WHERE v.job_id = ? AND v.version >= ?)
             """;
@@ -89,6 +92,8 @@ public final class StatusWriter {
         setTime(update, i++, status.finishedAt());
         setTime(update, i++, status.abortedAt());
         update.setString(i++, status.jobId());
+        update.setString(i++, status.status().name());
+        setOptional(update, i++, status.reason().map(Enum::name));
         update.setString(i++, status.status().name());
         update.setString(i++, status.jobId());
         update.setLong(i, status.version());

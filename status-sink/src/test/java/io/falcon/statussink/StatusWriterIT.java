@@ -49,6 +49,24 @@ class StatusWriterIT {
     }
 
     @Test
+    void aTerminalRowKeepsItsStatusButItsMessageMayBeAmended() throws Exception {
+        db.insertJob("j2", "Pending");
+        try (Connection c = db.connect()) {
+            writer.write(c, List.of(StatusDb.status("j2", 5, Status.Succeeded, Optional.empty(), "")));
+            // a newer event that would change the terminal status or reason changes nothing
+            StatusWriter.Outcome other = writer.write(c, List.of(
+                    StatusDb.status("j2", 6, Status.Failed, Optional.of(Reason.JobFailed), "late")));
+            assertThat(other.guarded()).isEqualTo(1);
+            // the same status with an amended message (a pool deletion that keeps failing) is written
+            StatusWriter.Outcome amended = writer.write(c, List.of(StatusDb.status("j2", 7, Status.Succeeded,
+                    Optional.empty(), "(node pool falcon-j2 删除失败,重试中: quota)")));
+            assertThat(amended.applied()).isEqualTo(1);
+        }
+        assertThat(db.column("j2", "status")).isEqualTo("Succeeded");
+        assertThat(db.column("j2", "message")).isEqualTo("(node pool falcon-j2 删除失败,重试中: quota)");
+    }
+
+    @Test
     void anAbortingRowOnlyMovesOnToATerminalStatus() throws Exception {
         db.insertJob("j1", "Aborting");
         try (Connection c = db.connect()) {

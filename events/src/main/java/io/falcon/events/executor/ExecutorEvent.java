@@ -14,6 +14,7 @@ import java.util.Optional;
         @JsonSubTypes.Type(value = ExecutorEvent.NodePoolCreating.class, name = "NodePoolCreating"),
         @JsonSubTypes.Type(value = ExecutorEvent.NodePoolCreateFailed.class, name = "NodePoolCreateFailed"),
         @JsonSubTypes.Type(value = ExecutorEvent.NodePoolDeleted.class, name = "NodePoolDeleted"),
+        @JsonSubTypes.Type(value = ExecutorEvent.NodePoolDeleteFailing.class, name = "NodePoolDeleteFailing"),
         @JsonSubTypes.Type(value = ExecutorEvent.JobSubmitted.class, name = "JobSubmitted"),
         @JsonSubTypes.Type(value = ExecutorEvent.JobSubmitFailed.class, name = "JobSubmitFailed"),
         @JsonSubTypes.Type(value = ExecutorEvent.JobRunning.class, name = "JobRunning"),
@@ -52,6 +53,14 @@ public sealed interface ExecutorEvent {
 
     record NodePoolDeleted(Meta meta, String jobId, String clusterId, String tpuType, String nodePoolName)
             implements ExecutorEvent {
+    }
+
+    /**
+     * A node pool's deletion has failed this many times in a row (GKE's last error in message); the executor keeps
+     * trying. Reported once per deletion, when the count reaches the executor's threshold.
+     */
+    record NodePoolDeleteFailing(Meta meta, String jobId, String clusterId, String tpuType, String nodePoolName,
+            int failures, String message) implements ExecutorEvent {
     }
 
     record JobSubmitted(Meta meta, String jobId, String clusterId, String tpuType, String k8sJobName,

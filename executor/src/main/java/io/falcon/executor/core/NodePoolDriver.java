@@ -249,6 +249,8 @@ public final class NodePoolDriver {
             return e.nodePoolName();
         } else if (event instanceof ExecutorEvent.NodePoolCreateFailed e) {
             return e.nodePoolName() + " (" + e.message() + ")";
+        } else if (event instanceof ExecutorEvent.NodePoolDeleteFailing e) {
+            return e.nodePoolName() + " (" + e.failures() + " failed deletions: " + e.message() + ")";
         } else if (event instanceof ExecutorEvent.NodePoolCreating e) {
             return e.nodePoolName() + " (create accepted)";
         } else if (event instanceof ExecutorEvent.NodePoolDeleted e) {

@@ -36,7 +36,12 @@ public final class PoolReconciler {
 
     /** Timers of the lifecycle; see ExecutorConfig for the keys. */
     public record Settings(Duration createTimeout, Duration pollInterval, Duration visibilityGrace,
-            Duration maxBackoff) {
+            Duration maxBackoff, int deleteFailuresReported) {
+        /** With the default threshold of failed deletions before they are reported (5). */
+        public Settings(Duration createTimeout, Duration pollInterval, Duration visibilityGrace, Duration maxBackoff) {
+            this(createTimeout, pollInterval, visibilityGrace, maxBackoff, 5);
+        }
+
         public Settings {
             Objects.requireNonNull(createTimeout, "createTimeout");
             Objects.requireNonNull(pollInterval, "pollInterval");
@@ -266,7 +271,7 @@ public final class PoolReconciler {
             // Our delete operation failed and the pool is still there: ask again, with backoff.
             PoolTask again = retryLater(seen.with(b -> b.operation = Optional.empty()),
                     "delete operation failed: " + opError.get(), now);
-            return new Step(again, List.of());
+            return deleteFailed(again);
         }
         return new Step(seen, List.of(new Effect.DeletePool()));
     }
@@ -317,7 +322,22 @@ public final class PoolReconciler {
         }
         // Being created or deleted by another operation, an outage, or a refusal: a pool must not leak, so keep
         // asking, with backoff.
-        return new Step(retryLater(task, refused.message(), now), List.of());
+        PoolTask again = retryLater(task, refused.message(), now);
+        return refused.kind() == ApiException.Kind.FAILED_PRECONDITION ? new Step(again, List.of())
+                : deleteFailed(again);
+    }
+
+    /**
+     * One more failed deletion; when the count reaches the threshold it is reported once (seed error table: retry,
+     * and if it finally fails append to the Message). The retries go on.
+     */
+    private Step deleteFailed(PoolTask task) {
+        PoolTask counted = task.with(b -> b.deleteFailures = b.deleteFailures + 1);
+        if (counted.deleteFailures() != settings.deleteFailuresReported()) {
+            return new Step(counted, List.of());
+        }
+        return new Step(counted, List.of(new Effect.Emit(events.nodePoolDeleteFailing(counted.jobId(),
+                counted.cluster(), counted.pool(), counted.deleteFailures(), counted.lastSeen()))));
     }
 
     // ---- helpers ----

@@ -19,6 +19,7 @@ import java.util.function.Consumer;
  * @param seen the pool has been seen to exist since this task began (a later NOT_FOUND means gone)
  * @param attempts failed attempts in a row (backoff)
  * @param lastNodes the node count last reported as WaitingForNodes
+ * @param deleteFailures failed deletion attempts in a row (refused or failed operations, not "busy")
  */
 public record PoolTask(
         Kind kind,
@@ -34,6 +35,7 @@ public record PoolTask(
         Instant nextAttempt,
         String lastSeen,
         Optional<EdgeApi.NodeCount> lastNodes,
+        int deleteFailures,
         boolean done) {
 
     public enum Kind { CREATE, DELETE }
@@ -41,12 +43,12 @@ public record PoolTask(
     public static PoolTask create(EnsureNodePool command) {
         return new PoolTask(Kind.CREATE, command.jobId(), command.cluster(), command.nodePoolName(),
                 Optional.of(command), Optional.empty(), Optional.empty(), Optional.empty(), false, 0, Instant.MIN,
-                "not looked at yet", Optional.empty(), false);
+                "not looked at yet", Optional.empty(), 0, false);
     }
 
     public static PoolTask delete(String jobId, ClusterTarget cluster, String pool) {
         return new PoolTask(Kind.DELETE, jobId, cluster, pool, Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty(), false, 0, Instant.MIN, "not looked at yet", Optional.empty(), false);
+                Optional.empty(), false, 0, Instant.MIN, "not looked at yet", Optional.empty(), 0, false);
     }
 
     public String key() {
@@ -58,7 +60,7 @@ public record PoolTask(
         Builder b = new Builder(this);
         change.accept(b);
         return new PoolTask(kind, b.jobId, cluster, pool, b.create, b.createdAt, b.createAcceptedAt, b.operation,
-                b.seen, b.attempts, b.nextAttempt, b.lastSeen, b.lastNodes, b.done);
+                b.seen, b.attempts, b.nextAttempt, b.lastSeen, b.lastNodes, b.deleteFailures, b.done);
     }
 
     /** The mutable fields of a task, for {@link #with}. */
@@ -73,6 +75,7 @@ public record PoolTask(
         public Instant nextAttempt;
         public String lastSeen;
         public Optional<EdgeApi.NodeCount> lastNodes;
+        public int deleteFailures;
         public boolean done;
 
         Builder(PoolTask t) {
@@ -86,6 +89,7 @@ public record PoolTask(
             nextAttempt = t.nextAttempt;
             lastSeen = t.lastSeen;
             lastNodes = t.lastNodes;
+            deleteFailures = t.deleteFailures;
             done = t.done;
         }
     }

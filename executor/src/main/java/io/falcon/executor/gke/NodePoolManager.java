@@ -33,7 +33,7 @@ public final class NodePoolManager implements AutoCloseable {
 
     /** Timers of the manager; see ExecutorConfig for the keys. */
     public record Settings(Duration createTimeout, Duration pollInterval, Duration visibilityGrace,
-            Duration inventoryInterval, Duration maxBackoff) {
+            Duration inventoryInterval, Duration maxBackoff, int deleteFailuresReported) {
         public Settings {
             Objects.requireNonNull(createTimeout, "createTimeout");
             Objects.requireNonNull(pollInterval, "pollInterval");
@@ -44,11 +44,12 @@ public final class NodePoolManager implements AutoCloseable {
 
         public static Settings of(ExecutorConfig config) {
             return new Settings(config.nodePoolCreateTimeout(), config.pollInterval(), config.visibilityGrace(),
-                    config.inventoryInterval(), config.maxBackoff());
+                    config.inventoryInterval(), config.maxBackoff(), config.deleteFailuresReported());
         }
 
         public PoolReconciler.Settings reconciler() {
-            return new PoolReconciler.Settings(createTimeout, pollInterval, visibilityGrace, maxBackoff);
+            return new PoolReconciler.Settings(createTimeout, pollInterval, visibilityGrace, maxBackoff,
+                    deleteFailuresReported);
         }
     }
 

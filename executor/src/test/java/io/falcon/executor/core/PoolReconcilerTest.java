@@ -171,4 +171,25 @@ class PoolReconcilerTest {
         assertThat(reconciler.decide(step.task(), facts(new Lookup.Missing<>()), T0.plusSeconds(60)).effects())
                 .as("no second create while the first may still appear").isEmpty();
     }
+
+    @Test
+    void aDeletionThatKeepsFailingIsReportedOnceAndRetriedOn() {
+        PoolTask task = PoolTask.delete("job-1", CLUSTER, "falcon-job-1");
+        List<ExecutorEvent> reported = new java.util.ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            Step step = reconciler.afterDelete(task, new RpcOutcome.Refused(ApiException.Kind.PERMANENT,
+                    "PERMISSION_DENIED: container.nodePools.delete"), T0.plusSeconds(i * 60L));
+            reported.addAll(events(step));
+            task = step.task();
+        }
+        assertThat(reported).singleElement().isInstanceOfSatisfying(ExecutorEvent.NodePoolDeleteFailing.class, f -> {
+            assertThat(f.failures()).isEqualTo(5);
+            assertThat(f.message()).contains("PERMISSION_DENIED");
+        });
+        assertThat(task.done()).isFalse();
+        // a "busy" answer (the create operation still runs) is not a failure
+        Step busy = reconciler.afterDelete(PoolTask.delete("job-1", CLUSTER, "falcon-job-1"),
+                new RpcOutcome.Refused(ApiException.Kind.FAILED_PRECONDITION, "operation running"), T0);
+        assertThat(busy.task().deleteFailures()).isZero();
+    }
 }

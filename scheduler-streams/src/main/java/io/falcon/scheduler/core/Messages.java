@@ -129,6 +129,11 @@ public final class Messages {
                 + "; its Kubernetes Job and node pool at the old location are deleted";
     }
 
+    /** Appended to a finished job's Message while its pool's deletion keeps failing (seed error table). */
+    public static String poolDeleteFailing(String pool, String error) {
+        return "(node pool " + pool + " 删除失败,重试中: " + error + ")";
+    }
+
     public static String timeout(long seconds) {
         return "任务超时 (" + seconds + "s),已取消 Job";
     }

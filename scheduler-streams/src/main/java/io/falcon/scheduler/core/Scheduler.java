@@ -334,6 +334,8 @@ public final class Scheduler {
             onReservationShort(shortage, now, out);
         } else if (event instanceof ExecutorEvent.NodePoolDeleted deleted) {
             onPoolDeleted(deleted, out);
+        } else if (event instanceof ExecutorEvent.NodePoolDeleteFailing failing) {
+            onPoolDeleteFailing(failing, now, out);
         } else if (event instanceof ExecutorEvent.JobSubmitted submitted) {
             onJobSubmitted(submitted, now, out);
         } else if (event instanceof ExecutorEvent.JobSubmitFailed failed) {
@@ -719,6 +721,25 @@ public final class Scheduler {
             pools.remove(key);
             out.poolChanged(key);
         }
+    }
+
+    /**
+     * Seed error table: a node-pool deletion keeps failing; it goes on being retried, and the error is appended to
+     * the Message of the job that last held the pool, whose Status stays its result.
+     */
+    private void onPoolDeleteFailing(ExecutorEvent.NodePoolDeleteFailing failing, Instant now, Decisions out) {
+        NodePool pool = pools.get(new NodePool.PoolKey(failing.clusterId(), failing.nodePoolName()));
+        if (pool == null || pool.state() != NodePool.State.DELETING) {
+            return;
+        }
+        String note = Messages.poolDeleteFailing(failing.nodePoolName(), failing.message());
+        jobs.values().stream()
+                .filter(j -> j.phase() == Phase.DONE)
+                .filter(j -> j.clusterId().filter(failing.clusterId()::equals).isPresent())
+                .filter(j -> j.nodePoolName().filter(failing.nodePoolName()::equals).isPresent())
+                .max(Comparator.comparing((ScheduledJob j) -> j.phaseSince().orElse(Instant.EPOCH)))
+                .filter(j -> !j.message().contains(note))
+                .ifPresent(j -> publish(j, j.status(), j.reason(), (j.message() + " " + note).strip(), now, out));
     }
 
     /**

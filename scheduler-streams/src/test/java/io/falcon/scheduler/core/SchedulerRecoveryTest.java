@@ -185,4 +185,21 @@ class SchedulerRecoveryTest {
         f.succeeded("j1");
         assertThat(f.last("j1").status()).isEqualTo(Status.Succeeded);
     }
+
+    @Test
+    void aPoolDeletionThatKeepsFailingIsAppendedToTheJobsMessageWhoseStatusStays() {
+        f.submit("j1", "alice").startRunning("j1").succeeded("j1");
+        String pool = f.last("j1").nodePoolName().orElseThrow();
+        f.observe(new ExecutorEvent.NodePoolDeleteFailing(f.meta(), "", "c1", "v6e", pool, 5,
+                "INTERNAL: delete operation failed"));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Succeeded);
+        assertThat(f.last("j1").message()).isEqualTo("(node pool " + pool + " 删除失败,重试中: INTERNAL: delete "
+                + "operation failed)");
+        int published = f.of("j1").size();
+        f.observe(new ExecutorEvent.NodePoolDeleteFailing(f.meta(), "", "c1", "v6e", pool, 5,
+                "INTERNAL: delete operation failed"));
+        assertThat(f.of("j1")).as("said once").hasSize(published);
+        f.advance(Duration.ofMinutes(2));
+        assertThat(count(ExecutorCommand.EnsureNodePoolDeleted.class, "")).as("still retried").isGreaterThan(1);
+    }
 }
