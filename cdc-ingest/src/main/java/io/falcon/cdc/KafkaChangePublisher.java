@@ -3,6 +3,7 @@ package io.falcon.cdc;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import io.falcon.events.Topics;
+import io.falcon.events.cdc.SchedulerRouting;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -18,7 +19,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The engine's ChangeConsumer: maps every record of a batch, sends the events (and dead letters) with the idempotent
  * producer, waits until Kafka acknowledged all of them, and only then marks the records processed so their offsets
- * may be committed. If any send fails nothing of the batch is marked and the batch fails, which stops the engine;
+ * may be committed. Each change goes to its table's topic (keyed by row id) and, when the scheduler must see it
+ * ({@link SchedulerRouting}), to falcon.scheduler.input keyed by tpu_type, in binlog order: one producer sending in
+ * that order keeps it per partition, so jobs and clusters changes of a TPU type reach the scheduler in the order the
+ * database committed them. If any send fails nothing of the batch is marked and the batch fails, which stops the engine;
  * {@link CdcIngest} restarts it and Debezium delivers again from the last committed offset (at least once; the event
  * ids are deterministic so consumers can recognise duplicates).
  */
@@ -64,6 +68,10 @@ final class KafkaChangePublisher implements DebeziumEngine.ChangeConsumer<Record
                 String pos = p.change().source().binlogFile() + ":" + p.change().source().binlogPosition() + ":"
                         + p.change().source().rowInEvent();
                 what.add("jobs id=" + p.key() + " op=" + p.change().op() + " pos=" + pos);
+                for (SchedulerRouting.Routed routed : SchedulerRouting.route(p.change())) {
+                    sends.add(producer.send(schedulerInput(routed)));
+                    what.add("scheduler input key=" + routed.key() + " job=" + p.key());
+                }
                 log.debug("cdc change table=jobs id={} op={} pos={} eventId={}", p.key(), p.change().op(), pos,
                         p.change().meta().eventId());
                 first = first == null ? pos : first;
@@ -76,6 +84,10 @@ final class KafkaChangePublisher implements DebeziumEngine.ChangeConsumer<Record
                 String pos = p.change().source().binlogFile() + ":" + p.change().source().binlogPosition() + ":"
                         + p.change().source().rowInEvent();
                 what.add("clusters id=" + p.key() + " op=" + p.change().op() + " pos=" + pos);
+                for (SchedulerRouting.Routed routed : SchedulerRouting.route(p.change())) {
+                    sends.add(producer.send(schedulerInput(routed)));
+                    what.add("scheduler input key=" + routed.key() + " cluster=" + p.key());
+                }
                 log.debug("cdc change table=clusters id={} op={} pos={} eventId={}", p.key(), p.change().op(),
                         pos, p.change().meta().eventId());
                 first = first == null ? pos : first;
@@ -118,6 +130,12 @@ final class KafkaChangePublisher implements DebeziumEngine.ChangeConsumer<Record
             log.info("cdc batch published jobs={} clusters={} deadLetters={} skipped={} positions={}..{}", jobs,
                     clusters, dead, skipped, first, last);
         }
+    }
+
+    private static ProducerRecord<byte[], byte[]> schedulerInput(SchedulerRouting.Routed routed) {
+        String topic = Topics.SCHEDULER_INPUT.name();
+        return record(topic, routed.key(), Topics.SCHEDULER_INPUT.valueSerde().serializer().serialize(topic,
+                routed.input()));
     }
 
     private static ProducerRecord<byte[], byte[]> record(String topic, String key, byte[] value) {

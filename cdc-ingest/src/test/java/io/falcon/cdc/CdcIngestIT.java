@@ -104,6 +104,43 @@ class CdcIngestIT {
     }
 
     @Test
+    void jobAndClusterChangesReachTheSchedulerInTheOrderTheDatabaseCommittedThem() {
+        try (CdcFixture f = new CdcFixture();
+                CdcFixture.Reader<io.falcon.events.SchedulerInput> input = new CdcFixture.Reader<>(
+                        io.falcon.embedded.SharedInfra.kafka(), io.falcon.events.Topics.SCHEDULER_INPUT.name(),
+                        b -> io.falcon.events.Topics.SCHEDULER_INPUT.valueSerde().deserializer().deserialize("", b))) {
+            String cluster = "ord-c-" + Long.toHexString(System.nanoTime());
+            String job = "ord-j-" + Long.toHexString(System.nanoTime());
+            f.sql(insertCluster(cluster, "active"), insertJob(job, SPEC));
+            f.startIngest();
+            f.jobs().awaitValues(WAIT, "the snapshot", v -> v.stream().anyMatch(c -> c.jobId().equals(job)));
+            f.sql("UPDATE clusters SET status = 'maintenance' WHERE id = '" + cluster + "'");
+            f.sql("UPDATE jobs SET message = 'a status write-back, not for the scheduler' WHERE id = '" + job + "'");
+            f.sql("UPDATE jobs SET status = 'Aborting' WHERE id = '" + job + "'");
+            f.sql("UPDATE clusters SET status = 'active' WHERE id = '" + cluster + "'");
+
+            java.util.function.Function<io.falcon.events.SchedulerInput, String> describe = in -> {
+                if (in instanceof io.falcon.events.SchedulerInput.ClusterChanged c
+                        && c.change().clusterId().equals(cluster)) {
+                    return "cluster " + c.change().after().orElseThrow().status();
+                }
+                if (in instanceof io.falcon.events.SchedulerInput.JobChanged j && j.change().jobId().equals(job)) {
+                    return "job " + j.change().after().orElseThrow().status();
+                }
+                return "";
+            };
+            List<String> mine = input.awaitValues(WAIT, "the four changes in order", v -> v.stream().map(describe)
+                    .filter(d -> !d.isEmpty()).count() >= 5).stream().map(describe).filter(d -> !d.isEmpty()).toList();
+            // the snapshot reads the tables one after the other; from then on the binlog's commit order holds
+            assertThat(mine.subList(0, 2)).containsExactlyInAnyOrder("cluster active", "job Pending");
+            assertThat(mine.subList(2, mine.size())).containsExactly("cluster maintenance", "job Aborting",
+                    "cluster active");
+            assertThat(input.records).filteredOn(r -> !describe.apply(r.value()).isEmpty())
+                    .allSatisfy(r -> assertThat(r.key()).as("keyed by tpu_type").isEqualTo("v5e"));
+        }
+    }
+
+    @Test
     void anUnmappableChangeGoesToTheDeadLetterTopicAndTheStreamGoesOn() throws InterruptedException {
         try (CdcFixture f = new CdcFixture()) {
             CdcIngest ingest = f.startIngest();

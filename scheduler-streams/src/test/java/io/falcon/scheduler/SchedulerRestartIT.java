@@ -50,17 +50,17 @@ class SchedulerRestartIT {
                 KafkaConsumer<String, TaskStatus> statuses = statusConsumer(bootstrap, appId)) {
             List<TaskStatus> seen = new ArrayList<>();
             try (SchedulerApp app = new SchedulerApp(SchedulerConfig.from(settings)).start()) {
-                send(producer, Topics.CDC_CLUSTERS.name(), appId + "-c1", Topics.CDC_CLUSTERS.valueSerde().toBytes(
+                sendRouted(producer, (
                         TestRows.clusterInserted(TestRows.cluster(appId + "-c1", "v5p", "active"))));
                 // r1 first, so that the cluster is known before the others arrive through other partitions
                 String r1 = appId + "-r1";
-                send(producer, Topics.CDC_JOBS.name(), r1, Topics.CDC_JOBS.valueSerde().toBytes(
+                sendRouted(producer, (
                         TestRows.inserted(TestRows.job(r1, "alice", "v5p", "2x2x1", TestRows.SPEC))));
                 await(statuses, seen, s -> s.jobId().equals(r1) && s.reason().filter(Reason.Provisioning::equals)
                         .isPresent());
                 for (String[] job : new String[][] {{"r2", "alice"}, {"r3", "bob"}}) {
                     String id = appId + "-" + job[0];
-                    send(producer, Topics.CDC_JOBS.name(), id, Topics.CDC_JOBS.valueSerde().toBytes(
+                    sendRouted(producer, (
                             TestRows.inserted(TestRows.job(id, job[1], "v5p", "2x2x1", TestRows.SPEC))));
                 }
                 // alice was served last, so bob's r3 is next (#2 behind r1), alice's r2 after it
@@ -71,7 +71,7 @@ class SchedulerRestartIT {
 
             try (SchedulerApp app = new SchedulerApp(SchedulerConfig.from(settings)).start()) {
                 // a redelivered insert of a known job changes nothing
-                send(producer, Topics.CDC_JOBS.name(), appId + "-r1", Topics.CDC_JOBS.valueSerde().toBytes(
+                sendRouted(producer, (
                         TestRows.inserted(TestRows.job(appId + "-r1", "alice", "v5p", "2x2x1", TestRows.SPEC))));
                 Meta meta = Meta.of("executor", Instant.now());
                 String c1 = appId + "-c1";
@@ -115,10 +115,10 @@ class SchedulerRestartIT {
             List<TaskStatus> seen = new ArrayList<>();
             String cluster = appId + "-c1";
             try (SchedulerApp app = new SchedulerApp(SchedulerConfig.from(settings)).start()) {
-                send(producer, Topics.CDC_CLUSTERS.name(), cluster, Topics.CDC_CLUSTERS.valueSerde().toBytes(
+                sendRouted(producer, (
                         TestRows.clusterInserted(TestRows.cluster(cluster, "v5p", "active"))));
                 String first = appId + "-first";
-                send(producer, Topics.CDC_JOBS.name(), first, Topics.CDC_JOBS.valueSerde().toBytes(
+                sendRouted(producer, (
                         TestRows.inserted(TestRows.job(first, "alice", "v5p", "2x2x1", TestRows.SPEC))));
                 await(statuses, seen, s -> s.jobId().equals(first));
             }
@@ -126,7 +126,7 @@ class SchedulerRestartIT {
             long restarted = System.nanoTime();
             try (SchedulerApp app = new SchedulerApp(SchedulerConfig.from(settings)).start()) {
                 String second = appId + "-second";
-                send(producer, Topics.CDC_JOBS.name(), second, Topics.CDC_JOBS.valueSerde().toBytes(
+                sendRouted(producer, (
                         TestRows.inserted(TestRows.job(second, "bob", "v5p", "2x2x1", TestRows.SPEC))));
                 await(statuses, seen, s -> s.jobId().equals(second));
                 Duration takeover = Duration.ofNanos(System.nanoTime() - restarted);
@@ -154,6 +154,16 @@ class SchedulerRestartIT {
             consumer.poll(Duration.ofMillis(200)).forEach(record -> seen.add(record.value()));
         }
         throw new AssertionError("no such status; saw " + seen);
+    }
+
+    /** A row change as cdc-ingest publishes it for the scheduler (SchedulerRouting onto falcon.scheduler.input). */
+    private static void sendRouted(KafkaProducer<String, byte[]> producer, Object change) throws Exception {
+        List<io.falcon.events.cdc.SchedulerRouting.Routed> routed = change instanceof io.falcon.events.cdc.JobChange j
+                ? io.falcon.events.cdc.SchedulerRouting.route(j)
+                : io.falcon.events.cdc.SchedulerRouting.route((io.falcon.events.cdc.ClusterChange) change);
+        for (io.falcon.events.cdc.SchedulerRouting.Routed r : routed) {
+            send(producer, Topics.SCHEDULER_INPUT.name(), r.key(), Topics.SCHEDULER_INPUT.valueSerde().toBytes(r.input()));
+        }
     }
 
     private static void send(KafkaProducer<String, byte[]> producer, String topic, String key, byte[] value)

@@ -2,6 +2,7 @@ package io.falcon.scheduler.core;
 
 import io.falcon.events.cdc.JobChange;
 import io.falcon.events.cdc.JobRow;
+import io.falcon.events.cdc.SchedulerRouting;
 import io.falcon.events.status.Status;
 import java.time.Instant;
 import java.util.Optional;
@@ -29,34 +30,18 @@ public final class Intake {
     public record Abort(String jobId, Instant requestedAt) implements Intent {
     }
 
+    /**
+     * Which of the upper components' writes the change is ({@link SchedulerRouting#isUpperComponentWrite}): an
+     * insert submits (or aborts, when inserted Aborting), a change to Aborting aborts, a snapshot row not yet terminal
+     * is submitted again (harmless: the scheduler ignores jobs it already knows) or aborted.
+     */
     public static Optional<Intent> classify(JobChange change, Instant fallbackTime) {
-        Optional<JobRow> after = change.after();
-        if (after.isEmpty()) {
+        if (!SchedulerRouting.isUpperComponentWrite(change)) {
             return Optional.empty();
         }
-        JobRow row = after.get();
-        boolean isAborting = Status.Aborting.name().equals(row.status());
-        boolean wasAborting = change.before().map(b -> Status.Aborting.name().equals(b.status())).orElse(false);
-        return switch (change.op()) {
-            case CREATE -> isAborting ? Optional.of(abort(row, fallbackTime)) : Optional.of(submit(row, fallbackTime));
-            case SNAPSHOT -> snapshot(row, fallbackTime);
-            case UPDATE -> isAborting && !wasAborting ? Optional.of(abort(row, fallbackTime)) : Optional.empty();
-            case DELETE -> Optional.empty();
-        };
-    }
-
-    /**
-     * A snapshot sees rows in whatever state they are; resubmitting non-terminal ones is harmless because the
-     * scheduler ignores jobs it already knows.
-     */
-    private static Optional<Intent> snapshot(JobRow row, Instant fallbackTime) {
-        if (Status.Aborting.name().equals(row.status())) {
-            return Optional.of(abort(row, fallbackTime));
-        }
-        if (Status.Pending.name().equals(row.status()) || Status.Running.name().equals(row.status())) {
-            return Optional.of(submit(row, fallbackTime));
-        }
-        return Optional.empty();
+        JobRow row = change.after().orElseThrow();
+        return Optional.of(Status.Aborting.name().equals(row.status()) ? abort(row, fallbackTime)
+                : submit(row, fallbackTime));
     }
 
     private static Intent submit(JobRow row, Instant fallbackTime) {

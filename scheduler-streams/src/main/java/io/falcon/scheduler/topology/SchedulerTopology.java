@@ -20,8 +20,8 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * cdc.jobs + cdc.clusters -> intake (drop echoes, re-key by tpu_type) -> scheduler.input; scheduler.input +
- * executor.events -> scheduler (changelogged stores, wall-clock punctuator) -> task-status + executor.commands.
+ * scheduler.input (row changes cdc-ingest routed by tpu_type, in commit order) + executor.events -> scheduler
+ * (changelogged stores, wall-clock punctuator) -> task-status + executor.commands.
  */
 public final class SchedulerTopology {
     static final String JOB_STORE = "scheduler-jobs";
@@ -29,7 +29,6 @@ public final class SchedulerTopology {
     static final String CLUSTER_STORE = "scheduler-clusters";
     static final String QUEUE_STORE = "scheduler-queues";
     static final String DELETION_STORE = "scheduler-job-deletions";
-    static final String INPUT_SINK = "to-scheduler-input";
     static final String STATUS_SINK = "to-task-status";
     static final String COMMAND_SINK = "to-executor-commands";
     static final String DEAD_LETTER_SINK = "to-dead-letter";
@@ -48,10 +47,6 @@ public final class SchedulerTopology {
         var bytes = Serdes.ByteArray().deserializer();
         var keys = Serdes.String().deserializer();
 
-        topology.addSource("cdc", keys, bytes, Topics.CDC_JOBS.name(), Topics.CDC_CLUSTERS.name());
-        topology.addProcessor("intake", IntakeProcessor::new, "cdc");
-        addSink(topology, INPUT_SINK, Topics.SCHEDULER_INPUT, "intake");
-
         topology.addSource("scheduler-in", keys, bytes, Topics.SCHEDULER_INPUT.name(), Topics.EXECUTOR_EVENTS.name());
         topology.addProcessor("scheduler", () -> new SchedulerProcessor(tickInterval, scheduling, metrics), "scheduler-in");
         topology.addStateStore(store(JOB_STORE, JsonSerde.of(ScheduledJob.class)), "scheduler");
@@ -61,7 +56,7 @@ public final class SchedulerTopology {
         topology.addStateStore(store(DELETION_STORE, JsonSerde.of(JobDeletion.class)), "scheduler");
         addSink(topology, STATUS_SINK, Topics.TASK_STATUS, "scheduler");
         addSink(topology, COMMAND_SINK, Topics.EXECUTOR_COMMANDS, "scheduler");
-        addSink(topology, DEAD_LETTER_SINK, Topics.DEAD_LETTER, "intake", "scheduler");
+        addSink(topology, DEAD_LETTER_SINK, Topics.DEAD_LETTER, "scheduler");
         return topology;
     }
 

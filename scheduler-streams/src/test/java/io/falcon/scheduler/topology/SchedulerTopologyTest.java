@@ -35,8 +35,22 @@ class SchedulerTopologyTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private TopologyTestDriver driver;
-    private TestInputTopic<String, JobChange> jobs;
-    private TestInputTopic<String, ClusterChange> clusters;
+    private RoutedInput<JobChange> jobs;
+    private RoutedInput<ClusterChange> clusters;
+    private TestInputTopic<String, io.falcon.events.SchedulerInput> input;
+
+    /** Row changes as cdc-ingest publishes them: routed by SchedulerRouting onto falcon.scheduler.input. */
+    private final class RoutedInput<C> {
+        private final java.util.function.Function<C, List<io.falcon.events.cdc.SchedulerRouting.Routed>> route;
+
+        RoutedInput(java.util.function.Function<C, List<io.falcon.events.cdc.SchedulerRouting.Routed>> route) {
+            this.route = route;
+        }
+
+        void pipeInput(String rowId, C change) {
+            route.apply(change).forEach(r -> input.pipeInput(r.key(), r.input()));
+        }
+    }
     private TestInputTopic<String, ExecutorEvent> events;
     private TestInputTopic<String, byte[]> rawEvents;
     private TestOutputTopic<String, TaskStatus> statuses;
@@ -51,10 +65,10 @@ class SchedulerTopologyTest {
         driver = new TopologyTestDriver(SchedulerTopology.build(Duration.ofSeconds(1), SchedulerSettings.defaults(),
                 new FalconMetrics(registry)), props, START);
         var keys = Serdes.String();
-        jobs = driver.createInputTopic(Topics.CDC_JOBS.name(), keys.serializer(),
-                Topics.CDC_JOBS.valueSerde().serializer());
-        clusters = driver.createInputTopic(Topics.CDC_CLUSTERS.name(), keys.serializer(),
-                Topics.CDC_CLUSTERS.valueSerde().serializer());
+        input = driver.createInputTopic(Topics.SCHEDULER_INPUT.name(), keys.serializer(),
+                Topics.SCHEDULER_INPUT.valueSerde().serializer());
+        jobs = new RoutedInput<>(io.falcon.events.cdc.SchedulerRouting::route);
+        clusters = new RoutedInput<>(io.falcon.events.cdc.SchedulerRouting::route);
         events = driver.createInputTopic(Topics.EXECUTOR_EVENTS.name(), keys.serializer(),
                 Topics.EXECUTOR_EVENTS.valueSerde().serializer());
         rawEvents = driver.createInputTopic(Topics.EXECUTOR_EVENTS.name(), keys.serializer(),
