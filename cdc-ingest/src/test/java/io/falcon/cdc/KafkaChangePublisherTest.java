@@ -81,14 +81,20 @@ class KafkaChangePublisherTest {
         new KafkaChangePublisher(producer, config, counters).handleBatch(batch, committer);
 
         List<ProducerRecord<byte[], byte[]>> sent = producer.history();
-        assertThat(sent).hasSize(2);
+        assertThat(sent).hasSize(3);
         assertThat(sent.get(0).topic()).isEqualTo("falcon.cdc.jobs");
         assertThat(new String(sent.get(0).key(), StandardCharsets.UTF_8)).isEqualTo("j1");
         JobChange change = Topics.CDC_JOBS.valueSerde().deserializer().deserialize("t", sent.get(0).value());
         assertThat(change.op()).isEqualTo(ChangeOp.UPDATE);
         assertThat(change.after().orElseThrow().status()).isEqualTo("Aborting");
-        assertThat(sent.get(1).topic()).isEqualTo("falcon.dead-letter");
-        DeadLetter letter = Topics.DEAD_LETTER.valueSerde().deserializer().deserialize("t", sent.get(1).value());
+        // the abort is an upper component's write: it goes to the scheduler too, keyed by tpu_type, right after
+        assertThat(sent.get(1).topic()).isEqualTo("falcon.scheduler.input");
+        assertThat(new String(sent.get(1).key(), StandardCharsets.UTF_8))
+                .isEqualTo(change.after().orElseThrow().tpuType());
+        assertThat(Topics.SCHEDULER_INPUT.valueSerde().deserializer().deserialize("t", sent.get(1).value()))
+                .isInstanceOf(io.falcon.events.SchedulerInput.JobChanged.class);
+        assertThat(sent.get(2).topic()).isEqualTo("falcon.dead-letter");
+        DeadLetter letter = Topics.DEAD_LETTER.valueSerde().deserializer().deserialize("t", sent.get(2).value());
         assertThat(letter.reason()).contains("unknown table db.users").contains("mysql-bin.000002:200:0");
 
         assertThat(committer.marked).containsExactlyElementsOf(batch);
@@ -104,6 +110,7 @@ class KafkaChangePublisherTest {
                 new ByteArraySerializer()) {
             @Override
             public synchronized void flush() {
+                completeNext();
                 completeNext();
                 errorNext(new TimeoutException("no ack from the leader"));
             }

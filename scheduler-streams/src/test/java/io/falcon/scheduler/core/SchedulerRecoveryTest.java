@@ -202,4 +202,22 @@ class SchedulerRecoveryTest {
         f.advance(Duration.ofMinutes(2));
         assertThat(count(ExecutorCommand.EnsureNodePoolDeleted.class, "")).as("still retried").isGreaterThan(1);
     }
+
+    @Test
+    void aPoolWaitingForNodesIsKeptWhileAnotherTopologysJobsAcquireBesideIt() {
+        // seed section 4: the WaitingForNode pool is kept (GKE keeps retrying); queues of other topologies are not
+        // blocked by it and acquire in parallel.
+        f.submit("j1", "alice");
+        String pool = f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1").nodePoolName();
+        f.observe(new ExecutorEvent.NodePoolWaitingForNodes(f.meta(), "j1", "c1", "v6e", pool, 0, 0, 2));
+        f.submit(new JobRequest("k1", "bob", "name-k1", "v6e", "4x4", SchedulerFixture.SPEC, Optional.empty(),
+                Optional.empty(), Instant.parse("2026-12-02T09:00:00Z")));
+        assertThat(f.last("k1").reason()).contains(Reason.Provisioning);
+        for (int minute = 0; minute < 180; minute++) {
+            f.advance(Duration.ofMinutes(1));
+        }
+        assertThat(f.last("j1").reason()).contains(Reason.WaitingForNode);
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
+                .noneMatch(d -> d.nodePoolName().equals(pool));
+    }
 }

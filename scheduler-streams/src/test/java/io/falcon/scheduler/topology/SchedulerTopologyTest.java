@@ -131,6 +131,24 @@ class SchedulerTopologyTest {
     }
 
     @Test
+    void aPoolHandedToTheNextJobCountsAsAReuseHit() {
+        jobs.pipeInput("j1", TestRows.inserted(TestRows.job("j1", "alice", "v6e", "2x2", TestRows.SPEC)));
+        jobs.pipeInput("j2", TestRows.inserted(TestRows.job("j2", "bob", "v6e", "2x2", TestRows.SPEC)));
+        Meta meta = Meta.of("executor", START);
+        events.pipeInput("v6e", new ExecutorEvent.NodePoolReady(meta, "j1", "c1", "v6e", "falcon-j1"));
+        events.pipeInput("v6e", new ExecutorEvent.JobRunning(meta, "j1", "c1", "v6e", "falcon-j1", "uid-j1", 1, 1));
+        assertThat(registry.find(FalconMetrics.NODE_POOL_REUSE).counter()).isNull();
+        // j2 is creating its own pool when j1 ends: j1's READY pool goes to j2 (its own creation is cancelled)
+        events.pipeInput("v6e", new ExecutorEvent.JobSucceeded(meta, "j1", "c1", "v6e", "falcon-j1"));
+
+        assertThat(registry.get(FalconMetrics.NODE_POOL_REUSE).tag(FalconMetrics.TAG_CLUSTER, "c1").counter().count())
+                .isEqualTo(1.0);
+        assertThat(commands.readValuesToList()).filteredOn(c -> c instanceof ExecutorCommand.EnsureJob)
+                .extracting(c -> ((ExecutorCommand.EnsureJob) c).nodePoolName()).containsExactly("falcon-j1",
+                        "falcon-j1");
+    }
+
+    @Test
     void failuresDispatchLatencyAndQueueDepthAreMeasured() {
         jobs.pipeInput("bad", TestRows.inserted(TestRows.job("bad", "alice", "v6e", "2x4", "{}")));
         jobs.pipeInput("j1", TestRows.inserted(TestRows.job("j1", "alice", "v6e", "2x2", TestRows.SPEC)));
