@@ -1,7 +1,5 @@
 package io.falcon.simulation;
 
-import io.falcon.events.status.Reason;
-import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;
 import io.falcon.scheduler.core.Phase;
 import io.falcon.scheduler.core.QueueKey;
@@ -217,13 +215,5 @@ final class Checks {
 
     private static String describe(TaskStatus s) {
         return s.status() + s.reason().map(r -> "/" + r).orElse("") + " (v" + s.version() + ")";
-    }
-
-    static boolean terminal(Status status) {
-        return status.isTerminal();
-    }
-
-    static boolean waitingReason(Optional<Reason> reason) {
-        return reason.filter(Reason.Waiting::equals).isPresent();
     }
 }

@@ -12,7 +12,7 @@ import java.util.function.BiConsumer;
 import java.util.function.UnaryOperator;
 
 /** The scheduler's stores as sorted maps: a transaction's working copy, or the committed changelog. */
-final class MapStore implements SchedulerStore {
+final class MapStore {
     private final MapTable<ScheduledJob> jobs;
     private final MapTable<NodePool> pools;
     private final MapTable<ClusterRow> clusters;
@@ -30,6 +30,11 @@ final class MapStore implements SchedulerStore {
         this.clusters = clusters;
         this.queues = queues;
         this.deletions = deletions;
+    }
+
+    /** The same tables as the scheduler's persist and restore see them. */
+    SchedulerStore store() {
+        return new SchedulerStore(jobs, pools, clusters, queues, deletions);
     }
 
     /** A copy (values are immutable records, so sharing them is safe). */
@@ -64,32 +69,7 @@ final class MapStore implements SchedulerStore {
         return jobs.map;
     }
 
-    @Override
-    public Table<ScheduledJob> jobs() {
-        return jobs;
-    }
-
-    @Override
-    public Table<NodePool> pools() {
-        return pools;
-    }
-
-    @Override
-    public Table<ClusterRow> clusters() {
-        return clusters;
-    }
-
-    @Override
-    public Table<String> queues() {
-        return queues;
-    }
-
-    @Override
-    public Table<JobDeletion> deletions() {
-        return deletions;
-    }
-
-    private static final class MapTable<V> implements Table<V> {
+    private static final class MapTable<V> implements SchedulerStore.Table<V> {
         final TreeMap<String, V> map = new TreeMap<>();
 
         MapTable<V> copy(UnaryOperator<V> each) {

@@ -138,9 +138,4 @@ record Scenario(long seed, List<ClusterRow> clusters, List<Integer> reservationH
         return new Scenario(0, clusters, clusters.stream().map(c -> c.defaultReservation().isPresent() ? 8 : 0)
                 .toList(), jobs, List.of(), Faults.NONE, healAt, Map.of());
     }
-
-    static JobPlan job(String id, String actor, String topology, Instant submitAt, Duration runFor) {
-        return new JobPlan(id, actor, "v6e", topology, Optional.empty(), Optional.empty(), submitAt,
-                Optional.empty(), runFor, Outcome.SUCCEED);
-    }
 }

@@ -54,7 +54,6 @@ final class SimFleet implements GkeApi, EdgeApi {
     private Optional<Duration> nodeDelay = Optional.empty();
     private long opSeq;
     private long uidSeq;
-    private long changes;
 
     /** A pool deletion that took nodes from a Job still defined in the cluster. */
     record PoolLoss(String pool, String falconJobId, Instant at) {
@@ -156,11 +155,6 @@ final class SimFleet implements GkeApi, EdgeApi {
     /** Nodes of pools that become RUNNING from now on register only after the delay (until the heal). */
     void nodeDelay(Duration delay) {
         nodeDelay = Optional.of(delay);
-    }
-
-    /** Increases with every change of Jobs or Pods (the informers' trigger). */
-    long changes() {
-        return changes;
     }
 
     // ---- inspection, from the outside ----
@@ -413,7 +407,6 @@ final class SimFleet implements GkeApi, EdgeApi {
         }
         jobs.put(key, job);
         jobCreates.merge(command.jobId(), 1, Integer::sum);
-        changes++;
         schedulePods();
         maybeFailAfter("jobs.create");
         return job.uid;
@@ -432,7 +425,6 @@ final class SimFleet implements GkeApi, EdgeApi {
         KJob job = jobs.remove(key);
         if (job != null) {
             deletedJobs.put(key, loop.now());
-            changes++;
         }
         maybeFailAfter("jobs.delete");
         return job != null;
@@ -488,7 +480,6 @@ final class SimFleet implements GkeApi, EdgeApi {
                     return;
                 }
                 job.podPhase = "Running";
-                changes++;
                 loop.after(job.plan.runFor(), () -> finish(job));
             });
         }
@@ -498,7 +489,6 @@ final class SimFleet implements GkeApi, EdgeApi {
         if (jobs.get(key(job.cluster, job.name)) != job || job.finished()) {
             return;
         }
-        changes++;
         if (job.plan.outcome() == Scenario.Outcome.FAIL) {
             job.podPhase = "Failed";
             job.terminated = Optional.of(new PodView.Terminated(rnd.nextBoolean() ? 1 : 137,
@@ -520,7 +510,6 @@ final class SimFleet implements GkeApi, EdgeApi {
                 job.podPhase = "Failed";
                 job.terminated = Optional.of(new PodView.Terminated(137, "NodeLost"));
                 job.conditions = List.of(new JobView.Condition("Failed", "True", "BackoffLimitExceeded", ""));
-                changes++;
                 ttl(job);
             }
         }
@@ -531,7 +520,6 @@ final class SimFleet implements GkeApi, EdgeApi {
         loop.after(Duration.ofHours(24), () -> {
             if (jobs.get(key(job.cluster, job.name)) == job) {
                 jobs.remove(key(job.cluster, job.name));
-                changes++;
             }
         });
     }

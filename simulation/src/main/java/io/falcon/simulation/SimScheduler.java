@@ -73,7 +73,7 @@ final class SimScheduler {
     void start() {
         up = true;
         generation++;
-        core = SchedulerStore.restore(committed.roundTrip(), settings);
+        core = SchedulerStore.restore(committed.roundTrip().store(), settings);
         working = committed.copy();
         inputs = inputsCommitted;
         events = eventsCommitted;
@@ -160,10 +160,10 @@ final class SimScheduler {
             decisions = step.run();
         } catch (RuntimeException e) {
             checks.violation("scheduler threw on " + what + " at " + loop.now() + ": " + e);
-            core = SchedulerStore.restore(working, settings); // as SchedulerProcessor.rebuild()
+            core = SchedulerStore.restore(working.store(), settings); // as SchedulerProcessor.rebuild()
             return;
         }
-        SchedulerStore.persist(core, decisions, working);
+        SchedulerStore.persist(core, decisions, working.store());
         outCommands.addAll(decisions.commands());
         outStatuses.addAll(decisions.statuses());
         checks.after(before, core, what, loop.now());

@@ -20,6 +20,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -106,23 +107,7 @@ class StatusSinkIT {
         send(StatusDb.status("known", 1, Status.Running, Optional.empty(), "Pod 运行中 (1/1 active)"));
         await(() -> "Running".equals(db.column("known", "status")));
 
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafka().bootstrapServers());
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, topic + "-dlq-reader");
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        List<DeadLetter> letters = new ArrayList<>();
-        try (KafkaConsumer<String, DeadLetter> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
-                Topics.DEAD_LETTER.valueSerde().deserializer())) {
-            consumer.subscribe(List.of(Topics.DEAD_LETTER.name()));
-            Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-            while (Instant.now().isBefore(deadline) && letters.size() < 2) {
-                consumer.poll(Duration.ofMillis(200)).forEach(r -> {
-                    if (r.value().sourceTopic().equals(topic)) {
-                        letters.add(r.value());
-                    }
-                });
-            }
-        }
+        List<DeadLetter> letters = deadLetters(letter -> true, 2);
         assertThat(letters).extracting(DeadLetter::reason).anySatisfy(r -> assertThat(r).contains("TaskStatus"))
                 .anySatisfy(r -> assertThat(r).isEqualTo("no jobs row with id ghost"));
     }
@@ -136,25 +121,31 @@ class StatusSinkIT {
         send(StatusDb.status("fine", 1, Status.Running, Optional.empty(), "Pod 运行中 (1/1 active)"));
         await(() -> "Running".equals(db.column("fine", "status")));
 
+        List<DeadLetter> letters = deadLetters(letter -> letter.key().filter("huge"::equals).isPresent(), 1);
+        assertThat(letters).singleElement().satisfies(l -> assertThat(l.reason()).startsWith("the database refuses"));
+        assertThat(db.column("huge", "status")).isEqualTo("Pending");
+    }
+
+    /** The dead letters this test's topic produced that match, read until {@code wanted} arrived or 30 s passed. */
+    private List<DeadLetter> deadLetters(Predicate<DeadLetter> matching, int wanted) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafka().bootstrapServers());
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, topic + "-refused-reader");
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, topic + "-dlq-reader");
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         List<DeadLetter> letters = new ArrayList<>();
         try (KafkaConsumer<String, DeadLetter> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
                 Topics.DEAD_LETTER.valueSerde().deserializer())) {
             consumer.subscribe(List.of(Topics.DEAD_LETTER.name()));
             Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-            while (Instant.now().isBefore(deadline) && letters.isEmpty()) {
+            while (Instant.now().isBefore(deadline) && letters.size() < wanted) {
                 consumer.poll(Duration.ofMillis(200)).forEach(r -> {
-                    if (r.value().sourceTopic().equals(topic) && r.value().key().filter("huge"::equals).isPresent()) {
+                    if (r.value().sourceTopic().equals(topic) && matching.test(r.value())) {
                         letters.add(r.value());
                     }
                 });
             }
         }
-        assertThat(letters).singleElement().satisfies(l -> assertThat(l.reason()).startsWith("the database refuses"));
-        assertThat(db.column("huge", "status")).isEqualTo("Pending");
+        return letters;
     }
 
     private Properties producerProps() {

@@ -58,16 +58,6 @@ public final class NodePoolDriver {
         return tasks.size();
     }
 
-    /** The tasks in flight (for tests and the simulation's checks). */
-    public List<PoolTask> tasks() {
-        List<PoolTask> out = new ArrayList<>();
-        tasks.values().forEach(slot -> {
-            synchronized (slot) {
-                out.add(slot.task);
-            }
-        });
-        return out;
-    }
 
     /**
      * A creation the scheduler wants. A creation already in flight for the pool continues (a re-sent command does

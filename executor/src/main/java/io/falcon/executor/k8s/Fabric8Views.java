@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
-import io.falcon.executor.FalconLabels;
 import io.falcon.executor.core.JobView;
 import io.falcon.executor.core.PodView;
 import java.time.Instant;
@@ -86,10 +85,5 @@ public final class Fabric8Views {
 
     private static Map<String, String> orEmptyMap(Map<String, String> m) {
         return m == null ? Map.of() : m;
-    }
-
-    /** The falcon-job label value, for callers that only have labels. */
-    static String falconJobLabel(Map<String, String> labels) {
-        return labels == null ? "" : labels.getOrDefault(FalconLabels.JOB, "");
     }
 }

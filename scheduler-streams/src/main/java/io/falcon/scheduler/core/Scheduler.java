@@ -826,16 +826,25 @@ public final class Scheduler {
     }
 
     /**
+     * The cluster an inventory listed, if this scheduler owns it and its row still names that GKE cluster (an
+     * inventory of a location the row has left says nothing about where its pools and Jobs are now).
+     */
+    private Optional<ClusterTarget> listedHere(String clusterId, String clusterResource) {
+        return Optional.ofNullable(clusters.get(clusterId)).map(Scheduler::target)
+                .filter(t -> t.resourceName().equals(clusterResource));
+    }
+
+    /**
      * Orphans (seed error table): a falcon-* pool that no job of this scheduler holds or is creating is deleted once
      * it has been seen for the orphan grace, so a freshly created flex-start pool that GKE shows late is not
      * mistaken for one. A pool being deleted that the inventory of its own location no longer lists is gone.
      */
     private void onPoolInventory(ExecutorEvent.NodePoolInventory inventory, Instant now, Decisions out) {
-        ClusterRow cluster = clusters.get(inventory.clusterId());
-        if (cluster == null || !target(cluster).resourceName().equals(inventory.clusterResource())) {
-            return; // a cluster this scheduler does not own, or a location its row has left
+        Optional<ClusterTarget> listed = listedHere(inventory.clusterId(), inventory.clusterResource());
+        if (listed.isEmpty()) {
+            return;
         }
-        ClusterTarget here = target(cluster);
+        ClusterTarget here = listed.get();
         Set<NodePool.PoolKey> seen = new HashSet<>();
         for (ExecutorEvent.ObservedPool observed : inventory.pools()) {
             if (!ResourceNames.isFalconNodePool(observed.name())) {
@@ -877,11 +886,11 @@ public final class Scheduler {
      * the inventory of its own location no longer lists is confirmed.
      */
     private void onJobInventory(ExecutorEvent.JobInventory inventory, Instant now, Decisions out) {
-        ClusterRow cluster = clusters.get(inventory.clusterId());
-        if (cluster == null || !target(cluster).resourceName().equals(inventory.clusterResource())) {
-            return; // a cluster this scheduler does not own, or a location its row has left
+        Optional<ClusterTarget> listed = listedHere(inventory.clusterId(), inventory.clusterResource());
+        if (listed.isEmpty()) {
+            return;
         }
-        ClusterTarget here = target(cluster);
+        ClusterTarget here = listed.get();
         Set<JobDeletion.Key> seen = new HashSet<>();
         for (ExecutorEvent.ObservedJob observed : inventory.jobs()) {
             JobDeletion.Key key = new JobDeletion.Key(inventory.clusterId(), observed.name());
@@ -1068,6 +1077,7 @@ public final class Scheduler {
                 }
             }
             case RUNNING -> job.executionDeadline(settings.defaultExecutionTimeout()).ifPresent(at::add);
+            case CANCELLING -> at.add(since.plus(settings.dispatchDeadline()));
             default -> { }
         }
         return at;
@@ -1083,7 +1093,8 @@ public final class Scheduler {
      *   <li>Dispatching, Job seen: JobFailed when its pods do not all run within the dispatch deadline; Timeout at
      *       the execution deadline.</li>
      *   <li>Running: Timeout at the execution deadline (timeout_seconds or the default).</li>
-     *   <li>Aborting: EnsureJobDeleted re-sent.</li>
+     *   <li>Aborting: EnsureJobDeleted re-sent; an aborting job that still holds its queue's slot (was Dispatching)
+     *       gives the slot up after the dispatch deadline.</li>
      * </ul>
      */
     private void onJobTimer(ScheduledJob job, Instant now, Decisions out) {
@@ -1129,7 +1140,18 @@ public final class Scheduler {
                     end(job, Status.Failed, Optional.of(Reason.Timeout), timeoutMessage(job), now, out);
                 }
             }
-            case ABORTING, CANCELLING -> {
+            case CANCELLING, ABORTING -> {
+                if (job.phase() == Phase.CANCELLING && !since.plus(settings.dispatchDeadline()).isAfter(now)) {
+                    // The deletion cannot be confirmed (the edge cluster does not answer): the queue must not wait
+                    // for it. The job stays Aborting, without the slot, and its deletion is asked for on.
+                    ScheduledJob aborting = job.enter(Phase.ABORTING, now).withWakeAt(job.wakeAt());
+                    store(aborting, out);
+                    scheduleTimers(aborting);
+                    QueueKey key = job.queue().orElseThrow();
+                    queue(key).releaseSlot(job.id());
+                    startNext(key, now, out);
+                    return;
+                }
                 if (wakeDue) {
                     ScheduledJob again = job.withWakeAt(Optional.of(now.plus(settings.abortRetry())));
                     store(again, out);

@@ -8,11 +8,14 @@ import java.util.function.BiConsumer;
  * The durable state of a {@link Scheduler}, as tables of immutable values: Kafka Streams' changelogged stores in
  * production, maps in the deterministic simulation. {@link #persist} writes exactly what a step changed; {@link
  * #restore} rebuilds a scheduler from it, as after a restart.
+ *
+ * @param queues per queue (QueueKey.asString), the actor served last, for the round-robin
  */
-public interface SchedulerStore {
+public record SchedulerStore(Table<ScheduledJob> jobs, Table<NodePool> pools, Table<ClusterRow> clusters,
+        Table<String> queues, Table<JobDeletion> deletions) {
 
     /** One key-value table. */
-    interface Table<V> {
+    public interface Table<V> {
         void put(String key, V value);
 
         void delete(String key);
@@ -20,19 +23,8 @@ public interface SchedulerStore {
         void forEach(BiConsumer<String, V> action);
     }
 
-    Table<ScheduledJob> jobs();
-
-    Table<NodePool> pools();
-
-    Table<ClusterRow> clusters();
-
-    /** Per queue (QueueKey.asString), the actor served last, for the round-robin. */
-    Table<String> queues();
-
-    Table<JobDeletion> deletions();
-
     /** Writes what the step changed, reading the values from the scheduler it ran on. */
-    static void persist(Scheduler scheduler, Decisions decisions, SchedulerStore store) {
+    public static void persist(Scheduler scheduler, Decisions decisions, SchedulerStore store) {
         for (String jobId : decisions.changedJobs()) {
             write(store.jobs(), jobId, scheduler.job(jobId));
         }
@@ -51,7 +43,7 @@ public interface SchedulerStore {
     }
 
     /** A scheduler holding exactly what the store holds; timers are rebuilt from the jobs' deadlines. */
-    static Scheduler restore(SchedulerStore store, SchedulerSettings settings) {
+    public static Scheduler restore(SchedulerStore store, SchedulerSettings settings) {
         Scheduler restored = new Scheduler(settings);
         store.clusters().forEach((key, row) -> restored.restoreCluster(row));
         store.pools().forEach((key, pool) -> restored.restorePool(pool));

@@ -50,7 +50,7 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
     @Override
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
-        store = new StreamsStore(context);
+        store = StreamsStore.of(context);
         scheduler = restore();
         context.schedule(tickInterval, PunctuationType.WALL_CLOCK_TIME, this::tick);
         context.schedule(GAUGE_INTERVAL, PunctuationType.WALL_CLOCK_TIME, ms -> updateGauges());

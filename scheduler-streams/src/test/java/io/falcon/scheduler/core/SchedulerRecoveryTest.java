@@ -220,4 +220,20 @@ class SchedulerRecoveryTest {
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
                 .noneMatch(d -> d.nodePoolName().equals(pool));
     }
+
+    @Test
+    void anAbortedDispatchingJobWhoseDeletionIsNeverConfirmedGivesUpItsSlotAfterTheDispatchDeadline() {
+        f.submit("j1", "alice").poolReady("j1").submit("j2", "bob").abort("j1");
+        f.advance(Duration.ofMinutes(29));
+        assertThat(f.last("j2").reason()).as("the slot is held while the deletion may still come").contains(
+                Reason.Waiting);
+        f.advance(Duration.ofMinutes(2));
+        assertThat(f.last("j2").reason()).as("the queue does not wait for ever").contains(Reason.Provisioning);
+        assertThat(f.last("j1").status()).isEqualTo(Status.Aborting);
+        int asked = count(ExecutorCommand.EnsureJobDeleted.class, "j1");
+        f.advance(Duration.ofMinutes(2));
+        assertThat(count(ExecutorCommand.EnsureJobDeleted.class, "j1")).isGreaterThan(asked);
+        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Aborted);
+    }
 }
