@@ -2,7 +2,9 @@
 #   docker run falcon cdc-ingest | scheduler | executor | status-sink | fault-streams | fleet-sim | cli ARGS...
 # Built from the repository root: docker build -t falcon .
 
-# ---- build: the whole reactor, then every runtime jar into /falcon/lib ----
+# ---- build: the whole reactor, then each component's runtime class path ----
+# Every jar goes once into /falcon/lib; /falcon/classpath/COMPONENT lists the jars that component runs with and no
+# others (the CLI gets no Streams runtime, no component gets the embedded broker, database or fleet-sim but fleet-sim).
 FROM maven:3.9-eclipse-temurin-17 AS build
 WORKDIR /src
 # Dependencies first, so that code changes reuse the cached layer.
@@ -16,14 +18,25 @@ COPY scheduler-streams/pom.xml scheduler-streams/
 COPY executor/pom.xml executor/
 COPY status-sink/pom.xml status-sink/
 COPY fault-streams/pom.xml fault-streams/
+COPY cli/pom.xml cli/
 COPY local/pom.xml local/
+COPY simulation/pom.xml simulation/
 COPY bench/pom.xml bench/
-RUN mvn -B -q -pl local,ops,fault-streams -am dependency:go-offline -DexcludeReactor=true || true
+ARG COMPONENTS="cdc-ingest scheduler-streams executor status-sink fault-streams fleet-sim cli"
+RUN mvn -B -q -pl "$(echo $COMPONENTS | tr ' ' ',')" -am dependency:go-offline -DexcludeReactor=true || true
 COPY . .
-RUN mvn -B -q -DskipTests -pl local,ops,fault-streams -am install \
- && mvn -B -q -pl local,ops,fault-streams dependency:copy-dependencies -DincludeScope=runtime \
-      -DoutputDirectory=/falcon/lib -Dmdep.overWriteReleases=false -Dmdep.overWriteSnapshots=true \
- && cp local/target/local-*.jar ops/target/ops-*.jar fault-streams/target/fault-streams-*.jar /falcon/lib/ \
+RUN mvn -B -q -DskipTests -pl "$(echo $COMPONENTS | tr ' ' ',')" -am install \
+ && mkdir -p /falcon/lib /falcon/classpath \
+ && for module in $COMPONENTS; do \
+      mvn -B -q -pl "$module" dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory=/falcon/lib \
+        -Dmdep.overWriteReleases=false -Dmdep.overWriteSnapshots=true \
+   && mvn -B -q -pl "$module" dependency:build-classpath -DincludeScope=runtime -Dmdep.prefix=/falcon/lib \
+        -Dmdep.outputFile="/falcon/classpath/$module.tmp" \
+   && cp "$module/target/$module-0.1.0-SNAPSHOT.jar" /falcon/lib/ \
+   && printf '/falcon/lib/%s-0.1.0-SNAPSHOT.jar:%s\n' "$module" "$(cat "/falcon/classpath/$module.tmp")" \
+        > "/falcon/classpath/$module" \
+   && rm "/falcon/classpath/$module.tmp" || exit 1; \
+    done \
  && rm -f /falcon/lib/*-tests.jar
 
 # ---- runtime: a JRE and the jars ----
@@ -33,6 +46,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends curl && rm -rf 
 RUN groupadd --system --gid 10001 falcon && useradd --system --uid 10001 --gid falcon --home-dir /falcon falcon
 WORKDIR /falcon
 COPY --from=build /falcon/lib /falcon/lib
+COPY --from=build /falcon/classpath /falcon/classpath
 COPY deploy/entrypoint.sh /falcon/entrypoint.sh
 RUN chmod 0755 /falcon/entrypoint.sh && mkdir -p /falcon/state && chown falcon:falcon /falcon/state
 USER falcon

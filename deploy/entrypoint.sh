@@ -15,13 +15,13 @@ fi
 shift
 
 case "$component" in
-  cdc-ingest)    main=io.falcon.cdc.CdcIngestMain ;;
-  scheduler)     main=io.falcon.scheduler.SchedulerMain ;;
-  executor)      main=io.falcon.executor.Main ;;
-  status-sink)   main=io.falcon.statussink.StatusSinkMain ;;
-  fault-streams) main=io.falcon.faults.FaultStreamsMain ;;
-  fleet-sim)     main=io.falcon.fleetsim.FleetSim ;;
-  cli)           main=io.falcon.local.cli.FalconCli ;;
+  cdc-ingest)    module=cdc-ingest;        main=io.falcon.cdc.CdcIngestMain ;;
+  scheduler)     module=scheduler-streams; main=io.falcon.scheduler.SchedulerMain ;;
+  executor)      module=executor;          main=io.falcon.executor.Main ;;
+  status-sink)   module=status-sink;       main=io.falcon.statussink.StatusSinkMain ;;
+  fault-streams) module=fault-streams;     main=io.falcon.faults.FaultStreamsMain ;;
+  fleet-sim)     module=fleet-sim;         main=io.falcon.fleetsim.FleetSim ;;
+  cli)           module=cli;               main=io.falcon.cli.FalconCli ;;
   *)
     echo "unknown component '$component'" >&2
     usage
@@ -34,5 +34,7 @@ if [ "${FALCON_LOG_FORMAT:-json}" = "json" ] && [ "$component" != "cli" ]; then
   logging="-Dlogback.configurationFile=falcon-logback-json.xml"
 fi
 
+# Each component runs with its own class path (the Dockerfile wrote one per module); FALCON_CLASSPATH overrides it.
+classpath="${FALCON_CLASSPATH:-$(cat "${FALCON_CLASSPATH_DIR:-/falcon/classpath}/$module")}"
 # shellcheck disable=SC2086
-exec java $logging ${FALCON_JAVA_OPTS:-} -cp "${FALCON_LIB:-/falcon/lib}/*" "$main" "$@"
+exec java $logging ${FALCON_JAVA_OPTS:-} -cp "$classpath" "$main" "$@"

@@ -1,5 +1,6 @@
 package io.falcon.local;
 
+import io.falcon.cli.JobSubmission;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,5 +1,7 @@
 package io.falcon.local;
 
+import io.falcon.cli.JobBoard;
+import io.falcon.cli.JobSubmission;
 import io.falcon.embedded.EmbeddedKafka;
 import io.falcon.embedded.EmbeddedMariaDb;
 import java.io.PrintStream;

@@ -1,5 +1,7 @@
 package io.falcon.local;
 
+import io.falcon.cli.JobBoard;
+import io.falcon.cli.JobSubmission;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.embedded.SharedInfra;

@@ -68,7 +68,7 @@ class LayeringTest {
                 + "(fleet-sim|embedded)</artifactId>(.*?)</dependency>", Pattern.DOTALL);
         List<String> out = new ArrayList<>();
         for (String module : List.of("events", "ops", "cdc-ingest", "scheduler-streams", "executor", "status-sink",
-                "fault-streams")) {
+                "fault-streams", "cli")) {
             Matcher m = dependency.matcher(Files.readString(ROOT.resolve(module).resolve("pom.xml")));
             while (m.find()) {
                 if (!m.group(2).contains("<scope>test</scope>")) {

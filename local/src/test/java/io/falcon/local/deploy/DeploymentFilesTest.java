@@ -332,13 +332,35 @@ class DeploymentFilesTest {
     // ---- deploy/entrypoint.sh ----
 
     private static Map<String, String> entrypointMainClasses() throws IOException {
-        Matcher m = Pattern.compile("(?m)^\\s*([a-z-]+)\\)\\s+main=([A-Za-z0-9_.]+)\\s*;;")
-                .matcher(Files.readString(ROOT.resolve("deploy/entrypoint.sh")));
         Map<String, String> mains = new LinkedHashMap<>();
-        while (m.find()) {
-            mains.put(m.group(1), m.group(2));
-        }
+        entrypointComponents().forEach((component, moduleAndMain) -> mains.put(component, moduleAndMain[1]));
         return mains;
+    }
+
+    /** component -> {Maven module whose runtime class path it runs with, main class}. */
+    private static Map<String, String[]> entrypointComponents() throws IOException {
+        Matcher m = Pattern.compile("(?m)^\\s*([a-z-]+)\\)\\s+module=([a-z-]+);\\s+main=([A-Za-z0-9_.]+)\\s*;;")
+                .matcher(Files.readString(ROOT.resolve("deploy/entrypoint.sh")));
+        Map<String, String[]> components = new LinkedHashMap<>();
+        while (m.find()) {
+            components.put(m.group(1), new String[] {m.group(2), m.group(3)});
+        }
+        return components;
+    }
+
+    @Test
+    void eachComponentRunsWithTheClassPathOfTheModuleThatHoldsItsMainAndTheImageBuildsThemAll() throws IOException {
+        Matcher list = Pattern.compile("ARG COMPONENTS=\"([a-z -]+)\"").matcher(Files.readString(ROOT.resolve("Dockerfile")));
+        assertThat(list.find()).as("the Dockerfile's COMPONENTS list").isTrue();
+        List<String> built = List.of(list.group(1).split(" "));
+        Map<String, String[]> components = entrypointComponents();
+        assertThat(components).hasSize(7);
+        components.forEach((component, moduleAndMain) -> {
+            Path source = ROOT.resolve(moduleAndMain[0]).resolve("src/main/java")
+                    .resolve(moduleAndMain[1].replace('.', '/') + ".java");
+            assertThat(source).as(component + "'s main in module " + moduleAndMain[0]).exists();
+            assertThat(built).as("the image builds the class path of " + component).contains(moduleAndMain[0]);
+        });
     }
 
     @Test

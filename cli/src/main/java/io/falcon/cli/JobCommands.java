@@ -1,7 +1,5 @@
-package io.falcon.local.cli;
+package io.falcon.cli;
 
-import io.falcon.local.JobBoard;
-import io.falcon.local.JobSubmission;
 import io.falcon.scheduler.core.JobRequest;
 import io.falcon.scheduler.core.RequestValidator;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.falcon.local.cli;
+package io.falcon.cli;
 
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

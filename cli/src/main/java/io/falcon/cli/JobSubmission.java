@@ -1,4 +1,4 @@
-package io.falcon.local;
+package io.falcon.cli;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,4 +1,4 @@
-package io.falcon.local.cli;
+package io.falcon.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

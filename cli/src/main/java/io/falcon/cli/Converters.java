@@ -1,4 +1,4 @@
-package io.falcon.local.cli;
+package io.falcon.cli;
 
 import io.falcon.events.TpuTopology;
 import io.falcon.events.TpuType;

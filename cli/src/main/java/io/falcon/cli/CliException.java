@@ -1,4 +1,4 @@
-package io.falcon.local.cli;
+package io.falcon.cli;
 
 /** A failure the CLI reports as one line on stderr, with its exit code. */
 public class CliException extends RuntimeException {

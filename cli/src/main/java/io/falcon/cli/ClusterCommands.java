@@ -1,4 +1,4 @@
-package io.falcon.local.cli;
+package io.falcon.cli;
 
 import java.io.PrintWriter;
 import java.sql.Connection;

@@ -1,4 +1,4 @@
-package io.falcon.local.cli;
+package io.falcon.cli;
 
 import io.falcon.events.Topics;
 import io.falcon.events.status.TaskStatus;
