@@ -35,9 +35,12 @@ public final class FleetSim implements AutoCloseable {
   private final Map<ClusterRef, NodePoolKnobs> knobs;
   private final GkeServer gkeServer;
   private final ComputeRestServer computeServer;
+  private final FleetRecord record;
 
   private FleetSim(ReservationStore reservations, GkeFleet gke, Map<ClusterRef, EdgeKubernetes> edges,
-      Map<ClusterRef, NodePoolKnobs> knobs, GkeServer gkeServer, ComputeRestServer computeServer) {
+      Map<ClusterRef, NodePoolKnobs> knobs, GkeServer gkeServer, ComputeRestServer computeServer,
+      FleetRecord record) {
+    this.record = record;
     this.reservations = reservations;
     this.gke = gke;
     this.edges = edges;
@@ -48,9 +51,11 @@ public final class FleetSim implements AutoCloseable {
 
   public static FleetSim start(FleetSimConfig config) {
     List<AutoCloseable> started = new ArrayList<>();
+    FleetRecord record = config.recordFile().map(FleetRecord::appendingTo).orElseGet(FleetRecord::inMemory);
+    started.add(record);
     try {
       ReservationStore reservations = new ReservationStore(config.clock());
-      GkeFleet gke = new GkeFleet(config.clock(), reservations);
+      GkeFleet gke = new GkeFleet(config.clock(), reservations, record);
       started.add(gke);
       Map<ClusterRef, EdgeKubernetes> edges = new LinkedHashMap<>();
       Map<ClusterRef, NodePoolKnobs> knobs = new LinkedHashMap<>();
@@ -59,7 +64,7 @@ public final class FleetSim implements AutoCloseable {
         if (edges.containsKey(ref)) {
           throw new IllegalArgumentException("duplicate cluster " + ref);
         }
-        EdgeKubernetes edge = EdgeKubernetes.start(ref.name(), 0, config.clock(), config.simulatorTick());
+        EdgeKubernetes edge = EdgeKubernetes.start(ref.name(), 0, config.clock(), config.simulatorTick(), record);
         started.add(edge);
         NodePoolKnobs clusterKnobs = new NodePoolKnobs(config.poolCreationDelay(), config.poolDeletionDelay());
         gke.addCluster(ref, cluster.tpuType(), edge.url(), fakeCaCertificate(), clusterKnobs, edge.nodes());
@@ -74,7 +79,7 @@ public final class FleetSim implements AutoCloseable {
       started.add(gkeServer);
       ComputeRestServer computeServer = new ComputeRestServer(reservations, config.computePort());
       started.add(computeServer);
-      return new FleetSim(reservations, gke, edges, knobs, gkeServer, computeServer);
+      return new FleetSim(reservations, gke, edges, knobs, gkeServer, computeServer, record);
     } catch (IOException | RuntimeException e) {
       for (AutoCloseable c : started) {
         closeQuietly(c);
@@ -125,6 +130,11 @@ public final class FleetSim implements AutoCloseable {
     return edge(project, location, cluster).client();
   }
 
+  /** Every node-pool and Kubernetes Job create and delete served so far, with its outcome. */
+  public FleetRecord record() {
+    return record;
+  }
+
   public List<ClusterRef> clusters() {
     return List.copyOf(edges.keySet());
   }
@@ -159,6 +169,7 @@ public final class FleetSim implements AutoCloseable {
     closeQuietly(gkeServer);
     closeQuietly(gke);
     edges.values().forEach(FleetSim::closeQuietly);
+    closeQuietly(record);
     log.info("fleet-sim stopped");
   }
 
@@ -170,15 +181,51 @@ public final class FleetSim implements AutoCloseable {
     }
   }
 
-  /** Starts a demo fleet of two clusters and prints the endpoints; runs until killed. */
-  public static void main(String[] args) throws InterruptedException {
-    FleetSimConfig config = new FleetSimConfig(List.of(
+  /**
+   * Runs fleet-sim as its own process until killed: {@code FleetSim [GKE_PORT [COMPUTE_PORT]] [--fleet FILE]
+   * [--record FILE] [--pool-delays CREATE,DELETE] [--tick DURATION]}. Ports default to any free port; {@code --fleet}
+   * is a JSON {@code {"clusters":[EdgeClusterConfig...]}} (default: a demo fleet of two clusters); {@code --record}
+   * appends the {@link FleetRecord} to FILE; durations are written like 3s or 500ms. Prints the endpoints, then a line
+   * {@code fleet-sim ready gke=HOST:PORT compute=URL} that a supervisor waits for.
+   */
+  public static void main(String[] args) throws Exception {
+    List<String> positional = new ArrayList<>();
+    Map<String, String> options = new LinkedHashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].startsWith("--")) {
+        if (i + 1 >= args.length) {
+          throw new IllegalArgumentException(args[i] + " needs a value");
+        }
+        options.put(args[i], args[++i]);
+      } else {
+        positional.add(args[i]);
+      }
+    }
+    for (String option : options.keySet()) {
+      if (!List.of("--fleet", "--record", "--pool-delays", "--tick").contains(option)) {
+        throw new IllegalArgumentException("unknown option " + option
+            + " (known: --fleet FILE, --record FILE, --pool-delays CREATE,DELETE, --tick DURATION)");
+      }
+    }
+    List<EdgeClusterConfig> clusters = options.containsKey("--fleet")
+        ? readFleet(java.nio.file.Path.of(options.get("--fleet")))
+        : List.of(
             EdgeClusterConfig.of("falcon-demo", "us-central1", "edge-a", "tpu-v5-lite-podslice")
                 .withReservation(new ReservationConfig("us-central1-a", "tpu-v5e-a", "ct5lp-hightpu-4t", 4, 0)),
             EdgeClusterConfig.of("falcon-demo", "europe-west4", "edge-b", "tpu-v5-lite-podslice")
-                .withReservation(new ReservationConfig("europe-west4-a", "tpu-v5e-b", "ct5lp-hightpu-4t", 2, 1))),
-        args.length > 0 ? Integer.parseInt(args[0]) : 0, args.length > 1 ? Integer.parseInt(args[1]) : 0,
-        Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofMillis(100), java.time.Clock.systemUTC());
+                .withReservation(new ReservationConfig("europe-west4-a", "tpu-v5e-b", "ct5lp-hightpu-4t", 2, 1)));
+    String[] delays = options.getOrDefault("--pool-delays", "3s,2s").split(",");
+    if (delays.length != 2) {
+      throw new IllegalArgumentException("--pool-delays takes CREATE,DELETE, e.g. 3s,2s");
+    }
+    FleetSimConfig config = new FleetSimConfig(clusters,
+        positional.size() > 0 ? Integer.parseInt(positional.get(0)) : 0,
+        positional.size() > 1 ? Integer.parseInt(positional.get(1)) : 0,
+        duration(delays[0]), duration(delays[1]), duration(options.getOrDefault("--tick", "100ms")),
+        java.time.Clock.systemUTC());
+    if (options.containsKey("--record")) {
+      config = config.withRecordFile(java.nio.file.Path.of(options.get("--record")));
+    }
     FleetSim sim = FleetSim.start(config);
     Runtime.getRuntime().addShutdownHook(new Thread(sim::close, "fleet-sim-shutdown"));
     System.out.println("GKE (gRPC, plaintext): " + sim.gkeEndpoint());
@@ -187,6 +234,28 @@ public final class FleetSim implements AutoCloseable {
       System.out.println("Kubernetes " + ref.path() + ": "
           + sim.kubernetesUrl(ref.project(), ref.location(), ref.name()));
     }
+    System.out.println("fleet-sim ready gke=" + sim.gkeEndpoint() + " compute=" + sim.computeEndpoint());
+    System.out.flush();
     new CountDownLatch(1).await();
+  }
+
+  /** Reads {@code {"clusters":[{"project":..,"location":..,"name":..,"tpuType":..,"reservations":[..]}]}}. */
+  static List<EdgeClusterConfig> readFleet(java.nio.file.Path file) throws IOException {
+    record Fleet(List<EdgeClusterConfig> clusters) {
+    }
+    Fleet fleet = new com.fasterxml.jackson.databind.ObjectMapper().readValue(file.toFile(), Fleet.class);
+    if (fleet.clusters() == null || fleet.clusters().isEmpty()) {
+      throw new IllegalArgumentException(file + " names no clusters");
+    }
+    return fleet.clusters();
+  }
+
+  /** 3s, 500ms, 2m or an ISO-8601 duration. */
+  static Duration duration(String text) {
+    String t = text.strip();
+    if (t.endsWith("ms")) {
+      return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
+    }
+    return Duration.parse(t.startsWith("P") ? t : "PT" + t);
   }
 }

@@ -11,7 +11,7 @@ public final class DemoFleet {
     public record DemoCluster(String id, String name, String project, String location, String tpuType,
             String gcsBucket, Optional<String> defaultReservation) {
 
-        EdgeClusterConfig simulation() {
+        public EdgeClusterConfig simulation() {
             EdgeClusterConfig config = EdgeClusterConfig.of(project, location, name, tpuType);
             return defaultReservation
                     .map(r -> config.withReservation(new ReservationConfig(null, r, "ct6e-standard-4t", 16, 0)))
@@ -26,5 +26,25 @@ public final class DemoFleet {
                     "us-east5", "v6e", "falcon-artifacts-b", Optional.empty()));
 
     private DemoFleet() {
+    }
+
+    /** Registers the clusters as upper components do: rows in the clusters table, active; a known id is kept. */
+    public static void register(java.sql.Connection connection, List<DemoCluster> clusters)
+            throws java.sql.SQLException {
+        try (java.sql.PreparedStatement insert = connection.prepareStatement(
+                "INSERT IGNORE INTO clusters (id, name, project, location, tpu_type, gcs_bucket, default_reservation,"
+                        + " status) VALUES (?, ?, ?, ?, ?, ?, ?, 'active')")) {
+            for (DemoCluster cluster : clusters) {
+                insert.setString(1, cluster.id());
+                insert.setString(2, cluster.name());
+                insert.setString(3, cluster.project());
+                insert.setString(4, cluster.location());
+                insert.setString(5, cluster.tpuType());
+                insert.setString(6, cluster.gcsBucket());
+                insert.setString(7, cluster.defaultReservation().orElse(null));
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
     }
 }

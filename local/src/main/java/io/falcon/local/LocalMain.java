@@ -4,6 +4,7 @@ import io.falcon.cli.JobBoard;
 import io.falcon.cli.JobSubmission;
 import io.falcon.embedded.EmbeddedKafka;
 import io.falcon.embedded.EmbeddedMariaDb;
+import io.falcon.local.processes.ProcessFalcon;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,7 +26,8 @@ import org.slf4j.bridge.SLF4JBridgeHandler;
  * prints every Status / Reason / Message change until all of them are final.
  *
  * <p>Options: --data-dir DIR keeps broker and database data across runs (default: a fresh temporary directory);
- * --keep-running leaves Falcon up after the demo, for experiments with the database and topics it prints.
+ * --keep-running leaves Falcon up after the demo, for experiments with the database and topics it prints;
+ * --processes runs Falcon as separate processes ({@link ProcessFalcon}) instead of in this JVM.
  */
 public final class LocalMain {
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
@@ -43,6 +45,10 @@ public final class LocalMain {
                 .orElse(Files.createTempDirectory("falcon-local-"));
         boolean keepRunning = List.of(args).contains("--keep-running");
         Files.createDirectories(dataDir);
+        if (List.of(args).contains("--processes")) {
+            runAsProcesses(dataDir, keepRunning, out);
+            System.exit(0);
+        }
         out.println("Falcon local: starting an embedded Kafka broker, MariaDB, a simulated fleet and all components"
                 + " (data in " + dataDir + ")");
         try (EmbeddedKafka kafka = EmbeddedKafka.launch(dataDir.resolve("kafka"));
@@ -68,6 +74,34 @@ public final class LocalMain {
             }
         }
         System.exit(0);
+    }
+
+    /**
+     * --processes: the same demo on Falcon as separate processes (broker, MariaDB, fleet-sim and each component in its
+     * own JVM, started as docker-compose starts them), printing where everything is.
+     */
+    private static void runAsProcesses(Path dataDir, boolean keepRunning, PrintStream out) throws Exception {
+        out.println("Falcon local (processes): starting Kafka, MariaDB, fleet-sim and the five components as separate"
+                + " processes (data in " + dataDir + ")");
+        try (ProcessFalcon falcon = ProcessFalcon.start(ProcessFalcon.Options.demo(Path.of("").toAbsolutePath(),
+                dataDir))) {
+            out.println(falcon.describe());
+            try (Connection connection = falcon.connect()) {
+                List<JobSubmission.Request> demo = DemoJobs.requests("demo-" + Instant.now().getEpochSecond() % 100000);
+                for (JobSubmission.Request request : demo) {
+                    JobSubmission.submit(connection, request);
+                    out.printf("submitted %-22s actor=%-6s tpu=%s topology=%s%n", request.id(), request.actor(),
+                            request.tpuType(), request.topology());
+                }
+                out.println();
+                watch(connection, demo.stream().map(JobSubmission.Request::id).toList(), out);
+            }
+            if (keepRunning) {
+                out.println("Falcon keeps running as processes (kill -9 any pid above; it is not restarted by"
+                        + " itself); press Ctrl-C to stop.");
+                Thread.currentThread().join();
+            }
+        }
     }
 
     private static void watch(Connection connection, List<String> jobIds, PrintStream out) throws Exception {

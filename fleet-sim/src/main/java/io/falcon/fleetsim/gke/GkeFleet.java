@@ -8,7 +8,9 @@ import com.google.container.v1.ReservationAffinity;
 import io.falcon.fleetsim.compute.ReservationKey;
 import io.falcon.fleetsim.compute.ReservationStore;
 import io.falcon.fleetsim.compute.SimulatedReservation;
+import io.falcon.fleetsim.FleetRecord;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,6 +38,8 @@ public final class GkeFleet implements AutoCloseable {
   static final String API_BASE = "https://container.googleapis.com/v1/";
   static final String MASTER_VERSION = "1.33.5-gke.1162000";
   private static final String RESERVATION_KEY = "compute.googleapis.com/reservation-name";
+  /** Node metadata in which Falcon names the job a pool was created for (labels are sanitized). */
+  private static final String JOB_ID_METADATA = "falcon-job-id";
   private static final DateTimeFormatter RFC3339 =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSSSS'Z'").withZone(ZoneOffset.UTC);
 
@@ -46,10 +50,12 @@ public final class GkeFleet implements AutoCloseable {
   private final Map<ClusterRef, NodeRegistrar> registrars = new LinkedHashMap<>();
   /** Keyed by the operation's resource name. */
   private final Map<String, Operation> operations = new LinkedHashMap<>();
+  private final FleetRecord record;
 
-  public GkeFleet(Clock clock, ReservationStore reservations) {
+  public GkeFleet(Clock clock, ReservationStore reservations, FleetRecord record) {
     this.clock = clock;
     this.reservations = reservations;
+    this.record = record;
     this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "fleet-sim-gke");
       t.setDaemon(true);
@@ -111,6 +117,46 @@ public final class GkeFleet implements AutoCloseable {
   }
 
   synchronized Operation createNodePool(ClusterRef ref, NodePool requested) {
+    try {
+      Operation op = startCreation(ref, requested);
+      recordPool(FleetRecord.Kind.NODE_POOL_CREATE, FleetRecord.Outcome.ACCEPTED, ref, requested.getName(),
+          Optional.ofNullable(requested.getConfig().getMetadataMap().get(JOB_ID_METADATA)));
+      return op;
+    } catch (StatusRuntimeException e) {
+      recordPool(FleetRecord.Kind.NODE_POOL_CREATE, outcomeOf(e), ref, requested.getName(),
+          Optional.ofNullable(requested.getConfig().getMetadataMap().get(JOB_ID_METADATA)));
+      throw e;
+    }
+  }
+
+  synchronized Operation deleteNodePool(ClusterRef ref, String poolName) {
+    SimulatedNodePool existing = clusters.containsKey(ref) ? clusters.get(ref).pools.get(poolName) : null;
+    Optional<String> job = Optional.ofNullable(existing)
+        .map(p -> p.proto.getConfig().getMetadataMap().get(JOB_ID_METADATA));
+    try {
+      Operation op = startDeletion(ref, poolName);
+      recordPool(FleetRecord.Kind.NODE_POOL_DELETE, FleetRecord.Outcome.ACCEPTED, ref, poolName, job);
+      return op;
+    } catch (StatusRuntimeException e) {
+      recordPool(FleetRecord.Kind.NODE_POOL_DELETE, outcomeOf(e), ref, poolName, job);
+      throw e;
+    }
+  }
+
+  private void recordPool(FleetRecord.Kind kind, FleetRecord.Outcome outcome, ClusterRef ref, String pool,
+      Optional<String> job) {
+    record.add(new FleetRecord.Entry(clock.instant(), kind, outcome, ref.name(), pool, job));
+  }
+
+  private static FleetRecord.Outcome outcomeOf(StatusRuntimeException e) {
+    return switch (e.getStatus().getCode()) {
+      case ALREADY_EXISTS -> FleetRecord.Outcome.ALREADY_EXISTS;
+      case NOT_FOUND -> FleetRecord.Outcome.NOT_FOUND;
+      default -> FleetRecord.Outcome.REFUSED;
+    };
+  }
+
+  private Operation startCreation(ClusterRef ref, NodePool requested) {
     SimulatedCluster c = cluster(ref);
     String name = requested.getName();
     if (name.isEmpty()) {
@@ -145,7 +191,7 @@ public final class GkeFleet implements AutoCloseable {
     return op;
   }
 
-  synchronized Operation deleteNodePool(ClusterRef ref, String poolName) {
+  private Operation startDeletion(ClusterRef ref, String poolName) {
     SimulatedCluster c = cluster(ref);
     SimulatedNodePool pool = c.pools.get(poolName);
     if (pool == null || !pool.visibleAt(clock.instant())) {

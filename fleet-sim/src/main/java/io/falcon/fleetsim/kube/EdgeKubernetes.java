@@ -1,5 +1,8 @@
 package io.falcon.fleetsim.kube;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.falcon.fleetsim.FleetRecord;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -14,6 +17,7 @@ import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -43,28 +47,79 @@ public final class EdgeKubernetes implements AutoCloseable {
   private final ScheduledExecutorService housekeeping;
   private final ApiKnobs knobs;
 
-  /** CRUD dispatcher that can answer Job creations with an error, per {@link ApiKnobs}. */
+  /**
+   * CRUD dispatcher that can answer Job creations with an error, per {@link ApiKnobs}, and writes every Job create
+   * and delete it answers to the {@link FleetRecord}.
+   */
   private static final class KnobbedDispatcher extends KubernetesCrudDispatcher {
     private static final java.util.regex.Pattern JOBS =
         java.util.regex.Pattern.compile("^/apis/batch/v1/namespaces/[^/]+/jobs/?(\\?.*)?$");
+    private static final java.util.regex.Pattern ONE_JOB =
+        java.util.regex.Pattern.compile("^/apis/batch/v1/namespaces/[^/]+/jobs/([^/?]+)/?(\\?.*)?$");
+    private static final ObjectMapper JSON = new ObjectMapper();
     private final ApiKnobs knobs;
+    private final String cluster;
+    private final FleetRecord record;
+    private final Clock clock;
 
-    KnobbedDispatcher(ApiKnobs knobs) {
+    KnobbedDispatcher(ApiKnobs knobs, String cluster, FleetRecord record, Clock clock) {
       this.knobs = knobs;
+      this.cluster = cluster;
+      this.record = record;
+      this.clock = clock;
     }
 
     @Override
     public MockResponse handleCreate(RecordedRequest request) {
-      if (JOBS.matcher(request.getPath()).matches()) {
-        ApiKnobs.Rejection rejection = knobs.takeJobCreateRejection();
-        if (rejection != null) {
-          String status = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
-              + "\"message\":" + quote(rejection.message()) + ",\"reason\":" + quote(rejection.reason())
-              + ",\"code\":" + rejection.code() + "}";
-          return new MockResponse().setResponseCode(rejection.code()).setBody(status);
-        }
+      if (!JOBS.matcher(request.getPath()).matches()) {
+        return super.handleCreate(request);
       }
-      return super.handleCreate(request);
+      // read before the CRUD dispatcher consumes the request body
+      String body = new String(request.getBody().getBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      MockResponse response;
+      ApiKnobs.Rejection rejection = knobs.takeJobCreateRejection();
+      if (rejection != null) {
+        String status = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+            + "\"message\":" + quote(rejection.message()) + ",\"reason\":" + quote(rejection.reason())
+            + ",\"code\":" + rejection.code() + "}";
+        response = new MockResponse().setResponseCode(rejection.code()).setBody(status);
+      } else {
+        response = super.handleCreate(request);
+      }
+      String name = "";
+      Optional<String> job = Optional.empty();
+      try {
+        JsonNode metadata = JSON.readTree(body).path("metadata");
+        name = metadata.path("name").asText("");
+        job = Optional.ofNullable(metadata.path("annotations").get(JOB_ID_ANNOTATION)).map(JsonNode::asText);
+      } catch (java.io.IOException | RuntimeException e) {
+        log.debug("unreadable job create body cluster={}", cluster, e);
+      }
+      record.add(new FleetRecord.Entry(clock.instant(), FleetRecord.Kind.K8S_JOB_CREATE, outcomeOf(response.code()),
+          cluster, name, job));
+      return response;
+    }
+
+    @Override
+    public MockResponse handleDelete(String path) {
+      java.util.regex.Matcher one = ONE_JOB.matcher(path);
+      MockResponse response = super.handleDelete(path);
+      if (one.matches()) {
+        record.add(new FleetRecord.Entry(clock.instant(), FleetRecord.Kind.K8S_JOB_DELETE,
+            outcomeOf(response.code()), cluster, one.group(1), Optional.empty()));
+      }
+      return response;
+    }
+
+    private static FleetRecord.Outcome outcomeOf(int code) {
+      if (code >= 200 && code < 300) {
+        return FleetRecord.Outcome.ACCEPTED;
+      }
+      return switch (code) {
+        case 409 -> FleetRecord.Outcome.ALREADY_EXISTS;
+        case 404 -> FleetRecord.Outcome.NOT_FOUND;
+        default -> FleetRecord.Outcome.REFUSED;
+      };
     }
 
     private static String quote(String s) {
@@ -80,6 +135,9 @@ public final class EdgeKubernetes implements AutoCloseable {
       return b.append('"').toString();
     }
   }
+
+  /** Annotation in which Falcon names the job a Kubernetes Job runs (labels are sanitized). */
+  private static final String JOB_ID_ANNOTATION = "falcon.io/job-id";
 
   private EdgeKubernetes(String cluster, KubernetesMockServer server, KubernetesClient client, Clock clock,
       Duration tick, ApiKnobs knobs) {
@@ -111,10 +169,10 @@ public final class EdgeKubernetes implements AutoCloseable {
   }
 
   /** Starts the API server on 127.0.0.1 ({@code port} 0 = any free port) and the simulator. */
-  public static EdgeKubernetes start(String cluster, int port, Clock clock, Duration tick) {
+  public static EdgeKubernetes start(String cluster, int port, Clock clock, Duration tick, FleetRecord record) {
     ApiKnobs knobs = new ApiKnobs();
     KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-        new KnobbedDispatcher(knobs), false);
+        new KnobbedDispatcher(knobs, cluster, record, clock), false);
     server.init(InetAddress.getLoopbackAddress(), port);
     String url = "http://127.0.0.1:" + server.getPort();
     KubernetesClient client = client(url);

@@ -1,0 +1,106 @@
+package io.falcon.local.processes;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * How the deployment files start each Falcon component, read from them rather than restated: the main class of each
+ * component from {@code deploy/entrypoint.sh} (what the image runs) and its environment from
+ * {@code docker-compose.yml}. The process deployment runs exactly these, with only the addresses rewritten (see
+ * {@link Endpoints#rewrite}), so that the configuration path of docker-compose and k8s is the one exercised.
+ */
+public record DeploymentSpec(Map<String, Component> components) {
+
+    /** The five components of the pipeline, in start order (status-sink first: it migrates the clusters table). */
+    public static final List<String> PIPELINE = List.of("status-sink", "cdc-ingest", "scheduler", "executor",
+            "fault-streams");
+
+    /** One component as deployed: the main class the entrypoint maps it to, the environment compose gives it. */
+    public record Component(String name, String mainClass, Map<String, String> environment) {
+    }
+
+    private static final Pattern ENTRYPOINT_LINE =
+            Pattern.compile("(?m)^\\s*([a-z-]+)\\)\\s+module=([a-z-]+);\\s+main=([A-Za-z0-9_.]+)\\s*;;");
+
+    public static DeploymentSpec read(Path repositoryRoot) {
+        try {
+            Map<String, String> mains = new LinkedHashMap<>();
+            Matcher m = ENTRYPOINT_LINE.matcher(Files.readString(repositoryRoot.resolve("deploy/entrypoint.sh")));
+            while (m.find()) {
+                mains.put(m.group(1), m.group(3));
+            }
+            JsonNode services = new YAMLMapper().readTree(repositoryRoot.resolve("docker-compose.yml").toFile())
+                    .path("services");
+            Map<String, Component> components = new LinkedHashMap<>();
+            for (String name : PIPELINE) {
+                JsonNode service = services.path(name);
+                String command = service.path("command").path(0).asText("");
+                if (!command.equals(name) || !mains.containsKey(name)) {
+                    throw new IllegalStateException("docker-compose.yml service " + name + " does not run the "
+                            + name + " component of deploy/entrypoint.sh");
+                }
+                Map<String, String> environment = new LinkedHashMap<>();
+                service.path("environment").fields()
+                        .forEachRemaining(e -> environment.put(e.getKey(), e.getValue().asText()));
+                components.put(name, new Component(name, mains.get(name), environment));
+            }
+            return new DeploymentSpec(Map.copyOf(components));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the deployment files under " + repositoryRoot, e);
+        }
+    }
+
+    public Component component(String name) {
+        Component component = components.get(name);
+        if (component == null) {
+            throw new IllegalArgumentException("no component " + name + " (known: " + PIPELINE + ")");
+        }
+        return component;
+    }
+
+    /**
+     * Where the local processes listen, and the one translation from the compose network to them: the hosts
+     * {@code kafka:9092}, {@code mysql:3306} and fleet-sim's {@code 127.0.0.1:9441} / {@code 127.0.0.1:9442} become
+     * the local addresses; the database flavor becomes mariadb (the embedded database is MariaDB, compose's is MySQL 8);
+     * each instance gets its own ops port and state directory. Every other variable is passed as compose has it.
+     */
+    public record Endpoints(String kafka, String mariaDbHost, int mariaDbPort, String gke, String compute) {
+
+        public Map<String, String> rewrite(Map<String, String> compose, int opsPort, Path stateDir) {
+            Map<String, String> out = new LinkedHashMap<>();
+            compose.forEach((key, value) -> out.put(key, rewrite(key, value, opsPort, stateDir)));
+            return out;
+        }
+
+        private String rewrite(String key, String value, int opsPort, Path stateDir) {
+            if (key.endsWith("_OPS_PORT")) {
+                return Integer.toString(opsPort);
+            }
+            if (key.endsWith("_STATE_DIR")) {
+                return stateDir.resolve(Path.of(value).getFileName().toString()).toString();
+            }
+            if (key.endsWith("_DATABASE_FLAVOR")) {
+                return "mariadb";
+            }
+            if (key.endsWith("_DATABASE_HOST")) {
+                return mariaDbHost;
+            }
+            if (key.endsWith("_DATABASE_PORT")) {
+                return Integer.toString(mariaDbPort);
+            }
+            return value.replace("jdbc:mysql://mysql:3306/", "jdbc:mariadb://" + mariaDbHost + ":" + mariaDbPort + "/")
+                    .replace("kafka:9092", kafka)
+                    .replace("http://127.0.0.1:9442", compute)
+                    .replace("127.0.0.1:9441", gke);
+        }
+    }
+}

@@ -1,0 +1,297 @@
+package io.falcon.local.processes;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.falcon.embedded.EmbeddedMariaDb;
+import io.falcon.embedded.JobsTable;
+import io.falcon.events.TopicProvisioner;
+import io.falcon.fleetsim.EdgeClusterConfig;
+import io.falcon.local.DemoFleet;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Falcon as separate processes on the embedded default, supervised from here: the Kafka broker (its own JVM), MariaDB
+ * (its own mariadbd), fleet-sim (its own JVM, appending its record of served creates and deletes to a file), and each
+ * of the five components in its own JVM, started from the main class {@code deploy/entrypoint.sh} gives it with the
+ * environment {@code docker-compose.yml} gives it ({@link DeploymentSpec}). Any of them can be killed with SIGKILL and
+ * started again with the same command, environment, ports and data; extra instances of a component can be added and
+ * removed (a Kafka group rebalance). This is what {@code ./falcon-local --processes} runs and what {@code bench/chaos}
+ * drives.
+ */
+public final class ProcessFalcon implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessFalcon.class);
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+    private static final Duration STOP_GRACE = Duration.ofSeconds(30);
+    public static final String DATABASE = "falcon";
+
+    /**
+     * What to start.
+     *
+     * @param repositoryRoot where docker-compose.yml and deploy/entrypoint.sh are
+     * @param dataDir broker, database, state, logs and the fleet record live here (kept across restarts)
+     * @param clusters the clusters rows to register, and {@code simulation} the fleet-sim clusters behind them
+     * @param poolDelays fleet-sim's node-pool creation and deletion delays
+     * @param jvmOptions options of every component JVM (heap, GC)
+     */
+    public record Options(Path repositoryRoot, Path dataDir, List<DemoFleet.DemoCluster> clusters,
+            List<EdgeClusterConfig> simulation, Duration[] poolDelays, List<String> jvmOptions) {
+
+        public static Options demo(Path repositoryRoot, Path dataDir) {
+            return new Options(repositoryRoot, dataDir, DemoFleet.CLUSTERS,
+                    DemoFleet.CLUSTERS.stream().map(DemoFleet.DemoCluster::simulation).toList(),
+                    new Duration[] {Duration.ofSeconds(3), Duration.ofSeconds(2)},
+                    List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k"));
+        }
+
+        public Options withFleet(List<DemoFleet.DemoCluster> rows, List<EdgeClusterConfig> sim, Duration create,
+                Duration delete) {
+            return new Options(repositoryRoot, dataDir, rows, sim, new Duration[] {create, delete}, jvmOptions);
+        }
+    }
+
+    private final Options options;
+    private final DeploymentSpec deployment;
+    private final String classPath;
+    private final String java;
+    private final EmbeddedMariaDb mariaDb;
+    private final ChildProcess kafka;
+    private final int kafkaPort;
+    private ChildProcess fleetSim;
+    private DeploymentSpec.Endpoints endpoints;
+    /** Every component instance by name (scheduler-1, scheduler-2, ...), in start order. */
+    private final Map<String, ChildProcess> instances = new LinkedHashMap<>();
+
+    private ProcessFalcon(Options options, DeploymentSpec deployment, EmbeddedMariaDb mariaDb, ChildProcess kafka,
+            int kafkaPort) {
+        this.options = options;
+        this.deployment = deployment;
+        this.mariaDb = mariaDb;
+        this.kafka = kafka;
+        this.kafkaPort = kafkaPort;
+        this.classPath = System.getProperty("java.class.path");
+        this.java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    public static ProcessFalcon start(Options options) throws SQLException {
+        DeploymentSpec deployment = DeploymentSpec.read(options.repositoryRoot());
+        Path data = options.dataDir().toAbsolutePath();
+        mkdirs(data.resolve("logs"));
+        int kafkaPort = freePort();
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ChildProcess kafka = new ChildProcess("kafka", List.of(java, "-Xmx768m", "-XX:+UseSerialGC", "-cp",
+                System.getProperty("java.class.path"), "io.falcon.embedded.EmbeddedKafkaMain",
+                data.resolve("kafka").toString(), Integer.toString(kafkaPort)), Map.of(),
+                data.resolve("logs/kafka.log"), new ChildProcess.Readiness.LogLine("kafka ready"));
+        kafka.start(START_TIMEOUT);
+        EmbeddedMariaDb mariaDb;
+        try {
+            mariaDb = EmbeddedMariaDb.launch(data.resolve("mariadb"));
+        } catch (RuntimeException e) {
+            kafka.stop(STOP_GRACE);
+            throw e;
+        }
+        ProcessFalcon falcon = new ProcessFalcon(options, deployment, mariaDb, kafka, kafkaPort);
+        try {
+            falcon.startRest();
+        } catch (RuntimeException | SQLException e) {
+            falcon.close();
+            throw e;
+        }
+        return falcon;
+    }
+
+    private void startRest() throws SQLException {
+        Path data = options.dataDir().toAbsolutePath();
+        TopicProvisioner.ensureAll(bootstrapServers(), 3, (short) 1);
+        mariaDb.createDatabase(DATABASE);
+        try (Connection connection = connect()) {
+            JobsTable.create(connection);
+        }
+        Path fleetFile = data.resolve("fleet.json");
+        try {
+            new ObjectMapper().writeValue(fleetFile.toFile(), Map.of("clusters", options.simulation()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        fleetSim = new ChildProcess("fleet-sim", List.of(java, "-Xmx512m", "-XX:+UseSerialGC", "-cp", classPath,
+                "io.falcon.fleetsim.FleetSim", "--fleet", fleetFile.toString(), "--record",
+                recordFile().toString(), "--pool-delays", millis(options.poolDelays()[0]) + ","
+                        + millis(options.poolDelays()[1]), "--tick", "50ms"),
+                Map.of(), data.resolve("logs/fleet-sim.log"), new ChildProcess.Readiness.LogLine("fleet-sim ready"));
+        fleetSim.start(START_TIMEOUT);
+        String ready = fleetSim.outputLine(l -> l.startsWith("fleet-sim ready")).orElseThrow();
+        endpoints = new DeploymentSpec.Endpoints(bootstrapServers(), mariaDb.host(), mariaDb.port(),
+                field(ready, "gke="), field(ready, "compute="));
+        for (String component : DeploymentSpec.PIPELINE) {
+            addInstance(component);
+            if (component.equals("status-sink")) {
+                // status-sink's migration has created the clusters table; register the fleet as upper components do
+                try (Connection connection = connect()) {
+                    DemoFleet.register(connection, options.clusters());
+                }
+            }
+        }
+        LOG.info("falcon processes started: {}", instances.keySet());
+    }
+
+    /** Starts one more instance of a component (same environment, its own ops port and state dir); its name. */
+    public synchronized String addInstance(String component) {
+        DeploymentSpec.Component spec = deployment.component(component);
+        int n = 1;
+        while (instances.containsKey(component + "-" + n)) {
+            n++;
+        }
+        String name = component + "-" + n;
+        int opsPort = freePort();
+        Path state = options.dataDir().toAbsolutePath().resolve("state").resolve(name);
+        List<String> command = new ArrayList<>();
+        command.add(java);
+        command.addAll(options.jvmOptions());
+        command.addAll(List.of("-cp", classPath, spec.mainClass()));
+        ChildProcess child = new ChildProcess(name, command, endpoints.rewrite(spec.environment(), opsPort, state),
+                options.dataDir().toAbsolutePath().resolve("logs").resolve(name + ".log"),
+                new ChildProcess.Readiness.OpsReady(opsPort));
+        instances.put(name, child);
+        child.start(START_TIMEOUT);
+        return name;
+    }
+
+    /** Stops an instance for good (graceful) and forgets it; the others take its work over. */
+    public synchronized void removeInstance(String name) {
+        instance(name).stop(STOP_GRACE);
+        instances.remove(name);
+    }
+
+    /** SIGKILL an instance (no shutdown hook, nothing flushed). */
+    public void kill(String name) {
+        instance(name).kill();
+    }
+
+    /** Starts a killed or stopped instance again with the same command, environment, ports and state. */
+    public void restart(String name) {
+        instance(name).start(START_TIMEOUT);
+    }
+
+    /** SIGKILL the broker and start it again on the same port and log dir. */
+    public void restartBroker() {
+        kafka.kill();
+        kafka.start(START_TIMEOUT);
+    }
+
+    /** Stop MariaDB and start it again on the same port and data dir. */
+    public void restartMariaDb() {
+        mariaDb.stop();
+        mariaDb.start();
+    }
+
+    public synchronized ChildProcess instance(String name) {
+        ChildProcess child = instances.get(name);
+        if (child == null) {
+            throw new IllegalArgumentException("no instance " + name + " (running: " + instances.keySet() + ")");
+        }
+        return child;
+    }
+
+    public synchronized List<String> instanceNames() {
+        return List.copyOf(instances.keySet());
+    }
+
+    public String bootstrapServers() {
+        return "127.0.0.1:" + kafkaPort;
+    }
+
+    public String jdbcUrl() {
+        return mariaDb.jdbcUrl(DATABASE);
+    }
+
+    public Connection connect() throws SQLException {
+        return mariaDb.connect(DATABASE);
+    }
+
+    /** fleet-sim's append-only record of served node-pool and Kubernetes Job creates and deletes. */
+    public Path recordFile() {
+        return options.dataDir().toAbsolutePath().resolve("fleet-record.jsonl");
+    }
+
+    public String gkeEndpoint() {
+        return endpoints.gke();
+    }
+
+    /** Where everything is, for a person. */
+    public synchronized String describe() {
+        StringBuilder b = new StringBuilder();
+        b.append(String.format("  %-16s %-8s %s%n", "process", "pid", "where"));
+        b.append(String.format("  %-16s %-8s %s (log dir %s)%n", "kafka", kafka.pid().map(String::valueOf).orElse("-"),
+                bootstrapServers(), options.dataDir().resolve("kafka")));
+        b.append(String.format("  %-16s %-8s %s user %s (data dir %s)%n", "mariadb", "-", jdbcUrl(),
+                mariaDb.user(), mariaDb.dataDir()));
+        b.append(String.format("  %-16s %-8s gke %s, compute %s, record %s%n", "fleet-sim",
+                fleetSim.pid().map(String::valueOf).orElse("-"), endpoints.gke(), endpoints.compute(), recordFile()));
+        instances.forEach((name, child) -> b.append(String.format("  %-16s %-8s ops http://127.0.0.1:%d (/healthz "
+                        + "/readyz /metrics), log %s%n", name, child.pid().map(String::valueOf).orElse("-"),
+                ((ChildProcess.Readiness.OpsReady) child.readiness()).port(), child.log())));
+        return b.toString();
+    }
+
+    public Optional<ChildProcess> fleetSim() {
+        return Optional.ofNullable(fleetSim);
+    }
+
+    @Override
+    public synchronized void close() {
+        List<ChildProcess> reverse = new ArrayList<>(instances.values());
+        Collections.reverse(reverse);
+        for (ChildProcess child : reverse) {
+            child.stop(STOP_GRACE);
+        }
+        if (fleetSim != null) {
+            fleetSim.stop(STOP_GRACE);
+        }
+        mariaDb.close();
+        kafka.stop(STOP_GRACE);
+    }
+
+    private static String field(String line, String prefix) {
+        for (String part : line.split(" ")) {
+            if (part.startsWith(prefix)) {
+                return part.substring(prefix.length());
+            }
+        }
+        throw new IllegalStateException("no " + prefix + " in '" + line + "'");
+    }
+
+    private static String millis(Duration d) {
+        return d.toMillis() + "ms";
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void mkdirs(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
