@@ -36,6 +36,8 @@ public final class ProcessFalcon implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProcessFalcon.class);
     private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration STOP_GRACE = Duration.ofSeconds(30);
+    /** As the image's entrypoint does: JSON lines on stdout, which the supervisor appends to the process's log. */
+    private static final String JSON_LOGS = "-Dlogback.configurationFile=falcon-logback-json.xml";
     public static final String DATABASE = "falcon";
 
     /**
@@ -92,7 +94,7 @@ public final class ProcessFalcon implements AutoCloseable {
         mkdirs(data.resolve("logs"));
         int kafkaPort = freePort();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ChildProcess kafka = new ChildProcess("kafka", List.of(java, "-Xmx768m", "-XX:+UseSerialGC", "-cp",
+        ChildProcess kafka = new ChildProcess("kafka", List.of(java, "-Xmx768m", "-XX:+UseSerialGC", JSON_LOGS, "-cp",
                 System.getProperty("java.class.path"), "io.falcon.embedded.EmbeddedKafkaMain",
                 data.resolve("kafka").toString(), Integer.toString(kafkaPort)), Map.of(),
                 data.resolve("logs/kafka.log"), new ChildProcess.Readiness.LogLine("kafka ready"));
@@ -127,7 +129,7 @@ public final class ProcessFalcon implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        fleetSim = new ChildProcess("fleet-sim", List.of(java, "-Xmx512m", "-XX:+UseSerialGC", "-cp", classPath,
+        fleetSim = new ChildProcess("fleet-sim", List.of(java, "-Xmx512m", "-XX:+UseSerialGC", JSON_LOGS, "-cp", classPath,
                 "io.falcon.fleetsim.FleetSim", "--fleet", fleetFile.toString(), "--record",
                 recordFile().toString(), "--pool-delays", millis(options.poolDelays()[0]) + ","
                         + millis(options.poolDelays()[1]), "--tick", "50ms"),
@@ -161,7 +163,7 @@ public final class ProcessFalcon implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(java);
         command.addAll(options.jvmOptions());
-        command.addAll(List.of("-cp", classPath, spec.mainClass()));
+        command.addAll(List.of(JSON_LOGS, "-cp", classPath, spec.mainClass()));
         ChildProcess child = new ChildProcess(name, command, endpoints.rewrite(spec.environment(), opsPort, state),
                 options.dataDir().toAbsolutePath().resolve("logs").resolve(name + ".log"),
                 new ChildProcess.Readiness.OpsReady(opsPort));
