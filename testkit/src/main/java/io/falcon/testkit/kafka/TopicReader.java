@@ -20,8 +20,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * Reads one topic from the beginning of every partition (no consumer group, committed transactions only) with the
  * catalog topic's serdes, keeping every record read so far, and waits for what a test expects to arrive.
  *
- * <p>Records that the topic's serde cannot decode are counted and skipped: shared topics such as
- * falcon.dead-letter or falcon.executor.commands also carry other tests' deliberately broken records.
+ * <p>A record the topic's serde cannot decode fails the wait that read it (a component wrote something its readers
+ * cannot read), unless the reader {@link #skippingUndecodable() skips} them: a topic every test of the JVM shares
+ * may carry another test's deliberately broken records.
  */
 public final class TopicReader<K, V> implements AutoCloseable {
     static final Duration POLL = Duration.ofMillis(100);
@@ -34,6 +35,7 @@ public final class TopicReader<K, V> implements AutoCloseable {
     private final List<ConsumerRecord<K, V>> records = new ArrayList<>();
     private int undecodable;
     private String lastDecodeError = "";
+    private boolean skipUndecodable;
 
     TopicReader(Consumer<byte[], byte[]> consumer, Topic<K, V> topic, String name) {
         this.consumer = consumer;
@@ -60,6 +62,12 @@ public final class TopicReader<K, V> implements AutoCloseable {
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer()), topic, name);
+    }
+
+    /** Counts and skips records that cannot be decoded instead of failing. */
+    public TopicReader<K, V> skippingUndecodable() {
+        skipUndecodable = true;
+        return this;
     }
 
     /** Polls once and returns the records this poll added. */
@@ -96,19 +104,19 @@ public final class TopicReader<K, V> implements AutoCloseable {
 
     /** Reads until the values read so far satisfy the condition, and returns them. */
     public List<V> awaitValues(String what, Duration timeout, Predicate<List<V>> condition) {
-        return Await.present(what, timeout, () -> {
+        return decodedAll(Await.present(what, timeout, () -> {
             poll();
             List<V> values = values();
             return condition.test(values) ? Optional.of(values) : Optional.empty();
-        }, this::describe);
+        }, this::describe));
     }
 
     /** Reads until a record matches, and returns the first one that does (among all read since the beginning). */
     public ConsumerRecord<K, V> awaitRecord(String what, Duration timeout, Predicate<ConsumerRecord<K, V>> match) {
-        return Await.present(what, timeout, () -> {
+        return decodedAll(Await.present(what, timeout, () -> {
             poll();
             return records.stream().filter(r -> r.value() != null && match.test(r)).findFirst();
-        }, this::describe);
+        }, this::describe));
     }
 
     /** Reads until a value matches, and returns the first one that does. */
@@ -121,20 +129,20 @@ public final class TopicReader<K, V> implements AutoCloseable {
      * that does: for "the next status of this kind" when earlier ones of the same kind were read already.
      */
     public V awaitValueAfter(int mark, String what, Duration timeout, Predicate<V> match) {
-        return Await.present(what, timeout, () -> {
+        return decodedAll(Await.present(what, timeout, () -> {
             poll();
             return records.subList(Math.min(mark, records.size()), records.size()).stream()
                     .map(ConsumerRecord::value).filter(v -> v != null && match.test(v)).findFirst();
-        }, this::describe);
+        }, this::describe));
     }
 
     /** Reads until at least count values match, and returns every matching value read by then. */
     public List<V> awaitMatching(String what, Duration timeout, Predicate<V> match, int count) {
-        return Await.present(what, timeout, () -> {
+        return decodedAll(Await.present(what, timeout, () -> {
             poll();
             List<V> matching = values().stream().filter(match).toList();
             return matching.size() >= count ? Optional.of(matching) : Optional.empty();
-        }, this::describe);
+        }, this::describe));
     }
 
     /**
@@ -146,7 +154,15 @@ public final class TopicReader<K, V> implements AutoCloseable {
         do {
             poll();
         } while (System.nanoTime() < end);
-        return values();
+        return decodedAll(values());
+    }
+
+    private <T> T decodedAll(T result) {
+        if (undecodable > 0 && !skipUndecodable) {
+            throw new AssertionError(undecodable + " records of " + name + " could not be decoded with the catalog's "
+                    + "serde, the last: " + lastDecodeError);
+        }
+        return result;
     }
 
     private String describe() {

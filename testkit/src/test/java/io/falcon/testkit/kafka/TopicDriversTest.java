@@ -48,8 +48,20 @@ class TopicDriversTest {
     }
 
     @Test
-    void readsFromTheBeginningDecodingWithTheCatalogsSerdesAndSkippingWhatItCannotDecode() {
+    void readsFromTheBeginningDecodingWithTheCatalogsSerdesAndFailsOnWhatItCannotDecode() {
         try (TopicReader<String, TaskStatus> reader = reader()) {
+            arrives(taskStatus("j1").build());
+            arrives("garbled", "{not json".getBytes(StandardCharsets.UTF_8));
+
+            assertThatThrownBy(() -> reader.awaitValues("one status", SHORT, v -> v.size() == 1))
+                    .isInstanceOf(AssertionError.class)
+                    .hasMessageStartingWith("1 records of " + TOPIC + " could not be decoded");
+        }
+    }
+
+    @Test
+    void aReaderOfASharedTopicSkipsWhatItCannotDecode() {
+        try (TopicReader<String, TaskStatus> reader = reader().skippingUndecodable()) {
             arrives(taskStatus("j1").build());
             arrives("garbled", "{not json".getBytes(StandardCharsets.UTF_8));
             arrives(taskStatus("j2").status(Status.Running).build());
@@ -75,7 +87,7 @@ class TopicDriversTest {
 
     @Test
     void collectsMatchingValuesUntilEnoughArrivedAndOtherwiseFailsWithWhatItRead() {
-        try (TopicReader<String, TaskStatus> reader = reader()) {
+        try (TopicReader<String, TaskStatus> reader = reader().skippingUndecodable()) {
             arrives(taskStatus("j1").build());
             arrives(taskStatus("other").build());
             arrives("garbled", "{not json".getBytes(StandardCharsets.UTF_8));
