@@ -12,6 +12,7 @@ import io.falcon.events.executor.ExecutorCommand.EnsureNodePoolDeleted;
 import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.events.executor.SupplyMode;
 import io.falcon.executor.SimHarness;
+import io.falcon.testkit.Await;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -55,11 +56,15 @@ class NodePoolManagerIT {
     }
 
     private void awaitNoneInFlight() {
-        long deadline = System.currentTimeMillis() + 5_000;
-        while (h.nodePools.inFlight() > 0 && System.currentTimeMillis() < deadline) {
-            Thread.onSpinWait();
-        }
+        Await.until("no pool operation in flight", Duration.ofSeconds(5), () -> h.nodePools.inFlight() == 0,
+                () -> h.nodePools.inFlight() + " in flight");
         assertThat(h.nodePools.inFlight()).isZero();
+    }
+
+    /** Until the sink holds at least count events of the type for the job. */
+    private void awaitEvents(Class<? extends ExecutorEvent> type, String jobId, int count) {
+        Await.until(count + " " + type.getSimpleName() + " for " + jobId, Duration.ofSeconds(10),
+                () -> h.sink.of(type, jobId).size() >= count, () -> "events " + h.sink.all());
     }
 
     @Test
@@ -93,11 +98,7 @@ class NodePoolManagerIT {
         h.sink.await(ExecutorEvent.NodePoolReady.class, "np-2", WAIT);
         h.dispatcher.handle(ensure("np-2", "2x4", SupplyMode.FLEX_START, null)); // after it is ready
 
-        long deadline = System.currentTimeMillis() + 10_000;
-        while (h.sink.of(ExecutorEvent.NodePoolReady.class, "np-2").size() < 2
-                && System.currentTimeMillis() < deadline) {
-            Thread.onSpinWait();
-        }
+        awaitEvents(ExecutorEvent.NodePoolReady.class, "np-2", 2);
         // level-triggered: asking again for a ready pool reports it ready again, without a second creation
         assertThat(h.sink.of(ExecutorEvent.NodePoolReady.class, "np-2")).hasSize(2);
         assertThat(createOperations("falcon-np-2")).isEqualTo(1);
@@ -144,11 +145,7 @@ class NodePoolManagerIT {
 
         int before = h.sink.of(ExecutorEvent.NodePoolDeleted.class, "np-5").size();
         h.dispatcher.handle(delete); // already gone: success
-        long deadline = System.currentTimeMillis() + 10_000;
-        while (h.sink.of(ExecutorEvent.NodePoolDeleted.class, "np-5").size() == before
-                && System.currentTimeMillis() < deadline) {
-            Thread.onSpinWait();
-        }
+        awaitEvents(ExecutorEvent.NodePoolDeleted.class, "np-5", before + 1);
         assertThat(h.sink.of(ExecutorEvent.NodePoolDeleted.class, "np-5")).hasSize(before + 1);
         awaitNoneInFlight();
     }
@@ -220,11 +217,7 @@ class NodePoolManagerIT {
         h.sink.await(ExecutorEvent.NodePoolReady.class, "rs-2", WAIT); // the pool took the last 2 hosts
 
         h.dispatcher.handle(ensure("rs-2", "2x4", SupplyMode.RESERVATION, "res-a"));
-        long deadline = System.currentTimeMillis() + 10_000;
-        while (h.sink.of(ExecutorEvent.NodePoolReady.class, "rs-2").size() < 2
-                && System.currentTimeMillis() < deadline) {
-            Thread.onSpinWait();
-        }
+        awaitEvents(ExecutorEvent.NodePoolReady.class, "rs-2", 2);
         assertThat(h.sink.of(ExecutorEvent.NodePoolReady.class, "rs-2")).hasSize(2);
         assertThat(h.sink.of(ExecutorEvent.ReservationShort.class, "rs-2")).isEmpty();
         assertThat(createOperations("falcon-rs-2")).isEqualTo(1);
@@ -355,11 +348,10 @@ class NodePoolManagerIT {
                 NodePoolSpec.render(ensure("rr-1", "2x4", SupplyMode.ON_DEMAND, null)));
         h.gke.createNodePool(SimHarness.cluster().resourceName(),
                 NodePoolSpec.render(ensure("rr-2", "2x4", SupplyMode.ON_DEMAND, null)));
-        long deadline = System.currentTimeMillis() + 10_000;
-        while ((pool("falcon-rr-1").getStatus() != NodePool.Status.RUNNING
-                || pool("falcon-rr-2").getStatus() != NodePool.Status.RUNNING) && System.currentTimeMillis() < deadline) {
-            Thread.onSpinWait();
-        }
+        Await.until("falcon-rr-1 and falcon-rr-2 RUNNING", Duration.ofSeconds(10),
+                () -> pool("falcon-rr-1").getStatus() == NodePool.Status.RUNNING
+                        && pool("falcon-rr-2").getStatus() == NodePool.Status.RUNNING,
+                () -> pool("falcon-rr-1").getStatus() + ", " + pool("falcon-rr-2").getStatus());
 
         h.nodePools.discovered(SimHarness.cluster());
 
