@@ -136,13 +136,21 @@ public final class TopicReader<K, V> implements AutoCloseable {
         }, this::describe));
     }
 
-    /** Reads until at least count values match, and returns every matching value read by then. */
-    public List<V> awaitMatching(String what, Duration timeout, Predicate<V> match, int count) {
+    /** Reads until at least count records match, and returns every matching record read by then. */
+    public List<ConsumerRecord<K, V>> awaitRecords(String what, Duration timeout,
+            Predicate<ConsumerRecord<K, V>> match, int count) {
         return decodedAll(Await.present(what, timeout, () -> {
             poll();
-            List<V> matching = values().stream().filter(match).toList();
+            List<ConsumerRecord<K, V>> matching = records.stream().filter(r -> r.value() != null && match.test(r))
+                    .toList();
             return matching.size() >= count ? Optional.of(matching) : Optional.empty();
         }, this::describe));
+    }
+
+    /** Reads until at least count values match, and returns every matching value read by then. */
+    public List<V> awaitMatching(String what, Duration timeout, Predicate<V> match, int count) {
+        return awaitRecords(what, timeout, r -> match.test(r.value()), count).stream().map(ConsumerRecord::value)
+                .toList();
     }
 
     /**

@@ -94,6 +94,8 @@ class TopicDriversTest {
             arrives(taskStatus("j1").version(2).build());
             assertThat(reader.awaitMatching("two of j1", SHORT, s -> s.jobId().equals("j1"), 2))
                     .extracting(TaskStatus::version).containsExactly(1L, 2L);
+            assertThat(reader.awaitRecords("the record of other", SHORT, r -> r.key().equals("other"), 1))
+                    .singleElement().satisfies(r -> assertThat(r.offset()).isEqualTo(1));
 
             assertThatThrownBy(() -> reader.awaitMatching("three of j1", SHORT, s -> s.jobId().equals("j1"), 3))
                     .isInstanceOf(AssertionError.class)
