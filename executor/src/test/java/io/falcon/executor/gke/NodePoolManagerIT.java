@@ -1,5 +1,6 @@
 package io.falcon.executor.gke;
 
+import static io.falcon.testkit.builders.ExecutorCommandBuilder.executorCommand;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -41,6 +42,12 @@ class NodePoolManagerIT {
     private static EnsureNodePool ensure(String jobId, String topology, SupplyMode mode, String reservation) {
         return new EnsureNodePool(Meta.of("test", Instant.now()), jobId, SimHarness.cluster(), "falcon-" + jobId,
                 "v7x", topology, mode, Optional.ofNullable(reservation));
+    }
+
+    /** What the scheduler sends when the job's pool is no longer wanted. */
+    private static EnsureNodePoolDeleted deletePool(String jobId) {
+        return executorCommand(jobId).cluster(SimHarness.cluster()).nodePoolName("falcon-" + jobId).producer("test")
+                .at(Instant.now()).ensureNodePoolDeleted();
     }
 
     private NodePool pool(String name) {
@@ -136,8 +143,7 @@ class NodePoolManagerIT {
         h.dispatcher.handle(ensure("np-5", "2x4", SupplyMode.ON_DEMAND, null));
         h.sink.await(ExecutorEvent.NodePoolReady.class, "np-5", WAIT);
 
-        var delete = new EnsureNodePoolDeleted(Meta.of("test", Instant.now()), "np-5", SimHarness.cluster(),
-                "falcon-np-5");
+        var delete = deletePool("np-5");
         h.dispatcher.handle(delete);
         h.dispatcher.handle(delete); // redelivered while deleting
         h.sink.await(ExecutorEvent.NodePoolDeleted.class, "np-5", WAIT);
@@ -169,8 +175,7 @@ class NodePoolManagerIT {
     void deleteWhileCreatingWins() {
         h.knobs().creationDelay(Duration.ofMillis(800));
         h.dispatcher.handle(ensure("np-6", "2x4", SupplyMode.ON_DEMAND, null));
-        h.dispatcher.handle(new EnsureNodePoolDeleted(Meta.of("test", Instant.now()), "np-6", SimHarness.cluster(),
-                "falcon-np-6"));
+        h.dispatcher.handle(deletePool("np-6"));
 
         h.sink.await(ExecutorEvent.NodePoolDeleted.class, "np-6", WAIT);
         assertThat(h.sink.of(ExecutorEvent.NodePoolReady.class, "np-6")).isEmpty();
@@ -287,8 +292,7 @@ class NodePoolManagerIT {
     void deletingAFlexStartPoolNotVisibleYetWaitsForIt() {
         h.knobs().lateVisibility(Duration.ofMillis(1000));
         h.dispatcher.handle(ensure("lv-2", "2x4", SupplyMode.FLEX_START, null));
-        h.dispatcher.handle(new EnsureNodePoolDeleted(Meta.of("test", Instant.now()), "lv-2", SimHarness.cluster(),
-                "falcon-lv-2")); // aborted at once: GKE still answers NOT_FOUND
+        h.dispatcher.handle(deletePool("lv-2")); // aborted at once: GKE still answers NOT_FOUND
 
         h.sink.await(ExecutorEvent.NodePoolDeleted.class, "lv-2", WAIT);
         assertThat(deleteOperations("falcon-lv-2")).isEqualTo(1);
@@ -319,8 +323,7 @@ class NodePoolManagerIT {
         h.sink.await(ExecutorEvent.NodePoolReady.class, "df-1", WAIT);
         h.knobs().failNextDeletions(1);
 
-        h.dispatcher.handle(new EnsureNodePoolDeleted(Meta.of("test", Instant.now()), "df-1", SimHarness.cluster(),
-                "falcon-df-1"));
+        h.dispatcher.handle(deletePool("df-1"));
 
         h.sink.await(ExecutorEvent.NodePoolDeleted.class, "df-1", WAIT);
         assertThat(deleteOperations("falcon-df-1")).isEqualTo(2);
@@ -331,8 +334,7 @@ class NodePoolManagerIT {
     void deleteRejectedWhileCreatingIsRetriedLikeOnGke() {
         h.knobs().rejectDeleteWhileCreating(true).creationDelay(Duration.ofMillis(800));
         h.dispatcher.handle(ensure("dc-1", "2x4", SupplyMode.ON_DEMAND, null));
-        h.dispatcher.handle(new EnsureNodePoolDeleted(Meta.of("test", Instant.now()), "dc-1", SimHarness.cluster(),
-                "falcon-dc-1"));
+        h.dispatcher.handle(deletePool("dc-1"));
 
         h.sink.await(ExecutorEvent.NodePoolDeleted.class, "dc-1", WAIT);
         assertThatThrownBy(() -> pool("falcon-dc-1")).isInstanceOf(NotFoundException.class);
