@@ -114,7 +114,7 @@ class StatusSinkIT {
         assertThat(db.column("huge", "status")).isEqualTo("Pending");
     }
 
-    /** The dead letters this test's topic produced that match, read until {@code wanted} arrived or 30 s passed. */
+    /** The dead letters this test's topic produced that match, read until {@code wanted} arrived (at most 30 s). */
     private List<DeadLetter> deadLetters(Predicate<DeadLetter> matching, int wanted) {
         try (TopicReader<String, DeadLetter> letters = DeadLetters.reader(SharedInfra.kafka().bootstrapServers())) {
             return letters.awaitMatching(wanted + " dead letters from " + topic, Duration.ofSeconds(30),
