@@ -10,6 +10,7 @@ WORKDIR /src
 # Dependencies first, so that code changes reuse the cached layer.
 COPY pom.xml ./
 COPY events/pom.xml events/
+COPY testkit/pom.xml testkit/
 COPY ops/pom.xml ops/
 COPY embedded/pom.xml embedded/
 COPY fleet-sim/pom.xml fleet-sim/

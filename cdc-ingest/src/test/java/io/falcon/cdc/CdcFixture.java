@@ -1,6 +1,5 @@
 package io.falcon.cdc;
 
-import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.embedded.EmbeddedKafka;
 import io.falcon.embedded.EmbeddedMariaDb;
@@ -9,6 +8,7 @@ import io.falcon.events.DeadLetter;
 import io.falcon.events.Topics;
 import io.falcon.events.cdc.ClusterChange;
 import io.falcon.events.cdc.JobChange;
+import io.falcon.testkit.kafka.TopicReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -16,21 +16,12 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.Predicate;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * One test's world: a fresh database (jobs and clusters from the shipped DDL) on the shared MariaDB, its own topics
@@ -42,9 +33,9 @@ final class CdcFixture implements AutoCloseable {
     final String name = SharedInfra.uniqueName("cdc");
     final CdcConfig config;
     private final List<CdcIngest> started = new ArrayList<>();
-    private Reader<JobChange> jobs;
-    private Reader<ClusterChange> clusters;
-    private Reader<DeadLetter> deadLetters;
+    private TopicReader<String, JobChange> jobs;
+    private TopicReader<String, ClusterChange> clusters;
+    private TopicReader<String, DeadLetter> deadLetters;
 
     CdcFixture() {
         this(Map.of());
@@ -83,26 +74,26 @@ final class CdcFixture implements AutoCloseable {
         return ingest;
     }
 
-    Reader<JobChange> jobs() {
+    /** This fixture's jobs topic, read from the beginning. */
+    TopicReader<String, JobChange> jobs() {
         if (jobs == null) {
-            jobs = new Reader<>(kafka, config.jobsTopic(), b -> Topics.CDC_JOBS.valueSerde().deserializer()
-                    .deserialize(config.jobsTopic(), b));
+            jobs = TopicReader.fromBeginning(kafka.bootstrapServers(), Topics.CDC_JOBS, config.jobsTopic());
         }
         return jobs;
     }
 
-    Reader<ClusterChange> clusters() {
+    TopicReader<String, ClusterChange> clusters() {
         if (clusters == null) {
-            clusters = new Reader<>(kafka, config.clustersTopic(), b -> Topics.CDC_CLUSTERS.valueSerde().deserializer()
-                    .deserialize(config.clustersTopic(), b));
+            clusters = TopicReader.fromBeginning(kafka.bootstrapServers(), Topics.CDC_CLUSTERS,
+                    config.clustersTopic());
         }
         return clusters;
     }
 
-    Reader<DeadLetter> deadLetters() {
+    TopicReader<String, DeadLetter> deadLetters() {
         if (deadLetters == null) {
-            deadLetters = new Reader<>(kafka, config.deadLetterTopic(), b -> Topics.DEAD_LETTER.valueSerde()
-                    .deserializer().deserialize(config.deadLetterTopic(), b));
+            deadLetters = TopicReader.fromBeginning(kafka.bootstrapServers(), Topics.DEAD_LETTER,
+                    config.deadLetterTopic());
         }
         return deadLetters;
     }
@@ -156,70 +147,10 @@ final class CdcFixture implements AutoCloseable {
         for (CdcIngest i : started) {
             i.close();
         }
-        for (Reader<?> r : new Reader<?>[] {jobs, clusters, deadLetters}) {
+        for (TopicReader<?, ?> r : new TopicReader<?, ?>[] {jobs, clusters, deadLetters}) {
             if (r != null) {
                 r.close();
             }
-        }
-    }
-
-    /** Reads a topic from the beginning, keeping everything read so far. */
-    static final class Reader<V> implements AutoCloseable {
-        private final KafkaConsumer<String, byte[]> consumer;
-        private final java.util.function.Function<byte[], V> decode;
-        final List<ConsumerRecord<String, V>> records = new ArrayList<>();
-
-        Reader(EmbeddedKafka kafka, String topic, java.util.function.Function<byte[], V> decode) {
-            this.decode = decode;
-            Properties p = new Properties();
-            p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-            p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-            consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
-            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                    .map(pi -> new TopicPartition(topic, pi.partition())).toList();
-            assertThat(partitions).as("partitions of " + topic).isNotEmpty();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-        }
-
-        /** Polls until the values read so far satisfy the condition; fails after the timeout. */
-        List<V> awaitValues(Duration timeout, String what, Predicate<List<V>> condition) {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (true) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    records.add(new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), r.key(),
-                            decode.apply(r.value())));
-                }
-                List<V> values = values();
-                if (condition.test(values)) {
-                    return values;
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("timed out after " + timeout + " waiting for " + what + "; read "
-                            + values.size() + " records: " + values);
-                }
-            }
-        }
-
-        /** Polls for a while and returns everything read. */
-        List<V> drain(Duration quiet) {
-            long deadline = System.nanoTime() + quiet.toNanos();
-            while (System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    records.add(new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), r.key(),
-                            decode.apply(r.value())));
-                }
-            }
-            return values();
-        }
-
-        List<V> values() {
-            return records.stream().map(ConsumerRecord::value).toList();
-        }
-
-        @Override
-        public void close() {
-            consumer.close(Duration.ofSeconds(2));
         }
     }
 }

@@ -9,6 +9,8 @@ import io.falcon.events.cdc.ChangeOp;
 import io.falcon.events.cdc.ClusterChange;
 import io.falcon.events.cdc.JobChange;
 import io.falcon.events.cdc.JobRow;
+import io.falcon.testkit.Await;
+import io.falcon.testkit.kafka.TopicReader;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -33,7 +35,7 @@ class CdcIngestIT {
 
             CdcIngest ingest = f.startIngest();
 
-            List<JobChange> snap = f.jobs().awaitValues(WAIT, "snapshot of pre-1 and pre-2",
+            List<JobChange> snap = f.jobs().awaitValues("snapshot of pre-1 and pre-2", WAIT,
                     v -> !of(v, "pre-1", ChangeOp.SNAPSHOT).isEmpty() && !of(v, "pre-2", ChangeOp.SNAPSHOT).isEmpty());
             JobChange pre1 = of(snap, "pre-1", ChangeOp.SNAPSHOT).get(0);
             assertThat(pre1.before()).isEmpty();
@@ -48,9 +50,9 @@ class CdcIngestIT {
             assertThat(pre1.meta().producer()).isEqualTo("cdc-ingest");
             assertThat(of(snap, "pre-2", ChangeOp.SNAPSHOT).get(0).after().orElseThrow().spec())
                     .isEqualTo("{not json at all");
-            assertThat(f.jobs().records).allSatisfy(r -> assertThat(r.key()).isEqualTo(r.value().jobId()));
+            assertThat(f.jobs().records()).allSatisfy(r -> assertThat(r.key()).isEqualTo(r.value().jobId()));
 
-            List<ClusterChange> clusters = f.clusters().awaitValues(WAIT, "snapshot of c-1", v -> !v.isEmpty());
+            List<ClusterChange> clusters = f.clusters().awaitValues("snapshot of c-1", WAIT, v -> !v.isEmpty());
             assertThat(clusters.get(0).op()).isEqualTo(ChangeOp.SNAPSHOT);
             assertThat(clusters.get(0).after().orElseThrow().createdAt())
                     .contains(Instant.parse("2025-01-02T03:04:05.006Z"));
@@ -64,7 +66,7 @@ class CdcIngestIT {
             f.sql("UPDATE clusters SET status = 'maintenance' WHERE id = 'c-1'");
             f.sql(insertCluster("c-2", "offline"));
 
-            List<JobChange> all = f.jobs().awaitValues(WAIT, "create/update of new-1 and delete of pre-2",
+            List<JobChange> all = f.jobs().awaitValues("create/update of new-1 and delete of pre-2", WAIT,
                     v -> !of(v, "new-1", ChangeOp.CREATE).isEmpty() && !of(v, "new-1", ChangeOp.UPDATE).isEmpty()
                             && !of(v, "pre-2", ChangeOp.DELETE).isEmpty());
             JobChange created = of(all, "new-1", ChangeOp.CREATE).get(0);
@@ -86,9 +88,9 @@ class CdcIngestIT {
             assertThat(deleted.after()).isEmpty();
             assertThat(deleted.before().orElseThrow().spec()).isEqualTo("{not json at all");
             // no tombstones: every record on the topic has a value
-            assertThat(f.jobs().records).allSatisfy(r -> assertThat(r.value()).isNotNull());
+            assertThat(f.jobs().records()).allSatisfy(r -> assertThat(r.value()).isNotNull());
 
-            List<ClusterChange> cl = f.clusters().awaitValues(WAIT, "cluster update and insert",
+            List<ClusterChange> cl = f.clusters().awaitValues("cluster update and insert", WAIT,
                     v -> v.stream().anyMatch(c -> c.op() == ChangeOp.UPDATE)
                             && v.stream().anyMatch(c -> c.op() == ChangeOp.CREATE));
             ClusterChange maint = cl.stream().filter(c -> c.op() == ChangeOp.UPDATE).findFirst().orElseThrow();
@@ -106,14 +108,14 @@ class CdcIngestIT {
     @Test
     void jobAndClusterChangesReachTheSchedulerInTheOrderTheDatabaseCommittedThem() {
         try (CdcFixture f = new CdcFixture();
-                CdcFixture.Reader<io.falcon.events.SchedulerInput> input = new CdcFixture.Reader<>(
-                        io.falcon.embedded.SharedInfra.kafka(), io.falcon.events.Topics.SCHEDULER_INPUT.name(),
-                        b -> io.falcon.events.Topics.SCHEDULER_INPUT.valueSerde().deserializer().deserialize("", b))) {
+                TopicReader<String, io.falcon.events.SchedulerInput> input = TopicReader.fromBeginning(
+                        io.falcon.embedded.SharedInfra.kafka().bootstrapServers(),
+                        io.falcon.events.Topics.SCHEDULER_INPUT)) {
             String cluster = "ord-c-" + Long.toHexString(System.nanoTime());
             String job = "ord-j-" + Long.toHexString(System.nanoTime());
             f.sql(insertCluster(cluster, "active"), insertJob(job, SPEC));
             f.startIngest();
-            f.jobs().awaitValues(WAIT, "the snapshot", v -> v.stream().anyMatch(c -> c.jobId().equals(job)));
+            f.jobs().awaitValues("the snapshot", WAIT, v -> v.stream().anyMatch(c -> c.jobId().equals(job)));
             f.sql("UPDATE clusters SET status = 'maintenance' WHERE id = '" + cluster + "'");
             f.sql("UPDATE jobs SET message = 'a status write-back, not for the scheduler' WHERE id = '" + job + "'");
             f.sql("UPDATE jobs SET status = 'Aborting' WHERE id = '" + job + "'");
@@ -129,30 +131,30 @@ class CdcIngestIT {
                 }
                 return "";
             };
-            List<String> mine = input.awaitValues(WAIT, "the four changes in order", v -> v.stream().map(describe)
+            List<String> mine = input.awaitValues("the four changes in order", WAIT, v -> v.stream().map(describe)
                     .filter(d -> !d.isEmpty()).count() >= 5).stream().map(describe).filter(d -> !d.isEmpty()).toList();
             // the snapshot reads the tables one after the other; from then on the binlog's commit order holds
             assertThat(mine.subList(0, 2)).containsExactlyInAnyOrder("cluster active", "job Pending");
             assertThat(mine.subList(2, mine.size())).containsExactly("cluster maintenance", "job Aborting",
                     "cluster active");
-            assertThat(input.records).filteredOn(r -> !describe.apply(r.value()).isEmpty())
+            assertThat(input.records()).filteredOn(r -> !describe.apply(r.value()).isEmpty())
                     .allSatisfy(r -> assertThat(r.key()).as("keyed by tpu_type").isEqualTo("v5e"));
         }
     }
 
     @Test
-    void anUnmappableChangeGoesToTheDeadLetterTopicAndTheStreamGoesOn() throws InterruptedException {
+    void anUnmappableChangeGoesToTheDeadLetterTopicAndTheStreamGoesOn() {
         try (CdcFixture f = new CdcFixture()) {
             CdcIngest ingest = f.startIngest();
             f.sql(insertJob("ok-1", SPEC));
-            f.jobs().awaitValues(WAIT, "ok-1", v -> v.stream().anyMatch(c -> c.jobId().equals("ok-1")));
+            f.jobs().awaitValues("ok-1", WAIT, v -> v.stream().anyMatch(c -> c.jobId().equals("ok-1")));
 
             // Someone changes a column's type: the row can no longer be mapped to a JobRow.
             f.sql("ALTER TABLE jobs MODIFY COLUMN timeout_seconds VARCHAR(32) NULL");
             f.sql(insertJob("bad-1", SPEC), "UPDATE jobs SET timeout_seconds = 'soon' WHERE id = 'bad-1'");
             f.sql(insertJob("ok-2", SPEC));
 
-            List<DeadLetter> dead = f.deadLetters().awaitValues(WAIT, "dead letter for bad-1",
+            List<DeadLetter> dead = f.deadLetters().awaitValues("dead letter for bad-1", WAIT,
                     v -> v.stream().anyMatch(d -> d.key().equals(Optional.of("bad-1"))));
             DeadLetter letter = dead.stream().filter(d -> d.key().equals(Optional.of("bad-1"))).findFirst()
                     .orElseThrow();
@@ -164,15 +166,13 @@ class CdcIngestIT {
             assertThat(letter.payloadBase64()).isNotEmpty();
 
             // the insert of bad-1 (timeout NULL) maps fine; the stream continues after the dead letter
-            List<JobChange> jobs = f.jobs().awaitValues(WAIT, "ok-2 after the dead letter",
+            List<JobChange> jobs = f.jobs().awaitValues("ok-2 after the dead letter", WAIT,
                     v -> v.stream().anyMatch(c -> c.jobId().equals("ok-2")));
             assertThat(jobs).anyMatch(c -> c.jobId().equals("bad-1") && c.op() == ChangeOp.CREATE);
             assertThat(jobs).noneMatch(c -> c.jobId().equals("bad-1") && c.op() == ChangeOp.UPDATE);
             // counters move when the batch is finished, a moment after the records became visible
-            long deadline = System.nanoTime() + 10_000_000_000L;
-            while (ingest.publishedCounts().get("deadLetters") < 1 && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
+            Await.until("the dead letter counted", Duration.ofSeconds(10),
+                    () -> ingest.publishedCounts().get("deadLetters") >= 1, () -> "counts " + ingest.publishedCounts());
             assertThat(ingest.publishedCounts().get("deadLetters")).isEqualTo(1L);
             assertThat(ingest.engineStarts()).isEqualTo(1);
         }

@@ -33,7 +33,7 @@ class CdcRestartIT {
         try (CdcFixture f = new CdcFixture()) {
             f.sql(insertCluster("c-1", "active"));
             CdcIngest first = f.startIngest();
-            f.clusters().awaitValues(WAIT, "snapshot of c-1", v -> !v.isEmpty());
+            f.clusters().awaitValues("snapshot of c-1", WAIT, v -> !v.isEmpty());
 
             AtomicInteger written = new AtomicInteger();
             AtomicReference<Throwable> writerError = new AtomicReference<>();
@@ -53,7 +53,7 @@ class CdcRestartIT {
             }, "cdc-restart-it-writer");
             writer.start();
 
-            f.jobs().awaitValues(WAIT, "the first 40 changes", v -> v.size() >= 40);
+            f.jobs().awaitValues("the first 40 changes", WAIT, v -> v.size() >= 40);
             first.close();
             int writtenAtClose = written.get();
             assertThat(writtenAtClose).as("closed mid-stream").isLessThan(JOBS);
@@ -64,7 +64,7 @@ class CdcRestartIT {
             assertThat(writerError.get()).isNull();
             assertThat(written.get()).isEqualTo(JOBS);
 
-            List<JobChange> all = f.jobs().awaitValues(WAIT, "every insert and update", v -> {
+            List<JobChange> all = f.jobs().awaitValues("every insert and update", WAIT, v -> {
                 Set<String> created = ids(v, ChangeOp.CREATE);
                 Set<String> updates = ids(v, ChangeOp.UPDATE);
                 return IntStream.range(0, JOBS).allMatch(i -> created.contains("j-" + i)
@@ -73,7 +73,7 @@ class CdcRestartIT {
 
             // resumed from the stored binlog position: no second snapshot, jobs came from the binlog only
             assertThat(all).noneMatch(c -> c.op() == ChangeOp.SNAPSHOT);
-            assertThat(f.clusters().drain(Duration.ofMillis(500))).hasSize(1);
+            assertThat(f.clusters().readFor(Duration.ofMillis(500))).hasSize(1);
             // a change delivered twice carries the same event id both times
             Map<String, Set<String>> idsPerChange = all.stream().collect(Collectors.groupingBy(
                     c -> c.jobId() + "|" + c.op() + "|" + c.source().binlogFile() + ":" + c.source().binlogPosition()

@@ -1,12 +1,13 @@
 package io.falcon.cli;
 
+import static io.falcon.testkit.builders.TaskStatusBuilder.taskStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.embedded.EmbeddedKafka;
 import io.falcon.embedded.EmbeddedMariaDb;
 import io.falcon.embedded.JobsTable;
 import io.falcon.embedded.SharedInfra;
-import io.falcon.events.Meta;
+import io.falcon.events.Topic;
 import io.falcon.events.Topics;
 import io.falcon.events.fault.DeviceFault;
 import io.falcon.events.fault.IsolationCommand;
@@ -15,6 +16,10 @@ import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;
 import io.falcon.statussink.SchemaMigrator;
+import io.falcon.testkit.Await;
+import io.falcon.testkit.builders.TaskStatusBuilder;
+import io.falcon.testkit.kafka.TopicProducer;
+import io.falcon.testkit.kafka.TopicReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.sql.Connection;
@@ -22,21 +27,14 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -180,11 +178,11 @@ class FalconCliIT {
                         t0.plusSeconds(1)),
                 status(job, 3, Status.Running, Optional.empty(), "Pod running (1/1 active)", t0.plusSeconds(5)),
                 status(job, 4, Status.Succeeded, Optional.empty(), "", t0.plusSeconds(9)));
-        try (KafkaProducer<String, TaskStatus> producer = producer()) {
-            producer.send(new ProducerRecord<>(Topics.TASK_STATUS.name(), "other-job",
-                    status("other-job", 1, Status.Pending, Optional.of(Reason.Waiting), "not mine", t0))).get();
+        try (TopicProducer<String, TaskStatus> producer = producer()) {
+            producer.send("other-job", status("other-job", 1, Status.Pending, Optional.of(Reason.Waiting), "not mine",
+                    t0));
             for (TaskStatus s : transitions) {
-                producer.send(new ProducerRecord<>(Topics.TASK_STATUS.name(), job, s)).get();
+                producer.send(job, s);
             }
         }
         CliRun watch = CompletableFuture.supplyAsync(() -> cli("watch", "--job", job, "--from-beginning",
@@ -206,15 +204,12 @@ class FalconCliIT {
         CompletableFuture<Integer> watching = CompletableFuture.supplyAsync(() -> FalconCli.run(
                 new io.falcon.events.Settings(settings), new PrintWriter(out), new PrintWriter(new StringWriter()),
                 "watch", "--job", job, "--count", "1"));
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!out.toString().startsWith("watching") && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
+        Await.until("the watch started", Duration.ofSeconds(30), () -> out.toString().startsWith("watching"),
+                () -> "output so far: " + out);
         assertThat(out.toString()).startsWith("watching falcon.task-status for job " + job);
-        try (KafkaProducer<String, TaskStatus> producer = producer()) {
-            producer.send(new ProducerRecord<>(Topics.TASK_STATUS.name(), job,
-                    status(job, 7, Status.Failed, Optional.of(Reason.NodePoolTimeout), "node pool not ready in 10m",
-                            Instant.now()))).get();
+        try (TopicProducer<String, TaskStatus> producer = producer()) {
+            producer.send(job, status(job, 7, Status.Failed, Optional.of(Reason.NodePoolTimeout),
+                    "node pool not ready in 10m", Instant.now()));
         }
         assertThat(watching.get(30, TimeUnit.SECONDS)).isZero();
         assertThat(out.toString()).contains(job + "  Failed/NodePoolTimeout  node pool not ready in 10m");
@@ -226,25 +221,25 @@ class FalconCliIT {
         CliRun inject = cli("faults", "inject", "--cluster", cluster, "--node", "node-1", "--device", "npu-3",
                 "--code", "8C1F8609", "--level", "SeparateNPU", "--job", "job-9", "--repeat", "2");
         assertThat(inject.exitCode()).as(inject.err()).isZero();
-        List<ConsumerRecord<String, byte[]>> faults = readAll(Topics.DEVICE_FAULTS.name(), cluster, 2);
+        List<ConsumerRecord<String, DeviceFault>> faults = readAll(Topics.DEVICE_FAULTS,
+                f -> f.clusterId().equals(cluster), 2);
         assertThat(faults).hasSize(2).allSatisfy(r -> assertThat(r.key()).isEqualTo("job-9"));
-        DeviceFault fault = Topics.DEVICE_FAULTS.valueSerde().fromBytes(faults.get(0).value());
+        DeviceFault fault = faults.get(0).value();
         assertThat(fault.clusterId()).isEqualTo(cluster);
         assertThat(fault.deviceName()).isEqualTo("npu-3");
         assertThat(fault.faultCode()).isEqualTo("8C1F8609");
         assertThat(fault.faultLevel()).contains("SeparateNPU");
 
         // the state fault-streams keeps on the compacted topic
-        try (KafkaProducer<String, NodeIsolation> producer = new KafkaProducer<>(producerProps(),
-                Topics.ISOLATION.keySerde().serializer(), Topics.ISOLATION.valueSerde().serializer())) {
-            producer.send(new ProducerRecord<>(Topics.ISOLATION.name(), NodeIsolation.key(cluster, "node-1"),
+        try (TopicProducer<String, NodeIsolation> producer = TopicProducer.to(kafka.bootstrapServers(),
+                Topics.ISOLATION)) {
+            producer.send(NodeIsolation.key(cluster, "node-1"),
                     new NodeIsolation(List.of("npu-3"), Map.of("npu-3", List.of(new NodeIsolation.DeviceIsolation(
-                            "8C1F8609", NodeIsolation.MANUALLY_SEPARATE_NPU, 1_767_600_000_000L)))))).get();
-            producer.send(new ProducerRecord<>(Topics.ISOLATION.name(), NodeIsolation.key(cluster, "node-2"),
+                            "8C1F8609", NodeIsolation.MANUALLY_SEPARATE_NPU, 1_767_600_000_000L)))));
+            producer.send(NodeIsolation.key(cluster, "node-2"),
                     new NodeIsolation(List.of("npu-0"), Map.of("npu-0", List.of(new NodeIsolation.DeviceIsolation(
-                            "80E01801", NodeIsolation.MANUALLY_SEPARATE_NPU, 1_767_600_000_000L)))))).get();
-            producer.send(new ProducerRecord<>(Topics.ISOLATION.name(), NodeIsolation.key(cluster, "node-2"), null))
-                    .get();
+                            "80E01801", NodeIsolation.MANUALLY_SEPARATE_NPU, 1_767_600_000_000L)))));
+            producer.tombstone(NodeIsolation.key(cluster, "node-2"));
         }
         CliRun list = cli("isolation", "list", "--cluster", cluster);
         assertThat(list.exitCode()).as(list.err()).isZero();
@@ -255,10 +250,11 @@ class FalconCliIT {
         CliRun release = cli("isolation", "release", "--cluster", cluster, "--node", "node-1", "--device", "npu-3",
                 "--reason", "replaced the chip");
         assertThat(release.exitCode()).as(release.err()).isZero();
-        List<ConsumerRecord<String, byte[]>> commands = readAll(Topics.ISOLATION_COMMANDS.name(), cluster, 1);
+        List<ConsumerRecord<String, IsolationCommand>> commands = readAll(Topics.ISOLATION_COMMANDS,
+                c -> c.clusterId().equals(cluster), 1);
         assertThat(commands).hasSize(1);
         assertThat(commands.get(0).key()).isEqualTo(cluster);
-        IsolationCommand command = Topics.ISOLATION_COMMANDS.valueSerde().fromBytes(commands.get(0).value());
+        IsolationCommand command = commands.get(0).value();
         assertThat(command).isEqualTo(new IsolationCommand.Release(command.meta(), cluster, "node-1", "npu-3",
                 "replaced the chip"));
         assertThat(command.meta().producer()).isEqualTo("falcon-cli");
@@ -266,42 +262,20 @@ class FalconCliIT {
 
     private static TaskStatus status(String job, long version, Status status, Optional<Reason> reason, String message,
             Instant at) {
-        return new TaskStatus(Meta.of("scheduler-streams", at), job, version, status, reason, message,
-                status == Status.Running ? Optional.of("cluster-x") : Optional.empty(), Optional.empty(),
-                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+        TaskStatusBuilder transition = taskStatus(job).version(version).status(status).reason(reason).message(message)
+                .producer("scheduler-streams").at(at);
+        return (status == Status.Running ? transition.clusterId("cluster-x") : transition).build();
     }
 
-    private static Properties producerProps() {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        return props;
+    private static TopicProducer<String, TaskStatus> producer() {
+        return TopicProducer.to(kafka.bootstrapServers(), Topics.TASK_STATUS);
     }
 
-    private static KafkaProducer<String, TaskStatus> producer() {
-        return new KafkaProducer<>(producerProps(), Topics.TASK_STATUS.keySerde().serializer(),
-                Topics.TASK_STATUS.valueSerde().serializer());
-    }
-
-    /** Records of the topic whose value mentions the marker, read from the beginning until n were found. */
-    private static List<ConsumerRecord<String, byte[]>> readAll(String topic, String marker, int n) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, SharedInfra.uniqueName("cli-it-reader"));
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        List<ConsumerRecord<String, byte[]>> found = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
-                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (found.size() < n && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (new String(record.value(), java.nio.charset.StandardCharsets.UTF_8).contains(marker)) {
-                        found.add(record);
-                    }
-                }
-            }
+    /** Records of the topic whose value matches, read from the beginning until n were found. */
+    private static <V> List<ConsumerRecord<String, V>> readAll(Topic<String, V> topic, Predicate<V> matching, int n) {
+        try (TopicReader<String, V> reader = TopicReader.fromBeginning(kafka.bootstrapServers(), topic)) {
+            return reader.awaitRecords(n + " records of " + topic.name(), Duration.ofSeconds(30),
+                    r -> matching.test(r.value()), n);
         }
-        return found;
     }
 }

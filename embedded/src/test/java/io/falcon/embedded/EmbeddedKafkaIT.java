@@ -3,6 +3,7 @@ package io.falcon.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.falcon.testkit.Await;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -115,10 +116,10 @@ class EmbeddedKafkaIT {
         List<ConsumerRecord<String, String>> records = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
             consumer.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            while (records.size() < expected && System.nanoTime() < deadline) {
+            Await.until(expected + " records of " + topic, TIMEOUT, () -> {
                 consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-            }
+                return records.size() >= expected;
+            }, () -> "read " + records);
             consumer.poll(Duration.ofMillis(300)).forEach(records::add);
         }
         return records;

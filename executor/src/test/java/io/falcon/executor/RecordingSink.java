@@ -1,8 +1,7 @@
 package io.falcon.executor;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.falcon.events.executor.ExecutorEvent;
+import io.falcon.testkit.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +14,6 @@ public final class RecordingSink implements EventSink {
     @Override
     public synchronized void emit(ExecutorEvent event) {
         events.add(event);
-        notifyAll();
     }
 
     public synchronized List<ExecutorEvent> all() {
@@ -31,27 +29,9 @@ public final class RecordingSink implements EventSink {
         return await(type, jobId, e -> true, timeout);
     }
 
-    public synchronized <T extends ExecutorEvent> T await(Class<T> type, String jobId, Predicate<T> filter,
-            Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            for (ExecutorEvent e : events) {
-                if (type.isInstance(e) && e.jobId().equals(jobId) && filter.test(type.cast(e))) {
-                    return type.cast(e);
-                }
-            }
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                assertThat(events).as("no " + type.getSimpleName() + " for job " + jobId + " within " + timeout)
-                        .anySatisfy(x -> assertThat(x).isInstanceOf(type));
-                throw new AssertionError("no " + type.getSimpleName() + " for job " + jobId + "; events: " + events);
-            }
-            try {
-                wait(Math.max(1, left / 1_000_000));
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(ex);
-            }
-        }
+    public <T extends ExecutorEvent> T await(Class<T> type, String jobId, Predicate<T> filter, Duration timeout) {
+        return Await.present(type.getSimpleName() + " for job " + jobId, timeout, () -> all().stream()
+                .filter(e -> type.isInstance(e) && e.jobId().equals(jobId)).map(type::cast).filter(filter)
+                .findFirst(), () -> "events " + all());
     }
 }

@@ -1,31 +1,22 @@
 package io.falcon.faults;
 
+import static io.falcon.testkit.builders.DeviceFaultBuilder.deviceFault;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.embedded.SharedInfra;
-import io.falcon.events.Meta;
 import io.falcon.events.Settings;
 import io.falcon.events.TopicProvisioner;
 import io.falcon.events.Topics;
 import io.falcon.events.fault.DeviceFault;
 import io.falcon.events.fault.FaultVerdict;
+import io.falcon.testkit.kafka.TopicProducer;
+import io.falcon.testkit.kafka.TopicReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Properties;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 /** Fault counts live in changelogged stores: an instance that lost its local state still isolates on time. */
@@ -40,21 +31,23 @@ class FaultStreamsRestartIT {
         Settings settings = new Settings(Map.of(FaultStreamsConfig.BOOTSTRAP_SERVERS, bootstrap,
                 FaultStreamsConfig.REPLICATION_FACTOR, "1", FaultStreamsConfig.APPLICATION_ID, appId,
                 FaultStreamsConfig.STATE_DIR, stateDir.toString(), FaultStreamsConfig.SESSION_TIMEOUT, "6s"));
-        List<FaultVerdict> verdicts = new ArrayList<>();
-        try (KafkaProducer<String, DeviceFault> producer = producer(bootstrap);
-                KafkaConsumer<String, FaultVerdict> consumer = verdictConsumer(bootstrap, appId)) {
+        List<FaultVerdict> verdicts;
+        try (TopicProducer<String, DeviceFault> producer = TopicProducer.to(bootstrap, Topics.DEVICE_FAULTS);
+                TopicReader<String, FaultVerdict> reader = TopicReader.fromBeginning(bootstrap,
+                        Topics.FAULT_VERDICTS)) {
             long now = System.currentTimeMillis();
             try (FaultStreamsApp app = new FaultStreamsApp(FaultStreamsConfig.from(settings)).start()) {
                 send(producer, fault(cluster, now));
                 send(producer, fault(cluster, now + 1000));
-                awaitVerdicts(consumer, verdicts, cluster, 2);
+                assertThat(awaitVerdicts(reader, cluster, 2)).as("verdicts for %s", cluster).hasSize(2);
             }
             try (var paths = Files.walk(stateDir)) {
                 paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
             try (FaultStreamsApp app = new FaultStreamsApp(FaultStreamsConfig.from(settings)).start()) {
                 send(producer, fault(cluster, now + 2000));
-                awaitVerdicts(consumer, verdicts, cluster, 3);
+                verdicts = awaitVerdicts(reader, cluster, 3);
+                assertThat(verdicts).as("verdicts for %s", cluster).hasSize(3);
             }
         }
         // the RFC's default policy isolates at the third fault within 24 h: the first two were counted before
@@ -64,42 +57,16 @@ class FaultStreamsRestartIT {
     }
 
     private static DeviceFault fault(String cluster, long receivedMs) {
-        return new DeviceFault(Meta.of("test", Instant.ofEpochMilli(receivedMs)), cluster, "node-1", "npu-0",
-                "0x80E18402", Optional.of("L2"), Optional.empty(), receivedMs);
+        return deviceFault(cluster, "node-1", "npu-0").code("0x80E18402").level("L2").receivedAt(receivedMs).build();
     }
 
-    private static void send(KafkaProducer<String, DeviceFault> producer, DeviceFault fault) throws Exception {
-        producer.send(new ProducerRecord<>(Topics.DEVICE_FAULTS.name(), fault.topicKey(), fault)).get();
+    private static void send(TopicProducer<String, DeviceFault> producer, DeviceFault fault) {
+        producer.send(fault.topicKey(), fault);
     }
 
-    private static void awaitVerdicts(KafkaConsumer<String, FaultVerdict> consumer, List<FaultVerdict> verdicts,
-            String cluster, int count) {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-        while (verdicts.size() < count && Instant.now().isBefore(deadline)) {
-            consumer.poll(Duration.ofMillis(200)).forEach(record -> {
-                if (record.value().clusterId().equals(cluster)) {
-                    verdicts.add(record.value());
-                }
-            });
-        }
-        assertThat(verdicts).as("verdicts for %s", cluster).hasSize(count);
-    }
-
-    private static KafkaProducer<String, DeviceFault> producer(String bootstrap) {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        return new KafkaProducer<>(props, new StringSerializer(), Topics.DEVICE_FAULTS.valueSerde().serializer());
-    }
-
-    private static KafkaConsumer<String, FaultVerdict> verdictConsumer(String bootstrap, String group) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, group + "-reader");
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        KafkaConsumer<String, FaultVerdict> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
-                Topics.FAULT_VERDICTS.valueSerde().deserializer());
-        consumer.subscribe(List.of(Topics.FAULT_VERDICTS.name()));
-        return consumer;
+    private static List<FaultVerdict> awaitVerdicts(TopicReader<String, FaultVerdict> reader, String cluster,
+            int count) {
+        return reader.awaitMatching(count + " verdicts for " + cluster, Duration.ofSeconds(60),
+                verdict -> verdict.clusterId().equals(cluster), count);
     }
 }

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.falcon.fleetsim.FleetRecord.Entry;
 import io.falcon.fleetsim.FleetRecord.Kind;
 import io.falcon.fleetsim.FleetRecord.Outcome;
+import io.falcon.testkit.Await;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,8 +51,8 @@ class FleetRecordTest {
       GkeClients.awaitDone(gke, PROJECT, LOCATION, gke.createNodePool(CLUSTER_PATH, pool));
       assertThatThrownBy(() -> gke.createNodePool(CLUSTER_PATH, pool)).isInstanceOf(AlreadyExistsException.class);
       GkeClients.awaitDone(gke, PROJECT, LOCATION, gke.deleteNodePool(CLUSTER_PATH + "/nodePools/falcon-j1"));
-      Eventually.await(Duration.ofSeconds(5), () -> gke.listNodePools(CLUSTER_PATH).getNodePoolsList(),
-          List::isEmpty, "falcon-j1 gone");
+      Await.valueMatching("falcon-j1 gone", Duration.ofSeconds(5),
+          () -> gke.listNodePools(CLUSTER_PATH).getNodePoolsList(), List::isEmpty);
       assertThatThrownBy(() -> gke.deleteNodePool(CLUSTER_PATH + "/nodePools/falcon-j1"))
           .isInstanceOf(NotFoundException.class);
 

@@ -5,6 +5,7 @@ import com.google.api.gax.grpc.InstantiatingGrpcChannelProvider;
 import com.google.cloud.container.v1.ClusterManagerClient;
 import com.google.cloud.container.v1.ClusterManagerSettings;
 import com.google.container.v1.Operation;
+import io.falcon.testkit.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -30,7 +31,8 @@ final class GkeClients {
 
   static Operation awaitDone(ClusterManagerClient gke, String project, String location, Operation op) {
     String name = "projects/" + project + "/locations/" + location + "/operations/" + op.getName();
-    return Eventually.await(Duration.ofSeconds(5), () -> gke.getOperation(name),
-        o -> o.getStatus() == Operation.Status.DONE, "operation " + name + " DONE");
+    return Await.valueMatching("operation " + name + " DONE", Duration.ofSeconds(5),
+        () -> gke.getOperation(name),
+        o -> o.getStatus() == Operation.Status.DONE);
   }
 }

@@ -12,6 +12,7 @@ import com.google.container.v1.NodePool;
 import com.google.container.v1.Operation;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.falcon.testkit.Await;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
@@ -101,9 +102,9 @@ class GkeClusterManagerTest {
     assertThat(pool.getConfig().getResourceLabelsMap()).containsEntry("falcon-job", "job-run");
 
     KubernetesClient k8s = sim.kubernetesClient(PROJECT, LOCATION, CLUSTER);
-    List<Node> nodes = Eventually.await(WAIT,
+    List<Node> nodes = Await.valueMatching("2 nodes of pool-run", WAIT,
         () -> k8s.nodes().withLabel("cloud.google.com/gke-nodepool", "pool-run").list().getItems(),
-        l -> l.size() == 2, "2 nodes of pool-run");
+        l -> l.size() == 2);
     assertThat(nodes).extracting(n -> n.getMetadata().getName())
         .containsExactlyInAnyOrder("gke-edge-1-pool-run-0", "gke-edge-1-pool-run-1");
     assertThat(nodes.get(0).getMetadata().getLabels())
@@ -139,8 +140,9 @@ class GkeClusterManagerTest {
   void deletedPoolIsNotFoundAndItsNodesAreGone() {
     awaitDone(gke.createNodePool(CLUSTER_PATH, tpuPool("pool-del", "2x2", "del")));
     KubernetesClient k8s = sim.kubernetesClient(PROJECT, LOCATION, CLUSTER);
-    Eventually.await(WAIT, () -> k8s.nodes().withLabel("cloud.google.com/gke-nodepool", "pool-del").list()
-        .getItems(), l -> l.size() == 1, "node of pool-del");
+    Await.valueMatching("node of pool-del", WAIT,
+        () -> k8s.nodes().withLabel("cloud.google.com/gke-nodepool", "pool-del").list().getItems(),
+        l -> l.size() == 1);
 
     Operation delete = gke.deleteNodePool(poolPath("pool-del"));
     assertThat(delete.getOperationType()).isEqualTo(Operation.Type.DELETE_NODE_POOL);
@@ -239,8 +241,9 @@ class GkeClusterManagerTest {
       assertThat(gke.listNodePools(CLUSTER_PATH).getNodePoolsList()).extracting(NodePool::getName)
           .doesNotContain("pool-flex");
 
-      NodePool visible = Eventually.await(WAIT, () -> gke.getNodePool(poolPath("pool-flex")), p -> true,
-          "pool-flex visible");
+      NodePool visible = Await.valueMatching("pool-flex visible", WAIT,
+          () -> gke.getNodePool(poolPath("pool-flex")),
+          p -> true);
       assertThat(visible.getName()).isEqualTo("pool-flex");
     } finally {
       sim.nodePoolKnobs(PROJECT, LOCATION, CLUSTER).lateVisibility(Duration.ZERO);
@@ -275,8 +278,9 @@ class GkeClusterManagerTest {
 
       assertThat(k8s.nodes().withLabel("cloud.google.com/gke-nodepool", "pool-late-nodes").list().getItems())
           .isEmpty();
-      Eventually.await(WAIT, () -> k8s.nodes().withLabel("cloud.google.com/gke-nodepool", "pool-late-nodes")
-          .list().getItems(), l -> l.size() == 1, "late node");
+      Await.valueMatching("late node", WAIT,
+          () -> k8s.nodes().withLabel("cloud.google.com/gke-nodepool", "pool-late-nodes").list().getItems(),
+          l -> l.size() == 1);
     } finally {
       sim.nodePoolKnobs(PROJECT, LOCATION, CLUSTER).nodeRegistrationDelay(Duration.ZERO);
     }

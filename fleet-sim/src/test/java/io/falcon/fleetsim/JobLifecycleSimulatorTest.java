@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.falcon.testkit.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -50,8 +51,9 @@ class JobLifecycleSimulatorTest {
     k8s = new KubernetesClientBuilder()
         .withConfig(new ConfigBuilder().withMasterUrl(sim.kubernetesUrl(PROJECT, LOCATION, CLUSTER)).build())
         .build();
-    Eventually.await(WAIT, () -> k8s.nodes().withLabel("cloud.google.com/gke-nodepool", POOL).list().getItems(),
-        l -> l.size() == 2, "2 nodes of " + POOL);
+    Await.valueMatching("2 nodes of " + POOL, WAIT,
+        () -> k8s.nodes().withLabel("cloud.google.com/gke-nodepool", POOL).list().getItems(),
+        l -> l.size() == 2);
   }
 
   @AfterAll
@@ -93,8 +95,9 @@ class JobLifecycleSimulatorTest {
   }
 
   private static Job awaitCondition(String job, String type) {
-    return Eventually.await(WAIT, () -> k8s.batch().v1().jobs().inNamespace(NS).withName(job).get(),
-        j -> condition(j, type).isPresent(), "job " + job + " condition " + type);
+    return Await.valueMatching("job " + job + " condition " + type, WAIT,
+        () -> k8s.batch().v1().jobs().inNamespace(NS).withName(job).get(),
+        j -> condition(j, type).isPresent());
   }
 
   private static Optional<JobCondition> condition(Job job, String type) {
@@ -114,9 +117,9 @@ class JobLifecycleSimulatorTest {
     k8s.resource(job("train", POOL, 2, "us-docker.pkg.dev/falcon/train:1",
         Map.of("FALCON_SIM_DURATION_SECONDS", "0.6"), true)).create();
 
-    List<Pod> running = Eventually.await(WAIT, () -> pods("train"),
-        l -> l.size() == 2 && l.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase())),
-        "2 running pods of train");
+    List<Pod> running = Await.valueMatching("2 running pods of train", WAIT,
+        () -> pods("train"),
+        l -> l.size() == 2 && l.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase())));
     assertThat(running).extracting(p -> p.getSpec().getNodeName())
         .containsExactlyInAnyOrder("gke-edge-jobs-tpu-pool-0", "gke-edge-jobs-tpu-pool-1");
     assertThat(running).extracting(p -> p.getMetadata().getLabels().get("batch.kubernetes.io/job-completion-index"))
@@ -127,8 +130,9 @@ class JobLifecycleSimulatorTest {
       assertThat(container(p).getState().getRunning()).isNotNull();
     });
     // The simulator writes the pods' status before the Job's: wait for the Job to catch up.
-    Job active = Eventually.await(WAIT, () -> k8s.batch().v1().jobs().inNamespace(NS).withName("train").get(),
-        j -> j.getStatus() != null && Integer.valueOf(2).equals(j.getStatus().getActive()), "train active=2");
+    Job active = Await.valueMatching("train active=2", WAIT,
+        () -> k8s.batch().v1().jobs().inNamespace(NS).withName("train").get(),
+        j -> j.getStatus() != null && Integer.valueOf(2).equals(j.getStatus().getActive()));
     assertThat(active.getStatus().getActive()).isEqualTo(2);
     assertThat(active.getStatus().getStartTime()).isNotNull();
 
@@ -176,14 +180,16 @@ class JobLifecycleSimulatorTest {
   void missingImageStaysPendingWithErrImagePull() {
     k8s.resource(job("badimg", POOL, 1, "us-docker.pkg.dev/falcon/does-not-exist:1", Map.of(), false)).create();
 
-    Pod pod = Eventually.await(WAIT, () -> pods("badimg"),
+    Pod pod = Await.valueMatching("badimg pod with container status", WAIT,
+        () -> pods("badimg"),
         l -> l.size() == 1 && l.get(0).getStatus().getContainerStatuses() != null
-            && !l.get(0).getStatus().getContainerStatuses().isEmpty(), "badimg pod with container status").get(0);
+            && !l.get(0).getStatus().getContainerStatuses().isEmpty()).get(0);
 
     assertThat(pod.getStatus().getPhase()).isEqualTo("Pending");
     assertThat(container(pod).getState().getWaiting().getReason()).isIn("ErrImagePull", "ImagePullBackOff");
-    Pod later = Eventually.await(WAIT, () -> pods("badimg").get(0),
-        p -> "ImagePullBackOff".equals(container(p).getState().getWaiting().getReason()), "ImagePullBackOff");
+    Pod later = Await.valueMatching("ImagePullBackOff", WAIT,
+        () -> pods("badimg").get(0),
+        p -> "ImagePullBackOff".equals(container(p).getState().getWaiting().getReason()));
     assertThat(later.getStatus().getPhase()).isEqualTo("Pending");
     Job job = k8s.batch().v1().jobs().inNamespace(NS).withName("badimg").get();
     assertThat(job.getStatus().getActive()).isEqualTo(1);
@@ -195,7 +201,9 @@ class JobLifecycleSimulatorTest {
   void jobForPoolWithoutNodesStaysPendingUnschedulable() throws InterruptedException {
     k8s.resource(job("nowhere", "no-such-pool", 1, "img:1", Map.of(), false)).create();
 
-    Pod pod = Eventually.await(WAIT, () -> pods("nowhere"), l -> l.size() == 1, "nowhere pod").get(0);
+    Pod pod = Await.valueMatching("nowhere pod", WAIT,
+        () -> pods("nowhere"),
+        l -> l.size() == 1).get(0);
     Thread.sleep(300);
     pod = pods("nowhere").get(0);
 
@@ -208,11 +216,15 @@ class JobLifecycleSimulatorTest {
   @Test
   void deletingTheJobDeletesItsPods() {
     k8s.resource(job("doomed", POOL, 2, "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "30"), false)).create();
-    Eventually.await(WAIT, () -> pods("doomed"), l -> l.size() == 2, "2 doomed pods");
+    Await.valueMatching("2 doomed pods", WAIT,
+        () -> pods("doomed"),
+        l -> l.size() == 2);
 
     k8s.batch().v1().jobs().inNamespace(NS).withName("doomed").delete();
 
-    Eventually.await(WAIT, () -> pods("doomed"), List::isEmpty, "doomed pods gone");
+    Await.valueMatching("doomed pods gone", WAIT,
+        () -> pods("doomed"),
+        List::isEmpty);
     assertThat(k8s.batch().v1().jobs().inNamespace(NS).withName("doomed").get()).isNull();
   }
 

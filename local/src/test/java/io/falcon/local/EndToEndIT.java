@@ -1,23 +1,20 @@
 package io.falcon.local;
 
-import io.falcon.cli.JobBoard;
-import io.falcon.cli.JobSubmission;
+import static io.falcon.testkit.builders.DeviceFaultBuilder.deviceFault;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.falcon.cli.JobBoard;
+import io.falcon.cli.JobSubmission;
 import io.falcon.embedded.SharedInfra;
+import io.falcon.events.Topics;
+import io.falcon.events.fault.DeviceFault;
+import io.falcon.testkit.Await;
+import io.falcon.testkit.kafka.TopicProducer;
 import java.nio.file.Files;
 import java.sql.Connection;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Optional;
-import java.util.Properties;
-import io.falcon.events.Meta;
-import io.falcon.events.Topics;
-import io.falcon.events.fault.DeviceFault;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -92,40 +89,29 @@ class EndToEndIT {
     @Test
     void repeatedHardwareFaultsOfADeviceIsolateItInItsClustersConfigMap() throws Exception {
         DemoFleet.DemoCluster cluster = DemoFleet.CLUSTERS.get(0);
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, falcon.kafka().bootstrapServers());
-        try (KafkaProducer<String, DeviceFault> producer = new KafkaProducer<>(props, new StringSerializer(),
-                Topics.DEVICE_FAULTS.valueSerde().serializer())) {
+        try (TopicProducer<String, DeviceFault> producer = TopicProducer.to(falcon.kafka().bootstrapServers(),
+                Topics.DEVICE_FAULTS)) {
             long now = System.currentTimeMillis();
             for (int i = 0; i < 3; i++) { // the RFC's default policy: 3 faults within 24 h isolate
-                DeviceFault fault = new DeviceFault(Meta.of("test", Instant.now()), cluster.id(), "node-7", "npu-3",
-                        "0x80E18402", Optional.of("L2"), Optional.empty(), now + i * 1000L);
-                producer.send(new ProducerRecord<>(Topics.DEVICE_FAULTS.name(), fault.topicKey(), fault)).get();
+                DeviceFault fault = deviceFault(cluster.id(), "node-7", "npu-3").code("0x80E18402").level("L2")
+                        .receivedAt(now + i * 1000L).build();
+                producer.send(fault.topicKey(), fault);
             }
         }
         var configMaps = falcon.fleet().kubernetesClient(cluster.project(), cluster.location(), cluster.name())
                 .configMaps().inNamespace("cluster-system").withName("clusterd-manual-info-cm");
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-        String node = null;
-        while (Instant.now().isBefore(deadline) && node == null) {
-            var cm = configMaps.get();
-            node = cm == null || cm.getData() == null ? null : cm.getData().get("node-7");
-            Thread.sleep(200);
-        }
+        String node = Await.present("node-7 in clusterd-manual-info-cm", Duration.ofSeconds(60),
+                () -> Optional.ofNullable(configMaps.get()).map(cm -> cm.getData()).map(data -> data.get("node-7")),
+                () -> "the ConfigMap is " + configMaps.get());
         assertThat(node).as("node-7 in clusterd-manual-info-cm").isNotNull()
                 .contains("\"Total\":[\"npu-3\"]").contains("ManuallySeparateNPU").contains("0x80E18402");
     }
 
-    private static JobBoard.JobView awaitTerminal(Connection connection, String jobId) throws Exception {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
-        Optional<JobBoard.JobView> last = Optional.empty();
-        while (Instant.now().isBefore(deadline)) {
-            last = JobBoard.find(connection, jobId);
-            if (last.isPresent() && last.get().isTerminal()) {
-                return last.get();
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError(jobId + " did not finish; last seen: " + last.map(JobBoard.JobView::headline));
+    private static JobBoard.JobView awaitTerminal(Connection connection, String jobId) {
+        AtomicReference<Optional<JobBoard.JobView>> last = new AtomicReference<>(Optional.empty());
+        return Await.present(jobId + " finished", Duration.ofSeconds(120), () -> {
+            last.set(JobBoard.find(connection, jobId));
+            return last.get().filter(JobBoard.JobView::isTerminal);
+        }, () -> "last seen: " + last.get().map(JobBoard.JobView::headline));
     }
 }

@@ -15,13 +15,15 @@ import org.junit.jupiter.api.Test;
 /**
  * The layering the design depends on, checked from the sources (functional core, imperative shell): the decision
  * cores import only the JDK, the events contracts and their own package; the executor's decision code imports no
- * client library; no production module depends on fleet-sim or embedded.
+ * client library; no production module depends on fleet-sim, embedded or the testkit outside test scope.
  */
 class LayeringTest {
     private static final Path ROOT = Path.of("..");
     private static final Pattern IMPORT = Pattern.compile("^import (?:static )?([\\w.]+)", Pattern.MULTILINE);
     /** Jackson is a data format, not a client; the spec and policy parsing still use it (issue 15 moves it). */
     private static final List<String> DATA_FORMAT = List.of("com.fasterxml.jackson.");
+    private static final Pattern TEST_ONLY_DEPENDENCY = Pattern.compile("<dependency>\\s*<groupId>io\\.falcon"
+            + "</groupId>\\s*<artifactId>(fleet-sim|embedded|testkit)</artifactId>(.*?)</dependency>", Pattern.DOTALL);
     private static final List<String> CLIENT_LIBRARIES = List.of("com.google.", "io.fabric8.", "io.grpc.",
             "org.apache.kafka.", "io.debezium.", "java.sql.", "java.net.http.");
 
@@ -62,25 +64,36 @@ class LayeringTest {
                 && !n.startsWith("io.falcon.executor.kafka."))).isEmpty();
     }
 
+    /** The test-only modules among the pom's dependencies that are not in test scope. */
+    private static List<String> testOnlyDependenciesOutsideTestScope(String pom) {
+        Matcher m = TEST_ONLY_DEPENDENCY.matcher(pom);
+        List<String> out = new ArrayList<>();
+        while (m.find()) {
+            if (!m.group(2).contains("<scope>test</scope>")) {
+                out.add(m.group(1));
+            }
+        }
+        return out;
+    }
+
     @Test
-    void noProductionModuleDependsOnTheSimulatorsOrTheEmbeddedInfrastructure() throws IOException {
-        Pattern dependency = Pattern.compile("<dependency>\\s*<groupId>io\\.falcon</groupId>\\s*<artifactId>"
-                + "(fleet-sim|embedded)</artifactId>(.*?)</dependency>", Pattern.DOTALL);
+    void noProductionModuleDependsOnTheSimulatorsTheEmbeddedInfrastructureOrTheTestkit() throws IOException {
         List<String> out = new ArrayList<>();
         for (String module : List.of("events", "ops", "cdc-ingest", "scheduler-streams", "executor", "status-sink",
                 "fault-streams", "cli")) {
-            Matcher m = dependency.matcher(Files.readString(ROOT.resolve(module).resolve("pom.xml")));
-            while (m.find()) {
-                if (!m.group(2).contains("<scope>test</scope>")) {
-                    out.add(module + " depends on " + m.group(1) + " outside test scope");
-                }
-            }
+            testOnlyDependenciesOutsideTestScope(Files.readString(ROOT.resolve(module).resolve("pom.xml")))
+                    .forEach(d -> out.add(module + " depends on " + d + " outside test scope"));
         }
         assertThat(out).isEmpty();
     }
 
     @Test
     void theChecksCanFail() throws IOException {
+        // the dependency check sees what it should: local runs the embedded infrastructure and the simulated fleet
+        assertThat(testOnlyDependenciesOutsideTestScope(Files.readString(ROOT.resolve("local/pom.xml"))))
+                .contains("embedded", "fleet-sim").doesNotContain("testkit");
+        assertThat(testOnlyDependenciesOutsideTestScope("<dependency>\n  <groupId>io.falcon</groupId>\n"
+                + "  <artifactId>testkit</artifactId>\n</dependency>")).containsExactly("testkit");
         // the import check sees what it should: the executor's Kubernetes adapter does import fabric8
         Path k8s = ROOT.resolve("executor/src/main/java/io/falcon/executor/k8s");
         assertThat(violations(k8s, n -> !startsWithAny(n, CLIENT_LIBRARIES))).isNotEmpty();

@@ -1,40 +1,38 @@
 package io.falcon.scheduler;
 
+import static io.falcon.testkit.builders.ClusterRowBuilder.clusterRow;
+import static io.falcon.testkit.builders.ExecutorEventBuilder.executorEvent;
+import static io.falcon.testkit.builders.JobRowBuilder.jobRow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.embedded.SharedInfra;
-import io.falcon.events.Meta;
-import io.falcon.events.ResourceNames;
+import io.falcon.events.SchedulerInput;
 import io.falcon.events.Settings;
-import io.falcon.events.TestRows;
 import io.falcon.events.TopicProvisioner;
 import io.falcon.events.Topics;
+import io.falcon.events.cdc.ClusterChange;
+import io.falcon.events.cdc.JobChange;
+import io.falcon.events.cdc.JobRow;
+import io.falcon.events.cdc.SchedulerRouting;
 import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.TaskStatus;
+import io.falcon.testkit.builders.ExecutorEventBuilder;
+import io.falcon.testkit.builders.RowChangeBuilder;
+import io.falcon.testkit.kafka.TopicProducer;
+import io.falcon.testkit.kafka.TopicReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.function.Predicate;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 /** The scheduler's queues survive a restart that must rebuild its stores from the changelog topics. */
 class SchedulerRestartIT {
-    private int mark;
+    private static final Duration WAIT = Duration.ofSeconds(60);
 
     @Test
     void queuesAndRoundRobinAreIntactAfterARestartFromTheChangelog() throws Exception {
@@ -46,50 +44,47 @@ class SchedulerRestartIT {
                 "falcon.kafka.replication-factor", "1", "falcon.scheduler.application-id", appId,
                 "falcon.scheduler.state-dir", stateDir.toString(), "falcon.scheduler.session-timeout", "6s"));
 
-        try (KafkaProducer<String, byte[]> producer = producer(bootstrap);
-                KafkaConsumer<String, TaskStatus> statuses = statusConsumer(bootstrap, appId)) {
-            List<TaskStatus> seen = new ArrayList<>();
+        try (TopicProducer<String, SchedulerInput> input = TopicProducer.to(bootstrap, Topics.SCHEDULER_INPUT);
+                TopicProducer<String, ExecutorEvent> events = TopicProducer.to(bootstrap, Topics.EXECUTOR_EVENTS);
+                TopicReader<String, TaskStatus> statuses = TopicReader.fromBeginning(bootstrap, Topics.TASK_STATUS)) {
             try (SchedulerApp app = new SchedulerApp(SchedulerConfig.from(settings)).start()) {
-                sendRouted(producer, (
-                        TestRows.clusterInserted(TestRows.cluster(appId + "-c1", "v5p", "active"))));
+                sendRouted(input, RowChangeBuilder.inserted(clusterRow(appId + "-c1").tpuType("v5p").build()).build());
                 // r1 first, so that the cluster is known before the others arrive through other partitions
                 String r1 = appId + "-r1";
-                sendRouted(producer, (
-                        TestRows.inserted(TestRows.job(r1, "alice", "v5p", "2x2x1", TestRows.SPEC))));
-                await(statuses, seen, s -> s.jobId().equals(r1) && s.reason().filter(Reason.Provisioning::equals)
-                        .isPresent());
+                sendRouted(input, RowChangeBuilder.inserted(v5pJob(r1, "alice")).build());
+                statuses.awaitValue(r1 + " Provisioning", WAIT, s -> s.jobId().equals(r1)
+                        && s.reason().filter(Reason.Provisioning::equals).isPresent());
                 for (String[] job : new String[][] {{"r2", "alice"}, {"r3", "bob"}}) {
                     String id = appId + "-" + job[0];
-                    sendRouted(producer, (
-                            TestRows.inserted(TestRows.job(id, job[1], "v5p", "2x2x1", TestRows.SPEC))));
+                    sendRouted(input, RowChangeBuilder.inserted(v5pJob(id, job[1])).build());
                 }
                 // alice was served last, so bob's r3 is next (#2 behind r1), alice's r2 after it
-                await(statuses, seen, s -> s.jobId().equals(appId + "-r2") && s.message().startsWith("队列位置 #3"));
+                statuses.awaitValue("r2 third in the queue", WAIT,
+                        s -> s.jobId().equals(appId + "-r2") && s.message().startsWith("队列位置 #3"));
             }
             deleteRecursively(stateDir); // the new instance must restore everything from the changelog topics
-            mark = seen.size();
+            // statuses of different jobs come through different partitions, so their relative order is not
+            // defined: what the restarted instance decides is looked for among the statuses read from here on
+            int mark = statuses.size();
 
             try (SchedulerApp app = new SchedulerApp(SchedulerConfig.from(settings)).start()) {
                 // a redelivered insert of a known job changes nothing
-                sendRouted(producer, (
-                        TestRows.inserted(TestRows.job(appId + "-r1", "alice", "v5p", "2x2x1", TestRows.SPEC))));
-                Meta meta = Meta.of("executor", Instant.now());
+                sendRouted(input, RowChangeBuilder.inserted(v5pJob(appId + "-r1", "alice")).build());
                 String c1 = appId + "-c1";
                 String r1 = appId + "-r1";
                 String r2 = appId + "-r2";
-                for (ExecutorEvent event : List.of(
-                        new ExecutorEvent.NodePoolReady(meta, r1, c1, "v5p", ResourceNames.nodePool(r1)),
-                        new ExecutorEvent.JobSubmitted(meta, r1, c1, "v5p", ResourceNames.k8sJob(r1), "uid"),
-                        new ExecutorEvent.JobRunning(meta, r1, c1, "v5p", ResourceNames.k8sJob(r1), "uid-r1", 1, 1))) {
-                    send(producer, Topics.EXECUTOR_EVENTS.name(), "v5p",
-                            Topics.EXECUTOR_EVENTS.valueSerde().toBytes(event));
+                ExecutorEventBuilder onC1 = executorEvent(r1).cluster(c1).tpuType("v5p").at(Instant.now());
+                for (ExecutorEvent event : List.of(onC1.nodePoolReady(), onC1.jobUid("uid").jobSubmitted(),
+                        onC1.jobUid("uid-r1").jobRunning())) {
+                    events.send("v5p", event);
                 }
                 // bob's r3 is next (alice was served last), not alice's r2
-                TaskStatus next = await(statuses, seen, s -> s.reason().filter(Reason.Provisioning::equals).isPresent()
-                        && !s.jobId().equals(r1));
+                TaskStatus next = statuses.awaitValueAfter(mark, "the next job Provisioning", WAIT,
+                        s -> s.reason().filter(Reason.Provisioning::equals).isPresent() && !s.jobId().equals(r1));
                 assertThat(next.jobId()).isEqualTo(appId + "-r3");
-                await(statuses, seen, s -> s.jobId().equals(r2) && s.message().startsWith("队列位置 #2"));
-                long r1Pending = seen.stream().filter(s -> s.jobId().equals(r1)).count();
+                statuses.awaitValueAfter(mark, "r2 second in the queue", WAIT,
+                        s -> s.jobId().equals(r2) && s.message().startsWith("队列位置 #2"));
+                long r1Pending = statuses.values().stream().filter(s -> s.jobId().equals(r1)).count();
                 assertThat(r1Pending).isGreaterThanOrEqualTo(3);
             }
         }
@@ -110,25 +105,21 @@ class SchedulerRestartIT {
                 "falcon.kafka.replication-factor", "1", "falcon.scheduler.application-id", appId,
                 "falcon.scheduler.state-dir", stateDir.toString()));
         assertThat(SchedulerConfig.from(settings).sessionTimeout()).isEqualTo(Duration.ofSeconds(45));
-        try (KafkaProducer<String, byte[]> producer = producer(bootstrap);
-                KafkaConsumer<String, TaskStatus> statuses = statusConsumer(bootstrap, appId)) {
-            List<TaskStatus> seen = new ArrayList<>();
+        try (TopicProducer<String, SchedulerInput> input = TopicProducer.to(bootstrap, Topics.SCHEDULER_INPUT);
+                TopicReader<String, TaskStatus> statuses = TopicReader.fromBeginning(bootstrap, Topics.TASK_STATUS)) {
             String cluster = appId + "-c1";
             try (SchedulerApp app = new SchedulerApp(SchedulerConfig.from(settings)).start()) {
-                sendRouted(producer, (
-                        TestRows.clusterInserted(TestRows.cluster(cluster, "v5p", "active"))));
+                sendRouted(input, RowChangeBuilder.inserted(clusterRow(cluster).tpuType("v5p").build()).build());
                 String first = appId + "-first";
-                sendRouted(producer, (
-                        TestRows.inserted(TestRows.job(first, "alice", "v5p", "2x2x1", TestRows.SPEC))));
-                await(statuses, seen, s -> s.jobId().equals(first));
+                sendRouted(input, RowChangeBuilder.inserted(v5pJob(first, "alice")).build());
+                statuses.awaitValue("a status of " + first, WAIT, s -> s.jobId().equals(first));
             }
-            mark = seen.size();
+            int mark = statuses.size();
             long restarted = System.nanoTime();
             try (SchedulerApp app = new SchedulerApp(SchedulerConfig.from(settings)).start()) {
                 String second = appId + "-second";
-                sendRouted(producer, (
-                        TestRows.inserted(TestRows.job(second, "bob", "v5p", "2x2x1", TestRows.SPEC))));
-                await(statuses, seen, s -> s.jobId().equals(second));
+                sendRouted(input, RowChangeBuilder.inserted(v5pJob(second, "bob")).build());
+                statuses.awaitValueAfter(mark, "a status of " + second, WAIT, s -> s.jobId().equals(second));
                 Duration takeover = Duration.ofNanos(System.nanoTime() - restarted);
                 System.out.println("scheduler takeover after a graceful restart: " + takeover.toMillis() + " ms");
                 // Far below the 45 s session timeout a crashed-and-replaced member would wait for.
@@ -137,56 +128,17 @@ class SchedulerRestartIT {
         }
     }
 
-    /**
-     * Waits for a status among those polled since the mark (statuses of different jobs come through different
-     * partitions, so their relative order is not defined); every polled status is kept in seen.
-     */
-    private TaskStatus await(KafkaConsumer<String, TaskStatus> consumer, List<TaskStatus> seen,
-            Predicate<TaskStatus> wanted) {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-        int checked = mark;
-        while (Instant.now().isBefore(deadline)) {
-            for (; checked < seen.size(); checked++) {
-                if (wanted.test(seen.get(checked))) {
-                    return seen.get(checked);
-                }
-            }
-            consumer.poll(Duration.ofMillis(200)).forEach(record -> seen.add(record.value()));
-        }
-        throw new AssertionError("no such status; saw " + seen);
+    private static JobRow v5pJob(String id, String actor) {
+        return jobRow(id).actor(actor).tpuType("v5p").topology("2x2x1").build();
     }
 
     /** A row change as cdc-ingest publishes it for the scheduler (SchedulerRouting onto falcon.scheduler.input). */
-    private static void sendRouted(KafkaProducer<String, byte[]> producer, Object change) throws Exception {
-        List<io.falcon.events.cdc.SchedulerRouting.Routed> routed = change instanceof io.falcon.events.cdc.JobChange j
-                ? io.falcon.events.cdc.SchedulerRouting.route(j)
-                : io.falcon.events.cdc.SchedulerRouting.route((io.falcon.events.cdc.ClusterChange) change);
-        for (io.falcon.events.cdc.SchedulerRouting.Routed r : routed) {
-            send(producer, Topics.SCHEDULER_INPUT.name(), r.key(), Topics.SCHEDULER_INPUT.valueSerde().toBytes(r.input()));
-        }
+    private static void sendRouted(TopicProducer<String, SchedulerInput> input, JobChange change) {
+        SchedulerRouting.route(change).forEach(r -> input.send(r.key(), r.input()));
     }
 
-    private static void send(KafkaProducer<String, byte[]> producer, String topic, String key, byte[] value)
-            throws Exception {
-        producer.send(new ProducerRecord<>(topic, key, value)).get();
-    }
-
-    private static KafkaProducer<String, byte[]> producer(String bootstrap) {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        return new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
-    }
-
-    private static KafkaConsumer<String, TaskStatus> statusConsumer(String bootstrap, String group) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, group + "-reader");
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        KafkaConsumer<String, TaskStatus> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
-                Topics.TASK_STATUS.valueSerde().deserializer());
-        consumer.subscribe(List.of(Topics.TASK_STATUS.name()));
-        return consumer;
+    private static void sendRouted(TopicProducer<String, SchedulerInput> input, ClusterChange change) {
+        SchedulerRouting.route(change).forEach(r -> input.send(r.key(), r.input()));
     }
 
     private static void deleteRecursively(Path dir) throws Exception {

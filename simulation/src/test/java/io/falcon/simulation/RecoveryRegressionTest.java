@@ -1,6 +1,7 @@
 package io.falcon.simulation;
 
 import static io.falcon.simulation.JobPlans.job;
+import static io.falcon.testkit.builders.ClusterRowBuilder.clusterRow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.events.cdc.ClusterRow;
@@ -145,8 +146,7 @@ class RecoveryRegressionTest {
 
     @Test
     void case6ADeletedClusterRowEndsItsActiveJobsReroutesTheWaitingOnesAndDeletesItsPools() {
-        ClusterRow c1 = new ClusterRow("c1", "edge-c1", "proj-c1", "us-central1", "v6e", "bucket-c1",
-                Optional.empty(), "maintenance", Optional.of(Scenario.T0));
+        ClusterRow c1 = clusterRow("c1").status("maintenance").createdAt(Scenario.T0).build();
         Simulation sim = start(List.of(C0, c1),
                 job("j1").topology("4x4").runFor(Duration.ofHours(3)).build(),
                 job("j2").topology("4x4").actor("bob").runFor(Duration.ofHours(3)).submittedAfter(Duration.ofMinutes(1))
@@ -159,8 +159,7 @@ class RecoveryRegressionTest {
         assertThat(phaseOf(sim, "j4")).isEqualTo(Phase.WAITING);
 
         sim.deleteRow("c0");
-        sim.upsert(new ClusterRow("c1", "edge-c1", "proj-c1", "us-central1", "v6e", "bucket-c1", Optional.empty(),
-                "active", Optional.of(Scenario.T0)));
+        sim.upsert(clusterRow("c1").status("active").createdAt(Scenario.T0).build());
 
         quiesce(sim); // includes: no pool or Job left at c0
         for (String active : List.of("j1", "j2", "j3")) {

@@ -1,12 +1,14 @@
 package io.falcon.statussink;
 
+import static io.falcon.testkit.builders.TaskStatusBuilder.taskStatus;
+
 import io.falcon.embedded.EmbeddedMariaDb;
 import io.falcon.embedded.JobsTable;
 import io.falcon.embedded.SharedInfra;
-import io.falcon.events.Meta;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;
+import io.falcon.testkit.builders.TaskStatusBuilder;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -61,11 +63,17 @@ final class StatusDb {
         }
     }
 
+    /** A transition as the scheduler sends it for a job dispatched to cluster c1, with its finish time if final. */
     static TaskStatus status(String jobId, long version, Status status, Optional<Reason> reason, String message) {
-        Optional<Instant> finished = status.isTerminal() ? Optional.of(Instant.parse("2026-12-02T10:05:00.123Z"))
-                : Optional.empty();
-        return new TaskStatus(Meta.of("test", Instant.now()), jobId, version, status, reason, message,
-                Optional.of("c1"), Optional.of("falcon-" + jobId), Optional.empty(), Optional.empty(),
-                Optional.empty(), finished, status == Status.Aborted ? finished : Optional.empty());
+        TaskStatusBuilder transition = taskStatus(jobId).version(version).status(status).reason(reason)
+                .message(message).clusterId("c1").nodePoolName("falcon-" + jobId).at(Instant.now());
+        Instant finished = Instant.parse("2026-12-02T10:05:00.123Z");
+        if (status.isTerminal()) {
+            transition.finishedAt(finished);
+        }
+        if (status == Status.Aborted) {
+            transition.abortedAt(finished);
+        }
+        return transition.build();
     }
 }

@@ -3,28 +3,22 @@ package io.falcon.statussink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.embedded.SharedInfra;
+import io.falcon.events.DeadLetter;
 import io.falcon.events.Settings;
 import io.falcon.events.Topics;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;
+import io.falcon.testkit.Await;
+import io.falcon.testkit.kafka.DeadLetters;
+import io.falcon.testkit.kafka.TopicProducer;
+import io.falcon.testkit.kafka.TopicReader;
+import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import io.falcon.events.DeadLetter;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import java.util.Optional;
-import java.util.Properties;
-import java.util.concurrent.Callable;
 import java.util.function.Predicate;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class StatusSinkIT {
     private StatusDb db;
     private String topic;
-    private KafkaProducer<String, TaskStatus> producer;
+    private TopicProducer<String, TaskStatus> producer;
     private StatusSink sink;
 
     @BeforeEach
@@ -40,9 +34,7 @@ class StatusSinkIT {
         db = new StatusDb();
         topic = SharedInfra.uniqueName("status");
         SharedInfra.kafka().createTopics(3, topic);
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafka().bootstrapServers());
-        producer = new KafkaProducer<>(props, new StringSerializer(), Topics.TASK_STATUS.valueSerde().serializer());
+        producer = TopicProducer.to(SharedInfra.kafka().bootstrapServers(), Topics.TASK_STATUS, topic);
         sink = new StatusSink(StatusSinkConfig.from(new Settings(Map.of(
                 "falcon.kafka.bootstrap-servers", SharedInfra.kafka().bootstrapServers(),
                 "falcon.sink.group-id", topic,
@@ -60,8 +52,7 @@ class StatusSinkIT {
     }
 
     private void send(TaskStatus status) {
-        producer.send(new ProducerRecord<>(topic, status.jobId(), status));
-        producer.flush();
+        producer.send(status.jobId(), status);
     }
 
     @Test
@@ -70,7 +61,7 @@ class StatusSinkIT {
         send(StatusDb.status("j1", 1, Status.Pending, Optional.of(Reason.Provisioning), "正在创建 node pool"));
         send(StatusDb.status("j1", 2, Status.Running, Optional.empty(), "Pod 运行中 (1/1 active)"));
         send(StatusDb.status("j1", 3, Status.Succeeded, Optional.empty(), ""));
-        await(() -> "Succeeded".equals(db.column("j1", "status")));
+        awaitStatus("j1", "Succeeded");
         assertThat(db.column("j1", "finished_at")).isNotNull();
     }
 
@@ -80,7 +71,7 @@ class StatusSinkIT {
             db.insertJob("o" + i, "Pending");
         }
         send(StatusDb.status("o0", 1, Status.Running, Optional.empty(), "before"));
-        await(() -> "Running".equals(db.column("o0", "status")));
+        awaitStatus("o0", "Running");
         SharedInfra.mariaDb().stop();
         try {
             for (int i = 0; i < 20; i++) {
@@ -92,20 +83,17 @@ class StatusSinkIT {
         }
         for (int i = 0; i < 20; i++) {
             String id = "o" + i;
-            await(() -> "Succeeded".equals(db.column(id, "status")));
+            awaitStatus(id, "Succeeded");
         }
     }
 
     @Test
     void undecodableAndUnknownJobEventsGoToTheDeadLetterTopicAndTheRestIsWritten() throws Exception {
         db.insertJob("known", "Pending");
-        try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(producerProps(), new StringSerializer(),
-                new org.apache.kafka.common.serialization.ByteArraySerializer())) {
-            raw.send(new ProducerRecord<>(topic, "garbled", "{not json".getBytes())).get();
-        }
+        producer.sendRaw("garbled", "{not json".getBytes());
         send(StatusDb.status("ghost", 1, Status.Running, Optional.empty(), "nobody home"));
         send(StatusDb.status("known", 1, Status.Running, Optional.empty(), "Pod 运行中 (1/1 active)"));
-        await(() -> "Running".equals(db.column("known", "status")));
+        awaitStatus("known", "Running");
 
         List<DeadLetter> letters = deadLetters(letter -> true, 2);
         assertThat(letters).extracting(DeadLetter::reason).anySatisfy(r -> assertThat(r).contains("TaskStatus"))
@@ -119,49 +107,30 @@ class StatusSinkIT {
         // TEXT holds 65,535 bytes: the database refuses this row whatever the retries (SQL state 22001)
         send(StatusDb.status("huge", 1, Status.Failed, Optional.of(Reason.JobFailed), "x".repeat(70_000)));
         send(StatusDb.status("fine", 1, Status.Running, Optional.empty(), "Pod 运行中 (1/1 active)"));
-        await(() -> "Running".equals(db.column("fine", "status")));
+        awaitStatus("fine", "Running");
 
         List<DeadLetter> letters = deadLetters(letter -> letter.key().filter("huge"::equals).isPresent(), 1);
         assertThat(letters).singleElement().satisfies(l -> assertThat(l.reason()).startsWith("the database refuses"));
         assertThat(db.column("huge", "status")).isEqualTo("Pending");
     }
 
-    /** The dead letters this test's topic produced that match, read until {@code wanted} arrived or 30 s passed. */
+    /** The dead letters this test's topic produced that match, read until {@code wanted} arrived (at most 30 s). */
     private List<DeadLetter> deadLetters(Predicate<DeadLetter> matching, int wanted) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafka().bootstrapServers());
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, topic + "-dlq-reader");
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        List<DeadLetter> letters = new ArrayList<>();
-        try (KafkaConsumer<String, DeadLetter> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
-                Topics.DEAD_LETTER.valueSerde().deserializer())) {
-            consumer.subscribe(List.of(Topics.DEAD_LETTER.name()));
-            Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-            while (Instant.now().isBefore(deadline) && letters.size() < wanted) {
-                consumer.poll(Duration.ofMillis(200)).forEach(r -> {
-                    if (r.value().sourceTopic().equals(topic) && matching.test(r.value())) {
-                        letters.add(r.value());
+        try (TopicReader<String, DeadLetter> letters = DeadLetters.reader(SharedInfra.kafka().bootstrapServers())) {
+            return letters.awaitMatching(wanted + " dead letters from " + topic, Duration.ofSeconds(30),
+                    DeadLetters.from(topic).and(matching), wanted);
+        }
+    }
+
+    /** Until the status-sink wrote the status into the job's row. */
+    private void awaitStatus(String jobId, String status) {
+        Await.until("status " + status + " in the row of " + jobId, Duration.ofSeconds(30),
+                () -> status.equals(db.column(jobId, "status")), () -> {
+                    try {
+                        return "status " + db.column(jobId, "status");
+                    } catch (SQLException e) {
+                        return "the row cannot be read: " + e;
                     }
                 });
-            }
-        }
-        return letters;
-    }
-
-    private Properties producerProps() {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafka().bootstrapServers());
-        return props;
-    }
-
-    private static void await(Callable<Boolean> condition) throws Exception {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-        while (Instant.now().isBefore(deadline)) {
-            if (condition.call()) {
-                return;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("condition not met within 30s");
     }
 }

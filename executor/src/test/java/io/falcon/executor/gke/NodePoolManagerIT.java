@@ -1,5 +1,6 @@
 package io.falcon.executor.gke;
 
+import static io.falcon.testkit.builders.ExecutorCommandBuilder.executorCommand;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,6 +13,7 @@ import io.falcon.events.executor.ExecutorCommand.EnsureNodePoolDeleted;
 import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.events.executor.SupplyMode;
 import io.falcon.executor.SimHarness;
+import io.falcon.testkit.Await;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -42,6 +44,12 @@ class NodePoolManagerIT {
                 "v7x", topology, mode, Optional.ofNullable(reservation));
     }
 
+    /** What the scheduler sends when the job's pool is no longer wanted. */
+    private static EnsureNodePoolDeleted deletePool(String jobId) {
+        return executorCommand(jobId).cluster(SimHarness.cluster()).nodePoolName("falcon-" + jobId).producer("test")
+                .at(Instant.now()).ensureNodePoolDeleted();
+    }
+
     private NodePool pool(String name) {
         return h.gke.getNodePool(SimHarness.cluster().resourceName() + "/nodePools/" + name);
     }
@@ -55,11 +63,15 @@ class NodePoolManagerIT {
     }
 
     private void awaitNoneInFlight() {
-        long deadline = System.currentTimeMillis() + 5_000;
-        while (h.nodePools.inFlight() > 0 && System.currentTimeMillis() < deadline) {
-            Thread.onSpinWait();
-        }
+        Await.until("no pool operation in flight", Duration.ofSeconds(5), () -> h.nodePools.inFlight() == 0,
+                () -> h.nodePools.inFlight() + " in flight");
         assertThat(h.nodePools.inFlight()).isZero();
+    }
+
+    /** Until the sink holds at least count events of the type for the job. */
+    private void awaitEvents(Class<? extends ExecutorEvent> type, String jobId, int count) {
+        Await.until(count + " " + type.getSimpleName() + " for " + jobId, Duration.ofSeconds(10),
+                () -> h.sink.of(type, jobId).size() >= count, () -> "events " + h.sink.all());
     }
 
     @Test
@@ -93,11 +105,7 @@ class NodePoolManagerIT {
         h.sink.await(ExecutorEvent.NodePoolReady.class, "np-2", WAIT);
         h.dispatcher.handle(ensure("np-2", "2x4", SupplyMode.FLEX_START, null)); // after it is ready
 
-        long deadline = System.currentTimeMillis() + 10_000;
-        while (h.sink.of(ExecutorEvent.NodePoolReady.class, "np-2").size() < 2
-                && System.currentTimeMillis() < deadline) {
-            Thread.onSpinWait();
-        }
+        awaitEvents(ExecutorEvent.NodePoolReady.class, "np-2", 2);
         // level-triggered: asking again for a ready pool reports it ready again, without a second creation
         assertThat(h.sink.of(ExecutorEvent.NodePoolReady.class, "np-2")).hasSize(2);
         assertThat(createOperations("falcon-np-2")).isEqualTo(1);
@@ -135,8 +143,7 @@ class NodePoolManagerIT {
         h.dispatcher.handle(ensure("np-5", "2x4", SupplyMode.ON_DEMAND, null));
         h.sink.await(ExecutorEvent.NodePoolReady.class, "np-5", WAIT);
 
-        var delete = new EnsureNodePoolDeleted(Meta.of("test", Instant.now()), "np-5", SimHarness.cluster(),
-                "falcon-np-5");
+        var delete = deletePool("np-5");
         h.dispatcher.handle(delete);
         h.dispatcher.handle(delete); // redelivered while deleting
         h.sink.await(ExecutorEvent.NodePoolDeleted.class, "np-5", WAIT);
@@ -144,11 +151,7 @@ class NodePoolManagerIT {
 
         int before = h.sink.of(ExecutorEvent.NodePoolDeleted.class, "np-5").size();
         h.dispatcher.handle(delete); // already gone: success
-        long deadline = System.currentTimeMillis() + 10_000;
-        while (h.sink.of(ExecutorEvent.NodePoolDeleted.class, "np-5").size() == before
-                && System.currentTimeMillis() < deadline) {
-            Thread.onSpinWait();
-        }
+        awaitEvents(ExecutorEvent.NodePoolDeleted.class, "np-5", before + 1);
         assertThat(h.sink.of(ExecutorEvent.NodePoolDeleted.class, "np-5")).hasSize(before + 1);
         awaitNoneInFlight();
     }
@@ -172,8 +175,7 @@ class NodePoolManagerIT {
     void deleteWhileCreatingWins() {
         h.knobs().creationDelay(Duration.ofMillis(800));
         h.dispatcher.handle(ensure("np-6", "2x4", SupplyMode.ON_DEMAND, null));
-        h.dispatcher.handle(new EnsureNodePoolDeleted(Meta.of("test", Instant.now()), "np-6", SimHarness.cluster(),
-                "falcon-np-6"));
+        h.dispatcher.handle(deletePool("np-6"));
 
         h.sink.await(ExecutorEvent.NodePoolDeleted.class, "np-6", WAIT);
         assertThat(h.sink.of(ExecutorEvent.NodePoolReady.class, "np-6")).isEmpty();
@@ -220,11 +222,7 @@ class NodePoolManagerIT {
         h.sink.await(ExecutorEvent.NodePoolReady.class, "rs-2", WAIT); // the pool took the last 2 hosts
 
         h.dispatcher.handle(ensure("rs-2", "2x4", SupplyMode.RESERVATION, "res-a"));
-        long deadline = System.currentTimeMillis() + 10_000;
-        while (h.sink.of(ExecutorEvent.NodePoolReady.class, "rs-2").size() < 2
-                && System.currentTimeMillis() < deadline) {
-            Thread.onSpinWait();
-        }
+        awaitEvents(ExecutorEvent.NodePoolReady.class, "rs-2", 2);
         assertThat(h.sink.of(ExecutorEvent.NodePoolReady.class, "rs-2")).hasSize(2);
         assertThat(h.sink.of(ExecutorEvent.ReservationShort.class, "rs-2")).isEmpty();
         assertThat(createOperations("falcon-rs-2")).isEqualTo(1);
@@ -294,8 +292,7 @@ class NodePoolManagerIT {
     void deletingAFlexStartPoolNotVisibleYetWaitsForIt() {
         h.knobs().lateVisibility(Duration.ofMillis(1000));
         h.dispatcher.handle(ensure("lv-2", "2x4", SupplyMode.FLEX_START, null));
-        h.dispatcher.handle(new EnsureNodePoolDeleted(Meta.of("test", Instant.now()), "lv-2", SimHarness.cluster(),
-                "falcon-lv-2")); // aborted at once: GKE still answers NOT_FOUND
+        h.dispatcher.handle(deletePool("lv-2")); // aborted at once: GKE still answers NOT_FOUND
 
         h.sink.await(ExecutorEvent.NodePoolDeleted.class, "lv-2", WAIT);
         assertThat(deleteOperations("falcon-lv-2")).isEqualTo(1);
@@ -326,8 +323,7 @@ class NodePoolManagerIT {
         h.sink.await(ExecutorEvent.NodePoolReady.class, "df-1", WAIT);
         h.knobs().failNextDeletions(1);
 
-        h.dispatcher.handle(new EnsureNodePoolDeleted(Meta.of("test", Instant.now()), "df-1", SimHarness.cluster(),
-                "falcon-df-1"));
+        h.dispatcher.handle(deletePool("df-1"));
 
         h.sink.await(ExecutorEvent.NodePoolDeleted.class, "df-1", WAIT);
         assertThat(deleteOperations("falcon-df-1")).isEqualTo(2);
@@ -338,8 +334,7 @@ class NodePoolManagerIT {
     void deleteRejectedWhileCreatingIsRetriedLikeOnGke() {
         h.knobs().rejectDeleteWhileCreating(true).creationDelay(Duration.ofMillis(800));
         h.dispatcher.handle(ensure("dc-1", "2x4", SupplyMode.ON_DEMAND, null));
-        h.dispatcher.handle(new EnsureNodePoolDeleted(Meta.of("test", Instant.now()), "dc-1", SimHarness.cluster(),
-                "falcon-dc-1"));
+        h.dispatcher.handle(deletePool("dc-1"));
 
         h.sink.await(ExecutorEvent.NodePoolDeleted.class, "dc-1", WAIT);
         assertThatThrownBy(() -> pool("falcon-dc-1")).isInstanceOf(NotFoundException.class);
@@ -355,11 +350,10 @@ class NodePoolManagerIT {
                 NodePoolSpec.render(ensure("rr-1", "2x4", SupplyMode.ON_DEMAND, null)));
         h.gke.createNodePool(SimHarness.cluster().resourceName(),
                 NodePoolSpec.render(ensure("rr-2", "2x4", SupplyMode.ON_DEMAND, null)));
-        long deadline = System.currentTimeMillis() + 10_000;
-        while ((pool("falcon-rr-1").getStatus() != NodePool.Status.RUNNING
-                || pool("falcon-rr-2").getStatus() != NodePool.Status.RUNNING) && System.currentTimeMillis() < deadline) {
-            Thread.onSpinWait();
-        }
+        Await.until("falcon-rr-1 and falcon-rr-2 RUNNING", Duration.ofSeconds(10),
+                () -> pool("falcon-rr-1").getStatus() == NodePool.Status.RUNNING
+                        && pool("falcon-rr-2").getStatus() == NodePool.Status.RUNNING,
+                () -> pool("falcon-rr-1").getStatus() + ", " + pool("falcon-rr-2").getStatus());
 
         h.nodePools.discovered(SimHarness.cluster());
 

@@ -1,17 +1,15 @@
 package io.falcon.executor.gke;
 
+import static io.falcon.testkit.builders.ExecutorCommandBuilder.executorCommand;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.container.v1.NodePool;
 import com.google.container.v1.NodePoolAutoscaling;
 import com.google.container.v1.ReservationAffinity;
-import io.falcon.events.Meta;
-import io.falcon.events.executor.ExecutorCommand;
 import io.falcon.events.executor.SupplyMode;
 import io.falcon.executor.Fixtures;
 import java.time.Duration;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class NodePoolSpecTest {
@@ -61,8 +59,8 @@ class NodePoolSpecTest {
     void machineTypePerTpuType() {
         for (String[] row : new String[][] {{"v5e", "ct5lp-hightpu-4t"}, {"v5p", "ct5p-hightpu-4t"},
                 {"v6e", "ct6e-standard-4t"}, {"v7x", "tpu7x-standard-4t"}}) {
-            var cmd = new ExecutorCommand.EnsureNodePool(Meta.of("t", Fixtures.T0), "j", Fixtures.cluster(),
-                    "falcon-j", row[0], "2x2", SupplyMode.ON_DEMAND, Optional.empty());
+            var cmd = executorCommand("j").cluster(Fixtures.cluster()).tpuType(row[0]).topology("2x2")
+                    .ensureNodePool();
             assertThat(NodePoolSpec.render(cmd).getConfig().getMachineType()).isEqualTo(row[1]);
         }
     }
@@ -94,8 +92,8 @@ class NodePoolSpecTest {
 
     @Test
     void autoscalingKeepsTheSliceWholeAndTheJobIdTravelsInMetadata() {
-        NodePool pool = NodePoolSpec.render(new ExecutorCommand.EnsureNodePool(Meta.of("t", Fixtures.T0), "Job_1",
-                Fixtures.cluster(), "falcon-job-1-3f2a", "v7x", "4x4", SupplyMode.FLEX_START, Optional.empty()));
+        NodePool pool = NodePoolSpec.render(executorCommand("Job_1").cluster(Fixtures.cluster())
+                .nodePoolName("falcon-job-1-3f2a").topology("4x4").supplyMode(SupplyMode.FLEX_START).ensureNodePool());
 
         NodePoolAutoscaling autoscaling = pool.getAutoscaling();
         assertThat(autoscaling.getEnabled()).isTrue();

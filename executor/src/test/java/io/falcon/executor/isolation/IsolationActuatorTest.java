@@ -14,6 +14,7 @@ import io.falcon.events.fault.NodeIsolation;
 import io.falcon.fleetsim.EdgeClusterConfig;
 import io.falcon.fleetsim.FleetSim;
 import io.falcon.fleetsim.FleetSimConfig;
+import io.falcon.testkit.Await;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -97,15 +98,11 @@ class IsolationActuatorTest {
                 .resource(new ConfigMapBuilder(cm).withData(data).build()).update();
     }
 
-    private List<IsolationCommand.Release> releasesWithin(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
+    private List<IsolationCommand.Release> releasesWithin(Duration timeout) {
+        Await.until("a release from the ConfigMap's watch", timeout, () -> {
             actuator.runChecks();
-            if (!producer.history().isEmpty()) {
-                break;
-            }
-            Thread.sleep(50);
-        }
+            return !producer.history().isEmpty();
+        }, () -> "nothing sent; the ConfigMap holds " + configMap().getData());
         return producer.history().stream()
                 .map(r -> (IsolationCommand.Release) Topics.ISOLATION_COMMANDS.valueSerde().fromBytes(r.value()))
                 .toList();

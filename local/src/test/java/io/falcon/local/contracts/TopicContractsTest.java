@@ -1,5 +1,6 @@
 package io.falcon.local.contracts;
 
+import static io.falcon.testkit.builders.TaskStatusBuilder.taskStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -77,22 +78,20 @@ class TopicContractsTest {
     }
 
     private static TaskStatus fullStatus() {
-        return new TaskStatus(Meta.of("scheduler-streams", AT), "job-42", 4, Status.Failed,
-                Optional.of(Reason.NodePoolTimeout), "node pool not ready after 10m", Optional.of("cluster-a"),
-                Optional.of("falcon-job-42"), Optional.of("falcon-job-42"), Optional.of("uid-1"),
-                Optional.of(AT.minusSeconds(600)), Optional.of(AT), Optional.empty());
+        return taskStatus("job-42").version(4).status(Status.Failed, Reason.NodePoolTimeout)
+                .message("node pool not ready after 10m").clusterId("cluster-a").nodePoolName("falcon-job-42")
+                .k8sJobName("falcon-job-42").jobUid("uid-1").dispatchedAt(AT.minusSeconds(600)).finishedAt(AT)
+                .producer("scheduler-streams").at(AT).build();
     }
 
     @Test
     void taskStatusRecordsValidateAgainstTheSchema() throws IOException {
         JsonSchema schema = schema("task-status.schema.json");
         JsonNode schemaNode = schemaNode("task-status.schema.json");
-        TaskStatus minimal = new TaskStatus(Meta.of("scheduler-streams", AT), "job-1", 1, Status.Pending,
-                Optional.of(Reason.Waiting), "queue position #1", Optional.empty(), Optional.empty(),
-                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
-        TaskStatus aborted = new TaskStatus(Meta.of("scheduler-streams", AT), "job-2", 9, Status.Aborted,
-                Optional.empty(), "", Optional.of("cluster-b"), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty(), Optional.empty(), Optional.of(AT));
+        TaskStatus minimal = taskStatus("job-1").status(Status.Pending, Reason.Waiting).message("queue position #1")
+                .producer("scheduler-streams").at(AT).build();
+        TaskStatus aborted = taskStatus("job-2").version(9).status(Status.Aborted).clusterId("cluster-b")
+                .abortedAt(AT).producer("scheduler-streams").at(AT).build();
         for (TaskStatus status : List.of(minimal, fullStatus(), aborted)) {
             JsonNode record = serialized(Topics.TASK_STATUS, status);
             assertValid(schema, record);

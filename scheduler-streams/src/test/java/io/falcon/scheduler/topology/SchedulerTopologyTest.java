@@ -1,10 +1,11 @@
 package io.falcon.scheduler.topology;
 
+import static io.falcon.testkit.builders.ClusterRowBuilder.clusterRow;
+import static io.falcon.testkit.builders.ExecutorEventBuilder.executorEvent;
+import static io.falcon.testkit.builders.JobRowBuilder.jobRow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.events.DeadLetter;
-import io.falcon.events.Meta;
-import io.falcon.events.TestRows;
 import io.falcon.events.Topics;
 import io.falcon.events.cdc.ClusterChange;
 import io.falcon.events.cdc.JobChange;
@@ -14,6 +15,7 @@ import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;
+import io.falcon.testkit.builders.RowChangeBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -79,7 +81,7 @@ class SchedulerTopologyTest {
                 Topics.EXECUTOR_COMMANDS.valueSerde().deserializer());
         deadLetters = driver.createOutputTopic(Topics.DEAD_LETTER.name(), keys.deserializer(),
                 Topics.DEAD_LETTER.valueSerde().deserializer());
-        clusters.pipeInput("c1", TestRows.clusterInserted(TestRows.cluster("c1", "v6e", "active")));
+        clusters.pipeInput("c1", RowChangeBuilder.inserted(clusterRow("c1").build()).build());
     }
 
     @AfterEach
@@ -89,7 +91,7 @@ class SchedulerTopologyTest {
 
     @Test
     void anInsertedJobIsProvisionedOnTheClusterAndCommandsAreKeyedByCluster() {
-        jobs.pipeInput("j1", TestRows.inserted(TestRows.job("j1", "alice", "v6e", "2x4", TestRows.SPEC)));
+        jobs.pipeInput("j1", RowChangeBuilder.inserted(jobRow("j1").build()).build());
 
         List<TaskStatus> out = statuses.readValuesToList();
         assertThat(out).extracting(TaskStatus::reason).containsExactly(java.util.Optional.of(Reason.Waiting),
@@ -101,14 +103,14 @@ class SchedulerTopologyTest {
 
     @Test
     void statusSinkEchoesAreIgnoredAndAbortingIsAnAbort() {
-        JobRow row = TestRows.job("j1", "alice", "v6e", "2x4", TestRows.SPEC);
-        jobs.pipeInput("j1", TestRows.inserted(row));
+        JobRow row = jobRow("j1").build();
+        jobs.pipeInput("j1", RowChangeBuilder.inserted(row).build());
         statuses.readValuesToList();
-        jobs.pipeInput("j1", TestRows.updated(row, TestRows.withStatus(row, "Pending")));
-        jobs.pipeInput("j1", TestRows.updated(row, TestRows.withStatus(row, "Running")));
+        jobs.pipeInput("j1", RowChangeBuilder.updated(row, r -> r.status("Pending")).build());
+        jobs.pipeInput("j1", RowChangeBuilder.updated(row, r -> r.status("Running")).build());
         assertThat(statuses.isEmpty()).isTrue();
 
-        jobs.pipeInput("j1", TestRows.updated(row, TestRows.withStatus(row, "Aborting")));
+        jobs.pipeInput("j1", RowChangeBuilder.updated(row, r -> r.aborting(START.minusSeconds(1800))).build());
         TaskStatus aborted = statuses.readValue();
         assertThat(aborted.status()).isEqualTo(Status.Aborted);
         assertThat(aborted.message()).isEqualTo("用户中止");
@@ -116,12 +118,11 @@ class SchedulerTopologyTest {
 
     @Test
     void executorEventsDriveTheJobToSucceeded() {
-        jobs.pipeInput("j1", TestRows.inserted(TestRows.job("j1", "alice", "v6e", "2x2", TestRows.SPEC)));
-        Meta meta = Meta.of("executor", START);
-        events.pipeInput("v6e", new ExecutorEvent.NodePoolReady(meta, "j1", "c1", "v6e", "falcon-j1"));
-        events.pipeInput("v6e", new ExecutorEvent.JobSubmitted(meta, "j1", "c1", "v6e", "falcon-j1", "uid-1"));
-        events.pipeInput("v6e", new ExecutorEvent.JobRunning(meta, "j1", "c1", "v6e", "falcon-j1", "uid-j1", 1, 1));
-        events.pipeInput("v6e", new ExecutorEvent.JobSucceeded(meta, "j1", "c1", "v6e", "falcon-j1"));
+        jobs.pipeInput("j1", RowChangeBuilder.inserted(jobRow("j1").topology("2x2").build()).build());
+        events.pipeInput("v6e", executorEvent("j1").at(START).nodePoolReady());
+        events.pipeInput("v6e", executorEvent("j1").at(START).jobUid("uid-1").jobSubmitted());
+        events.pipeInput("v6e", executorEvent("j1").at(START).jobRunning());
+        events.pipeInput("v6e", executorEvent("j1").at(START).jobSucceeded());
 
         List<TaskStatus> out = statuses.readValuesToList();
         assertThat(out).extracting(TaskStatus::status).endsWith(Status.Running, Status.Succeeded);
@@ -132,14 +133,13 @@ class SchedulerTopologyTest {
 
     @Test
     void aPoolHandedToTheNextJobCountsAsAReuseHit() {
-        jobs.pipeInput("j1", TestRows.inserted(TestRows.job("j1", "alice", "v6e", "2x2", TestRows.SPEC)));
-        jobs.pipeInput("j2", TestRows.inserted(TestRows.job("j2", "bob", "v6e", "2x2", TestRows.SPEC)));
-        Meta meta = Meta.of("executor", START);
-        events.pipeInput("v6e", new ExecutorEvent.NodePoolReady(meta, "j1", "c1", "v6e", "falcon-j1"));
-        events.pipeInput("v6e", new ExecutorEvent.JobRunning(meta, "j1", "c1", "v6e", "falcon-j1", "uid-j1", 1, 1));
+        jobs.pipeInput("j1", RowChangeBuilder.inserted(jobRow("j1").topology("2x2").build()).build());
+        jobs.pipeInput("j2", RowChangeBuilder.inserted(jobRow("j2").actor("bob").topology("2x2").build()).build());
+        events.pipeInput("v6e", executorEvent("j1").at(START).nodePoolReady());
+        events.pipeInput("v6e", executorEvent("j1").at(START).jobRunning());
         assertThat(registry.find(FalconMetrics.NODE_POOL_REUSE).counter()).isNull();
         // j2 is creating its own pool when j1 ends: j1's READY pool goes to j2 (its own creation is cancelled)
-        events.pipeInput("v6e", new ExecutorEvent.JobSucceeded(meta, "j1", "c1", "v6e", "falcon-j1"));
+        events.pipeInput("v6e", executorEvent("j1").at(START).jobSucceeded());
 
         assertThat(registry.get(FalconMetrics.NODE_POOL_REUSE).tag(FalconMetrics.TAG_CLUSTER, "c1").counter().count())
                 .isEqualTo(1.0);
@@ -150,12 +150,11 @@ class SchedulerTopologyTest {
 
     @Test
     void failuresDispatchLatencyAndQueueDepthAreMeasured() {
-        jobs.pipeInput("bad", TestRows.inserted(TestRows.job("bad", "alice", "v6e", "2x4", "{}")));
-        jobs.pipeInput("j1", TestRows.inserted(TestRows.job("j1", "alice", "v6e", "2x2", TestRows.SPEC)));
-        jobs.pipeInput("j2", TestRows.inserted(TestRows.job("j2", "bob", "v6e", "2x2", TestRows.SPEC)));
-        Meta meta = Meta.of("executor", START);
-        events.pipeInput("v6e", new ExecutorEvent.NodePoolReady(meta, "j1", "c1", "v6e", "falcon-j1"));
-        events.pipeInput("v6e", new ExecutorEvent.JobRunning(meta, "j1", "c1", "v6e", "falcon-j1", "uid-j1", 1, 1));
+        jobs.pipeInput("bad", RowChangeBuilder.inserted(jobRow("bad").spec("{}").build()).build());
+        jobs.pipeInput("j1", RowChangeBuilder.inserted(jobRow("j1").topology("2x2").build()).build());
+        jobs.pipeInput("j2", RowChangeBuilder.inserted(jobRow("j2").actor("bob").topology("2x2").build()).build());
+        events.pipeInput("v6e", executorEvent("j1").at(START).nodePoolReady());
+        events.pipeInput("v6e", executorEvent("j1").at(START).jobRunning());
         driver.advanceWallClockTime(Duration.ofSeconds(10));
 
         assertThat(registry.get(FalconMetrics.FAILURES).tag(FalconMetrics.TAG_REASON, "InvalidSpec").counter()
@@ -169,15 +168,10 @@ class SchedulerTopologyTest {
 
     @Test
     void theWallClockPunctuatorFiresExecutionTimeouts() {
-        JobRow row = TestRows.job("t1", "alice", "v6e", "2x2", TestRows.SPEC);
-        JobRow timed = new JobRow(row.id(), row.actor(), row.name(), row.tpuType(), row.topology(), row.spec(),
-                row.supplyMode(), java.util.Optional.of(30L), row.status(), row.reason(), row.message(),
-                row.clusterId(), row.nodePoolName(), row.k8sJobName(), row.jobUid(), row.createdAt(),
-                row.dispatchedAt(), row.finishedAt(), row.abortingAt(), row.abortedAt(), row.updatedAt());
-        jobs.pipeInput("t1", TestRows.inserted(timed));
-        Meta meta = Meta.of("executor", START);
-        events.pipeInput("v6e", new ExecutorEvent.NodePoolReady(meta, "t1", "c1", "v6e", "falcon-t1"));
-        events.pipeInput("v6e", new ExecutorEvent.JobSubmitted(meta, "t1", "c1", "v6e", "falcon-t1", "uid-1"));
+        JobRow timed = jobRow("t1").topology("2x2").timeoutSeconds(30).build();
+        jobs.pipeInput("t1", RowChangeBuilder.inserted(timed).build());
+        events.pipeInput("v6e", executorEvent("t1").at(START).nodePoolReady());
+        events.pipeInput("v6e", executorEvent("t1").at(START).jobUid("uid-1").jobSubmitted());
         statuses.readValuesToList();
 
         driver.advanceWallClockTime(Duration.ofSeconds(31));
@@ -194,13 +188,13 @@ class SchedulerTopologyTest {
         assertThat(letter.reason()).contains("ExecutorEvent");
         assertThat(new String(java.util.Base64.getDecoder().decode(letter.payloadBase64()))).contains("Mystery");
 
-        jobs.pipeInput("j2", TestRows.inserted(TestRows.job("j2", "bob", "v6e", "2x4", TestRows.SPEC)));
+        jobs.pipeInput("j2", RowChangeBuilder.inserted(jobRow("j2").actor("bob").build()).build());
         assertThat(statuses.readValuesToList()).isNotEmpty();
     }
 
     @Test
     void anInvalidSpecRowEndsFailedInvalidSpec() {
-        jobs.pipeInput("bad", TestRows.inserted(TestRows.job("bad", "alice", "v6e", "2x4", "{\"args\":[1]}")));
+        jobs.pipeInput("bad", RowChangeBuilder.inserted(jobRow("bad").spec("{\"args\":[1]}").build()).build());
         TaskStatus failed = statuses.readValue();
         assertThat(failed.status()).isEqualTo(Status.Failed);
         assertThat(failed.reason()).contains(Reason.InvalidSpec);
