@@ -5,6 +5,7 @@ import io.falcon.scheduler.core.Phase;
 import io.falcon.scheduler.core.QueueKey;
 import io.falcon.scheduler.core.ScheduledJob;
 import io.falcon.scheduler.core.Scheduler;
+import io.falcon.events.status.Reason;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -129,6 +130,12 @@ final class Checks {
             if (job.phase() != Phase.DONE && allowedToWait.apply(job).isEmpty()) {
                 violation("job " + job.id() + " is stuck " + job.phase() + " " + job.status() + "/"
                         + job.reason().map(Enum::name).orElse("") + ": " + job.message());
+            }
+            // seed section 5: a reservation without room makes a job wait ClusterBusy, it never fails it
+            if (job.reason().filter(Reason.NodePoolFailed::equals).isPresent()
+                    && job.message().contains("enough available capacity")) {
+                violation("job " + job.id() + " failed on a reservation shortfall instead of waiting ClusterBusy: "
+                        + job.message());
             }
         }
         fleet.jobCreates().forEach((jobId, n) -> {

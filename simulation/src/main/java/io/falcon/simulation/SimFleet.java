@@ -70,6 +70,10 @@ final class SimFleet implements GkeApi, EdgeApi {
         PoolStatus status = PoolStatus.PROVISIONING;
         String statusMessage = "";
         String createOp;
+        /** The create operation's name, kept after it is done (createOp is cleared then). */
+        String createOpName;
+        /** Its VMs came up on the reservation: it counts against the reservation's capacity until deleted. */
+        boolean consumesReservation;
         boolean stopping;
         int registered;
         int ready;
@@ -215,6 +219,7 @@ final class SimFleet implements GkeApi, EdgeApi {
         pool.visibleAt = flex ? loop.now().plusSeconds(rnd.nextInt(90)) : loop.now();
         String op = "operation-" + (++opSeq);
         pool.createOp = op;
+        pool.createOpName = op;
         Duration provisioning = chance(faults.slowPool()) ? Duration.ofMinutes(11 + rnd.nextInt(10))
                 : Duration.ofSeconds(20 + rnd.nextInt(480));
         boolean errors = chance(faults.poolError());
@@ -234,6 +239,18 @@ final class SimFleet implements GkeApi, EdgeApi {
             return;
         }
         pool.createOp = null;
+        if (pool.reservation.isPresent() && free(pool.cluster, pool.reservation.get()) < pool.hosts) {
+            // As GKE: the reservation is consumed when the VMs come up, so two pools asked for while one slice was
+            // free race, and the later one fails here, after the create RPC was accepted.
+            String error = "RESOURCE_EXHAUSTED: Reservation 'projects/" + pool.cluster.project() + "/reservations/"
+                    + pool.reservation.get() + "' does not have enough available capacity: requested " + pool.hosts
+                    + ", available " + Math.max(0, free(pool.cluster, pool.reservation.get())) + ".";
+            operations.put(pool.createOpName, new Op(loop.now(), Optional.of(error)));
+            pool.status = PoolStatus.ERROR;
+            pool.statusMessage = error;
+            return;
+        }
+        pool.consumesReservation = pool.reservation.isPresent();
         if (errors) {
             if (rnd.nextBoolean()) {
                 pool.status = PoolStatus.ERROR;
@@ -366,7 +383,9 @@ final class SimFleet implements GkeApi, EdgeApi {
 
     private int free(ClusterTarget cluster, String reservation) {
         int count = reservationHosts.getOrDefault(cluster.project() + "/" + reservation, 0);
-        int used = pools.values().stream().filter(p -> p.reservation.filter(reservation::equals).isPresent()
+        // only pools whose VMs came up hold the reservation (GKE's inUseCount)
+        int used = pools.values().stream().filter(p -> p.consumesReservation
+                && p.reservation.filter(reservation::equals).isPresent()
                 && p.cluster.project().equals(cluster.project())).mapToInt(p -> p.hosts).sum();
         return count - used;
     }

@@ -163,6 +163,10 @@ public final class PoolReconciler {
         }
         Optional<String> opError = operationError(facts);
         if (opError.isPresent()) {
+            Optional<Long> shortfall = reservationShortfall(task, opError.get());
+            if (shortfall.isPresent()) {
+                return shortOfReservation(task, shortfall.get(), List.of());
+            }
             return fail(task, false, opError.get());
         }
         if (operationRunning(facts)) {
@@ -210,11 +214,23 @@ public final class PoolReconciler {
                     + (pool.statusMessage().isEmpty() ? "" : ": " + pool.statusMessage());
         });
         Optional<String> opError = operationError(facts);
-        if (opError.isPresent() && !running(pool.status())) {
-            return fail(seen, false, opError.get());
+        Optional<String> error = opError.filter(e -> !running(pool.status()))
+                .or(() -> pool.status() == GkeApi.PoolStatus.ERROR
+                        ? Optional.of(pool.statusMessage().isEmpty() ? "node pool in ERROR" : pool.statusMessage())
+                        : Optional.empty());
+        if (error.isPresent()) {
+            Optional<Long> shortfall = reservationShortfall(seen, error.get());
+            if (shortfall.isPresent()) {
+                // The failed pool goes, so that the same deterministic name can be asked for again once the
+                // reservation has room; the scheduler re-sends the command every reservation-retry.
+                return shortOfReservation(seen, shortfall.get(), List.of(new Effect.DeletePool()));
+            }
+            return fail(seen, false, error.get());
         }
-        if (pool.status() == GkeApi.PoolStatus.ERROR) {
-            return fail(seen, false, pool.statusMessage().isEmpty() ? "node pool in ERROR" : pool.statusMessage());
+        if (pool.status() == GkeApi.PoolStatus.STOPPING) {
+            // Deleted under us (a failed pool of an earlier shortfall): create it again once it is gone.
+            return waitFor(seen.with(b -> b.lastSeen = "node pool being deleted; asking again once it is gone"),
+                    now);
         }
         if (!running(pool.status())) {
             return timedOutOrWait(seen, now); // PROVISIONING, RECONCILING, STOPPING: keep watching
@@ -303,7 +319,9 @@ public final class PoolReconciler {
                 }
                 yield timedOutOrWait(again, now);
             }
-            default -> fail(task, false, refused.message());
+            default -> reservationShortfall(task, refused.message()).map(remaining ->
+                    shortOfReservation(task, remaining, List.of())).orElseGet(() -> fail(task, false,
+                    refused.message()));
         };
     }
 
@@ -341,6 +359,35 @@ public final class PoolReconciler {
     }
 
     // ---- helpers ----
+
+    /**
+     * GKE refused or failed a reservation pool because the reservation had no room when the VMs were to come up (the
+     * capacity read before the create can be stale: another queue's pool took the slice in between). That is the
+     * seed's ClusterBusy, not a failure: the remaining slices it names, if any.
+     */
+    static Optional<Long> reservationShortfall(PoolTask task, String error) {
+        boolean reservationPool = task.create().map(c -> supplyMode(c) == SupplyMode.RESERVATION).orElse(false);
+        String lower = error.toLowerCase(java.util.Locale.ROOT);
+        if (!reservationPool || !lower.contains("reservation") || lower.contains("quota")
+                || !(lower.contains("enough available capacity") || lower.contains("insufficient capacity")
+                        || lower.contains("resource_exhausted"))) {
+            return Optional.empty();
+        }
+        java.util.regex.Matcher available = AVAILABLE.matcher(error);
+        return Optional.of(available.find() ? Long.parseLong(available.group(1)) : 0L);
+    }
+
+    private static final java.util.regex.Pattern AVAILABLE = java.util.regex.Pattern.compile("available (\\d+)");
+
+    private Step shortOfReservation(PoolTask task, long remaining, List<Effect> more) {
+        String reservation = task.create().flatMap(EnsureNodePool::reservation).orElse("");
+        ExecutorEvent shortage = events.reservationShort(task.jobId(), task.cluster(), task.pool(), reservation,
+                (int) Math.min(Integer.MAX_VALUE, remaining), expectedHosts(task, Optional.empty()),
+                task.create().map(c -> c.meta().eventId()).orElse(""));
+        List<Effect> effects = new java.util.ArrayList<>(more);
+        effects.add(0, new Effect.Emit(shortage));
+        return new Step(task.with(b -> b.done = true), effects);
+    }
 
     private Step fail(PoolTask task, boolean timedOut, String message) {
         ExecutorEvent failed = events.nodePoolCreateFailed(task.jobId(), task.cluster(), task.pool(), timedOut,
