@@ -202,7 +202,8 @@ public final class ExecutorApp implements AutoCloseable {
     }
 
     static Map<String, Object> consumerProps(ExecutorConfig config) {
-        return Map.of(
+        // static membership: a restarted executor takes its partitions back at once (GroupMembership)
+        return io.falcon.events.GroupMembership.staticMember(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers(),
                 ConsumerConfig.GROUP_ID_CONFIG, config.groupId(),
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
@@ -211,7 +212,8 @@ public final class ExecutorApp implements AutoCloseable {
                 // Commands of a scheduler transaction that aborted must never be carried out.
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class),
+                io.falcon.events.GroupMembership.instanceId());
     }
 
     static Map<String, Object> registryProps(ExecutorConfig config) {

@@ -69,6 +69,8 @@ public final class StatusSink implements AutoCloseable {
         consumerProps.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         consumerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         consumerProps.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxBatch());
+        // static membership: a restarted status-sink takes its partitions back at once (GroupMembership)
+        consumerProps.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, io.falcon.events.GroupMembership.instanceId());
         consumer = new KafkaConsumer<>(consumerProps, new StringDeserializer(), new ByteArrayDeserializer());
         Properties producerProps = new Properties();
         producerProps.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
@@ -101,7 +103,7 @@ public final class StatusSink implements AutoCloseable {
             throw e;
         } finally {
             closeConnection();
-            consumer.close();
+            io.falcon.events.GroupMembership.leaveAndClose(consumer, java.time.Duration.ofSeconds(5));
         }
     }
 

@@ -45,20 +45,9 @@ public final class ExactlyOnceStreams {
         return props;
     }
 
-    /**
-     * The host name (the pod's name in Kubernetes, the container id in docker-compose) and the process id: unique
-     * among running instances, and the same for a container restarted in place, which then rejoins at once.
-     */
+    /** {@link io.falcon.events.GroupMembership#instanceId()}: stable across a restart of the same instance. */
     public static String defaultInstanceId() {
-        String host = System.getenv().getOrDefault("HOSTNAME", "");
-        if (host.isBlank()) {
-            try {
-                host = InetAddress.getLocalHost().getHostName();
-            } catch (IOException e) {
-                host = "localhost";
-            }
-        }
-        return host + "-" + ProcessHandle.current().pid();
+        return io.falcon.events.GroupMembership.instanceId();
     }
 
     /**

@@ -81,7 +81,7 @@ public final class CommandConsumer implements Runnable {
             throw e;
         } finally {
             try {
-                consumer.close(Duration.ofSeconds(5));
+                io.falcon.events.GroupMembership.leaveAndClose(consumer, Duration.ofSeconds(5));
             } catch (RuntimeException e) {
                 log.warn("closing the command consumer failed", e);
             }

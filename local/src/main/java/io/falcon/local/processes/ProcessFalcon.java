@@ -3,6 +3,7 @@ package io.falcon.local.processes;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.falcon.embedded.EmbeddedMariaDb;
 import io.falcon.embedded.JobsTable;
+import io.falcon.events.GroupMembership;
 import io.falcon.events.TopicProvisioner;
 import io.falcon.fleetsim.EdgeClusterConfig;
 import io.falcon.local.DemoFleet;
@@ -164,7 +165,10 @@ public final class ProcessFalcon implements AutoCloseable {
         command.add(java);
         command.addAll(options.jvmOptions());
         command.addAll(List.of(JSON_LOGS, "-cp", classPath, spec.mainClass()));
-        ChildProcess child = new ChildProcess(name, command, endpoints.rewrite(spec.environment(), opsPort, state),
+        Map<String, String> environment = new LinkedHashMap<>(endpoints.rewrite(spec.environment(), opsPort, state));
+        // its stable name, as a pod's: a restarted instance rejoins its consumer groups at once (GroupMembership)
+        environment.put(GroupMembership.INSTANCE_ID_ENV, name);
+        ChildProcess child = new ChildProcess(name, command, environment,
                 options.dataDir().toAbsolutePath().resolve("logs").resolve(name + ".log"),
                 new ChildProcess.Readiness.OpsReady(opsPort));
         instances.put(name, child);
