@@ -101,7 +101,8 @@ public final class Scheduler {
         queue(key).restoreLastServedActor(lastServedActor);
     }
 
-    public void restoreJob(ScheduledJob job) {
+    public void restoreJob(ScheduledJob stored) {
+        ScheduledJob job = stored.withProvisioningStepOfStoredRecord();
         jobs.put(job.id(), job);
         switch (job.phase()) {
             case UNPLACED -> unplaced.add(job.id());
@@ -665,9 +666,12 @@ public final class Scheduler {
         provisioningWith(waiting.jobId(), waiting.clusterId(), waiting.nodePoolName()).ifPresent(job -> {
             String message = Messages.waitingForNode(waiting.nodePoolName(), waiting.registered(), waiting.ready(),
                     waiting.expected());
+            // GKE keeps retrying the nodes (seed section 4): no backstop timeout while it does.
+            ScheduledJob awaiting = job.inProvisioningStep(ProvisioningStep.AWAITING_NODES);
             if (!message.equals(job.message())) {
-                // GKE keeps retrying the nodes (seed section 4): no backstop timeout while it does.
-                publish(job, Status.Pending, Optional.of(Reason.WaitingForNode), message, now, out);
+                publish(awaiting, Status.Pending, Optional.of(Reason.WaitingForNode), message, now, out);
+            } else if (!awaiting.equals(job)) {
+                store(awaiting, out);
             }
         });
     }
@@ -675,8 +679,9 @@ public final class Scheduler {
     /** Capacity appeared and GKE accepted the creation: a ClusterBusy job is Provisioning again. */
     private void onPoolCreating(ExecutorEvent.NodePoolCreating creating, Instant now, Decisions out) {
         provisioningWith(creating.jobId(), creating.clusterId(), creating.nodePoolName())
-                .filter(job -> job.reason().filter(Reason.ClusterBusy::equals).isPresent())
-                .ifPresent(job -> publish(job.withWakeAt(Optional.of(now.plus(settings.provisioningRetry()))),
+                .filter(job -> job.provisioningStep().filter(ProvisioningStep.RESERVATION_SHORT::equals).isPresent())
+                .ifPresent(job -> publish(job.inProvisioningStep(ProvisioningStep.REQUESTED)
+                                .withWakeAt(Optional.of(now.plus(settings.provisioningRetry()))),
                         Status.Pending, Optional.of(Reason.Provisioning),
                         Messages.provisioning(job.supplyMode().orElse(SupplyMode.FLEX_START)), now, out));
         job(creating.jobId()).ifPresent(this::scheduleTimers);
@@ -700,10 +705,11 @@ public final class Scheduler {
      */
     private void onReservationShort(ExecutorEvent.ReservationShort shortage, Instant now, Decisions out) {
         provisioningWith(shortage.jobId(), shortage.clusterId(), shortage.nodePoolName())
-                .filter(job -> job.reason().filter(Reason.WaitingForNode::equals).isEmpty())
+                .filter(job -> job.provisioningStep().filter(ProvisioningStep.AWAITING_NODES::equals).isEmpty())
                 .ifPresent(job -> {
                     String message = Messages.clusterBusy(shortage.remainingSlices(), shortage.neededSlices());
-                    ScheduledJob busy = job.withWakeAt(Optional.of(now.plus(settings.reservationRetry())));
+                    ScheduledJob busy = job.inProvisioningStep(ProvisioningStep.RESERVATION_SHORT)
+                            .withWakeAt(Optional.of(now.plus(settings.reservationRetry())));
                     if (message.equals(job.message())) {
                         store(busy, out);
                     } else {
@@ -1102,14 +1108,13 @@ public final class Scheduler {
         boolean wakeDue = job.wakeAt().filter(at -> !at.isAfter(now)).isPresent();
         switch (job.phase()) {
             case PROVISIONING -> {
-                boolean noWord = job.reason().filter(Reason.Provisioning::equals).isPresent();
-                if (noWord && !since.plus(settings.provisioningBackstop()).isAfter(now)) {
+                ProvisioningStep step = job.provisioningStep().orElse(ProvisioningStep.REQUESTED);
+                if (step == ProvisioningStep.REQUESTED && !since.plus(settings.provisioningBackstop()).isAfter(now)) {
                     end(job, Status.Failed, Optional.of(Reason.NodePoolTimeout), Messages.nodePoolTimeout(
                             settings.provisioningBackstop(), "no answer from the executor"), now, out);
                 } else if (wakeDue) {
-                    boolean busy = job.reason().filter(Reason.ClusterBusy::equals).isPresent();
-                    ScheduledJob again = job.withWakeAt(Optional.of(now.plus(
-                            busy ? settings.reservationRetry() : settings.provisioningRetry())));
+                    ScheduledJob again = job.withWakeAt(Optional.of(now.plus(step == ProvisioningStep.RESERVATION_SHORT
+                            ? settings.reservationRetry() : settings.provisioningRetry())));
                     store(again, out);
                     out.send(ensurePool(again, now));
                     scheduleTimers(again);
