@@ -44,7 +44,7 @@ public final class TestRows {
 
     public static ClusterRow cluster(String id, String tpuType, String status) {
         return new ClusterRow(id, "edge-" + id, "proj-" + id, "us-central1", tpuType, "bucket-" + id,
-                Optional.empty(), status, Optional.empty());
+                Optional.empty(), ClusterStatus.fromWire(status), Optional.empty());
     }
 
     public static ClusterChange clusterInserted(ClusterRow row) {

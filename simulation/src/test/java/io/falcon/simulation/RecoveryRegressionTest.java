@@ -3,6 +3,7 @@ package io.falcon.simulation;
 import static io.falcon.simulation.JobPlans.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.falcon.events.ClusterStatus;
 import io.falcon.events.cdc.ClusterRow;
 import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.events.status.Reason;
@@ -146,7 +147,7 @@ class RecoveryRegressionTest {
     @Test
     void case6ADeletedClusterRowEndsItsActiveJobsReroutesTheWaitingOnesAndDeletesItsPools() {
         ClusterRow c1 = new ClusterRow("c1", "edge-c1", "proj-c1", "us-central1", "v6e", "bucket-c1",
-                Optional.empty(), "maintenance", Optional.of(Scenario.T0));
+                Optional.empty(), ClusterStatus.MAINTENANCE, Optional.of(Scenario.T0));
         Simulation sim = start(List.of(C0, c1),
                 job("j1").topology("4x4").runFor(Duration.ofHours(3)).build(),
                 job("j2").topology("4x4").actor("bob").runFor(Duration.ofHours(3)).submittedAfter(Duration.ofMinutes(1))
@@ -160,7 +161,7 @@ class RecoveryRegressionTest {
 
         sim.deleteRow("c0");
         sim.upsert(new ClusterRow("c1", "edge-c1", "proj-c1", "us-central1", "v6e", "bucket-c1", Optional.empty(),
-                "active", Optional.of(Scenario.T0)));
+                ClusterStatus.ACTIVE, Optional.of(Scenario.T0)));
 
         quiesce(sim); // includes: no pool or Job left at c0
         for (String active : List.of("j1", "j2", "j3")) {

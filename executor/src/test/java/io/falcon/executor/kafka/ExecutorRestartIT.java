@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.cloud.container.v1.ClusterManagerClient;
 import com.google.container.v1.NodePool;
 import com.google.container.v1.Operation;
+import io.falcon.events.ClusterStatus;
 import io.falcon.embedded.EmbeddedKafka;
 import io.falcon.embedded.SharedInfra;
 import io.falcon.events.Meta;
@@ -131,7 +132,7 @@ class ExecutorRestartIT {
     private static void publishClusterRow(KafkaProducer<byte[], byte[]> producer, ClusterTarget c) {
         var topic = Topics.CDC_CLUSTERS;
         ClusterRow row = new ClusterRow(c.clusterId(), c.name(), c.project(), c.location(), c.tpuType(),
-                c.gcsBucket(), Optional.empty(), "active", Optional.of(Instant.now()));
+                c.gcsBucket(), Optional.empty(), ClusterStatus.ACTIVE, Optional.of(Instant.now()));
         ClusterChange change = new ClusterChange(Meta.of("test", Instant.now()), ChangeOp.CREATE, Optional.empty(),
                 Optional.of(row), new SourcePosition("binlog.000001", 4, 0, System.currentTimeMillis()));
         producer.send(new ProducerRecord<>(topic.name(), c.clusterId().getBytes(StandardCharsets.UTF_8),
