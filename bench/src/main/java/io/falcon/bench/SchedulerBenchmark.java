@@ -1,5 +1,6 @@
 package io.falcon.bench;
 
+import io.falcon.events.ClusterStatus;
 import io.falcon.events.cdc.ClusterRow;
 import io.falcon.scheduler.core.ClusterChoice;
 import io.falcon.scheduler.core.Decisions;
@@ -81,7 +82,7 @@ public class SchedulerBenchmark {
             clusters = new ArrayList<>();
             for (int c = 0; c < 8; c++) {
                 ClusterRow row = new ClusterRow("c" + c, "edge-" + c, "p" + c, "us-central1", "v6e", "b",
-                        Optional.empty(), "active", Optional.empty());
+                        Optional.empty(), ClusterStatus.ACTIVE, Optional.empty());
                 clusters.add(row);
                 scheduler.clusterUpserted(row, now);
             }

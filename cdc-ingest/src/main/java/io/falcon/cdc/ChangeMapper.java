@@ -1,5 +1,6 @@
 package io.falcon.cdc;
 
+import io.falcon.events.ClusterStatus;
 import io.falcon.events.DeadLetter;
 import io.falcon.events.Json;
 import io.falcon.events.Meta;
@@ -152,7 +153,7 @@ public final class ChangeMapper {
                 requiredString(r, "tpu_type"),
                 requiredString(r, "gcs_bucket"),
                 optionalString(r, "default_reservation"),
-                requiredString(r, "status"),
+                ClusterStatus.fromWire(requiredString(r, "status")),
                 optionalInstant(r, "created_at"));
     }
 

@@ -4,6 +4,7 @@ import static io.falcon.cdc.CdcFixture.insertCluster;
 import static io.falcon.cdc.CdcFixture.insertJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.falcon.events.ClusterStatus;
 import io.falcon.events.DeadLetter;
 import io.falcon.events.cdc.ChangeOp;
 import io.falcon.events.cdc.ClusterChange;
@@ -94,11 +95,11 @@ class CdcIngestIT {
                     v -> v.stream().anyMatch(c -> c.op() == ChangeOp.UPDATE)
                             && v.stream().anyMatch(c -> c.op() == ChangeOp.CREATE));
             ClusterChange maint = cl.stream().filter(c -> c.op() == ChangeOp.UPDATE).findFirst().orElseThrow();
-            assertThat(maint.before().orElseThrow().status()).isEqualTo("active");
-            assertThat(maint.after().orElseThrow().status()).isEqualTo("maintenance");
+            assertThat(maint.before().orElseThrow().status()).isEqualTo(ClusterStatus.ACTIVE);
+            assertThat(maint.after().orElseThrow().status()).isEqualTo(ClusterStatus.MAINTENANCE);
             ClusterChange c2 = cl.stream().filter(c -> c.op() == ChangeOp.CREATE).findFirst().orElseThrow();
             assertThat(c2.clusterId()).isEqualTo("c-2");
-            assertThat(c2.after().orElseThrow().status()).isEqualTo("offline");
+            assertThat(c2.after().orElseThrow().status()).isEqualTo(ClusterStatus.OFFLINE);
 
             assertThat(ingest.state()).isEqualTo(CdcIngest.State.RUNNING);
             assertThat(ingest.engineStarts()).isEqualTo(1);
@@ -124,7 +125,7 @@ class CdcIngestIT {
             java.util.function.Function<io.falcon.events.SchedulerInput, String> describe = in -> {
                 if (in instanceof io.falcon.events.SchedulerInput.ClusterChanged c
                         && c.change().clusterId().equals(cluster)) {
-                    return "cluster " + c.change().after().orElseThrow().status();
+                    return "cluster " + c.change().after().orElseThrow().status().wireName();
                 }
                 if (in instanceof io.falcon.events.SchedulerInput.JobChanged j && j.change().jobId().equals(job)) {
                     return "job " + j.change().after().orElseThrow().status();

@@ -9,6 +9,7 @@ import static io.falcon.cdc.Rows.with;
 import static io.falcon.cdc.Rows.without;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.falcon.events.ClusterStatus;
 import io.falcon.events.DeadLetter;
 import io.falcon.events.Json;
 import io.falcon.events.Topics;
@@ -159,15 +160,15 @@ class ChangeMapperTest {
         assertThat(row.tpuType()).isEqualTo("v5e");
         assertThat(row.gcsBucket()).isEqualTo("gs://bucket-c-1");
         assertThat(row.defaultReservation()).isEmpty();
-        assertThat(row.status()).isEqualTo("active");
+        assertThat(row.status()).isEqualTo(ClusterStatus.ACTIVE);
         assertThat(row.isActive()).isTrue();
         assertThat(row.createdAt()).contains(Instant.parse("2025-01-02T03:04:05.006Z"));
 
         ClusterChange updated = asCluster(ChangeMapper.map(change("clusters", "u", cluster("c-1"),
                 with(cluster("c-1"), "status", "maintenance", "default_reservation", "res-a"), binlog(2, 0))));
         assertThat(updated.op()).isEqualTo(ChangeOp.UPDATE);
-        assertThat(updated.before().orElseThrow().status()).isEqualTo("active");
-        assertThat(updated.after().orElseThrow().status()).isEqualTo("maintenance");
+        assertThat(updated.before().orElseThrow().status()).isEqualTo(ClusterStatus.ACTIVE);
+        assertThat(updated.after().orElseThrow().status()).isEqualTo(ClusterStatus.MAINTENANCE);
         assertThat(updated.after().orElseThrow().defaultReservation()).contains("res-a");
 
         ClusterChange deleted = asCluster(ChangeMapper.map(change("clusters", "d", cluster("c-1"), null, binlog(3, 0))));

@@ -2,6 +2,7 @@ package io.falcon.cdc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.falcon.events.ClusterStatus;
 import io.falcon.events.cdc.ChangeOp;
 import io.falcon.events.cdc.JobChange;
 import java.nio.ByteBuffer;
@@ -173,7 +174,7 @@ class RecordAdapterTest {
         assertThat(d).isInstanceOf(MappingDecision.PublishCluster.class);
         var cluster = ((MappingDecision.PublishCluster) d).change().after().orElseThrow();
         assertThat(cluster.createdAt()).contains(Instant.ofEpochMilli(1_700_000_000_001L));
-        assertThat(cluster.status()).isEqualTo("offline");
+        assertThat(cluster.status()).isEqualTo(ClusterStatus.OFFLINE);
         assertThat(cluster.isActive()).isFalse();
     }
 }

@@ -87,7 +87,8 @@ final class Converters {
 
     /** Cluster status of the clusters table. */
     static final class ClusterStatus implements ITypeConverter<String> {
-        static final List<String> ALLOWED = List.of("active", "maintenance", "offline");
+        static final List<String> ALLOWED = io.falcon.events.ClusterStatus.settable().stream()
+                .map(io.falcon.events.ClusterStatus::wireName).toList();
 
         @Override
         public String convert(String value) {

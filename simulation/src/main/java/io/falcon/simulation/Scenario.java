@@ -1,5 +1,6 @@
 package io.falcon.simulation;
 
+import io.falcon.events.ClusterStatus;
 import io.falcon.events.cdc.ClusterRow;
 import io.falcon.events.executor.SupplyMode;
 import java.time.Duration;
@@ -39,7 +40,7 @@ record Scenario(long seed, List<ClusterRow> clusters, List<Integer> reservationH
     record RestartScheduler(Instant at, Duration down) implements Disruption {
     }
 
-    record ClusterStatus(Instant at, String clusterId, String status) implements Disruption {
+    record ClusterStatusChange(Instant at, String clusterId, ClusterStatus status) implements Disruption {
     }
 
     record ClusterDeleted(Instant at, String clusterId) implements Disruption {
@@ -110,8 +111,9 @@ record Scenario(long seed, List<ClusterRow> clusters, List<Integer> reservationH
             disruptions.add(switch (rnd.nextInt(10)) {
                 case 0, 1, 2 -> new RestartExecutor(at, Duration.ofSeconds(1 + rnd.nextInt(rnd.nextBoolean() ? 30 : 900)));
                 case 3, 4 -> new RestartScheduler(at, Duration.ofSeconds(1 + rnd.nextInt(rnd.nextBoolean() ? 30 : 900)));
-                case 5 -> new ClusterStatus(at, cluster, rnd.nextBoolean() ? "maintenance" : "offline");
-                case 6 -> new ClusterStatus(at, cluster, "active");
+                case 5 -> new ClusterStatusChange(at, cluster,
+                        rnd.nextBoolean() ? ClusterStatus.MAINTENANCE : ClusterStatus.OFFLINE);
+                case 6 -> new ClusterStatusChange(at, cluster, ClusterStatus.ACTIVE);
                 case 7 -> new ClusterDeleted(at, cluster);
                 case 8 -> new ClusterReAdded(at, cluster);
                 default -> new ClusterMoved(at, cluster, "us-east" + (1 + rnd.nextInt(5)));
@@ -130,7 +132,7 @@ record Scenario(long seed, List<ClusterRow> clusters, List<Integer> reservationH
 
     static ClusterRow row(String id, String tpuType, Optional<String> reservation) {
         return new ClusterRow(id, "edge-" + id, "proj-" + id, "us-central1", tpuType, "bucket-" + id, reservation,
-                "active", Optional.of(T0));
+                ClusterStatus.ACTIVE, Optional.of(T0));
     }
 
     /** A scenario written by hand (regression tests): the given clusters and jobs, no faults unless set. */

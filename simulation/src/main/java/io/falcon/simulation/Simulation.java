@@ -1,5 +1,6 @@
 package io.falcon.simulation;
 
+import io.falcon.events.ClusterStatus;
 import io.falcon.events.cdc.ClusterRow;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.SupplyMode;
@@ -203,7 +204,7 @@ public final class Simulation {
             executor.crash(r.down());
         } else if (d instanceof Scenario.RestartScheduler r) {
             scheduler.crash(r.down());
-        } else if (d instanceof Scenario.ClusterStatus s) {
+        } else if (d instanceof Scenario.ClusterStatusChange s) {
             Optional.ofNullable(rows.get(s.clusterId())).ifPresent(row -> upsert(withStatus(row, s.status())));
         } else if (d instanceof Scenario.ClusterDeleted del) {
             if (rows.remove(del.clusterId()) != null) {
@@ -240,7 +241,7 @@ public final class Simulation {
         fleet.heal();
         for (ClusterRow row : List.copyOf(rows.values())) {
             if (!row.isActive()) {
-                upsert(withStatus(row, "active"));
+                upsert(withStatus(row, ClusterStatus.ACTIVE));
             }
         }
     }
@@ -250,7 +251,7 @@ public final class Simulation {
     }
 
     private List<ClusterTarget> registry() {
-        return rows.values().stream().filter(r -> !"offline".equals(r.status()))
+        return rows.values().stream().filter(r -> r.status() != ClusterStatus.OFFLINE)
                 .map(r -> new ClusterTarget(r.id(), r.name(), r.project(), r.location(), r.tpuType(), r.gcsBucket()))
                 .toList();
     }
@@ -298,7 +299,7 @@ public final class Simulation {
         return String.join("; ", left);
     }
 
-    private static ClusterRow withStatus(ClusterRow row, String status) {
+    private static ClusterRow withStatus(ClusterRow row, ClusterStatus status) {
         return new ClusterRow(row.id(), row.name(), row.project(), row.location(), row.tpuType(), row.gcsBucket(),
                 row.defaultReservation(), status, row.createdAt());
     }

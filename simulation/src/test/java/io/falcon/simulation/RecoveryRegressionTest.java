@@ -4,6 +4,7 @@ import static io.falcon.simulation.JobPlans.job;
 import static io.falcon.testkit.builders.ClusterRowBuilder.clusterRow;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.falcon.events.ClusterStatus;
 import io.falcon.events.cdc.ClusterRow;
 import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.events.status.Reason;

@@ -1,9 +1,10 @@
 package io.falcon.events.cdc;
 
+import io.falcon.events.ClusterStatus;
 import java.time.Instant;
 import java.util.Optional;
 
-/** One row of the clusters table (owned by Falcon). status is active, maintenance or offline. */
+/** One row of the clusters table (owned by Falcon). */
 public record ClusterRow(
         String id,
         String name,
@@ -12,10 +13,10 @@ public record ClusterRow(
         String tpuType,
         String gcsBucket,
         Optional<String> defaultReservation,
-        String status,
+        ClusterStatus status,
         Optional<Instant> createdAt) {
 
     public boolean isActive() {
-        return "active".equals(status);
+        return status.schedulable();
     }
 }

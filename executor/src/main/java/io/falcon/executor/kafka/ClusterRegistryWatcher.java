@@ -1,5 +1,6 @@
 package io.falcon.executor.kafka;
 
+import io.falcon.events.ClusterStatus;
 import io.falcon.events.Topics;
 import io.falcon.events.cdc.ClusterChange;
 import io.falcon.events.cdc.ClusterRow;
@@ -53,7 +54,7 @@ public final class ClusterRegistryWatcher implements Runnable {
                         ClusterChange change = Topics.CDC_CLUSTERS.valueSerde().deserializer()
                                 .deserialize(topic, record.value());
                         if (change != null) {
-                            change.after().filter(r -> !"offline".equals(r.status()))
+                            change.after().filter(r -> r.status() != ClusterStatus.OFFLINE)
                                     .ifPresent(r -> watch.accept(target(r)));
                         }
                     } catch (RuntimeException e) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.cloud.container.v1.ClusterManagerClient;
 import com.google.container.v1.NodePool;
 import com.google.container.v1.Operation;
+import io.falcon.events.ClusterStatus;
 import io.falcon.embedded.EmbeddedKafka;
 import io.falcon.embedded.SharedInfra;
 import io.falcon.events.Topics;

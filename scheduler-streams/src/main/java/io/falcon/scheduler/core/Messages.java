@@ -1,5 +1,6 @@
 package io.falcon.scheduler.core;
 
+import io.falcon.events.ClusterStatus;
 import io.falcon.events.executor.SupplyMode;
 import java.time.Duration;
 import java.util.List;
@@ -61,9 +62,12 @@ public final class Messages {
      * A running job's Message while its cluster is not active: it keeps running (Falcon does not stop running jobs
      * for maintenance), and no new job starts there.
      */
-    public static String runningOnInactiveCluster(String running, String cluster, String status) {
-        return withoutClusterNote(running) + CLUSTER_NOTE + cluster + " is "
-                + ("maintenance".equals(status) ? "in maintenance" : status)
+    public static String runningOnInactiveCluster(String running, String cluster, ClusterStatus status) {
+        return withoutClusterNote(running) + CLUSTER_NOTE + cluster + " is " + switch (status) {
+            case MAINTENANCE -> "in maintenance";
+            case UNKNOWN -> "in a status Falcon does not know";
+            default -> status.wireName();
+        }
                 + ": this job keeps running, no new jobs start there";
     }
 

@@ -1,14 +1,11 @@
 package io.falcon.scheduler.core;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.falcon.events.Json;
+import io.falcon.events.JsonTree;
 import io.falcon.events.TpuTopology;
 import io.falcon.events.TpuType;
 import io.falcon.events.executor.JobSpec;
 import io.falcon.events.executor.SupplyMode;
-import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -95,69 +92,72 @@ public final class RequestValidator {
         if (text == null || text.isBlank()) {
             throw new FieldProblem("spec", "is required");
         }
-        JsonNode root;
-        try {
-            root = Json.mapper().readTree(text);
-        } catch (IOException e) {
-            throw new FieldProblem("spec", "is not valid JSON: " + e.getMessage().lines().findFirst().orElse(""));
+        JsonTree.Parsed parsed = JsonTree.parse(text);
+        if (parsed instanceof JsonTree.Malformed malformed) {
+            throw new FieldProblem("spec", "is not valid JSON: " + malformed.reason());
         }
-        if (root == null || !root.isObject()) {
+        JsonTree root = ((JsonTree.Document) parsed).root();
+        if (!(root instanceof JsonTree.JsonObject spec)) {
             throw new FieldProblem("spec", "must be a JSON object");
         }
+        Map<String, JsonTree> members = spec.members();
         for (String forbidden : List.of("privileged", "hostPath", "hostNetwork", "volumes", "securityContext")) {
-            if (root.has(forbidden)) {
+            if (members.containsKey(forbidden)) {
                 throw new FieldProblem("spec." + forbidden, "is not allowed: Falcon renders the pod itself");
             }
         }
-        JsonNode image = root.get("image");
-        if (image == null || !image.isTextual() || image.asText().isBlank()) {
+        if (!(members.get("image") instanceof JsonTree.JsonString image) || image.value().isBlank()) {
             throw new FieldProblem("spec.image", "is required and must be a non-empty string");
         }
-        List<String> command = stringList(root, "command");
+        List<String> command = stringList(members, "command");
         if (command.isEmpty()) {
             // The pod runs the command through a shell that redirects its output to the GCS log path.
             throw new FieldProblem("spec.command", "is required: a non-empty array of strings");
         }
-        return new JobSpec(image.asText(), command, stringList(root, "args"), env(root));
+        return new JobSpec(image.value(), command, stringList(members, "args"), env(members));
     }
 
-    private static Map<String, String> env(JsonNode root) throws FieldProblem {
+    /** Absent or null: no variables. Values may be strings, numbers or booleans, each taken as its text. */
+    private static Map<String, String> env(Map<String, JsonTree> spec) throws FieldProblem {
         Map<String, String> env = new LinkedHashMap<>();
-        JsonNode envNode = root.get("env");
-        if (envNode == null || envNode.isNull()) {
+        JsonTree envNode = spec.getOrDefault("env", new JsonTree.JsonNull());
+        if (envNode instanceof JsonTree.JsonNull) {
             return env;
         }
-        if (!envNode.isObject()) {
+        if (!(envNode instanceof JsonTree.JsonObject variables)) {
             throw new FieldProblem("spec.env", "must be an object of string values");
         }
-        Iterator<Map.Entry<String, JsonNode>> fields = envNode.fields();
-        while (fields.hasNext()) {
-            Map.Entry<String, JsonNode> field = fields.next();
-            if (!field.getKey().matches("[A-Za-z_][A-Za-z0-9_]*")) {
-                throw new FieldProblem("spec.env." + field.getKey(), "is not a valid environment variable name");
+        for (Map.Entry<String, JsonTree> variable : variables.members().entrySet()) {
+            String name = variable.getKey();
+            if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                throw new FieldProblem("spec.env." + name, "is not a valid environment variable name");
             }
-            if (!field.getValue().isValueNode() || field.getValue().isNull()) {
-                throw new FieldProblem("spec.env." + field.getKey(), "must be a string");
+            if (variable.getValue() instanceof JsonTree.JsonString value) {
+                env.put(name, value.value());
+            } else if (variable.getValue() instanceof JsonTree.JsonLiteral literal) {
+                env.put(name, literal.text());
+            } else {
+                throw new FieldProblem("spec.env." + name, "must be a string");
             }
-            env.put(field.getKey(), field.getValue().asText());
         }
         return env;
     }
 
-    private static List<String> stringList(JsonNode root, String field) throws FieldProblem {
-        JsonNode node = root.get(field);
+    /** Absent or null: empty. */
+    private static List<String> stringList(Map<String, JsonTree> spec, String field) throws FieldProblem {
+        JsonTree node = spec.getOrDefault(field, new JsonTree.JsonNull());
         List<String> values = new ArrayList<>();
-        if (node == null || node.isNull()) {
+        if (node instanceof JsonTree.JsonNull) {
             return values;
         }
-        if (!node.isArray()) {
+        if (!(node instanceof JsonTree.JsonArray array)) {
             throw new FieldProblem("spec." + field, "must be an array of strings");
         }
-        for (int i = 0; i < node.size(); i++) {
-            if (!node.get(i).isTextual()) {
+        for (int i = 0; i < array.elements().size(); i++) {
+            if (!(array.elements().get(i) instanceof JsonTree.JsonString element)) {
                 throw new FieldProblem("spec." + field + "[" + i + "]", "must be a string");
             }
-            values.add(node.get(i).asText());
+            values.add(element.value());
         }
         return values;
     }

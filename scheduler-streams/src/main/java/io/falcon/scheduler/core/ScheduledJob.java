@@ -20,6 +20,9 @@ import java.util.Optional;
  * @param lastError the last retryable error the executor reported for it, shown when a deadline gives up
  * @param version counts published status transitions
  * @param wakeAt when the scheduler re-drives this job's command (EnsureNodePool, EnsureJob, EnsureJobDeleted)
+ * @param provisioningStep where its node pool stands, present exactly while the phase is PROVISIONING (the
+ *     provisioning timers branch on it); records stored before it existed lack it and get it from {@link
+ *     #withProvisioningStepOfStoredRecord} on restore
  */
 public record ScheduledJob(
         ValidRequest request,
@@ -38,7 +41,8 @@ public record ScheduledJob(
         Optional<Reason> reason,
         String message,
         long version,
-        Optional<Instant> wakeAt) {
+        Optional<Instant> wakeAt,
+        Optional<ProvisioningStep> provisioningStep) {
 
     /**
      * FIFO order is submission order: the row's created_at, ties broken by job id. Arrival order at the
@@ -48,7 +52,7 @@ public record ScheduledJob(
         return new ScheduledJob(request, request.submittedAt().toEpochMilli(), Phase.UNPLACED, Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), Status.Pending, Optional.of(Reason.Waiting), "",
-                0, Optional.empty());
+                0, Optional.empty(), Optional.empty());
     }
 
     public String id() {
@@ -68,65 +72,102 @@ public record ScheduledJob(
         return dispatchedAt.isPresent();
     }
 
-    /** A new phase, starting now. */
+    /** A new phase, starting now; a pool creation starts with its EnsureNodePool sent and no word yet. */
     public ScheduledJob enter(Phase newPhase, Instant now) {
         return new ScheduledJob(request, seq, newPhase, clusterId, target, supplyMode, nodePoolName, k8sJobName, jobUid,
-                dispatchedAt, Optional.of(now), Optional.empty(), status, reason, message, version, wakeAt);
+                dispatchedAt, Optional.of(now), Optional.empty(), status, reason, message, version, wakeAt,
+                firstStepOf(newPhase));
     }
 
     /** Only for the terminal bookkeeping and re-placement, where no deadline depends on the phase's start. */
     public ScheduledJob withPhase(Phase newPhase) {
         return new ScheduledJob(request, seq, newPhase, clusterId, target, supplyMode, nodePoolName, k8sJobName, jobUid,
-                dispatchedAt, phaseSince, lastError, status, reason, message, version, wakeAt);
+                dispatchedAt, phaseSince, lastError, status, reason, message, version, wakeAt,
+                newPhase == phase ? provisioningStep : firstStepOf(newPhase));
+    }
+
+    private static Optional<ProvisioningStep> firstStepOf(Phase phase) {
+        return phase == Phase.PROVISIONING ? Optional.of(ProvisioningStep.REQUESTED) : Optional.empty();
+    }
+
+    /** The provisioning job's pool moved on (capacity short, nodes awaited, creation accepted again). */
+    public ScheduledJob inProvisioningStep(ProvisioningStep step) {
+        return new ScheduledJob(request, seq, phase, clusterId, target, supplyMode, nodePoolName, k8sJobName, jobUid,
+                dispatchedAt, phaseSince, lastError, status, reason, message, version, wakeAt, Optional.of(step));
+    }
+
+    /**
+     * A PROVISIONING job stored before provisioningStep existed kept its step only in the Reason it showed, which
+     * mirrored the step exactly (Provisioning, ClusterBusy, WaitingForNode): read it from there, once, on restore.
+     */
+    public ScheduledJob withProvisioningStepOfStoredRecord() {
+        if (phase != Phase.PROVISIONING || provisioningStep.isPresent()) {
+            return this;
+        }
+        ProvisioningStep step = reason.map(shown -> switch (shown) {
+            case ClusterBusy -> ProvisioningStep.RESERVATION_SHORT;
+            case WaitingForNode -> ProvisioningStep.AWAITING_NODES;
+            default -> ProvisioningStep.REQUESTED;
+        }).orElse(ProvisioningStep.REQUESTED);
+        return inProvisioningStep(step);
     }
 
     public ScheduledJob withCluster(Optional<String> newClusterId) {
         return new ScheduledJob(request, seq, phase, newClusterId, target, supplyMode, nodePoolName, k8sJobName,
-                jobUid, dispatchedAt, phaseSince, lastError, status, reason, message, version, wakeAt);
+                jobUid, dispatchedAt, phaseSince, lastError, status, reason, message, version,
+                wakeAt, provisioningStep);
     }
 
     public ScheduledJob withTarget(ClusterTarget newTarget) {
         return new ScheduledJob(request, seq, phase, clusterId, Optional.of(newTarget), supplyMode, nodePoolName,
-                k8sJobName, jobUid, dispatchedAt, phaseSince, lastError, status, reason, message, version, wakeAt);
+                k8sJobName, jobUid, dispatchedAt, phaseSince, lastError, status, reason, message, version,
+                wakeAt, provisioningStep);
     }
 
     public ScheduledJob withSupplyMode(SupplyMode mode) {
         return new ScheduledJob(request, seq, phase, clusterId, target, Optional.of(mode), nodePoolName, k8sJobName,
-                jobUid, dispatchedAt, phaseSince, lastError, status, reason, message, version, wakeAt);
+                jobUid, dispatchedAt, phaseSince, lastError, status, reason, message, version,
+                wakeAt, provisioningStep);
     }
 
     public ScheduledJob withNodePool(String pool) {
         return new ScheduledJob(request, seq, phase, clusterId, target, supplyMode, Optional.of(pool), k8sJobName,
-                jobUid, dispatchedAt, phaseSince, lastError, status, reason, message, version, wakeAt);
+                jobUid, dispatchedAt, phaseSince, lastError, status, reason, message, version,
+                wakeAt, provisioningStep);
     }
 
     public ScheduledJob withK8sJob(String name) {
         return new ScheduledJob(request, seq, phase, clusterId, target, supplyMode, nodePoolName, Optional.of(name),
-                jobUid, dispatchedAt, phaseSince, lastError, status, reason, message, version, wakeAt);
+                jobUid, dispatchedAt, phaseSince, lastError, status, reason, message, version,
+                wakeAt, provisioningStep);
     }
 
     /** The Kubernetes Job exists: its uid (when the event carried one) and when it was first seen. */
     public ScheduledJob withSubmission(Optional<String> uid, Instant seenAt) {
         return new ScheduledJob(request, seq, phase, clusterId, target, supplyMode, nodePoolName, k8sJobName,
                 jobUid.or(() -> uid.filter(u -> !u.isBlank())), Optional.of(dispatchedAt.orElse(seenAt)), phaseSince,
-                lastError, status, reason, message, version, wakeAt);
+                lastError, status, reason, message, version,
+                wakeAt, provisioningStep);
     }
 
     public ScheduledJob withLastError(String error) {
         return new ScheduledJob(request, seq, phase, clusterId, target, supplyMode, nodePoolName, k8sJobName, jobUid,
-                dispatchedAt, phaseSince, Optional.of(error), status, reason, message, version, wakeAt);
+                dispatchedAt, phaseSince, Optional.of(error), status, reason, message, version,
+                wakeAt, provisioningStep);
     }
 
     /** The next published status; the version grows so that writers can drop stale events. */
     public ScheduledJob withStatus(Status newStatus, Optional<Reason> newReason, String newMessage) {
         return new ScheduledJob(request, seq, phase, clusterId, target, supplyMode, nodePoolName, k8sJobName, jobUid,
-                dispatchedAt, phaseSince, lastError, newStatus, newReason, newMessage, version + 1, wakeAt);
+                dispatchedAt, phaseSince, lastError, newStatus, newReason, newMessage, version + 1,
+                wakeAt, provisioningStep);
     }
 
     /** When the scheduler must re-drive this job's command, if ever. */
     public ScheduledJob withWakeAt(Optional<Instant> at) {
         return new ScheduledJob(request, seq, phase, clusterId, target, supplyMode, nodePoolName, k8sJobName, jobUid,
-                dispatchedAt, phaseSince, lastError, status, reason, message, version, at);
+                dispatchedAt, phaseSince, lastError, status, reason, message, version, at,
+                provisioningStep);
     }
 
     /** How long the job may run: its timeout_seconds, else the configured default. */

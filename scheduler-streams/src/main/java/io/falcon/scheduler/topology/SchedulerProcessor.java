@@ -1,5 +1,6 @@
 package io.falcon.scheduler.topology;
 
+import io.falcon.events.ClusterStatus;
 import io.falcon.events.SchedulerInput;
 import io.falcon.events.Topics;
 import io.falcon.events.cdc.ClusterRow;
@@ -111,6 +112,11 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
             } else if (input instanceof SchedulerInput.ClusterChanged cluster) {
                 Optional<ClusterRow> after = cluster.change().after();
                 if (after.isPresent()) {
+                    if (after.get().status() == ClusterStatus.UNKNOWN) {
+                        LOG.warn("cluster {} has a status this Falcon does not know: treated as not schedulable (no new "
+                                + "jobs start there, its waiting jobs move, its running jobs keep running)",
+                                after.get().id());
+                    }
                     apply(scheduler.clusterUpserted(after.get(), now), nowMs);
                 } else {
                     apply(scheduler.clusterRemoved(cluster.change().clusterId(), now), nowMs);

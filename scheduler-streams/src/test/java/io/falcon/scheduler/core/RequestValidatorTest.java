@@ -54,4 +54,44 @@ class RequestValidatorTest {
     void ordinaryJobIdsAreAccepted(String id) {
         assertThat(RequestValidator.validate(request(id, "v6e", "2x4"))).isInstanceOf(RequestValidator.Valid.class);
     }
+
+    private static RequestValidator.Result withSpec(String spec) {
+        return RequestValidator.validate(new JobRequest("j1", "alice", "n", "v6e", "2x4", spec, Optional.empty(),
+                Optional.empty(), Instant.parse("2026-12-02T09:00:00Z")));
+    }
+
+    /** Every spec problem's Message, word for word (the upper components show it as it is). */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+        "{not json | spec is not valid JSON: Unexpected character ('n' (code 110)): was expecting double-quote to "
+                + "start field name",
+        "`{\"image\":\"x\",\"command\":[\"sh\"],}` | spec is not valid JSON: Unexpected character ('}' (code "
+                + "125)): was expecting double-quote to start field name",
+        "[1,2] | spec must be a JSON object",
+        "null | spec must be a JSON object",
+        "`{\"hostPath\":null}` | spec.hostPath is not allowed: Falcon renders the pod itself",
+        "`{\"image\":7,\"command\":[\"sh\"]}` | spec.image is required and must be a non-empty string",
+        "`{\"image\":\"x\",\"command\":[]}` | spec.command is required: a non-empty array of strings",
+        "`{\"image\":\"x\",\"command\":\"sh\"}` | spec.command must be an array of strings",
+        "`{\"image\":\"x\",\"command\":[\"sh\",3]}` | spec.command[1] must be a string",
+        "`{\"image\":\"x\",\"command\":[\"sh\"],\"args\":[null]}` | spec.args[0] must be a string",
+        "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":[]}` | spec.env must be an object of string values",
+        "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"1A\":\"v\"}}` | spec.env.1A is not a valid "
+                + "environment variable name",
+        "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"A\":null}}` | spec.env.A must be a string",
+        "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"A\":[\"v\"]}}` | spec.env.A must be a string"})
+    void eachSpecProblemHasItsExactMessage(String spec, String problem) {
+        assertThat(withSpec(spec)).isInstanceOfSatisfying(RequestValidator.Invalid.class,
+                invalid -> assertThat(invalid.message()).isEqualTo("invalid request: " + problem));
+    }
+
+    @Test
+    void envValuesMayBeNumbersOrBooleansTakenAsTheirText() {
+        RequestValidator.Result result = withSpec(
+                "{\"image\":\"x\",\"command\":[\"sh\"],\"args\":null,\"env\":{\"N\":7,\"D\":1.50,\"B\":false}}");
+        assertThat(result).isInstanceOfSatisfying(RequestValidator.Valid.class, valid -> {
+            assertThat(valid.request().spec().env()).isEqualTo(java.util.Map.of("N", "7", "D", "1.5", "B", "false"));
+            assertThat(valid.request().spec().args()).isEmpty();
+        });
+    }
 }

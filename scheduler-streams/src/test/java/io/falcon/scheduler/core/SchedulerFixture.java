@@ -1,5 +1,6 @@
 package io.falcon.scheduler.core;
 
+import io.falcon.events.ClusterStatus;
 import io.falcon.events.Meta;
 import io.falcon.events.cdc.ClusterRow;
 import io.falcon.events.executor.ExecutorCommand;
@@ -30,7 +31,7 @@ final class SchedulerFixture {
 
     static ClusterRow cluster(String id, String tpuType, String status, Optional<String> reservation) {
         return new ClusterRow(id, "edge-" + id, "proj-" + id, "us-central1", tpuType, "bucket-" + id, reservation,
-                status, Optional.empty());
+                ClusterStatus.fromWire(status), Optional.empty());
     }
 
     SchedulerFixture withCluster(String id, String tpuType) {

@@ -2,6 +2,7 @@ package io.falcon.scheduler.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.falcon.events.ClusterStatus;
 import io.falcon.events.cdc.ClusterRow;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
@@ -97,7 +98,7 @@ class SchedulerPropertiesTest {
         Run() {
             for (String cluster : CLUSTERS) {
                 record(scheduler.clusterUpserted(new ClusterRow(cluster, cluster, "p-" + cluster, "us-central1", "v6e",
-                        "b", Optional.empty(), "active", Optional.empty()), now));
+                        "b", Optional.empty(), ClusterStatus.ACTIVE, Optional.empty()), now));
             }
         }
 

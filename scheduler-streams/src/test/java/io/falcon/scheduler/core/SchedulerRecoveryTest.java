@@ -2,6 +2,7 @@ package io.falcon.scheduler.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.falcon.events.ClusterStatus;
 import io.falcon.events.cdc.ClusterRow;
 import io.falcon.events.executor.ExecutorCommand;
 import io.falcon.events.executor.ExecutorEvent;
@@ -150,7 +151,7 @@ class SchedulerRecoveryTest {
     void aMovedClusterEndsItsActiveJobsAndCleansUpAtTheOldLocation() {
         f.submit("j1", "alice").submit("j2", "bob").startRunning("j1").submit("j3", "carol");
         ClusterRow moved = new ClusterRow("c1", "edge-c1", "proj-c1", "europe-west4", "v6e", "bucket-c1",
-                Optional.empty(), "active", Optional.empty());
+                Optional.empty(), ClusterStatus.ACTIVE, Optional.empty());
         f.record(f.scheduler.clusterUpserted(moved, f.now));
 
         assertThat(f.last("j1").message()).contains("moved from projects/proj-c1/locations/us-central1");

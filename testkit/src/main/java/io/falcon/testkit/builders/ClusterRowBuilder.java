@@ -1,5 +1,6 @@
 package io.falcon.testkit.builders;
 
+import io.falcon.events.ClusterStatus;
 import io.falcon.events.cdc.ClusterRow;
 import io.falcon.events.executor.ClusterTarget;
 import java.time.Instant;
@@ -17,7 +18,7 @@ public final class ClusterRowBuilder {
     private String tpuType = "v6e";
     private String gcsBucket;
     private Optional<String> defaultReservation = Optional.empty();
-    private String status = "active";
+    private ClusterStatus status = ClusterStatus.ACTIVE;
     private Optional<Instant> createdAt = Optional.empty();
 
     private ClusterRowBuilder(String id) {
@@ -68,8 +69,13 @@ public final class ClusterRowBuilder {
         return this;
     }
 
-    /** active, maintenance or offline. */
+    /** The wire value: active, maintenance or offline (anything else reads as UNKNOWN, as from a row). */
     public ClusterRowBuilder status(String value) {
+        status = ClusterStatus.fromWire(value);
+        return this;
+    }
+
+    public ClusterRowBuilder status(ClusterStatus value) {
         status = value;
         return this;
     }

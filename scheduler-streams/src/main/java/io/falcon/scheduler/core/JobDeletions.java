@@ -1,0 +1,42 @@
+package io.falcon.scheduler.core;
+
+import io.falcon.events.executor.ExecutorCommand;
+import java.time.Instant;
+
+/**
+ * The Kubernetes Jobs the scheduler wants gone (recovery rule 3): each is remembered and EnsureJobDeleted re-sent
+ * every cleanup interval, to where the Job was created, until the executor confirms it or an inventory of that
+ * location no longer lists it.
+ */
+final class JobDeletions {
+    private final SchedulerState state;
+    private final Timers timers;
+
+    JobDeletions(SchedulerState state, Timers timers) {
+        this.state = state;
+        this.timers = timers;
+    }
+
+    /** Remembers the deletion (a second request for the same Job keeps the first) and asks for it. */
+    void request(JobDeletion deletion, Instant now, Decisions out) {
+        JobDeletion existing = state.deletions.putIfAbsent(deletion.key(), deletion);
+        if (existing == null) {
+            out.deletionChanged(deletion.key());
+        }
+        ask(existing == null ? deletion : existing, now, out);
+    }
+
+    /** Sends EnsureJobDeleted and arms the next re-send. */
+    void ask(JobDeletion deletion, Instant now, Decisions out) {
+        out.send(new ExecutorCommand.EnsureJobDeleted(SchedulerState.meta(now), deletion.jobId(), deletion.target(),
+                deletion.k8sJobName()));
+        timers.arm(deletion.key(), now.plus(state.settings.cleanupRetry()));
+    }
+
+    /** The Job is gone: nothing is left to ask for. */
+    void confirmed(JobDeletion.Key key, Decisions out) {
+        if (state.deletions.remove(key) != null) {
+            out.deletionChanged(key);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package io.falcon.scheduler.core;
+
+import io.falcon.events.status.Reason;
+import io.falcon.events.status.Status;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * What fires when nothing moved a job on: the phase table of docs/architecture.md (recovery rule 2). Every branch
+ * looks at the {@link Phase} and its detail ({@link ProvisioningStep}, whether the Kubernetes Job was seen), never at
+ * the Reason shown to users. Per phase:
+ * <ul>
+ *   <li>Provisioning, {@link ProvisioningStep#REQUESTED}: NodePoolTimeout after the backstop; before it,
+ *       EnsureNodePool re-sent every provisioning retry.</li>
+ *   <li>Provisioning, {@link ProvisioningStep#RESERVATION_SHORT} / {@link ProvisioningStep#AWAITING_NODES}:
+ *       EnsureNodePool re-sent every reservation retry / provisioning retry; no deadline (seed sections 4 and 5).</li>
+ *   <li>Dispatching, Job not seen: EnsureJob re-sent; JobSubmitFailed after the submit deadline.</li>
+ *   <li>Dispatching, Job seen: JobFailed when its pods do not all run within the dispatch deadline; Timeout at
+ *       the execution deadline.</li>
+ *   <li>Running: Timeout at the execution deadline (timeout_seconds or the default).</li>
+ *   <li>Cancelling / Aborting: EnsureJobDeleted re-sent; a cancelling job (aborted while Dispatching, still holding
+ *       its queue's slot) gives the slot up after the dispatch deadline and goes on as Aborting.</li>
+ * </ul>
+ */
+final class JobTimers {
+    private final SchedulerState state;
+    private final Timers timers;
+    private final QueueSlots slots;
+    private final JobEnding ending;
+
+    JobTimers(SchedulerState state, Timers timers, QueueSlots slots, JobEnding ending) {
+        this.state = state;
+        this.timers = timers;
+        this.slots = slots;
+        this.ending = ending;
+    }
+
+    void fire(ScheduledJob job, Instant now, Decisions out) {
+        SchedulerSettings settings = state.settings;
+        Instant since = job.phaseSince().orElse(Instant.EPOCH);
+        boolean wakeDue = job.wakeAt().filter(at -> !at.isAfter(now)).isPresent();
+        switch (job.phase()) {
+            case PROVISIONING -> {
+                ProvisioningStep step = job.provisioningStep().orElse(ProvisioningStep.REQUESTED);
+                if (step == ProvisioningStep.REQUESTED && !since.plus(settings.provisioningBackstop()).isAfter(now)) {
+                    ending.end(job, Status.Failed, Optional.of(Reason.NodePoolTimeout), Messages.nodePoolTimeout(
+                            settings.provisioningBackstop(), "no answer from the executor"), now, out);
+                } else if (wakeDue) {
+                    ScheduledJob again = job.withWakeAt(Optional.of(now.plus(step == ProvisioningStep.RESERVATION_SHORT
+                            ? settings.reservationRetry() : settings.provisioningRetry())));
+                    state.store(again, out);
+                    out.send(state.ensurePool(again, now));
+                    timers.arm(again);
+                }
+            }
+            case DISPATCHING -> {
+                Optional<Instant> execution = job.executionDeadline(settings.defaultExecutionTimeout());
+                if (execution.filter(at -> !at.isAfter(now)).isPresent()) {
+                    ending.end(job, Status.Failed, Optional.of(Reason.Timeout), timeoutMessage(job), now, out);
+                } else if (job.submitted()) {
+                    if (!job.dispatchedAt().orElseThrow().plus(settings.dispatchDeadline()).isAfter(now)) {
+                        ending.end(job, Status.Failed, Optional.of(Reason.JobFailed), Messages.podsNeverRan(
+                                job.k8sJobName().orElse(""), settings.dispatchDeadline()), now, out);
+                    }
+                } else if (!since.plus(settings.submitDeadline()).isAfter(now)) {
+                    ending.end(job, Status.Failed, Optional.of(Reason.JobSubmitFailed), Messages.submitGaveUp(
+                            settings.submitDeadline(), job.lastError().orElse("no answer from the executor")), now,
+                            out);
+                } else if (wakeDue) {
+                    ScheduledJob again = job.withWakeAt(Optional.of(now.plus(settings.dispatchRetry())));
+                    state.store(again, out);
+                    out.send(SchedulerState.ensureJob(again, now));
+                    timers.arm(again);
+                }
+            }
+            case RUNNING -> {
+                if (job.executionDeadline(settings.defaultExecutionTimeout()).filter(at -> !at.isAfter(now))
+                        .isPresent()) {
+                    ending.end(job, Status.Failed, Optional.of(Reason.Timeout), timeoutMessage(job), now, out);
+                }
+            }
+            case CANCELLING, ABORTING -> {
+                if (job.phase() == Phase.CANCELLING && !since.plus(settings.dispatchDeadline()).isAfter(now)) {
+                    // The deletion cannot be confirmed (the edge cluster does not answer): the queue must not wait
+                    // for it. The job stays Aborting, without the slot, and its deletion is asked for on.
+                    ScheduledJob aborting = job.enter(Phase.ABORTING, now).withWakeAt(job.wakeAt());
+                    state.store(aborting, out);
+                    timers.arm(aborting);
+                    QueueKey key = job.queue().orElseThrow();
+                    state.queue(key).releaseSlot(job.id());
+                    slots.startNext(key, now, out);
+                    return;
+                }
+                if (wakeDue) {
+                    ScheduledJob again = job.withWakeAt(Optional.of(now.plus(settings.abortRetry())));
+                    state.store(again, out);
+                    again.target().ifPresent(t -> out.send(SchedulerState.ensureJobDeleted(again, t, now)));
+                    timers.arm(again);
+                }
+            }
+            default -> { }
+        }
+    }
+
+    private String timeoutMessage(ScheduledJob job) {
+        return Messages.timeout(job.executionTimeout(state.settings.defaultExecutionTimeout()).toSeconds());
+    }
+}

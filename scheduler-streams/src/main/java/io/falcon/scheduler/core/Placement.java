@@ -1,0 +1,147 @@
+package io.falcon.scheduler.core;
+
+import io.falcon.events.cdc.ClusterRow;
+import io.falcon.events.status.Reason;
+import io.falcon.events.status.Status;
+import io.falcon.events.status.TaskStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Intake and placement (seed section 3): a submitted request is validated (an invalid one fails at once, naming the
+ * field), and a valid job is given a cluster of its TPU type ({@link ClusterChoice}) and put in that (cluster,
+ * topology) queue, or parked until an active cluster offers its type. Jobs that have not started are placed again
+ * when clusters come, go or change.
+ */
+final class Placement {
+    private final SchedulerState state;
+    private final QueueSlots slots;
+
+    Placement(SchedulerState state, QueueSlots slots) {
+        this.state = state;
+        this.slots = slots;
+    }
+
+    void submit(JobRequest request, Instant now, Decisions out) {
+        if (state.jobs.containsKey(request.id())) {
+            return; // a redelivered or snapshotted submission of a job already known
+        }
+        RequestValidator.Result result = RequestValidator.validate(request);
+        if (result instanceof RequestValidator.Invalid invalid) {
+            out.publish(new TaskStatus(SchedulerState.meta(now), request.id(), 1, Status.Failed,
+                    Optional.of(Reason.InvalidSpec), invalid.message(), Optional.empty(), Optional.empty(),
+                    Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(now), Optional.empty()));
+        } else if (result instanceof RequestValidator.Valid valid) {
+            ScheduledJob job = ScheduledJob.accepted(valid.request());
+            state.jobs.put(job.id(), job);
+            place(job, now, out);
+        }
+    }
+
+    /** Places one job; the queue it joins may start it at once, and it is told its position. */
+    private void place(ScheduledJob job, Instant now, Decisions out) {
+        placeOnly(job, now, out).ifPresent(key -> {
+            boolean told = slots.refreshPositions(key, now, out).contains(job.id());
+            slots.startNext(key, now, out);
+            if (!told && state.jobs.get(job.id()).phase() == Phase.WAITING) {
+                slots.tellDeepPosition(state.jobs.get(job.id()), key, now, out);
+            }
+        });
+    }
+
+    /**
+     * Places many jobs (oldest first), then gives each touched queue's free slot by the pick rule over everything
+     * now waiting there, so that the order the jobs were placed in does not decide who starts.
+     */
+    void placeAll(List<ScheduledJob> waiting, Instant now, Decisions out) {
+        waiting.sort(Comparator.comparingLong(ScheduledJob::seq).thenComparing(ScheduledJob::id));
+        Set<QueueKey> touched = new TreeSet<>();
+        for (ScheduledJob job : waiting) {
+            placeOnly(state.jobs.get(job.id()), now, out).ifPresent(touched::add);
+        }
+        for (QueueKey key : touched) {
+            slots.startNext(key, now, out);
+            Set<String> told = slots.refreshPositions(key, now, out);
+            for (ScheduledJob job : waiting) {
+                ScheduledJob current = state.jobs.get(job.id());
+                if (current.phase() == Phase.WAITING && current.queue().filter(key::equals).isPresent()
+                        && !told.contains(current.id())) {
+                    slots.tellDeepPosition(current, key, now, out);
+                }
+            }
+        }
+    }
+
+    /** Chooses the job's cluster and puts it in that queue (or parks it); returns the queue. */
+    private Optional<QueueKey> placeOnly(ScheduledJob job, Instant now, Decisions out) {
+        ClusterChoice.Result choice = ClusterChoice.choose(job.request().tpuType().wireName(),
+                job.request().supplyMode(), state.clusters.values(),
+                cluster -> state.idlePool(cluster, job.request().topology().text(), job).isPresent(),
+                cluster -> state.queueDepth(new QueueKey(cluster.id(), job.request().topology().text())));
+        if (choice instanceof ClusterChoice.Chosen chosen) {
+            ScheduledJob queued = job.withCluster(Optional.of(chosen.cluster().id())).enter(Phase.WAITING, now);
+            state.store(queued, out);
+            QueueKey key = queued.queue().orElseThrow();
+            state.queue(key).add(SchedulerState.entry(queued));
+            out.queueChanged(key);
+            return Optional.of(key);
+        }
+        ClusterChoice.NoneEligible none = (ClusterChoice.NoneEligible) choice;
+        ScheduledJob parked = job.withCluster(Optional.empty()).withPhase(Phase.UNPLACED);
+        state.unplaced.add(parked.id());
+        String message = Messages.noCluster(job.request().tpuType().wireName(), none.why());
+        if (message.equals(job.message())) {
+            state.store(parked, out);
+        } else {
+            state.publish(parked, Status.Pending, Optional.of(Reason.Waiting), message, now, out);
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A cluster that becomes active takes its share of the backlog: every job of its TPU type that has not started
+     * is placed again, oldest first, so queues even out and each queue keeps its FIFO order.
+     */
+    void rebalanceWaitingJobs(String tpuType, Instant now, Decisions out) {
+        List<ScheduledJob> waiting = new ArrayList<>();
+        for (String jobId : List.copyOf(state.unplaced)) {
+            ScheduledJob job = state.jobs.get(jobId);
+            if (job.request().tpuType().wireName().equals(tpuType)) {
+                state.unplaced.remove(jobId);
+                waiting.add(job);
+            }
+        }
+        for (Map.Entry<QueueKey, WaitQueue> queue : state.queues.entrySet()) {
+            ClusterRow owner = state.clusters.get(queue.getKey().clusterId());
+            if (owner != null && owner.tpuType().equals(tpuType)) {
+                for (WaitQueue.Entry entry : queue.getValue().pickOrder(Integer.MAX_VALUE)) {
+                    queue.getValue().remove(entry);
+                    waiting.add(state.jobs.get(entry.jobId()));
+                }
+            }
+        }
+        placeAll(waiting, now, out);
+    }
+
+    /** The waiting jobs of a cluster that left active go where they can start. */
+    void rerouteWaitingJobsOf(String clusterId, Instant now, Decisions out) {
+        List<ScheduledJob> waiting = new ArrayList<>();
+        List<QueueKey> affected = state.queues.keySet().stream().filter(k -> k.clusterId().equals(clusterId))
+                .toList();
+        for (QueueKey key : affected) {
+            WaitQueue queue = state.queues.get(key);
+            for (WaitQueue.Entry entry : queue.pickOrder(Integer.MAX_VALUE)) {
+                queue.remove(entry);
+                waiting.add(state.jobs.get(entry.jobId()));
+            }
+            out.queueChanged(key);
+        }
+        placeAll(waiting, now, out);
+    }
+}

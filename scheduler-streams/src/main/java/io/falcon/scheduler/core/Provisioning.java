@@ -1,0 +1,121 @@
+package io.falcon.scheduler.core;
+
+import io.falcon.events.executor.ExecutorEvent;
+import io.falcon.events.executor.SupplyMode;
+import io.falcon.events.status.Reason;
+import io.falcon.events.status.Status;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * What the executor reports of a node pool being created for a job (seed sections 4 and 5): ready (dispatch),
+ * creation accepted, reservation short, nodes awaited, failed. Each acts only on the job provisioning that very pool
+ * (recovery rule 1), and moves its {@link ProvisioningStep}, which the provisioning timers follow.
+ */
+final class Provisioning {
+    private final SchedulerState state;
+    private final Timers timers;
+    private final QueueSlots slots;
+    private final PoolLifecycle pools;
+    private final JobEnding ending;
+
+    Provisioning(SchedulerState state, Timers timers, QueueSlots slots, PoolLifecycle pools, JobEnding ending) {
+        this.state = state;
+        this.timers = timers;
+        this.slots = slots;
+        this.pools = pools;
+        this.ending = ending;
+    }
+
+    /**
+     * The pool a provisioning job created is Ready: dispatch. A repeated NodePoolReady (redelivery, an executor
+     * that restarted) for a pool already READY, held or idle, changes nothing; neither does one for a pool being
+     * deleted or unknown.
+     */
+    void onReady(ExecutorEvent.NodePoolReady ready, Instant now, Decisions out) {
+        NodePool pool = state.pools.get(new NodePool.PoolKey(ready.clusterId(), ready.nodePoolName()));
+        if (pool == null || pool.state() != NodePool.State.CREATING) {
+            return;
+        }
+        Optional<ScheduledJob> holder = pool.heldBy().map(state.jobs::get)
+                .filter(job -> job.phase() == Phase.PROVISIONING)
+                .filter(job -> job.nodePoolName().filter(pool.name()::equals).isPresent());
+        if (holder.isPresent()) {
+            slots.dispatchOn(holder.get(), pool, Messages.dispatching(), now, out);
+        } else {
+            // Created for a job that has moved on without it (it cannot: a CREATING pool's holder is provisioning).
+            pools.delete(pool, now, out);
+        }
+    }
+
+    void onWaitingForNodes(ExecutorEvent.NodePoolWaitingForNodes waiting, Instant now, Decisions out) {
+        provisioningWith(waiting.clusterId(), waiting.nodePoolName()).ifPresent(job -> {
+            String message = Messages.waitingForNode(waiting.nodePoolName(), waiting.registered(), waiting.ready(),
+                    waiting.expected());
+            // GKE keeps retrying the nodes (seed section 4): no backstop timeout while it does.
+            ScheduledJob awaiting = job.inProvisioningStep(ProvisioningStep.AWAITING_NODES);
+            if (!message.equals(job.message())) {
+                state.publish(awaiting, Status.Pending, Optional.of(Reason.WaitingForNode), message, now, out);
+            } else if (!awaiting.equals(job)) {
+                state.store(awaiting, out);
+            }
+        });
+    }
+
+    /** Capacity appeared and GKE accepted the creation: a ClusterBusy job is Provisioning again. */
+    void onCreating(ExecutorEvent.NodePoolCreating creating, Instant now, Decisions out) {
+        provisioningWith(creating.clusterId(), creating.nodePoolName())
+                .filter(job -> job.provisioningStep().filter(ProvisioningStep.RESERVATION_SHORT::equals).isPresent())
+                .ifPresent(job -> state.publish(job.inProvisioningStep(ProvisioningStep.REQUESTED)
+                                .withWakeAt(Optional.of(now.plus(state.settings.provisioningRetry()))),
+                        Status.Pending, Optional.of(Reason.Provisioning),
+                        Messages.provisioning(job.supplyMode().orElse(SupplyMode.FLEX_START)), now, out));
+        Optional.ofNullable(state.jobs.get(creating.jobId())).ifPresent(timers::arm);
+    }
+
+    void onFailed(ExecutorEvent.NodePoolCreateFailed failed, Instant now, Decisions out) {
+        provisioningWith(failed.clusterId(), failed.nodePoolName()).ifPresent(job -> {
+            Reason reason = failed.timedOut() ? Reason.NodePoolTimeout : Reason.NodePoolFailed;
+            String message = failed.timedOut()
+                    ? Messages.nodePoolTimeout(Duration.ofSeconds(failed.timeoutSeconds()), failed.message())
+                    : Messages.nodePoolFailed(failed.message());
+            ending.end(job, Status.Failed, Optional.of(reason), message, now, out);
+        });
+    }
+
+    /**
+     * Seed section 5: a reservation without enough free slices keeps the job Pending/ClusterBusy and asks again
+     * later; it never falls back to another supply mode by itself. The job keeps its queue's slot and its pool
+     * record (if a later attempt creates the pool, its NodePoolReady finds it). Once the pool's nodes are awaited
+     * the pool exists: a late ReservationShort from an earlier attempt is ignored.
+     */
+    void onReservationShort(ExecutorEvent.ReservationShort shortage, Instant now, Decisions out) {
+        provisioningWith(shortage.clusterId(), shortage.nodePoolName())
+                .filter(job -> job.provisioningStep().filter(ProvisioningStep.AWAITING_NODES::equals).isEmpty())
+                .ifPresent(job -> {
+                    String message = Messages.clusterBusy(shortage.remainingSlices(), shortage.neededSlices());
+                    ScheduledJob busy = job.inProvisioningStep(ProvisioningStep.RESERVATION_SHORT)
+                            .withWakeAt(Optional.of(now.plus(state.settings.reservationRetry())));
+                    if (message.equals(job.message())) {
+                        state.store(busy, out);
+                    } else {
+                        state.publish(busy, Status.Pending, Optional.of(Reason.ClusterBusy), message, now, out);
+                    }
+                    timers.arm(state.jobs.get(job.id()));
+                });
+    }
+
+    /**
+     * The job provisioning this very pool in this cluster: the pool's holder, whatever job id the event carries (a
+     * pool being created can be taken over by the next job when its creator is aborted).
+     */
+    private Optional<ScheduledJob> provisioningWith(String clusterId, String poolName) {
+        return Optional.ofNullable(state.pools.get(new NodePool.PoolKey(clusterId, poolName)))
+                .filter(pool -> pool.state() == NodePool.State.CREATING)
+                .flatMap(NodePool::heldBy).map(state.jobs::get)
+                .filter(job -> job.phase() == Phase.PROVISIONING)
+                .filter(job -> job.clusterId().filter(clusterId::equals).isPresent())
+                .filter(job -> job.nodePoolName().filter(poolName::equals).isPresent());
+    }
+}

@@ -1,0 +1,154 @@
+package io.falcon.scheduler.core;
+
+import io.falcon.events.Meta;
+import io.falcon.events.ResourceNames;
+import io.falcon.events.cdc.ClusterRow;
+import io.falcon.events.executor.ClusterTarget;
+import io.falcon.events.executor.ExecutorCommand;
+import io.falcon.events.executor.SupplyMode;
+import io.falcon.events.status.Reason;
+import io.falcon.events.status.Status;
+import io.falcon.events.status.TaskStatus;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The tables one {@link Scheduler} decides over, and the small reads and writes every step makes on them. Every write
+ * of a job, pool or status goes through here, so that each one is also recorded in the step's {@link Decisions} for
+ * the shell to persist and publish.
+ */
+final class SchedulerState {
+    final SchedulerSettings settings;
+    final Map<String, ClusterRow> clusters = new HashMap<>();
+    final Map<String, ScheduledJob> jobs = new HashMap<>();
+    final Map<QueueKey, WaitQueue> queues = new HashMap<>();
+    final Map<NodePool.PoolKey, NodePool> pools = new HashMap<>();
+    final Map<JobDeletion.Key, JobDeletion> deletions = new HashMap<>();
+    /** Valid jobs that no active cluster offers their TPU type to yet, in the order they were parked. */
+    final Set<String> unplaced = new LinkedHashSet<>();
+
+    SchedulerState(SchedulerSettings settings) {
+        this.settings = settings;
+    }
+
+    // ---- reads ----
+
+    WaitQueue queue(QueueKey key) {
+        return queues.computeIfAbsent(key, k -> new WaitQueue());
+    }
+
+    static WaitQueue.Entry entry(ScheduledJob job) {
+        return new WaitQueue.Entry(job.seq(), job.id(), job.actor(), job.request().name());
+    }
+
+    /** Waiting plus acquiring jobs of the queue: what cluster choice compares. */
+    int queueDepth(QueueKey key) {
+        WaitQueue queue = queues.get(key);
+        return queue == null ? 0 : queue.size() + (queue.slotHolder().isPresent() ? 1 : 0);
+    }
+
+    boolean clusterActive(String clusterId) {
+        ClusterRow cluster = clusters.get(clusterId);
+        return cluster != null && cluster.isActive();
+    }
+
+    /** A READY pool of the cluster (as its row is now) and topology that nobody holds and that suits the job. */
+    Optional<NodePool> idlePool(ClusterRow cluster, String topology, ScheduledJob job) {
+        return freePool(cluster, topology, job, NodePool.State.READY);
+    }
+
+    /** A pool still being created whose creator was aborted, that suits the job. */
+    Optional<NodePool> handedOverPool(ClusterRow cluster, QueueKey key, ScheduledJob job) {
+        return freePool(cluster, key.topology(), job, NodePool.State.CREATING);
+    }
+
+    private Optional<NodePool> freePool(ClusterRow cluster, String topology, ScheduledJob job, NodePool.State state) {
+        ClusterTarget here = target(cluster);
+        return pools.values().stream()
+                .filter(p -> p.clusterId().equals(cluster.id()) && p.topology().equals(topology))
+                .filter(p -> p.state() == state && p.heldBy().isEmpty())
+                .filter(p -> p.target().equals(here))
+                .filter(p -> p.suits(job))
+                .min(Comparator.comparing(NodePool::name));
+    }
+
+    /** A running job's Message, with a note while its cluster is not active. */
+    String runningMessage(String running, String clusterId) {
+        ClusterRow cluster = clusters.get(clusterId);
+        return cluster == null || cluster.isActive() ? running
+                : Messages.runningOnInactiveCluster(running, cluster.name(), cluster.status());
+    }
+
+    static ClusterTarget target(ClusterRow cluster) {
+        return new ClusterTarget(cluster.id(), cluster.name(), cluster.project(), cluster.location(),
+                cluster.tpuType(), cluster.gcsBucket());
+    }
+
+    // ---- commands ----
+
+    ExecutorCommand.EnsureNodePool ensurePool(ScheduledJob job, Instant now) {
+        ClusterTarget target = job.target().orElseThrow();
+        Optional<String> reservation = job.supplyMode().filter(SupplyMode.RESERVATION::equals)
+                .flatMap(m -> Optional.ofNullable(clusters.get(target.clusterId())))
+                .flatMap(ClusterRow::defaultReservation).filter(r -> !r.isBlank());
+        return new ExecutorCommand.EnsureNodePool(meta(now), job.id(), target, job.nodePoolName().orElseThrow(),
+                job.request().tpuType().wireName(), job.request().topology().text(),
+                job.supplyMode().orElse(SupplyMode.FLEX_START), reservation);
+    }
+
+    static ExecutorCommand.EnsureJob ensureJob(ScheduledJob job, Instant now) {
+        return new ExecutorCommand.EnsureJob(meta(now), job.id(), job.target().orElseThrow(),
+                job.nodePoolName().orElseThrow(), job.k8sJobName().orElse(ResourceNames.k8sJob(job.id())),
+                job.request().tpuType().wireName(), job.request().topology().text(), job.request().spec());
+    }
+
+    static ExecutorCommand.EnsureJobDeleted ensureJobDeleted(ScheduledJob job, ClusterTarget target, Instant now) {
+        return new ExecutorCommand.EnsureJobDeleted(meta(now), job.id(), target,
+                job.k8sJobName().orElse(ResourceNames.k8sJob(job.id())));
+    }
+
+    static Meta meta(Instant now) {
+        return Meta.of(Scheduler.PRODUCER, now);
+    }
+
+    // ---- writes ----
+
+    void store(ScheduledJob job, Decisions out) {
+        jobs.put(job.id(), job);
+        out.jobChanged(job.id());
+    }
+
+    void storePool(NodePool pool, Decisions out) {
+        pools.put(pool.key(), pool);
+        out.poolChanged(pool.key());
+    }
+
+    /** Stores the job with its next status and publishes that status. */
+    void publish(ScheduledJob job, Status status, Optional<Reason> reason, String message, Instant now,
+            Decisions out) {
+        ScheduledJob updated = job.withStatus(status, reason, message);
+        store(updated, out);
+        out.publish(statusOf(updated, now, Optional.empty(), Optional.empty()));
+    }
+
+    /** Like {@link #publish}, for the final status: finished_at (and aborted_at) are set. */
+    void publishEnd(ScheduledJob job, Status status, Optional<Reason> reason, String message, Instant now,
+            Decisions out) {
+        ScheduledJob updated = job.withStatus(status, reason, message);
+        store(updated, out);
+        out.publish(statusOf(updated, now, Optional.of(now),
+                status == Status.Aborted ? Optional.of(now) : Optional.empty()));
+    }
+
+    private static TaskStatus statusOf(ScheduledJob job, Instant now, Optional<Instant> finishedAt,
+            Optional<Instant> abortedAt) {
+        return new TaskStatus(meta(now), job.id(), job.version(), job.status(), job.reason(), job.message(),
+                job.clusterId(), job.nodePoolName(), job.k8sJobName(), job.jobUid(), job.dispatchedAt(), finishedAt,
+                abortedAt);
+    }
+}
