@@ -67,7 +67,7 @@ final class Provisioning {
     void onCreating(ExecutorEvent.NodePoolCreating creating, Instant now, Decisions out) {
         provisioningWith(creating.clusterId(), creating.nodePoolName())
                 .filter(job -> job.provisioningStep().filter(ProvisioningStep.RESERVATION_SHORT::equals).isPresent())
-                .ifPresent(job -> state.publish(job.inProvisioningStep(ProvisioningStep.REQUESTED)
+                .ifPresent(job -> state.publish(job.requestedAgainAt(now)
                                 .withWakeAt(Optional.of(now.plus(state.settings.provisioningRetry()))),
                         Status.Pending, Optional.of(Reason.Provisioning),
                         Messages.provisioning(job.supplyMode().orElse(SupplyMode.FLEX_START)), now, out));

@@ -97,6 +97,17 @@ public record ScheduledJob(
     }
 
     /**
+     * Creation asked for again after a reservation shortfall, at {@code now}: the provisioning backstop ("no word from
+     * the executor") counts from here, not from when the job first started provisioning, or a job that waited
+     * ClusterBusy longer than the backstop would time out the moment its pool is finally being created.
+     */
+    public ScheduledJob requestedAgainAt(Instant now) {
+        return new ScheduledJob(request, seq, phase, clusterId, target, supplyMode, nodePoolName, k8sJobName, jobUid,
+                dispatchedAt, Optional.of(now), lastError, status, reason, message, version, wakeAt,
+                Optional.of(ProvisioningStep.REQUESTED));
+    }
+
+    /**
      * A PROVISIONING job stored before provisioningStep existed kept its step only in the Reason it showed, which
      * mirrored the step exactly (Provisioning, ClusterBusy, WaitingForNode): read it from there, once, on restore.
      */

@@ -78,4 +78,18 @@ class ProvisioningStepTest {
         assertThat(timingOut.last("j1").status()).isEqualTo(Status.Failed);
         assertThat(timingOut.last("j1").reason()).contains(Reason.NodePoolTimeout);
     }
+
+    @Test
+    void aJobClusterBusyLongerThanTheBackstopIsNotTimedOutWhenItsPoolIsFinallyBeingCreated() {
+        reservationShortJob();
+        tickThrough(before, Duration.ofMinutes(20)); // ClusterBusy past the 15 min backstop
+        String pool = before.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1").nodePoolName();
+        before.observe(new ExecutorEvent.NodePoolCreating(before.meta(), "j1", "c1", "v6e", pool));
+        assertThat(before.last("j1").reason()).contains(Reason.Provisioning);
+        tickThrough(before, Duration.ofMinutes(5));
+        assertThat(before.last("j1").status()).as("the executor answered: no backstop yet").isEqualTo(Status.Pending);
+        tickThrough(before, Duration.ofMinutes(11));
+        assertThat(before.last("j1").reason()).as("15 min without a word since the creation began")
+                .contains(Reason.NodePoolTimeout);
+    }
 }
