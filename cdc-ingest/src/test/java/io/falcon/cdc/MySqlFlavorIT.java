@@ -1,5 +1,6 @@
 package io.falcon.cdc;
 
+import io.falcon.events.config.CdcIngestKeys;
 import static io.falcon.cdc.CdcFixture.insertJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class MySqlFlavorIT {
     @Test
     void mysqlFlavorSnapshotsAndStreams() {
-        try (CdcFixture f = new CdcFixture(Map.of(CdcConfig.FLAVOR, "mysql"))) {
+        try (CdcFixture f = new CdcFixture(Map.of(CdcIngestKeys.FLAVOR.key(), "mysql"))) {
             f.sql(insertJob("m-1", "{}"));
             f.startIngest();
             f.jobs().awaitValues(Duration.ofSeconds(60), "m-1 snapshot",

@@ -1,5 +1,6 @@
 package io.falcon.executor;
 
+import io.falcon.events.config.ExecutorKeys;
 import com.google.cloud.container.v1.ClusterManagerClient;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.executor.gke.GoogleClients;
@@ -59,9 +60,9 @@ public final class SimHarness implements AutoCloseable {
         sim = FleetSim.start(fleet.withPoolDelays(Duration.ofMillis(300), Duration.ofMillis(200)));
         var settings = new java.util.HashMap<>(ExecutorConfig.simulatorDefaults("unused:9092", sim.gkeEndpoint(),
                 sim.computeEndpoint()));
-        settings.put(ExecutorConfig.POLL_INTERVAL, "100ms");
+        settings.put(ExecutorKeys.POLL_INTERVAL.key(), "100ms");
         settings.putAll(overrides);
-        config = ExecutorConfig.fromMap(settings);
+        config = ExecutorConfig.from(settings);
         gke = GoogleClients.clusterManager(config);
         Clock clock = Clock.systemUTC();
         Events events = new Events("executor-test", clock);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.falcon.embedded.SharedInfra;
 import io.falcon.events.Meta;
 import io.falcon.events.ResourceNames;
-import io.falcon.events.Settings;
 import io.falcon.events.TestRows;
 import io.falcon.events.TopicProvisioner;
 import io.falcon.events.Topics;
@@ -42,9 +41,9 @@ class SchedulerRestartIT {
         TopicProvisioner.ensureAll(bootstrap, 3, (short) 1);
         String appId = SharedInfra.uniqueName("scheduler");
         Path stateDir = Files.createTempDirectory("scheduler-restart");
-        Settings settings = new Settings(Map.of("falcon.kafka.bootstrap-servers", bootstrap,
+        Map<String, String> settings = Map.of("falcon.kafka.bootstrap-servers", bootstrap,
                 "falcon.kafka.replication-factor", "1", "falcon.scheduler.application-id", appId,
-                "falcon.scheduler.state-dir", stateDir.toString(), "falcon.scheduler.session-timeout", "6s"));
+                "falcon.scheduler.state-dir", stateDir.toString(), "falcon.scheduler.session-timeout", "6s");
 
         try (KafkaProducer<String, byte[]> producer = producer(bootstrap);
                 KafkaConsumer<String, TaskStatus> statuses = statusConsumer(bootstrap, appId)) {
@@ -106,9 +105,9 @@ class SchedulerRestartIT {
         TopicProvisioner.ensureAll(bootstrap, 3, (short) 1);
         String appId = SharedInfra.uniqueName("takeover");
         Path stateDir = Files.createTempDirectory("scheduler-takeover");
-        Settings settings = new Settings(Map.of("falcon.kafka.bootstrap-servers", bootstrap,
+        Map<String, String> settings = Map.of("falcon.kafka.bootstrap-servers", bootstrap,
                 "falcon.kafka.replication-factor", "1", "falcon.scheduler.application-id", appId,
-                "falcon.scheduler.state-dir", stateDir.toString()));
+                "falcon.scheduler.state-dir", stateDir.toString());
         assertThat(SchedulerConfig.from(settings).sessionTimeout()).isEqualTo(Duration.ofSeconds(45));
         try (KafkaProducer<String, byte[]> producer = producer(bootstrap);
                 KafkaConsumer<String, TaskStatus> statuses = statusConsumer(bootstrap, appId)) {

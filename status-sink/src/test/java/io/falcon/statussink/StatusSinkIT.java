@@ -3,7 +3,8 @@ package io.falcon.statussink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.embedded.SharedInfra;
-import io.falcon.events.Settings;
+import io.falcon.ops.FalconMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.falcon.events.Topics;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
@@ -43,14 +44,13 @@ class StatusSinkIT {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafka().bootstrapServers());
         producer = new KafkaProducer<>(props, new StringSerializer(), Topics.TASK_STATUS.valueSerde().serializer());
-        sink = new StatusSink(StatusSinkConfig.from(new Settings(Map.of(
+        sink = new StatusSink(StatusSinkConfig.from(Map.of(
                 "falcon.kafka.bootstrap-servers", SharedInfra.kafka().bootstrapServers(),
                 "falcon.sink.group-id", topic,
-                "falcon.sink.topic", topic,
                 "falcon.db.url", db.url(),
                 "falcon.db.user", db.db.user(),
                 "falcon.db.password", db.db.password(),
-                "falcon.sink.max-backoff", "1s")))).start();
+                "falcon.sink.max-backoff", "1s")), new FalconMetrics(new SimpleMeterRegistry()), topic).start();
     }
 
     @AfterEach

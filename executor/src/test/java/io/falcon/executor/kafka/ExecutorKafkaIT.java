@@ -1,5 +1,6 @@
 package io.falcon.executor.kafka;
 
+import io.falcon.events.config.ExecutorKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.embedded.EmbeddedKafka;
@@ -61,9 +62,9 @@ class ExecutorKafkaIT {
                 KafkaConsumer<String, byte[]> deadLetters = consumer(kafka, Topics.DEAD_LETTER.name())) {
             Map<String, String> settings = new HashMap<>(ExecutorConfig.simulatorDefaults(kafka.bootstrapServers(),
                     sim.gkeEndpoint(), sim.computeEndpoint()));
-            settings.put(ExecutorConfig.GROUP_ID, "executor-" + run);
-            settings.put(ExecutorConfig.POLL_INTERVAL, "100ms");
-            try (ExecutorApp app = new ExecutorApp(ExecutorConfig.fromMap(settings)).start()) {
+            settings.put(ExecutorKeys.GROUP_ID.key(), "executor-" + run);
+            settings.put(ExecutorKeys.POLL_INTERVAL.key(), "100ms");
+            try (ExecutorApp app = new ExecutorApp(ExecutorConfig.from(settings)).start()) {
                 String pool = "falcon-" + jobId.substring(0, Math.min(20, jobId.length())).replaceAll("-$", "");
                 send(producer, cluster, new ExecutorCommand.EnsureNodePool(Meta.of("test", Instant.now()), jobId,
                         cluster, pool, "v7x", "2x4", SupplyMode.ON_DEMAND, Optional.empty()));

@@ -1,5 +1,6 @@
 package io.falcon.executor.kafka;
 
+import io.falcon.events.config.ExecutorKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.container.v1.ClusterManagerClient;
@@ -77,16 +78,16 @@ class ExecutorRestartIT {
             sim.nodePoolKnobs("proj-r", "us-central1", "edge-r").creationDelay(Duration.ofSeconds(4));
             Map<String, String> settings = new HashMap<>(ExecutorConfig.simulatorDefaults(kafka.bootstrapServers(),
                     sim.gkeEndpoint(), sim.computeEndpoint()));
-            settings.put(ExecutorConfig.GROUP_ID, group);
-            settings.put(ExecutorConfig.POLL_INTERVAL, "100ms");
-            ExecutorConfig config = ExecutorConfig.fromMap(settings);
+            settings.put(ExecutorKeys.GROUP_ID.key(), group);
+            settings.put(ExecutorKeys.POLL_INTERVAL.key(), "100ms");
+            ExecutorConfig config = ExecutorConfig.from(settings);
             // the clusters registry, as cdc-ingest publishes it
             publishClusterRow(producer, cluster);
 
             try (ClusterManagerClient gke = GoogleClients.clusterManager(config)) {
                 String poolPath = cluster.resourceName() + "/nodePools/" + pool;
                 Map<String, String> first = new HashMap<>(settings);
-                first.put(ExecutorConfig.PRODUCER_NAME, "executor-first");
+                first.put(ExecutorKeys.PRODUCER_NAME.key(), "executor-first");
                 var topic = Topics.EXECUTOR_COMMANDS;
                 Runnable ensurePool = () -> {
                     producer.send(new ProducerRecord<>(topic.name(),
@@ -96,7 +97,7 @@ class ExecutorRestartIT {
                                             cluster, pool, "v7x", "2x4", SupplyMode.ON_DEMAND, Optional.empty()))));
                     producer.flush();
                 };
-                try (ExecutorApp app = new ExecutorApp(ExecutorConfig.fromMap(first)).start()) {
+                try (ExecutorApp app = new ExecutorApp(ExecutorConfig.from(first)).start()) {
                     ensurePool.run();
                     awaitPool(gke, poolPath);
                     awaitCommitted(admin, group);
@@ -104,9 +105,9 @@ class ExecutorRestartIT {
                 assertThat(gke.getNodePool(poolPath).getStatus()).isEqualTo(NodePool.Status.PROVISIONING);
 
                 Map<String, String> second = new HashMap<>(settings);
-                second.put(ExecutorConfig.PRODUCER_NAME, "executor-second");
+                second.put(ExecutorKeys.PRODUCER_NAME.key(), "executor-second");
                 long restarted = System.nanoTime();
-                try (ExecutorApp app = new ExecutorApp(ExecutorConfig.fromMap(second)).start()) {
+                try (ExecutorApp app = new ExecutorApp(ExecutorConfig.from(second)).start()) {
                     // The new process remembers nothing; the scheduler re-sends EnsureNodePool while the job is
                     // Provisioning, and the executor carries the pool on from what GKE shows.
                     ensurePool.run();
