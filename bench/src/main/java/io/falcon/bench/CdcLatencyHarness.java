@@ -1,7 +1,5 @@
 package io.falcon.bench;
 
-import io.falcon.events.config.CdcIngestKeys;
-import io.falcon.events.config.SharedKeys;
 import io.falcon.cdc.CdcConfig;
 import io.falcon.cdc.CdcIngest;
 import io.falcon.embedded.EmbeddedKafka;
@@ -9,6 +7,8 @@ import io.falcon.embedded.EmbeddedMariaDb;
 import io.falcon.embedded.JobsTable;
 import io.falcon.events.Topics;
 import io.falcon.events.cdc.JobChange;
+import io.falcon.events.config.CdcIngestKeys;
+import io.falcon.events.config.SharedKeys;
 import io.falcon.statussink.SchemaMigrator;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

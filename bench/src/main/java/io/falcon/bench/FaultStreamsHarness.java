@@ -2,10 +2,10 @@ package io.falcon.bench;
 
 import io.falcon.embedded.EmbeddedKafka;
 import io.falcon.events.Meta;
-import io.falcon.events.config.FaultStreamsKeys;
-import io.falcon.events.config.SharedKeys;
 import io.falcon.events.TopicProvisioner;
 import io.falcon.events.Topics;
+import io.falcon.events.config.FaultStreamsKeys;
+import io.falcon.events.config.SharedKeys;
 import io.falcon.events.fault.DeviceFault;
 import io.falcon.events.fault.FaultVerdict;
 import io.falcon.faults.FaultStreamsApp;

@@ -1,10 +1,10 @@
 package io.falcon.cdc;
 
-import io.falcon.events.config.SharedKeys;
 import io.debezium.embedded.Connect;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import io.debezium.engine.format.ChangeEventFormat;
+import io.falcon.events.config.SharedKeys;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,12 +1,12 @@
 package io.falcon.cdc;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.falcon.events.config.CdcIngestKeys;
 import io.falcon.events.config.InvalidSettingsException;
 import io.falcon.events.config.Setting;
 import io.falcon.events.config.SharedKeys;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -53,7 +53,8 @@ class CdcConfigTest {
 
     @Test
     void everyRequiredSettingIsNamedWhenMissing() {
-        for (String key : new String[] {CdcIngestKeys.DB_HOST.key(), CdcIngestKeys.DB_USER.key(), CdcIngestKeys.DB_NAME.key(),
+        for (String key : new String[] {CdcIngestKeys.DB_HOST.key(), CdcIngestKeys.DB_USER.key(),
+                CdcIngestKeys.DB_NAME.key(),
                 SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key()}) {
             assertThatThrownBy(() -> CdcConfig.from(minimalWith(key, null)))
                     .as(key)

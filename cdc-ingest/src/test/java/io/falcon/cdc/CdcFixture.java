@@ -1,7 +1,5 @@
 package io.falcon.cdc;
 
-import io.falcon.events.config.CdcIngestKeys;
-import io.falcon.events.config.SharedKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.embedded.EmbeddedKafka;
@@ -11,6 +9,8 @@ import io.falcon.events.DeadLetter;
 import io.falcon.events.Topics;
 import io.falcon.events.cdc.ClusterChange;
 import io.falcon.events.cdc.JobChange;
+import io.falcon.events.config.CdcIngestKeys;
+import io.falcon.events.config.SharedKeys;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -63,7 +63,8 @@ final class CdcFixture implements AutoCloseable {
         m.put(CdcIngestKeys.DB_USER.key(), db.user());
         m.put(CdcIngestKeys.DB_PASSWORD.key(), db.password());
         m.put(CdcIngestKeys.DB_NAME.key(), name);
-        m.put(CdcIngestKeys.SERVER_ID.key(), Long.toString(ThreadLocalRandom.current().nextLong(10_000, 4_000_000_000L)));
+        m.put(CdcIngestKeys.SERVER_ID.key(),
+                Long.toString(ThreadLocalRandom.current().nextLong(10_000, 4_000_000_000L)));
         m.put(SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), kafka.bootstrapServers());
         m.put(CdcIngestKeys.TOPIC_PREFIX.key(), name);
         m.put(SharedKeys.KAFKA_REPLICATION_FACTOR.key(), "1");

@@ -1,9 +1,9 @@
 package io.falcon.cdc;
 
-import io.falcon.events.config.CdcIngestKeys;
-import io.falcon.events.config.SharedKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.falcon.events.config.CdcIngestKeys;
+import io.falcon.events.config.SharedKeys;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +31,8 @@ class ConnectorConfigTest {
     @ParameterizedTest
     @EnumSource(CdcConfig.Flavor.class)
     void theValidationWouldCatchABadProperty(CdcConfig.Flavor flavor) throws Exception {
-        List<ConfigValue> values = validate(flavor, Map.of(CdcIngestKeys.DEBEZIUM.prefix() + "snapshot.mode", "bogus"));
+        List<ConfigValue> values = validate(flavor, Map.of(CdcIngestKeys.DEBEZIUM.prefix() + "snapshot.mode",
+                "bogus"));
         assertThat(values).anySatisfy(v -> {
             assertThat(v.name()).isEqualTo("snapshot.mode");
             assertThat(v.errorMessages()).isNotEmpty();

@@ -1,10 +1,10 @@
 package io.falcon.cdc;
 
-import io.falcon.events.config.CdcIngestKeys;
 import static io.falcon.cdc.CdcFixture.insertJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.events.cdc.ChangeOp;
+import io.falcon.events.config.CdcIngestKeys;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;

@@ -1,11 +1,11 @@
 package io.falcon.executor;
 
-import io.falcon.events.config.DurationText;
-import io.falcon.events.config.ExecutorKeys;
-import io.falcon.events.config.SharedKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.falcon.events.config.DurationText;
+import io.falcon.events.config.ExecutorKeys;
+import io.falcon.events.config.SharedKeys;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,18 +1,18 @@
 package io.falcon.executor;
 
-import io.falcon.events.config.ExecutorKeys;
+import com.google.cloud.compute.v1.ReservationsClient;
 import com.google.cloud.container.v1.ClusterManagerClient;
+import io.falcon.events.config.ExecutorKeys;
 import io.falcon.events.executor.ClusterTarget;
+import io.falcon.executor.core.JobDriver;
+import io.falcon.executor.gke.GkeClusterApi;
 import io.falcon.executor.gke.GoogleClients;
 import io.falcon.executor.gke.NodePoolManager;
 import io.falcon.executor.gke.ReservationLookup;
-import io.falcon.executor.core.JobDriver;
-import io.falcon.executor.gke.GkeClusterApi;
-import io.falcon.executor.k8s.KubernetesEdgeApi;
-import com.google.cloud.compute.v1.ReservationsClient;
 import io.falcon.executor.k8s.EdgeClusterClients;
 import io.falcon.executor.k8s.JobRenderer;
 import io.falcon.executor.k8s.JobStatusReconciler;
+import io.falcon.executor.k8s.KubernetesEdgeApi;
 import io.falcon.fleetsim.EdgeClusterConfig;
 import io.falcon.fleetsim.FleetSim;
 import io.falcon.fleetsim.FleetSimConfig;

@@ -17,7 +17,8 @@ public final class StatusSinkMain {
         SchemaMigrator.migrate(config.jdbcUrl(), config.dbUser(), config.dbPassword());
         ComponentRuntime runtime = ComponentRuntime.start(settings);
         StatusSink sink = runtime.manage("status-sink", new StatusSink(config, runtime.metrics()).start());
-        runtime.ops().addReadinessCheck(Checks.consumerJoined("consumer:" + Topics.TASK_STATUS.name(), sink.assignment()))
+        runtime.ops().addReadinessCheck(Checks.consumerJoined("consumer:" + Topics.TASK_STATUS.name(),
+                        sink.assignment()))
                 .addReadinessCheck(Checks.jdbc("database", config.jdbcUrl(), config.dbUser(), config.dbPassword()));
         runtime.awaitShutdown();
     }

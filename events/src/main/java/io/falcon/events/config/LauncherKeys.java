@@ -23,6 +23,8 @@ public final class LauncherKeys {
             Validator.any(), "the image's class path directory (deploy/entrypoint.sh)");
     public static final Setting<String> LOG_FILE = withDefault("falcon.log.file", SettingType.TEXT,
             "target/falcon-local.log", Validator.any(), "where ./falcon-local writes the components' logs");
+    public static final Setting<String> REBUILD = withDefault("falcon.rebuild", SettingType.Choice.of("0", "1"), "0",
+            Validator.any(), "1: ./falcon builds the project again before running the CLI");
     public static final Setting<String> CLI_LOG_LEVEL = withDefault("falcon.cli.log-level",
             SettingType.Choice.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "OFF"), "OFF", Validator.any(),
             "log level of the falcon CLI's libraries (its own output is not logging)");
@@ -30,7 +32,7 @@ public final class LauncherKeys {
     public static final Component COMPONENT = new Component("launcher",
             "Environment only: read by deploy/entrypoint.sh, ./falcon, ./falcon-local and the logback"
                     + " configurations, not by a component's Java code.",
-            List.of(LOG_FORMAT, LOG_LEVEL, JAVA_OPTS, LIB, LOG_FILE, CLI_LOG_LEVEL), List.of(), List.of());
+            List.of(LOG_FORMAT, LOG_LEVEL, JAVA_OPTS, LIB, LOG_FILE, REBUILD, CLI_LOG_LEVEL), List.of(), List.of());
 
     private LauncherKeys() {
     }

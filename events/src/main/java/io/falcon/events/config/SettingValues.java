@@ -38,7 +38,7 @@ public final class SettingValues {
         return parse(component, raw, Unknown.REFUSED);
     }
 
-    /** Environment variables and -D system properties of this JVM; see {@link #fromEnvironment(Component, Map, Properties)}. */
+    /** This JVM's environment variables and -D system properties; see the three-argument form. */
     public static SettingValues fromEnvironment(Component component) {
         return fromEnvironment(component, System.getenv(), System.getProperties());
     }

@@ -71,7 +71,8 @@ class SettingValuesTest {
                 .hasMessageContaining("falcon.sink.max-batch").hasMessageContaining("whole number")
                 .hasMessageContaining("'abc'");
         assertThatThrownBy(() -> parse(Map.of("falcon.sink.group-id", "x", "falcon.faults.count-jobless-faults",
-                "yes"))).hasMessageContaining("falcon.faults.count-jobless-faults").hasMessageContaining("true or false");
+                "yes"))).hasMessageContaining("falcon.faults.count-jobless-faults")
+                .hasMessageContaining("true or false");
         assertThatThrownBy(() -> parse(Map.of("falcon.sink.group-id", "x", "falcon.cdc.database.flavor",
                 "postgres"))).hasMessageContaining("mariadb or mysql").hasMessageContaining("'postgres'");
         assertThatThrownBy(() -> parse(Map.of("falcon.sink.group-id", "x", "falcon.sink.max-backoff", "soon")))

@@ -1,12 +1,12 @@
 package io.falcon.executor.gke;
 
-import io.falcon.events.config.ExecutorKeys;
 import com.google.container.v1.NodeConfig;
 import com.google.container.v1.NodePool;
 import com.google.container.v1.NodePoolAutoscaling;
 import com.google.container.v1.ReservationAffinity;
 import io.falcon.events.TpuTopology;
 import io.falcon.events.TpuType;
+import io.falcon.events.config.ExecutorKeys;
 import io.falcon.events.executor.ExecutorCommand.EnsureNodePool;
 import io.falcon.events.executor.SupplyMode;
 import io.falcon.executor.FalconLabels;

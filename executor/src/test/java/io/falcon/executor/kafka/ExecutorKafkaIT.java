@@ -1,6 +1,5 @@
 package io.falcon.executor.kafka;
 
-import io.falcon.events.config.ExecutorKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.embedded.EmbeddedKafka;
@@ -8,6 +7,7 @@ import io.falcon.embedded.SharedInfra;
 import io.falcon.events.DeadLetter;
 import io.falcon.events.Meta;
 import io.falcon.events.Topics;
+import io.falcon.events.config.ExecutorKeys;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorCommand;
 import io.falcon.events.executor.ExecutorEvent;

@@ -1,6 +1,5 @@
 package io.falcon.executor.kafka;
 
-import io.falcon.events.config.ExecutorKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.container.v1.ClusterManagerClient;
@@ -14,6 +13,7 @@ import io.falcon.events.cdc.ChangeOp;
 import io.falcon.events.cdc.ClusterChange;
 import io.falcon.events.cdc.ClusterRow;
 import io.falcon.events.cdc.SourcePosition;
+import io.falcon.events.config.ExecutorKeys;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorCommand;
 import io.falcon.events.executor.ExecutorEvent;

@@ -46,8 +46,8 @@ public record SchedulerSettings(Duration reservationRetry, Duration provisioning
                 SchedulerKeys.DISPATCH_RETRY.defaultValue(), SchedulerKeys.SUBMIT_DEADLINE.defaultValue(),
                 SchedulerKeys.DISPATCH_DEADLINE.defaultValue(), SchedulerKeys.DEFAULT_EXECUTION_TIMEOUT.defaultValue(),
                 SchedulerKeys.ABORT_RETRY.defaultValue(), SchedulerKeys.CLEANUP_RETRY.defaultValue(),
-                SchedulerKeys.ORPHAN_GRACE.defaultValue(), Math.toIntExact(SchedulerKeys.POSITION_UPDATES.defaultValue()),
-                Map.of());
+                SchedulerKeys.ORPHAN_GRACE.defaultValue(),
+                Math.toIntExact(SchedulerKeys.POSITION_UPDATES.defaultValue()), Map.of());
     }
 
     /** How long an idle pool of this supply mode is kept (zero: deleted at once). */
