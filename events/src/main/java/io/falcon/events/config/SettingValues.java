@@ -146,7 +146,6 @@ public final class SettingValues {
     }
 
     /** The value of a setting this component declares and that has a value (required, defaulted or computed). */
-    @SuppressWarnings("unchecked")
     public <T> T get(Setting<T> setting) {
         return find(setting).orElseThrow(() -> new IllegalStateException(setting.key()
                 + " is optional: read it with find"));
