@@ -40,7 +40,9 @@ public final class ConfigurationDocs {
                 .append("- **Unknown names are refused**: a `falcon.*` key or `FALCON_*` variable that no component")
                 .append(" below declares stops the component (a typo would otherwise be ignored). A setting of")
                 .append(" another component is accepted and ignored, since every component gets the same")
-                .append(" `falcon-common` ConfigMap in `k8s/`.\n")
+                .append(" `falcon-common` ConfigMap in `k8s/`. The pods set `enableServiceLinks: false`, since Kubernetes")
+                .append(" would otherwise add `FALCON_<SERVICE>_SERVICE_HOST` and the like for Services named")
+                .append(" `falcon-*`.\n")
                 .append("- **Topic names are not settings**: every component uses the catalog's topics")
                 .append(" (`io.falcon.events.Topics`, [topics.md](topics.md)), so no setting can disconnect the")
                 .append(" pipeline.\n");

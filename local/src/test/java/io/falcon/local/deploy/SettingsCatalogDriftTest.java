@@ -130,4 +130,26 @@ class SettingsCatalogDriftTest {
             }
         });
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void noPodGetsServiceLinkVariablesTheCatalogWouldRefuse() throws IOException {
+        int deployments = 0;
+        try (Stream<Path> files = Files.list(ROOT.resolve("k8s"))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+                for (Object document : new Yaml().loadAll(Files.readString(file))) {
+                    if (document instanceof Map<?, ?> object && "Deployment".equals(object.get("kind"))) {
+                        Map<String, Object> pod = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>)
+                                object.get("spec")).get("template")).get("spec");
+                        assertThat(pod.get("enableServiceLinks")).as("k8s/" + file.getFileName()
+                                + ": Services named falcon-* would give the pod FALCON_*_SERVICE_HOST/PORT variables")
+                                .isEqualTo(false);
+                        deployments++;
+                    }
+                }
+            }
+        }
+        assertThat(deployments).isEqualTo(5);
+        assertThat(declared("FALCON_SCHEDULER_SERVICE_HOST")).isFalse();
+    }
 }
