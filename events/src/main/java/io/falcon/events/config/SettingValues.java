@@ -63,7 +63,12 @@ public final class SettingValues {
         }
         Map<Setting<?>, Optional<?>> values = new LinkedHashMap<>();
         for (Setting<?> setting : component.settings()) {
-            read(setting, raw, problems).ifPresent(value -> values.put(setting, value));
+            Outcome outcome = read(setting, raw);
+            if (outcome instanceof Outcome.Read read) {
+                values.put(setting, read.value());
+            } else if (outcome instanceof Outcome.Refused refused) {
+                problems.add(refused.problem());
+            }
         }
         Map<Passthrough, Map<String, String>> passedThrough = new LinkedHashMap<>();
         for (Passthrough family : component.passthroughs()) {
@@ -85,39 +90,46 @@ public final class SettingValues {
         return parsed;
     }
 
-    /** The parsed value, or empty when a problem was recorded instead. */
-    private static <T> Optional<Optional<?>> read(Setting<T> setting, Map<String, String> raw,
-            List<Problem> problems) {
+    /** What became of one setting's text: its value (empty: an optional setting left unset), or a problem. */
+    private sealed interface Outcome {
+        record Read(Optional<?> value) implements Outcome {
+        }
+
+        record Refused(Problem problem) implements Outcome {
+        }
+    }
+
+    private static <T> Outcome read(Setting<T> setting, Map<String, String> raw) {
         Optional<String> text = setting.textIn(raw);
         if (text.isEmpty()) {
             Fallback<T> fallback = setting.fallback();
             if (fallback instanceof Fallback.Value<T> value) {
-                return Optional.of(Optional.of(value.value()));
+                return new Outcome.Read(Optional.of(value.value()));
             }
             if (fallback instanceof Fallback.Computed<T> computed) {
-                return Optional.of(Optional.of(computed.supplier().get()));
+                return new Outcome.Read(Optional.of(computed.supplier().get()));
             }
             if (fallback instanceof Fallback.Unset<T>) {
-                return Optional.of(Optional.empty());
+                return new Outcome.Read(Optional.empty());
             }
-            problems.add(new Problem(setting.key(), setting.envName(), "is required"));
-            return Optional.empty();
+            return refused(setting, "is required");
         }
+        // a secret's text never reaches a message or a log line
         String shown = setting.type().printable() ? ", got '" + text.get() + "'" : "";
         T value;
         try {
             value = setting.type().parse(text.get());
         } catch (IllegalArgumentException e) {
-            problems.add(new Problem(setting.key(), setting.envName(), "must be " + setting.type().expected()
-                    + shown));
-            return Optional.empty();
+            return refused(setting, "must be " + setting.type().expected() + shown);
         }
         if (!setting.validator().accepts().test(value)) {
-            problems.add(new Problem(setting.key(), setting.envName(), "must be " + setting.validator().description()
-                    + shown));
-            return Optional.empty();
+            return refused(setting, "must be " + setting.validator().description() + shown);
         }
-        return Optional.of(Optional.of(value));
+        return new Outcome.Read(Optional.of(value));
+    }
+
+    private static Outcome refused(Setting<?> setting, String message) {
+        return new Outcome.Refused(new Problem(setting.key(), setting.envName(), message));
     }
 
     private static Optional<Problem> unknownProblem(String name) {
