@@ -4,6 +4,9 @@ package io.falcon.events.config;
 public record Problem(String key, String envName, String message) {
     @Override
     public String toString() {
+        if (key.isEmpty()) {
+            return envName + ": " + message; // an unknown environment variable has no key
+        }
         return envName.isEmpty() ? key + ": " + message : key + " (" + envName + "): " + message;
     }
 }

@@ -105,7 +105,8 @@ class SettingValuesTest {
                             .contains("falcon.sink.group-id (FALCON_SINK_GROUP_ID): is required")
                             .contains("falcon.sink.max-batch (FALCON_SINK_MAX_BATCH): must be between 1 and 10")
                             .contains("falcon.sink.max-backoff (FALCON_SINK_MAX_BACKOFF): must be a duration")
-                            .contains("falcon.sink.typo: unknown setting").contains("FALCON_SINK_TYPO");
+                            .contains("falcon.sink.typo: unknown setting")
+                            .contains("\n  FALCON_SINK_TYPO: unknown setting");
                 });
     }
 
