@@ -7,6 +7,8 @@ import io.falcon.embedded.EmbeddedMariaDb;
 import io.falcon.embedded.JobsTable;
 import io.falcon.events.Topics;
 import io.falcon.events.cdc.JobChange;
+import io.falcon.events.config.CdcIngestKeys;
+import io.falcon.events.config.SharedKeys;
 import io.falcon.statussink.SchemaMigrator;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -40,10 +42,11 @@ public final class CdcLatencyHarness {
                 JobsTable.create(c);
             }
             SchemaMigrator.migrate(db.jdbcUrl("bench"), db.user(), db.password());
-            CdcIngest ingest = new CdcIngest(CdcConfig.fromMap(Map.of(
-                    CdcConfig.DB_HOST, db.host(), CdcConfig.DB_PORT, Integer.toString(db.port()),
-                    CdcConfig.DB_USER, db.user(), CdcConfig.DB_PASSWORD, db.password(), CdcConfig.DB_NAME, "bench",
-                    CdcConfig.KAFKA_BOOTSTRAP, kafka.bootstrapServers())));
+            CdcIngest ingest = new CdcIngest(CdcConfig.from(Map.of(
+                    CdcIngestKeys.DB_HOST.key(), db.host(), CdcIngestKeys.DB_PORT.key(), Integer.toString(db.port()),
+                    CdcIngestKeys.DB_USER.key(), db.user(), CdcIngestKeys.DB_PASSWORD.key(), db.password(),
+                    CdcIngestKeys.DB_NAME.key(), "bench", SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(),
+                    kafka.bootstrapServers(), SharedKeys.KAFKA_REPLICATION_FACTOR.key(), "1")));
             ingest.start();
             Map<String, Long> insertedAt = new ConcurrentHashMap<>();
             AtomicReference<Samples> current = new AtomicReference<>(new Samples());

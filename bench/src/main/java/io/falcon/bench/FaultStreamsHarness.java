@@ -2,9 +2,10 @@ package io.falcon.bench;
 
 import io.falcon.embedded.EmbeddedKafka;
 import io.falcon.events.Meta;
-import io.falcon.events.Settings;
 import io.falcon.events.TopicProvisioner;
 import io.falcon.events.Topics;
+import io.falcon.events.config.FaultStreamsKeys;
+import io.falcon.events.config.SharedKeys;
 import io.falcon.events.fault.DeviceFault;
 import io.falcon.events.fault.FaultVerdict;
 import io.falcon.faults.FaultStreamsApp;
@@ -38,10 +39,10 @@ public final class FaultStreamsHarness {
         int faults = args.length > 0 ? Integer.parseInt(args[0]) : 50_000;
         try (EmbeddedKafka kafka = EmbeddedKafka.launch()) {
             TopicProvisioner.ensureAll(kafka.bootstrapServers(), 3, (short) 1);
-            FaultStreamsConfig config = FaultStreamsConfig.from(new Settings(Map.of(
-                    FaultStreamsConfig.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
-                    FaultStreamsConfig.REPLICATION_FACTOR, "1",
-                    FaultStreamsConfig.STATE_DIR, Files.createTempDirectory("fault-bench").toString())));
+            FaultStreamsConfig config = FaultStreamsConfig.from(Map.of(
+                    SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), kafka.bootstrapServers(),
+                    SharedKeys.KAFKA_REPLICATION_FACTOR.key(), "1",
+                    FaultStreamsKeys.STATE_DIR.key(), Files.createTempDirectory("fault-bench").toString()));
             Properties producerProps = new Properties();
             producerProps.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
             producerProps.put(ProducerConfig.LINGER_MS_CONFIG, 10);

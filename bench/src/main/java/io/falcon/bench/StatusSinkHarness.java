@@ -4,7 +4,6 @@ import io.falcon.embedded.EmbeddedKafka;
 import io.falcon.embedded.EmbeddedMariaDb;
 import io.falcon.embedded.JobsTable;
 import io.falcon.events.Meta;
-import io.falcon.events.Settings;
 import io.falcon.events.Topics;
 import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;
@@ -67,9 +66,9 @@ public final class StatusSinkHarness {
                 }
             });
             FalconMetrics metrics = new FalconMetrics(registry);
-            StatusSinkConfig config = StatusSinkConfig.from(new Settings(Map.of(
+            StatusSinkConfig config = StatusSinkConfig.from(Map.of(
                     "falcon.kafka.bootstrap-servers", kafka.bootstrapServers(), "falcon.db.url", db.jdbcUrl("bench"),
-                    "falcon.db.user", db.user(), "falcon.db.password", db.password())));
+                    "falcon.db.user", db.user(), "falcon.db.password", db.password()));
             Properties props = new Properties();
             props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
             props.put(ProducerConfig.LINGER_MS_CONFIG, 5);

@@ -4,6 +4,7 @@ import io.debezium.embedded.Connect;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import io.debezium.engine.format.ChangeEventFormat;
+import io.falcon.events.config.SharedKeys;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -154,7 +155,7 @@ public final class CdcIngest implements AutoCloseable {
     }
 
     private void superviseLoop() {
-        long backoff = config.restartBackoffMs();
+        long backoff = config.restartBackoff().toMillis();
         while (!closing) {
             long startedAt = System.nanoTime();
             runEngineOnce();
@@ -162,7 +163,7 @@ public final class CdcIngest implements AutoCloseable {
                 break;
             }
             if (System.nanoTime() - startedAt > TimeUnit.MINUTES.toNanos(1)) {
-                backoff = config.restartBackoffMs();
+                backoff = config.restartBackoff().toMillis();
             }
             synchronized (lock) {
                 if (closing) {
@@ -300,7 +301,7 @@ public final class CdcIngest implements AutoCloseable {
         } catch (ExecutionException | TimeoutException ex) {
             state = State.CLOSED;
             throw new IllegalStateException("cdc-ingest cannot prepare its topics on Kafka at "
-                    + config.kafkaBootstrap() + " (" + CdcConfig.KAFKA_BOOTSTRAP + "): " + ex, ex);
+                    + config.kafkaBootstrap() + " (" + SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key() + "): " + ex, ex);
         }
     }
 }

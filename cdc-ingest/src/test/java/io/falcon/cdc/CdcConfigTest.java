@@ -3,6 +3,10 @@ package io.falcon.cdc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.falcon.events.config.CdcIngestKeys;
+import io.falcon.events.config.InvalidSettingsException;
+import io.falcon.events.config.Setting;
+import io.falcon.events.config.SharedKeys;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -12,10 +16,10 @@ class CdcConfigTest {
 
     private static Map<String, String> minimal() {
         Map<String, String> m = new HashMap<>();
-        m.put(CdcConfig.DB_HOST, "db.local");
-        m.put(CdcConfig.DB_USER, "cdc");
-        m.put(CdcConfig.DB_NAME, "falcon");
-        m.put(CdcConfig.KAFKA_BOOTSTRAP, "k:9092");
+        m.put(CdcIngestKeys.DB_HOST.key(), "db.local");
+        m.put(CdcIngestKeys.DB_USER.key(), "cdc");
+        m.put(CdcIngestKeys.DB_NAME.key(), "falcon");
+        m.put(SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), "k:9092");
         return m;
     }
 
@@ -31,7 +35,7 @@ class CdcConfigTest {
 
     @Test
     void defaultsFollowTheTopicCatalog() {
-        CdcConfig c = CdcConfig.fromMap(minimal());
+        CdcConfig c = CdcConfig.from(minimal());
         assertThat(c.flavor()).isEqualTo(CdcConfig.Flavor.MARIADB);
         assertThat(c.dbPort()).isEqualTo(3306);
         assertThat(c.dbPassword()).isEmpty();
@@ -40,53 +44,60 @@ class CdcConfigTest {
         assertThat(c.deadLetterTopic()).isEqualTo("falcon.dead-letter");
         assertThat(c.offsetsTopic()).isEqualTo("falcon.cdc.offsets");
         assertThat(c.schemaHistoryTopic()).isEqualTo("falcon.cdc.schema-history");
-        assertThat(c.replicationFactor()).isEqualTo((short) 1);
+        // falcon.kafka.replication-factor is shared with the scheduler and fault-streams now, with their default
+        assertThat(c.replicationFactor()).isEqualTo((short) 3);
+        assertThat(c.heartbeatInterval()).isEqualTo(java.time.Duration.ofSeconds(30));
+        assertThat(c.restartBackoff()).isEqualTo(java.time.Duration.ofSeconds(1));
         assertThat(c.tableIncludeList()).isEqualTo("falcon.jobs,falcon.clusters");
     }
 
     @Test
     void everyRequiredSettingIsNamedWhenMissing() {
-        for (String key : new String[] {CdcConfig.DB_HOST, CdcConfig.DB_USER, CdcConfig.DB_NAME,
-                CdcConfig.KAFKA_BOOTSTRAP}) {
-            assertThatThrownBy(() -> CdcConfig.fromMap(minimalWith(key, null)))
+        for (String key : new String[] {CdcIngestKeys.DB_HOST.key(), CdcIngestKeys.DB_USER.key(),
+                CdcIngestKeys.DB_NAME.key(),
+                SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key()}) {
+            assertThatThrownBy(() -> CdcConfig.from(minimalWith(key, null)))
                     .as(key)
-                    .isInstanceOf(CdcConfig.CdcConfigException.class)
+                    .isInstanceOf(InvalidSettingsException.class)
                     .hasMessageContaining(key)
-                    .hasMessageContaining(CdcConfig.envName(key))
-                    .satisfies(e -> assertThat(((CdcConfig.CdcConfigException) e).setting()).isEqualTo(key));
-            assertThatThrownBy(() -> CdcConfig.fromMap(minimalWith(key, "  ")))
+                    .hasMessageContaining(Setting.envNameOf(key))
+                    .satisfies(e -> assertThat(((InvalidSettingsException) e).keys()).containsExactly(key));
+            assertThatThrownBy(() -> CdcConfig.from(minimalWith(key, "  ")))
                     .as(key + " blank").hasMessageContaining(key);
         }
     }
 
     @Test
     void badValuesAreRejectedNamingTheSettingAndTheValue() {
-        assertThatThrownBy(() -> CdcConfig.fromMap(minimalWith(CdcConfig.FLAVOR, "postgres")))
-                .hasMessageContaining(CdcConfig.FLAVOR).hasMessageContaining("postgres")
+        assertThatThrownBy(() -> CdcConfig.from(minimalWith(CdcIngestKeys.FLAVOR.key(), "postgres")))
+                .hasMessageContaining(CdcIngestKeys.FLAVOR.key()).hasMessageContaining("postgres")
                 .hasMessageContaining("mariadb or mysql");
-        assertThatThrownBy(() -> CdcConfig.fromMap(minimalWith(CdcConfig.DB_PORT, "33o6")))
-                .hasMessageContaining(CdcConfig.DB_PORT).hasMessageContaining("33o6");
-        assertThatThrownBy(() -> CdcConfig.fromMap(minimalWith(CdcConfig.DB_PORT, "70000")))
-                .hasMessageContaining(CdcConfig.DB_PORT);
-        assertThatThrownBy(() -> CdcConfig.fromMap(minimalWith(CdcConfig.SERVER_ID, "0")))
-                .hasMessageContaining(CdcConfig.SERVER_ID);
-        assertThatThrownBy(() -> CdcConfig.fromMap(minimalWith(CdcConfig.DB_NAME, "fal-con")))
-                .hasMessageContaining(CdcConfig.DB_NAME);
-        assertThatThrownBy(() -> CdcConfig.fromMap(minimalWith(CdcConfig.JOBS_TOPIC, "bad topic")))
-                .hasMessageContaining(CdcConfig.JOBS_TOPIC);
-        assertThatThrownBy(() -> CdcConfig.fromMap(minimalWith(CdcConfig.REPLICATION_FACTOR, "0")))
-                .hasMessageContaining(CdcConfig.REPLICATION_FACTOR);
-        assertThatThrownBy(() -> CdcConfig.fromMap(minimalWith(CdcConfig.OFFSETS_TOPIC, "falcon.cdc.jobs")))
+        assertThatThrownBy(() -> CdcConfig.from(minimalWith(CdcIngestKeys.DB_PORT.key(), "33o6")))
+                .hasMessageContaining(CdcIngestKeys.DB_PORT.key()).hasMessageContaining("33o6");
+        assertThatThrownBy(() -> CdcConfig.from(minimalWith(CdcIngestKeys.DB_PORT.key(), "70000")))
+                .hasMessageContaining(CdcIngestKeys.DB_PORT.key());
+        assertThatThrownBy(() -> CdcConfig.from(minimalWith(CdcIngestKeys.SERVER_ID.key(), "0")))
+                .hasMessageContaining(CdcIngestKeys.SERVER_ID.key());
+        assertThatThrownBy(() -> CdcConfig.from(minimalWith(CdcIngestKeys.DB_NAME.key(), "fal-con")))
+                .hasMessageContaining(CdcIngestKeys.DB_NAME.key());
+        // the catalog's topics cannot be renamed any more: the old setting is refused as unknown
+        assertThatThrownBy(() -> CdcConfig.from(minimalWith("falcon.cdc.topic.jobs", "bad topic")))
+                .hasMessageContaining("falcon.cdc.topic.jobs");
+        assertThatThrownBy(() -> CdcConfig.from(minimalWith(CdcIngestKeys.OFFSETS_TOPIC.key(), "bad topic")))
+                .hasMessageContaining(CdcIngestKeys.OFFSETS_TOPIC.key()).hasMessageContaining("Kafka topic name");
+        assertThatThrownBy(() -> CdcConfig.from(minimalWith(SharedKeys.KAFKA_REPLICATION_FACTOR.key(), "0")))
+                .hasMessageContaining(SharedKeys.KAFKA_REPLICATION_FACTOR.key());
+        assertThatThrownBy(() -> CdcConfig.from(minimalWith(CdcIngestKeys.OFFSETS_TOPIC.key(), "falcon.cdc.jobs")))
                 .hasMessageContaining("five different topic names");
-        assertThatThrownBy(() -> CdcConfig.fromMap(minimalWith("falcon.cdc.database.hostname", "x")))
-                .hasMessageContaining("falcon.cdc.database.hostname").hasMessageContaining("known setting");
+        assertThatThrownBy(() -> CdcConfig.from(minimalWith("falcon.cdc.database.hostname", "x")))
+                .hasMessageContaining("falcon.cdc.database.hostname").hasMessageContaining("unknown setting");
     }
 
     @Test
     void flavorPicksTheConnectorAndCaseDoesNotMatter() {
-        assertThat(CdcConfig.fromMap(minimalWith(CdcConfig.FLAVOR, "MySQL")).flavor().connectorClass())
+        assertThat(CdcConfig.from(minimalWith(CdcIngestKeys.FLAVOR.key(), "MySQL")).flavor().connectorClass())
                 .isEqualTo("io.debezium.connector.mysql.MySqlConnector");
-        assertThat(CdcConfig.fromMap(minimalWith(CdcConfig.FLAVOR, "mariadb")).flavor().connectorClass())
+        assertThat(CdcConfig.from(minimalWith(CdcIngestKeys.FLAVOR.key(), "mariadb")).flavor().connectorClass())
                 .isEqualTo("io.debezium.connector.mariadb.MariaDbConnector");
     }
 
@@ -96,7 +107,7 @@ class CdcConfigTest {
                 "FALCON_CDC_DATABASE_HOST", "env-host",
                 "FALCON_CDC_DATABASE_USER", "env-user",
                 "FALCON_CDC_DATABASE_NAME", "falcon",
-                "FALCON_CDC_KAFKA_BOOTSTRAP_SERVERS", "env:9092",
+                "FALCON_KAFKA_BOOTSTRAP_SERVERS", "env:9092",
                 "FALCON_CDC_DATABASE_SERVER_ID", "77",
                 "FALCON_CDC_DATABASE_FLAVOR", "mysql",
                 "PATH", "/usr/bin");
@@ -117,18 +128,18 @@ class CdcConfigTest {
         assertThat(c.producer()).containsEntry("linger.ms", "20");
 
         assertThatThrownBy(() -> CdcConfig.fromEnvironment(Map.of("FALCON_CDC_DATABASE_HOST", "h"), new Properties()))
-                .hasMessageContaining(CdcConfig.DB_USER).hasMessageContaining("FALCON_CDC_DATABASE_USER");
+                .hasMessageContaining(CdcIngestKeys.DB_USER.key()).hasMessageContaining("FALCON_CDC_DATABASE_USER");
     }
 
     @Test
     void engineUsesKafkaForOffsetsAndSchemaHistoryAndOnlyTheTwoTables() {
         Map<String, String> m = minimal();
-        m.put(CdcConfig.OFFSETS_TOPIC, "t.offsets");
-        m.put(CdcConfig.SCHEMA_HISTORY_TOPIC, "t.history");
-        m.put(CdcConfig.REPLICATION_FACTOR, "3");
-        m.put(CdcConfig.DB_PASSWORD, "s3cret");
+        m.put(CdcIngestKeys.OFFSETS_TOPIC.key(), "t.offsets");
+        m.put(CdcIngestKeys.SCHEMA_HISTORY_TOPIC.key(), "t.history");
+        m.put(SharedKeys.KAFKA_REPLICATION_FACTOR.key(), "3");
+        m.put(CdcIngestKeys.DB_PASSWORD.key(), "s3cret");
         m.put("falcon.cdc.debezium.snapshot.mode", "when_needed");
-        CdcConfig c = CdcConfig.fromMap(m);
+        CdcConfig c = CdcConfig.from(m);
         Properties p = EngineProperties.of(c);
 
         assertThat(p.getProperty("connector.class")).isEqualTo("io.debezium.connector.mariadb.MariaDbConnector");
@@ -147,7 +158,30 @@ class CdcConfigTest {
         assertThat(p.getProperty("tombstones.on.delete")).isEqualTo("false");
         // explicit pass-through wins
         assertThat(p.getProperty("snapshot.mode")).isEqualTo("when_needed");
-        assertThat(CdcConfig.fromMap(minimal()).toString()).doesNotContain("s3cret");
+        assertThat(CdcConfig.from(minimal()).toString()).doesNotContain("s3cret");
         assertThat(c.toString()).doesNotContain("s3cret");
+    }
+
+    @Test
+    void theFormerMillisecondSettingsAreDurationsAndEveryProblemIsReportedAtOnce() {
+        Map<String, String> m = minimal();
+        m.put(CdcIngestKeys.HEARTBEAT_INTERVAL.key(), "0s");
+        m.put(CdcIngestKeys.OFFSET_FLUSH_INTERVAL.key(), "250ms");
+        m.put(CdcIngestKeys.KEEP_ALIVE_INTERVAL.key(), "PT2S");
+        CdcConfig c = CdcConfig.from(m);
+        assertThat(c.heartbeatInterval()).isZero();
+        Properties p = EngineProperties.of(c);
+        assertThat(p.getProperty("heartbeat.interval.ms")).isNull();
+        assertThat(p.getProperty("offset.flush.interval.ms")).isEqualTo("250");
+        assertThat(p.getProperty("connect.keep.alive.interval.ms")).isEqualTo("2000");
+
+        Map<String, String> bad = minimalWith(CdcIngestKeys.DB_HOST.key(), null);
+        bad.put(CdcIngestKeys.KEEP_ALIVE_INTERVAL.key(), "50ms");
+        bad.put("falcon.cdc.heartbeat-interval-ms", "30000");
+        bad.put("FALCON_CDC_KAFKA_BOOTSTRAP_SERVERS", "old:9092");
+        assertThatThrownBy(() -> CdcConfig.from(bad)).isInstanceOfSatisfying(InvalidSettingsException.class,
+                e -> assertThat(e.keys()).containsExactlyInAnyOrder(CdcIngestKeys.DB_HOST.key(),
+                        CdcIngestKeys.KEEP_ALIVE_INTERVAL.key(), "falcon.cdc.heartbeat-interval-ms", ""))
+                .hasMessageContaining("FALCON_CDC_KAFKA_BOOTSTRAP_SERVERS");
     }
 }

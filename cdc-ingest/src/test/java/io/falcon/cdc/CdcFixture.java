@@ -9,6 +9,8 @@ import io.falcon.events.Topics;
 import io.falcon.events.cdc.ClusterChange;
 import io.falcon.events.cdc.JobChange;
 import io.falcon.testkit.kafka.TopicReader;
+import io.falcon.events.config.CdcIngestKeys;
+import io.falcon.events.config.SharedKeys;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -47,23 +49,23 @@ final class CdcFixture implements AutoCloseable {
         sql(ddl(Path.of("..", "docs", "schema", "jobs.sql")),
                 ddl(Path.of("..", "status-sink", "src", "main", "resources", "db", "migration", "V1__clusters.sql")));
         Map<String, String> m = new HashMap<>();
-        m.put(CdcConfig.DB_HOST, db.host());
-        m.put(CdcConfig.DB_PORT, Integer.toString(db.port()));
-        m.put(CdcConfig.DB_USER, db.user());
-        m.put(CdcConfig.DB_PASSWORD, db.password());
-        m.put(CdcConfig.DB_NAME, name);
-        m.put(CdcConfig.SERVER_ID, Long.toString(ThreadLocalRandom.current().nextLong(10_000, 4_000_000_000L)));
-        m.put(CdcConfig.KAFKA_BOOTSTRAP, kafka.bootstrapServers());
-        m.put(CdcConfig.TOPIC_PREFIX, name);
-        m.put(CdcConfig.JOBS_TOPIC, name + ".jobs");
-        m.put(CdcConfig.CLUSTERS_TOPIC, name + ".clusters");
-        m.put(CdcConfig.DEAD_LETTER_TOPIC, name + ".dead-letter");
-        m.put(CdcConfig.OFFSETS_TOPIC, name + ".offsets");
-        m.put(CdcConfig.SCHEMA_HISTORY_TOPIC, name + ".schema-history");
-        m.put(CdcConfig.OFFSET_FLUSH_INTERVAL_MS, "200");
-        m.put(CdcConfig.RESTART_BACKOFF_MS, "500");
+        m.put(CdcIngestKeys.DB_HOST.key(), db.host());
+        m.put(CdcIngestKeys.DB_PORT.key(), Integer.toString(db.port()));
+        m.put(CdcIngestKeys.DB_USER.key(), db.user());
+        m.put(CdcIngestKeys.DB_PASSWORD.key(), db.password());
+        m.put(CdcIngestKeys.DB_NAME.key(), name);
+        m.put(CdcIngestKeys.SERVER_ID.key(),
+                Long.toString(ThreadLocalRandom.current().nextLong(10_000, 4_000_000_000L)));
+        m.put(SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), kafka.bootstrapServers());
+        m.put(CdcIngestKeys.TOPIC_PREFIX.key(), name);
+        m.put(SharedKeys.KAFKA_REPLICATION_FACTOR.key(), "1");
+        m.put(CdcIngestKeys.OFFSETS_TOPIC.key(), name + ".offsets");
+        m.put(CdcIngestKeys.SCHEMA_HISTORY_TOPIC.key(), name + ".schema-history");
+        m.put(CdcIngestKeys.OFFSET_FLUSH_INTERVAL.key(), "200ms");
+        m.put(CdcIngestKeys.RESTART_BACKOFF.key(), "500ms");
         m.putAll(extra);
-        config = CdcConfig.fromMap(m);
+        // the output topics are not settings: each fixture publishes to its own through the test-only method
+        config = CdcConfig.from(m).withOutputTopics(name + ".jobs", name + ".clusters", name + ".dead-letter");
     }
 
     /** Starts an ingest on this fixture's config; closed with the fixture. */

@@ -2,6 +2,8 @@ package io.falcon.cdc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.falcon.events.config.CdcIngestKeys;
+import io.falcon.events.config.SharedKeys;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +31,8 @@ class ConnectorConfigTest {
     @ParameterizedTest
     @EnumSource(CdcConfig.Flavor.class)
     void theValidationWouldCatchABadProperty(CdcConfig.Flavor flavor) throws Exception {
-        List<ConfigValue> values = validate(flavor, Map.of(CdcConfig.DEBEZIUM_PREFIX + "snapshot.mode", "bogus"));
+        List<ConfigValue> values = validate(flavor, Map.of(CdcIngestKeys.DEBEZIUM.prefix() + "snapshot.mode",
+                "bogus"));
         assertThat(values).anySatisfy(v -> {
             assertThat(v.name()).isEqualTo("snapshot.mode");
             assertThat(v.errorMessages()).isNotEmpty();
@@ -38,15 +41,15 @@ class ConnectorConfigTest {
 
     private static List<ConfigValue> validate(CdcConfig.Flavor flavor, Map<String, String> extra) throws Exception {
         Map<String, String> m = new HashMap<>(extra);
-        m.put(CdcConfig.FLAVOR, flavor.name().toLowerCase());
-        m.put(CdcConfig.DB_HOST, "127.0.0.1");
-        m.put(CdcConfig.DB_PORT, "1"); // nothing listens: validation of the connection fails fast
-        m.put(CdcConfig.DB_USER, "cdc");
-        m.put(CdcConfig.DB_PASSWORD, "pw");
-        m.put(CdcConfig.DB_NAME, "falcon");
-        m.put(CdcConfig.KAFKA_BOOTSTRAP, "k:9092");
+        m.put(CdcIngestKeys.FLAVOR.key(), flavor.name().toLowerCase());
+        m.put(CdcIngestKeys.DB_HOST.key(), "127.0.0.1");
+        m.put(CdcIngestKeys.DB_PORT.key(), "1"); // nothing listens: validation of the connection fails fast
+        m.put(CdcIngestKeys.DB_USER.key(), "cdc");
+        m.put(CdcIngestKeys.DB_PASSWORD.key(), "pw");
+        m.put(CdcIngestKeys.DB_NAME.key(), "falcon");
+        m.put(SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), "k:9092");
         Map<String, String> props = new HashMap<>();
-        EngineProperties.of(CdcConfig.fromMap(m)).forEach((k, v) -> props.put((String) k, (String) v));
+        EngineProperties.of(CdcConfig.from(m)).forEach((k, v) -> props.put((String) k, (String) v));
 
         SourceConnector connector = (SourceConnector) Class.forName(props.get("connector.class"))
                 .getDeclaredConstructor().newInstance();

@@ -9,6 +9,8 @@ import io.falcon.events.DeadLetter;
 import io.falcon.events.Topics;
 import io.falcon.events.cdc.ChangeOp;
 import io.falcon.events.cdc.JobChange;
+import io.falcon.events.config.CdcIngestKeys;
+import io.falcon.events.config.SharedKeys;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,8 +26,9 @@ import org.junit.jupiter.api.Test;
 
 /** Records are marked processed only after Kafka acknowledged the whole batch. */
 class KafkaChangePublisherTest {
-    private final CdcConfig config = CdcConfig.fromMap(Map.of(CdcConfig.DB_HOST, "h", CdcConfig.DB_USER, "u",
-            CdcConfig.DB_NAME, "db", CdcConfig.KAFKA_BOOTSTRAP, "k:1"));
+    private final CdcConfig config = CdcConfig.from(Map.of(CdcIngestKeys.DB_HOST.key(), "h",
+            CdcIngestKeys.DB_USER.key(), "u",
+            CdcIngestKeys.DB_NAME.key(), "db", SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), "k:1"));
 
     private static final class Committer implements DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> {
         final List<RecordChangeEvent<SourceRecord>> marked = new ArrayList<>();

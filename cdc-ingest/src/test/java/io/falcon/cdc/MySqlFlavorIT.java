@@ -4,6 +4,7 @@ import static io.falcon.cdc.CdcFixture.insertJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.events.cdc.ChangeOp;
+import io.falcon.events.config.CdcIngestKeys;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class MySqlFlavorIT {
     @Test
     void mysqlFlavorSnapshotsAndStreams() {
-        try (CdcFixture f = new CdcFixture(Map.of(CdcConfig.FLAVOR, "mysql"))) {
+        try (CdcFixture f = new CdcFixture(Map.of(CdcIngestKeys.FLAVOR.key(), "mysql"))) {
             f.sql(insertJob("m-1", "{}"));
             f.startIngest();
             f.jobs().awaitValues("m-1 snapshot", Duration.ofSeconds(60),

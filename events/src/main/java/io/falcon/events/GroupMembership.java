@@ -25,7 +25,12 @@ public final class GroupMembership {
     private GroupMembership() {
     }
 
+    /** The setting falcon.instance-id (io.falcon.events.config.SharedKeys.INSTANCE_ID): -D, else the environment. */
     public static String instanceId() {
+        String property = System.getProperty("falcon.instance-id");
+        if (property != null && !property.isBlank()) {
+            return property.strip();
+        }
         return instanceId(System.getenv());
     }
 

@@ -3,6 +3,9 @@ package io.falcon.executor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.falcon.events.config.DurationText;
+import io.falcon.events.config.ExecutorKeys;
+import io.falcon.events.config.SharedKeys;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -11,7 +14,7 @@ class ExecutorConfigTest {
 
     @Test
     void defaults() {
-        ExecutorConfig c = ExecutorConfig.fromMap(Map.of(ExecutorConfig.BOOTSTRAP_SERVERS, "k:9092"));
+        ExecutorConfig c = ExecutorConfig.from(Map.of(SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), "k:9092"));
         assertThat(c.credentials()).isEqualTo(ExecutorConfig.Credentials.GOOGLE_ADC);
         assertThat(c.gkeEndpoint()).isEqualTo("container.googleapis.com:443");
         assertThat(c.gkePlaintext()).isFalse();
@@ -29,7 +32,7 @@ class ExecutorConfigTest {
 
     @Test
     void simulatorSettings() {
-        ExecutorConfig c = ExecutorConfig.fromMap(ExecutorConfig.simulatorDefaults("k:1", "127.0.0.1:4000",
+        ExecutorConfig c = ExecutorConfig.from(ExecutorConfig.simulatorDefaults("k:1", "127.0.0.1:4000",
                 "http://127.0.0.1:4001"));
         assertThat(c.credentials()).isEqualTo(ExecutorConfig.Credentials.NONE);
         assertThat(c.gkePlaintext()).isTrue();
@@ -38,7 +41,7 @@ class ExecutorConfigTest {
 
     @Test
     void fromEnv() {
-        ExecutorConfig c = ExecutorConfig.fromEnv(Map.of("FALCON_EXECUTOR_KAFKA_BOOTSTRAP_SERVERS", "k:1",
+        ExecutorConfig c = ExecutorConfig.from(Map.of("FALCON_KAFKA_BOOTSTRAP_SERVERS", "k:1",
                 "FALCON_EXECUTOR_NODE_POOL_CREATE_TIMEOUT", "PT15M", "FALCON_EXECUTOR_NAMESPACE", "jobs"));
         assertThat(c.nodePoolCreateTimeout()).isEqualTo(Duration.ofMinutes(15));
         assertThat(c.namespace()).isEqualTo("jobs");
@@ -46,30 +49,30 @@ class ExecutorConfigTest {
 
     @Test
     void badSettingsAreNamed() {
-        assertThatThrownBy(() -> ExecutorConfig.fromMap(Map.of(
-                ExecutorConfig.CREDENTIALS, "kubeconfig",
-                ExecutorConfig.NODE_POOL_CREATE_TIMEOUT, "soon",
-                ExecutorConfig.GKE_ENDPOINT, "http://x:1",
+        assertThatThrownBy(() -> ExecutorConfig.from(Map.of(
+                ExecutorKeys.CREDENTIALS.key(), "kubeconfig",
+                ExecutorKeys.NODE_POOL_CREATE_TIMEOUT.key(), "soon",
+                ExecutorKeys.GKE_ENDPOINT.key(), "http://x:1",
                 "falcon.executor.typo", "1")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining(ExecutorConfig.BOOTSTRAP_SERVERS)
-                .hasMessageContaining(ExecutorConfig.CREDENTIALS)
-                .hasMessageContaining(ExecutorConfig.NODE_POOL_CREATE_TIMEOUT)
-                .hasMessageContaining(ExecutorConfig.GKE_ENDPOINT)
+                .hasMessageContaining(SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key())
+                .hasMessageContaining(ExecutorKeys.CREDENTIALS.key())
+                .hasMessageContaining(ExecutorKeys.NODE_POOL_CREATE_TIMEOUT.key())
+                .hasMessageContaining(ExecutorKeys.GKE_ENDPOINT.key())
                 .hasMessageContaining("falcon.executor.typo");
     }
 
     @Test
     void durations() {
-        assertThat(ExecutorConfig.parseDuration("500ms")).isEqualTo(Duration.ofMillis(500));
-        assertThat(ExecutorConfig.parseDuration("10m")).isEqualTo(Duration.ofMinutes(10));
-        assertThat(ExecutorConfig.formatDuration(Duration.ofMinutes(10))).isEqualTo("10m");
-        assertThat(ExecutorConfig.formatDuration(Duration.ofSeconds(90))).isEqualTo("1m30s");
+        assertThat(DurationText.parse("500ms")).isEqualTo(Duration.ofMillis(500));
+        assertThat(DurationText.parse("10m")).isEqualTo(Duration.ofMinutes(10));
+        assertThat(DurationText.format(Duration.ofMinutes(10))).isEqualTo("10m");
+        assertThat(DurationText.format(Duration.ofSeconds(90))).isEqualTo("1m30s");
     }
 
     @Test
     void nodePoolTimers() {
-        ExecutorConfig c = ExecutorConfig.fromMap(Map.of(ExecutorConfig.BOOTSTRAP_SERVERS, "k:9092",
+        ExecutorConfig c = ExecutorConfig.from(Map.of(SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), "k:9092",
                 "falcon.executor.node-pool.visibility-grace", "45s",
                 "falcon.executor.node-pool.inventory-interval", "5m",
                 "falcon.executor.max-backoff", "30s",
@@ -81,7 +84,7 @@ class ExecutorConfigTest {
         assertThat(c.maxBackoff()).isEqualTo(Duration.ofSeconds(30));
         assertThat(c.scaleDown()).isEqualTo(new io.falcon.executor.gke.NodePoolSpec.ScaleDown(Duration.ofMinutes(5),
                 Duration.ofMinutes(15), Duration.ofHours(8)));
-        assertThatThrownBy(() -> ExecutorConfig.fromMap(Map.of(ExecutorConfig.BOOTSTRAP_SERVERS, "k:9092",
+        assertThatThrownBy(() -> ExecutorConfig.from(Map.of(SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), "k:9092",
                 "falcon.executor.node-pool.scale-down.flex-start", "forever")))
                 .hasMessageContaining("falcon.executor.node-pool.scale-down.flex-start");
     }

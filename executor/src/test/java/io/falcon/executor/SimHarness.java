@@ -1,17 +1,18 @@
 package io.falcon.executor;
 
+import com.google.cloud.compute.v1.ReservationsClient;
 import com.google.cloud.container.v1.ClusterManagerClient;
+import io.falcon.events.config.ExecutorKeys;
 import io.falcon.events.executor.ClusterTarget;
+import io.falcon.executor.core.JobDriver;
+import io.falcon.executor.gke.GkeClusterApi;
 import io.falcon.executor.gke.GoogleClients;
 import io.falcon.executor.gke.NodePoolManager;
 import io.falcon.executor.gke.ReservationLookup;
-import io.falcon.executor.core.JobDriver;
-import io.falcon.executor.gke.GkeClusterApi;
-import io.falcon.executor.k8s.KubernetesEdgeApi;
-import com.google.cloud.compute.v1.ReservationsClient;
 import io.falcon.executor.k8s.EdgeClusterClients;
 import io.falcon.executor.k8s.JobRenderer;
 import io.falcon.executor.k8s.JobStatusReconciler;
+import io.falcon.executor.k8s.KubernetesEdgeApi;
 import io.falcon.fleetsim.EdgeClusterConfig;
 import io.falcon.fleetsim.FleetSim;
 import io.falcon.fleetsim.FleetSimConfig;
@@ -59,9 +60,9 @@ public final class SimHarness implements AutoCloseable {
         sim = FleetSim.start(fleet.withPoolDelays(Duration.ofMillis(300), Duration.ofMillis(200)));
         var settings = new java.util.HashMap<>(ExecutorConfig.simulatorDefaults("unused:9092", sim.gkeEndpoint(),
                 sim.computeEndpoint()));
-        settings.put(ExecutorConfig.POLL_INTERVAL, "100ms");
+        settings.put(ExecutorKeys.POLL_INTERVAL.key(), "100ms");
         settings.putAll(overrides);
-        config = ExecutorConfig.fromMap(settings);
+        config = ExecutorConfig.from(settings);
         gke = GoogleClients.clusterManager(config);
         Clock clock = Clock.systemUTC();
         Events events = new Events("executor-test", clock);

@@ -1,12 +1,15 @@
 package io.falcon.faults;
 
-import io.falcon.events.Settings;
+import io.falcon.events.config.FaultStreamsKeys;
+import io.falcon.events.config.SettingValues;
+import io.falcon.events.config.SharedKeys;
 import io.falcon.faults.topology.FaultTopologyOptions;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
-/** Typed settings of fault-streams, validated when it starts. */
+/** Typed settings of fault-streams: a view of its catalog settings ({@link FaultStreamsKeys}). */
 public record FaultStreamsConfig(
         String bootstrapServers,
         String applicationId,
@@ -18,36 +21,26 @@ public record FaultStreamsConfig(
         Duration policyPollInterval,
         Duration sessionTimeout) {
 
-    public static final String BOOTSTRAP_SERVERS = "falcon.kafka.bootstrap-servers";
-    public static final String REPLICATION_FACTOR = "falcon.kafka.replication-factor";
-    public static final String APPLICATION_ID = "falcon.faults.application-id";
-    public static final String STATE_DIR = "falcon.faults.state-dir";
-    public static final String STREAM_THREADS = "falcon.faults.stream-threads";
-    public static final String JOB_WINDOW = "falcon.faults.job-window";
-    public static final String GRACE = "falcon.faults.grace";
-    public static final String DECIDE_INTERVAL = "falcon.faults.decide-interval";
-    public static final String RELEASE_CHECK_INTERVAL = "falcon.faults.release-check-interval";
-    public static final String COUNT_JOBLESS_FAULTS = "falcon.faults.count-jobless-faults";
-    public static final String POLICY_FILE = "falcon.faults.policy-file";
-    public static final String POLICY_POLL_INTERVAL = "falcon.faults.policy-poll-interval";
-    public static final String SESSION_TIMEOUT = "falcon.faults.session-timeout";
+    /** Parses raw settings (keys or environment names); every problem is reported at once. */
+    public static FaultStreamsConfig from(Map<String, String> raw) {
+        return from(SettingValues.parse(FaultStreamsKeys.COMPONENT, raw));
+    }
 
-    public static FaultStreamsConfig from(Settings settings) {
+    public static FaultStreamsConfig from(SettingValues values) {
         return new FaultStreamsConfig(
-                settings.required(BOOTSTRAP_SERVERS),
-                settings.string(APPLICATION_ID, "falcon-fault-streams"),
-                settings.string(STATE_DIR, System.getProperty("java.io.tmpdir") + "/falcon-fault-streams"),
-                (short) settings.intBetween(REPLICATION_FACTOR, 3, 1, 5),
-                settings.intBetween(STREAM_THREADS, 1, 1, 16),
+                values.get(SharedKeys.KAFKA_BOOTSTRAP_SERVERS),
+                values.get(FaultStreamsKeys.APPLICATION_ID),
+                values.get(FaultStreamsKeys.STATE_DIR),
+                (short) values.getInt(SharedKeys.KAFKA_REPLICATION_FACTOR),
+                values.getInt(FaultStreamsKeys.STREAM_THREADS),
                 new FaultTopologyOptions(
-                        settings.duration(JOB_WINDOW, Duration.ofSeconds(30)),
-                        settings.duration(GRACE, Duration.ofSeconds(5)),
-                        settings.duration(DECIDE_INTERVAL, Duration.ofSeconds(1)),
-                        settings.duration(RELEASE_CHECK_INTERVAL, Duration.ofMinutes(1)),
-                        settings.bool(COUNT_JOBLESS_FAULTS, true)),
-                settings.find(POLICY_FILE).map(Path::of),
-                settings.duration(POLICY_POLL_INTERVAL, Duration.ofSeconds(10)),
-                // how long a crashed instance's tasks wait before another instance takes them over
-                settings.duration(SESSION_TIMEOUT, Duration.ofSeconds(45)));
+                        values.get(FaultStreamsKeys.JOB_WINDOW),
+                        values.get(FaultStreamsKeys.GRACE),
+                        values.get(FaultStreamsKeys.DECIDE_INTERVAL),
+                        values.get(FaultStreamsKeys.RELEASE_CHECK_INTERVAL),
+                        values.get(FaultStreamsKeys.COUNT_JOBLESS_FAULTS)),
+                values.find(FaultStreamsKeys.POLICY_FILE),
+                values.get(FaultStreamsKeys.POLICY_POLL_INTERVAL),
+                values.get(FaultStreamsKeys.SESSION_TIMEOUT));
     }
 }

@@ -1,6 +1,7 @@
 package io.falcon.faults;
 
-import io.falcon.events.Settings;
+import io.falcon.events.config.FaultStreamsKeys;
+import io.falcon.events.config.SettingValues;
 import io.falcon.ops.ComponentRuntime;
 import io.falcon.ops.StreamsChecks;
 
@@ -10,8 +11,9 @@ public final class FaultStreamsMain {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        FaultStreamsConfig config = FaultStreamsConfig.from(Settings.fromEnvironment());
-        ComponentRuntime runtime = ComponentRuntime.start("fault-streams", System.getenv());
+        SettingValues settings = ComponentRuntime.settingsOrExit(FaultStreamsKeys.COMPONENT);
+        FaultStreamsConfig config = FaultStreamsConfig.from(settings);
+        ComponentRuntime runtime = ComponentRuntime.start(settings);
         FaultStreamsApp app = runtime.manage("fault-streams", new FaultStreamsApp(config, runtime.metrics()).start());
         runtime.ops().addReadinessCheck(StreamsChecks.ready("kafka-streams", app.streams()))
                 .addLivenessCheck(StreamsChecks.alive("kafka-streams", app.streams()));

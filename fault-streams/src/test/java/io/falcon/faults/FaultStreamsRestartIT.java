@@ -4,9 +4,10 @@ import static io.falcon.testkit.builders.DeviceFaultBuilder.deviceFault;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.embedded.SharedInfra;
-import io.falcon.events.Settings;
 import io.falcon.events.TopicProvisioner;
 import io.falcon.events.Topics;
+import io.falcon.events.config.FaultStreamsKeys;
+import io.falcon.events.config.SharedKeys;
 import io.falcon.events.fault.DeviceFault;
 import io.falcon.events.fault.FaultVerdict;
 import io.falcon.testkit.kafka.TopicProducer;
@@ -28,9 +29,9 @@ class FaultStreamsRestartIT {
         String appId = SharedInfra.uniqueName("faults");
         String cluster = appId + "-c1";
         Path stateDir = Files.createTempDirectory("faults-restart");
-        Settings settings = new Settings(Map.of(FaultStreamsConfig.BOOTSTRAP_SERVERS, bootstrap,
-                FaultStreamsConfig.REPLICATION_FACTOR, "1", FaultStreamsConfig.APPLICATION_ID, appId,
-                FaultStreamsConfig.STATE_DIR, stateDir.toString(), FaultStreamsConfig.SESSION_TIMEOUT, "6s"));
+        Map<String, String> settings = Map.of(SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), bootstrap,
+                SharedKeys.KAFKA_REPLICATION_FACTOR.key(), "1", FaultStreamsKeys.APPLICATION_ID.key(), appId,
+                FaultStreamsKeys.STATE_DIR.key(), stateDir.toString(), FaultStreamsKeys.SESSION_TIMEOUT.key(), "6s");
         List<FaultVerdict> verdicts;
         try (TopicProducer<String, DeviceFault> producer = TopicProducer.to(bootstrap, Topics.DEVICE_FAULTS);
                 TopicReader<String, FaultVerdict> reader = TopicReader.fromBeginning(bootstrap,

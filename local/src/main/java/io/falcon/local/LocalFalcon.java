@@ -5,12 +5,17 @@ import io.falcon.cdc.CdcIngest;
 import io.falcon.embedded.EmbeddedKafka;
 import io.falcon.embedded.EmbeddedMariaDb;
 import io.falcon.embedded.JobsTable;
-import io.falcon.events.Settings;
 import io.falcon.events.TopicProvisioner;
+import io.falcon.events.config.CdcIngestKeys;
+import io.falcon.events.config.ExecutorKeys;
+import io.falcon.events.config.FaultStreamsKeys;
+import io.falcon.events.config.SchedulerKeys;
+import io.falcon.events.config.SharedKeys;
+import io.falcon.events.config.StatusSinkKeys;
 import io.falcon.executor.ExecutorApp;
+import io.falcon.executor.ExecutorConfig;
 import io.falcon.faults.FaultStreamsApp;
 import io.falcon.faults.FaultStreamsConfig;
-import io.falcon.executor.ExecutorConfig;
 import io.falcon.fleetsim.FleetSim;
 import io.falcon.fleetsim.FleetSimConfig;
 import io.falcon.scheduler.SchedulerApp;
@@ -102,45 +107,70 @@ public final class LocalFalcon implements AutoCloseable {
         }
     }
 
-    private void startComponents(String instanceName, Path stateDir) {
+    /** Where the embedded parts listen: what the local settings point the components at. */
+    public record Endpoints(String kafkaBootstrap, String dbHost, int dbPort, String dbUser, String dbPassword,
+            String database, String jdbcUrl, String gkeEndpoint, String computeEndpoint) {
+    }
+
+    /**
+     * The raw settings each component runs with locally, keyed by the component's catalog name: catalog keys only,
+     * so that they are checked like a deployment's (DeploymentFilesTest). Names derive from instanceName so that
+     * several instances can share one broker.
+     */
+    public static Map<String, Map<String, String>> componentSettings(Endpoints at, String instanceName,
+            Path stateDir) {
         Map<String, String> cdc = new HashMap<>();
-        cdc.put(CdcConfig.FLAVOR, "mariadb");
-        cdc.put(CdcConfig.DB_HOST, db.host());
-        cdc.put(CdcConfig.DB_PORT, Integer.toString(db.port()));
-        cdc.put(CdcConfig.DB_USER, db.user());
-        cdc.put(CdcConfig.DB_PASSWORD, db.password());
-        cdc.put(CdcConfig.DB_NAME, database);
-        cdc.put(CdcConfig.KAFKA_BOOTSTRAP, kafka.bootstrapServers());
-        cdc.put(CdcConfig.ENGINE_NAME, instanceName + "-cdc");
-        cdc.put(CdcConfig.OFFSETS_TOPIC, instanceName + ".cdc.offsets");
-        cdc.put(CdcConfig.SCHEMA_HISTORY_TOPIC, instanceName + ".cdc.schema-history");
-        cdc.put(CdcConfig.REPLICATION_FACTOR, "1");
-        CdcIngest ingest = new CdcIngest(CdcConfig.fromMap(cdc));
+        cdc.put(CdcIngestKeys.FLAVOR.key(), "mariadb");
+        cdc.put(CdcIngestKeys.DB_HOST.key(), at.dbHost());
+        cdc.put(CdcIngestKeys.DB_PORT.key(), Integer.toString(at.dbPort()));
+        cdc.put(CdcIngestKeys.DB_USER.key(), at.dbUser());
+        cdc.put(CdcIngestKeys.DB_PASSWORD.key(), at.dbPassword());
+        cdc.put(CdcIngestKeys.DB_NAME.key(), at.database());
+        cdc.put(SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), at.kafkaBootstrap());
+        cdc.put(CdcIngestKeys.ENGINE_NAME.key(), instanceName + "-cdc");
+        cdc.put(CdcIngestKeys.OFFSETS_TOPIC.key(), instanceName + ".cdc.offsets");
+        cdc.put(CdcIngestKeys.SCHEMA_HISTORY_TOPIC.key(), instanceName + ".cdc.schema-history");
+        cdc.put(SharedKeys.KAFKA_REPLICATION_FACTOR.key(), "1");
+
+        Map<String, String> scheduler = Map.of(
+                SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), at.kafkaBootstrap(),
+                SharedKeys.KAFKA_REPLICATION_FACTOR.key(), "1",
+                SchedulerKeys.APPLICATION_ID.key(), instanceName + "-scheduler",
+                SchedulerKeys.STATE_DIR.key(), stateDir.resolve("scheduler").toString());
+
+        Map<String, String> executor = new HashMap<>(ExecutorConfig.simulatorDefaults(at.kafkaBootstrap(),
+                at.gkeEndpoint(), at.computeEndpoint()));
+        executor.put(ExecutorKeys.GROUP_ID.key(), instanceName + "-executor");
+
+        Map<String, String> sink = Map.of(
+                SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), at.kafkaBootstrap(),
+                StatusSinkKeys.GROUP_ID.key(), instanceName + "-status-sink",
+                SharedKeys.DB_URL.key(), at.jdbcUrl(),
+                SharedKeys.DB_USER.key(), at.dbUser(),
+                SharedKeys.DB_PASSWORD.key(), at.dbPassword());
+
+        Map<String, String> faults = Map.of(
+                SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), at.kafkaBootstrap(),
+                SharedKeys.KAFKA_REPLICATION_FACTOR.key(), "1",
+                FaultStreamsKeys.APPLICATION_ID.key(), instanceName + "-fault-streams",
+                FaultStreamsKeys.STATE_DIR.key(), stateDir.resolve("fault-streams").toString());
+        return Map.of(CdcIngestKeys.COMPONENT.name(), Map.copyOf(cdc), SchedulerKeys.COMPONENT.name(), scheduler,
+                ExecutorKeys.COMPONENT.name(), Map.copyOf(executor), StatusSinkKeys.COMPONENT.name(), sink,
+                FaultStreamsKeys.COMPONENT.name(), faults);
+    }
+
+    private void startComponents(String instanceName, Path stateDir) {
+        Map<String, Map<String, String>> settings = componentSettings(new Endpoints(kafka.bootstrapServers(),
+                db.host(), db.port(), db.user(), db.password(), database, db.jdbcUrl(database), fleet.gkeEndpoint(),
+                fleet.computeEndpoint()), instanceName, stateDir);
+        CdcIngest ingest = new CdcIngest(CdcConfig.from(settings.get(CdcIngestKeys.COMPONENT.name())));
         ingest.start();
         started.push(ingest);
-
-        Settings shared = new Settings(Map.of(
-                "falcon.kafka.bootstrap-servers", kafka.bootstrapServers(),
-                "falcon.kafka.replication-factor", "1",
-                "falcon.scheduler.application-id", instanceName + "-scheduler",
-                "falcon.scheduler.state-dir", stateDir.resolve("scheduler").toString(),
-                "falcon.sink.group-id", instanceName + "-status-sink",
-                "falcon.db.url", db.jdbcUrl(database),
-                "falcon.db.user", db.user(),
-                "falcon.db.password", db.password()));
-        started.push(new SchedulerApp(SchedulerConfig.from(shared)).start());
-
-        Map<String, String> executor = new HashMap<>(ExecutorConfig.simulatorDefaults(kafka.bootstrapServers(),
-                fleet.gkeEndpoint(), fleet.computeEndpoint()));
-        executor.put(ExecutorConfig.GROUP_ID, instanceName + "-executor");
-        started.push(new ExecutorApp(ExecutorConfig.fromMap(executor)).start());
-
-        started.push(new StatusSink(StatusSinkConfig.from(shared)).start());
-        started.push(new FaultStreamsApp(FaultStreamsConfig.from(new Settings(Map.of(
-                "falcon.kafka.bootstrap-servers", kafka.bootstrapServers(),
-                "falcon.kafka.replication-factor", "1",
-                "falcon.faults.application-id", instanceName + "-fault-streams",
-                "falcon.faults.state-dir", stateDir.resolve("fault-streams").toString())))).start());
+        started.push(new SchedulerApp(SchedulerConfig.from(settings.get(SchedulerKeys.COMPONENT.name()))).start());
+        started.push(new ExecutorApp(ExecutorConfig.from(settings.get(ExecutorKeys.COMPONENT.name()))).start());
+        started.push(new StatusSink(StatusSinkConfig.from(settings.get(StatusSinkKeys.COMPONENT.name()))).start());
+        started.push(new FaultStreamsApp(FaultStreamsConfig.from(settings.get(FaultStreamsKeys.COMPONENT.name())))
+                .start());
         LOG.info("falcon local started: kafka={} db={} gke={} compute={}", kafka.bootstrapServers(),
                 db.jdbcUrl(database), fleet.gkeEndpoint(), fleet.computeEndpoint());
     }

@@ -1,7 +1,11 @@
 package io.falcon.ops;
 
+import io.falcon.events.config.Component;
+import io.falcon.events.config.InvalidSettingsException;
+import io.falcon.events.config.SettingValues;
+import io.falcon.events.config.SharedKeys;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.util.Map;
+import org.slf4j.LoggerFactory;
 
 /**
  * What every component's main does the same way: a Prometheus registry tagged with the component, the ops
@@ -21,9 +25,25 @@ public final class ComponentRuntime {
         shutdown.register("ops", ops);
     }
 
-    /** Starts the ops endpoints on the port from falcon.ops.port / FALCON_OPS_PORT (default 8080). */
-    public static ComponentRuntime start(String component, Map<String, String> settings) {
-        return new ComponentRuntime(component, OpsServer.portFrom(settings));
+    /** Starts the ops endpoints of a component whose settings are parsed (the port is falcon.ops.port). */
+    public static ComponentRuntime start(SettingValues settings) {
+        return new ComponentRuntime(settings.component().name(), settings.getInt(SharedKeys.OPS_PORT));
+    }
+
+    /**
+     * A component's settings from its environment and system properties; when any is missing, invalid or unknown,
+     * the process stops with exit code 2 and one message listing every problem (on stderr and in the log), since
+     * nothing can work and a restart loop would only repeat it.
+     */
+    public static SettingValues settingsOrExit(Component component) {
+        try {
+            return SettingValues.fromEnvironment(component);
+        } catch (InvalidSettingsException e) {
+            LoggerFactory.getLogger(ComponentRuntime.class).error("{}", e.getMessage());
+            System.err.println(e.getMessage());
+            System.exit(2);
+            throw e;
+        }
     }
 
     public FalconMetrics metrics() {

@@ -2,6 +2,7 @@ package io.falcon.ops;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.falcon.events.config.SharedKeys;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -24,8 +25,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The operations endpoint of a component, on its own port (default {@value #DEFAULT_PORT}, setting
- * {@value #PORT_KEY} / env {@code FALCON_OPS_PORT}):
+ * The operations endpoint of a component, on its own port (setting falcon.ops.port / env {@code FALCON_OPS_PORT},
+ * default 8080):
  * <ul>
  *   <li>{@code GET /healthz}: liveness. 200 unless a registered liveness check fails (then 503): restart me.</li>
  *   <li>{@code GET /readyz}: readiness. 200 only when every readiness check passes, else 503; the JSON body names
@@ -35,8 +36,8 @@ import org.slf4j.LoggerFactory;
  * Checks run on a small pool, each with a deadline, so a hung dependency makes a probe fail instead of hang.
  */
 public final class OpsServer implements AutoCloseable {
-    public static final String PORT_KEY = "falcon.ops.port";
-    public static final int DEFAULT_PORT = 8080;
+    public static final String PORT_KEY = SharedKeys.OPS_PORT.key();
+    public static final int DEFAULT_PORT = Math.toIntExact(SharedKeys.OPS_PORT.defaultValue());
     public static final Duration CHECK_TIMEOUT = Duration.ofSeconds(3);
 
     private static final Logger LOG = LoggerFactory.getLogger(OpsServer.class);
@@ -82,25 +83,9 @@ public final class OpsServer implements AutoCloseable {
         return ops;
     }
 
-    /** Reads the port from {@value #PORT_KEY} or FALCON_OPS_PORT in the given map (e.g. System.getenv()). */
+    /** Reads the port from falcon.ops.port or FALCON_OPS_PORT in the given map (e.g. System.getenv()). */
     public static int portFrom(Map<String, String> settings) {
-        String text = settings.get(PORT_KEY);
-        if (text == null) {
-            text = settings.get("FALCON_OPS_PORT");
-        }
-        if (text == null || text.isBlank()) {
-            return DEFAULT_PORT;
-        }
-        try {
-            int port = Integer.parseInt(text.trim());
-            if (port < 0 || port > 65535) {
-                throw new NumberFormatException();
-            }
-            return port;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("invalid configuration: " + PORT_KEY
-                    + " must be a port number between 0 and 65535, got '" + text + "'");
-        }
+        return Math.toIntExact(SharedKeys.OPS_PORT.readFrom(settings));
     }
 
     /** Adds a condition of /readyz; may be called at any time, e.g. once the component has started. */

@@ -1,11 +1,16 @@
 package io.falcon.scheduler;
 
-import io.falcon.events.Settings;
+import io.falcon.events.config.SchedulerKeys;
+import io.falcon.events.config.Setting;
+import io.falcon.events.config.SettingValues;
+import io.falcon.events.config.SharedKeys;
 import io.falcon.events.executor.SupplyMode;
 import io.falcon.scheduler.core.SchedulerSettings;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
 
-/** Typed settings of scheduler-streams, validated when it starts. */
+/** Typed settings of scheduler-streams: a view of its catalog settings ({@link SchedulerKeys}). */
 public record SchedulerConfig(
         String bootstrapServers,
         String applicationId,
@@ -16,46 +21,48 @@ public record SchedulerConfig(
         Duration sessionTimeout,
         SchedulerSettings scheduling) {
 
-    public static SchedulerConfig from(Settings settings) {
+    /** Parses raw settings (keys or environment names); every problem is reported at once. */
+    public static SchedulerConfig from(Map<String, String> raw) {
+        return from(SettingValues.parse(SchedulerKeys.COMPONENT, raw));
+    }
+
+    public static SchedulerConfig from(SettingValues values) {
         return new SchedulerConfig(
-                settings.required("falcon.kafka.bootstrap-servers"),
-                settings.string("falcon.scheduler.application-id", "falcon-scheduler"),
-                settings.string("falcon.scheduler.state-dir", System.getProperty("java.io.tmpdir") + "/falcon-scheduler"),
-                (short) settings.intBetween("falcon.kafka.replication-factor", 3, 1, 5),
-                settings.intBetween("falcon.scheduler.stream-threads", 1, 1, 16),
-                settings.duration("falcon.scheduler.tick-interval", Duration.ofSeconds(1)),
-                // how long a crashed instance's tasks wait before another instance takes them over
-                settings.duration("falcon.scheduler.session-timeout", Duration.ofSeconds(45)),
-                scheduling(settings));
+                values.get(SharedKeys.KAFKA_BOOTSTRAP_SERVERS),
+                values.get(SchedulerKeys.APPLICATION_ID),
+                values.get(SchedulerKeys.STATE_DIR),
+                (short) values.getInt(SharedKeys.KAFKA_REPLICATION_FACTOR),
+                values.getInt(SchedulerKeys.STREAM_THREADS),
+                values.get(SchedulerKeys.TICK_INTERVAL),
+                values.get(SchedulerKeys.SESSION_TIMEOUT),
+                new SchedulerSettings(
+                        values.get(SchedulerKeys.RESERVATION_RETRY),
+                        values.get(SchedulerKeys.PROVISIONING_RETRY),
+                        values.get(SchedulerKeys.PROVISIONING_BACKSTOP),
+                        values.get(SchedulerKeys.DISPATCH_RETRY),
+                        values.get(SchedulerKeys.SUBMIT_DEADLINE),
+                        values.get(SchedulerKeys.DISPATCH_DEADLINE),
+                        values.get(SchedulerKeys.DEFAULT_EXECUTION_TIMEOUT),
+                        values.get(SchedulerKeys.ABORT_RETRY),
+                        values.get(SchedulerKeys.CLEANUP_RETRY),
+                        values.get(SchedulerKeys.ORPHAN_GRACE),
+                        values.getInt(SchedulerKeys.POSITION_UPDATES),
+                        idleLinger(values)));
     }
 
-    private static SchedulerSettings scheduling(Settings settings) {
-        SchedulerSettings defaults = SchedulerSettings.defaults();
-        return new SchedulerSettings(
-                settings.duration("falcon.scheduler.reservation-retry", defaults.reservationRetry()),
-                settings.duration("falcon.scheduler.provisioning-retry", defaults.provisioningRetry()),
-                // keep it above the executor's falcon.executor.node-pool.create-timeout, which normally fires first
-                settings.duration("falcon.scheduler.provisioning-backstop", defaults.provisioningBackstop()),
-                settings.duration("falcon.scheduler.dispatch-retry", defaults.dispatchRetry()),
-                settings.duration("falcon.scheduler.submit-deadline", defaults.submitDeadline()),
-                settings.duration("falcon.scheduler.dispatch-deadline", defaults.dispatchDeadline()),
-                settings.duration("falcon.scheduler.default-execution-timeout", defaults.defaultExecutionTimeout()),
-                settings.duration("falcon.scheduler.abort-retry", defaults.abortRetry()),
-                settings.duration("falcon.scheduler.cleanup-retry", defaults.cleanupRetry()),
-                settings.duration("falcon.scheduler.orphan-grace", defaults.orphanGrace()),
-                settings.intBetween("falcon.scheduler.position-updates", defaults.positionUpdates(), 1, 10_000),
-                idleLinger(settings));
-    }
-
-    /** falcon.scheduler.idle-linger.reservation / .on-demand / .flex-start (default 0: deleted at once). */
-    private static java.util.Map<SupplyMode, Duration> idleLinger(Settings settings) {
-        java.util.Map<SupplyMode, Duration> linger = new java.util.EnumMap<>(SupplyMode.class);
-        for (SupplyMode mode : SupplyMode.values()) {
-            Duration d = settings.duration("falcon.scheduler.idle-linger." + mode.wireName(), Duration.ZERO);
-            if (!d.isZero()) {
-                linger.put(mode, d);
+    /** Only the supply modes that linger: zero (the default) means the pool is deleted at once. */
+    private static Map<SupplyMode, Duration> idleLinger(SettingValues values) {
+        Map<SupplyMode, Setting<Duration>> settings = Map.of(
+                SupplyMode.RESERVATION, SchedulerKeys.IDLE_LINGER_RESERVATION,
+                SupplyMode.ON_DEMAND, SchedulerKeys.IDLE_LINGER_ON_DEMAND,
+                SupplyMode.FLEX_START, SchedulerKeys.IDLE_LINGER_FLEX_START);
+        Map<SupplyMode, Duration> linger = new EnumMap<>(SupplyMode.class);
+        settings.forEach((mode, setting) -> {
+            Duration duration = values.get(setting);
+            if (!duration.isZero()) {
+                linger.put(mode, duration);
             }
-        }
+        });
         return linger;
     }
 }

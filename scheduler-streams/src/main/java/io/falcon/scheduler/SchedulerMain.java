@@ -1,6 +1,7 @@
 package io.falcon.scheduler;
 
-import io.falcon.events.Settings;
+import io.falcon.events.config.SchedulerKeys;
+import io.falcon.events.config.SettingValues;
 import io.falcon.ops.ComponentRuntime;
 import io.falcon.ops.StreamsChecks;
 
@@ -10,8 +11,9 @@ public final class SchedulerMain {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        SchedulerConfig config = SchedulerConfig.from(Settings.fromEnvironment());
-        ComponentRuntime runtime = ComponentRuntime.start("scheduler", System.getenv());
+        SettingValues settings = ComponentRuntime.settingsOrExit(SchedulerKeys.COMPONENT);
+        SchedulerConfig config = SchedulerConfig.from(settings);
+        ComponentRuntime runtime = ComponentRuntime.start(settings);
         SchedulerApp app = runtime.manage("scheduler", new SchedulerApp(config, runtime.metrics()).start());
         runtime.ops().addReadinessCheck(StreamsChecks.ready("kafka-streams", app.streams()))
                 .addLivenessCheck(StreamsChecks.alive("kafka-streams", app.streams()));

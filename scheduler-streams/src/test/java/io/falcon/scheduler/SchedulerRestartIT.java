@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.embedded.SharedInfra;
 import io.falcon.events.SchedulerInput;
-import io.falcon.events.Settings;
 import io.falcon.events.TopicProvisioner;
 import io.falcon.events.Topics;
 import io.falcon.events.cdc.ClusterChange;
@@ -40,9 +39,9 @@ class SchedulerRestartIT {
         TopicProvisioner.ensureAll(bootstrap, 3, (short) 1);
         String appId = SharedInfra.uniqueName("scheduler");
         Path stateDir = Files.createTempDirectory("scheduler-restart");
-        Settings settings = new Settings(Map.of("falcon.kafka.bootstrap-servers", bootstrap,
+        Map<String, String> settings = Map.of("falcon.kafka.bootstrap-servers", bootstrap,
                 "falcon.kafka.replication-factor", "1", "falcon.scheduler.application-id", appId,
-                "falcon.scheduler.state-dir", stateDir.toString(), "falcon.scheduler.session-timeout", "6s"));
+                "falcon.scheduler.state-dir", stateDir.toString(), "falcon.scheduler.session-timeout", "6s");
 
         try (TopicProducer<String, SchedulerInput> input = TopicProducer.to(bootstrap, Topics.SCHEDULER_INPUT);
                 TopicProducer<String, ExecutorEvent> events = TopicProducer.to(bootstrap, Topics.EXECUTOR_EVENTS);
@@ -101,9 +100,9 @@ class SchedulerRestartIT {
         TopicProvisioner.ensureAll(bootstrap, 3, (short) 1);
         String appId = SharedInfra.uniqueName("takeover");
         Path stateDir = Files.createTempDirectory("scheduler-takeover");
-        Settings settings = new Settings(Map.of("falcon.kafka.bootstrap-servers", bootstrap,
+        Map<String, String> settings = Map.of("falcon.kafka.bootstrap-servers", bootstrap,
                 "falcon.kafka.replication-factor", "1", "falcon.scheduler.application-id", appId,
-                "falcon.scheduler.state-dir", stateDir.toString()));
+                "falcon.scheduler.state-dir", stateDir.toString());
         assertThat(SchedulerConfig.from(settings).sessionTimeout()).isEqualTo(Duration.ofSeconds(45));
         try (TopicProducer<String, SchedulerInput> input = TopicProducer.to(bootstrap, Topics.SCHEDULER_INPUT);
                 TopicReader<String, TaskStatus> statuses = TopicReader.fromBeginning(bootstrap, Topics.TASK_STATUS)) {

@@ -46,6 +46,7 @@ public final class StatusSink implements AutoCloseable {
     static final String PRODUCER = "status-sink";
 
     private final StatusSinkConfig config;
+    private final String topic;
     private final StatusWriter writer = new StatusWriter();
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final KafkaConsumer<String, byte[]> consumer;
@@ -60,7 +61,16 @@ public final class StatusSink implements AutoCloseable {
     }
 
     public StatusSink(StatusSinkConfig config, FalconMetrics metrics) {
+        this(config, metrics, Topics.TASK_STATUS.name());
+    }
+
+    /**
+     * Reading another topic than the catalog's falcon.task-status is for tests only (each test its own topic on the
+     * shared broker); it is deliberately not a setting, since a renamed topic would silently disconnect the sink.
+     */
+    StatusSink(StatusSinkConfig config, FalconMetrics metrics, String topic) {
         this.config = config;
+        this.topic = topic;
         this.metrics = metrics;
         Properties consumerProps = new Properties();
         consumerProps.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
@@ -81,7 +91,7 @@ public final class StatusSink implements AutoCloseable {
     }
 
     public StatusSink start() {
-        consumer.subscribe(List.of(config.topic()), assignment);
+        consumer.subscribe(List.of(topic), assignment);
         loop.start();
         return this;
     }
@@ -126,9 +136,9 @@ public final class StatusSink implements AutoCloseable {
         metrics.sinkWriteLatency().record(Duration.ofNanos(System.nanoTime() - started));
         metrics.sinkBatchSize().record(statuses.size());
         for (TaskStatus unknown : outcome.unknownJobs()) {
-            deadLetter(config.topic(), -1, -1, unknown.jobId(),
+            deadLetter(topic, -1, -1, unknown.jobId(),
                     Topics.TASK_STATUS.valueSerde().toBytes(unknown), "no jobs row with id " + unknown.jobId(), null);
-            metrics.deadLetter(config.topic(), "process");
+            metrics.deadLetter(topic, "process");
         }
         deadLetters.flush();
         consumer.commitSync(offsets);
@@ -178,9 +188,9 @@ public final class StatusSink implements AutoCloseable {
             } catch (SQLException e) {
                 LOG.error("the database refuses the status of job {} (version {}): {}; dead-lettering it",
                         status.jobId(), status.version(), e.getMessage());
-                deadLetter(config.topic(), -1, -1, status.jobId(), Topics.TASK_STATUS.valueSerde().toBytes(status),
+                deadLetter(topic, -1, -1, status.jobId(), Topics.TASK_STATUS.valueSerde().toBytes(status),
                         "the database refuses it: " + e.getMessage(), e);
-                metrics.deadLetter(config.topic(), "process");
+                metrics.deadLetter(topic, "process");
             }
         }
         return new StatusWriter.Outcome(applied, guarded, unknown);

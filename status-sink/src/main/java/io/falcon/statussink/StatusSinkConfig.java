@@ -1,29 +1,44 @@
 package io.falcon.statussink;
 
-import io.falcon.events.Settings;
-import io.falcon.events.Topics;
+import io.falcon.events.config.SettingValues;
+import io.falcon.events.config.SharedKeys;
+import io.falcon.events.config.StatusSinkKeys;
 import java.time.Duration;
+import java.util.Map;
 
-/** Typed settings of the status-sink, validated when it starts. */
+/**
+ * Typed settings of the status-sink: a view of its catalog settings ({@link StatusSinkKeys}). It reads the catalog's
+ * falcon.task-status; the topic is not a setting.
+ */
 public record StatusSinkConfig(
         String bootstrapServers,
         String groupId,
-        String topic,
         String jdbcUrl,
         String dbUser,
         String dbPassword,
         int maxBatch,
         Duration maxBackoff) {
 
-    public static StatusSinkConfig from(Settings settings) {
+    /** Parses raw settings (keys or environment names); every problem is reported at once. */
+    public static StatusSinkConfig from(Map<String, String> raw) {
+        return from(SettingValues.parse(StatusSinkKeys.COMPONENT, raw));
+    }
+
+    public static StatusSinkConfig from(SettingValues values) {
         return new StatusSinkConfig(
-                settings.required("falcon.kafka.bootstrap-servers"),
-                settings.string("falcon.sink.group-id", "falcon-status-sink"),
-                settings.string("falcon.sink.topic", Topics.TASK_STATUS.name()),
-                settings.required("falcon.db.url"),
-                settings.required("falcon.db.user"),
-                settings.string("falcon.db.password", ""),
-                settings.intBetween("falcon.sink.max-batch", 500, 1, 10_000),
-                settings.duration("falcon.sink.max-backoff", Duration.ofSeconds(30)));
+                values.get(SharedKeys.KAFKA_BOOTSTRAP_SERVERS),
+                values.get(StatusSinkKeys.GROUP_ID),
+                values.get(SharedKeys.DB_URL),
+                values.get(SharedKeys.DB_USER),
+                values.get(SharedKeys.DB_PASSWORD),
+                values.getInt(StatusSinkKeys.MAX_BATCH),
+                values.get(StatusSinkKeys.MAX_BACKOFF));
+    }
+
+    @Override
+    public String toString() {
+        // the password stays out of logs
+        return "StatusSinkConfig[bootstrapServers=" + bootstrapServers + ", groupId=" + groupId + ", jdbcUrl="
+                + jdbcUrl + ", dbUser=" + dbUser + ", maxBatch=" + maxBatch + ", maxBackoff=" + maxBackoff + "]";
     }
 }

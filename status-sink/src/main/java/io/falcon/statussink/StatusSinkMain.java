@@ -1,6 +1,8 @@
 package io.falcon.statussink;
 
-import io.falcon.events.Settings;
+import io.falcon.events.Topics;
+import io.falcon.events.config.SettingValues;
+import io.falcon.events.config.StatusSinkKeys;
 import io.falcon.ops.Checks;
 import io.falcon.ops.ComponentRuntime;
 
@@ -10,11 +12,13 @@ public final class StatusSinkMain {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        StatusSinkConfig config = StatusSinkConfig.from(Settings.fromEnvironment());
+        SettingValues settings = ComponentRuntime.settingsOrExit(StatusSinkKeys.COMPONENT);
+        StatusSinkConfig config = StatusSinkConfig.from(settings);
         SchemaMigrator.migrate(config.jdbcUrl(), config.dbUser(), config.dbPassword());
-        ComponentRuntime runtime = ComponentRuntime.start("status-sink", System.getenv());
+        ComponentRuntime runtime = ComponentRuntime.start(settings);
         StatusSink sink = runtime.manage("status-sink", new StatusSink(config, runtime.metrics()).start());
-        runtime.ops().addReadinessCheck(Checks.consumerJoined("consumer:" + config.topic(), sink.assignment()))
+        runtime.ops().addReadinessCheck(Checks.consumerJoined("consumer:" + Topics.TASK_STATUS.name(),
+                        sink.assignment()))
                 .addReadinessCheck(Checks.jdbc("database", config.jdbcUrl(), config.dbUser(), config.dbPassword()));
         runtime.awaitShutdown();
     }

@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.embedded.SharedInfra;
 import io.falcon.events.DeadLetter;
-import io.falcon.events.Settings;
 import io.falcon.events.Topics;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;
+import io.falcon.ops.FalconMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.falcon.testkit.Await;
 import io.falcon.testkit.kafka.DeadLetters;
 import io.falcon.testkit.kafka.TopicProducer;
@@ -35,14 +36,13 @@ class StatusSinkIT {
         topic = SharedInfra.uniqueName("status");
         SharedInfra.kafka().createTopics(3, topic);
         producer = TopicProducer.to(SharedInfra.kafka().bootstrapServers(), Topics.TASK_STATUS, topic);
-        sink = new StatusSink(StatusSinkConfig.from(new Settings(Map.of(
+        sink = new StatusSink(StatusSinkConfig.from(Map.of(
                 "falcon.kafka.bootstrap-servers", SharedInfra.kafka().bootstrapServers(),
                 "falcon.sink.group-id", topic,
-                "falcon.sink.topic", topic,
                 "falcon.db.url", db.url(),
                 "falcon.db.user", db.db.user(),
                 "falcon.db.password", db.db.password(),
-                "falcon.sink.max-backoff", "1s")))).start();
+                "falcon.sink.max-backoff", "1s")), new FalconMetrics(new SimpleMeterRegistry()), topic).start();
     }
 
     @AfterEach

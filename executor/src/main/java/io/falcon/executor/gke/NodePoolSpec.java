@@ -6,6 +6,7 @@ import com.google.container.v1.NodePoolAutoscaling;
 import com.google.container.v1.ReservationAffinity;
 import io.falcon.events.TpuTopology;
 import io.falcon.events.TpuType;
+import io.falcon.events.config.ExecutorKeys;
 import io.falcon.events.executor.ExecutorCommand.EnsureNodePool;
 import io.falcon.events.executor.SupplyMode;
 import io.falcon.executor.FalconLabels;
@@ -33,8 +34,9 @@ public final class NodePoolSpec {
      * hard to get back). GKE v1 carries it per pool as {@code NodeConfig.consolidation_delay}.
      */
     public record ScaleDown(Duration reservation, Duration onDemand, Duration flexStart) {
-        public static final ScaleDown DEFAULT = new ScaleDown(Duration.ofMinutes(10), Duration.ofMinutes(10),
-                Duration.ofHours(6));
+        /** The defaults declared in the settings catalog. */
+        public static final ScaleDown DEFAULT = new ScaleDown(ExecutorKeys.SCALE_DOWN_RESERVATION.defaultValue(),
+                ExecutorKeys.SCALE_DOWN_ON_DEMAND.defaultValue(), ExecutorKeys.SCALE_DOWN_FLEX_START.defaultValue());
 
         public ScaleDown {
             Objects.requireNonNull(reservation, "reservation");

@@ -7,6 +7,7 @@ import io.falcon.embedded.EmbeddedKafka;
 import io.falcon.embedded.SharedInfra;
 import io.falcon.events.DeadLetter;
 import io.falcon.events.Topics;
+import io.falcon.events.config.ExecutorKeys;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorCommand;
 import io.falcon.events.executor.ExecutorEvent;
@@ -52,9 +53,9 @@ class ExecutorKafkaIT {
                 TopicReader<String, DeadLetter> deadLetters = DeadLetters.reader(kafka.bootstrapServers())) {
             Map<String, String> settings = new HashMap<>(ExecutorConfig.simulatorDefaults(kafka.bootstrapServers(),
                     sim.gkeEndpoint(), sim.computeEndpoint()));
-            settings.put(ExecutorConfig.GROUP_ID, "executor-" + run);
-            settings.put(ExecutorConfig.POLL_INTERVAL, "100ms");
-            try (ExecutorApp app = new ExecutorApp(ExecutorConfig.fromMap(settings)).start()) {
+            settings.put(ExecutorKeys.GROUP_ID.key(), "executor-" + run);
+            settings.put(ExecutorKeys.POLL_INTERVAL.key(), "100ms");
+            try (ExecutorApp app = new ExecutorApp(ExecutorConfig.from(settings)).start()) {
                 String pool = "falcon-" + jobId.substring(0, Math.min(20, jobId.length())).replaceAll("-$", "");
                 String k8sJob = "falcon-" + run;
                 ExecutorCommandBuilder command = executorCommand(jobId).cluster(cluster).nodePoolName(pool)

@@ -11,6 +11,7 @@ import io.falcon.embedded.EmbeddedKafka;
 import io.falcon.embedded.SharedInfra;
 import io.falcon.events.Topics;
 import io.falcon.events.cdc.ClusterChange;
+import io.falcon.events.config.ExecutorKeys;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorCommand;
 import io.falcon.events.executor.ExecutorEvent;
@@ -68,9 +69,9 @@ class ExecutorRestartIT {
             sim.nodePoolKnobs("proj-r", "us-central1", "edge-r").creationDelay(Duration.ofSeconds(4));
             Map<String, String> settings = new HashMap<>(ExecutorConfig.simulatorDefaults(kafka.bootstrapServers(),
                     sim.gkeEndpoint(), sim.computeEndpoint()));
-            settings.put(ExecutorConfig.GROUP_ID, group);
-            settings.put(ExecutorConfig.POLL_INTERVAL, "100ms");
-            ExecutorConfig config = ExecutorConfig.fromMap(settings);
+            settings.put(ExecutorKeys.GROUP_ID.key(), group);
+            settings.put(ExecutorKeys.POLL_INTERVAL.key(), "100ms");
+            ExecutorConfig config = ExecutorConfig.from(settings);
             // the clusters registry, as cdc-ingest publishes it
             clusterRows.send(cluster.clusterId(), RowChangeBuilder.inserted(ClusterRowBuilder.of(cluster)
                     .createdAt(Instant.now()).build()).at(Instant.now()).build());
@@ -78,10 +79,10 @@ class ExecutorRestartIT {
             try (ClusterManagerClient gke = GoogleClients.clusterManager(config)) {
                 String poolPath = cluster.resourceName() + "/nodePools/" + pool;
                 Map<String, String> first = new HashMap<>(settings);
-                first.put(ExecutorConfig.PRODUCER_NAME, "executor-first");
+                first.put(ExecutorKeys.PRODUCER_NAME.key(), "executor-first");
                 Runnable ensurePool = () -> commands.send(cluster.clusterId(), executorCommand(jobId).cluster(cluster)
                         .nodePoolName(pool).producer("test").at(Instant.now()).ensureNodePool());
-                try (ExecutorApp app = new ExecutorApp(ExecutorConfig.fromMap(first)).start()) {
+                try (ExecutorApp app = new ExecutorApp(ExecutorConfig.from(first)).start()) {
                     ensurePool.run();
                     awaitPool(gke, poolPath);
                     awaitCommitted(admin, group);
@@ -89,9 +90,9 @@ class ExecutorRestartIT {
                 assertThat(gke.getNodePool(poolPath).getStatus()).isEqualTo(NodePool.Status.PROVISIONING);
 
                 Map<String, String> second = new HashMap<>(settings);
-                second.put(ExecutorConfig.PRODUCER_NAME, "executor-second");
+                second.put(ExecutorKeys.PRODUCER_NAME.key(), "executor-second");
                 long restarted = System.nanoTime();
-                try (ExecutorApp app = new ExecutorApp(ExecutorConfig.fromMap(second)).start()) {
+                try (ExecutorApp app = new ExecutorApp(ExecutorConfig.from(second)).start()) {
                     // The new process remembers nothing; the scheduler re-sends EnsureNodePool while the job is
                     // Provisioning, and the executor carries the pool on from what GKE shows.
                     ensurePool.run();

@@ -19,7 +19,6 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.falcon.cdc.CdcConfig;
-import io.falcon.events.Settings;
 import io.falcon.executor.ExecutorConfig;
 import io.falcon.faults.FaultStreamsConfig;
 import io.falcon.ops.GracefulShutdown;
@@ -64,10 +63,10 @@ class DeploymentFilesTest {
             "FALCON_JAVA_OPTS", "JAVA_TOOL_OPTIONS");
     private static final Map<String, Function<Map<String, String>, Object>> CONFIGS = Map.of(
             "cdc-ingest", env -> CdcConfig.fromEnvironment(env, new Properties()),
-            "scheduler", env -> SchedulerConfig.from(new Settings(env)),
-            "executor", ExecutorConfig::fromEnv,
-            "status-sink", env -> StatusSinkConfig.from(new Settings(env)),
-            "fault-streams", env -> FaultStreamsConfig.from(new Settings(env)));
+            "scheduler", env -> SchedulerConfig.from(env),
+            "executor", env -> ExecutorConfig.from(env),
+            "status-sink", env -> StatusSinkConfig.from(env),
+            "fault-streams", env -> FaultStreamsConfig.from(env));
 
     private static KubernetesClient kubernetes;
     private static List<HasMetadata> manifests;

@@ -1,5 +1,6 @@
 package io.falcon.scheduler.core;
 
+import io.falcon.events.config.SchedulerKeys;
 import io.falcon.events.executor.SupplyMode;
 import java.time.Duration;
 import java.util.Map;
@@ -38,10 +39,15 @@ public record SchedulerSettings(Duration reservationRetry, Duration provisioning
         idleLinger = Map.copyOf(idleLinger);
     }
 
+    /** The defaults declared in the settings catalog (SchedulerKeys), so that they are written down once. */
     public static SchedulerSettings defaults() {
-        return new SchedulerSettings(Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofMinutes(15),
-                Duration.ofSeconds(30), Duration.ofMinutes(10), Duration.ofMinutes(30), Duration.ofHours(24),
-                Duration.ofSeconds(60), Duration.ofSeconds(60), Duration.ofMinutes(10), 100, Map.of());
+        return new SchedulerSettings(SchedulerKeys.RESERVATION_RETRY.defaultValue(),
+                SchedulerKeys.PROVISIONING_RETRY.defaultValue(), SchedulerKeys.PROVISIONING_BACKSTOP.defaultValue(),
+                SchedulerKeys.DISPATCH_RETRY.defaultValue(), SchedulerKeys.SUBMIT_DEADLINE.defaultValue(),
+                SchedulerKeys.DISPATCH_DEADLINE.defaultValue(), SchedulerKeys.DEFAULT_EXECUTION_TIMEOUT.defaultValue(),
+                SchedulerKeys.ABORT_RETRY.defaultValue(), SchedulerKeys.CLEANUP_RETRY.defaultValue(),
+                SchedulerKeys.ORPHAN_GRACE.defaultValue(),
+                Math.toIntExact(SchedulerKeys.POSITION_UPDATES.defaultValue()), Map.of());
     }
 
     /** How long an idle pool of this supply mode is kept (zero: deleted at once). */
