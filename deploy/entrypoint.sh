@@ -35,6 +35,6 @@ if [ "${FALCON_LOG_FORMAT:-json}" = "json" ] && [ "$component" != "cli" ]; then
 fi
 
 # Each component runs with its own class path (the Dockerfile wrote one per module); FALCON_CLASSPATH overrides it.
-classpath="${FALCON_CLASSPATH:-$(cat "${FALCON_CLASSPATH_DIR:-/falcon/classpath}/$module")}"
+classpath="${FALCON_CLASSPATH:-$(cat "/falcon/classpath/$module")}"
 # shellcheck disable=SC2086
 exec java $logging ${FALCON_JAVA_OPTS:-} -cp "$classpath" "$main" "$@"

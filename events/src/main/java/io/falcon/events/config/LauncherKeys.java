@@ -19,8 +19,9 @@ public final class LauncherKeys {
             "level of the io.falcon loggers in the JSON log configuration");
     public static final Setting<String> JAVA_OPTS = optional("falcon.java-opts", SettingType.TEXT, "none",
             Validator.any(), "extra JVM options of deploy/entrypoint.sh and ./falcon");
-    public static final Setting<String> LIB = withDefault("falcon.lib", SettingType.TEXT, "/falcon/lib",
-            Validator.any(), "the image's class path directory (deploy/entrypoint.sh)");
+    public static final Setting<String> CLASSPATH = optional("falcon.classpath", SettingType.TEXT,
+            "the component's own module class path, /falcon/classpath/MODULE", Validator.any(),
+            "the class path deploy/entrypoint.sh runs a component with");
     public static final Setting<String> LOG_FILE = withDefault("falcon.log.file", SettingType.TEXT,
             "target/falcon-local.log", Validator.any(), "where ./falcon-local writes the components' logs");
     public static final Setting<String> REBUILD = withDefault("falcon.rebuild", SettingType.Choice.of("0", "1"), "0",
@@ -32,7 +33,7 @@ public final class LauncherKeys {
     public static final Component COMPONENT = new Component("launcher",
             "Environment only: read by deploy/entrypoint.sh, ./falcon, ./falcon-local and the logback"
                     + " configurations, not by a component's Java code.",
-            List.of(LOG_FORMAT, LOG_LEVEL, JAVA_OPTS, LIB, LOG_FILE, REBUILD, CLI_LOG_LEVEL), List.of(), List.of());
+            List.of(LOG_FORMAT, LOG_LEVEL, JAVA_OPTS, CLASSPATH, LOG_FILE, REBUILD, CLI_LOG_LEVEL), List.of(), List.of());
 
     private LauncherKeys() {
     }

@@ -101,7 +101,7 @@ class SettingsCatalogDriftTest {
         Set<String> checked = new TreeSet<>();
         for (String file : List.of("falcon-local", "falcon", "deploy/entrypoint.sh", "Dockerfile",
                 "ops/src/main/resources/falcon-logback-json.xml", "local/src/main/resources/logback.xml",
-                "local/src/main/resources/falcon-cli-logback.xml")) {
+                "cli/src/main/resources/falcon-cli-logback.xml")) {
             Matcher names = FALCON_NAME.matcher(Files.readString(ROOT.resolve(file)));
             while (names.find()) {
                 assertThat(declared(names.group())).as(file + " reads " + names.group()
