@@ -25,6 +25,7 @@ public record FaultStreamsConfig(
     public static final String STREAM_THREADS = "falcon.faults.stream-threads";
     public static final String JOB_WINDOW = "falcon.faults.job-window";
     public static final String GRACE = "falcon.faults.grace";
+    public static final String ALLOWED_LATENESS = "falcon.faults.allowed-lateness";
     public static final String DECIDE_INTERVAL = "falcon.faults.decide-interval";
     public static final String RELEASE_CHECK_INTERVAL = "falcon.faults.release-check-interval";
     public static final String COUNT_JOBLESS_FAULTS = "falcon.faults.count-jobless-faults";
@@ -42,9 +43,11 @@ public record FaultStreamsConfig(
                 new FaultTopologyOptions(
                         settings.duration(JOB_WINDOW, Duration.ofSeconds(30)),
                         settings.duration(GRACE, Duration.ofSeconds(5)),
+                        // a fault this far behind the job window's event time skips the window, counted directly
+                        settings.duration(ALLOWED_LATENESS, FaultTopologyOptions.DEFAULT_ALLOWED_LATENESS),
                         settings.duration(DECIDE_INTERVAL, Duration.ofSeconds(1)),
                         settings.duration(RELEASE_CHECK_INTERVAL, Duration.ofMinutes(1)),
-                        settings.bool(COUNT_JOBLESS_FAULTS, true)),
+                        settings.bool(COUNT_JOBLESS_FAULTS, true), false),
                 settings.find(POLICY_FILE).map(Path::of),
                 settings.duration(POLICY_POLL_INTERVAL, Duration.ofSeconds(10)),
                 // how long a crashed instance's tasks wait before another instance takes them over

@@ -23,7 +23,22 @@ public final class ReplayMain {
     }
 
     public static void main(String[] args) throws Exception {
-        System.exit(run(args, System.out, System.err));
+        System.exit(runFromCommandLine(args));
+    }
+
+    /**
+     * Runs with stdout holding only the JSON lines: everything else that writes to System.out while the replay
+     * runs (the logging of the topology and of Kafka Streams) is sent to stderr, so the output can be piped.
+     */
+    public static int runFromCommandLine(String[] args) throws Exception {
+        PrintStream stdout = System.out;
+        PrintStream stderr = System.err;
+        System.setOut(stderr);
+        try {
+            return run(args, stdout, stderr);
+        } finally {
+            System.setOut(stdout);
+        }
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {

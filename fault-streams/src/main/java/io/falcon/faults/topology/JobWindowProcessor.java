@@ -9,6 +9,7 @@ import io.falcon.events.fault.NodeIsolation;
 import io.falcon.faults.core.JobWindow;
 import io.falcon.faults.core.PolicyRules;
 import io.falcon.faults.core.Verdicts;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -25,11 +26,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The job window stage, keyed by job id. Faults of a job are held in a changelogged store; a wall-clock punctuator
- * decides every job whose first fault's window plus grace has passed in event time. Event time is the highest
- * receive time seen, advanced by the wall-clock time since the last record, so an idle partition still decides
- * while a partition catching up on a backlog does not decide early. Hardware faults go on to the counting stage,
- * re-keyed by cluster.
+ * The job window stage. Faults of a job are held per (cluster, job id) in a changelogged store (a job id is only
+ * unique within its cluster); a wall-clock punctuator decides every job whose first fault's window plus grace has
+ * passed in event time. Event time is the highest receive time seen, advanced by the wall-clock time since the
+ * last record, so an idle partition still decides while a partition catching up on a backlog does not decide
+ * early; it never moves backwards (a late record keeps the idle advance already made). A fault later than the
+ * allowed lateness behind it skips the window and is counted directly. Hardware faults go on to the counting
+ * stage, re-keyed by cluster.
  */
 final class JobWindowProcessor implements Processor<String, byte[], String, Object> {
     private static final Logger LOG = LoggerFactory.getLogger(JobWindowProcessor.class);
@@ -95,20 +98,33 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
             return;
         }
         String jobId = fault.jobId().get();
+        long eventTimeMs = eventTimeAt(wallMs);
+        // Monotone: the idle advance made so far is kept, whatever the receive time of this record.
+        streamTimeMs = Math.max(eventTimeMs, fault.receiveTimeMs());
+        lastRecordWallMs = wallMs;
+        if (JobWindow.isTooLate(fault.receiveTimeMs(), eventTimeMs, options.allowedLateness().toMillis())) {
+            forwardVerdict(Verdicts.about(fault, Outcome.LATE_COUNTED_DIRECTLY, policy(),
+                    "arrived " + Duration.ofMillis(eventTimeMs - fault.receiveTimeMs()).toSeconds()
+                            + "s behind the job window's event time, more than the allowed lateness ("
+                            + options.allowedLateness().toSeconds()
+                            + "s, falcon.faults.allowed-lateness): counted directly, without the job window",
+                    wallMs));
+            toCounting(fault, wallMs);
+            return;
+        }
+        String jobKey = StoreKeys.job(fault.clusterId(), jobId);
         long seq = context.recordMetadata().map(m -> m.offset()).filter(o -> o >= 0).orElse(sequence++);
-        pending.put(StoreKeys.pending(jobId, fault.receiveTimeMs(), seq), fault);
-        Long first = firstFaultOfJob.get(jobId);
+        pending.put(StoreKeys.pending(jobKey, fault.receiveTimeMs(), seq), fault);
+        Long first = firstFaultOfJob.get(jobKey);
         if (first == null || fault.receiveTimeMs() < first) {
             if (first != null) {
-                due.delete(StoreKeys.due(first, jobId));
+                due.delete(StoreKeys.due(first, jobKey));
             }
-            firstFaultOfJob.put(jobId, fault.receiveTimeMs());
-            due.put(StoreKeys.due(fault.receiveTimeMs(), jobId), jobId);
+            firstFaultOfJob.put(jobKey, fault.receiveTimeMs());
+            due.put(StoreKeys.due(fault.receiveTimeMs(), jobKey), jobKey);
         }
         LOG.debug("job={} cluster={} node={} device={} code={} held in the job window", jobId, fault.clusterId(),
                 fault.nodeName(), fault.deviceName(), fault.faultCode());
-        streamTimeMs = Math.max(streamTimeMs, fault.receiveTimeMs());
-        lastRecordWallMs = wallMs;
     }
 
     /** Event time as seen by this task: the newest receive time, plus wall time spent idle since. */
@@ -125,21 +141,21 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
             while (it.hasNext()) {
                 KeyValue<String, String> entry = it.next();
                 Long first = firstFaultOfJob.get(entry.value);
-                if (first == null || JobWindow.decidableAt(first, windowMs, graceMs) > now) {
+                if (first == null || !JobWindow.isDue(first, windowMs, graceMs, now)) {
                     break;
                 }
                 dueJobs.add(entry.value);
             }
         }
-        for (String jobId : dueJobs) {
-            decideJob(jobId, now, windowMs, graceMs, wallMs);
+        for (String jobKey : dueJobs) {
+            decideJob(jobKey, now, windowMs, graceMs, wallMs);
         }
     }
 
-    private void decideJob(String jobId, long now, long windowMs, long graceMs, long wallMs) {
+    private void decideJob(String jobKey, long now, long windowMs, long graceMs, long wallMs) {
         Map<DeviceFault, String> keys = new IdentityHashMap<>();
         List<DeviceFault> faults = new ArrayList<>();
-        try (KeyValueIterator<String, DeviceFault> it = pending.prefixScan(StoreKeys.jobPrefix(jobId),
+        try (KeyValueIterator<String, DeviceFault> it = pending.prefixScan(StoreKeys.jobPrefix(jobKey),
                 Serdes.String().serializer())) {
             while (it.hasNext()) {
                 KeyValue<String, DeviceFault> kv = it.next();
@@ -149,6 +165,8 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
         }
         JobWindow.Decision decision = JobWindow.decideDue(faults, windowMs, graceMs, now);
         IsolationPolicy policy = policy();
+        String jobId = decision.decided().isEmpty() ? jobKey
+                : decision.decided().get(0).fault().jobId().orElse(jobKey);
         int software = 0;
         for (JobWindow.Outcome outcome : decision.decided()) {
             pending.delete(keys.get(outcome.fault()));
@@ -165,16 +183,16 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
         if (software > 0) {
             LOG.info("job={} {} faults classified as software faults (not counted)", jobId, software);
         }
-        Long oldFirst = firstFaultOfJob.get(jobId);
+        Long oldFirst = firstFaultOfJob.get(jobKey);
         if (oldFirst != null) {
-            due.delete(StoreKeys.due(oldFirst, jobId));
+            due.delete(StoreKeys.due(oldFirst, jobKey));
         }
         if (decision.remaining().isEmpty()) {
-            firstFaultOfJob.delete(jobId);
+            firstFaultOfJob.delete(jobKey);
         } else {
             long first = decision.remaining().get(0).receiveTimeMs();
-            firstFaultOfJob.put(jobId, first);
-            due.put(StoreKeys.due(first, jobId), jobId);
+            firstFaultOfJob.put(jobKey, first);
+            due.put(StoreKeys.due(first, jobKey), jobKey);
         }
     }
 

@@ -15,16 +15,21 @@ final class StoreKeys {
         return String.format("%019d", Math.max(0, ms));
     }
 
-    static String pending(String jobId, long receiveMs, long sequence) {
-        return jobId + SEP + time(receiveMs) + SEP + time(sequence);
+    /** A job window: job ids are unique only within their cluster. */
+    static String job(String clusterId, String jobId) {
+        return clusterId + SEP + jobId;
     }
 
-    static String jobPrefix(String jobId) {
-        return jobId + SEP;
+    static String pending(String jobKey, long receiveMs, long sequence) {
+        return jobKey + SEP + time(receiveMs) + SEP + time(sequence);
     }
 
-    static String due(long firstReceiveMs, String jobId) {
-        return time(firstReceiveMs) + SEP + jobId;
+    static String jobPrefix(String jobKey) {
+        return jobKey + SEP;
+    }
+
+    static String due(long firstReceiveMs, String jobKey) {
+        return time(firstReceiveMs) + SEP + jobKey;
     }
 
     static String counter(CounterKey key) {
