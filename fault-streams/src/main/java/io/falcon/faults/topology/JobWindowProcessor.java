@@ -7,7 +7,6 @@ import io.falcon.events.fault.FaultVerdict.Outcome;
 import io.falcon.events.fault.IsolationPolicy;
 import io.falcon.events.fault.NodeIsolation;
 import io.falcon.faults.core.JobWindow;
-import io.falcon.faults.core.PolicyRules;
 import io.falcon.faults.core.Verdicts;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,14 +41,17 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
     private KeyValueStore<String, DeviceFault> pending;
     private KeyValueStore<String, Long> firstFaultOfJob;
     private KeyValueStore<String, String> due;
-    private KeyValueStore<String, IsolationPolicy> policies;
+    private final CurrentPolicy currentPolicy;
     private long streamTimeMs;
     private long lastRecordWallMs;
+    /** Event time is only known once a record (or a restored held fault) has shown a receive time. */
+    private boolean eventTimeKnown;
     private long sequence;
 
     private final FalconMetrics metrics;
 
-    JobWindowProcessor(FaultTopologyOptions options, FalconMetrics metrics) {
+    JobWindowProcessor(FaultTopologyOptions options, CurrentPolicy currentPolicy, FalconMetrics metrics) {
+        this.currentPolicy = currentPolicy;
         this.metrics = metrics;
         this.options = options;
     }
@@ -60,8 +62,9 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
         pending = context.getStateStore(FaultTopology.PENDING_STORE);
         firstFaultOfJob = context.getStateStore(FaultTopology.JOB_FIRST_STORE);
         due = context.getStateStore(FaultTopology.DUE_STORE);
-        policies = context.getStateStore(FaultTopology.POLICY_STORE);
         int restored = 0;
+        streamTimeMs = 0;
+        eventTimeKnown = false;
         try (KeyValueIterator<String, DeviceFault> it = pending.all()) {
             while (it.hasNext()) {
                 streamTimeMs = Math.max(streamTimeMs, it.next().value.receiveTimeMs());
@@ -69,6 +72,7 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
             }
         }
         lastRecordWallMs = context.currentSystemTimeMs();
+        eventTimeKnown = restored > 0;
         if (restored > 0) {
             LOG.info("job window task {} restored {} pending faults, event time {}", context.taskId(), restored,
                     streamTimeMs);
@@ -98,10 +102,11 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
             return;
         }
         String jobId = fault.jobId().get();
-        long eventTimeMs = eventTimeAt(wallMs);
+        long eventTimeMs = eventTimeKnown ? eventTimeAt(wallMs) : fault.receiveTimeMs();
         // Monotone: the idle advance made so far is kept, whatever the receive time of this record.
         streamTimeMs = Math.max(eventTimeMs, fault.receiveTimeMs());
         lastRecordWallMs = wallMs;
+        eventTimeKnown = true;
         if (JobWindow.isTooLate(fault.receiveTimeMs(), eventTimeMs, options.allowedLateness().toMillis())) {
             forwardVerdict(Verdicts.about(fault, Outcome.LATE_COUNTED_DIRECTLY, policy(),
                     "arrived " + Duration.ofMillis(eventTimeMs - fault.receiveTimeMs()).toSeconds()
@@ -207,7 +212,6 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
     }
 
     private IsolationPolicy policy() {
-        IsolationPolicy stored = policies.get(IsolationPolicy.KEY);
-        return stored == null ? PolicyRules.defaultPolicy() : stored;
+        return currentPolicy.get();
     }
 }
