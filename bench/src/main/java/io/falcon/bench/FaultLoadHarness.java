@@ -108,8 +108,7 @@ public final class FaultLoadHarness {
                 Instant deadline = Instant.now().plus(Duration.ofMinutes(10));
                 while (received < faults.size() && Instant.now().isBefore(deadline)) {
                     for (ConsumerRecord<String, byte[]> r : verdicts.poll(Duration.ofMillis(200))) {
-                        FaultVerdict verdict = Topics.FAULT_VERDICTS.valueSerde().fromBytes(r.value());
-                        outcomes.merge(verdict.outcome(), 1L, Long::sum);
+                        outcomes.merge(outcome(r.value()), 1L, Long::sum);
                         received++;
                     }
                     peakRss = Math.max(peakRss, residentKb());
@@ -193,6 +192,15 @@ public final class FaultLoadHarness {
             Thread.sleep(100);
         }
     }
+
+    /** The verdict's outcome, found in its JSON without decoding it all (the harness shares the CPUs). */
+    private static FaultVerdict.Outcome outcome(byte[] verdict) {
+        String json = new String(verdict, StandardCharsets.UTF_8);
+        int at = json.indexOf(OUTCOME) + OUTCOME.length();
+        return FaultVerdict.Outcome.valueOf(json.substring(at, json.indexOf('"', at)));
+    }
+
+    private static final String OUTCOME = "\"outcome\":\"";
 
     /** VmRSS of this process in kB (0 where /proc is missing). */
     private static long residentKb() {

@@ -16,7 +16,8 @@ public record FaultStreamsConfig(
         FaultTopologyOptions topology,
         Optional<Path> policyFile,
         Duration policyPollInterval,
-        Duration sessionTimeout) {
+        Duration sessionTimeout,
+        Duration commitInterval) {
 
     public static final String BOOTSTRAP_SERVERS = "falcon.kafka.bootstrap-servers";
     public static final String REPLICATION_FACTOR = "falcon.kafka.replication-factor";
@@ -32,6 +33,7 @@ public record FaultStreamsConfig(
     public static final String POLICY_FILE = "falcon.faults.policy-file";
     public static final String POLICY_POLL_INTERVAL = "falcon.faults.policy-poll-interval";
     public static final String SESSION_TIMEOUT = "falcon.faults.session-timeout";
+    public static final String COMMIT_INTERVAL = "falcon.faults.commit-interval";
 
     public static FaultStreamsConfig from(Settings settings) {
         return new FaultStreamsConfig(
@@ -51,6 +53,9 @@ public record FaultStreamsConfig(
                 settings.find(POLICY_FILE).map(Path::of),
                 settings.duration(POLICY_POLL_INTERVAL, Duration.ofSeconds(10)),
                 // how long a crashed instance's tasks wait before another instance takes them over
-                settings.duration(SESSION_TIMEOUT, Duration.ofSeconds(45)));
+                settings.duration(SESSION_TIMEOUT, Duration.ofSeconds(45)),
+                // each exactly-once commit is a transaction round trip and a store flush; verdicts wait for the job
+                // window (35 s) anyway, so a second more buys throughput for little
+                settings.duration(COMMIT_INTERVAL, Duration.ofSeconds(1)));
     }
 }

@@ -81,8 +81,9 @@ public final class FaultTopology {
     private static <V> StoreBuilder<?> store(FaultTopologyOptions options, String name, Serde<V> values) {
         var supplier = options.inMemoryStores() ? Stores.inMemoryKeyValueStore(name)
                 : Stores.persistentKeyValueStore(name);
+        // cached: repeated writes of a key between two commits reach the changelog once
         return Stores.keyValueStoreBuilder(supplier, Serdes.String(), values)
-                .withLoggingEnabled(Map.of());
+                .withLoggingEnabled(Map.of()).withCachingEnabled();
     }
 
     @SuppressWarnings("unchecked")
