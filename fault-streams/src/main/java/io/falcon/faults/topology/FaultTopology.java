@@ -24,8 +24,6 @@ import org.apache.kafka.streams.state.Stores;
  */
 public final class FaultTopology {
     static final String PENDING_STORE = "fault-window-pending";
-    static final String JOB_FIRST_STORE = "fault-window-first";
-    static final String DUE_STORE = "fault-window-due";
     static final String COUNTER_STORE = "fault-counters";
     static final String NODE_STORE = "fault-isolation-nodes";
     static final String CANDIDATE_STORE = "fault-isolation-candidates";
@@ -58,8 +56,6 @@ public final class FaultTopology {
         topology.addSource("faults", keys, bytes, Topics.DEVICE_FAULTS.name());
         topology.addProcessor("job-window", () -> new JobWindowProcessor(options, policy, metrics), "faults");
         topology.addStateStore(store(options, PENDING_STORE, BinaryCodec.faults()), "job-window");
-        topology.addStateStore(store(options, JOB_FIRST_STORE, Serdes.Long()), "job-window");
-        topology.addStateStore(store(options, DUE_STORE, Serdes.String()), "job-window");
         // internal: the compact binary encoding, not the catalog's JSON (docs/topics.md)
         topology.addSink(COUNTING_SINK, Topics.FAULT_COUNTING.name(), Serdes.String().serializer(),
                 BinaryCodec.faults().serializer(), "job-window");
@@ -81,9 +77,10 @@ public final class FaultTopology {
     private static <V> StoreBuilder<?> store(FaultTopologyOptions options, String name, Serde<V> values) {
         var supplier = options.inMemoryStores() ? Stores.inMemoryKeyValueStore(name)
                 : Stores.persistentKeyValueStore(name);
-        // cached: repeated writes of a key between two commits reach the changelog once
+        // not cached: the processors keep what they read often decoded themselves, and a held fault or a counter
+        // is rarely written twice between two commits, so the cache would only add copying
         return Stores.keyValueStoreBuilder(supplier, Serdes.String(), values)
-                .withLoggingEnabled(Map.of()).withCachingEnabled();
+                .withLoggingEnabled(Map.of());
     }
 
     @SuppressWarnings("unchecked")

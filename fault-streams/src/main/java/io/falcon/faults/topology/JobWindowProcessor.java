@@ -39,8 +39,7 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
     private final FaultTopologyOptions options;
     private ProcessorContext<String, Object> context;
     private KeyValueStore<String, DeviceFault> pending;
-    private KeyValueStore<String, Long> firstFaultOfJob;
-    private KeyValueStore<String, String> due;
+    private final HeldFaults held = new HeldFaults();
     private final CurrentPolicy currentPolicy;
     private long streamTimeMs;
     private long lastRecordWallMs;
@@ -60,17 +59,19 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         pending = context.getStateStore(FaultTopology.PENDING_STORE);
-        firstFaultOfJob = context.getStateStore(FaultTopology.JOB_FIRST_STORE);
-        due = context.getStateStore(FaultTopology.DUE_STORE);
-        int restored = 0;
+        // A re-initialised task (after a rebalance or an aborted transaction) starts from the store again.
+        held.clear();
         streamTimeMs = 0;
-        eventTimeKnown = false;
         try (KeyValueIterator<String, DeviceFault> it = pending.all()) {
             while (it.hasNext()) {
-                streamTimeMs = Math.max(streamTimeMs, it.next().value.receiveTimeMs());
-                restored++;
+                KeyValue<String, DeviceFault> kv = it.next();
+                // the (cluster, job) comes from the value, so keys of an earlier layout are read as well
+                held.add(StoreKeys.job(kv.value.clusterId(), kv.value.jobId().orElse("")),
+                        new HeldFaults.Held(kv.key, kv.value));
+                streamTimeMs = Math.max(streamTimeMs, kv.value.receiveTimeMs());
             }
         }
+        int restored = held.size();
         lastRecordWallMs = context.currentSystemTimeMs();
         eventTimeKnown = restored > 0;
         if (restored > 0) {
@@ -119,15 +120,9 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
         }
         String jobKey = StoreKeys.job(fault.clusterId(), jobId);
         long seq = context.recordMetadata().map(m -> m.offset()).filter(o -> o >= 0).orElse(sequence++);
-        pending.put(StoreKeys.pending(jobKey, fault.receiveTimeMs(), seq), fault);
-        Long first = firstFaultOfJob.get(jobKey);
-        if (first == null || fault.receiveTimeMs() < first) {
-            if (first != null) {
-                due.delete(StoreKeys.due(first, jobKey));
-            }
-            firstFaultOfJob.put(jobKey, fault.receiveTimeMs());
-            due.put(StoreKeys.due(fault.receiveTimeMs(), jobKey), jobKey);
-        }
+        String storeKey = StoreKeys.pending(jobKey, fault.receiveTimeMs(), seq);
+        pending.put(storeKey, fault);
+        held.add(jobKey, new HeldFaults.Held(storeKey, fault));
         LOG.debug("job={} cluster={} node={} device={} code={} held in the job window", jobId, fault.clusterId(),
                 fault.nodeName(), fault.deviceName(), fault.faultCode());
     }
@@ -141,40 +136,20 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
         long now = eventTimeAt(wallMs);
         long windowMs = options.jobWindow().toMillis();
         long graceMs = options.grace().toMillis();
-        List<String> dueJobs = new ArrayList<>();
-        try (KeyValueIterator<String, String> it = due.all()) {
-            while (it.hasNext()) {
-                KeyValue<String, String> entry = it.next();
-                Long first = firstFaultOfJob.get(entry.value);
-                if (first == null || !JobWindow.isDue(first, windowMs, graceMs, now)) {
-                    break;
-                }
-                dueJobs.add(entry.value);
-            }
-        }
-        for (String jobKey : dueJobs) {
+        // a window is due when event time is past first + window + grace
+        for (String jobKey : held.jobsWithFirstUpTo(now - windowMs - graceMs - 1)) {
             decideJob(jobKey, now, windowMs, graceMs, wallMs);
         }
     }
 
     private void decideJob(String jobKey, long now, long windowMs, long graceMs, long wallMs) {
-        Map<DeviceFault, String> keys = new IdentityHashMap<>();
-        List<DeviceFault> faults = new ArrayList<>();
-        try (KeyValueIterator<String, DeviceFault> it = pending.prefixScan(StoreKeys.jobPrefix(jobKey),
-                Serdes.String().serializer())) {
-            while (it.hasNext()) {
-                KeyValue<String, DeviceFault> kv = it.next();
-                faults.add(kv.value);
-                keys.put(kv.value, kv.key);
-            }
-        }
-        JobWindow.Decision decision = JobWindow.decideDue(faults, windowMs, graceMs, now);
+        JobWindow.Decision decision = JobWindow.decideDue(held.faults(jobKey), windowMs, graceMs, now);
+        held.keep(jobKey, decision.remaining()).forEach(pending::delete);
         IsolationPolicy policy = policy();
         String jobId = decision.decided().isEmpty() ? jobKey
                 : decision.decided().get(0).fault().jobId().orElse(jobKey);
         int software = 0;
         for (JobWindow.Outcome outcome : decision.decided()) {
-            pending.delete(keys.get(outcome.fault()));
             if (outcome instanceof JobWindow.Software s) {
                 software++;
                 forwardVerdict(Verdicts.about(s.fault(), Outcome.SOFTWARE_FAULT, policy, s.listedPeers(),
@@ -187,17 +162,6 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
         }
         if (software > 0) {
             LOG.info("job={} {} faults classified as software faults (not counted)", jobId, software);
-        }
-        Long oldFirst = firstFaultOfJob.get(jobKey);
-        if (oldFirst != null) {
-            due.delete(StoreKeys.due(oldFirst, jobKey));
-        }
-        if (decision.remaining().isEmpty()) {
-            firstFaultOfJob.delete(jobKey);
-        } else {
-            long first = decision.remaining().get(0).receiveTimeMs();
-            firstFaultOfJob.put(jobKey, first);
-            due.put(StoreKeys.due(first, jobKey), jobKey);
         }
     }
 

@@ -11,8 +11,10 @@ final class StoreKeys {
     private StoreKeys() {
     }
 
+    /** Zero-padded to 19 digits (every non-negative long), so byte order is numeric order. */
     static String time(long ms) {
-        return String.format("%019d", Math.max(0, ms));
+        String digits = Long.toString(Math.max(0, ms));
+        return "0".repeat(19 - digits.length()) + digits;
     }
 
     /** A job window: job ids are unique only within their cluster. */
@@ -24,13 +26,7 @@ final class StoreKeys {
         return jobKey + SEP + time(receiveMs) + SEP + time(sequence);
     }
 
-    static String jobPrefix(String jobKey) {
-        return jobKey + SEP;
-    }
 
-    static String due(long firstReceiveMs, String jobKey) {
-        return time(firstReceiveMs) + SEP + jobKey;
-    }
 
     static String counter(CounterKey key) {
         return key.clusterId() + SEP + key.nodeName() + SEP + key.deviceName() + SEP + key.faultCode();
