@@ -3,6 +3,7 @@ package io.falcon.faults.replay;
 import io.falcon.events.Meta;
 import io.falcon.events.fault.DeviceFault;
 import io.falcon.events.fault.IsolationPolicy;
+import io.falcon.faults.PolicyYaml;
 import io.falcon.faults.core.PolicyRules;
 import io.falcon.faults.topology.FaultTopologyOptions;
 import java.io.PrintStream;
@@ -65,7 +66,7 @@ public final class ReplayMain {
         if (trace == null || policyFile == null) {
             return usage(err);
         }
-        PolicyRules.Validated validated = PolicyRules.parseYaml(
+        PolicyRules.Validated validated = PolicyYaml.parse(
                 Files.readString(policyFile, StandardCharsets.UTF_8), 1, Meta.of("fault-replay", Instant.EPOCH));
         if (validated instanceof PolicyRules.Invalid invalid) {
             err.println(invalid.message());
