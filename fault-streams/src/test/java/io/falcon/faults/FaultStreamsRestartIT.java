@@ -63,42 +63,6 @@ class FaultStreamsRestartIT {
                 FaultVerdict.Outcome.COUNTED, FaultVerdict.Outcome.ISOLATED);
     }
 
-    @Test
-    void faultsHeldInTheJobWindowSurviveARestartFromTheChangelog() throws Exception {
-        String bootstrap = SharedInfra.kafka().bootstrapServers();
-        TopicProvisioner.ensureAll(bootstrap, 3, (short) 1);
-        String appId = SharedInfra.uniqueName("faults-held");
-        String cluster = appId + "-c1";
-        Path stateDir = Files.createTempDirectory("faults-held");
-        Settings settings = new Settings(Map.of(FaultStreamsConfig.BOOTSTRAP_SERVERS, bootstrap,
-                FaultStreamsConfig.REPLICATION_FACTOR, "1", FaultStreamsConfig.APPLICATION_ID, appId,
-                FaultStreamsConfig.STATE_DIR, stateDir.toString(), FaultStreamsConfig.SESSION_TIMEOUT, "6s",
-                FaultStreamsConfig.JOB_WINDOW, "15s", FaultStreamsConfig.GRACE, "1s"));
-        List<FaultVerdict> verdicts = new ArrayList<>();
-        try (KafkaProducer<String, DeviceFault> producer = producer(bootstrap);
-                KafkaConsumer<String, FaultVerdict> consumer = verdictConsumer(bootstrap, appId)) {
-            long now = System.currentTimeMillis();
-            try (FaultStreamsApp app = new FaultStreamsApp(FaultStreamsConfig.from(settings)).start()) {
-                send(producer, jobFault(cluster, "npu-0", now));
-                send(producer, jobFault(cluster, "npu-1", now + 1000));
-                // consumed and committed (held, not decided: the window is 15 s) before the instance goes
-                Thread.sleep(5000);
-            }
-            try (var paths = Files.walk(stateDir)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
-            try (FaultStreamsApp app = new FaultStreamsApp(FaultStreamsConfig.from(settings)).start()) {
-                awaitVerdicts(consumer, verdicts, cluster, 2);
-            }
-        }
-        assertThat(verdicts).extracting(FaultVerdict::outcome).containsOnly(FaultVerdict.Outcome.SOFTWARE_FAULT);
-    }
-
-    private static DeviceFault jobFault(String cluster, String device, long receivedMs) {
-        return new DeviceFault(Meta.of("test", Instant.ofEpochMilli(receivedMs)), cluster, "node-1", device,
-                "0x80E18402", Optional.of("L2"), Optional.of(cluster + "-job"), receivedMs);
-    }
-
     private static DeviceFault fault(String cluster, long receivedMs) {
         return new DeviceFault(Meta.of("test", Instant.ofEpochMilli(receivedMs)), cluster, "node-1", "npu-0",
                 "0x80E18402", Optional.of("L2"), Optional.empty(), receivedMs);
