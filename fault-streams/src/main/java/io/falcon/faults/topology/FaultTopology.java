@@ -20,7 +20,8 @@ import org.apache.kafka.streams.state.Stores;
 /**
  * device-faults (by job) -> job window (held faults, punctuator) -> fault-counting (by cluster) + verdicts;
  * fault-counting + isolation-commands (by cluster) -> counting (counters, node isolation, candidates, punctuator)
- * -> verdicts + isolation (by cluster/node). The policy topic feeds a global store every task reads.
+ * -> verdicts + isolation (by cluster/node). The policy topic feeds a global store, whose processor hands each
+ * applied policy to the stages decoded ({@link CurrentPolicy}).
  */
 public final class FaultTopology {
     static final String PENDING_STORE = "fault-window-pending";
