@@ -43,9 +43,11 @@ import org.apache.kafka.common.utils.Utils;
  * <li>{@code storm}: storms of one code on every device of a 4,000-device job (500 nodes x 8) within 30 s, one
  * after another (a new job each), which must isolate nothing.</li>
  * </ul>
- * The faults are encoded before the clock starts and produced at once; the time runs until every fault has its
- * verdict (one per fault; a marker fault per partition, stamped an hour later, closes the last job windows). It
- * prints faults/s, the verdict outcomes, and the resident memory of the process (broker included) and the heap.
+ * A warm-up of 50,000 faults of the same load (other clusters, earlier event time) runs first, so that the figure
+ * is the sustained rate rather than the JIT's. The faults are encoded before the clock starts and produced at once;
+ * the time runs until every fault has its verdict (one per fault; a marker fault per partition, stamped an hour
+ * later, closes the last job windows). It prints faults/s, the verdict outcomes, and the resident memory of the
+ * process (broker included) and the heap.
  * Usage: FaultLoadHarness mixed|storm [faults, default 200000] [stream threads, default 1]
  */
 public final class FaultLoadHarness {
@@ -59,20 +61,11 @@ public final class FaultLoadHarness {
         String load = args.length > 0 ? args[0] : "mixed";
         int n = args.length > 1 ? Integer.parseInt(args[1]) : 200_000;
         int threads = args.length > 2 ? Integer.parseInt(args[2]) : 1;
-        List<DeviceFault> faults = switch (load) {
-            case "mixed" -> mixed(n);
-            case "storm" -> storm(n);
-            default -> throw new IllegalArgumentException("load must be mixed or storm, got " + load);
-        };
-        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(faults.size() + PARTITIONS);
-        long last = BASE;
-        for (DeviceFault fault : faults) {
-            records.add(record(fault));
-            last = Math.max(last, fault.receiveTimeMs());
-        }
-        for (int partition = 0; partition < PARTITIONS; partition++) {
-            records.add(marker(partition, last + Duration.ofHours(1).toMillis()));
-        }
+        List<DeviceFault> warmUp = load(load, WARM_UP, BASE, "warm-");
+        long measuredBase = warmUp.get(warmUp.size() - 1).receiveTimeMs() + Duration.ofHours(2).toMillis();
+        List<DeviceFault> faults = load(load, n, measuredBase, "");
+        List<ProducerRecord<byte[], byte[]>> warmUpRecords = records(warmUp);
+        List<ProducerRecord<byte[], byte[]>> records = records(faults);
         try (EmbeddedKafka kafka = EmbeddedKafka.launch()) {
             TopicProvisioner.ensureAll(kafka.bootstrapServers(), PARTITIONS, (short) 1);
             publishPolicy(kafka.bootstrapServers());
@@ -98,6 +91,12 @@ public final class FaultLoadHarness {
                             new StringDeserializer(), new ByteArrayDeserializer())) {
                 verdicts.subscribe(List.of(Topics.FAULT_VERDICTS.name()));
                 awaitRunning(app);
+                warmUpRecords.forEach(producer::send);
+                producer.flush();
+                long warmedUp = 0;
+                while (warmedUp < warmUp.size()) {
+                    warmedUp += verdicts.poll(Duration.ofMillis(200)).count();
+                }
                 long start = System.nanoTime();
                 records.forEach(producer::send);
                 producer.flush();
@@ -105,13 +104,20 @@ public final class FaultLoadHarness {
                 Map<FaultVerdict.Outcome, Long> outcomes = new EnumMap<>(FaultVerdict.Outcome.class);
                 long received = 0;
                 long peakRss = 0;
+                long nextRssSample = 0;
                 Instant deadline = Instant.now().plus(Duration.ofMinutes(10));
                 while (received < faults.size() && Instant.now().isBefore(deadline)) {
                     for (ConsumerRecord<String, byte[]> r : verdicts.poll(Duration.ofMillis(200))) {
+                        if (r.key().startsWith(MARKER_CLUSTER + "/")) {
+                            continue; // the warm-up's markers, decided once the measured faults move event time
+                        }
                         outcomes.merge(outcome(r.value()), 1L, Long::sum);
                         received++;
                     }
-                    peakRss = Math.max(peakRss, residentKb());
+                    if (System.nanoTime() >= nextRssSample) {
+                        peakRss = Math.max(peakRss, residentKb());
+                        nextRssSample = System.nanoTime() + 1_000_000_000L;
+                    }
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
                 Runtime rt = Runtime.getRuntime();
@@ -126,30 +132,56 @@ public final class FaultLoadHarness {
         }
     }
 
-    static List<DeviceFault> mixed(int n) {
+    private static final int WARM_UP = 50_000;
+    private static final String MARKER_CLUSTER = "c-marker";
+
+    private static List<DeviceFault> load(String load, int n, long base, String clusterPrefix) {
+        return switch (load) {
+            case "mixed" -> mixed(n, base, clusterPrefix);
+            case "storm" -> storm(n, base, clusterPrefix);
+            default -> throw new IllegalArgumentException("load must be mixed or storm, got " + load);
+        };
+    }
+
+    /** The faults in order, then a marker per partition an hour after the last. */
+    private static List<ProducerRecord<byte[], byte[]>> records(List<DeviceFault> faults) {
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(faults.size() + PARTITIONS);
+        long last = 0;
+        for (DeviceFault fault : faults) {
+            records.add(record(fault));
+            last = Math.max(last, fault.receiveTimeMs());
+        }
+        for (int partition = 0; partition < PARTITIONS; partition++) {
+            records.add(marker(partition, last + Duration.ofHours(1).toMillis()));
+        }
+        return records;
+    }
+
+    static List<DeviceFault> mixed(int n, long base, String clusterPrefix) {
         Random random = new Random(42);
         List<DeviceFault> faults = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             int node = random.nextInt(4000);
             Optional<String> job = random.nextInt(4) == 0 ? Optional.empty() : Optional.of("job-" + node / 4);
-            faults.add(new DeviceFault(new Meta("mixed-" + i, Instant.ofEpochMilli(BASE + i * 10L), "bench"),
-                    "c" + node % 4, "node-" + node, "npu-" + random.nextInt(8), "CODE" + random.nextInt(20),
-                    Optional.empty(), job, BASE + i * 10L));
+            long at = base + i * 10L;
+            faults.add(new DeviceFault(new Meta(clusterPrefix + "mixed-" + i, Instant.ofEpochMilli(at), "bench"),
+                    clusterPrefix + "c" + node % 4, "node-" + node, "npu-" + random.nextInt(8),
+                    "CODE" + random.nextInt(20), Optional.empty(), job, at));
         }
         return faults;
     }
 
-    static List<DeviceFault> storm(int n) {
+    static List<DeviceFault> storm(int n, long base, String clusterPrefix) {
         Random random = new Random(42);
         List<DeviceFault> faults = new ArrayList<>(n);
         int devices = 4000;
         for (int storm = 0; faults.size() < n; storm++) {
-            long start = BASE + storm * 60_000L;
+            long start = base + storm * 60_000L;
             List<DeviceFault> one = new ArrayList<>(devices);
             for (int d = 0; d < devices && faults.size() + one.size() < n; d++) {
                 long at = start + random.nextInt(30_000);
-                one.add(new DeviceFault(new Meta("storm-" + storm + "-" + d, Instant.ofEpochMilli(at), "bench"),
-                        "c1", "storm-node-" + d / 8, "npu-" + d % 8, "8C084E00", Optional.empty(),
+                one.add(new DeviceFault(new Meta(clusterPrefix + "storm-" + storm + "-" + d,
+                        Instant.ofEpochMilli(at), "bench"), clusterPrefix + "c1", "storm-node-" + d / 8, "npu-" + d % 8, "8C084E00", Optional.empty(),
                         Optional.of("storm-job-" + storm), at));
             }
             one.sort((a, b) -> Long.compare(a.receiveTimeMs(), b.receiveTimeMs()));
@@ -166,7 +198,7 @@ public final class FaultLoadHarness {
     /** A job fault an hour after the trace, on the given partition: its event time closes every window there. */
     private static ProducerRecord<byte[], byte[]> marker(int partition, long at) {
         for (int i = 0; ; i++) {
-            DeviceFault fault = DeviceFault.of("c-marker", "marker", "npu-0", "MARKER", Optional.of("marker-" + i),
+            DeviceFault fault = DeviceFault.of(MARKER_CLUSTER, "marker", "npu-0", "MARKER", Optional.of("marker-" + i),
                     at);
             byte[] key = fault.topicKey().getBytes(StandardCharsets.UTF_8);
             if (Utils.toPositive(Utils.murmur2(key)) % PARTITIONS == partition) {
@@ -193,14 +225,31 @@ public final class FaultLoadHarness {
         }
     }
 
-    /** The verdict's outcome, found in its JSON without decoding it all (the harness shares the CPUs). */
+    /** The verdict's outcome, found in its JSON bytes without decoding them (the harness shares the CPUs). */
     private static FaultVerdict.Outcome outcome(byte[] verdict) {
-        String json = new String(verdict, StandardCharsets.UTF_8);
-        int at = json.indexOf(OUTCOME) + OUTCOME.length();
-        return FaultVerdict.Outcome.valueOf(json.substring(at, json.indexOf('"', at)));
+        for (int i = 0; i + OUTCOME.length < verdict.length; i++) {
+            if (verdict[i] == OUTCOME[0] && matchesAt(verdict, i)) {
+                int start = i + OUTCOME.length;
+                int end = start;
+                while (verdict[end] != '"') {
+                    end++;
+                }
+                return FaultVerdict.Outcome.valueOf(new String(verdict, start, end - start, StandardCharsets.US_ASCII));
+            }
+        }
+        throw new IllegalArgumentException("a verdict without an outcome");
     }
 
-    private static final String OUTCOME = "\"outcome\":\"";
+    private static boolean matchesAt(byte[] bytes, int at) {
+        for (int j = 0; j < OUTCOME.length; j++) {
+            if (bytes[at + j] != OUTCOME[j]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static final byte[] OUTCOME = "\"outcome\":\"".getBytes(StandardCharsets.US_ASCII);
 
     /** VmRSS of this process in kB (0 where /proc is missing). */
     private static long residentKb() {
