@@ -43,6 +43,8 @@ final class CountingProcessor implements Processor<String, byte[], String, Objec
     private final FalconMetrics metrics;
     /** Isolated devices per node of each cluster, for the gauge; rebuilt as nodes change after a restart. */
     private final Map<String, Map<String, Integer>> isolatedByCluster = new HashMap<>();
+    /** Their sum per cluster, kept as nodes change: summing every node per isolation was O(nodes). */
+    private final Map<String, Long> isolatedTotals = new HashMap<>();
 
     CountingProcessor(FaultTopologyOptions options, CurrentPolicy currentPolicy, FalconMetrics metrics) {
         this.currentPolicy = currentPolicy;
@@ -138,7 +140,10 @@ final class CountingProcessor implements Processor<String, byte[], String, Objec
     private void recordIsolated(NodeIsolationState node) {
         String[] clusterAndNode = NodeIsolation.splitKey(node.key());
         Map<String, Integer> nodes = isolatedByCluster.computeIfAbsent(clusterAndNode[0], c -> new HashMap<>());
-        nodes.put(clusterAndNode[1], node.isEmpty() ? 0 : node.toWire().total().size());
-        metrics.isolatedDevices(clusterAndNode[0], nodes.values().stream().mapToLong(Integer::longValue).sum());
+        int devices = node.devices().size();
+        Integer before = nodes.put(clusterAndNode[1], devices);
+        long total = isolatedTotals.merge(clusterAndNode[0], (long) devices - (before == null ? 0 : before),
+                Long::sum);
+        metrics.isolatedDevices(clusterAndNode[0], total);
     }
 }
