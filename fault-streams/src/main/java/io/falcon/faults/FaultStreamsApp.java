@@ -18,6 +18,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +42,7 @@ public final class FaultStreamsApp implements AutoCloseable {
         this.config = config;
         Properties props = ExactlyOnceStreams.properties(config.applicationId(), config.bootstrapServers(),
                 config.replicationFactor(), config.stateDir(), config.streamThreads(), config.sessionTimeout());
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
         streams = new KafkaStreams(FaultTopology.build(config.topology(), metrics), props);
         streams.setStateListener((next, previous) -> LOG.info("fault streams {} -> {}", previous, next));
         if (config.policyFile().isPresent()) {

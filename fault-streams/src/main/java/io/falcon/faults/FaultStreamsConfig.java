@@ -19,7 +19,8 @@ public record FaultStreamsConfig(
         FaultTopologyOptions topology,
         Optional<Path> policyFile,
         Duration policyPollInterval,
-        Duration sessionTimeout) {
+        Duration sessionTimeout,
+        Duration commitInterval) {
 
     /** Parses raw settings (keys or environment names); every problem is reported at once. */
     public static FaultStreamsConfig from(Map<String, String> raw) {
@@ -36,11 +37,13 @@ public record FaultStreamsConfig(
                 new FaultTopologyOptions(
                         values.get(FaultStreamsKeys.JOB_WINDOW),
                         values.get(FaultStreamsKeys.GRACE),
+                        values.get(FaultStreamsKeys.ALLOWED_LATENESS),
                         values.get(FaultStreamsKeys.DECIDE_INTERVAL),
                         values.get(FaultStreamsKeys.RELEASE_CHECK_INTERVAL),
-                        values.get(FaultStreamsKeys.COUNT_JOBLESS_FAULTS)),
+                        values.get(FaultStreamsKeys.COUNT_JOBLESS_FAULTS), false),
                 values.find(FaultStreamsKeys.POLICY_FILE),
                 values.get(FaultStreamsKeys.POLICY_POLL_INTERVAL),
-                values.get(FaultStreamsKeys.SESSION_TIMEOUT));
+                values.get(FaultStreamsKeys.SESSION_TIMEOUT),
+                values.get(FaultStreamsKeys.COMMIT_INTERVAL));
     }
 }

@@ -47,7 +47,7 @@ public final class PolicyPublisher {
         }
         lastContent = content;
         long version = clock.millis();
-        PolicyRules.Validated result = PolicyRules.parseYaml(content, version,
+        PolicyRules.Validated result = PolicyYaml.parse(content, version,
                 Meta.of("fault-streams", clock.instant()));
         if (result instanceof PolicyRules.Invalid invalid) {
             LOG.error("rejected isolation policy file {}: {}; the last good policy stays in force", file,

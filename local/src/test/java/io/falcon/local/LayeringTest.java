@@ -20,11 +20,6 @@ import org.junit.jupiter.api.Test;
 class LayeringTest {
     private static final Path ROOT = Path.of("..");
     private static final Pattern IMPORT = Pattern.compile("^import (?:static )?([\\w.]+)", Pattern.MULTILINE);
-    /**
-     * Jackson is a data format, not a client; the fault core's policy parsing still uses it. The scheduler core reads
-     * the job spec through io.falcon.events.JsonTree and does not import it.
-     */
-    private static final List<String> DATA_FORMAT = List.of("com.fasterxml.jackson.");
     private static final Pattern TEST_ONLY_DEPENDENCY = Pattern.compile("<dependency>\\s*<groupId>io\\.falcon"
             + "</groupId>\\s*<artifactId>(fleet-sim|embedded|testkit)</artifactId>(.*?)</dependency>", Pattern.DOTALL);
     private static final List<String> CLIENT_LIBRARIES = List.of("com.google.", "io.fabric8.", "io.grpc.",
@@ -56,7 +51,7 @@ class LayeringTest {
         assertThat(violations(scheduler, n -> n.startsWith("java.") || n.startsWith("io.falcon.events.")
                 || n.startsWith("io.falcon.scheduler.core."))).isEmpty();
         assertThat(violations(faults, n -> n.startsWith("java.") || n.startsWith("io.falcon.events.")
-                || n.startsWith("io.falcon.faults.core.") || startsWithAny(n, DATA_FORMAT))).isEmpty();
+                || n.startsWith("io.falcon.faults.core."))).isEmpty();
     }
 
     @Test

@@ -125,7 +125,10 @@ public final class ChaosMain {
                         .withReservation(new ReservationConfig(null, "chaos-v6e-reservation", "ct6e-standard-4t", 6, 0)),
                 EdgeClusterConfig.of("falcon-chaos-b", "us-east5", "chaos-edge-b", "v6e"));
         ProcessFalcon.Options options = ProcessFalcon.Options.demo(Path.of("").toAbsolutePath(), dataDir)
-                .withFleet(rows, sim, Duration.ofMillis(800), Duration.ofMillis(300));
+                .withFleet(rows, sim, Duration.ofMillis(800), Duration.ofMillis(300))
+                // a pod that cannot pull its image keeps its queue's slot until the executor gives up on it; with
+                // compose's 2 min, the image-pull jobs alone would hold each queue for minutes: 15 s here
+                .withOverride("executor", "FALCON_EXECUTOR_IMAGE_PULL_GRACE", "15s");
         RowSampler sampler = new RowSampler(runId);
         Monkey monkey;
         List<Check> checks;

@@ -22,6 +22,9 @@ public final class FaultStreamsKeys {
             "the RFC's job window: the same code on another device within it is a software fault");
     public static final Setting<Duration> GRACE = timer("grace", Duration.ofSeconds(5),
             "event-time grace after the job window before it is decided");
+    public static final Setting<Duration> ALLOWED_LATENESS = timer("allowed-lateness", Duration.ofMinutes(5),
+            "how far behind the job window's event time a fault may arrive and still take part in it; a later one"
+                    + " skips the window and is counted directly (verdict LATE_COUNTED_DIRECTLY)");
     public static final Setting<Duration> DECIDE_INTERVAL = timer("decide-interval", Duration.ofSeconds(1),
             "how often due job windows are decided");
     public static final Setting<Duration> RELEASE_CHECK_INTERVAL = timer("release-check-interval",
@@ -35,12 +38,16 @@ public final class FaultStreamsKeys {
             Duration.ofSeconds(10), "how often the policy file is re-read");
     public static final Setting<Duration> SESSION_TIMEOUT = timer("session-timeout", Duration.ofSeconds(45),
             "how long a crashed instance's tasks wait before another instance takes them over");
+    public static final Setting<Duration> COMMIT_INTERVAL = timer("commit-interval", Duration.ofSeconds(1),
+            "Kafka Streams commit interval: each exactly-once commit is a transaction round trip and a store flush;"
+                    + " verdicts wait for the job window anyway");
 
     public static final Component COMPONENT = new Component("fault-streams",
             "Device-fault verdicts and manual isolation.",
             List.of(SharedKeys.KAFKA_BOOTSTRAP_SERVERS, SharedKeys.KAFKA_REPLICATION_FACTOR, SharedKeys.OPS_PORT, SharedKeys.INSTANCE_ID,
-                    APPLICATION_ID, STATE_DIR, STREAM_THREADS, JOB_WINDOW, GRACE, DECIDE_INTERVAL,
-                    RELEASE_CHECK_INTERVAL, COUNT_JOBLESS_FAULTS, POLICY_FILE, POLICY_POLL_INTERVAL, SESSION_TIMEOUT),
+                    APPLICATION_ID, STATE_DIR, STREAM_THREADS, JOB_WINDOW, GRACE, ALLOWED_LATENESS, DECIDE_INTERVAL,
+                    RELEASE_CHECK_INTERVAL, COUNT_JOBLESS_FAULTS, POLICY_FILE, POLICY_POLL_INTERVAL, SESSION_TIMEOUT,
+                    COMMIT_INTERVAL),
             List.of(), List.of());
 
     private FaultStreamsKeys() {

@@ -32,6 +32,11 @@ public record FaultVerdict(
         HELD_BY_BUDGET,
         /** The policy is disabled: not counted. */
         NOT_COUNTED_POLICY_DISABLED,
+        /**
+         * A fault of a job that arrived later than the allowed lateness behind the job window's event time: it
+         * skips the job window and is counted directly (a COUNTED/ISOLATED/... verdict of the counter follows).
+         */
+        LATE_COUNTED_DIRECTLY,
         /** A fault without a job id while such faults are configured not to be counted. */
         NOT_COUNTED_NO_JOB,
         /** Released because an operator removed it (ConfigMap edit or command); counters cleared. */

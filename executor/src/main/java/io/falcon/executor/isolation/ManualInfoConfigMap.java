@@ -5,7 +5,9 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.falcon.events.Json;
 import io.falcon.events.fault.NodeIsolation;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,6 +25,7 @@ public final class ManualInfoConfigMap {
     public static final String NAME = "clusterd-manual-info-cm";
     public static final String NAMESPACE = "cluster-system";
     public static final String WRITTEN_ANNOTATION = "falcon.io/isolated-devices";
+    public static final String PREEXISTING_ANNOTATION = "falcon.io/preexisting-devices";
 
     private static final TypeReference<Map<String, List<String>>> WRITTEN = new TypeReference<>() {
     };
@@ -32,7 +35,11 @@ public final class ManualInfoConfigMap {
 
     /** node -> devices Falcon wrote last (empty when the annotation is missing or unreadable). */
     public static Map<String, Set<String>> written(ConfigMap cm) {
-        String raw = Optional.ofNullable(cm.getMetadata().getAnnotations()).map(a -> a.get(WRITTEN_ANNOTATION))
+        return annotation(cm, WRITTEN_ANNOTATION);
+    }
+
+    private static Map<String, Set<String>> annotation(ConfigMap cm, String name) {
+        String raw = Optional.ofNullable(cm.getMetadata().getAnnotations()).map(a -> a.get(name))
                 .orElse("");
         if (raw.isBlank()) {
             return Map.of();
@@ -72,41 +79,128 @@ public final class ManualInfoConfigMap {
         return removed;
     }
 
-    /** Sets (or, for an empty state, removes) the node's key and records what was written in the annotation. */
+    /**
+     * Merges Falcon's state of the node into what the ConfigMap holds now (read just before, on every write):
+     * devices an operator or another tool listed are kept as they are, Falcon's devices are set to its state, and
+     * of the devices Falcon listed before only those it added itself are removed. A device that was already listed
+     * when Falcon isolated it is recorded in {@link #PREEXISTING_ANNOTATION}, so Falcon's release leaves it listed.
+     * Both annotations record what was written. A node value that is not the RFC's JSON cannot be merged and is
+     * replaced (there is nothing readable to keep).
+     */
     public static void put(ConfigMap cm, String node, Optional<NodeIsolation> state) {
         Map<String, String> data = new TreeMap<>(Optional.ofNullable(cm.getData()).orElse(Map.of()));
         Map<String, Set<String>> written = new TreeMap<>(written(cm));
-        if (state.isEmpty() || state.get().total().isEmpty()) {
-            data.remove(node);
-            written.remove(node);
-        } else {
-            data.put(node, json(state.get()));
-            written.put(node, new TreeSet<>(state.get().total()));
+        Map<String, Set<String>> preexisting = new TreeMap<>(preexisting(cm));
+        NodeIsolation current = parse(data.get(node)).orElse(new NodeIsolation(List.of(), Map.of()));
+        NodeIsolation desired = state.orElse(new NodeIsolation(List.of(), Map.of()));
+        Set<String> owned = written.getOrDefault(node, Set.of());
+        Set<String> ownedBeforeFalcon = preexisting.getOrDefault(node, Set.of());
+        Set<String> wanted = new TreeSet<>(desired.total());
+
+        Set<String> total = new LinkedHashSet<>();
+        Map<String, List<NodeIsolation.DeviceIsolation>> detail = new TreeMap<>();
+        Set<String> nextPreexisting = new TreeSet<>();
+        for (String device : current.total()) {
+            boolean falcons = owned.contains(device);
+            boolean keptAfterRelease = ownedBeforeFalcon.contains(device);
+            if (wanted.contains(device)) {
+                total.add(device);
+                if (!falcons || keptAfterRelease) {
+                    nextPreexisting.add(device);
+                }
+            } else if (!falcons || keptAfterRelease) {
+                total.add(device);
+                List<NodeIsolation.DeviceIsolation> entries = current.detail().get(device);
+                if (entries != null) {
+                    detail.put(device, entries);
+                }
+            }
         }
+        for (String device : wanted) {
+            total.add(device);
+            List<NodeIsolation.DeviceIsolation> falconEntries = desired.detail().getOrDefault(device, List.of());
+            Set<String> falconCodes = new TreeSet<>();
+            falconEntries.forEach(e -> falconCodes.add(e.faultCode()));
+            List<NodeIsolation.DeviceIsolation> merged = new ArrayList<>();
+            if (nextPreexisting.contains(device)) {
+                // codes another tool recorded for the device stay next to Falcon's
+                current.detail().getOrDefault(device, List.of()).stream()
+                        .filter(e -> !falconCodes.contains(e.faultCode())).forEach(merged::add);
+            }
+            merged.addAll(falconEntries);
+            if (!merged.isEmpty()) {
+                detail.put(device, merged);
+            }
+        }
+        current.detail().forEach((device, entries) -> {
+            if (!total.contains(device) && !owned.contains(device)) {
+                detail.put(device, entries); // a Detail entry another tool keeps without listing it
+            }
+        });
+
+        if (total.isEmpty() && detail.isEmpty()) {
+            data.remove(node);
+        } else {
+            data.put(node, json(new NodeIsolation(List.copyOf(total), detail)));
+        }
+        putOrRemove(written, node, wanted);
+        putOrRemove(preexisting, node, nextPreexisting);
         cm.setData(data);
-        setWritten(cm, written);
+        setAnnotation(cm, WRITTEN_ANNOTATION, written);
+        setAnnotation(cm, PREEXISTING_ANNOTATION, preexisting);
+    }
+
+    /** node -> devices that were listed before Falcon isolated them too; Falcon's release leaves them listed. */
+    public static Map<String, Set<String>> preexisting(ConfigMap cm) {
+        return annotation(cm, PREEXISTING_ANNOTATION);
+    }
+
+    private static Optional<NodeIsolation> parse(String raw) {
+        if (raw == null || raw.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Json.mapper().readValue(raw, NodeIsolation.class));
+        } catch (JsonProcessingException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static void putOrRemove(Map<String, Set<String>> byNode, String node, Set<String> devices) {
+        if (devices.isEmpty()) {
+            byNode.remove(node);
+        } else {
+            byNode.put(node, new TreeSet<>(devices));
+        }
     }
 
     /** Forgets devices in the annotation (after their release was published), so they are released once. */
     public static void forget(ConfigMap cm, Map<String, Set<String>> released) {
         Map<String, Set<String>> written = new TreeMap<>(written(cm));
+        Map<String, Set<String>> preexisting = new TreeMap<>(preexisting(cm));
         released.forEach((node, devices) -> {
             Set<String> left = new TreeSet<>(written.getOrDefault(node, Set.of()));
             left.removeAll(devices);
-            if (left.isEmpty()) {
-                written.remove(node);
-            } else {
-                written.put(node, left);
-            }
+            putOrRemove(written, node, left);
+            Set<String> leftBefore = new TreeSet<>(preexisting.getOrDefault(node, Set.of()));
+            leftBefore.removeAll(devices);
+            putOrRemove(preexisting, node, leftBefore);
         });
-        setWritten(cm, written);
+        setAnnotation(cm, WRITTEN_ANNOTATION, written);
+        setAnnotation(cm, PREEXISTING_ANNOTATION, preexisting);
     }
 
-    private static void setWritten(ConfigMap cm, Map<String, Set<String>> written) {
+    private static void setAnnotation(ConfigMap cm, String name, Map<String, Set<String>> byNode) {
         Map<String, String> annotations = new LinkedHashMap<>(
                 Optional.ofNullable(cm.getMetadata().getAnnotations()).orElse(Map.of()));
+        if (byNode.isEmpty() && name.equals(PREEXISTING_ANNOTATION)) {
+            // only written when there is something to remember, so a ConfigMap without such devices looks as before
+            annotations.remove(name);
+            cm.getMetadata().setAnnotations(annotations);
+            return;
+        }
         try {
-            annotations.put(WRITTEN_ANNOTATION, Json.mapper().writeValueAsString(written));
+            annotations.put(name, Json.mapper().writeValueAsString(byNode));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

@@ -186,4 +186,58 @@ class IsolationActuatorTest {
         assertThat(calls.get()).isEqualTo(2);
         assertThat(configMap().getData()).containsKeys("n1", "n2", "other-node");
     }
+
+    private static void operatorCreates(Map<String, String> data) {
+        client.configMaps().inNamespace(ManualInfoConfigMap.NAMESPACE).resource(new ConfigMapBuilder()
+                .withNewMetadata().withName(ManualInfoConfigMap.NAME).withNamespace(ManualInfoConfigMap.NAMESPACE)
+                .endMetadata().withData(data).build()).create();
+    }
+
+    private static NodeIsolation node(String key) throws Exception {
+        return io.falcon.events.Json.mapper().readValue(configMap().getData().get(key), NodeIsolation.class);
+    }
+
+    @Test
+    void devicesAnOperatorListedBeforeFalconsFirstWriteAreKeptAndOnlyFalconsOwnAreRemoved() throws Exception {
+        NodeIsolation operators = new NodeIsolation(List.of("d5"), Map.of("d5", List.of(
+                new NodeIsolation.DeviceIsolation("80E01801", "ManuallySeparateNPU", 1770000000000L))));
+        operatorCreates(Map.of("n1", ManualInfoConfigMap.json(operators),
+                "n9", ManualInfoConfigMap.json(isolated("d2"))));
+
+        deliver("n1", isolated("d0"));
+        assertThat(node("n1").total()).containsExactlyInAnyOrder("d5", "d0");
+        assertThat(node("n1").detail().get("d5")).isEqualTo(operators.detail().get("d5"));
+        assertThat(configMap().getData().get("n9")).isEqualTo(ManualInfoConfigMap.json(isolated("d2")));
+
+        deliver("n1", isolated("d0", "d1"));
+        assertThat(node("n1").total()).containsExactlyInAnyOrder("d5", "d0", "d1");
+        // Falcon releases everything it isolated: what the operator put there stays.
+        deliver("n1", null);
+        assertThat(node("n1").total()).containsExactly("d5");
+        assertThat(node("n1").detail().get("d5")).isEqualTo(operators.detail().get("d5"));
+        assertThat(configMap().getData().get("n9")).isEqualTo(ManualInfoConfigMap.json(isolated("d2")));
+        actuator.runChecks();
+        assertThat(producer.history()).isEmpty();
+    }
+
+    @Test
+    void aDeviceOtherToolsListedThatFalconIsolatesTooStaysWhenFalconReleasesIt() throws Exception {
+        operatorCreates(Map.of("n1", ManualInfoConfigMap.json(isolated("d0"))));
+
+        deliver("n1", isolated("d0", "d1"));
+        assertThat(node("n1").total()).containsExactlyInAnyOrder("d0", "d1");
+        deliver("n1", null);
+        assertThat(node("n1").total()).containsExactly("d0");
+    }
+
+    @Test
+    void anOperatorRemovingADeviceFalconIsolatedTooStillReleasesIt() throws Exception {
+        operatorCreates(Map.of("n1", ManualInfoConfigMap.json(isolated("d0", "d7"))));
+        deliver("n1", isolated("d0"));
+
+        operatorEdits(data -> data.put("n1", ManualInfoConfigMap.json(isolated("d7"))));
+        assertThat(releasesWithin(Duration.ofSeconds(10))).extracting(IsolationCommand.Release::deviceName)
+                .containsExactly("d0");
+        assertThat(node("n1").total()).containsExactly("d7");
+    }
 }

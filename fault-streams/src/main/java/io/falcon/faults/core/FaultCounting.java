@@ -39,16 +39,20 @@ public final class FaultCounting {
             }
         }
         CounterKey key = CounterKey.of(fault);
-        List<Long> times = FrequencyRule.record(state.faultTimes(key), fault.receiveTimeMs(), policy.faultWindowMs());
+        List<Long> times = FrequencyRule.record(state.faultTimes(key), fault.receiveTimeMs());
         if (!FrequencyRule.reached(times, policy.faultThreshold(), policy.faultWindowMs())) {
             state.putFaultTimes(key, times);
-            effects.verdict(Verdicts.about(fault, Outcome.COUNTED, policy, List.of(), 0, times,
-                    times.size() + " of " + policy.faultThreshold() + " faults within "
+            List<Long> inWindow = FrequencyRule.withinWindow(times, policy.faultWindowMs());
+            effects.verdict(Verdicts.about(fault, Outcome.COUNTED, policy, List.of(), 0, inWindow,
+                    inWindow.size() + " of " + policy.faultThreshold() + " faults within "
                             + policy.faultWindowHours() + "h", nowMs));
             return effects;
         }
         // dealFrequencyFault: the counter is cleared whatever happens next.
         List<Long> decisive = FrequencyRule.lastN(times, policy.faultThreshold());
+        // The RFC's LastSeparateTime: the newest of the N faults that reached the threshold, which is not this
+        // fault when a job-window fault is decided after a later fault of the device was counted directly.
+        long separateTimeMs = decisive.get(decisive.size() - 1);
         state.putFaultTimes(key, List.of());
         String reached = policy.faultThreshold() + " faults of " + fault.faultCode() + " within "
                 + policy.faultWindowHours() + "h";
@@ -63,7 +67,7 @@ public final class FaultCounting {
             List<Candidate> candidates = new ArrayList<>(state.candidates(fault.clusterId()));
             candidates.removeIf(c -> c.sameDevice(fault.nodeName(), fault.deviceName())
                     && c.fault().faultCode().equals(fault.faultCode()));
-            candidates.add(new Candidate(fault, nowMs));
+            candidates.add(new Candidate(fault, nowMs, separateTimeMs));
             state.putCandidates(fault.clusterId(), candidates);
             effects.verdict(Verdicts.about(fault, Outcome.HELD_BY_BUDGET, policy, List.of(), 0, decisive,
                     reached + ", but cluster " + fault.clusterId() + " already has "
@@ -71,14 +75,14 @@ public final class FaultCounting {
                             + " isolated devices (budget): held as a candidate", nowMs));
             return effects;
         }
-        isolate(node, fault, decisive, policy, nowMs, alreadyIsolated ? "re-isolated (LastSeparateTime refreshed): "
+        isolate(node, fault, decisive, separateTimeMs, policy, nowMs, alreadyIsolated ? "re-isolated (LastSeparateTime refreshed): "
                 : "isolated: ", effects);
         return effects;
     }
 
-    private void isolate(NodeIsolationState node, DeviceFault fault, List<Long> decisive, IsolationPolicy policy,
-            long nowMs, String prefix, Effects effects) {
-        NodeIsolationState next = node.isolate(fault.deviceName(), fault.faultCode(), fault.receiveTimeMs());
+    private void isolate(NodeIsolationState node, DeviceFault fault, List<Long> decisive, long separateTimeMs,
+            IsolationPolicy policy, long nowMs, String prefix, Effects effects) {
+        NodeIsolationState next = node.isolate(fault.deviceName(), fault.faultCode(), separateTimeMs);
         state.putNode(next);
         effects.nodeChanged(next);
         effects.verdict(Verdicts.about(fault, Outcome.ISOLATED, policy, List.of(), 0, decisive,
@@ -139,7 +143,7 @@ public final class FaultCounting {
             Candidate next = candidates.remove(0);
             changed = true;
             NodeIsolationState node = state.node(clusterId, next.fault().nodeName());
-            isolate(node, next.fault(), List.of(next.fault().receiveTimeMs()), policy, nowMs,
+            isolate(node, next.fault(), List.of(next.separateTimeMs()), next.separateTimeMs(), policy, nowMs,
                     "isolated from candidate held since " + Instant.ofEpochMilli(next.heldSinceMs()) + ": ",
                     effects);
         }

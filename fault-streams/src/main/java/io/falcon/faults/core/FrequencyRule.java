@@ -10,15 +10,20 @@ import java.util.List;
 public final class FrequencyRule {
     /** The RFC's upper bound of fault_threshold: more history can never matter. */
     public static final int MAX_KEPT = PolicyRules.MAX_THRESHOLD;
+    /**
+     * History is pruned by the largest window a policy may set, not by the window in force: a hot reload that
+     * widens fault_window_hours must see the faults a narrower window would already have dropped.
+     */
+    public static final long MAX_WINDOW_MS = PolicyRules.MAX_WINDOW_HOURS * 3_600_000L;
 
     private FrequencyRule() {
     }
 
     /**
-     * Adds a fault time (kept sorted) and drops what can no longer be part of a decision: times at least a window
-     * older than the newest, and all but the last {@link #MAX_KEPT}.
+     * Adds a fault time (kept sorted) and drops what can no longer be part of a decision under any policy: times
+     * at least the largest allowed window older than the newest, and all but the last {@link #MAX_KEPT}.
      */
-    public static List<Long> record(List<Long> times, long faultTimeMs, long windowMs) {
+    public static List<Long> record(List<Long> times, long faultTimeMs) {
         List<Long> next = new ArrayList<>(times.size() + 1);
         next.addAll(times);
         int at = next.size();
@@ -27,7 +32,7 @@ public final class FrequencyRule {
         }
         next.add(at, faultTimeMs);
         long newest = next.get(next.size() - 1);
-        next.removeIf(t -> t <= newest - windowMs);
+        next.removeIf(t -> t <= newest - MAX_WINDOW_MS);
         while (next.size() > MAX_KEPT) {
             next.remove(0);
         }
@@ -44,6 +49,19 @@ public final class FrequencyRule {
         }
         List<Long> recent = sortedTimes.subList(sortedTimes.size() - threshold, sortedTimes.size());
         return recent.get(threshold - 1) - recent.get(0) < windowMs;
+    }
+
+    /** The times within the window of the newest one: what the policy in force counts, for evidence. */
+    public static List<Long> withinWindow(List<Long> sortedTimes, long windowMs) {
+        if (sortedTimes.isEmpty()) {
+            return List.of();
+        }
+        long newest = sortedTimes.get(sortedTimes.size() - 1);
+        int from = 0;
+        while (sortedTimes.get(from) <= newest - windowMs) {
+            from++;
+        }
+        return List.copyOf(sortedTimes.subList(from, sortedTimes.size()));
     }
 
     /** The last N times that decided, for evidence. */

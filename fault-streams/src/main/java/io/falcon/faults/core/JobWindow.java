@@ -57,9 +57,22 @@ public final class JobWindow {
         }
     }
 
-    /** The instant (event time) at which the window opened by a fault may be decided. */
+    /**
+     * The last instant (event time) of the window opened by a fault: it is decided once event time is past it, so
+     * a fault stamped exactly first + window (a peer) that arrives at that instant is still in the window.
+     */
     public static long decidableAt(long firstReceiveMs, long windowMs, long graceMs) {
         return firstReceiveMs + windowMs + graceMs;
+    }
+
+    /** Whether the window opened at firstReceiveMs may be decided at event time nowMs. */
+    public static boolean isDue(long firstReceiveMs, long windowMs, long graceMs, long nowMs) {
+        return decidableAt(firstReceiveMs, windowMs, graceMs) < nowMs;
+    }
+
+    /** Whether a fault is later than the allowed lateness behind the window's event time. */
+    public static boolean isTooLate(long receiveMs, long eventTimeMs, long allowedLatenessMs) {
+        return receiveMs < eventTimeMs - allowedLatenessMs;
     }
 
     /**
@@ -69,7 +82,7 @@ public final class JobWindow {
     public static Decision decideDue(List<DeviceFault> pending, long windowMs, long graceMs, long nowMs) {
         List<DeviceFault> rest = new ArrayList<>(pending);
         List<Outcome> decided = new ArrayList<>();
-        while (!rest.isEmpty() && decidableAt(rest.get(0).receiveTimeMs(), windowMs, graceMs) <= nowMs) {
+        while (!rest.isEmpty() && isDue(rest.get(0).receiveTimeMs(), windowMs, graceMs, nowMs)) {
             rest = decideFirst(rest, windowMs, decided);
         }
         return new Decision(decided, rest);

@@ -1,19 +1,15 @@
 package io.falcon.faults.core;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.falcon.events.Meta;
 import io.falcon.events.fault.IsolationPolicy;
-import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
- * The RFC's manuallySeparatePolicy: parsing its YAML and validating its bounds. Error messages name the YAML
- * field, so an operator can fix the file; an invalid policy is never applied.
+ * The RFC's manuallySeparatePolicy: its bounds and their validation (the YAML is read by the shell,
+ * {@code io.falcon.faults.PolicyYaml}). Error messages name the YAML field, so an operator can fix the file; an
+ * invalid policy is never applied.
  */
 public final class PolicyRules {
     public static final int MIN_WINDOW_HOURS = 1;
@@ -24,15 +20,13 @@ public final class PolicyRules {
     public static final int MAX_FREE_HOURS = 240;
     public static final int MAX_BUDGET = 1_000_000;
 
-    static final String ROOT = "manuallySeparatePolicy";
+    public static final String ROOT = "manuallySeparatePolicy";
     public static final String ENABLED = ROOT + ".enabled";
     public static final String WINDOW = ROOT + ".separate.fault_window_hours";
     public static final String THRESHOLD = ROOT + ".separate.fault_threshold";
     public static final String FREE = ROOT + ".release.fault_free_hours";
     public static final String DRY_RUN = ROOT + ".safeguards.dry_run";
     public static final String BUDGET = ROOT + ".safeguards.max_isolated_devices_per_cluster";
-
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     private PolicyRules() {
     }
@@ -86,64 +80,5 @@ public final class PolicyRules {
     public static Validated validate(IsolationPolicy p) {
         List<String> errors = problems(p);
         return errors.isEmpty() ? new Valid(p) : new Invalid(errors);
-    }
-
-    /**
-     * Parses the RFC's YAML (the manuallySeparatePolicy block, optionally with Falcon's safeguards block) and
-     * validates it. version and the producer's meta are given by the caller.
-     */
-    public static Validated parseYaml(String yaml, long version, Meta meta) {
-        JsonNode root;
-        try {
-            root = YAML.readTree(yaml);
-        } catch (IOException e) {
-            return new Invalid(List.of("not valid YAML: " + e.getMessage()));
-        }
-        if (root == null || !root.isObject() || !root.has(ROOT)) {
-            return new Invalid(List.of(ROOT + " is required (the top-level key of the policy file)"));
-        }
-        JsonNode policy = root.get(ROOT);
-        List<String> errors = new ArrayList<>();
-        Optional<Boolean> enabled = bool(policy.path("enabled"), ENABLED, true, errors);
-        Optional<Integer> window = integer(policy.path("separate").path("fault_window_hours"), WINDOW, errors);
-        Optional<Integer> threshold = integer(policy.path("separate").path("fault_threshold"), THRESHOLD, errors);
-        Optional<Integer> free = integer(policy.path("release").path("fault_free_hours"), FREE, errors);
-        JsonNode safeguards = policy.path("safeguards");
-        Optional<Boolean> dryRun = bool(safeguards.path("dry_run"), DRY_RUN, false, errors);
-        Optional<Integer> budget = safeguards.path("max_isolated_devices_per_cluster").isMissingNode()
-                ? Optional.of(0)
-                : integer(safeguards.path("max_isolated_devices_per_cluster"), BUDGET, errors);
-        if (!errors.isEmpty()) {
-            return new Invalid(errors);
-        }
-        return validate(new IsolationPolicy(meta, version, enabled.orElseThrow(), window.orElseThrow(),
-                threshold.orElseThrow(), free.orElseThrow(), dryRun.orElseThrow(), budget.orElseThrow()));
-    }
-
-    private static Optional<Integer> integer(JsonNode node, String field, List<String> errors) {
-        if (node.isMissingNode() || node.isNull()) {
-            errors.add(field + " is required");
-            return Optional.empty();
-        }
-        if (!node.isIntegralNumber() || !node.canConvertToInt()) {
-            errors.add(field + " must be a whole number, got '" + node.asText() + "'");
-            return Optional.empty();
-        }
-        return Optional.of(node.intValue());
-    }
-
-    private static Optional<Boolean> bool(JsonNode node, String field, boolean required, List<String> errors) {
-        if (node.isMissingNode() || node.isNull()) {
-            if (required) {
-                errors.add(field + " is required");
-                return Optional.empty();
-            }
-            return Optional.of(false);
-        }
-        if (!node.isBoolean()) {
-            errors.add(field + " must be true or false, got '" + node.asText() + "'");
-            return Optional.empty();
-        }
-        return Optional.of(node.booleanValue());
     }
 }

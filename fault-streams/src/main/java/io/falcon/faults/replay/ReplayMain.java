@@ -3,6 +3,7 @@ package io.falcon.faults.replay;
 import io.falcon.events.Meta;
 import io.falcon.events.fault.DeviceFault;
 import io.falcon.events.fault.IsolationPolicy;
+import io.falcon.faults.PolicyYaml;
 import io.falcon.faults.core.PolicyRules;
 import io.falcon.faults.topology.FaultTopologyOptions;
 import java.io.PrintStream;
@@ -23,7 +24,22 @@ public final class ReplayMain {
     }
 
     public static void main(String[] args) throws Exception {
-        System.exit(run(args, System.out, System.err));
+        System.exit(runFromCommandLine(args));
+    }
+
+    /**
+     * Runs with stdout holding only the JSON lines: everything else that writes to System.out while the replay
+     * runs (the logging of the topology and of Kafka Streams) is sent to stderr, so the output can be piped.
+     */
+    public static int runFromCommandLine(String[] args) throws Exception {
+        PrintStream stdout = System.out;
+        PrintStream stderr = System.err;
+        System.setOut(stderr);
+        try {
+            return run(args, stdout, stderr);
+        } finally {
+            System.setOut(stdout);
+        }
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
@@ -50,7 +66,7 @@ public final class ReplayMain {
         if (trace == null || policyFile == null) {
             return usage(err);
         }
-        PolicyRules.Validated validated = PolicyRules.parseYaml(
+        PolicyRules.Validated validated = PolicyYaml.parse(
                 Files.readString(policyFile, StandardCharsets.UTF_8), 1, Meta.of("fault-replay", Instant.EPOCH));
         if (validated instanceof PolicyRules.Invalid invalid) {
             err.println(invalid.message());

@@ -2,6 +2,7 @@ package io.falcon.faults.topology;
 
 import io.falcon.ops.FalconMetrics;
 import io.falcon.events.Topics;
+import io.falcon.events.fault.DeviceFault;
 import io.falcon.events.fault.FaultVerdict;
 import io.falcon.events.fault.FaultVerdict.Outcome;
 import io.falcon.events.fault.IsolationCommand;
@@ -10,11 +11,11 @@ import io.falcon.events.fault.NodeIsolation;
 import io.falcon.faults.core.Effects;
 import io.falcon.faults.core.FaultCounting;
 import io.falcon.faults.core.NodeIsolationState;
-import io.falcon.faults.core.PolicyRules;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -36,14 +37,17 @@ final class CountingProcessor implements Processor<String, byte[], String, Objec
     private ProcessorContext<String, Object> context;
     private KeyValueStore<String, NodeIsolationState> nodes;
     private KeyValueStore<String, StoredValues.Candidates> candidates;
-    private KeyValueStore<String, IsolationPolicy> policies;
+    private final CurrentPolicy currentPolicy;
     private FaultCounting counting;
 
     private final FalconMetrics metrics;
     /** Isolated devices per node of each cluster, for the gauge; rebuilt as nodes change after a restart. */
     private final Map<String, Map<String, Integer>> isolatedByCluster = new HashMap<>();
+    /** Their sum per cluster, kept as nodes change: summing every node per isolation was O(nodes). */
+    private final Map<String, Long> isolatedTotals = new HashMap<>();
 
-    CountingProcessor(FaultTopologyOptions options, FalconMetrics metrics) {
+    CountingProcessor(FaultTopologyOptions options, CurrentPolicy currentPolicy, FalconMetrics metrics) {
+        this.currentPolicy = currentPolicy;
         this.metrics = metrics;
         this.options = options;
     }
@@ -53,7 +57,6 @@ final class CountingProcessor implements Processor<String, byte[], String, Objec
         this.context = context;
         nodes = context.getStateStore(FaultTopology.NODE_STORE);
         candidates = context.getStateStore(FaultTopology.CANDIDATE_STORE);
-        policies = context.getStateStore(FaultTopology.POLICY_STORE);
         counting = new FaultCounting(new StoreCountingState(context.getStateStore(FaultTopology.COUNTER_STORE), nodes,
                 candidates));
         context.schedule(options.releaseCheckInterval(), PunctuationType.WALL_CLOCK_TIME, this::checkReleases);
@@ -79,8 +82,15 @@ final class CountingProcessor implements Processor<String, byte[], String, Objec
             });
             return;
         }
-        FaultTopology.DEAD_LETTERS.decode(Topics.FAULT_COUNTING.valueSerde(), record, context)
-                .ifPresent(fault -> emit(counting.onCountedFault(fault, policy(), nowMs)));
+        DeviceFault fault;
+        try {
+            fault = BinaryCodec.decodeFault(record.value());
+        } catch (SerializationException e) {
+            FaultTopology.DEAD_LETTERS.send(record, context, e.getMessage(), e);
+            metrics.deadLetter(topic, "decode");
+            return;
+        }
+        emit(counting.onCountedFault(fault, policy(), nowMs));
     }
 
     private void checkReleases(long nowMs) {
@@ -124,14 +134,16 @@ final class CountingProcessor implements Processor<String, byte[], String, Objec
     }
 
     private IsolationPolicy policy() {
-        IsolationPolicy stored = policies.get(IsolationPolicy.KEY);
-        return stored == null ? PolicyRules.defaultPolicy() : stored;
+        return currentPolicy.get();
     }
 
     private void recordIsolated(NodeIsolationState node) {
         String[] clusterAndNode = NodeIsolation.splitKey(node.key());
         Map<String, Integer> nodes = isolatedByCluster.computeIfAbsent(clusterAndNode[0], c -> new HashMap<>());
-        nodes.put(clusterAndNode[1], node.isEmpty() ? 0 : node.toWire().total().size());
-        metrics.isolatedDevices(clusterAndNode[0], nodes.values().stream().mapToLong(Integer::longValue).sum());
+        int devices = node.devices().size();
+        Integer before = nodes.put(clusterAndNode[1], devices);
+        long total = isolatedTotals.merge(clusterAndNode[0], (long) devices - (before == null ? 0 : before),
+                Long::sum);
+        metrics.isolatedDevices(clusterAndNode[0], total);
     }
 }

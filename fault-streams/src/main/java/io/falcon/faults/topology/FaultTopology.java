@@ -7,7 +7,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.falcon.events.JsonSerde;
 import io.falcon.events.Topic;
 import io.falcon.events.Topics;
-import io.falcon.events.fault.DeviceFault;
 import io.falcon.events.fault.IsolationPolicy;
 import io.falcon.faults.core.NodeIsolationState;
 import java.util.Map;
@@ -21,12 +20,11 @@ import org.apache.kafka.streams.state.Stores;
 /**
  * device-faults (by job) -> job window (held faults, punctuator) -> fault-counting (by cluster) + verdicts;
  * fault-counting + isolation-commands (by cluster) -> counting (counters, node isolation, candidates, punctuator)
- * -> verdicts + isolation (by cluster/node). The policy topic feeds a global store every task reads.
+ * -> verdicts + isolation (by cluster/node). The policy topic feeds a global store, whose processor hands each
+ * applied policy to the stages decoded ({@link CurrentPolicy}).
  */
 public final class FaultTopology {
     static final String PENDING_STORE = "fault-window-pending";
-    static final String JOB_FIRST_STORE = "fault-window-first";
-    static final String DUE_STORE = "fault-window-due";
     static final String COUNTER_STORE = "fault-counters";
     static final String NODE_STORE = "fault-isolation-nodes";
     static final String CANDIDATE_STORE = "fault-isolation-candidates";
@@ -50,21 +48,24 @@ public final class FaultTopology {
         var bytes = Serdes.ByteArray().deserializer();
         var keys = Serdes.String().deserializer();
 
+        CurrentPolicy policy = new CurrentPolicy();
         topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(POLICY_STORE),
                         Serdes.String(), JsonSerde.of(IsolationPolicy.class)).withLoggingDisabled(),
-                "policy-source", keys, bytes, Topics.ISOLATION_POLICY.name(), "policy", PolicyProcessor::new);
+                "policy-source", keys, bytes, Topics.ISOLATION_POLICY.name(), "policy",
+                () -> new PolicyProcessor(policy));
 
         topology.addSource("faults", keys, bytes, Topics.DEVICE_FAULTS.name());
-        topology.addProcessor("job-window", () -> new JobWindowProcessor(options, metrics), "faults");
-        topology.addStateStore(store(options, PENDING_STORE, JsonSerde.of(DeviceFault.class)), "job-window");
-        topology.addStateStore(store(options, JOB_FIRST_STORE, Serdes.Long()), "job-window");
-        topology.addStateStore(store(options, DUE_STORE, Serdes.String()), "job-window");
-        addSink(topology, COUNTING_SINK, Topics.FAULT_COUNTING, "job-window");
+        topology.addProcessor("job-window", () -> new JobWindowProcessor(options, policy, metrics), "faults");
+        topology.addStateStore(store(options, PENDING_STORE, BinaryCodec.faults()), "job-window");
+        // internal: the compact binary encoding, not the catalog's JSON (docs/topics.md)
+        topology.addSink(COUNTING_SINK, Topics.FAULT_COUNTING.name(), Serdes.String().serializer(),
+                BinaryCodec.faults().serializer(), "job-window");
 
         topology.addSource("counting-in", keys, bytes, Topics.FAULT_COUNTING.name(),
                 Topics.ISOLATION_COMMANDS.name());
-        topology.addProcessor("counting", () -> new CountingProcessor(options, metrics), "counting-in");
-        topology.addStateStore(store(options, COUNTER_STORE, JsonSerde.of(StoredValues.FaultTimes.class)), "counting");
+        topology.addProcessor("counting", () -> new CountingProcessor(options, policy, metrics),
+                "counting-in");
+        topology.addStateStore(store(options, COUNTER_STORE, BinaryCodec.faultTimes()), "counting");
         topology.addStateStore(store(options, NODE_STORE, JsonSerde.of(NodeIsolationState.class)), "counting");
         topology.addStateStore(store(options, CANDIDATE_STORE, JsonSerde.of(StoredValues.Candidates.class)), "counting");
         addSink(topology, ISOLATION_SINK, Topics.ISOLATION, "counting");
@@ -77,6 +78,8 @@ public final class FaultTopology {
     private static <V> StoreBuilder<?> store(FaultTopologyOptions options, String name, Serde<V> values) {
         var supplier = options.inMemoryStores() ? Stores.inMemoryKeyValueStore(name)
                 : Stores.persistentKeyValueStore(name);
+        // not cached: the processors keep what they read often decoded themselves, and a held fault or a counter
+        // is rarely written twice between two commits, so the cache would only add copying
         return Stores.keyValueStoreBuilder(supplier, Serdes.String(), values)
                 .withLoggingEnabled(Map.of());
     }

@@ -4,14 +4,24 @@ import java.time.Duration;
 
 /**
  * Timing and switches of the topology. jobWindow is the RFC's sliding window (30 s); grace is how long past the
- * window a decision waits for late faults; decideInterval how often the window punctuator runs;
- * releaseCheckInterval how often auto-release and budget candidates are checked; countJoblessFaults whether faults
- * without a job id are counted (the RFC counts them; newer clusterd versions skip them); inMemoryStores keeps the
- * (still changelogged, so still restart-safe) stores in memory instead of RocksDB: replay and tests, where a
- * RocksDB flush per TopologyTestDriver commit would dominate.
+ * window a decision waits for late faults; allowedLateness how far behind the job window's event time a fault of a
+ * job may arrive and still enter the window (later ones are counted directly, verdict LATE_COUNTED_DIRECTLY);
+ * decideInterval how often the window punctuator runs; releaseCheckInterval how often auto-release and budget
+ * candidates are checked; countJoblessFaults whether faults without a job id are counted (the RFC counts them;
+ * newer clusterd versions skip them); inMemoryStores keeps the (still changelogged, so still restart-safe) stores
+ * in memory instead of RocksDB: replay and tests, where a RocksDB flush per TopologyTestDriver commit would
+ * dominate.
  */
-public record FaultTopologyOptions(Duration jobWindow, Duration grace, Duration decideInterval,
-        Duration releaseCheckInterval, boolean countJoblessFaults, boolean inMemoryStores) {
+public record FaultTopologyOptions(Duration jobWindow, Duration grace, Duration allowedLateness,
+        Duration decideInterval, Duration releaseCheckInterval, boolean countJoblessFaults, boolean inMemoryStores) {
+
+    public static final Duration DEFAULT_ALLOWED_LATENESS = Duration.ofMinutes(5);
+
+    public FaultTopologyOptions(Duration jobWindow, Duration grace, Duration decideInterval,
+            Duration releaseCheckInterval, boolean countJoblessFaults, boolean inMemoryStores) {
+        this(jobWindow, grace, DEFAULT_ALLOWED_LATENESS, decideInterval, releaseCheckInterval, countJoblessFaults,
+                inMemoryStores);
+    }
 
     public FaultTopologyOptions(Duration jobWindow, Duration grace, Duration decideInterval,
             Duration releaseCheckInterval, boolean countJoblessFaults) {
@@ -24,11 +34,17 @@ public record FaultTopologyOptions(Duration jobWindow, Duration grace, Duration 
     }
 
     public FaultTopologyOptions withCountJoblessFaults(boolean count) {
-        return new FaultTopologyOptions(jobWindow, grace, decideInterval, releaseCheckInterval, count, inMemoryStores);
+        return new FaultTopologyOptions(jobWindow, grace, allowedLateness, decideInterval, releaseCheckInterval, count,
+                inMemoryStores);
     }
 
     public FaultTopologyOptions withInMemoryStores(boolean inMemory) {
-        return new FaultTopologyOptions(jobWindow, grace, decideInterval, releaseCheckInterval, countJoblessFaults,
-                inMemory);
+        return new FaultTopologyOptions(jobWindow, grace, allowedLateness, decideInterval, releaseCheckInterval,
+                countJoblessFaults, inMemory);
+    }
+
+    public FaultTopologyOptions withAllowedLateness(Duration lateness) {
+        return new FaultTopologyOptions(jobWindow, grace, lateness, decideInterval, releaseCheckInterval,
+                countJoblessFaults, inMemoryStores);
     }
 }

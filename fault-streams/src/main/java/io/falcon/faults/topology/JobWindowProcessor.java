@@ -7,8 +7,8 @@ import io.falcon.events.fault.FaultVerdict.Outcome;
 import io.falcon.events.fault.IsolationPolicy;
 import io.falcon.events.fault.NodeIsolation;
 import io.falcon.faults.core.JobWindow;
-import io.falcon.faults.core.PolicyRules;
 import io.falcon.faults.core.Verdicts;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -25,11 +25,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The job window stage, keyed by job id. Faults of a job are held in a changelogged store; a wall-clock punctuator
- * decides every job whose first fault's window plus grace has passed in event time. Event time is the highest
- * receive time seen, advanced by the wall-clock time since the last record, so an idle partition still decides
- * while a partition catching up on a backlog does not decide early. Hardware faults go on to the counting stage,
- * re-keyed by cluster.
+ * The job window stage. Faults of a job are held per (cluster, job id) in a changelogged store (a job id is only
+ * unique within its cluster); a wall-clock punctuator decides every job whose first fault's window plus grace has
+ * passed in event time. Event time is the highest receive time seen, advanced by the wall-clock time since the
+ * last record, so an idle partition still decides while a partition catching up on a backlog does not decide
+ * early; it never moves backwards (a late record keeps the idle advance already made). A fault later than the
+ * allowed lateness behind it skips the window and is counted directly. Hardware faults go on to the counting
+ * stage, re-keyed by cluster.
  */
 final class JobWindowProcessor implements Processor<String, byte[], String, Object> {
     private static final Logger LOG = LoggerFactory.getLogger(JobWindowProcessor.class);
@@ -37,16 +39,18 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
     private final FaultTopologyOptions options;
     private ProcessorContext<String, Object> context;
     private KeyValueStore<String, DeviceFault> pending;
-    private KeyValueStore<String, Long> firstFaultOfJob;
-    private KeyValueStore<String, String> due;
-    private KeyValueStore<String, IsolationPolicy> policies;
+    private final HeldFaults held = new HeldFaults();
+    private final CurrentPolicy currentPolicy;
     private long streamTimeMs;
     private long lastRecordWallMs;
+    /** Event time is only known once a record (or a restored held fault) has shown a receive time. */
+    private boolean eventTimeKnown;
     private long sequence;
 
     private final FalconMetrics metrics;
 
-    JobWindowProcessor(FaultTopologyOptions options, FalconMetrics metrics) {
+    JobWindowProcessor(FaultTopologyOptions options, CurrentPolicy currentPolicy, FalconMetrics metrics) {
+        this.currentPolicy = currentPolicy;
         this.metrics = metrics;
         this.options = options;
     }
@@ -55,17 +59,21 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         pending = context.getStateStore(FaultTopology.PENDING_STORE);
-        firstFaultOfJob = context.getStateStore(FaultTopology.JOB_FIRST_STORE);
-        due = context.getStateStore(FaultTopology.DUE_STORE);
-        policies = context.getStateStore(FaultTopology.POLICY_STORE);
-        int restored = 0;
+        // A re-initialised task (after a rebalance or an aborted transaction) starts from the store again.
+        held.clear();
+        streamTimeMs = 0;
         try (KeyValueIterator<String, DeviceFault> it = pending.all()) {
             while (it.hasNext()) {
-                streamTimeMs = Math.max(streamTimeMs, it.next().value.receiveTimeMs());
-                restored++;
+                KeyValue<String, DeviceFault> kv = it.next();
+                // the (cluster, job) comes from the value, so keys of an earlier layout are read as well
+                held.add(StoreKeys.job(kv.value.clusterId(), kv.value.jobId().orElse("")),
+                        new HeldFaults.Held(kv.key, kv.value));
+                streamTimeMs = Math.max(streamTimeMs, kv.value.receiveTimeMs());
             }
         }
+        int restored = held.size();
         lastRecordWallMs = context.currentSystemTimeMs();
+        eventTimeKnown = restored > 0;
         if (restored > 0) {
             LOG.info("job window task {} restored {} pending faults, event time {}", context.taskId(), restored,
                     streamTimeMs);
@@ -95,20 +103,28 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
             return;
         }
         String jobId = fault.jobId().get();
-        long seq = context.recordMetadata().map(m -> m.offset()).filter(o -> o >= 0).orElse(sequence++);
-        pending.put(StoreKeys.pending(jobId, fault.receiveTimeMs(), seq), fault);
-        Long first = firstFaultOfJob.get(jobId);
-        if (first == null || fault.receiveTimeMs() < first) {
-            if (first != null) {
-                due.delete(StoreKeys.due(first, jobId));
-            }
-            firstFaultOfJob.put(jobId, fault.receiveTimeMs());
-            due.put(StoreKeys.due(fault.receiveTimeMs(), jobId), jobId);
+        long eventTimeMs = eventTimeKnown ? eventTimeAt(wallMs) : fault.receiveTimeMs();
+        // Monotone: the idle advance made so far is kept, whatever the receive time of this record.
+        streamTimeMs = Math.max(eventTimeMs, fault.receiveTimeMs());
+        lastRecordWallMs = wallMs;
+        eventTimeKnown = true;
+        if (JobWindow.isTooLate(fault.receiveTimeMs(), eventTimeMs, options.allowedLateness().toMillis())) {
+            forwardVerdict(Verdicts.about(fault, Outcome.LATE_COUNTED_DIRECTLY, policy(),
+                    "arrived " + Duration.ofMillis(eventTimeMs - fault.receiveTimeMs()).toSeconds()
+                            + "s behind the job window's event time, more than the allowed lateness ("
+                            + options.allowedLateness().toSeconds()
+                            + "s, falcon.faults.allowed-lateness): counted directly, without the job window",
+                    wallMs));
+            toCounting(fault, wallMs);
+            return;
         }
+        String jobKey = StoreKeys.job(fault.clusterId(), jobId);
+        long seq = context.recordMetadata().map(m -> m.offset()).filter(o -> o >= 0).orElse(sequence++);
+        String storeKey = StoreKeys.pending(jobKey, fault.receiveTimeMs(), seq);
+        pending.put(storeKey, fault);
+        held.add(jobKey, new HeldFaults.Held(storeKey, fault));
         LOG.debug("job={} cluster={} node={} device={} code={} held in the job window", jobId, fault.clusterId(),
                 fault.nodeName(), fault.deviceName(), fault.faultCode());
-        streamTimeMs = Math.max(streamTimeMs, fault.receiveTimeMs());
-        lastRecordWallMs = wallMs;
     }
 
     /** Event time as seen by this task: the newest receive time, plus wall time spent idle since. */
@@ -120,38 +136,20 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
         long now = eventTimeAt(wallMs);
         long windowMs = options.jobWindow().toMillis();
         long graceMs = options.grace().toMillis();
-        List<String> dueJobs = new ArrayList<>();
-        try (KeyValueIterator<String, String> it = due.all()) {
-            while (it.hasNext()) {
-                KeyValue<String, String> entry = it.next();
-                Long first = firstFaultOfJob.get(entry.value);
-                if (first == null || JobWindow.decidableAt(first, windowMs, graceMs) > now) {
-                    break;
-                }
-                dueJobs.add(entry.value);
-            }
-        }
-        for (String jobId : dueJobs) {
-            decideJob(jobId, now, windowMs, graceMs, wallMs);
+        // a window is due when event time is past first + window + grace
+        for (String jobKey : held.jobsWithFirstUpTo(now - windowMs - graceMs - 1)) {
+            decideJob(jobKey, now, windowMs, graceMs, wallMs);
         }
     }
 
-    private void decideJob(String jobId, long now, long windowMs, long graceMs, long wallMs) {
-        Map<DeviceFault, String> keys = new IdentityHashMap<>();
-        List<DeviceFault> faults = new ArrayList<>();
-        try (KeyValueIterator<String, DeviceFault> it = pending.prefixScan(StoreKeys.jobPrefix(jobId),
-                Serdes.String().serializer())) {
-            while (it.hasNext()) {
-                KeyValue<String, DeviceFault> kv = it.next();
-                faults.add(kv.value);
-                keys.put(kv.value, kv.key);
-            }
-        }
-        JobWindow.Decision decision = JobWindow.decideDue(faults, windowMs, graceMs, now);
+    private void decideJob(String jobKey, long now, long windowMs, long graceMs, long wallMs) {
+        JobWindow.Decision decision = JobWindow.decideDue(held.faults(jobKey), windowMs, graceMs, now);
+        held.keep(jobKey, decision.remaining()).forEach(pending::delete);
         IsolationPolicy policy = policy();
+        String jobId = decision.decided().isEmpty() ? jobKey
+                : decision.decided().get(0).fault().jobId().orElse(jobKey);
         int software = 0;
         for (JobWindow.Outcome outcome : decision.decided()) {
-            pending.delete(keys.get(outcome.fault()));
             if (outcome instanceof JobWindow.Software s) {
                 software++;
                 forwardVerdict(Verdicts.about(s.fault(), Outcome.SOFTWARE_FAULT, policy, s.listedPeers(),
@@ -164,17 +162,6 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
         }
         if (software > 0) {
             LOG.info("job={} {} faults classified as software faults (not counted)", jobId, software);
-        }
-        Long oldFirst = firstFaultOfJob.get(jobId);
-        if (oldFirst != null) {
-            due.delete(StoreKeys.due(oldFirst, jobId));
-        }
-        if (decision.remaining().isEmpty()) {
-            firstFaultOfJob.delete(jobId);
-        } else {
-            long first = decision.remaining().get(0).receiveTimeMs();
-            firstFaultOfJob.put(jobId, first);
-            due.put(StoreKeys.due(first, jobId), jobId);
         }
     }
 
@@ -189,7 +176,6 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
     }
 
     private IsolationPolicy policy() {
-        IsolationPolicy stored = policies.get(IsolationPolicy.KEY);
-        return stored == null ? PolicyRules.defaultPolicy() : stored;
+        return currentPolicy.get();
     }
 }

@@ -19,11 +19,21 @@ import org.slf4j.LoggerFactory;
 final class PolicyProcessor implements Processor<String, byte[], Void, Void> {
     private static final Logger LOG = LoggerFactory.getLogger(PolicyProcessor.class);
 
+    private final CurrentPolicy current;
     private KeyValueStore<String, IsolationPolicy> store;
+
+    PolicyProcessor(CurrentPolicy current) {
+        this.current = current;
+    }
 
     @Override
     public void init(ProcessorContext<Void, Void> context) {
         store = context.getStateStore(FaultTopology.POLICY_STORE);
+        // the store may have been restored before this processor saw any record
+        IsolationPolicy stored = store.get(IsolationPolicy.KEY);
+        if (stored != null) {
+            current.set(stored);
+        }
     }
 
     @Override
@@ -46,6 +56,7 @@ final class PolicyProcessor implements Processor<String, byte[], Void, Void> {
             return;
         }
         store.put(IsolationPolicy.KEY, policy);
+        current.set(policy);
         LOG.info("isolation policy applied: {}", describe(policy));
     }
 

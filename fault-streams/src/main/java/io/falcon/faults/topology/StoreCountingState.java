@@ -5,22 +5,39 @@ import io.falcon.faults.core.CounterKey;
 import io.falcon.faults.core.CountingState;
 import io.falcon.faults.core.NodeIsolationState;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
-/** CountingState over the counting stage's changelogged stores, so counts and isolations survive restarts. */
+/**
+ * CountingState over the counting stage's changelogged stores, so counts and isolations survive restarts. The
+ * nodes with isolated devices (few, read for every counted fault) are also held decoded in memory, loaded from the
+ * store when the task initialises and written through.
+ */
 final class StoreCountingState implements CountingState {
     private final KeyValueStore<String, StoredValues.FaultTimes> counters;
     private final KeyValueStore<String, NodeIsolationState> nodes;
     private final KeyValueStore<String, StoredValues.Candidates> candidates;
+    private final Map<String, NodeIsolationState> isolatedNodes = new HashMap<>();
+    private final Map<String, Integer> isolatedByCluster = new HashMap<>();
 
     StoreCountingState(KeyValueStore<String, StoredValues.FaultTimes> counters,
             KeyValueStore<String, NodeIsolationState> nodes, KeyValueStore<String, StoredValues.Candidates> candidates) {
         this.counters = counters;
         this.nodes = nodes;
         this.candidates = candidates;
+        try (KeyValueIterator<String, NodeIsolationState> it = nodes.all()) {
+            it.forEachRemaining(kv -> cache(kv.key, kv.value));
+        }
+    }
+
+    private void cache(String key, NodeIsolationState state) {
+        NodeIsolationState before = state.isEmpty() ? isolatedNodes.remove(key) : isolatedNodes.put(key, state);
+        int delta = state.devices().size() - (before == null ? 0 : before.devices().size());
+        isolatedByCluster.merge(state.clusterId(), delta, Integer::sum);
     }
 
     @Override
@@ -50,7 +67,7 @@ final class StoreCountingState implements CountingState {
 
     @Override
     public NodeIsolationState node(String clusterId, String nodeName) {
-        NodeIsolationState state = nodes.get(StoreKeys.node(clusterId, nodeName));
+        NodeIsolationState state = isolatedNodes.get(StoreKeys.node(clusterId, nodeName));
         return state == null ? NodeIsolationState.empty(clusterId, nodeName) : state;
     }
 
@@ -62,18 +79,12 @@ final class StoreCountingState implements CountingState {
         } else {
             nodes.put(key, state);
         }
+        cache(key, state);
     }
 
     @Override
     public int isolatedDevices(String clusterId) {
-        int count = 0;
-        try (KeyValueIterator<String, NodeIsolationState> it = nodes.prefixScan(StoreKeys.clusterPrefix(clusterId),
-                Serdes.String().serializer())) {
-            while (it.hasNext()) {
-                count += it.next().value.devices().size();
-            }
-        }
-        return count;
+        return isolatedByCluster.getOrDefault(clusterId, 0);
     }
 
     @Override

@@ -11,21 +11,22 @@ final class StoreKeys {
     private StoreKeys() {
     }
 
+    /** Zero-padded to 19 digits (every non-negative long), so byte order is numeric order. */
     static String time(long ms) {
-        return String.format("%019d", Math.max(0, ms));
+        String digits = Long.toString(Math.max(0, ms));
+        return "0".repeat(19 - digits.length()) + digits;
     }
 
-    static String pending(String jobId, long receiveMs, long sequence) {
-        return jobId + SEP + time(receiveMs) + SEP + time(sequence);
+    /** A job window: job ids are unique only within their cluster. */
+    static String job(String clusterId, String jobId) {
+        return clusterId + SEP + jobId;
     }
 
-    static String jobPrefix(String jobId) {
-        return jobId + SEP;
+    static String pending(String jobKey, long receiveMs, long sequence) {
+        return jobKey + SEP + time(receiveMs) + SEP + time(sequence);
     }
 
-    static String due(long firstReceiveMs, String jobId) {
-        return time(firstReceiveMs) + SEP + jobId;
-    }
+
 
     static String counter(CounterKey key) {
         return key.clusterId() + SEP + key.nodeName() + SEP + key.deviceName() + SEP + key.faultCode();

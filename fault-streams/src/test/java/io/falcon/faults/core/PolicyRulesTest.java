@@ -3,6 +3,7 @@ package io.falcon.faults.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.events.Meta;
+import io.falcon.faults.PolicyYaml;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +21,7 @@ class PolicyRulesTest {
                   release:
                     fault_free_hours: -1
                 """;
-        var result = PolicyRules.parseYaml(yaml, 5, META);
+        var result = PolicyYaml.parse(yaml, 5, META);
         assertThat(result).isInstanceOfSatisfying(PolicyRules.Valid.class, valid -> {
             assertThat(valid.policy().enabled()).isTrue();
             assertThat(valid.policy().faultWindowHours()).isEqualTo(24);
@@ -41,7 +42,7 @@ class PolicyRulesTest {
                   release: {fault_free_hours: 240}
                   safeguards: {dry_run: true, max_isolated_devices_per_cluster: 8}
                 """;
-        assertThat(PolicyRules.parseYaml(yaml, 1, META)).isInstanceOfSatisfying(PolicyRules.Valid.class, v -> {
+        assertThat(PolicyYaml.parse(yaml, 1, META)).isInstanceOfSatisfying(PolicyRules.Valid.class, v -> {
             assertThat(v.policy().dryRun()).isTrue();
             assertThat(v.policy().maxIsolatedDevicesPerCluster()).isEqualTo(8);
         });
@@ -54,12 +55,12 @@ class PolicyRulesTest {
                   enabled: yes please
                   separate: {fault_window_hours: 721, fault_threshold: "three"}
                 """;
-        assertThat(PolicyRules.parseYaml(yaml, 1, META)).isInstanceOfSatisfying(PolicyRules.Invalid.class,
+        assertThat(PolicyYaml.parse(yaml, 1, META)).isInstanceOfSatisfying(PolicyRules.Invalid.class,
                 invalid -> assertThat(invalid.errors()).containsExactly(
                         "manuallySeparatePolicy.enabled must be true or false, got 'yes please'",
                         "manuallySeparatePolicy.separate.fault_threshold must be a whole number, got 'three'",
                         "manuallySeparatePolicy.release.fault_free_hours is required"));
-        assertThat(PolicyRules.parseYaml("manuallySeparatePolicy:\n  enabled: true\n  separate: "
+        assertThat(PolicyYaml.parse("manuallySeparatePolicy:\n  enabled: true\n  separate: "
                 + "{fault_window_hours: 721, fault_threshold: 3}\n  release: {fault_free_hours: -1}\n", 1, META))
                 .isInstanceOfSatisfying(PolicyRules.Invalid.class, invalid -> assertThat(invalid.message())
                         .contains("manuallySeparatePolicy.separate.fault_window_hours must be between 1 and 720, got 721"));
@@ -67,8 +68,8 @@ class PolicyRulesTest {
 
     @Test
     void aFileWithoutThePolicyBlockIsRejected() {
-        assertThat(PolicyRules.parseYaml("other: 1\n", 1, META)).isInstanceOfSatisfying(PolicyRules.Invalid.class,
+        assertThat(PolicyYaml.parse("other: 1\n", 1, META)).isInstanceOfSatisfying(PolicyRules.Invalid.class,
                 invalid -> assertThat(invalid.message()).contains("manuallySeparatePolicy is required"));
-        assertThat(PolicyRules.parseYaml("a: [", 1, META)).isInstanceOf(PolicyRules.Invalid.class);
+        assertThat(PolicyYaml.parse("a: [", 1, META)).isInstanceOf(PolicyRules.Invalid.class);
     }
 }

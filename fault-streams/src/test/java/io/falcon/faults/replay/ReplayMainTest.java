@@ -60,4 +60,57 @@ class ReplayMainTest {
         assertThat(code).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("fault_threshold must be between 1 and 50, got 51");
     }
+
+    @Test
+    void withGraceZeroAFaultStampedExactlyFirstPlusWindowIsStillAPeer() throws Exception {
+        Path trace = Files.writeString(dir.resolve("edge.jsonl"), String.join("\n",
+                "{\"clusterId\":\"c1\",\"nodeName\":\"n1\",\"deviceName\":\"d0\",\"faultCode\":\"A\",\"jobId\":\"job-1\",\"receiveTimeMs\":1770811600000}",
+                "{\"clusterId\":\"c1\",\"nodeName\":\"n2\",\"deviceName\":\"d4\",\"faultCode\":\"A\",\"jobId\":\"job-1\",\"receiveTimeMs\":1770811630000}",
+                ""));
+        Path policy = Files.writeString(dir.resolve("policy.yaml"), POLICY);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        int code = ReplayMain.run(new String[] {"--trace", trace.toString(), "--policy", policy.toString(),
+                "--grace", "0s"}, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+
+        assertThat(code).isZero();
+        String[] lines = out.toString(StandardCharsets.UTF_8).trim().split("\n");
+        assertThat(lines).filteredOn(l -> l.contains("\"outcome\":\"SOFTWARE_FAULT\"")).hasSize(2);
+        assertThat(lines).noneMatch(l -> l.contains("\"outcome\":\"COUNTED\""));
+    }
+
+    @Test
+    void stdoutHoldsOnlyJsonLinesAndTheLogsGoToStderr() throws Exception {
+        Path trace = Files.writeString(dir.resolve("logged.jsonl"), String.join("\n",
+                "{\"clusterId\":\"c1\",\"nodeName\":\"n1\",\"deviceName\":\"d0\",\"faultCode\":\"A\",\"jobId\":\"job-1\",\"receiveTimeMs\":1770811600000}",
+                "{\"clusterId\":\"c1\",\"nodeName\":\"n2\",\"deviceName\":\"d4\",\"faultCode\":\"A\",\"jobId\":\"job-1\",\"receiveTimeMs\":1770811605000}",
+                ""));
+        Path policy = Files.writeString(dir.resolve("policy.yaml"), POLICY);
+        // the topology logs its decisions at INFO: turned on here so that there is something to misroute
+        var logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("io.falcon.faults");
+        var level = logger.getLevel();
+        logger.setLevel(ch.qos.logback.classic.Level.INFO);
+        PrintStream realOut = System.out;
+        PrintStream realErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            code = ReplayMain.runFromCommandLine(new String[] {"--trace", trace.toString(), "--policy",
+                    policy.toString()});
+        } finally {
+            System.setOut(realOut);
+            System.setErr(realErr);
+            logger.setLevel(level);
+        }
+
+        assertThat(code).isZero();
+        String[] lines = out.toString(StandardCharsets.UTF_8).trim().split("\n");
+        assertThat(lines).hasSize(2).allSatisfy(l -> assertThat(io.falcon.events.Json.mapper().readTree(l)
+                .path("kind").asText()).isIn("verdict", "isolation"));
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("classified as software faults", "replayed 2 faults");
+    }
 }

@@ -51,18 +51,29 @@ public final class ProcessFalcon implements AutoCloseable {
      * @param jvmOptions options of every component JVM (heap, GC)
      */
     public record Options(Path repositoryRoot, Path dataDir, List<DemoFleet.DemoCluster> clusters,
-            List<EdgeClusterConfig> simulation, Duration[] poolDelays, List<String> jvmOptions) {
+            List<EdgeClusterConfig> simulation, Duration[] poolDelays, List<String> jvmOptions,
+            Map<String, Map<String, String>> overrides) {
 
         public static Options demo(Path repositoryRoot, Path dataDir) {
             return new Options(repositoryRoot, dataDir, DemoFleet.CLUSTERS,
                     DemoFleet.CLUSTERS.stream().map(DemoFleet.DemoCluster::simulation).toList(),
                     new Duration[] {Duration.ofSeconds(3), Duration.ofSeconds(2)},
-                    List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k"));
+                    List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k"), Map.of());
         }
 
         public Options withFleet(List<DemoFleet.DemoCluster> rows, List<EdgeClusterConfig> sim, Duration create,
                 Duration delete) {
-            return new Options(repositoryRoot, dataDir, rows, sim, new Duration[] {create, delete}, jvmOptions);
+            return new Options(repositoryRoot, dataDir, rows, sim, new Duration[] {create, delete}, jvmOptions,
+                    overrides);
+        }
+
+        /** Environment set on top of docker-compose's for one component (say why wherever it is used). */
+        public Options withOverride(String component, String variable, String value) {
+            Map<String, Map<String, String>> all = new LinkedHashMap<>(overrides);
+            Map<String, String> own = new LinkedHashMap<>(all.getOrDefault(component, Map.of()));
+            own.put(variable, value);
+            all.put(component, Map.copyOf(own));
+            return new Options(repositoryRoot, dataDir, clusters, simulation, poolDelays, jvmOptions, Map.copyOf(all));
         }
     }
 
@@ -168,6 +179,7 @@ public final class ProcessFalcon implements AutoCloseable {
         Map<String, String> environment = new LinkedHashMap<>(endpoints.rewrite(spec.environment(), opsPort, state));
         // its stable name, as a pod's: a restarted instance rejoins its consumer groups at once (GroupMembership)
         environment.put(GroupMembership.INSTANCE_ID_ENV, name);
+        environment.putAll(options.overrides().getOrDefault(component, Map.of()));
         ChildProcess child = new ChildProcess(name, command, environment,
                 options.dataDir().toAbsolutePath().resolve("logs").resolve(name + ".log"),
                 new ChildProcess.Readiness.OpsReady(opsPort));

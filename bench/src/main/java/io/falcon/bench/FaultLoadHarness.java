@@ -1,0 +1,267 @@
+package io.falcon.bench;
+
+import io.falcon.embedded.EmbeddedKafka;
+import io.falcon.events.Meta;
+import io.falcon.events.Settings;
+import io.falcon.events.TopicProvisioner;
+import io.falcon.events.Topics;
+import io.falcon.events.fault.DeviceFault;
+import io.falcon.events.fault.FaultVerdict;
+import io.falcon.events.fault.IsolationPolicy;
+import io.falcon.faults.FaultStreamsApp;
+import io.falcon.faults.FaultStreamsConfig;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Random;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Utils;
+
+/**
+ * The two loads of issue 12 through fault-streams on the embedded broker (exactly-once, RocksDB stores), in one
+ * JVM with the broker:
+ * <ul>
+ * <li>{@code mixed}: 1,000 jobs, 4,000 nodes x 8 devices, 25 % of the faults without a job id, 20 codes, 10 ms of
+ * event time between faults;</li>
+ * <li>{@code storm}: storms of one code on every device of a 4,000-device job (500 nodes x 8) within 30 s, one
+ * after another (a new job each), which must isolate nothing.</li>
+ * </ul>
+ * A warm-up of 50,000 faults of the same load (other clusters, earlier event time) runs first, so that the figure
+ * is the sustained rate rather than the JIT's. The faults are encoded before the clock starts and produced at once;
+ * the time runs until every fault has its verdict (one per fault; a marker fault per partition, stamped an hour
+ * later, closes the last job windows). It prints faults/s, the verdict outcomes, and the resident memory of the
+ * process (broker included) and the heap.
+ * Usage: FaultLoadHarness mixed|storm [faults, default 200000] [stream threads, default 1]
+ */
+public final class FaultLoadHarness {
+    private static final int PARTITIONS = 3;
+    private static final long BASE = Instant.parse("2026-12-03T00:00:00Z").toEpochMilli();
+
+    private FaultLoadHarness() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String load = args.length > 0 ? args[0] : "mixed";
+        int n = args.length > 1 ? Integer.parseInt(args[1]) : 200_000;
+        int threads = args.length > 2 ? Integer.parseInt(args[2]) : 1;
+        List<DeviceFault> warmUp = load(load, WARM_UP, BASE, "warm-");
+        long measuredBase = warmUp.get(warmUp.size() - 1).receiveTimeMs() + Duration.ofHours(2).toMillis();
+        List<DeviceFault> faults = load(load, n, measuredBase, "");
+        List<ProducerRecord<byte[], byte[]>> warmUpRecords = records(warmUp);
+        List<ProducerRecord<byte[], byte[]>> records = records(faults);
+        try (EmbeddedKafka kafka = EmbeddedKafka.launch()) {
+            TopicProvisioner.ensureAll(kafka.bootstrapServers(), PARTITIONS, (short) 1);
+            publishPolicy(kafka.bootstrapServers());
+            FaultStreamsConfig config = FaultStreamsConfig.from(new Settings(Map.of(
+                    FaultStreamsConfig.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
+                    FaultStreamsConfig.REPLICATION_FACTOR, "1",
+                    FaultStreamsConfig.STREAM_THREADS, String.valueOf(threads),
+                    FaultStreamsConfig.STATE_DIR, Files.createTempDirectory("fault-load").toString())));
+            Properties producerProps = new Properties();
+            producerProps.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+            producerProps.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+            producerProps.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+            producerProps.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+            Properties consumerProps = new Properties();
+            consumerProps.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+            consumerProps.put(ConsumerConfig.GROUP_ID_CONFIG, "fault-load");
+            consumerProps.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+            consumerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+            try (FaultStreamsApp app = new FaultStreamsApp(config).start();
+                    KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps,
+                            new ByteArraySerializer(), new ByteArraySerializer());
+                    KafkaConsumer<String, byte[]> verdicts = new KafkaConsumer<>(consumerProps,
+                            new StringDeserializer(), new ByteArrayDeserializer())) {
+                verdicts.subscribe(List.of(Topics.FAULT_VERDICTS.name()));
+                awaitRunning(app);
+                warmUpRecords.forEach(producer::send);
+                producer.flush();
+                long warmedUp = 0;
+                while (warmedUp < warmUp.size()) {
+                    warmedUp += verdicts.poll(Duration.ofMillis(200)).count();
+                }
+                long start = System.nanoTime();
+                records.forEach(producer::send);
+                producer.flush();
+                double producedSeconds = (System.nanoTime() - start) / 1e9;
+                Map<FaultVerdict.Outcome, Long> outcomes = new EnumMap<>(FaultVerdict.Outcome.class);
+                long received = 0;
+                long peakRss = 0;
+                long nextRssSample = 0;
+                Instant deadline = Instant.now().plus(Duration.ofMinutes(10));
+                while (received < faults.size() && Instant.now().isBefore(deadline)) {
+                    for (ConsumerRecord<String, byte[]> r : verdicts.poll(Duration.ofMillis(200))) {
+                        if (r.key().startsWith(MARKER_CLUSTER + "/")) {
+                            continue; // the warm-up's markers, decided once the measured faults move event time
+                        }
+                        outcomes.merge(outcome(r.value()), 1L, Long::sum);
+                        received++;
+                    }
+                    if (System.nanoTime() >= nextRssSample) {
+                        peakRss = Math.max(peakRss, residentKb());
+                        nextRssSample = System.nanoTime() + 1_000_000_000L;
+                    }
+                }
+                double seconds = (System.nanoTime() - start) / 1e9;
+                Runtime rt = Runtime.getRuntime();
+                System.out.printf("%s load, %d faults, %d stream thread(s): %d verdicts in %.1f s = %.0f faults/s"
+                        + " (produced in %.1f s)%n", load, faults.size(), threads, received, seconds,
+                        received / seconds, producedSeconds);
+                System.out.printf("outcomes: %s%n", outcomes);
+                System.out.printf("resident memory (broker + fault-streams + harness): peak %d MB; heap used %d MB"
+                        + " of %d MB max%n", peakRss / 1024, (rt.totalMemory() - rt.freeMemory()) >> 20,
+                        rt.maxMemory() >> 20);
+            }
+        }
+    }
+
+    private static final int WARM_UP = 50_000;
+    private static final String MARKER_CLUSTER = "c-marker";
+
+    private static List<DeviceFault> load(String load, int n, long base, String clusterPrefix) {
+        return switch (load) {
+            case "mixed" -> mixed(n, base, clusterPrefix);
+            case "storm" -> storm(n, base, clusterPrefix);
+            default -> throw new IllegalArgumentException("load must be mixed or storm, got " + load);
+        };
+    }
+
+    /** The faults in order, then a marker per partition an hour after the last. */
+    private static List<ProducerRecord<byte[], byte[]>> records(List<DeviceFault> faults) {
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(faults.size() + PARTITIONS);
+        long last = 0;
+        for (DeviceFault fault : faults) {
+            records.add(record(fault));
+            last = Math.max(last, fault.receiveTimeMs());
+        }
+        for (int partition = 0; partition < PARTITIONS; partition++) {
+            records.add(marker(partition, last + Duration.ofHours(1).toMillis()));
+        }
+        return records;
+    }
+
+    static List<DeviceFault> mixed(int n, long base, String clusterPrefix) {
+        Random random = new Random(42);
+        List<DeviceFault> faults = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            int node = random.nextInt(4000);
+            Optional<String> job = random.nextInt(4) == 0 ? Optional.empty() : Optional.of("job-" + node / 4);
+            long at = base + i * 10L;
+            faults.add(new DeviceFault(new Meta(clusterPrefix + "mixed-" + i, Instant.ofEpochMilli(at), "bench"),
+                    clusterPrefix + "c" + node % 4, "node-" + node, "npu-" + random.nextInt(8),
+                    "CODE" + random.nextInt(20), Optional.empty(), job, at));
+        }
+        return faults;
+    }
+
+    static List<DeviceFault> storm(int n, long base, String clusterPrefix) {
+        Random random = new Random(42);
+        List<DeviceFault> faults = new ArrayList<>(n);
+        int devices = 4000;
+        for (int storm = 0; faults.size() < n; storm++) {
+            long start = base + storm * 60_000L;
+            List<DeviceFault> one = new ArrayList<>(devices);
+            for (int d = 0; d < devices && faults.size() + one.size() < n; d++) {
+                long at = start + random.nextInt(30_000);
+                one.add(new DeviceFault(new Meta(clusterPrefix + "storm-" + storm + "-" + d,
+                        Instant.ofEpochMilli(at), "bench"), clusterPrefix + "c1", "storm-node-" + d / 8, "npu-" + d % 8, "8C084E00", Optional.empty(),
+                        Optional.of("storm-job-" + storm), at));
+            }
+            one.sort((a, b) -> Long.compare(a.receiveTimeMs(), b.receiveTimeMs()));
+            faults.addAll(one);
+        }
+        return faults;
+    }
+
+    private static ProducerRecord<byte[], byte[]> record(DeviceFault fault) {
+        return new ProducerRecord<>(Topics.DEVICE_FAULTS.name(), fault.topicKey().getBytes(StandardCharsets.UTF_8),
+                Topics.DEVICE_FAULTS.valueSerde().toBytes(fault));
+    }
+
+    /** A job fault an hour after the trace, on the given partition: its event time closes every window there. */
+    private static ProducerRecord<byte[], byte[]> marker(int partition, long at) {
+        for (int i = 0; ; i++) {
+            DeviceFault fault = DeviceFault.of(MARKER_CLUSTER, "marker", "npu-0", "MARKER", Optional.of("marker-" + i),
+                    at);
+            byte[] key = fault.topicKey().getBytes(StandardCharsets.UTF_8);
+            if (Utils.toPositive(Utils.murmur2(key)) % PARTITIONS == partition) {
+                return new ProducerRecord<>(Topics.DEVICE_FAULTS.name(), key,
+                        Topics.DEVICE_FAULTS.valueSerde().toBytes(fault));
+            }
+        }
+    }
+
+    private static void publishPolicy(String bootstrap) throws Exception {
+        IsolationPolicy policy = new IsolationPolicy(Meta.of("bench", Instant.now()), 1, true, 24, 3,
+                IsolationPolicy.NEVER_RELEASE, false, 0);
+        try (KafkaProducer<String, IsolationPolicy> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), new StringSerializer(),
+                Topics.ISOLATION_POLICY.valueSerde().serializer())) {
+            producer.send(new ProducerRecord<>(Topics.ISOLATION_POLICY.name(), IsolationPolicy.KEY, policy)).get();
+        }
+    }
+
+    private static void awaitRunning(FaultStreamsApp app) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (app.state() != org.apache.kafka.streams.KafkaStreams.State.RUNNING && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+    }
+
+    /** The verdict's outcome, found in its JSON bytes without decoding them (the harness shares the CPUs). */
+    private static FaultVerdict.Outcome outcome(byte[] verdict) {
+        for (int i = 0; i + OUTCOME.length < verdict.length; i++) {
+            if (verdict[i] == OUTCOME[0] && matchesAt(verdict, i)) {
+                int start = i + OUTCOME.length;
+                int end = start;
+                while (verdict[end] != '"') {
+                    end++;
+                }
+                return FaultVerdict.Outcome.valueOf(new String(verdict, start, end - start, StandardCharsets.US_ASCII));
+            }
+        }
+        throw new IllegalArgumentException("a verdict without an outcome");
+    }
+
+    private static boolean matchesAt(byte[] bytes, int at) {
+        for (int j = 0; j < OUTCOME.length; j++) {
+            if (bytes[at + j] != OUTCOME[j]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static final byte[] OUTCOME = "\"outcome\":\"".getBytes(StandardCharsets.US_ASCII);
+
+    /** VmRSS of this process in kB (0 where /proc is missing). */
+    private static long residentKb() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", ""));
+                }
+            }
+        } catch (Exception e) {
+            return 0;
+        }
+        return 0;
+    }
+}

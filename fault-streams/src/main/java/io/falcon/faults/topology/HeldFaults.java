@@ -1,0 +1,111 @@
+package io.falcon.faults.topology;
+
+import io.falcon.events.fault.DeviceFault;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.TreeSet;
+
+/**
+ * The job window's held faults, decoded, per (cluster, job) in receive-time order, with the jobs ordered by their
+ * first fault: a decision reads no store and opens no iterator. The changelogged store stays the durable copy
+ * (written through by the processor) and this index is rebuilt from it when the task initialises. Memory is the
+ * faults held within one window (plus grace) of event time.
+ */
+final class HeldFaults {
+    /** One held fault and the store key it is kept under. */
+    record Held(String storeKey, DeviceFault fault) {
+    }
+
+    /** A job's place in the decision order: its first fault's receive time. */
+    private record Due(long firstMs, String jobKey) {
+    }
+
+    private static final Comparator<Held> ORDER = Comparator.comparingLong((Held h) -> h.fault().receiveTimeMs())
+            .thenComparing(Held::storeKey);
+    private static final Comparator<Due> DUE_ORDER = Comparator.comparingLong(Due::firstMs)
+            .thenComparing(Due::jobKey);
+
+    private final Map<String, List<Held>> byJob = new HashMap<>();
+    private final NavigableSet<Due> due = new TreeSet<>(DUE_ORDER);
+    private int size;
+
+    void clear() {
+        byJob.clear();
+        due.clear();
+        size = 0;
+    }
+
+    int size() {
+        return size;
+    }
+
+    /** Holds a fault; faults mostly arrive in order, so this is an append. */
+    void add(String jobKey, Held held) {
+        List<Held> list = byJob.computeIfAbsent(jobKey, k -> new ArrayList<>());
+        int at = list.size();
+        while (at > 0 && ORDER.compare(list.get(at - 1), held) > 0) {
+            at--;
+        }
+        if (at == 0 && !list.isEmpty()) {
+            due.remove(new Due(list.get(0).fault().receiveTimeMs(), jobKey));
+        }
+        list.add(at, held);
+        if (at == 0) {
+            due.add(new Due(held.fault().receiveTimeMs(), jobKey));
+        }
+        size++;
+    }
+
+    /** The jobs whose first fault was received at or before lastFirstMs, oldest first. */
+    List<String> jobsWithFirstUpTo(long lastFirstMs) {
+        List<String> jobs = new ArrayList<>();
+        for (Due d : due) {
+            if (d.firstMs() > lastFirstMs) {
+                break;
+            }
+            jobs.add(d.jobKey());
+        }
+        return jobs;
+    }
+
+    /** The job's held faults in order (empty when none). */
+    List<DeviceFault> faults(String jobKey) {
+        return byJob.getOrDefault(jobKey, List.of()).stream().map(Held::fault).toList();
+    }
+
+    /**
+     * Replaces the job's faults by those still held (decided ones removed) and returns the store keys of the
+     * removed ones. remaining must be a subsequence, by identity, of the job's faults.
+     */
+    List<String> keep(String jobKey, List<DeviceFault> remaining) {
+        List<Held> list = byJob.getOrDefault(jobKey, List.of());
+        if (list.isEmpty()) {
+            return List.of();
+        }
+        due.remove(new Due(list.get(0).fault().receiveTimeMs(), jobKey));
+        Map<DeviceFault, Boolean> kept = new IdentityHashMap<>();
+        remaining.forEach(f -> kept.put(f, Boolean.TRUE));
+        List<Held> next = new ArrayList<>(remaining.size());
+        List<String> removed = new ArrayList<>(list.size() - remaining.size());
+        for (Held h : list) {
+            if (kept.containsKey(h.fault())) {
+                next.add(h);
+            } else {
+                removed.add(h.storeKey());
+            }
+        }
+        size -= removed.size();
+        if (next.isEmpty()) {
+            byJob.remove(jobKey);
+        } else {
+            byJob.put(jobKey, next);
+            due.add(new Due(next.get(0).fault().receiveTimeMs(), jobKey));
+        }
+        return removed;
+    }
+}

@@ -1,0 +1,106 @@
+package io.falcon.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.falcon.embedded.SharedInfra;
+import io.falcon.events.Meta;
+import io.falcon.events.Settings;
+import io.falcon.events.TopicProvisioner;
+import io.falcon.events.Topics;
+import io.falcon.events.fault.DeviceFault;
+import io.falcon.events.fault.FaultVerdict;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The job window keeps its held faults decoded in memory; the changelogged store is the durable copy: an instance
+ * that lost its local state rebuilds them and decides the window after a restart.
+ */
+class FaultWindowRestartIT {
+    @Test
+    void faultsHeldInTheJobWindowSurviveARestartFromTheChangelog() throws Exception {
+        String bootstrap = SharedInfra.kafka().bootstrapServers();
+        TopicProvisioner.ensureAll(bootstrap, 3, (short) 1);
+        String appId = SharedInfra.uniqueName("faults-held");
+        String cluster = appId + "-c1";
+        Path stateDir = Files.createTempDirectory("faults-held");
+        Settings settings = new Settings(Map.of(FaultStreamsConfig.BOOTSTRAP_SERVERS, bootstrap,
+                FaultStreamsConfig.REPLICATION_FACTOR, "1", FaultStreamsConfig.APPLICATION_ID, appId,
+                FaultStreamsConfig.STATE_DIR, stateDir.toString(), FaultStreamsConfig.SESSION_TIMEOUT, "6s",
+                FaultStreamsConfig.JOB_WINDOW, "15s", FaultStreamsConfig.GRACE, "1s"));
+        List<FaultVerdict> verdicts = new ArrayList<>();
+        try (KafkaProducer<String, DeviceFault> producer = producer(bootstrap);
+                KafkaConsumer<String, FaultVerdict> consumer = verdictConsumer(bootstrap, appId)) {
+            long now = System.currentTimeMillis();
+            try (FaultStreamsApp app = new FaultStreamsApp(FaultStreamsConfig.from(settings)).start()) {
+                send(producer, jobFault(cluster, "npu-0", now));
+                send(producer, jobFault(cluster, "npu-1", now + 1000));
+                // consumed and committed (held, not decided: the window is 15 s) before the instance goes
+                Thread.sleep(5000);
+            }
+            try (var paths = Files.walk(stateDir)) {
+                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+            try (FaultStreamsApp app = new FaultStreamsApp(FaultStreamsConfig.from(settings)).start()) {
+                awaitVerdicts(consumer, verdicts, cluster, 2);
+            }
+        }
+        assertThat(verdicts).extracting(FaultVerdict::outcome).containsOnly(FaultVerdict.Outcome.SOFTWARE_FAULT);
+    }
+
+    private static DeviceFault jobFault(String cluster, String device, long receivedMs) {
+        return new DeviceFault(Meta.of("test", Instant.ofEpochMilli(receivedMs)), cluster, "node-1", device,
+                "0x80E18402", Optional.of("L2"), Optional.of(cluster + "-job"), receivedMs);
+    }
+
+    private static void send(KafkaProducer<String, DeviceFault> producer, DeviceFault fault) throws Exception {
+        producer.send(new ProducerRecord<>(Topics.DEVICE_FAULTS.name(), fault.topicKey(), fault)).get();
+    }
+
+    private static void awaitVerdicts(KafkaConsumer<String, FaultVerdict> consumer, List<FaultVerdict> verdicts,
+            String cluster, int count) {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
+        while (verdicts.size() < count && Instant.now().isBefore(deadline)) {
+            consumer.poll(Duration.ofMillis(200)).forEach(record -> {
+                if (record.value().clusterId().equals(cluster)) {
+                    verdicts.add(record.value());
+                }
+            });
+        }
+        assertThat(verdicts).as("verdicts for %s", cluster).hasSize(count);
+    }
+
+    private static KafkaProducer<String, DeviceFault> producer(String bootstrap) {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        return new KafkaProducer<>(props, new StringSerializer(), Topics.DEVICE_FAULTS.valueSerde().serializer());
+    }
+
+    private static KafkaConsumer<String, FaultVerdict> verdictConsumer(String bootstrap, String group) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, group + "-reader");
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        KafkaConsumer<String, FaultVerdict> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
+                Topics.FAULT_VERDICTS.valueSerde().deserializer());
+        consumer.subscribe(java.util.List.of(Topics.FAULT_VERDICTS.name()));
+        return consumer;
+    }
+}
