@@ -2,7 +2,8 @@ package io.falcon.bench;
 
 import io.falcon.embedded.EmbeddedKafka;
 import io.falcon.events.Meta;
-import io.falcon.events.Settings;
+import io.falcon.events.config.FaultStreamsKeys;
+import io.falcon.events.config.SharedKeys;
 import io.falcon.events.TopicProvisioner;
 import io.falcon.events.Topics;
 import io.falcon.events.fault.DeviceFault;
@@ -69,11 +70,11 @@ public final class FaultLoadHarness {
         try (EmbeddedKafka kafka = EmbeddedKafka.launch()) {
             TopicProvisioner.ensureAll(kafka.bootstrapServers(), PARTITIONS, (short) 1);
             publishPolicy(kafka.bootstrapServers());
-            FaultStreamsConfig config = FaultStreamsConfig.from(new Settings(Map.of(
-                    FaultStreamsConfig.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
-                    FaultStreamsConfig.REPLICATION_FACTOR, "1",
-                    FaultStreamsConfig.STREAM_THREADS, String.valueOf(threads),
-                    FaultStreamsConfig.STATE_DIR, Files.createTempDirectory("fault-load").toString())));
+            FaultStreamsConfig config = FaultStreamsConfig.from(Map.of(
+                    SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), kafka.bootstrapServers(),
+                    SharedKeys.KAFKA_REPLICATION_FACTOR.key(), "1",
+                    FaultStreamsKeys.STREAM_THREADS.key(), String.valueOf(threads),
+                    FaultStreamsKeys.STATE_DIR.key(), Files.createTempDirectory("fault-load").toString()));
             Properties producerProps = new Properties();
             producerProps.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
             producerProps.put(ProducerConfig.LINGER_MS_CONFIG, 20);

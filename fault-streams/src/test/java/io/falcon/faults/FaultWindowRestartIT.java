@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.embedded.SharedInfra;
 import io.falcon.events.Meta;
-import io.falcon.events.Settings;
 import io.falcon.events.TopicProvisioner;
 import io.falcon.events.Topics;
+import io.falcon.events.config.FaultStreamsKeys;
+import io.falcon.events.config.SharedKeys;
 import io.falcon.events.fault.DeviceFault;
 import io.falcon.events.fault.FaultVerdict;
 import java.nio.file.Files;
@@ -40,10 +41,10 @@ class FaultWindowRestartIT {
         String appId = SharedInfra.uniqueName("faults-held");
         String cluster = appId + "-c1";
         Path stateDir = Files.createTempDirectory("faults-held");
-        Settings settings = new Settings(Map.of(FaultStreamsConfig.BOOTSTRAP_SERVERS, bootstrap,
-                FaultStreamsConfig.REPLICATION_FACTOR, "1", FaultStreamsConfig.APPLICATION_ID, appId,
-                FaultStreamsConfig.STATE_DIR, stateDir.toString(), FaultStreamsConfig.SESSION_TIMEOUT, "6s",
-                FaultStreamsConfig.JOB_WINDOW, "15s", FaultStreamsConfig.GRACE, "1s"));
+        Map<String, String> settings = Map.of(SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), bootstrap,
+                SharedKeys.KAFKA_REPLICATION_FACTOR.key(), "1", FaultStreamsKeys.APPLICATION_ID.key(), appId,
+                FaultStreamsKeys.STATE_DIR.key(), stateDir.toString(), FaultStreamsKeys.SESSION_TIMEOUT.key(), "6s",
+                FaultStreamsKeys.JOB_WINDOW.key(), "15s", FaultStreamsKeys.GRACE.key(), "1s");
         List<FaultVerdict> verdicts = new ArrayList<>();
         try (KafkaProducer<String, DeviceFault> producer = producer(bootstrap);
                 KafkaConsumer<String, FaultVerdict> consumer = verdictConsumer(bootstrap, appId)) {
