@@ -30,23 +30,33 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * reports how fast the changes arrive. Usage: CdcLatencyHarness [paced rows, default 300] [burst rows, default 5000]
  */
 public final class CdcLatencyHarness {
-    private CdcLatencyHarness() {
-    }
+    private CdcLatencyHarness() {}
 
     public static void main(String[] args) throws Exception {
         int pacedRows = args.length > 0 ? Integer.parseInt(args[0]) : 300;
         int burstRows = args.length > 1 ? Integer.parseInt(args[1]) : 5000;
-        try (EmbeddedKafka kafka = EmbeddedKafka.launch(); EmbeddedMariaDb db = EmbeddedMariaDb.launch()) {
+        try (EmbeddedKafka kafka = EmbeddedKafka.launch();
+                EmbeddedMariaDb db = EmbeddedMariaDb.launch()) {
             db.createDatabase("bench");
             try (Connection c = db.connect("bench")) {
                 JobsTable.create(c);
             }
             SchemaMigrator.migrate(db.jdbcUrl("bench"), db.user(), db.password());
             CdcIngest ingest = new CdcIngest(CdcConfig.from(Map.of(
-                    CdcIngestKeys.DB_HOST.key(), db.host(), CdcIngestKeys.DB_PORT.key(), Integer.toString(db.port()),
-                    CdcIngestKeys.DB_USER.key(), db.user(), CdcIngestKeys.DB_PASSWORD.key(), db.password(),
-                    CdcIngestKeys.DB_NAME.key(), "bench", SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(),
-                    kafka.bootstrapServers(), SharedKeys.KAFKA_REPLICATION_FACTOR.key(), "1")));
+                    CdcIngestKeys.DB_HOST.key(),
+                    db.host(),
+                    CdcIngestKeys.DB_PORT.key(),
+                    Integer.toString(db.port()),
+                    CdcIngestKeys.DB_USER.key(),
+                    db.user(),
+                    CdcIngestKeys.DB_PASSWORD.key(),
+                    db.password(),
+                    CdcIngestKeys.DB_NAME.key(),
+                    "bench",
+                    SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(),
+                    kafka.bootstrapServers(),
+                    SharedKeys.KAFKA_REPLICATION_FACTOR.key(),
+                    "1")));
             ingest.start();
             Map<String, Long> insertedAt = new ConcurrentHashMap<>();
             AtomicReference<Samples> current = new AtomicReference<>(new Samples());
@@ -54,25 +64,30 @@ public final class CdcLatencyHarness {
             props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
             props.put(ConsumerConfig.GROUP_ID_CONFIG, "bench");
             props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-            try (KafkaConsumer<String, JobChange> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
-                    Topics.CDC_JOBS.valueSerde().deserializer()); Connection c = db.connect("bench");
+            try (KafkaConsumer<String, JobChange> consumer = new KafkaConsumer<>(
+                            props,
+                            new StringDeserializer(),
+                            Topics.CDC_JOBS.valueSerde().deserializer());
+                    Connection c = db.connect("bench");
                     PreparedStatement insert = c.prepareStatement("INSERT INTO jobs (id, actor, name, tpu_type,"
                             + " topology, spec) VALUES (?, 'bench', 'bench', 'v6e', '2x2', '{}')")) {
                 consumer.subscribe(List.of(Topics.CDC_JOBS.name()));
-                Thread receiver = new Thread(() -> {
-                    try {
-                        while (true) {
-                            consumer.poll(Duration.ofMillis(20)).forEach(record -> {
-                                Long at = insertedAt.remove(record.key());
-                                if (at != null) {
-                                    current.get().add(System.nanoTime() - at);
+                Thread receiver = new Thread(
+                        () -> {
+                            try {
+                                while (true) {
+                                    consumer.poll(Duration.ofMillis(20)).forEach(record -> {
+                                        Long at = insertedAt.remove(record.key());
+                                        if (at != null) {
+                                            current.get().add(System.nanoTime() - at);
+                                        }
+                                    });
                                 }
-                            });
-                        }
-                    } catch (WakeupException e) {
-                        // done
-                    }
-                }, "receiver");
+                            } catch (WakeupException e) {
+                                // done
+                            }
+                        },
+                        "receiver");
                 receiver.start();
                 insertAndWait(insert, insertedAt, "warmup", 20, 50);
 
@@ -80,15 +95,20 @@ public final class CdcLatencyHarness {
                 current.set(paced);
                 long pacedStart = System.nanoTime();
                 insertAndWait(insert, insertedAt, "paced", pacedRows, 50);
-                System.out.printf("paced: %d inserts, one every 50 ms, over %.1fs: %s%n", pacedRows,
-                        (System.nanoTime() - pacedStart) / 1e9, paced.summary());
+                System.out.printf(
+                        "paced: %d inserts, one every 50 ms, over %.1fs: %s%n",
+                        pacedRows, (System.nanoTime() - pacedStart) / 1e9, paced.summary());
 
                 current.set(new Samples());
                 long burstStart = System.nanoTime();
                 insertAndWait(insert, insertedAt, "burst", burstRows, 0);
                 double burstSeconds = (System.nanoTime() - burstStart) / 1e9;
-                System.out.printf("burst: %d inserts (autocommit) on the topic after %.2fs = %.0f changes/s; %s%n",
-                        burstRows, burstSeconds, burstRows / burstSeconds, current.get().summary());
+                System.out.printf(
+                        "burst: %d inserts (autocommit) on the topic after %.2fs = %.0f changes/s; %s%n",
+                        burstRows,
+                        burstSeconds,
+                        burstRows / burstSeconds,
+                        current.get().summary());
                 consumer.wakeup();
                 receiver.join();
             } finally {
@@ -97,8 +117,9 @@ public final class CdcLatencyHarness {
         }
     }
 
-    private static void insertAndWait(PreparedStatement insert, Map<String, Long> insertedAt, String prefix,
-            int rows, long pauseMillis) throws Exception {
+    private static void insertAndWait(
+            PreparedStatement insert, Map<String, Long> insertedAt, String prefix, int rows, long pauseMillis)
+            throws Exception {
         for (int i = 0; i < rows; i++) {
             String id = prefix + "-" + i;
             insertedAt.put(id, System.nanoTime());
@@ -109,7 +130,8 @@ public final class CdcLatencyHarness {
             }
         }
         Instant deadline = Instant.now().plusSeconds(120);
-        while (insertedAt.keySet().stream().anyMatch(k -> k.startsWith(prefix + "-")) && Instant.now().isBefore(deadline)) {
+        while (insertedAt.keySet().stream().anyMatch(k -> k.startsWith(prefix + "-"))
+                && Instant.now().isBefore(deadline)) {
             Thread.sleep(10);
         }
     }

@@ -2,10 +2,10 @@ package io.falcon.bench;
 
 import io.falcon.embedded.EmbeddedKafka;
 import io.falcon.events.Meta;
-import io.falcon.events.config.FaultStreamsKeys;
-import io.falcon.events.config.SharedKeys;
 import io.falcon.events.TopicProvisioner;
 import io.falcon.events.Topics;
+import io.falcon.events.config.FaultStreamsKeys;
+import io.falcon.events.config.SharedKeys;
 import io.falcon.events.fault.DeviceFault;
 import io.falcon.events.fault.FaultVerdict;
 import io.falcon.events.fault.IsolationPolicy;
@@ -55,15 +55,15 @@ public final class FaultLoadHarness {
     private static final int PARTITIONS = 3;
     private static final long BASE = Instant.parse("2026-12-03T00:00:00Z").toEpochMilli();
 
-    private FaultLoadHarness() {
-    }
+    private FaultLoadHarness() {}
 
     public static void main(String[] args) throws Exception {
         String load = args.length > 0 ? args[0] : "mixed";
         int n = args.length > 1 ? Integer.parseInt(args[1]) : 200_000;
         int threads = args.length > 2 ? Integer.parseInt(args[2]) : 1;
         List<DeviceFault> warmUp = load(load, WARM_UP, BASE, "warm-");
-        long measuredBase = warmUp.get(warmUp.size() - 1).receiveTimeMs() + Duration.ofHours(2).toMillis();
+        long measuredBase = warmUp.get(warmUp.size() - 1).receiveTimeMs()
+                + Duration.ofHours(2).toMillis();
         List<DeviceFault> faults = load(load, n, measuredBase, "");
         List<ProducerRecord<byte[], byte[]>> warmUpRecords = records(warmUp);
         List<ProducerRecord<byte[], byte[]>> records = records(faults);
@@ -74,7 +74,8 @@ public final class FaultLoadHarness {
                     SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), kafka.bootstrapServers(),
                     SharedKeys.KAFKA_REPLICATION_FACTOR.key(), "1",
                     FaultStreamsKeys.STREAM_THREADS.key(), String.valueOf(threads),
-                    FaultStreamsKeys.STATE_DIR.key(), Files.createTempDirectory("fault-load").toString()));
+                    FaultStreamsKeys.STATE_DIR.key(),
+                            Files.createTempDirectory("fault-load").toString()));
             Properties producerProps = new Properties();
             producerProps.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
             producerProps.put(ProducerConfig.LINGER_MS_CONFIG, 20);
@@ -86,10 +87,10 @@ public final class FaultLoadHarness {
             consumerProps.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
             consumerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
             try (FaultStreamsApp app = new FaultStreamsApp(config).start();
-                    KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps,
-                            new ByteArraySerializer(), new ByteArraySerializer());
-                    KafkaConsumer<String, byte[]> verdicts = new KafkaConsumer<>(consumerProps,
-                            new StringDeserializer(), new ByteArrayDeserializer())) {
+                    KafkaProducer<byte[], byte[]> producer =
+                            new KafkaProducer<>(producerProps, new ByteArraySerializer(), new ByteArraySerializer());
+                    KafkaConsumer<String, byte[]> verdicts =
+                            new KafkaConsumer<>(consumerProps, new StringDeserializer(), new ByteArrayDeserializer())) {
                 verdicts.subscribe(List.of(Topics.FAULT_VERDICTS.name()));
                 awaitRunning(app);
                 warmUpRecords.forEach(producer::send);
@@ -122,13 +123,15 @@ public final class FaultLoadHarness {
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
                 Runtime rt = Runtime.getRuntime();
-                System.out.printf("%s load, %d faults, %d stream thread(s): %d verdicts in %.1f s = %.0f faults/s"
-                        + " (produced in %.1f s)%n", load, faults.size(), threads, received, seconds,
-                        received / seconds, producedSeconds);
+                System.out.printf(
+                        "%s load, %d faults, %d stream thread(s): %d verdicts in %.1f s = %.0f faults/s"
+                                + " (produced in %.1f s)%n",
+                        load, faults.size(), threads, received, seconds, received / seconds, producedSeconds);
                 System.out.printf("outcomes: %s%n", outcomes);
-                System.out.printf("resident memory (broker + fault-streams + harness): peak %d MB; heap used %d MB"
-                        + " of %d MB max%n", peakRss / 1024, (rt.totalMemory() - rt.freeMemory()) >> 20,
-                        rt.maxMemory() >> 20);
+                System.out.printf(
+                        "resident memory (broker + fault-streams + harness): peak %d MB; heap used %d MB"
+                                + " of %d MB max%n",
+                        peakRss / 1024, (rt.totalMemory() - rt.freeMemory()) >> 20, rt.maxMemory() >> 20);
             }
         }
     }
@@ -165,9 +168,15 @@ public final class FaultLoadHarness {
             int node = random.nextInt(4000);
             Optional<String> job = random.nextInt(4) == 0 ? Optional.empty() : Optional.of("job-" + node / 4);
             long at = base + i * 10L;
-            faults.add(new DeviceFault(new Meta(clusterPrefix + "mixed-" + i, Instant.ofEpochMilli(at), "bench"),
-                    clusterPrefix + "c" + node % 4, "node-" + node, "npu-" + random.nextInt(8),
-                    "CODE" + random.nextInt(20), Optional.empty(), job, at));
+            faults.add(new DeviceFault(
+                    new Meta(clusterPrefix + "mixed-" + i, Instant.ofEpochMilli(at), "bench"),
+                    clusterPrefix + "c" + node % 4,
+                    "node-" + node,
+                    "npu-" + random.nextInt(8),
+                    "CODE" + random.nextInt(20),
+                    Optional.empty(),
+                    job,
+                    at));
         }
         return faults;
     }
@@ -181,9 +190,15 @@ public final class FaultLoadHarness {
             List<DeviceFault> one = new ArrayList<>(devices);
             for (int d = 0; d < devices && faults.size() + one.size() < n; d++) {
                 long at = start + random.nextInt(30_000);
-                one.add(new DeviceFault(new Meta(clusterPrefix + "storm-" + storm + "-" + d,
-                        Instant.ofEpochMilli(at), "bench"), clusterPrefix + "c1", "storm-node-" + d / 8, "npu-" + d % 8, "8C084E00", Optional.empty(),
-                        Optional.of("storm-job-" + storm), at));
+                one.add(new DeviceFault(
+                        new Meta(clusterPrefix + "storm-" + storm + "-" + d, Instant.ofEpochMilli(at), "bench"),
+                        clusterPrefix + "c1",
+                        "storm-node-" + d / 8,
+                        "npu-" + d % 8,
+                        "8C084E00",
+                        Optional.empty(),
+                        Optional.of("storm-job-" + storm),
+                        at));
             }
             one.sort((a, b) -> Long.compare(a.receiveTimeMs(), b.receiveTimeMs()));
             faults.addAll(one);
@@ -192,30 +207,36 @@ public final class FaultLoadHarness {
     }
 
     private static ProducerRecord<byte[], byte[]> record(DeviceFault fault) {
-        return new ProducerRecord<>(Topics.DEVICE_FAULTS.name(), fault.topicKey().getBytes(StandardCharsets.UTF_8),
+        return new ProducerRecord<>(
+                Topics.DEVICE_FAULTS.name(),
+                fault.topicKey().getBytes(StandardCharsets.UTF_8),
                 Topics.DEVICE_FAULTS.valueSerde().toBytes(fault));
     }
 
     /** A job fault an hour after the trace, on the given partition: its event time closes every window there. */
     private static ProducerRecord<byte[], byte[]> marker(int partition, long at) {
         for (int i = 0; ; i++) {
-            DeviceFault fault = DeviceFault.of(MARKER_CLUSTER, "marker", "npu-0", "MARKER", Optional.of("marker-" + i),
-                    at);
+            DeviceFault fault =
+                    DeviceFault.of(MARKER_CLUSTER, "marker", "npu-0", "MARKER", Optional.of("marker-" + i), at);
             byte[] key = fault.topicKey().getBytes(StandardCharsets.UTF_8);
             if (Utils.toPositive(Utils.murmur2(key)) % PARTITIONS == partition) {
-                return new ProducerRecord<>(Topics.DEVICE_FAULTS.name(), key,
+                return new ProducerRecord<>(
+                        Topics.DEVICE_FAULTS.name(),
+                        key,
                         Topics.DEVICE_FAULTS.valueSerde().toBytes(fault));
             }
         }
     }
 
     private static void publishPolicy(String bootstrap) throws Exception {
-        IsolationPolicy policy = new IsolationPolicy(Meta.of("bench", Instant.now()), 1, true, 24, 3,
-                IsolationPolicy.NEVER_RELEASE, false, 0);
-        try (KafkaProducer<String, IsolationPolicy> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), new StringSerializer(),
+        IsolationPolicy policy = new IsolationPolicy(
+                Meta.of("bench", Instant.now()), 1, true, 24, 3, IsolationPolicy.NEVER_RELEASE, false, 0);
+        try (KafkaProducer<String, IsolationPolicy> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
+                new StringSerializer(),
                 Topics.ISOLATION_POLICY.valueSerde().serializer())) {
-            producer.send(new ProducerRecord<>(Topics.ISOLATION_POLICY.name(), IsolationPolicy.KEY, policy)).get();
+            producer.send(new ProducerRecord<>(Topics.ISOLATION_POLICY.name(), IsolationPolicy.KEY, policy))
+                    .get();
         }
     }
 

@@ -32,8 +32,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * Usage: FaultStreamsHarness [faults, default 50000]
  */
 public final class FaultStreamsHarness {
-    private FaultStreamsHarness() {
-    }
+    private FaultStreamsHarness() {}
 
     public static void main(String[] args) throws Exception {
         int faults = args.length > 0 ? Integer.parseInt(args[0]) : 50_000;
@@ -42,7 +41,8 @@ public final class FaultStreamsHarness {
             FaultStreamsConfig config = FaultStreamsConfig.from(Map.of(
                     SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), kafka.bootstrapServers(),
                     SharedKeys.KAFKA_REPLICATION_FACTOR.key(), "1",
-                    FaultStreamsKeys.STATE_DIR.key(), Files.createTempDirectory("fault-bench").toString()));
+                    FaultStreamsKeys.STATE_DIR.key(),
+                            Files.createTempDirectory("fault-bench").toString()));
             Properties producerProps = new Properties();
             producerProps.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
             producerProps.put(ProducerConfig.LINGER_MS_CONFIG, 10);
@@ -52,19 +52,29 @@ public final class FaultStreamsHarness {
             consumerProps.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
             consumerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
             try (FaultStreamsApp app = new FaultStreamsApp(config).start();
-                    KafkaProducer<String, DeviceFault> producer = new KafkaProducer<>(producerProps,
-                            new StringSerializer(), Topics.DEVICE_FAULTS.valueSerde().serializer());
-                    KafkaConsumer<String, FaultVerdict> verdicts = new KafkaConsumer<>(consumerProps,
-                            new StringDeserializer(), Topics.FAULT_VERDICTS.valueSerde().deserializer())) {
+                    KafkaProducer<String, DeviceFault> producer = new KafkaProducer<>(
+                            producerProps,
+                            new StringSerializer(),
+                            Topics.DEVICE_FAULTS.valueSerde().serializer());
+                    KafkaConsumer<String, FaultVerdict> verdicts = new KafkaConsumer<>(
+                            consumerProps,
+                            new StringDeserializer(),
+                            Topics.FAULT_VERDICTS.valueSerde().deserializer())) {
                 verdicts.subscribe(List.of(Topics.FAULT_VERDICTS.name()));
                 Random random = new Random(42);
                 long base = System.currentTimeMillis();
                 long start = System.nanoTime();
                 for (int i = 0; i < faults; i++) {
                     int device = random.nextInt(10_000);
-                    DeviceFault fault = new DeviceFault(Meta.of("bench", Instant.now()), "cluster-" + device % 4,
-                            "node-" + device / 8, "npu-" + device % 8, "0x" + Integer.toHexString(random.nextInt(16)),
-                            Optional.of("L2"), Optional.empty(), base + i);
+                    DeviceFault fault = new DeviceFault(
+                            Meta.of("bench", Instant.now()),
+                            "cluster-" + device % 4,
+                            "node-" + device / 8,
+                            "npu-" + device % 8,
+                            "0x" + Integer.toHexString(random.nextInt(16)),
+                            Optional.of("L2"),
+                            Optional.empty(),
+                            base + i);
                     producer.send(new ProducerRecord<>(Topics.DEVICE_FAULTS.name(), fault.topicKey(), fault));
                 }
                 producer.flush();
@@ -74,8 +84,10 @@ public final class FaultStreamsHarness {
                     received += verdicts.poll(Duration.ofMillis(200)).count();
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
-                System.out.printf("fault-streams (real broker, RocksDB, exactly-once): %d faults -> %d verdicts in"
-                        + " %.1fs = %.0f faults/s%n", faults, received, seconds, received / seconds);
+                System.out.printf(
+                        "fault-streams (real broker, RocksDB, exactly-once): %d faults -> %d verdicts in"
+                                + " %.1fs = %.0f faults/s%n",
+                        faults, received, seconds, received / seconds);
             }
         }
     }

@@ -23,8 +23,14 @@ final class Samples {
         if (sorted.isEmpty()) {
             return "no samples";
         }
-        return String.format(Locale.ROOT, "n=%d p50=%.1fms p90=%.1fms p99=%.1fms max=%.1fms", sorted.size(),
-                at(sorted, 0.50), at(sorted, 0.90), at(sorted, 0.99), sorted.get(sorted.size() - 1) / 1000.0);
+        return String.format(
+                Locale.ROOT,
+                "n=%d p50=%.1fms p90=%.1fms p99=%.1fms max=%.1fms",
+                sorted.size(),
+                at(sorted, 0.50),
+                at(sorted, 0.90),
+                at(sorted, 0.99),
+                sorted.get(sorted.size() - 1) / 1000.0);
     }
 
     private static double at(List<Long> sorted, double quantile) {

@@ -81,8 +81,16 @@ public class SchedulerBenchmark {
             scheduler = new Scheduler();
             clusters = new ArrayList<>();
             for (int c = 0; c < 8; c++) {
-                ClusterRow row = new ClusterRow("c" + c, "edge-" + c, "p" + c, "us-central1", "v6e", "b",
-                        Optional.empty(), ClusterStatus.ACTIVE, Optional.empty());
+                ClusterRow row = new ClusterRow(
+                        "c" + c,
+                        "edge-" + c,
+                        "p" + c,
+                        "us-central1",
+                        "v6e",
+                        "b",
+                        Optional.empty(),
+                        ClusterStatus.ACTIVE,
+                        Optional.empty());
                 clusters.add(row);
                 scheduler.clusterUpserted(row, now);
             }
@@ -93,15 +101,27 @@ public class SchedulerBenchmark {
 
         /** Submitted one millisecond apart, so a new submission joins the back of its queue, as in reality. */
         JobRequest request(long n) {
-            return new JobRequest("job-" + n, "actor" + (n % ACTORS), "name", "v6e", n % 2 == 0 ? "2x2" : "2x4",
-                    SPEC, Optional.empty(), Optional.empty(), now.minusSeconds(WAITING).plusMillis(n));
+            return new JobRequest(
+                    "job-" + n,
+                    "actor" + (n % ACTORS),
+                    "name",
+                    "v6e",
+                    n % 2 == 0 ? "2x2" : "2x4",
+                    SPEC,
+                    Optional.empty(),
+                    Optional.empty(),
+                    now.minusSeconds(WAITING).plusMillis(n));
         }
     }
 
     /** Cluster choice alone over the 8 candidates, with live queue depths. */
     @Benchmark
     public ClusterChoice.Result chooseCluster(Fleet fleet) {
-        return ClusterChoice.choose("v6e", Optional.empty(), fleet.clusters, c -> false,
+        return ClusterChoice.choose(
+                "v6e",
+                Optional.empty(),
+                fleet.clusters,
+                c -> false,
                 c -> fleet.scheduler.queueDepth(new QueueKey(c.id(), "2x2")));
     }
 

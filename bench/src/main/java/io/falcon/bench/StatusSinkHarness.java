@@ -35,12 +35,12 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * as fast as the producer goes (throughput; latency then includes queueing). Usage: StatusSinkHarness [jobs, 5000]
  */
 public final class StatusSinkHarness {
-    private StatusSinkHarness() {
-    }
+    private StatusSinkHarness() {}
 
     public static void main(String[] args) throws Exception {
         int jobs = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
-        try (EmbeddedKafka kafka = EmbeddedKafka.launch(); EmbeddedMariaDb db = EmbeddedMariaDb.launch()) {
+        try (EmbeddedKafka kafka = EmbeddedKafka.launch();
+                EmbeddedMariaDb db = EmbeddedMariaDb.launch()) {
             db.createDatabase("bench");
             try (Connection c = db.connect("bench")) {
                 JobsTable.create(c);
@@ -62,26 +62,50 @@ public final class StatusSinkHarness {
             registry.config().meterFilter(new MeterFilter() {
                 @Override
                 public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
-                    return DistributionStatisticConfig.builder().percentiles(0.5, 0.9, 0.99).build().merge(config);
+                    return DistributionStatisticConfig.builder()
+                            .percentiles(0.5, 0.9, 0.99)
+                            .build()
+                            .merge(config);
                 }
             });
             FalconMetrics metrics = new FalconMetrics(registry);
             StatusSinkConfig config = StatusSinkConfig.from(Map.of(
-                    "falcon.kafka.bootstrap-servers", kafka.bootstrapServers(), "falcon.db.url", db.jdbcUrl("bench"),
-                    "falcon.db.user", db.user(), "falcon.db.password", db.password()));
+                    "falcon.kafka.bootstrap-servers",
+                    kafka.bootstrapServers(),
+                    "falcon.db.url",
+                    db.jdbcUrl("bench"),
+                    "falcon.db.user",
+                    db.user(),
+                    "falcon.db.password",
+                    db.password()));
             Properties props = new Properties();
             props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
             props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
             try (StatusSink sink = new StatusSink(config, metrics).start();
-                    KafkaProducer<String, TaskStatus> producer = new KafkaProducer<>(props, new StringSerializer(),
+                    KafkaProducer<String, TaskStatus> producer = new KafkaProducer<>(
+                            props,
+                            new StringSerializer(),
                             Topics.TASK_STATUS.valueSerde().serializer());
                     Connection c = db.connect("bench")) {
                 for (int i = 0; i < 300; i++) {
                     String id = "job-" + i;
-                    producer.send(new ProducerRecord<>(Topics.TASK_STATUS.name(), id, new TaskStatus(
-                            Meta.of("bench", Instant.now()), id, 1, Status.Pending, Optional.empty(), "paced",
-                            Optional.of("c1"), Optional.empty(), Optional.empty(), Optional.empty(),
-                            Optional.empty(), Optional.empty(), Optional.empty())));
+                    producer.send(new ProducerRecord<>(
+                            Topics.TASK_STATUS.name(),
+                            id,
+                            new TaskStatus(
+                                    Meta.of("bench", Instant.now()),
+                                    id,
+                                    1,
+                                    Status.Pending,
+                                    Optional.empty(),
+                                    "paced",
+                                    Optional.of("c1"),
+                                    Optional.empty(),
+                                    Optional.empty(),
+                                    Optional.empty(),
+                                    Optional.empty(),
+                                    Optional.empty(),
+                                    Optional.empty())));
                     producer.flush();
                     Thread.sleep(10);
                 }
@@ -89,7 +113,8 @@ public final class StatusSinkHarness {
                     Thread.sleep(20);
                 }
                 var paced = metrics.sinkLag().takeSnapshot();
-                System.out.printf("paced (1 event / 10 ms): event -> row committed: mean=%.1fms %s%n",
+                System.out.printf(
+                        "paced (1 event / 10 ms): event -> row committed: mean=%.1fms %s%n",
                         paced.mean(TimeUnit.MILLISECONDS), percentiles(paced.percentileValues()));
                 registry.clear();
 
@@ -99,11 +124,23 @@ public final class StatusSinkHarness {
                     for (int i = 0; i < jobs; i++) {
                         String id = "job-" + i;
                         Instant now = Instant.now();
-                        producer.send(new ProducerRecord<>(Topics.TASK_STATUS.name(), id, new TaskStatus(
-                                Meta.of("bench", now), id, step + 2, steps[step], Optional.empty(), "step " + step,
-                                Optional.of("c1"), Optional.empty(), Optional.empty(), Optional.empty(),
-                                Optional.empty(), steps[step].isTerminal() ? Optional.of(now) : Optional.empty(),
-                                Optional.empty())));
+                        producer.send(new ProducerRecord<>(
+                                Topics.TASK_STATUS.name(),
+                                id,
+                                new TaskStatus(
+                                        Meta.of("bench", now),
+                                        id,
+                                        step + 2,
+                                        steps[step],
+                                        Optional.empty(),
+                                        "step " + step,
+                                        Optional.of("c1"),
+                                        Optional.empty(),
+                                        Optional.empty(),
+                                        Optional.empty(),
+                                        Optional.empty(),
+                                        steps[step].isTerminal() ? Optional.of(now) : Optional.empty(),
+                                        Optional.empty())));
                     }
                 }
                 producer.flush();
@@ -112,12 +149,16 @@ public final class StatusSinkHarness {
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
                 int events = jobs * steps.length;
-                System.out.printf("status-sink: %d events for %d jobs written in %.2fs = %.0f events/s%n", events,
-                        jobs, seconds, events / seconds);
+                System.out.printf(
+                        "status-sink: %d events for %d jobs written in %.2fs = %.0f events/s%n",
+                        events, jobs, seconds, events / seconds);
                 var lag = metrics.sinkLag().takeSnapshot();
                 var batch = metrics.sinkBatchSize().takeSnapshot();
-                System.out.printf("saturated: event -> row committed: mean=%.1fms %s; batches=%d mean batch=%.0f%n",
-                        lag.mean(TimeUnit.MILLISECONDS), percentiles(lag.percentileValues()), batch.count(),
+                System.out.printf(
+                        "saturated: event -> row committed: mean=%.1fms %s; batches=%d mean batch=%.0f%n",
+                        lag.mean(TimeUnit.MILLISECONDS),
+                        percentiles(lag.percentileValues()),
+                        batch.count(),
                         batch.mean());
             }
         }

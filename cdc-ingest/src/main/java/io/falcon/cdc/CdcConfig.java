@@ -111,9 +111,29 @@ public record CdcConfig(
      * broker. Deliberately not a setting.
      */
     CdcConfig withOutputTopics(String jobs, String clusters, String deadLetter) {
-        return new CdcConfig(flavor, dbHost, dbPort, dbUser, dbPassword, dbName, serverId, kafkaBootstrap, topicPrefix,
-                engineName, jobs, clusters, deadLetter, offsetsTopic, schemaHistoryTopic, replicationFactor,
-                topicPartitions, offsetFlushInterval, heartbeatInterval, keepAliveInterval, restartBackoff, debezium,
+        return new CdcConfig(
+                flavor,
+                dbHost,
+                dbPort,
+                dbUser,
+                dbPassword,
+                dbName,
+                serverId,
+                kafkaBootstrap,
+                topicPrefix,
+                engineName,
+                jobs,
+                clusters,
+                deadLetter,
+                offsetsTopic,
+                schemaHistoryTopic,
+                replicationFactor,
+                topicPartitions,
+                offsetFlushInterval,
+                heartbeatInterval,
+                keepAliveInterval,
+                restartBackoff,
+                debezium,
                 producer);
     }
 

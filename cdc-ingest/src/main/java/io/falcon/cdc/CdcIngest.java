@@ -44,7 +44,11 @@ public final class CdcIngest implements AutoCloseable {
 
     /** Lifecycle of the service. */
     public enum State {
-        NEW, STARTING, RUNNING, RESTARTING, CLOSED
+        NEW,
+        STARTING,
+        RUNNING,
+        RESTARTING,
+        CLOSED
     }
 
     private final CdcConfig config;
@@ -103,9 +107,17 @@ public final class CdcIngest implements AutoCloseable {
 
     /** Events acknowledged by Kafka since start: jobs, clusters, dead letters. */
     public Map<String, Long> publishedCounts() {
-        return Map.of("jobs", counters.jobs.get(), "clusters", counters.clusters.get(),
-                "deadLetters", counters.deadLetters.get(), "skipped", counters.skipped.get(),
-                "batches", counters.batches.get());
+        return Map.of(
+                "jobs",
+                counters.jobs.get(),
+                "clusters",
+                counters.clusters.get(),
+                "deadLetters",
+                counters.deadLetters.get(),
+                "skipped",
+                counters.skipped.get(),
+                "batches",
+                counters.batches.get());
     }
 
     @Override
@@ -171,8 +183,10 @@ public final class CdcIngest implements AutoCloseable {
                 }
                 state = State.RESTARTING;
                 Throwable err = lastError.get();
-                log.warn("cdc-ingest engine stopped ({}); restarting in {} ms from the committed offsets",
-                        err == null ? "no error reported" : err.toString(), backoff);
+                log.warn(
+                        "cdc-ingest engine stopped ({}); restarting in {} ms from the committed offsets",
+                        err == null ? "no error reported" : err.toString(),
+                        backoff);
                 try {
                     lock.wait(Math.max(1, backoff));
                 } catch (InterruptedException ie) {
@@ -197,8 +211,12 @@ public final class CdcIngest implements AutoCloseable {
                     .using(new DebeziumEngine.ConnectorCallback() {
                         @Override
                         public void taskStarted() {
-                            log.info("cdc-ingest streaming from {}:{}/{} (tables {})", config.dbHost(),
-                                    config.dbPort(), config.dbName(), config.tableIncludeList());
+                            log.info(
+                                    "cdc-ingest streaming from {}:{}/{} (tables {})",
+                                    config.dbHost(),
+                                    config.dbPort(),
+                                    config.dbName(),
+                                    config.tableIncludeList());
                         }
                     })
                     .notifying(new KafkaChangePublisher(producer, config, counters))
@@ -300,8 +318,10 @@ public final class CdcIngest implements AutoCloseable {
             throw new IllegalStateException("interrupted while checking Kafka topics", ie);
         } catch (ExecutionException | TimeoutException ex) {
             state = State.CLOSED;
-            throw new IllegalStateException("cdc-ingest cannot prepare its topics on Kafka at "
-                    + config.kafkaBootstrap() + " (" + SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key() + "): " + ex, ex);
+            throw new IllegalStateException(
+                    "cdc-ingest cannot prepare its topics on Kafka at " + config.kafkaBootstrap() + " ("
+                            + SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key() + "): " + ex,
+                    ex);
         }
     }
 }

@@ -11,8 +11,7 @@ import io.falcon.ops.ComponentRuntime;
  * {@link CdcIngestKeys}. Missing, bad or unknown settings stop it at once with one message naming each (exit code 2).
  */
 public final class CdcIngestMain {
-    private CdcIngestMain() {
-    }
+    private CdcIngestMain() {}
 
     public static void main(String[] args) throws InterruptedException {
         if (System.getProperty("logback.configurationFile") == null
@@ -23,10 +22,11 @@ public final class CdcIngestMain {
         CdcConfig config = CdcConfig.from(settings);
         ComponentRuntime runtime = ComponentRuntime.start(settings);
         CdcIngest ingest = runtime.manage("cdc-ingest", new CdcIngest(config));
-        runtime.ops().addReadinessCheck(Checks.flag("debezium-engine",
-                        () -> ingest.state() == CdcIngest.State.RUNNING, "engine is not streaming"))
-                .addLivenessCheck(Checks.flag("debezium-engine",
-                        () -> ingest.state() != CdcIngest.State.CLOSED, "engine closed"));
+        runtime.ops()
+                .addReadinessCheck(Checks.flag(
+                        "debezium-engine", () -> ingest.state() == CdcIngest.State.RUNNING, "engine is not streaming"))
+                .addLivenessCheck(Checks.flag(
+                        "debezium-engine", () -> ingest.state() != CdcIngest.State.CLOSED, "engine closed"));
         ingest.start();
         runtime.awaitShutdown();
     }

@@ -36,8 +36,7 @@ public final class ChangeMapper {
     public static final String JOBS = "jobs";
     public static final String CLUSTERS = "clusters";
 
-    private ChangeMapper() {
-    }
+    private ChangeMapper() {}
 
     public static MappingDecision map(RawChange change) {
         String id = null;
@@ -65,12 +64,24 @@ public final class ChangeMapper {
             String table = change.table() == null ? "" : change.table();
             switch (table) {
                 case JOBS -> {
-                    return new MappingDecision.PublishJob(id, new JobChange(meta, op, before.map(ChangeMapper::jobRow),
-                            after.map(ChangeMapper::jobRow), position));
+                    return new MappingDecision.PublishJob(
+                            id,
+                            new JobChange(
+                                    meta,
+                                    op,
+                                    before.map(ChangeMapper::jobRow),
+                                    after.map(ChangeMapper::jobRow),
+                                    position));
                 }
                 case CLUSTERS -> {
-                    return new MappingDecision.PublishCluster(id, new ClusterChange(meta, op,
-                            before.map(ChangeMapper::clusterRow), after.map(ChangeMapper::clusterRow), position));
+                    return new MappingDecision.PublishCluster(
+                            id,
+                            new ClusterChange(
+                                    meta,
+                                    op,
+                                    before.map(ChangeMapper::clusterRow),
+                                    after.map(ChangeMapper::clusterRow),
+                                    position));
                 }
                 default -> throw new UnmappableException("unknown table " + change.qualifiedTable());
             }
@@ -99,10 +110,19 @@ public final class ChangeMapper {
                 + " op=" + change.op() + " at " + (s.snapshot() ? "snapshot " : "binlog ") + s.position() + ": "
                 + cause;
         String key = rowId == null ? table : rowId;
-        Meta meta = Meta.deterministic(PRODUCER, occurredAt(change),
+        Meta meta = Meta.deterministic(
+                PRODUCER,
+                occurredAt(change),
                 "dead-letter|" + s.position() + "|" + s.snapshot() + "|" + table + "|" + key + "|" + change.op());
-        DeadLetter letter = DeadLetter.of(meta, "binlog:" + table, -1, s.pos(),
-                key.getBytes(StandardCharsets.UTF_8), payload(change, s), reason, error);
+        DeadLetter letter = DeadLetter.of(
+                meta,
+                "binlog:" + table,
+                -1,
+                s.pos(),
+                key.getBytes(StandardCharsets.UTF_8),
+                payload(change, s),
+                reason,
+                error);
         return new MappingDecision.Unmappable(key, letter);
     }
 
@@ -162,7 +182,8 @@ public final class ChangeMapper {
             throw new UnmappableException("missing id");
         }
         Object v = row.get("id");
-        String id = v instanceof CharSequence cs ? cs.toString()
+        String id = v instanceof CharSequence cs
+                ? cs.toString()
                 : v instanceof Number n && isIntegral(n) ? n.toString() : null;
         if (id == null) {
             throw typeError("id", "a string", v);
@@ -175,8 +196,8 @@ public final class ChangeMapper {
 
     private static String requiredString(Map<String, Object> row, String column) {
         return optionalString(row, column)
-                .orElseThrow(() -> new UnmappableException("required column " + column
-                        + (row.containsKey(column) ? " is NULL" : " is missing")));
+                .orElseThrow(() -> new UnmappableException(
+                        "required column " + column + (row.containsKey(column) ? " is NULL" : " is missing")));
     }
 
     private static Optional<String> optionalString(Map<String, Object> row, String column) {
@@ -246,7 +267,10 @@ public final class ChangeMapper {
     }
 
     private static boolean isIntegral(Number n) {
-        return n instanceof Long || n instanceof Integer || n instanceof Short || n instanceof Byte
+        return n instanceof Long
+                || n instanceof Integer
+                || n instanceof Short
+                || n instanceof Byte
                 || n instanceof BigInteger;
     }
 
@@ -288,8 +312,9 @@ public final class ChangeMapper {
         m.put("op", change.op());
         m.put("before", change.before().orElse(null));
         m.put("after", change.after().orElse(null));
-        m.put("source", Map.of("file", s.file(), "pos", s.pos(), "row", s.row(), "tsMs", s.tsMs(),
-                "snapshot", s.snapshot()));
+        m.put(
+                "source",
+                Map.of("file", s.file(), "pos", s.pos(), "row", s.row(), "tsMs", s.tsMs(), "snapshot", s.snapshot()));
         try {
             return Json.mapper().writeValueAsBytes(m);
         } catch (Exception e) {

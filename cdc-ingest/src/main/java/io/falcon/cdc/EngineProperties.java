@@ -4,8 +4,7 @@ import java.util.Properties;
 
 /** The Debezium embedded engine configuration derived from a {@link CdcConfig}. */
 public final class EngineProperties {
-    private EngineProperties() {
-    }
+    private EngineProperties() {}
 
     public static Properties of(CdcConfig c) {
         Properties p = new Properties();
@@ -19,7 +18,9 @@ public final class EngineProperties {
         p.setProperty("offset.storage.topic", c.offsetsTopic());
         p.setProperty("offset.storage.partitions", "1");
         p.setProperty("offset.storage.replication.factor", Short.toString(c.replicationFactor()));
-        p.setProperty("offset.flush.interval.ms", Long.toString(c.offsetFlushInterval().toMillis()));
+        p.setProperty(
+                "offset.flush.interval.ms",
+                Long.toString(c.offsetFlushInterval().toMillis()));
         p.setProperty("offset.flush.timeout.ms", "10000");
         // Retriable errors (the database going away) are retried by the connector and the engine, not fatal.
         p.setProperty("errors.max.retries", "-1");
@@ -42,10 +43,13 @@ public final class EngineProperties {
         p.setProperty("include.schema.changes", "false");
         p.setProperty("tombstones.on.delete", "false");
         p.setProperty("connect.keep.alive", "true");
-        p.setProperty("connect.keep.alive.interval.ms", Long.toString(c.keepAliveInterval().toMillis()));
+        p.setProperty(
+                "connect.keep.alive.interval.ms",
+                Long.toString(c.keepAliveInterval().toMillis()));
         p.setProperty("connect.timeout.ms", "10000");
         if (!c.heartbeatInterval().isZero()) {
-            p.setProperty("heartbeat.interval.ms", Long.toString(c.heartbeatInterval().toMillis()));
+            p.setProperty(
+                    "heartbeat.interval.ms", Long.toString(c.heartbeatInterval().toMillis()));
         }
         // Schema history in Kafka as well.
         p.setProperty("schema.history.internal", "io.debezium.storage.kafka.history.KafkaSchemaHistory");

@@ -49,8 +49,10 @@ final class KafkaChangePublisher implements DebeziumEngine.ChangeConsumer<Record
     }
 
     @Override
-    public void handleBatch(List<RecordChangeEvent<SourceRecord>> records,
-            DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer) throws InterruptedException {
+    public void handleBatch(
+            List<RecordChangeEvent<SourceRecord>> records,
+            DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer)
+            throws InterruptedException {
         List<Future<RecordMetadata>> sends = new ArrayList<>(records.size());
         List<String> what = new ArrayList<>(records.size());
         int jobs = 0;
@@ -65,14 +67,19 @@ final class KafkaChangePublisher implements DebeziumEngine.ChangeConsumer<Record
                 String topic = config.jobsTopic();
                 byte[] value = Topics.CDC_JOBS.valueSerde().serializer().serialize(topic, p.change());
                 sends.add(producer.send(record(topic, p.key(), value)));
-                String pos = p.change().source().binlogFile() + ":" + p.change().source().binlogPosition() + ":"
+                String pos = p.change().source().binlogFile() + ":"
+                        + p.change().source().binlogPosition() + ":"
                         + p.change().source().rowInEvent();
                 what.add("jobs id=" + p.key() + " op=" + p.change().op() + " pos=" + pos);
                 for (SchedulerRouting.Routed routed : SchedulerRouting.route(p.change())) {
                     sends.add(producer.send(schedulerInput(routed)));
                     what.add("scheduler input key=" + routed.key() + " job=" + p.key());
                 }
-                log.debug("cdc change table=jobs id={} op={} pos={} eventId={}", p.key(), p.change().op(), pos,
+                log.debug(
+                        "cdc change table=jobs id={} op={} pos={} eventId={}",
+                        p.key(),
+                        p.change().op(),
+                        pos,
                         p.change().meta().eventId());
                 first = first == null ? pos : first;
                 last = pos;
@@ -81,15 +88,20 @@ final class KafkaChangePublisher implements DebeziumEngine.ChangeConsumer<Record
                 String topic = config.clustersTopic();
                 byte[] value = Topics.CDC_CLUSTERS.valueSerde().serializer().serialize(topic, p.change());
                 sends.add(producer.send(record(topic, p.key(), value)));
-                String pos = p.change().source().binlogFile() + ":" + p.change().source().binlogPosition() + ":"
+                String pos = p.change().source().binlogFile() + ":"
+                        + p.change().source().binlogPosition() + ":"
                         + p.change().source().rowInEvent();
                 what.add("clusters id=" + p.key() + " op=" + p.change().op() + " pos=" + pos);
                 for (SchedulerRouting.Routed routed : SchedulerRouting.route(p.change())) {
                     sends.add(producer.send(schedulerInput(routed)));
                     what.add("scheduler input key=" + routed.key() + " cluster=" + p.key());
                 }
-                log.debug("cdc change table=clusters id={} op={} pos={} eventId={}", p.key(), p.change().op(),
-                        pos, p.change().meta().eventId());
+                log.debug(
+                        "cdc change table=clusters id={} op={} pos={} eventId={}",
+                        p.key(),
+                        p.change().op(),
+                        pos,
+                        p.change().meta().eventId());
                 first = first == null ? pos : first;
                 last = pos;
                 clusters++;
@@ -110,11 +122,14 @@ final class KafkaChangePublisher implements DebeziumEngine.ChangeConsumer<Record
             try {
                 sends.get(i).get();
             } catch (ExecutionException e) {
-                log.error("cdc batch not acknowledged by Kafka ({}): {}; nothing of the batch of {} is marked processed,"
-                        + " the engine restarts and delivers it again", what.get(i), e.getCause().toString(),
+                log.error(
+                        "cdc batch not acknowledged by Kafka ({}): {}; nothing of the batch of {} is marked processed,"
+                                + " the engine restarts and delivers it again",
+                        what.get(i),
+                        e.getCause().toString(),
                         records.size());
-                throw new PublishException("Kafka did not acknowledge " + what.get(i) + ": " + e.getCause(),
-                        e.getCause());
+                throw new PublishException(
+                        "Kafka did not acknowledge " + what.get(i) + ": " + e.getCause(), e.getCause());
             }
         }
         for (RecordChangeEvent<SourceRecord> event : records) {
@@ -127,15 +142,23 @@ final class KafkaChangePublisher implements DebeziumEngine.ChangeConsumer<Record
         counters.skipped.addAndGet(skipped);
         counters.batches.incrementAndGet();
         if (jobs + clusters + dead > 0) {
-            log.info("cdc batch published jobs={} clusters={} deadLetters={} skipped={} positions={}..{}", jobs,
-                    clusters, dead, skipped, first, last);
+            log.info(
+                    "cdc batch published jobs={} clusters={} deadLetters={} skipped={} positions={}..{}",
+                    jobs,
+                    clusters,
+                    dead,
+                    skipped,
+                    first,
+                    last);
         }
     }
 
     private static ProducerRecord<byte[], byte[]> schedulerInput(SchedulerRouting.Routed routed) {
         String topic = Topics.SCHEDULER_INPUT.name();
-        return record(topic, routed.key(), Topics.SCHEDULER_INPUT.valueSerde().serializer().serialize(topic,
-                routed.input()));
+        return record(
+                topic,
+                routed.key(),
+                Topics.SCHEDULER_INPUT.valueSerde().serializer().serialize(topic, routed.input()));
     }
 
     private static ProducerRecord<byte[], byte[]> record(String topic, String key, byte[] value) {

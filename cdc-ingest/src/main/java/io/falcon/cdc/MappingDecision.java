@@ -8,12 +8,10 @@ import io.falcon.events.cdc.JobChange;
 public sealed interface MappingDecision {
 
     /** A jobs row change for the jobs topic, keyed by job id. */
-    record PublishJob(String key, JobChange change) implements MappingDecision {
-    }
+    record PublishJob(String key, JobChange change) implements MappingDecision {}
 
     /** A clusters row change for the clusters topic, keyed by cluster id. */
-    record PublishCluster(String key, ClusterChange change) implements MappingDecision {
-    }
+    record PublishCluster(String key, ClusterChange change) implements MappingDecision {}
 
     /**
      * A change that cannot be mapped, for the dead-letter topic. key is the row id if known, else "db.table"; the
@@ -26,6 +24,5 @@ public sealed interface MappingDecision {
     }
 
     /** Nothing to publish (Debezium tombstone, heartbeat, schema change, ...). */
-    record Skip(String reason) implements MappingDecision {
-    }
+    record Skip(String reason) implements MappingDecision {}
 }

@@ -18,8 +18,14 @@ import java.util.Optional;
  * @param source       where in the binlog it came from
  * @param envelopeTsMs when Debezium processed it (envelope ts_ms), 0 if unknown
  */
-public record RawChange(String database, String table, String op, Optional<Map<String, Object>> before,
-        Optional<Map<String, Object>> after, Source source, long envelopeTsMs) {
+public record RawChange(
+        String database,
+        String table,
+        String op,
+        Optional<Map<String, Object>> before,
+        Optional<Map<String, Object>> after,
+        Source source,
+        long envelopeTsMs) {
 
     public RawChange {
         before = before == null ? Optional.empty() : before.map(RawChange::frozen);

@@ -28,8 +28,7 @@ public final class RecordAdapter {
     private static final String NANO_TIMESTAMP = "io.debezium.time.NanoTimestamp";
     private static final String DEBEZIUM_DATE = "io.debezium.time.Date";
 
-    private RecordAdapter() {
-    }
+    private RecordAdapter() {}
 
     /** Decides what to do with one record the engine delivered. */
     public static MappingDecision decide(SourceRecord record) {
@@ -38,17 +37,25 @@ public final class RecordAdapter {
             return new MappingDecision.Skip("tombstone on " + record.topic());
         }
         Schema schema = record.valueSchema();
-        if (!(value instanceof Struct envelope) || schema == null || schema.name() == null
+        if (!(value instanceof Struct envelope)
+                || schema == null
+                || schema.name() == null
                 || !schema.name().endsWith(".Envelope")) {
-            return new MappingDecision.Skip("not a row change (" + (schema == null ? "no schema" : schema.name())
-                    + ") on " + record.topic());
+            return new MappingDecision.Skip(
+                    "not a row change (" + (schema == null ? "no schema" : schema.name()) + ") on " + record.topic());
         }
         RawChange change;
         try {
             change = toRawChange(envelope);
         } catch (RuntimeException e) {
-            RawChange unknown = new RawChange(String.valueOf(record.topic()), "?", "?", Optional.empty(),
-                    Optional.empty(), new RawChange.Source("", 0, 0, 0, false), 0);
+            RawChange unknown = new RawChange(
+                    String.valueOf(record.topic()),
+                    "?",
+                    "?",
+                    Optional.empty(),
+                    Optional.empty(),
+                    new RawChange.Source("", 0, 0, 0, false),
+                    0);
             return ChangeMapper.unmappable(unknown, null, "cannot read Debezium envelope: " + e, e);
         }
         try {

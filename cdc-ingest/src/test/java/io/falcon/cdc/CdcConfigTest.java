@@ -53,27 +53,34 @@ class CdcConfigTest {
 
     @Test
     void everyRequiredSettingIsNamedWhenMissing() {
-        for (String key : new String[] {CdcIngestKeys.DB_HOST.key(), CdcIngestKeys.DB_USER.key(),
-                CdcIngestKeys.DB_NAME.key(),
-                SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key()}) {
+        for (String key : new String[] {
+            CdcIngestKeys.DB_HOST.key(),
+            CdcIngestKeys.DB_USER.key(),
+            CdcIngestKeys.DB_NAME.key(),
+            SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key()
+        }) {
             assertThatThrownBy(() -> CdcConfig.from(minimalWith(key, null)))
                     .as(key)
                     .isInstanceOf(InvalidSettingsException.class)
                     .hasMessageContaining(key)
                     .hasMessageContaining(Setting.envNameOf(key))
-                    .satisfies(e -> assertThat(((InvalidSettingsException) e).keys()).containsExactly(key));
+                    .satisfies(e ->
+                            assertThat(((InvalidSettingsException) e).keys()).containsExactly(key));
             assertThatThrownBy(() -> CdcConfig.from(minimalWith(key, "  ")))
-                    .as(key + " blank").hasMessageContaining(key);
+                    .as(key + " blank")
+                    .hasMessageContaining(key);
         }
     }
 
     @Test
     void badValuesAreRejectedNamingTheSettingAndTheValue() {
         assertThatThrownBy(() -> CdcConfig.from(minimalWith(CdcIngestKeys.FLAVOR.key(), "postgres")))
-                .hasMessageContaining(CdcIngestKeys.FLAVOR.key()).hasMessageContaining("postgres")
+                .hasMessageContaining(CdcIngestKeys.FLAVOR.key())
+                .hasMessageContaining("postgres")
                 .hasMessageContaining("mariadb or mysql");
         assertThatThrownBy(() -> CdcConfig.from(minimalWith(CdcIngestKeys.DB_PORT.key(), "33o6")))
-                .hasMessageContaining(CdcIngestKeys.DB_PORT.key()).hasMessageContaining("33o6");
+                .hasMessageContaining(CdcIngestKeys.DB_PORT.key())
+                .hasMessageContaining("33o6");
         assertThatThrownBy(() -> CdcConfig.from(minimalWith(CdcIngestKeys.DB_PORT.key(), "70000")))
                 .hasMessageContaining(CdcIngestKeys.DB_PORT.key());
         assertThatThrownBy(() -> CdcConfig.from(minimalWith(CdcIngestKeys.SERVER_ID.key(), "0")))
@@ -84,20 +91,26 @@ class CdcConfigTest {
         assertThatThrownBy(() -> CdcConfig.from(minimalWith("falcon.cdc.topic.jobs", "bad topic")))
                 .hasMessageContaining("falcon.cdc.topic.jobs");
         assertThatThrownBy(() -> CdcConfig.from(minimalWith(CdcIngestKeys.OFFSETS_TOPIC.key(), "bad topic")))
-                .hasMessageContaining(CdcIngestKeys.OFFSETS_TOPIC.key()).hasMessageContaining("Kafka topic name");
+                .hasMessageContaining(CdcIngestKeys.OFFSETS_TOPIC.key())
+                .hasMessageContaining("Kafka topic name");
         assertThatThrownBy(() -> CdcConfig.from(minimalWith(SharedKeys.KAFKA_REPLICATION_FACTOR.key(), "0")))
                 .hasMessageContaining(SharedKeys.KAFKA_REPLICATION_FACTOR.key());
         assertThatThrownBy(() -> CdcConfig.from(minimalWith(CdcIngestKeys.OFFSETS_TOPIC.key(), "falcon.cdc.jobs")))
                 .hasMessageContaining("five different topic names");
         assertThatThrownBy(() -> CdcConfig.from(minimalWith("falcon.cdc.database.hostname", "x")))
-                .hasMessageContaining("falcon.cdc.database.hostname").hasMessageContaining("unknown setting");
+                .hasMessageContaining("falcon.cdc.database.hostname")
+                .hasMessageContaining("unknown setting");
     }
 
     @Test
     void flavorPicksTheConnectorAndCaseDoesNotMatter() {
-        assertThat(CdcConfig.from(minimalWith(CdcIngestKeys.FLAVOR.key(), "MySQL")).flavor().connectorClass())
+        assertThat(CdcConfig.from(minimalWith(CdcIngestKeys.FLAVOR.key(), "MySQL"))
+                        .flavor()
+                        .connectorClass())
                 .isEqualTo("io.debezium.connector.mysql.MySqlConnector");
-        assertThat(CdcConfig.from(minimalWith(CdcIngestKeys.FLAVOR.key(), "mariadb")).flavor().connectorClass())
+        assertThat(CdcConfig.from(minimalWith(CdcIngestKeys.FLAVOR.key(), "mariadb"))
+                        .flavor()
+                        .connectorClass())
                 .isEqualTo("io.debezium.connector.mariadb.MariaDbConnector");
     }
 
@@ -128,7 +141,8 @@ class CdcConfigTest {
         assertThat(c.producer()).containsEntry("linger.ms", "20");
 
         assertThatThrownBy(() -> CdcConfig.fromEnvironment(Map.of("FALCON_CDC_DATABASE_HOST", "h"), new Properties()))
-                .hasMessageContaining(CdcIngestKeys.DB_USER.key()).hasMessageContaining("FALCON_CDC_DATABASE_USER");
+                .hasMessageContaining(CdcIngestKeys.DB_USER.key())
+                .hasMessageContaining("FALCON_CDC_DATABASE_USER");
     }
 
     @Test
@@ -143,7 +157,8 @@ class CdcConfigTest {
         Properties p = EngineProperties.of(c);
 
         assertThat(p.getProperty("connector.class")).isEqualTo("io.debezium.connector.mariadb.MariaDbConnector");
-        assertThat(p.getProperty("offset.storage")).isEqualTo("org.apache.kafka.connect.storage.KafkaOffsetBackingStore");
+        assertThat(p.getProperty("offset.storage"))
+                .isEqualTo("org.apache.kafka.connect.storage.KafkaOffsetBackingStore");
         assertThat(p.getProperty("offset.storage.topic")).isEqualTo("t.offsets");
         assertThat(p.getProperty("offset.storage.partitions")).isEqualTo("1");
         assertThat(p.getProperty("offset.storage.replication.factor")).isEqualTo("3");
@@ -151,7 +166,8 @@ class CdcConfigTest {
         assertThat(p.getProperty("schema.history.internal"))
                 .isEqualTo("io.debezium.storage.kafka.history.KafkaSchemaHistory");
         assertThat(p.getProperty("schema.history.internal.kafka.topic")).isEqualTo("t.history");
-        assertThat(p.getProperty("schema.history.internal.kafka.bootstrap.servers")).isEqualTo("k:9092");
+        assertThat(p.getProperty("schema.history.internal.kafka.bootstrap.servers"))
+                .isEqualTo("k:9092");
         assertThat(p.getProperty("table.include.list")).isEqualTo("falcon.jobs,falcon.clusters");
         assertThat(p.getProperty("database.include.list")).isEqualTo("falcon");
         assertThat(p.getProperty("database.password")).isEqualTo("s3cret");
@@ -179,9 +195,15 @@ class CdcConfigTest {
         bad.put(CdcIngestKeys.KEEP_ALIVE_INTERVAL.key(), "50ms");
         bad.put("falcon.cdc.heartbeat-interval-ms", "30000");
         bad.put("FALCON_CDC_KAFKA_BOOTSTRAP_SERVERS", "old:9092");
-        assertThatThrownBy(() -> CdcConfig.from(bad)).isInstanceOfSatisfying(InvalidSettingsException.class,
-                e -> assertThat(e.keys()).containsExactlyInAnyOrder(CdcIngestKeys.DB_HOST.key(),
-                        CdcIngestKeys.KEEP_ALIVE_INTERVAL.key(), "falcon.cdc.heartbeat-interval-ms", ""))
+        assertThatThrownBy(() -> CdcConfig.from(bad))
+                .isInstanceOfSatisfying(
+                        InvalidSettingsException.class,
+                        e -> assertThat(e.keys())
+                                .containsExactlyInAnyOrder(
+                                        CdcIngestKeys.DB_HOST.key(),
+                                        CdcIngestKeys.KEEP_ALIVE_INTERVAL.key(),
+                                        "falcon.cdc.heartbeat-interval-ms",
+                                        ""))
                 .hasMessageContaining("FALCON_CDC_KAFKA_BOOTSTRAP_SERVERS");
     }
 }

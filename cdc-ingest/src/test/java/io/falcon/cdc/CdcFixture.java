@@ -1,6 +1,5 @@
 package io.falcon.cdc;
 
-
 import io.falcon.embedded.EmbeddedKafka;
 import io.falcon.embedded.EmbeddedMariaDb;
 import io.falcon.embedded.SharedInfra;
@@ -8,9 +7,9 @@ import io.falcon.events.DeadLetter;
 import io.falcon.events.Topics;
 import io.falcon.events.cdc.ClusterChange;
 import io.falcon.events.cdc.JobChange;
-import io.falcon.testkit.kafka.TopicReader;
 import io.falcon.events.config.CdcIngestKeys;
 import io.falcon.events.config.SharedKeys;
+import io.falcon.testkit.kafka.TopicReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -46,7 +45,8 @@ final class CdcFixture implements AutoCloseable {
     /** With extra settings, e.g. another flavor. */
     CdcFixture(Map<String, String> extra) {
         db.createDatabase(name);
-        sql(ddl(Path.of("..", "docs", "schema", "jobs.sql")),
+        sql(
+                ddl(Path.of("..", "docs", "schema", "jobs.sql")),
                 ddl(Path.of("..", "status-sink", "src", "main", "resources", "db", "migration", "V1__clusters.sql")));
         Map<String, String> m = new HashMap<>();
         m.put(CdcIngestKeys.DB_HOST.key(), db.host());
@@ -54,7 +54,8 @@ final class CdcFixture implements AutoCloseable {
         m.put(CdcIngestKeys.DB_USER.key(), db.user());
         m.put(CdcIngestKeys.DB_PASSWORD.key(), db.password());
         m.put(CdcIngestKeys.DB_NAME.key(), name);
-        m.put(CdcIngestKeys.SERVER_ID.key(),
+        m.put(
+                CdcIngestKeys.SERVER_ID.key(),
                 Long.toString(ThreadLocalRandom.current().nextLong(10_000, 4_000_000_000L)));
         m.put(SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), kafka.bootstrapServers());
         m.put(CdcIngestKeys.TOPIC_PREFIX.key(), name);
@@ -86,16 +87,15 @@ final class CdcFixture implements AutoCloseable {
 
     TopicReader<String, ClusterChange> clusters() {
         if (clusters == null) {
-            clusters = TopicReader.fromBeginning(kafka.bootstrapServers(), Topics.CDC_CLUSTERS,
-                    config.clustersTopic());
+            clusters = TopicReader.fromBeginning(kafka.bootstrapServers(), Topics.CDC_CLUSTERS, config.clustersTopic());
         }
         return clusters;
     }
 
     TopicReader<String, DeadLetter> deadLetters() {
         if (deadLetters == null) {
-            deadLetters = TopicReader.fromBeginning(kafka.bootstrapServers(), Topics.DEAD_LETTER,
-                    config.deadLetterTopic());
+            deadLetters =
+                    TopicReader.fromBeginning(kafka.bootstrapServers(), Topics.DEAD_LETTER, config.deadLetterTopic());
         }
         return deadLetters;
     }
@@ -111,7 +111,8 @@ final class CdcFixture implements AutoCloseable {
 
     /** Runs statements in one UTC session, autocommit. */
     void sql(String... statements) {
-        try (Connection c = db.connect(name); Statement s = c.createStatement()) {
+        try (Connection c = db.connect(name);
+                Statement s = c.createStatement()) {
             s.execute("SET time_zone = '+00:00'");
             for (String st : statements) {
                 s.execute(st);
@@ -137,7 +138,10 @@ final class CdcFixture implements AutoCloseable {
         try {
             String text = Files.readString(path);
             // strip comment lines; one statement per file
-            return text.lines().filter(l -> !l.trim().startsWith("--")).collect(Collectors.joining("\n")).trim()
+            return text.lines()
+                    .filter(l -> !l.trim().startsWith("--"))
+                    .collect(Collectors.joining("\n"))
+                    .trim()
                     .replaceAll(";\\s*$", "");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the reference DDL " + path.toAbsolutePath(), e);

@@ -16,7 +16,11 @@ class CdcReconnectIT {
         try (CdcFixture f = new CdcFixture()) {
             CdcIngest ingest = f.startIngest();
             f.sql(insertJob("before-1", "{}"));
-            f.jobs().awaitValues("before-1", WAIT, v -> v.stream().anyMatch(c -> c.jobId().equals("before-1")));
+            f.jobs()
+                    .awaitValues(
+                            "before-1",
+                            WAIT,
+                            v -> v.stream().anyMatch(c -> c.jobId().equals("before-1")));
 
             try {
                 f.db.stop();
@@ -26,14 +30,24 @@ class CdcReconnectIT {
             }
             f.sql(insertJob("after-1", "{}"), "UPDATE jobs SET status = 'Aborting' WHERE id = 'before-1'");
 
-            var all = f.jobs().awaitValues("after-1 and the update of before-1 after the restart", WAIT,
-                    v -> v.stream().anyMatch(c -> c.jobId().equals("after-1") && c.op() == ChangeOp.CREATE)
-                            && v.stream().anyMatch(c -> c.jobId().equals("before-1") && c.op() == ChangeOp.UPDATE));
-            assertThat(all.stream().filter(c -> c.jobId().equals("before-1") && c.op() == ChangeOp.UPDATE).findFirst()
-                    .orElseThrow().after().orElseThrow().status()).isEqualTo("Aborting");
+            var all = f.jobs()
+                    .awaitValues(
+                            "after-1 and the update of before-1 after the restart",
+                            WAIT,
+                            v -> v.stream().anyMatch(c -> c.jobId().equals("after-1") && c.op() == ChangeOp.CREATE)
+                                    && v.stream()
+                                            .anyMatch(c -> c.jobId().equals("before-1") && c.op() == ChangeOp.UPDATE));
+            assertThat(all.stream()
+                            .filter(c -> c.jobId().equals("before-1") && c.op() == ChangeOp.UPDATE)
+                            .findFirst()
+                            .orElseThrow()
+                            .after()
+                            .orElseThrow()
+                            .status())
+                    .isEqualTo("Aborting");
             assertThat(ingest.state()).isIn(CdcIngest.State.RUNNING, CdcIngest.State.RESTARTING);
-            System.out.println("reconnect IT: engine starts " + ingest.engineStarts() + ", last error "
-                    + ingest.lastError());
+            System.out.println(
+                    "reconnect IT: engine starts " + ingest.engineStarts() + ", last error " + ingest.lastError());
         }
     }
 }

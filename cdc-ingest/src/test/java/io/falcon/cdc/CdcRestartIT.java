@@ -37,20 +37,24 @@ class CdcRestartIT {
 
             AtomicInteger written = new AtomicInteger();
             AtomicReference<Throwable> writerError = new AtomicReference<>();
-            Thread writer = new Thread(() -> {
-                try (Connection c = f.connect(); Statement s = c.createStatement()) {
-                    for (int i = 0; i < JOBS; i++) {
-                        s.execute(insertJob("j-" + i, "{\"i\":" + i + "}"));
-                        if (updated(i)) {
-                            s.execute("UPDATE jobs SET status = 'Running', cluster_id = 'c-1' WHERE id = 'j-" + i + "'");
+            Thread writer = new Thread(
+                    () -> {
+                        try (Connection c = f.connect();
+                                Statement s = c.createStatement()) {
+                            for (int i = 0; i < JOBS; i++) {
+                                s.execute(insertJob("j-" + i, "{\"i\":" + i + "}"));
+                                if (updated(i)) {
+                                    s.execute("UPDATE jobs SET status = 'Running', cluster_id = 'c-1' WHERE id = 'j-"
+                                            + i + "'");
+                                }
+                                written.incrementAndGet();
+                                Thread.sleep(8);
+                            }
+                        } catch (Throwable t) {
+                            writerError.set(t);
                         }
-                        written.incrementAndGet();
-                        Thread.sleep(8);
-                    }
-                } catch (Throwable t) {
-                    writerError.set(t);
-                }
-            }, "cdc-restart-it-writer");
+                    },
+                    "cdc-restart-it-writer");
             writer.start();
 
             f.jobs().awaitValues("the first 40 changes", WAIT, v -> v.size() >= 40);
@@ -67,24 +71,28 @@ class CdcRestartIT {
             List<JobChange> all = f.jobs().awaitValues("every insert and update", WAIT, v -> {
                 Set<String> created = ids(v, ChangeOp.CREATE);
                 Set<String> updates = ids(v, ChangeOp.UPDATE);
-                return IntStream.range(0, JOBS).allMatch(i -> created.contains("j-" + i)
-                        && (!updated(i) || updates.contains("j-" + i)));
+                return IntStream.range(0, JOBS)
+                        .allMatch(i -> created.contains("j-" + i) && (!updated(i) || updates.contains("j-" + i)));
             });
 
             // resumed from the stored binlog position: no second snapshot, jobs came from the binlog only
             assertThat(all).noneMatch(c -> c.op() == ChangeOp.SNAPSHOT);
             assertThat(f.clusters().readFor(Duration.ofMillis(500))).hasSize(1);
             // a change delivered twice carries the same event id both times
-            Map<String, Set<String>> idsPerChange = all.stream().collect(Collectors.groupingBy(
-                    c -> c.jobId() + "|" + c.op() + "|" + c.source().binlogFile() + ":" + c.source().binlogPosition()
-                            + ":" + c.source().rowInEvent(),
-                    Collectors.mapping(c -> c.meta().eventId(), Collectors.toSet())));
+            Map<String, Set<String>> idsPerChange = all.stream()
+                    .collect(Collectors.groupingBy(
+                            c -> c.jobId() + "|" + c.op() + "|" + c.source().binlogFile() + ":"
+                                    + c.source().binlogPosition() + ":"
+                                    + c.source().rowInEvent(),
+                            Collectors.mapping(c -> c.meta().eventId(), Collectors.toSet())));
             assertThat(idsPerChange.values()).allSatisfy(ids -> assertThat(ids).hasSize(1));
             // every update arrives with its before image
             assertThat(all.stream().filter(c -> c.op() == ChangeOp.UPDATE))
-                    .allSatisfy(c -> assertThat(c.before().orElseThrow().status()).isEqualTo("Pending"));
+                    .allSatisfy(
+                            c -> assertThat(c.before().orElseThrow().status()).isEqualTo("Pending"));
             assertThat(second.engineStarts()).isEqualTo(1);
-            System.out.printf("restart IT: %d jobs changes read for %d written (%d duplicates), closed after %d%n",
+            System.out.printf(
+                    "restart IT: %d jobs changes read for %d written (%d duplicates), closed after %d%n",
                     all.size(), JOBS + JOBS / 3, all.size() - (JOBS + JOBS / 3), writtenAtClose);
         }
     }

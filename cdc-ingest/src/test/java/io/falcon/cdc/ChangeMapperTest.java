@@ -65,7 +65,9 @@ class ChangeMapperTest {
 
     @Test
     void nullableColumnsBecomeEmptyAndFilledOnesPresent() {
-        JobRow empty = asJob(ChangeMapper.map(change("jobs", "c", null, job("j-2"), binlog(1, 0)))).after().orElseThrow();
+        JobRow empty = asJob(ChangeMapper.map(change("jobs", "c", null, job("j-2"), binlog(1, 0))))
+                .after()
+                .orElseThrow();
         assertThat(empty.supplyMode()).isEmpty();
         assertThat(empty.timeoutSeconds()).isEmpty();
         assertThat(empty.reason()).isEmpty();
@@ -79,12 +81,37 @@ class ChangeMapperTest {
         assertThat(empty.abortingAt()).isEmpty();
         assertThat(empty.abortedAt()).isEmpty();
 
-        Map<String, Object> full = with(job("j-3"), "supply_mode", "flex-start", "timeout_seconds", 3600L,
-                "status", "Running", "reason", "", "message", "running on c-1", "cluster_id", "c-1",
-                "node_pool_name", "falcon-j3", "k8s_job_name", "falcon-j3", "job_uid", "uid-3",
-                "dispatched_at", "2025-03-01T10:20:00Z", "finished_at", "2025-03-01T11:00:00.5Z",
-                "aborting_at", "2025-03-01T10:59:00.001Z", "aborted_at", "2025-03-01T11:00:00.999Z");
-        JobRow row = asJob(ChangeMapper.map(change("jobs", "c", null, full, binlog(2, 0)))).after().orElseThrow();
+        Map<String, Object> full = with(
+                job("j-3"),
+                "supply_mode",
+                "flex-start",
+                "timeout_seconds",
+                3600L,
+                "status",
+                "Running",
+                "reason",
+                "",
+                "message",
+                "running on c-1",
+                "cluster_id",
+                "c-1",
+                "node_pool_name",
+                "falcon-j3",
+                "k8s_job_name",
+                "falcon-j3",
+                "job_uid",
+                "uid-3",
+                "dispatched_at",
+                "2025-03-01T10:20:00Z",
+                "finished_at",
+                "2025-03-01T11:00:00.5Z",
+                "aborting_at",
+                "2025-03-01T10:59:00.001Z",
+                "aborted_at",
+                "2025-03-01T11:00:00.999Z");
+        JobRow row = asJob(ChangeMapper.map(change("jobs", "c", null, full, binlog(2, 0))))
+                .after()
+                .orElseThrow();
         assertThat(row.supplyMode()).contains("flex-start");
         assertThat(row.timeoutSeconds()).contains(3600L);
         assertThat(row.reason()).contains("");
@@ -102,14 +129,23 @@ class ChangeMapperTest {
     @Test
     void timestampsKeepMillisecondsInEveryShapeAnAdapterMayHand() {
         Instant expected = Instant.parse("2025-03-01T10:15:30.123Z");
-        for (Object shape : new Object[] {"2025-03-01T10:15:30.123Z", "2025-03-01T11:15:30.123+01:00",
-                "2025-03-01T10:15:30.123", expected, java.util.Date.from(expected)}) {
-            JobRow row = asJob(ChangeMapper.map(change("jobs", "c", null, with(job("t"), "created_at", shape),
-                    binlog(3, 0)))).after().orElseThrow();
+        for (Object shape : new Object[] {
+            "2025-03-01T10:15:30.123Z",
+            "2025-03-01T11:15:30.123+01:00",
+            "2025-03-01T10:15:30.123",
+            expected,
+            java.util.Date.from(expected)
+        }) {
+            JobRow row = asJob(ChangeMapper.map(
+                            change("jobs", "c", null, with(job("t"), "created_at", shape), binlog(3, 0))))
+                    .after()
+                    .orElseThrow();
             assertThat(row.createdAt()).as("shape %s", shape).contains(expected);
         }
-        JobRow integerTimeout = asJob(ChangeMapper.map(change("jobs", "c", null,
-                with(job("t"), "timeout_seconds", 60), binlog(3, 1)))).after().orElseThrow();
+        JobRow integerTimeout = asJob(ChangeMapper.map(
+                        change("jobs", "c", null, with(job("t"), "timeout_seconds", 60), binlog(3, 1))))
+                .after()
+                .orElseThrow();
         assertThat(integerTimeout.timeoutSeconds()).contains(60L);
     }
 
@@ -150,7 +186,8 @@ class ChangeMapperTest {
 
     @Test
     void clustersInsertUpdateDeleteSnapshot() {
-        ClusterChange created = asCluster(ChangeMapper.map(change("clusters", "c", null, cluster("c-1"), binlog(1, 0))));
+        ClusterChange created =
+                asCluster(ChangeMapper.map(change("clusters", "c", null, cluster("c-1"), binlog(1, 0))));
         assertThat(created.op()).isEqualTo(ChangeOp.CREATE);
         assertThat(created.clusterId()).isEqualTo("c-1");
         var row = created.after().orElseThrow();
@@ -164,14 +201,19 @@ class ChangeMapperTest {
         assertThat(row.isActive()).isTrue();
         assertThat(row.createdAt()).contains(Instant.parse("2025-01-02T03:04:05.006Z"));
 
-        ClusterChange updated = asCluster(ChangeMapper.map(change("clusters", "u", cluster("c-1"),
-                with(cluster("c-1"), "status", "maintenance", "default_reservation", "res-a"), binlog(2, 0))));
+        ClusterChange updated = asCluster(ChangeMapper.map(change(
+                "clusters",
+                "u",
+                cluster("c-1"),
+                with(cluster("c-1"), "status", "maintenance", "default_reservation", "res-a"),
+                binlog(2, 0))));
         assertThat(updated.op()).isEqualTo(ChangeOp.UPDATE);
         assertThat(updated.before().orElseThrow().status()).isEqualTo(ClusterStatus.ACTIVE);
         assertThat(updated.after().orElseThrow().status()).isEqualTo(ClusterStatus.MAINTENANCE);
         assertThat(updated.after().orElseThrow().defaultReservation()).contains("res-a");
 
-        ClusterChange deleted = asCluster(ChangeMapper.map(change("clusters", "d", cluster("c-1"), null, binlog(3, 0))));
+        ClusterChange deleted =
+                asCluster(ChangeMapper.map(change("clusters", "d", cluster("c-1"), null, binlog(3, 0))));
         assertThat(deleted.op()).isEqualTo(ChangeOp.DELETE);
         assertThat(deleted.after()).isEmpty();
 
@@ -181,8 +223,8 @@ class ChangeMapperTest {
 
     @Test
     void aBadSpecIsPassedThroughNotDeadLettered() {
-        JobChange c = asJob(ChangeMapper.map(change("jobs", "c", null, with(job("j-7"), "spec", "{not json"),
-                binlog(7, 0))));
+        JobChange c =
+                asJob(ChangeMapper.map(change("jobs", "c", null, with(job("j-7"), "spec", "{not json"), binlog(7, 0))));
         assertThat(c.after().orElseThrow().spec()).isEqualTo("{not json");
     }
 
@@ -197,20 +239,32 @@ class ChangeMapperTest {
         var snap2 = asJob(ChangeMapper.map(change("jobs", "r", null, job("j-9"), snapshot())));
 
         assertThat(again.meta().eventId()).isEqualTo(first.meta().eventId());
-        assertThat(java.util.Set.of(first.meta().eventId(), otherRow.meta().eventId(), otherPos.meta().eventId(),
-                otherId.meta().eventId(), snap1.meta().eventId(), snap2.meta().eventId())).hasSize(6);
+        assertThat(java.util.Set.of(
+                        first.meta().eventId(),
+                        otherRow.meta().eventId(),
+                        otherPos.meta().eventId(),
+                        otherId.meta().eventId(),
+                        snap1.meta().eventId(),
+                        snap2.meta().eventId()))
+                .hasSize(6);
     }
 
     @Test
     void eventsSurviveTheTopicSerdeRoundTrip() {
-        JobChange c = asJob(ChangeMapper.map(change("jobs", "u", job("j-10"),
-                with(job("j-10"), "timeout_seconds", 5L, "dispatched_at", "2025-03-01T10:20:00.007Z"), binlog(10, 0))));
+        JobChange c = asJob(ChangeMapper.map(change(
+                "jobs",
+                "u",
+                job("j-10"),
+                with(job("j-10"), "timeout_seconds", 5L, "dispatched_at", "2025-03-01T10:20:00.007Z"),
+                binlog(10, 0))));
         byte[] bytes = Topics.CDC_JOBS.valueSerde().serializer().serialize("t", c);
-        assertThat(Topics.CDC_JOBS.valueSerde().deserializer().deserialize("t", bytes)).isEqualTo(c);
+        assertThat(Topics.CDC_JOBS.valueSerde().deserializer().deserialize("t", bytes))
+                .isEqualTo(c);
 
         ClusterChange k = asCluster(ChangeMapper.map(change("clusters", "c", null, cluster("c-9"), binlog(11, 0))));
         byte[] kb = Topics.CDC_CLUSTERS.valueSerde().serializer().serialize("t", k);
-        assertThat(Topics.CDC_CLUSTERS.valueSerde().deserializer().deserialize("t", kb)).isEqualTo(k);
+        assertThat(Topics.CDC_CLUSTERS.valueSerde().deserializer().deserialize("t", kb))
+                .isEqualTo(k);
     }
 
     // ---- unmappable changes -> dead-letter decisions with a reason
@@ -226,18 +280,21 @@ class ChangeMapperTest {
 
     @Test
     void unexpectedColumnTypeIsDeadLetteredWithTheColumnAndTheRowId() {
-        var d = dead(ChangeMapper.map(change("jobs", "c", null, with(job("j-11"), "timeout_seconds", "soon"),
-                binlog(200, 0))));
+        var d = dead(ChangeMapper.map(
+                change("jobs", "c", null, with(job("j-11"), "timeout_seconds", "soon"), binlog(200, 0))));
         assertThat(d.key()).isEqualTo("j-11");
-        assertThat(d.reason()).contains("id=j-11").contains("timeout_seconds").contains("soon")
+        assertThat(d.reason())
+                .contains("id=j-11")
+                .contains("timeout_seconds")
+                .contains("soon")
                 .contains("binlog mysql-bin.000003:200:0");
 
-        var ts = dead(ChangeMapper.map(change("clusters", "c", null, with(cluster("c-3"), "created_at", "yesterday"),
-                binlog(201, 0))));
+        var ts = dead(ChangeMapper.map(
+                change("clusters", "c", null, with(cluster("c-3"), "created_at", "yesterday"), binlog(201, 0))));
         assertThat(ts.reason()).contains("created_at").contains("yesterday");
 
-        var bytes = dead(ChangeMapper.map(change("jobs", "c", null, with(job("j-12"), "spec", new byte[] {1, 2}),
-                binlog(202, 0))));
+        var bytes = dead(ChangeMapper.map(
+                change("jobs", "c", null, with(job("j-12"), "spec", new byte[] {1, 2}), binlog(202, 0))));
         assertThat(bytes.reason()).contains("spec").contains("byte[2]");
     }
 
@@ -251,8 +308,10 @@ class ChangeMapperTest {
 
     @Test
     void missingNullableColumnIsEmptyAndUnknownColumnsAreIgnored() {
-        JobRow row = asJob(ChangeMapper.map(change("jobs", "c", null,
-                with(without(job("j-15"), "job_uid"), "priority", 7), binlog(1, 0)))).after().orElseThrow();
+        JobRow row = asJob(ChangeMapper.map(
+                        change("jobs", "c", null, with(without(job("j-15"), "job_uid"), "priority", 7), binlog(1, 0))))
+                .after()
+                .orElseThrow();
         assertThat(row.jobUid()).isEmpty();
     }
 
@@ -277,8 +336,8 @@ class ChangeMapperTest {
 
     @Test
     void deadLetterCarriesPositionAndTheChangeAsJsonPayload() throws Exception {
-        var d = dead(ChangeMapper.map(change("jobs", "u", job("j-16"), with(job("j-16"), "timeout_seconds", "soon"),
-                binlog(400, 1))));
+        var d = dead(ChangeMapper.map(
+                change("jobs", "u", job("j-16"), with(job("j-16"), "timeout_seconds", "soon"), binlog(400, 1))));
         DeadLetter letter = d.letter();
         assertThat(letter.sourceTopic()).isEqualTo("binlog:falcon.jobs");
         assertThat(letter.offset()).isEqualTo(400);
@@ -286,19 +345,21 @@ class ChangeMapperTest {
         assertThat(letter.key()).contains("j-16");
         assertThat(letter.meta().producer()).isEqualTo("cdc-ingest");
         assertThat(letter.errorClass()).isNotBlank();
-        var payload = Json.mapper().readTree(new String(Base64.getDecoder().decode(letter.payloadBase64()),
-                StandardCharsets.UTF_8));
+        var payload = Json.mapper()
+                .readTree(new String(Base64.getDecoder().decode(letter.payloadBase64()), StandardCharsets.UTF_8));
         assertThat(payload.get("table").asText()).isEqualTo("jobs");
         assertThat(payload.get("op").asText()).isEqualTo("u");
         assertThat(payload.get("after").get("timeout_seconds").asText()).isEqualTo("soon");
         assertThat(payload.get("source").get("pos").asLong()).isEqualTo(400);
         // redelivery of the same unmappable change is recognisable
-        var again = dead(ChangeMapper.map(change("jobs", "u", job("j-16"), with(job("j-16"), "timeout_seconds", "soon"),
-                binlog(400, 1))));
+        var again = dead(ChangeMapper.map(
+                change("jobs", "u", job("j-16"), with(job("j-16"), "timeout_seconds", "soon"), binlog(400, 1))));
         assertThat(again.letter().meta().eventId()).isEqualTo(letter.meta().eventId());
         // and the envelope round-trips through the topic serde
         byte[] bytes = Topics.DEAD_LETTER.valueSerde().serializer().serialize("t", letter);
-        assertThat(Topics.DEAD_LETTER.valueSerde().deserializer().deserialize("t", bytes)).isEqualTo(letter);
-        assertThat(Optional.of(letter.reason())).hasValueSatisfying(r -> assertThat(r).contains("400"));
+        assertThat(Topics.DEAD_LETTER.valueSerde().deserializer().deserialize("t", bytes))
+                .isEqualTo(letter);
+        assertThat(Optional.of(letter.reason()))
+                .hasValueSatisfying(r -> assertThat(r).contains("400"));
     }
 }

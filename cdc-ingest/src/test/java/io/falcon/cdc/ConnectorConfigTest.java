@@ -17,22 +17,22 @@ import org.junit.jupiter.params.provider.EnumSource;
  * checked here even though only MariaDB can run in these tests.
  */
 class ConnectorConfigTest {
-    private static final java.util.Set<String> CONNECTION_FIELDS = java.util.Set.of("database.hostname",
-            "database.port", "database.user", "database.password");
+    private static final java.util.Set<String> CONNECTION_FIELDS =
+            java.util.Set.of("database.hostname", "database.port", "database.user", "database.password");
 
     @ParameterizedTest
     @EnumSource(CdcConfig.Flavor.class)
     void enginePropertiesAreValidForTheFlavorsConnector(CdcConfig.Flavor flavor) throws Exception {
         List<ConfigValue> values = validate(flavor, Map.of());
         assertThat(values).isNotEmpty();
-        assertThat(values).allSatisfy(v -> assertThat(v.errorMessages()).as(v.name()).isEmpty());
+        assertThat(values)
+                .allSatisfy(v -> assertThat(v.errorMessages()).as(v.name()).isEmpty());
     }
 
     @ParameterizedTest
     @EnumSource(CdcConfig.Flavor.class)
     void theValidationWouldCatchABadProperty(CdcConfig.Flavor flavor) throws Exception {
-        List<ConfigValue> values = validate(flavor, Map.of(CdcIngestKeys.DEBEZIUM.prefix() + "snapshot.mode",
-                "bogus"));
+        List<ConfigValue> values = validate(flavor, Map.of(CdcIngestKeys.DEBEZIUM.prefix() + "snapshot.mode", "bogus"));
         assertThat(values).anySatisfy(v -> {
             assertThat(v.name()).isEqualTo("snapshot.mode");
             assertThat(v.errorMessages()).isNotEmpty();
@@ -52,10 +52,12 @@ class ConnectorConfigTest {
         EngineProperties.of(CdcConfig.from(m)).forEach((k, v) -> props.put((String) k, (String) v));
 
         SourceConnector connector = (SourceConnector) Class.forName(props.get("connector.class"))
-                .getDeclaredConstructor().newInstance();
+                .getDeclaredConstructor()
+                .newInstance();
         assertThat(props.get("connector.class")).isEqualTo(flavor.connectorClass());
         // Connector.validate runs Debezium's field validators, then tries to connect; only the connection may fail.
         return connector.validate(props).configValues().stream()
-                .filter(v -> !CONNECTION_FIELDS.contains(v.name())).toList();
+                .filter(v -> !CONNECTION_FIELDS.contains(v.name()))
+                .toList();
     }
 }

@@ -26,9 +26,15 @@ import org.junit.jupiter.api.Test;
 
 /** Records are marked processed only after Kafka acknowledged the whole batch. */
 class KafkaChangePublisherTest {
-    private final CdcConfig config = CdcConfig.from(Map.of(CdcIngestKeys.DB_HOST.key(), "h",
-            CdcIngestKeys.DB_USER.key(), "u",
-            CdcIngestKeys.DB_NAME.key(), "db", SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), "k:1"));
+    private final CdcConfig config = CdcConfig.from(Map.of(
+            CdcIngestKeys.DB_HOST.key(),
+            "h",
+            CdcIngestKeys.DB_USER.key(),
+            "u",
+            CdcIngestKeys.DB_NAME.key(),
+            "db",
+            SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(),
+            "k:1"));
 
     private static final class Committer implements DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> {
         final List<RecordChangeEvent<SourceRecord>> marked = new ArrayList<>();
@@ -64,19 +70,24 @@ class KafkaChangePublisherTest {
         Struct update = new Struct(RecordAdapterTest.ENVELOPE)
                 .put("before", RecordAdapterTest.jobRow("j1", "Pending", null))
                 .put("after", RecordAdapterTest.jobRow("j1", "Aborting", null))
-                .put("source", RecordAdapterTest.source("false", 100, 0)).put("op", "u").put("ts_ms", 5L);
+                .put("source", RecordAdapterTest.source("false", 100, 0))
+                .put("op", "u")
+                .put("ts_ms", 5L);
         Struct unknownTable = new Struct(RecordAdapterTest.ENVELOPE)
                 .put("after", RecordAdapterTest.jobRow("u1", "Pending", null))
-                .put("source", RecordAdapterTest.source("false", 200, 0).put("table", "users")).put("op", "c");
+                .put("source", RecordAdapterTest.source("false", 200, 0).put("table", "users"))
+                .put("op", "c");
         SourceRecord tombstone = new SourceRecord(Map.of(), Map.of(), "falcon.db.jobs", null, null, null, null, null);
-        return List.of(event(RecordAdapterTest.record(update)), event(tombstone),
+        return List.of(
+                event(RecordAdapterTest.record(update)),
+                event(tombstone),
                 event(RecordAdapterTest.record(unknownTable)));
     }
 
     @Test
     void acknowledgedBatchIsMarkedAfterPublishingEventsAndDeadLetters() throws Exception {
-        MockProducer<byte[], byte[]> producer = new MockProducer<>(false, null, new ByteArraySerializer(),
-                new ByteArraySerializer());
+        MockProducer<byte[], byte[]> producer =
+                new MockProducer<>(false, null, new ByteArraySerializer(), new ByteArraySerializer());
         KafkaChangePublisher.Counters counters = new KafkaChangePublisher.Counters();
         Committer committer = new Committer();
         List<RecordChangeEvent<SourceRecord>> batch = batch();
@@ -87,17 +98,26 @@ class KafkaChangePublisherTest {
         assertThat(sent).hasSize(3);
         assertThat(sent.get(0).topic()).isEqualTo("falcon.cdc.jobs");
         assertThat(new String(sent.get(0).key(), StandardCharsets.UTF_8)).isEqualTo("j1");
-        JobChange change = Topics.CDC_JOBS.valueSerde().deserializer().deserialize("t", sent.get(0).value());
+        JobChange change = Topics.CDC_JOBS
+                .valueSerde()
+                .deserializer()
+                .deserialize("t", sent.get(0).value());
         assertThat(change.op()).isEqualTo(ChangeOp.UPDATE);
         assertThat(change.after().orElseThrow().status()).isEqualTo("Aborting");
         // the abort is an upper component's write: it goes to the scheduler too, keyed by tpu_type, right after
         assertThat(sent.get(1).topic()).isEqualTo("falcon.scheduler.input");
         assertThat(new String(sent.get(1).key(), StandardCharsets.UTF_8))
                 .isEqualTo(change.after().orElseThrow().tpuType());
-        assertThat(Topics.SCHEDULER_INPUT.valueSerde().deserializer().deserialize("t", sent.get(1).value()))
+        assertThat(Topics.SCHEDULER_INPUT
+                        .valueSerde()
+                        .deserializer()
+                        .deserialize("t", sent.get(1).value()))
                 .isInstanceOf(io.falcon.events.SchedulerInput.JobChanged.class);
         assertThat(sent.get(2).topic()).isEqualTo("falcon.dead-letter");
-        DeadLetter letter = Topics.DEAD_LETTER.valueSerde().deserializer().deserialize("t", sent.get(2).value());
+        DeadLetter letter = Topics.DEAD_LETTER
+                .valueSerde()
+                .deserializer()
+                .deserialize("t", sent.get(2).value());
         assertThat(letter.reason()).contains("unknown table db.users").contains("mysql-bin.000002:200:0");
 
         assertThat(committer.marked).containsExactlyElementsOf(batch);
@@ -109,19 +129,19 @@ class KafkaChangePublisherTest {
 
     @Test
     void whenKafkaDoesNotAcknowledgeNothingIsMarkedAndTheBatchFails() {
-        MockProducer<byte[], byte[]> producer = new MockProducer<>(false, null, new ByteArraySerializer(),
-                new ByteArraySerializer()) {
-            @Override
-            public synchronized void flush() {
-                completeNext();
-                completeNext();
-                errorNext(new TimeoutException("no ack from the leader"));
-            }
-        };
+        MockProducer<byte[], byte[]> producer =
+                new MockProducer<>(false, null, new ByteArraySerializer(), new ByteArraySerializer()) {
+                    @Override
+                    public synchronized void flush() {
+                        completeNext();
+                        completeNext();
+                        errorNext(new TimeoutException("no ack from the leader"));
+                    }
+                };
         Committer committer = new Committer();
 
         assertThatThrownBy(() -> new KafkaChangePublisher(producer, config, new KafkaChangePublisher.Counters())
-                .handleBatch(batch(), committer))
+                        .handleBatch(batch(), committer))
                 .isInstanceOf(KafkaChangePublisher.PublishException.class)
                 .hasMessageContaining("dead-letter")
                 .hasMessageContaining("no ack from the leader");
@@ -131,13 +151,14 @@ class KafkaChangePublisherTest {
 
     @Test
     void whenTheProducerRefusesToSendNothingIsMarked() {
-        MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(),
-                new ByteArraySerializer());
+        MockProducer<byte[], byte[]> producer =
+                new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
         producer.sendException = new org.apache.kafka.common.KafkaException("producer closed");
         Committer committer = new Committer();
 
         assertThatThrownBy(() -> new KafkaChangePublisher(producer, config, new KafkaChangePublisher.Counters())
-                .handleBatch(batch(), committer)).hasMessageContaining("producer closed");
+                        .handleBatch(batch(), committer))
+                .hasMessageContaining("producer closed");
         assertThat(committer.marked).isEmpty();
         assertThat(committer.batchesFinished).isZero();
     }

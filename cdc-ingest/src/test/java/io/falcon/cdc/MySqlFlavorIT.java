@@ -17,14 +17,21 @@ class MySqlFlavorIT {
         try (CdcFixture f = new CdcFixture(Map.of(CdcIngestKeys.FLAVOR.key(), "mysql"))) {
             f.sql(insertJob("m-1", "{}"));
             f.startIngest();
-            f.jobs().awaitValues("m-1 snapshot", Duration.ofSeconds(60),
-                    v -> v.stream().anyMatch(c -> c.jobId().equals("m-1") && c.op() == ChangeOp.SNAPSHOT));
+            f.jobs()
+                    .awaitValues(
+                            "m-1 snapshot",
+                            Duration.ofSeconds(60),
+                            v -> v.stream().anyMatch(c -> c.jobId().equals("m-1") && c.op() == ChangeOp.SNAPSHOT));
             f.sql(insertJob("m-2", "{}"), "UPDATE jobs SET status = 'Aborting' WHERE id = 'm-1'");
-            var all = f.jobs().awaitValues("m-2 insert and m-1 update from the binlog", Duration.ofSeconds(60),
-                    v -> v.stream().anyMatch(c -> c.jobId().equals("m-2") && c.op() == ChangeOp.CREATE)
-                            && v.stream().anyMatch(c -> c.jobId().equals("m-1") && c.op() == ChangeOp.UPDATE));
-            assertThat(all).allSatisfy(c -> assertThat(c.after().orElseThrow().createdAt())
-                    .contains(Instant.parse("2025-03-01T10:15:30.123Z")));
+            var all = f.jobs()
+                    .awaitValues(
+                            "m-2 insert and m-1 update from the binlog",
+                            Duration.ofSeconds(60),
+                            v -> v.stream().anyMatch(c -> c.jobId().equals("m-2") && c.op() == ChangeOp.CREATE)
+                                    && v.stream().anyMatch(c -> c.jobId().equals("m-1") && c.op() == ChangeOp.UPDATE));
+            assertThat(all)
+                    .allSatisfy(c -> assertThat(c.after().orElseThrow().createdAt())
+                            .contains(Instant.parse("2025-03-01T10:15:30.123Z")));
         }
     }
 }

@@ -6,8 +6,7 @@ import java.util.Optional;
 
 /** Row maps shaped like what {@link RecordAdapter} produces from Debezium's jobs/clusters records. */
 final class Rows {
-    private Rows() {
-    }
+    private Rows() {}
 
     static Map<String, Object> job(String id) {
         Map<String, Object> r = new LinkedHashMap<>();
@@ -71,9 +70,15 @@ final class Rows {
         return new RawChange.Source("mysql-bin.000003", 4711, 0, 1_740_824_000_000L, true);
     }
 
-    static RawChange change(String table, String op, Map<String, Object> before, Map<String, Object> after,
-            RawChange.Source source) {
-        return new RawChange("falcon", table, op, Optional.ofNullable(before), Optional.ofNullable(after), source,
+    static RawChange change(
+            String table, String op, Map<String, Object> before, Map<String, Object> after, RawChange.Source source) {
+        return new RawChange(
+                "falcon",
+                table,
+                op,
+                Optional.ofNullable(before),
+                Optional.ofNullable(after),
+                source,
                 1_740_824_131_000L);
     }
 }

@@ -15,7 +15,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** The clusters registry (owned by Falcon): adding an edge cluster is an IAM grant plus one row here. */
-@Command(name = "clusters", mixinStandardHelpOptions = true, description = "Manage the edge clusters registry.",
+@Command(
+        name = "clusters",
+        mixinStandardHelpOptions = true,
+        description = "Manage the edge clusters registry.",
         subcommands = {ClusterCommands.Add.class, ClusterCommands.ListClusters.class, ClusterCommands.SetStatus.class})
 final class ClusterCommands implements Runnable {
     @Spec
@@ -26,7 +29,9 @@ final class ClusterCommands implements Runnable {
         throw new ParameterException(spec.commandLine(), "Missing required subcommand: add, list or set-status");
     }
 
-    @Command(name = "add", mixinStandardHelpOptions = true,
+    @Command(
+            name = "add",
+            mixinStandardHelpOptions = true,
             description = "Register an edge cluster (INSERT into clusters). Grant the IAM role first: docs/deploy.md.")
     static final class Add implements Callable<Integer> {
         @Spec
@@ -38,40 +43,62 @@ final class ClusterCommands implements Runnable {
         @Option(names = "--name", required = true, paramLabel = "NAME", description = "GKE cluster name")
         String name;
 
-        @Option(names = "--project", required = true, paramLabel = "PROJECT", description = "GCP project of the cluster")
+        @Option(
+                names = "--project",
+                required = true,
+                paramLabel = "PROJECT",
+                description = "GCP project of the cluster")
         String project;
 
-        @Option(names = "--location", required = true, paramLabel = "LOCATION",
+        @Option(
+                names = "--location",
+                required = true,
+                paramLabel = "LOCATION",
                 description = "GKE location (region or zone), e.g. us-central1")
         String location;
 
-        @Option(names = "--tpu-type", required = true, paramLabel = "TYPE", converter = Converters.TpuTypeName.class,
+        @Option(
+                names = "--tpu-type",
+                required = true,
+                paramLabel = "TYPE",
+                converter = Converters.TpuTypeName.class,
                 description = "TPU generation the cluster serves: v5e, v5p, v6e or v7x")
         String tpuType;
 
-        @Option(names = "--gcs-bucket", required = true, paramLabel = "BUCKET",
+        @Option(
+                names = "--gcs-bucket",
+                required = true,
+                paramLabel = "BUCKET",
                 description = "bucket mounted at /gcs in every job (logs go to gs://BUCKET/logs/JOB_ID/)")
         String gcsBucket;
 
-        @Option(names = "--default-reservation", paramLabel = "RESERVATION",
+        @Option(
+                names = "--default-reservation",
+                paramLabel = "RESERVATION",
                 description = "Compute reservation used for supply mode reservation")
         String defaultReservation;
 
-        @Option(names = "--status", paramLabel = "STATUS", defaultValue = "active",
-                converter = Converters.ClusterStatus.class, description = "active (default), maintenance or offline")
+        @Option(
+                names = "--status",
+                paramLabel = "STATUS",
+                defaultValue = "active",
+                converter = Converters.ClusterStatus.class,
+                description = "active (default), maintenance or offline")
         String status;
 
         @Override
         public Integer call() {
             String clusterId = id == null ? UUID.randomUUID().toString() : id;
             if (clusterId.isBlank() || clusterId.length() > 64) {
-                throw new ParameterException(spec.commandLine(),
+                throw new ParameterException(
+                        spec.commandLine(),
                         "Invalid value for option '--id': must be 1 to 64 characters, got '" + clusterId + "'");
             }
             Connections connections = FalconCli.connections(spec);
-            try (Connection connection = connections.database(); PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO clusters (id, name, project, location, tpu_type, gcs_bucket, default_reservation,"
-                            + " status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+            try (Connection connection = connections.database();
+                    PreparedStatement insert = connection.prepareStatement(
+                            "INSERT INTO clusters (id, name, project, location, tpu_type, gcs_bucket, default_reservation,"
+                                    + " status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
                 insert.setString(1, clusterId);
                 insert.setString(2, name);
                 insert.setString(3, project);
@@ -104,25 +131,35 @@ final class ClusterCommands implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--tpu-type", paramLabel = "TYPE", converter = Converters.TpuTypeName.class,
+        @Option(
+                names = "--tpu-type",
+                paramLabel = "TYPE",
+                converter = Converters.TpuTypeName.class,
                 description = "only clusters of this TPU type")
         String tpuType;
 
         @Override
         public Integer call() {
             Connections connections = FalconCli.connections(spec);
-            Table table = new Table("ID", "NAME", "PROJECT", "LOCATION", "TPU_TYPE", "STATUS", "RESERVATION",
-                    "BUCKET");
-            try (Connection connection = connections.database(); PreparedStatement select = connection.prepareStatement(
-                    "SELECT id, name, project, location, tpu_type, status, default_reservation, gcs_bucket"
-                            + " FROM clusters WHERE (? IS NULL OR tpu_type = ?) ORDER BY tpu_type, project, location,"
-                            + " name")) {
+            Table table = new Table("ID", "NAME", "PROJECT", "LOCATION", "TPU_TYPE", "STATUS", "RESERVATION", "BUCKET");
+            try (Connection connection = connections.database();
+                    PreparedStatement select = connection.prepareStatement(
+                            "SELECT id, name, project, location, tpu_type, status, default_reservation, gcs_bucket"
+                                    + " FROM clusters WHERE (? IS NULL OR tpu_type = ?) ORDER BY tpu_type, project, location,"
+                                    + " name")) {
                 select.setString(1, tpuType);
                 select.setString(2, tpuType);
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
-                        table.row(rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4),
-                                rows.getString(5), rows.getString(6), rows.getString(7), rows.getString(8));
+                        table.row(
+                                rows.getString(1),
+                                rows.getString(2),
+                                rows.getString(3),
+                                rows.getString(4),
+                                rows.getString(5),
+                                rows.getString(6),
+                                rows.getString(7),
+                                rows.getString(8));
                     }
                 }
             } catch (SQLException e) {
@@ -133,7 +170,9 @@ final class ClusterCommands implements Runnable {
         }
     }
 
-    @Command(name = "set-status", mixinStandardHelpOptions = true,
+    @Command(
+            name = "set-status",
+            mixinStandardHelpOptions = true,
             description = "Set a cluster active, maintenance (no new jobs; waiting jobs move) or offline.")
     static final class SetStatus implements Callable<Integer> {
         @Spec
@@ -142,20 +181,24 @@ final class ClusterCommands implements Runnable {
         @Parameters(index = "0", paramLabel = "CLUSTER_ID", description = "the cluster's id")
         String clusterId;
 
-        @Parameters(index = "1", paramLabel = "STATUS", converter = Converters.ClusterStatus.class,
+        @Parameters(
+                index = "1",
+                paramLabel = "STATUS",
+                converter = Converters.ClusterStatus.class,
                 description = "active, maintenance or offline")
         String status;
 
         @Override
         public Integer call() {
             Connections connections = FalconCli.connections(spec);
-            try (Connection connection = connections.database(); PreparedStatement update = connection.prepareStatement(
-                    "UPDATE clusters SET status = ? WHERE id = ?")) {
+            try (Connection connection = connections.database();
+                    PreparedStatement update =
+                            connection.prepareStatement("UPDATE clusters SET status = ? WHERE id = ?")) {
                 update.setString(1, status);
                 update.setString(2, clusterId);
                 if (update.executeUpdate() == 0) {
-                    try (PreparedStatement exists = connection.prepareStatement(
-                            "SELECT status FROM clusters WHERE id = ?")) {
+                    try (PreparedStatement exists =
+                            connection.prepareStatement("SELECT status FROM clusters WHERE id = ?")) {
                         exists.setString(1, clusterId);
                         try (ResultSet row = exists.executeQuery()) {
                             if (!row.next()) {

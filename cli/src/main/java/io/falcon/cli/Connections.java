@@ -25,19 +25,31 @@ public final class Connections {
     static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(10);
     private static final int DB_LOGIN_TIMEOUT_SECONDS = 5;
 
-    @Option(names = "--db-url", scope = ScopeType.INHERIT, paramLabel = "JDBC_URL",
+    @Option(
+            names = "--db-url",
+            scope = ScopeType.INHERIT,
+            paramLabel = "JDBC_URL",
             description = "JDBC URL of the database holding the jobs and clusters tables (env FALCON_DB_URL)")
     String dbUrl;
 
-    @Option(names = "--db-user", scope = ScopeType.INHERIT, paramLabel = "USER",
+    @Option(
+            names = "--db-user",
+            scope = ScopeType.INHERIT,
+            paramLabel = "USER",
             description = "database user (env FALCON_DB_USER)")
     String dbUser;
 
-    @Option(names = "--db-password", scope = ScopeType.INHERIT, paramLabel = "PASSWORD",
+    @Option(
+            names = "--db-password",
+            scope = ScopeType.INHERIT,
+            paramLabel = "PASSWORD",
             description = "database password (env FALCON_DB_PASSWORD)")
     String dbPassword;
 
-    @Option(names = "--bootstrap-servers", scope = ScopeType.INHERIT, paramLabel = "HOST:PORT",
+    @Option(
+            names = "--bootstrap-servers",
+            scope = ScopeType.INHERIT,
+            paramLabel = "HOST:PORT",
             description = "Kafka bootstrap servers (env FALCON_KAFKA_BOOTSTRAP_SERVERS)")
     String bootstrapServers;
 
@@ -48,15 +60,20 @@ public final class Connections {
     }
 
     String dbUrl() {
-        return Optional.ofNullable(dbUrl).or(() -> settings.find(DB_URL)).orElseThrow(() -> new CliException(
-                FalconCli.EXIT_UNREACHABLE, "no database configured: pass --db-url or set FALCON_DB_URL"));
+        return Optional.ofNullable(dbUrl)
+                .or(() -> settings.find(DB_URL))
+                .orElseThrow(() -> new CliException(
+                        FalconCli.EXIT_UNREACHABLE, "no database configured: pass --db-url or set FALCON_DB_URL"));
     }
 
     /** Opens a connection, or fails with one line naming the URL (never the password). */
     public Connection database() {
         String url = dbUrl();
-        String user = Optional.ofNullable(dbUser).or(() -> settings.find(DB_USER)).orElse("");
-        String password = Optional.ofNullable(dbPassword).or(() -> settings.find(DB_PASSWORD)).orElse("");
+        String user =
+                Optional.ofNullable(dbUser).or(() -> settings.find(DB_USER)).orElse("");
+        String password = Optional.ofNullable(dbPassword)
+                .or(() -> settings.find(DB_PASSWORD))
+                .orElse("");
         DriverManager.setLoginTimeout(DB_LOGIN_TIMEOUT_SECONDS);
         try {
             return DriverManager.getConnection(url, user, password);
@@ -66,8 +83,10 @@ public final class Connections {
     }
 
     String bootstrapServers() {
-        return Optional.ofNullable(bootstrapServers).or(() -> settings.find(BOOTSTRAP_SERVERS))
-                .orElseThrow(() -> new CliException(FalconCli.EXIT_UNREACHABLE,
+        return Optional.ofNullable(bootstrapServers)
+                .or(() -> settings.find(BOOTSTRAP_SERVERS))
+                .orElseThrow(() -> new CliException(
+                        FalconCli.EXIT_UNREACHABLE,
                         "no Kafka configured: pass --bootstrap-servers or set FALCON_KAFKA_BOOTSTRAP_SERVERS"));
     }
 

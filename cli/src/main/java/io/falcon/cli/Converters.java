@@ -16,8 +16,7 @@ import picocli.CommandLine.TypeConversionException;
 final class Converters {
     private static final Pattern DURATION = Pattern.compile("(\\d+)(s|m|h|d)?");
 
-    private Converters() {
-    }
+    private Converters() {}
 
     static List<String> tpuTypes() {
         return Arrays.stream(TpuType.values()).map(TpuType::wireName).toList();
@@ -31,8 +30,10 @@ final class Converters {
     static final class TpuTypeName implements ITypeConverter<String> {
         @Override
         public String convert(String value) {
-            return TpuType.fromWire(value).map(TpuType::wireName).orElseThrow(() -> new TypeConversionException(
-                    "'" + value + "' is not a TPU type; allowed: " + String.join(", ", tpuTypes())));
+            return TpuType.fromWire(value)
+                    .map(TpuType::wireName)
+                    .orElseThrow(() -> new TypeConversionException(
+                            "'" + value + "' is not a TPU type; allowed: " + String.join(", ", tpuTypes())));
         }
     }
 
@@ -40,8 +41,10 @@ final class Converters {
     static final class Topology implements ITypeConverter<String> {
         @Override
         public String convert(String value) {
-            return TpuTopology.parse(value).map(TpuTopology::text).orElseThrow(() -> new TypeConversionException(
-                    "'" + value + "' is not a TPU topology; allowed: a slice shape like 2x2, 2x4, 4x4 or 4x4x4 whose"
+            return TpuTopology.parse(value)
+                    .map(TpuTopology::text)
+                    .orElseThrow(() -> new TypeConversionException("'" + value
+                            + "' is not a TPU topology; allowed: a slice shape like 2x2, 2x4, 4x4 or 4x4x4 whose"
                             + " chip count (product of the dimensions) is a multiple of 4"));
         }
     }
@@ -49,8 +52,10 @@ final class Converters {
     static final class Supply implements ITypeConverter<String> {
         @Override
         public String convert(String value) {
-            return SupplyMode.fromWire(value).map(SupplyMode::wireName).orElseThrow(() -> new TypeConversionException(
-                    "'" + value + "' is not a supply mode; allowed: " + String.join(", ", supplyModes())));
+            return SupplyMode.fromWire(value)
+                    .map(SupplyMode::wireName)
+                    .orElseThrow(() -> new TypeConversionException(
+                            "'" + value + "' is not a supply mode; allowed: " + String.join(", ", supplyModes())));
         }
     }
 
@@ -88,13 +93,14 @@ final class Converters {
     /** Cluster status of the clusters table. */
     static final class ClusterStatus implements ITypeConverter<String> {
         static final List<String> ALLOWED = io.falcon.events.ClusterStatus.settable().stream()
-                .map(io.falcon.events.ClusterStatus::wireName).toList();
+                .map(io.falcon.events.ClusterStatus::wireName)
+                .toList();
 
         @Override
         public String convert(String value) {
             if (!ALLOWED.contains(value)) {
-                throw new TypeConversionException("'" + value + "' is not a cluster status; allowed: "
-                        + String.join(", ", ALLOWED));
+                throw new TypeConversionException(
+                        "'" + value + "' is not a cluster status; allowed: " + String.join(", ", ALLOWED));
             }
             return value;
         }
@@ -102,14 +108,15 @@ final class Converters {
 
     /** Job status of the jobs table. */
     static final class JobStatus implements ITypeConverter<String> {
-        static final List<String> ALLOWED = List.of("Pending", "Running", "Succeeded", "Failed", "Aborting",
-                "Aborted");
+        static final List<String> ALLOWED = List.of("Pending", "Running", "Succeeded", "Failed", "Aborting", "Aborted");
 
         @Override
         public String convert(String value) {
-            return ALLOWED.stream().filter(s -> s.equalsIgnoreCase(value)).findFirst().orElseThrow(
-                    () -> new TypeConversionException("'" + value + "' is not a job status; allowed: "
-                            + String.join(", ", ALLOWED)));
+            return ALLOWED.stream()
+                    .filter(s -> s.equalsIgnoreCase(value))
+                    .findFirst()
+                    .orElseThrow(() -> new TypeConversionException(
+                            "'" + value + "' is not a job status; allowed: " + String.join(", ", ALLOWED)));
         }
     }
 }

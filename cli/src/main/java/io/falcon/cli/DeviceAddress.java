@@ -18,7 +18,8 @@ final class DeviceAddress {
     /** Node names never contain '/': it separates cluster and node in the isolation topic's keys. */
     void validate(CommandSpec spec) {
         if (node.contains("/")) {
-            throw new ParameterException(spec.commandLine(),
+            throw new ParameterException(
+                    spec.commandLine(),
                     "Invalid value for option '--node': node names never contain '/', got '" + node + "'");
         }
     }

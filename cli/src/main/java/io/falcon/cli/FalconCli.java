@@ -14,15 +14,30 @@ import picocli.CommandLine.Model.CommandSpec;
  * falcon.task-status topic), manage the clusters registry, and operate device isolation. Exit codes: 0 done,
  * 1 refused (no such job, already final), 2 bad arguments or the database / Kafka cannot be reached.
  */
-@Command(name = "falcon", mixinStandardHelpOptions = true, version = "falcon 0.1.0",
+@Command(
+        name = "falcon",
+        mixinStandardHelpOptions = true,
+        version = "falcon 0.1.0",
         description = "Drive Falcon: submit, list, show, abort and watch jobs; manage clusters and device isolation.",
-        subcommands = {JobCommands.Submit.class, JobCommands.Jobs.class, JobCommands.Show.class,
-            JobCommands.Abort.class, WatchCommand.class, ClusterCommands.class, IsolationCommands.class,
-            FaultCommands.class, TopicCommands.class, CommandLine.HelpCommand.class},
-        footer = {"", "Connections: --db-url, --db-user, --db-password, --bootstrap-servers, or the",
+        subcommands = {
+            JobCommands.Submit.class,
+            JobCommands.Jobs.class,
+            JobCommands.Show.class,
+            JobCommands.Abort.class,
+            WatchCommand.class,
+            ClusterCommands.class,
+            IsolationCommands.class,
+            FaultCommands.class,
+            TopicCommands.class,
+            CommandLine.HelpCommand.class
+        },
+        footer = {
+            "",
+            "Connections: --db-url, --db-user, --db-password, --bootstrap-servers, or the",
             "environment FALCON_DB_URL, FALCON_DB_USER, FALCON_DB_PASSWORD and",
             "FALCON_KAFKA_BOOTSTRAP_SERVERS.",
-            "Exit codes: 0 done, 1 refused, 2 bad arguments or database/Kafka unreachable."})
+            "Exit codes: 0 done, 1 refused, 2 bad arguments or database/Kafka unreachable."
+        })
 public final class FalconCli implements Runnable {
     public static final int EXIT_OK = 0;
     public static final int EXIT_REFUSED = 1;

@@ -16,7 +16,10 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** Test and drill tooling: device faults as a fault collector would report them. */
-@Command(name = "faults", mixinStandardHelpOptions = true, description = "Inject device faults (drills, demos).",
+@Command(
+        name = "faults",
+        mixinStandardHelpOptions = true,
+        description = "Inject device faults (drills, demos).",
         subcommands = {FaultCommands.Inject.class})
 final class FaultCommands implements Runnable {
     @Spec
@@ -27,7 +30,9 @@ final class FaultCommands implements Runnable {
         throw new ParameterException(spec.commandLine(), "Missing required subcommand: inject");
     }
 
-    @Command(name = "inject", mixinStandardHelpOptions = true,
+    @Command(
+            name = "inject",
+            mixinStandardHelpOptions = true,
             description = "Publish device faults to falcon.device-faults as a fault collector would.")
     static final class Inject implements Callable<Integer> {
         @Spec
@@ -45,28 +50,39 @@ final class FaultCommands implements Runnable {
         @Option(names = "--job", paramLabel = "JOB_ID", description = "the job running on the device, if any")
         String job;
 
-        @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",
+        @Option(
+                names = "--repeat",
+                paramLabel = "N",
+                defaultValue = "1",
                 description = "send N faults, 1 ms apart (default 1)")
         int repeat;
 
         @Override
         public Integer call() {
             if (repeat < 1 || repeat > 1000) {
-                throw new ParameterException(spec.commandLine(),
+                throw new ParameterException(
+                        spec.commandLine(),
                         "Invalid value for option '--repeat': must be between 1 and 1000, got " + repeat);
             }
             address.validate(spec);
             long now = System.currentTimeMillis();
             List<Map.Entry<String, DeviceFault>> faults = new ArrayList<>();
             for (int i = 0; i < repeat; i++) {
-                DeviceFault fault = new DeviceFault(null, address.cluster, address.node, address.device, code, Optional.ofNullable(level),
-                        Optional.ofNullable(job), now + i);
+                DeviceFault fault = new DeviceFault(
+                        null,
+                        address.cluster,
+                        address.node,
+                        address.device,
+                        code,
+                        Optional.ofNullable(level),
+                        Optional.ofNullable(job),
+                        now + i);
                 faults.add(Map.entry(fault.topicKey(), fault));
             }
             KafkaTopics.send(FalconCli.connections(spec), Topics.DEVICE_FAULTS, faults);
             PrintWriter out = spec.commandLine().getOut();
-            out.println(repeat + " fault" + (repeat == 1 ? "" : "s") + " " + code + " on " + address
-                    + " sent to " + Topics.DEVICE_FAULTS.name());
+            out.println(repeat + " fault" + (repeat == 1 ? "" : "s") + " " + code + " on " + address + " sent to "
+                    + Topics.DEVICE_FAULTS.name());
             out.flush();
             return FalconCli.EXIT_OK;
         }

@@ -17,7 +17,10 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** Manual device isolation: the compacted falcon.isolation state and release commands to fault-streams. */
-@Command(name = "isolation", mixinStandardHelpOptions = true, description = "List and release isolated devices.",
+@Command(
+        name = "isolation",
+        mixinStandardHelpOptions = true,
+        description = "List and release isolated devices.",
         subcommands = {IsolationCommands.ListIsolated.class, IsolationCommands.Release.class})
 final class IsolationCommands implements Runnable {
     @Spec
@@ -28,7 +31,9 @@ final class IsolationCommands implements Runnable {
         throw new ParameterException(spec.commandLine(), "Missing required subcommand: list or release");
     }
 
-    @Command(name = "list", mixinStandardHelpOptions = true,
+    @Command(
+            name = "list",
+            mixinStandardHelpOptions = true,
             description = "List isolated devices (reads the compacted falcon.isolation topic to its end).")
     static final class ListIsolated implements Callable<Integer> {
         @Spec
@@ -46,9 +51,16 @@ final class IsolationCommands implements Runnable {
                 if (cluster != null && !cluster.equals(clusterNode[0])) {
                     return;
                 }
-                entry.getValue().detail().forEach((device, isolations) -> isolations.forEach(isolation ->
-                        table.row(clusterNode[0], clusterNode[1], device, isolation.faultCode(),
-                                isolation.faultLevel(), Instant.ofEpochMilli(isolation.lastSeparateTime()).toString())));
+                entry.getValue()
+                        .detail()
+                        .forEach((device, isolations) -> isolations.forEach(isolation -> table.row(
+                                clusterNode[0],
+                                clusterNode[1],
+                                device,
+                                isolation.faultCode(),
+                                isolation.faultLevel(),
+                                Instant.ofEpochMilli(isolation.lastSeparateTime())
+                                        .toString())));
             });
             PrintWriter out = spec.commandLine().getOut();
             table.print(out);
@@ -56,7 +68,9 @@ final class IsolationCommands implements Runnable {
         }
     }
 
-    @Command(name = "release", mixinStandardHelpOptions = true,
+    @Command(
+            name = "release",
+            mixinStandardHelpOptions = true,
             description = "Release an isolated device: fault-streams clears its counters and the executor removes it"
                     + " from clusterd-manual-info-cm.")
     static final class Release implements Callable<Integer> {
@@ -72,15 +86,17 @@ final class IsolationCommands implements Runnable {
         @Override
         public Integer call() {
             address.validate(spec);
-            String why = reason != null ? reason
+            String why = reason != null
+                    ? reason
                     : "released by " + System.getProperty("user.name", "an operator") + " with the falcon CLI";
-            IsolationCommand release = new IsolationCommand.Release(Meta.of("falcon-cli", Instant.now()),
-                    address.cluster, address.node, address.device, why);
-            KafkaTopics.send(FalconCli.connections(spec), Topics.ISOLATION_COMMANDS,
+            IsolationCommand release = new IsolationCommand.Release(
+                    Meta.of("falcon-cli", Instant.now()), address.cluster, address.node, address.device, why);
+            KafkaTopics.send(
+                    FalconCli.connections(spec),
+                    Topics.ISOLATION_COMMANDS,
                     List.of(Map.entry(address.cluster, release)));
             PrintWriter out = spec.commandLine().getOut();
-            out.println("release of " + address + " sent to "
-                    + Topics.ISOLATION_COMMANDS.name());
+            out.println("release of " + address + " sent to " + Topics.ISOLATION_COMMANDS.name());
             out.flush();
             return FalconCli.EXIT_OK;
         }

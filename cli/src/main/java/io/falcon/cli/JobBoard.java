@@ -3,8 +3,8 @@ package io.falcon.cli;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,9 +14,19 @@ import java.util.Optional;
 /** Reads the jobs table the way an upper component does: Status, Reason, Message and the scheduling columns. */
 public final class JobBoard {
     /** One job as the upper components see it. */
-    public record JobView(String id, String actor, String name, String status, Optional<String> reason,
-            String message, Optional<String> clusterId, Optional<String> nodePoolName, Optional<String> jobUid,
-            Optional<String> dispatchedAt, Optional<String> finishedAt, Optional<String> abortedAt) {
+    public record JobView(
+            String id,
+            String actor,
+            String name,
+            String status,
+            Optional<String> reason,
+            String message,
+            Optional<String> clusterId,
+            Optional<String> nodePoolName,
+            Optional<String> jobUid,
+            Optional<String> dispatchedAt,
+            Optional<String> finishedAt,
+            Optional<String> abortedAt) {
 
         public boolean isTerminal() {
             return status.equals("Succeeded") || status.equals("Failed") || status.equals("Aborted");
@@ -28,21 +38,27 @@ public final class JobBoard {
         }
     }
 
-    private JobBoard() {
-    }
+    private JobBoard() {}
 
     public static List<JobView> read(Connection connection) throws SQLException {
         List<JobView> jobs = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(
-                "SELECT id, actor, name, status, reason, message, cluster_id, node_pool_name, job_uid, dispatched_at,"
-                        + " finished_at, aborted_at FROM jobs ORDER BY created_at, id");
+                        "SELECT id, actor, name, status, reason, message, cluster_id, node_pool_name, job_uid, dispatched_at,"
+                                + " finished_at, aborted_at FROM jobs ORDER BY created_at, id");
                 ResultSet rows = select.executeQuery()) {
             while (rows.next()) {
-                jobs.add(new JobView(rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4),
+                jobs.add(new JobView(
+                        rows.getString(1),
+                        rows.getString(2),
+                        rows.getString(3),
+                        rows.getString(4),
                         Optional.ofNullable(rows.getString(5)).filter(r -> !r.isEmpty()),
-                        Optional.ofNullable(rows.getString(6)).orElse(""), Optional.ofNullable(rows.getString(7)),
-                        Optional.ofNullable(rows.getString(8)), Optional.ofNullable(rows.getString(9)),
-                        Optional.ofNullable(rows.getString(10)), Optional.ofNullable(rows.getString(11)),
+                        Optional.ofNullable(rows.getString(6)).orElse(""),
+                        Optional.ofNullable(rows.getString(7)),
+                        Optional.ofNullable(rows.getString(8)),
+                        Optional.ofNullable(rows.getString(9)),
+                        Optional.ofNullable(rows.getString(10)),
+                        Optional.ofNullable(rows.getString(11)),
                         Optional.ofNullable(rows.getString(12))));
             }
         }
@@ -50,13 +66,18 @@ public final class JobBoard {
     }
 
     public static Optional<JobView> find(Connection connection, String jobId) throws SQLException {
-        return read(connection, new Filter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(jobId),
-                1)).stream().findFirst();
+        return read(connection, new Filter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(jobId), 1))
+                .stream()
+                .findFirst();
     }
 
     /** Which jobs to list: every present field must match; newest first, at most limit rows. */
-    public record Filter(Optional<String> status, Optional<String> actor, Optional<String> clusterId,
-            Optional<String> id, int limit) {
+    public record Filter(
+            Optional<String> status,
+            Optional<String> actor,
+            Optional<String> clusterId,
+            Optional<String> id,
+            int limit) {
         public static Filter all(int limit) {
             return new Filter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), limit);
         }
@@ -91,12 +112,19 @@ public final class JobBoard {
             }
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    jobs.add(new JobView(rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4),
+                    jobs.add(new JobView(
+                            rows.getString(1),
+                            rows.getString(2),
+                            rows.getString(3),
+                            rows.getString(4),
                             Optional.ofNullable(rows.getString(5)).filter(r -> !r.isEmpty()),
                             Optional.ofNullable(rows.getString(6)).orElse(""),
-                            Optional.ofNullable(rows.getString(7)), Optional.ofNullable(rows.getString(8)),
-                            Optional.ofNullable(rows.getString(9)), Optional.ofNullable(rows.getString(10)),
-                            Optional.ofNullable(rows.getString(11)), Optional.ofNullable(rows.getString(12))));
+                            Optional.ofNullable(rows.getString(7)),
+                            Optional.ofNullable(rows.getString(8)),
+                            Optional.ofNullable(rows.getString(9)),
+                            Optional.ofNullable(rows.getString(10)),
+                            Optional.ofNullable(rows.getString(11)),
+                            Optional.ofNullable(rows.getString(12))));
                 }
             }
         }

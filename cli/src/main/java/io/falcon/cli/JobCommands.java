@@ -24,15 +24,16 @@ import picocli.CommandLine.Spec;
 
 /** submit, jobs, show, abort: the jobs table, as the upper components use it. */
 final class JobCommands {
-    private JobCommands() {
-    }
+    private JobCommands() {}
 
     static CliException databaseError(Connections connections, SQLException e) {
-        return CliException.unreachable("database error at " + connections.dbUrl() + ": "
-                + Connections.firstLine(e.getMessage()));
+        return CliException.unreachable(
+                "database error at " + connections.dbUrl() + ": " + Connections.firstLine(e.getMessage()));
     }
 
-    @Command(name = "submit", mixinStandardHelpOptions = true,
+    @Command(
+            name = "submit",
+            mixinStandardHelpOptions = true,
             description = "Submit a job: INSERT a Pending row into the jobs table. Prints the job id.")
     static final class Submit implements Callable<Integer> {
         @Spec
@@ -47,23 +48,40 @@ final class JobCommands {
         @Option(names = "--name", required = true, paramLabel = "NAME", description = "a name for people")
         String name;
 
-        @Option(names = "--tpu-type", required = true, paramLabel = "TYPE", converter = Converters.TpuTypeName.class,
+        @Option(
+                names = "--tpu-type",
+                required = true,
+                paramLabel = "TYPE",
+                converter = Converters.TpuTypeName.class,
                 description = "TPU generation: v5e, v5p, v6e or v7x")
         String tpuType;
 
-        @Option(names = "--topology", required = true, paramLabel = "SHAPE", converter = Converters.Topology.class,
+        @Option(
+                names = "--topology",
+                required = true,
+                paramLabel = "SHAPE",
+                converter = Converters.Topology.class,
                 description = "slice shape such as 2x4 or 4x4x4 (chips a multiple of 4)")
         String topology;
 
-        @Option(names = "--spec", required = true, paramLabel = "JSON|@FILE",
+        @Option(
+                names = "--spec",
+                required = true,
+                paramLabel = "JSON|@FILE",
                 description = "job spec JSON {\"image\":..,\"command\":[..],\"args\":[..],\"env\":{..}}, or @FILE")
         String specJson;
 
-        @Option(names = "--supply-mode", paramLabel = "MODE", converter = Converters.Supply.class,
+        @Option(
+                names = "--supply-mode",
+                paramLabel = "MODE",
+                converter = Converters.Supply.class,
                 description = "reservation, on-demand or flex-start (default: the cluster's reservation if any)")
         String supplyMode;
 
-        @Option(names = "--timeout", paramLabel = "DURATION", converter = Converters.TimeoutSeconds.class,
+        @Option(
+                names = "--timeout",
+                paramLabel = "DURATION",
+                converter = Converters.TimeoutSeconds.class,
                 description = "execution timeout: seconds, or 90m, 2h, 1d (at most 30 days)")
         Long timeoutSeconds;
 
@@ -71,22 +89,42 @@ final class JobCommands {
         public Integer call() {
             String jobId = id == null ? UUID.randomUUID().toString() : id;
             if (jobId.isBlank() || jobId.length() > 64) {
-                throw new ParameterException(spec.commandLine(),
+                throw new ParameterException(
+                        spec.commandLine(),
                         "Invalid value for option '--id': must be 1 to 64 characters, got '" + jobId + "'");
             }
             String specText = readSpec();
-            RequestValidator.Result result = RequestValidator.validate(new JobRequest(jobId, actor, name, tpuType,
-                    topology, specText, Optional.ofNullable(supplyMode), Optional.ofNullable(timeoutSeconds),
+            RequestValidator.Result result = RequestValidator.validate(new JobRequest(
+                    jobId,
+                    actor,
+                    name,
+                    tpuType,
+                    topology,
+                    specText,
+                    Optional.ofNullable(supplyMode),
+                    Optional.ofNullable(timeoutSeconds),
                     Instant.now()));
             if (result instanceof RequestValidator.Invalid invalid) {
-                String option = invalid.field().startsWith("spec") ? "--spec" : "--" + invalid.field().replace('_', '-');
-                throw new ParameterException(spec.commandLine(), "Invalid value for option '" + option + "': "
-                        + invalid.field() + " " + invalid.problem());
+                String option = invalid.field().startsWith("spec")
+                        ? "--spec"
+                        : "--" + invalid.field().replace('_', '-');
+                throw new ParameterException(
+                        spec.commandLine(),
+                        "Invalid value for option '" + option + "': " + invalid.field() + " " + invalid.problem());
             }
             Connections connections = FalconCli.connections(spec);
             try (Connection connection = connections.database()) {
-                JobSubmission.submit(connection, new JobSubmission.Request(jobId, actor, name, tpuType, topology,
-                        specText, Optional.ofNullable(supplyMode), Optional.ofNullable(timeoutSeconds)));
+                JobSubmission.submit(
+                        connection,
+                        new JobSubmission.Request(
+                                jobId,
+                                actor,
+                                name,
+                                tpuType,
+                                topology,
+                                specText,
+                                Optional.ofNullable(supplyMode),
+                                Optional.ofNullable(timeoutSeconds)));
             } catch (SQLIntegrityConstraintViolationException e) {
                 throw CliException.refused("a job with id '" + jobId + "' already exists");
             } catch (SQLException e) {
@@ -109,19 +147,24 @@ final class JobCommands {
             try {
                 return Files.readString(file);
             } catch (IOException e) {
-                throw new ParameterException(spec.commandLine(),
-                        "Invalid value for option '--spec': cannot read " + file + " (" + e + ")");
+                throw new ParameterException(
+                        spec.commandLine(), "Invalid value for option '--spec': cannot read " + file + " (" + e + ")");
             }
         }
     }
 
-    @Command(name = "jobs", mixinStandardHelpOptions = true,
+    @Command(
+            name = "jobs",
+            mixinStandardHelpOptions = true,
             description = "List jobs, newest first, with Status / Reason / Message.")
     static final class Jobs implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--status", paramLabel = "STATUS", converter = Converters.JobStatus.class,
+        @Option(
+                names = "--status",
+                paramLabel = "STATUS",
+                converter = Converters.JobStatus.class,
                 description = "only jobs in this status: Pending, Running, Succeeded, Failed, Aborting, Aborted")
         String status;
 
@@ -137,21 +180,34 @@ final class JobCommands {
         @Override
         public Integer call() {
             if (limit < 1 || limit > 10_000) {
-                throw new ParameterException(spec.commandLine(),
+                throw new ParameterException(
+                        spec.commandLine(),
                         "Invalid value for option '--limit': must be between 1 and 10000, got " + limit);
             }
             Connections connections = FalconCli.connections(spec);
             List<JobBoard.JobView> jobs;
             try (Connection connection = connections.database()) {
-                jobs = JobBoard.read(connection, new JobBoard.Filter(Optional.ofNullable(status),
-                        Optional.ofNullable(actor), Optional.ofNullable(cluster), Optional.empty(), limit));
+                jobs = JobBoard.read(
+                        connection,
+                        new JobBoard.Filter(
+                                Optional.ofNullable(status),
+                                Optional.ofNullable(actor),
+                                Optional.ofNullable(cluster),
+                                Optional.empty(),
+                                limit));
             } catch (SQLException e) {
                 throw databaseError(connections, e);
             }
             Table table = new Table("ID", "ACTOR", "NAME", "STATUS", "REASON", "CLUSTER", "MESSAGE");
             for (JobBoard.JobView job : jobs) {
-                table.row(job.id(), job.actor(), job.name(), job.status(), job.reason().orElse(""),
-                        job.clusterId().orElse(""), job.message());
+                table.row(
+                        job.id(),
+                        job.actor(),
+                        job.name(),
+                        job.status(),
+                        job.reason().orElse(""),
+                        job.clusterId().orElse(""),
+                        job.message());
             }
             table.print(spec.commandLine().getOut());
             return FalconCli.EXIT_OK;
@@ -178,14 +234,16 @@ final class JobCommands {
             }
             int width = columns.keySet().stream().mapToInt(String::length).max().orElse(0);
             PrintWriter out = spec.commandLine().getOut();
-            columns.forEach((column, value) -> out.println(column + ":" + " ".repeat(width - column.length() + 1)
-                    + value));
+            columns.forEach(
+                    (column, value) -> out.println(column + ":" + " ".repeat(width - column.length() + 1) + value));
             out.flush();
             return FalconCli.EXIT_OK;
         }
     }
 
-    @Command(name = "abort", mixinStandardHelpOptions = true,
+    @Command(
+            name = "abort",
+            mixinStandardHelpOptions = true,
             description = "Abort a job: UPDATE its row to status Aborting (Falcon then deletes its Job and node pool).")
     static final class Abort implements Callable<Integer> {
         @Spec
@@ -203,8 +261,8 @@ final class JobCommands {
                     if (job.isEmpty()) {
                         throw CliException.refused("no job '" + jobId + "'");
                     }
-                    throw CliException.refused("job '" + jobId + "' is " + job.get().status()
-                            + ": only Pending and Running jobs can be aborted");
+                    throw CliException.refused("job '" + jobId + "' is "
+                            + job.get().status() + ": only Pending and Running jobs can be aborted");
                 }
             } catch (SQLException e) {
                 throw databaseError(connections, e);

@@ -9,12 +9,17 @@ import java.util.Optional;
 /** Submits and aborts jobs the way the upper components do: an INSERT, and an UPDATE to Aborting. */
 public final class JobSubmission {
     /** A request row of the jobs table. */
-    public record Request(String id, String actor, String name, String tpuType, String topology, String spec,
-            Optional<String> supplyMode, Optional<Long> timeoutSeconds) {
-    }
+    public record Request(
+            String id,
+            String actor,
+            String name,
+            String tpuType,
+            String topology,
+            String spec,
+            Optional<String> supplyMode,
+            Optional<Long> timeoutSeconds) {}
 
-    private JobSubmission() {
-    }
+    private JobSubmission() {}
 
     public static void submit(Connection connection, Request request) throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement(
@@ -37,8 +42,8 @@ public final class JobSubmission {
     }
 
     public static boolean abort(Connection connection, String jobId) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(
-                "UPDATE jobs SET status = 'Aborting', aborting_at = CURRENT_TIMESTAMP(3)"
+        try (PreparedStatement update =
+                connection.prepareStatement("UPDATE jobs SET status = 'Aborting', aborting_at = CURRENT_TIMESTAMP(3)"
                         + " WHERE id = ? AND status NOT IN ('Succeeded', 'Failed', 'Aborted', 'Aborting')")) {
             update.setString(1, jobId);
             return update.executeUpdate() == 1;

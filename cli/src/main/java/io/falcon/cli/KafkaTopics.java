@@ -17,20 +17,21 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /** The CLI's Kafka access: group-less readers (they never move anyone's offsets) and an acks=all writer. */
 final class KafkaTopics {
-    private KafkaTopics() {
-    }
+    private KafkaTopics() {}
 
     /** A consumer of raw bytes assigned to every partition of the topic. */
     static KafkaConsumer<byte[], byte[]> assignAll(Connections connections, String topic) {
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(connections.consumer(),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(connections.consumer(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
         try {
             List<PartitionInfo> partitions = consumer.partitionsFor(topic, Connections.KAFKA_TIMEOUT);
             if (partitions == null || partitions.isEmpty()) {
                 throw CliException.refused("topic " + topic + " does not exist on " + connections.bootstrapServers()
                         + " (create the topics with: falcon topics create)");
             }
-            consumer.assign(partitions.stream().map(p -> new TopicPartition(p.topic(), p.partition())).toList());
+            consumer.assign(partitions.stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList());
             return consumer;
         } catch (org.apache.kafka.common.errors.TimeoutException e) {
             consumer.close(java.time.Duration.ZERO);
@@ -54,8 +55,9 @@ final class KafkaTopics {
                     throw CliException.unreachable("cannot read " + topic.name() + " to its end in time");
                 }
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(java.time.Duration.ofMillis(200))) {
-                    String key = record.key() == null ? null : topic.keySerde().deserializer()
-                            .deserialize(record.topic(), record.key());
+                    String key = record.key() == null
+                            ? null
+                            : topic.keySerde().deserializer().deserialize(record.topic(), record.key());
                     if (key == null) {
                         continue;
                     }
@@ -80,10 +82,12 @@ final class KafkaTopics {
     }
 
     /** Writes records and waits for every acknowledgement. */
-    static <V> List<RecordMetadata> send(Connections connections, Topic<String, V> topic,
-            List<Map.Entry<String, V>> records) {
-        try (KafkaProducer<String, V> producer = new KafkaProducer<>(connections.producer(),
-                topic.keySerde().serializer(), topic.valueSerde().serializer())) {
+    static <V> List<RecordMetadata> send(
+            Connections connections, Topic<String, V> topic, List<Map.Entry<String, V>> records) {
+        try (KafkaProducer<String, V> producer = new KafkaProducer<>(
+                connections.producer(),
+                topic.keySerde().serializer(),
+                topic.valueSerde().serializer())) {
             List<java.util.concurrent.Future<RecordMetadata>> sent = new ArrayList<>();
             for (Map.Entry<String, V> record : records) {
                 sent.add(producer.send(new ProducerRecord<>(topic.name(), record.getKey(), record.getValue())));

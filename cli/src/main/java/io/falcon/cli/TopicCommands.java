@@ -11,7 +11,10 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** Creates the catalog's topics (compacted where the catalog says so); existing topics are left alone. */
-@Command(name = "topics", mixinStandardHelpOptions = true, description = "Create Falcon's topics.",
+@Command(
+        name = "topics",
+        mixinStandardHelpOptions = true,
+        description = "Create Falcon's topics.",
         subcommands = {TopicCommands.Create.class})
 final class TopicCommands implements Runnable {
     @Spec
@@ -22,7 +25,9 @@ final class TopicCommands implements Runnable {
         throw new ParameterException(spec.commandLine(), "Missing required subcommand: create");
     }
 
-    @Command(name = "create", mixinStandardHelpOptions = true,
+    @Command(
+            name = "create",
+            mixinStandardHelpOptions = true,
             description = "Create every topic of the catalog that does not exist yet.")
     static final class Create implements Callable<Integer> {
         @Spec
@@ -31,18 +36,23 @@ final class TopicCommands implements Runnable {
         @Option(names = "--partitions", paramLabel = "N", defaultValue = "3", description = "partitions (default 3)")
         int partitions;
 
-        @Option(names = "--replication-factor", paramLabel = "N", defaultValue = "3",
+        @Option(
+                names = "--replication-factor",
+                paramLabel = "N",
+                defaultValue = "3",
                 description = "replicas (default 3; 1 for a single broker)")
         short replicationFactor;
 
         @Override
         public Integer call() {
             if (partitions < 1 || partitions > 1000) {
-                throw new ParameterException(spec.commandLine(),
+                throw new ParameterException(
+                        spec.commandLine(),
                         "Invalid value for option '--partitions': must be between 1 and 1000, got " + partitions);
             }
             if (replicationFactor < 1) {
-                throw new ParameterException(spec.commandLine(),
+                throw new ParameterException(
+                        spec.commandLine(),
                         "Invalid value for option '--replication-factor': must be at least 1, got "
                                 + replicationFactor);
             }

@@ -18,15 +18,21 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** Follows falcon.task-status and prints every transition, like the upper components would see it. */
-@Command(name = "watch", mixinStandardHelpOptions = true,
+@Command(
+        name = "watch",
+        mixinStandardHelpOptions = true,
         description = "Follow falcon.task-status and print each Status / Reason / Message transition (Ctrl-C stops).")
 final class WatchCommand implements Callable<Integer> {
-    static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
+    static final DateTimeFormatter TIME =
+            DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"--job", "-j"}, paramLabel = "JOB_ID", description = "only this job's transitions")
+    @Option(
+            names = {"--job", "-j"},
+            paramLabel = "JOB_ID",
+            description = "only this job's transitions")
     String jobId;
 
     @Option(names = "--from-beginning", description = "replay the topic's retained history first")
@@ -41,8 +47,8 @@ final class WatchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (count != null && count < 1) {
-            throw new ParameterException(spec.commandLine(),
-                    "Invalid value for option '--count': must be at least 1, got " + count);
+            throw new ParameterException(
+                    spec.commandLine(), "Invalid value for option '--count': must be at least 1, got " + count);
         }
         if (untilFinal && jobId == null) {
             throw new ParameterException(spec.commandLine(), "--until-final needs --job JOB_ID");
@@ -50,8 +56,7 @@ final class WatchCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Connections connections = FalconCli.connections(spec);
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                KafkaTopics.assignAll(connections, Topics.TASK_STATUS.name())) {
+        try (KafkaConsumer<byte[], byte[]> consumer = KafkaTopics.assignAll(connections, Topics.TASK_STATUS.name())) {
             Thread main = Thread.currentThread();
             Thread hook = new Thread(consumer::wakeup, "falcon-watch-stop");
             Runtime.getRuntime().addShutdownHook(hook);
@@ -61,8 +66,8 @@ final class WatchCommand implements Callable<Integer> {
                 consumer.seekToEnd(consumer.assignment());
                 consumer.assignment().forEach(p -> consumer.position(p, Connections.KAFKA_TIMEOUT));
             }
-            out.println("watching " + Topics.TASK_STATUS.name() + (jobId == null ? "" : " for job " + jobId)
-                    + " on " + connections.bootstrapServers());
+            out.println("watching " + Topics.TASK_STATUS.name() + (jobId == null ? "" : " for job " + jobId) + " on "
+                    + connections.bootstrapServers());
             out.flush();
             int printed = 0;
             try {
@@ -108,8 +113,12 @@ final class WatchCommand implements Callable<Integer> {
     /** 14:21:03  job-42  Pending/Provisioning  message  [cluster=..., pool=...] */
     static String line(TaskStatus status) {
         StringBuilder b = new StringBuilder();
-        b.append(TIME.format(status.meta().occurredAt())).append("  ").append(status.jobId()).append("  ")
-                .append(status.status().toString()).append(status.reason().map(r -> "/" + r).orElse(""));
+        b.append(TIME.format(status.meta().occurredAt()))
+                .append("  ")
+                .append(status.jobId())
+                .append("  ")
+                .append(status.status().toString())
+                .append(status.reason().map(r -> "/" + r).orElse(""));
         if (status.message() != null && !status.message().isEmpty()) {
             b.append("  ").append(status.message());
         }

@@ -71,14 +71,32 @@ class FalconCliIT {
 
     @Test
     void submitInsertsAPendingRowThatJobsAndShowDisplay() throws Exception {
-        CliRun submitted = cli("submit", "--id", "cli-job-1", "--actor", "alice", "--name", "resnet", "--tpu-type",
-                "v6e", "--topology", "2x4", "--spec", SPEC, "--supply-mode", "flex-start", "--timeout", "2h");
+        CliRun submitted = cli(
+                "submit",
+                "--id",
+                "cli-job-1",
+                "--actor",
+                "alice",
+                "--name",
+                "resnet",
+                "--tpu-type",
+                "v6e",
+                "--topology",
+                "2x4",
+                "--spec",
+                SPEC,
+                "--supply-mode",
+                "flex-start",
+                "--timeout",
+                "2h");
         assertThat(submitted.exitCode()).as(submitted.err()).isZero();
         assertThat(submitted.out().strip()).isEqualTo("cli-job-1");
 
-        try (Connection connection = db.connect(database); PreparedStatement select = connection.prepareStatement(
-                "SELECT actor, name, tpu_type, topology, spec, supply_mode, timeout_seconds, status FROM jobs"
-                        + " WHERE id = 'cli-job-1'"); ResultSet row = select.executeQuery()) {
+        try (Connection connection = db.connect(database);
+                PreparedStatement select = connection.prepareStatement(
+                        "SELECT actor, name, tpu_type, topology, spec, supply_mode, timeout_seconds, status FROM jobs"
+                                + " WHERE id = 'cli-job-1'");
+                ResultSet row = select.executeQuery()) {
             assertThat(row.next()).isTrue();
             assertThat(row.getString("actor")).isEqualTo("alice");
             assertThat(row.getString("name")).isEqualTo("resnet");
@@ -91,39 +109,72 @@ class FalconCliIT {
         }
 
         // what the status-sink would write back
-        try (Connection connection = db.connect(database); PreparedStatement update = connection.prepareStatement(
-                "UPDATE jobs SET reason = 'Waiting', message = 'queue position #2, 1 ahead' WHERE id = 'cli-job-1'")) {
+        try (Connection connection = db.connect(database);
+                PreparedStatement update = connection.prepareStatement(
+                        "UPDATE jobs SET reason = 'Waiting', message = 'queue position #2, 1 ahead' WHERE id = 'cli-job-1'")) {
             update.executeUpdate();
         }
         CliRun jobs = cli("jobs", "--actor", "alice");
         assertThat(jobs.exitCode()).as(jobs.err()).isZero();
         List<String> lines = jobs.out().lines().toList();
         assertThat(lines.get(0)).startsWith("ID").contains("STATUS", "REASON", "MESSAGE");
-        assertThat(lines).anySatisfy(line -> assertThat(line).contains("cli-job-1", "alice", "resnet", "Pending",
-                "Waiting", "queue position #2, 1 ahead"));
+        assertThat(lines)
+                .anySatisfy(line -> assertThat(line)
+                        .contains("cli-job-1", "alice", "resnet", "Pending", "Waiting", "queue position #2, 1 ahead"));
         assertThat(cli("jobs", "--status", "Running").out()).doesNotContain("cli-job-1");
         assertThat(cli("jobs", "--actor", "nobody").out().lines()).hasSize(1);
 
         CliRun show = cli("show", "cli-job-1");
         assertThat(show.exitCode()).as(show.err()).isZero();
-        assertThat(show.out()).containsPattern("(?m)^id: +cli-job-1$").containsPattern("(?m)^status: +Pending$")
-                .containsPattern("(?m)^reason: +Waiting$").containsPattern("(?m)^timeout_seconds: +7200$")
+        assertThat(show.out())
+                .containsPattern("(?m)^id: +cli-job-1$")
+                .containsPattern("(?m)^status: +Pending$")
+                .containsPattern("(?m)^reason: +Waiting$")
+                .containsPattern("(?m)^timeout_seconds: +7200$")
                 .contains("created_at:");
 
-        CliRun duplicate = cli("submit", "--id", "cli-job-1", "--actor", "alice", "--name", "again", "--tpu-type",
-                "v6e", "--topology", "2x4", "--spec", SPEC);
+        CliRun duplicate = cli(
+                "submit",
+                "--id",
+                "cli-job-1",
+                "--actor",
+                "alice",
+                "--name",
+                "again",
+                "--tpu-type",
+                "v6e",
+                "--topology",
+                "2x4",
+                "--spec",
+                SPEC);
         assertThat(duplicate.exitCode()).isEqualTo(1);
         assertThat(duplicate.err()).contains("a job with id 'cli-job-1' already exists");
     }
 
     @Test
     void abortMarksTheRowAbortingOnceAndRefusesFinalOrUnknownJobs() throws Exception {
-        assertThat(cli("submit", "--id", "cli-abort", "--actor", "bob", "--name", "a", "--tpu-type", "v5p",
-                "--topology", "2x2x1", "--spec", SPEC).exitCode()).isZero();
+        assertThat(cli(
+                                "submit",
+                                "--id",
+                                "cli-abort",
+                                "--actor",
+                                "bob",
+                                "--name",
+                                "a",
+                                "--tpu-type",
+                                "v5p",
+                                "--topology",
+                                "2x2x1",
+                                "--spec",
+                                SPEC)
+                        .exitCode())
+                .isZero();
         CliRun abort = cli("abort", "cli-abort");
         assertThat(abort.exitCode()).as(abort.err()).isZero();
-        try (Connection connection = db.connect(database); PreparedStatement select = connection.prepareStatement(
-                "SELECT status, aborting_at FROM jobs WHERE id = 'cli-abort'"); ResultSet row = select.executeQuery()) {
+        try (Connection connection = db.connect(database);
+                PreparedStatement select =
+                        connection.prepareStatement("SELECT status, aborting_at FROM jobs WHERE id = 'cli-abort'");
+                ResultSet row = select.executeQuery()) {
             assertThat(row.next()).isTrue();
             assertThat(row.getString("status")).isEqualTo("Aborting");
             assertThat(row.getTimestamp("aborting_at")).isNotNull();
@@ -140,26 +191,74 @@ class FalconCliIT {
 
     @Test
     void clustersAreAddedListedAndTheirStatusChanged() {
-        CliRun add = cli("clusters", "add", "--id", "cl-a", "--name", "edge-a", "--project", "falcon-edge-a",
-                "--location", "us-central1", "--tpu-type", "v6e", "--gcs-bucket", "bucket-a",
-                "--default-reservation", "res-a");
+        CliRun add = cli(
+                "clusters",
+                "add",
+                "--id",
+                "cl-a",
+                "--name",
+                "edge-a",
+                "--project",
+                "falcon-edge-a",
+                "--location",
+                "us-central1",
+                "--tpu-type",
+                "v6e",
+                "--gcs-bucket",
+                "bucket-a",
+                "--default-reservation",
+                "res-a");
         assertThat(add.exitCode()).as(add.err()).isZero();
-        assertThat(cli("clusters", "add", "--id", "cl-b", "--name", "edge-b", "--project", "falcon-edge-b",
-                "--location", "us-east5", "--tpu-type", "v5e", "--gcs-bucket", "bucket-b").exitCode()).isZero();
+        assertThat(cli(
+                                "clusters",
+                                "add",
+                                "--id",
+                                "cl-b",
+                                "--name",
+                                "edge-b",
+                                "--project",
+                                "falcon-edge-b",
+                                "--location",
+                                "us-east5",
+                                "--tpu-type",
+                                "v5e",
+                                "--gcs-bucket",
+                                "bucket-b")
+                        .exitCode())
+                .isZero();
 
         CliRun list = cli("clusters", "list");
         assertThat(list.exitCode()).isZero();
-        assertThat(list.out()).contains("cl-a", "edge-a", "falcon-edge-a", "us-central1", "v6e", "active", "res-a",
-                "bucket-a").contains("cl-b");
-        assertThat(cli("clusters", "list", "--tpu-type", "v5e").out()).contains("cl-b").doesNotContain("cl-a");
+        assertThat(list.out())
+                .contains("cl-a", "edge-a", "falcon-edge-a", "us-central1", "v6e", "active", "res-a", "bucket-a")
+                .contains("cl-b");
+        assertThat(cli("clusters", "list", "--tpu-type", "v5e").out())
+                .contains("cl-b")
+                .doesNotContain("cl-a");
 
         CliRun maintenance = cli("clusters", "set-status", "cl-a", "maintenance");
         assertThat(maintenance.exitCode()).as(maintenance.err()).isZero();
-        assertThat(cli("clusters", "list").out().lines().filter(l -> l.startsWith("cl-a")).findFirst().orElseThrow())
+        assertThat(cli("clusters", "list")
+                        .out()
+                        .lines()
+                        .filter(l -> l.startsWith("cl-a"))
+                        .findFirst()
+                        .orElseThrow())
                 .contains("maintenance");
 
-        CliRun duplicate = cli("clusters", "add", "--name", "edge-a", "--project", "falcon-edge-a", "--location",
-                "us-central1", "--tpu-type", "v6e", "--gcs-bucket", "bucket-a");
+        CliRun duplicate = cli(
+                "clusters",
+                "add",
+                "--name",
+                "edge-a",
+                "--project",
+                "falcon-edge-a",
+                "--location",
+                "us-central1",
+                "--tpu-type",
+                "v6e",
+                "--gcs-bucket",
+                "bucket-a");
         assertThat(duplicate.exitCode()).isEqualTo(1);
         assertThat(duplicate.err()).contains("already registered");
 
@@ -174,19 +273,25 @@ class FalconCliIT {
         Instant t0 = Instant.parse("2026-01-05T10:00:00Z");
         List<TaskStatus> transitions = List.of(
                 status(job, 1, Status.Pending, Optional.of(Reason.Waiting), "queue position #1", t0),
-                status(job, 2, Status.Pending, Optional.of(Reason.Provisioning), "creating node pool",
+                status(
+                        job,
+                        2,
+                        Status.Pending,
+                        Optional.of(Reason.Provisioning),
+                        "creating node pool",
                         t0.plusSeconds(1)),
                 status(job, 3, Status.Running, Optional.empty(), "Pod running (1/1 active)", t0.plusSeconds(5)),
                 status(job, 4, Status.Succeeded, Optional.empty(), "", t0.plusSeconds(9)));
         try (TopicProducer<String, TaskStatus> producer = producer()) {
-            producer.send("other-job", status("other-job", 1, Status.Pending, Optional.of(Reason.Waiting), "not mine",
-                    t0));
+            producer.send(
+                    "other-job", status("other-job", 1, Status.Pending, Optional.of(Reason.Waiting), "not mine", t0));
             for (TaskStatus s : transitions) {
                 producer.send(job, s);
             }
         }
-        CliRun watch = CompletableFuture.supplyAsync(() -> cli("watch", "--job", job, "--from-beginning",
-                "--until-final")).get(60, TimeUnit.SECONDS);
+        CliRun watch = CompletableFuture.supplyAsync(
+                        () -> cli("watch", "--job", job, "--from-beginning", "--until-final"))
+                .get(60, TimeUnit.SECONDS);
         assertThat(watch.exitCode()).as(watch.err()).isZero();
         List<String> lines = watch.out().lines().skip(1).toList();
         assertThat(lines).hasSize(4);
@@ -202,14 +307,30 @@ class FalconCliIT {
         String job = SharedInfra.uniqueName("live");
         StringWriter out = new StringWriter();
         CompletableFuture<Integer> watching = CompletableFuture.supplyAsync(() -> FalconCli.run(
-                new io.falcon.events.Settings(settings), new PrintWriter(out), new PrintWriter(new StringWriter()),
-                "watch", "--job", job, "--count", "1"));
-        Await.until("the watch started", Duration.ofSeconds(30), () -> out.toString().startsWith("watching"),
+                new io.falcon.events.Settings(settings),
+                new PrintWriter(out),
+                new PrintWriter(new StringWriter()),
+                "watch",
+                "--job",
+                job,
+                "--count",
+                "1"));
+        Await.until(
+                "the watch started",
+                Duration.ofSeconds(30),
+                () -> out.toString().startsWith("watching"),
                 () -> "output so far: " + out);
         assertThat(out.toString()).startsWith("watching falcon.task-status for job " + job);
         try (TopicProducer<String, TaskStatus> producer = producer()) {
-            producer.send(job, status(job, 7, Status.Failed, Optional.of(Reason.NodePoolTimeout),
-                    "node pool not ready in 10m", Instant.now()));
+            producer.send(
+                    job,
+                    status(
+                            job,
+                            7,
+                            Status.Failed,
+                            Optional.of(Reason.NodePoolTimeout),
+                            "node pool not ready in 10m",
+                            Instant.now()));
         }
         assertThat(watching.get(30, TimeUnit.SECONDS)).isZero();
         assertThat(out.toString()).contains(job + "  Failed/NodePoolTimeout  node pool not ready in 10m");
@@ -218,11 +339,26 @@ class FalconCliIT {
     @Test
     void faultsInjectAndIsolationReleaseWriteTheCatalogsRecordsAndIsolationListReadsTheState() throws Exception {
         String cluster = SharedInfra.uniqueName("iso-cluster");
-        CliRun inject = cli("faults", "inject", "--cluster", cluster, "--node", "node-1", "--device", "npu-3",
-                "--code", "8C1F8609", "--level", "SeparateNPU", "--job", "job-9", "--repeat", "2");
+        CliRun inject = cli(
+                "faults",
+                "inject",
+                "--cluster",
+                cluster,
+                "--node",
+                "node-1",
+                "--device",
+                "npu-3",
+                "--code",
+                "8C1F8609",
+                "--level",
+                "SeparateNPU",
+                "--job",
+                "job-9",
+                "--repeat",
+                "2");
         assertThat(inject.exitCode()).as(inject.err()).isZero();
-        List<ConsumerRecord<String, DeviceFault>> faults = readAll(Topics.DEVICE_FAULTS,
-                f -> f.clusterId().equals(cluster), 2);
+        List<ConsumerRecord<String, DeviceFault>> faults =
+                readAll(Topics.DEVICE_FAULTS, f -> f.clusterId().equals(cluster), 2);
         assertThat(faults).hasSize(2).allSatisfy(r -> assertThat(r.key()).isEqualTo("job-9"));
         DeviceFault fault = faults.get(0).value();
         assertThat(fault.clusterId()).isEqualTo(cluster);
@@ -231,39 +367,65 @@ class FalconCliIT {
         assertThat(fault.faultLevel()).contains("SeparateNPU");
 
         // the state fault-streams keeps on the compacted topic
-        try (TopicProducer<String, NodeIsolation> producer = TopicProducer.to(kafka.bootstrapServers(),
-                Topics.ISOLATION)) {
-            producer.send(NodeIsolation.key(cluster, "node-1"),
-                    new NodeIsolation(List.of("npu-3"), Map.of("npu-3", List.of(new NodeIsolation.DeviceIsolation(
-                            "8C1F8609", NodeIsolation.MANUALLY_SEPARATE_NPU, 1_767_600_000_000L)))));
-            producer.send(NodeIsolation.key(cluster, "node-2"),
-                    new NodeIsolation(List.of("npu-0"), Map.of("npu-0", List.of(new NodeIsolation.DeviceIsolation(
-                            "80E01801", NodeIsolation.MANUALLY_SEPARATE_NPU, 1_767_600_000_000L)))));
+        try (TopicProducer<String, NodeIsolation> producer =
+                TopicProducer.to(kafka.bootstrapServers(), Topics.ISOLATION)) {
+            producer.send(
+                    NodeIsolation.key(cluster, "node-1"),
+                    new NodeIsolation(
+                            List.of("npu-3"),
+                            Map.of(
+                                    "npu-3",
+                                    List.of(new NodeIsolation.DeviceIsolation(
+                                            "8C1F8609", NodeIsolation.MANUALLY_SEPARATE_NPU, 1_767_600_000_000L)))));
+            producer.send(
+                    NodeIsolation.key(cluster, "node-2"),
+                    new NodeIsolation(
+                            List.of("npu-0"),
+                            Map.of(
+                                    "npu-0",
+                                    List.of(new NodeIsolation.DeviceIsolation(
+                                            "80E01801", NodeIsolation.MANUALLY_SEPARATE_NPU, 1_767_600_000_000L)))));
             producer.tombstone(NodeIsolation.key(cluster, "node-2"));
         }
         CliRun list = cli("isolation", "list", "--cluster", cluster);
         assertThat(list.exitCode()).as(list.err()).isZero();
         assertThat(list.out().lines().toList()).hasSize(2);
-        assertThat(list.out()).contains(cluster, "node-1", "npu-3", "8C1F8609", "ManuallySeparateNPU",
-                "2026-01-05T08:00:00Z").doesNotContain("node-2");
+        assertThat(list.out())
+                .contains(cluster, "node-1", "npu-3", "8C1F8609", "ManuallySeparateNPU", "2026-01-05T08:00:00Z")
+                .doesNotContain("node-2");
 
-        CliRun release = cli("isolation", "release", "--cluster", cluster, "--node", "node-1", "--device", "npu-3",
-                "--reason", "replaced the chip");
+        CliRun release = cli(
+                "isolation",
+                "release",
+                "--cluster",
+                cluster,
+                "--node",
+                "node-1",
+                "--device",
+                "npu-3",
+                "--reason",
+                "replaced the chip");
         assertThat(release.exitCode()).as(release.err()).isZero();
-        List<ConsumerRecord<String, IsolationCommand>> commands = readAll(Topics.ISOLATION_COMMANDS,
-                c -> c.clusterId().equals(cluster), 1);
+        List<ConsumerRecord<String, IsolationCommand>> commands =
+                readAll(Topics.ISOLATION_COMMANDS, c -> c.clusterId().equals(cluster), 1);
         assertThat(commands).hasSize(1);
         assertThat(commands.get(0).key()).isEqualTo(cluster);
         IsolationCommand command = commands.get(0).value();
-        assertThat(command).isEqualTo(new IsolationCommand.Release(command.meta(), cluster, "node-1", "npu-3",
-                "replaced the chip"));
+        assertThat(command)
+                .isEqualTo(
+                        new IsolationCommand.Release(command.meta(), cluster, "node-1", "npu-3", "replaced the chip"));
         assertThat(command.meta().producer()).isEqualTo("falcon-cli");
     }
 
-    private static TaskStatus status(String job, long version, Status status, Optional<Reason> reason, String message,
-            Instant at) {
-        TaskStatusBuilder transition = taskStatus(job).version(version).status(status).reason(reason).message(message)
-                .producer("scheduler-streams").at(at);
+    private static TaskStatus status(
+            String job, long version, Status status, Optional<Reason> reason, String message, Instant at) {
+        TaskStatusBuilder transition = taskStatus(job)
+                .version(version)
+                .status(status)
+                .reason(reason)
+                .message(message)
+                .producer("scheduler-streams")
+                .at(at);
         return (status == Status.Running ? transition.clusterId("cluster-x") : transition).build();
     }
 
@@ -274,8 +436,8 @@ class FalconCliIT {
     /** Records of the topic whose value matches, read from the beginning until n were found. */
     private static <V> List<ConsumerRecord<String, V>> readAll(Topic<String, V> topic, Predicate<V> matching, int n) {
         try (TopicReader<String, V> reader = TopicReader.fromBeginning(kafka.bootstrapServers(), topic)) {
-            return reader.awaitRecords(n + " records of " + topic.name(), Duration.ofSeconds(30),
-                    r -> matching.test(r.value()), n);
+            return reader.awaitRecords(
+                    n + " records of " + topic.name(), Duration.ofSeconds(30), r -> matching.test(r.value()), n);
         }
     }
 }

@@ -12,12 +12,13 @@ import org.junit.jupiter.api.io.TempDir;
 class FalconCliTest {
     private static final String SPEC = "{\"image\":\"train:1\",\"command\":[\"python\",\"train.py\"]}";
     // Nothing listens on port 1: a command that got past validation would fail with "cannot reach".
-    private static final Map<String, String> NOWHERE = Map.of("falcon.db.url", "jdbc:mariadb://127.0.0.1:1/falcon",
-            "falcon.kafka.bootstrap-servers", "127.0.0.1:1");
+    private static final Map<String, String> NOWHERE = Map.of(
+            "falcon.db.url", "jdbc:mariadb://127.0.0.1:1/falcon", "falcon.kafka.bootstrap-servers", "127.0.0.1:1");
 
     private static CliRun submit(String... extra) {
-        String[] base = {"submit", "--actor", "alice", "--name", "train", "--tpu-type", "v6e", "--topology", "2x4",
-            "--spec", SPEC};
+        String[] base = {
+            "submit", "--actor", "alice", "--name", "train", "--tpu-type", "v6e", "--topology", "2x4", "--spec", SPEC
+        };
         String[] args = new String[base.length + extra.length];
         System.arraycopy(base, 0, args, 0, base.length);
         System.arraycopy(extra, 0, args, base.length, extra.length);
@@ -28,26 +29,62 @@ class FalconCliTest {
     void helpListsEveryCommand() {
         CliRun run = CliRun.of("--help");
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).contains("submit", "jobs", "show", "abort", "watch", "clusters", "isolation", "faults",
-                "topics", "FALCON_DB_URL", "FALCON_KAFKA_BOOTSTRAP_SERVERS");
+        assertThat(run.out())
+                .contains(
+                        "submit",
+                        "jobs",
+                        "show",
+                        "abort",
+                        "watch",
+                        "clusters",
+                        "isolation",
+                        "faults",
+                        "topics",
+                        "FALCON_DB_URL",
+                        "FALCON_KAFKA_BOOTSTRAP_SERVERS");
     }
 
     @Test
     void aBadTpuTypeIsRejectedWithTheAllowedValues() {
-        CliRun run = CliRun.of(NOWHERE, "submit", "--actor", "a", "--name", "n", "--tpu-type", "v9", "--topology",
-                "2x4", "--spec", SPEC);
+        CliRun run = CliRun.of(
+                NOWHERE,
+                "submit",
+                "--actor",
+                "a",
+                "--name",
+                "n",
+                "--tpu-type",
+                "v9",
+                "--topology",
+                "2x4",
+                "--spec",
+                SPEC);
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("Invalid value for option '--tpu-type': 'v9' is not a TPU type; allowed: v5e,"
-                + " v5p, v6e, v7x").contains("Try 'falcon submit --help'");
+        assertThat(run.err())
+                .contains("Invalid value for option '--tpu-type': 'v9' is not a TPU type; allowed: v5e,"
+                        + " v5p, v6e, v7x")
+                .contains("Try 'falcon submit --help'");
         assertThat(run.out()).isEmpty();
     }
 
     @Test
     void aBadTopologyIsRejectedWithWhatIsAllowed() {
-        CliRun run = CliRun.of(NOWHERE, "submit", "--actor", "a", "--name", "n", "--tpu-type", "v6e", "--topology",
-                "3x3", "--spec", SPEC);
+        CliRun run = CliRun.of(
+                NOWHERE,
+                "submit",
+                "--actor",
+                "a",
+                "--name",
+                "n",
+                "--tpu-type",
+                "v6e",
+                "--topology",
+                "3x3",
+                "--spec",
+                SPEC);
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("'--topology': '3x3' is not a TPU topology; allowed:")
+        assertThat(run.err())
+                .contains("'--topology': '3x3' is not a TPU topology; allowed:")
                 .contains("multiple of 4");
     }
 
@@ -55,27 +92,64 @@ class FalconCliTest {
     void missingRequiredOptionsAreNamed() {
         CliRun run = CliRun.of(NOWHERE, "submit", "--actor", "a");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("Missing required options").contains("--name").contains("--tpu-type")
-                .contains("--topology").contains("--spec");
+        assertThat(run.err())
+                .contains("Missing required options")
+                .contains("--name")
+                .contains("--tpu-type")
+                .contains("--topology")
+                .contains("--spec");
     }
 
     @Test
     void anInvalidSpecIsRejectedWithTheSchedulersOwnRule() {
-        CliRun noImage = CliRun.of(NOWHERE, "submit", "--actor", "a", "--name", "n", "--tpu-type", "v6e",
-                "--topology", "2x4", "--spec", "{\"command\":[\"python\"]}");
+        CliRun noImage = CliRun.of(
+                NOWHERE,
+                "submit",
+                "--actor",
+                "a",
+                "--name",
+                "n",
+                "--tpu-type",
+                "v6e",
+                "--topology",
+                "2x4",
+                "--spec",
+                "{\"command\":[\"python\"]}");
         assertThat(noImage.exitCode()).isEqualTo(2);
         assertThat(noImage.err()).contains("Invalid value for option '--spec': spec.image is required");
 
-        CliRun notJson = CliRun.of(NOWHERE, "submit", "--actor", "a", "--name", "n", "--tpu-type", "v6e",
-                "--topology", "2x4", "--spec", "{image");
+        CliRun notJson = CliRun.of(
+                NOWHERE,
+                "submit",
+                "--actor",
+                "a",
+                "--name",
+                "n",
+                "--tpu-type",
+                "v6e",
+                "--topology",
+                "2x4",
+                "--spec",
+                "{image");
         assertThat(notJson.exitCode()).isEqualTo(2);
         assertThat(notJson.err()).contains("'--spec': spec is not valid JSON");
     }
 
     @Test
     void specFromAMissingFileIsABadArgument() {
-        CliRun run = CliRun.of(NOWHERE, "submit", "--actor", "a", "--name", "n", "--tpu-type", "v6e",
-                "--topology", "2x4", "--spec", "@/nonexistent/spec.json");
+        CliRun run = CliRun.of(
+                NOWHERE,
+                "submit",
+                "--actor",
+                "a",
+                "--name",
+                "n",
+                "--tpu-type",
+                "v6e",
+                "--topology",
+                "2x4",
+                "--spec",
+                "@/nonexistent/spec.json");
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains("'--spec': cannot read /nonexistent/spec.json");
     }
@@ -84,8 +158,19 @@ class FalconCliTest {
     void specFromAFileIsReadAndThenTheDatabaseIsContacted(@TempDir Path dir) throws Exception {
         Path spec = dir.resolve("spec.json");
         Files.writeString(spec, SPEC);
-        CliRun run = CliRun.of(NOWHERE, "submit", "--actor", "a", "--name", "n", "--tpu-type", "v6e",
-                "--topology", "2x4", "--spec", "@" + spec);
+        CliRun run = CliRun.of(
+                NOWHERE,
+                "submit",
+                "--actor",
+                "a",
+                "--name",
+                "n",
+                "--tpu-type",
+                "v6e",
+                "--topology",
+                "2x4",
+                "--spec",
+                "@" + spec);
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).startsWith("falcon: cannot reach the database at jdbc:mariadb://127.0.0.1:1/falcon:");
         assertThat(run.err().strip().lines()).hasSize(1);
@@ -113,8 +198,9 @@ class FalconCliTest {
     void withoutAConfiguredDatabaseTheErrorSaysHowToConfigureIt() {
         CliRun run = CliRun.of(Map.of(), "jobs");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("falcon: no database configured: pass --db-url or set FALCON_DB_URL"
-                + System.lineSeparator());
+        assertThat(run.err())
+                .isEqualTo(
+                        "falcon: no database configured: pass --db-url or set FALCON_DB_URL" + System.lineSeparator());
     }
 
     @Test
@@ -144,8 +230,20 @@ class FalconCliTest {
         assertThat(status.exitCode()).isEqualTo(2);
         assertThat(status.err()).contains("'broken' is not a cluster status; allowed: active, maintenance, offline");
 
-        CliRun add = CliRun.of(NOWHERE, "clusters", "add", "--name", "edge", "--project", "p", "--location", "l",
-                "--tpu-type", "tpu-v6e-slice", "--gcs-bucket", "b");
+        CliRun add = CliRun.of(
+                NOWHERE,
+                "clusters",
+                "add",
+                "--name",
+                "edge",
+                "--project",
+                "p",
+                "--location",
+                "l",
+                "--tpu-type",
+                "tpu-v6e-slice",
+                "--gcs-bucket",
+                "b");
         assertThat(add.exitCode()).isEqualTo(2);
         assertThat(add.err()).contains("'--tpu-type': 'tpu-v6e-slice' is not a TPU type");
 
@@ -168,18 +266,34 @@ class FalconCliTest {
     @Test
     void faultAndIsolationOptionsAreValidated() {
         assertThat(CliRun.of(NOWHERE, "faults", "inject", "--cluster", "c", "--node", "n", "--device", "d")
-                .err()).contains("Missing required option: '--code=FAULT_CODE'");
-        assertThat(CliRun.of(NOWHERE, "faults", "inject", "--cluster", "c", "--node", "n", "--device", "d",
-                "--code", "X", "--repeat", "0").err()).contains("'--repeat': must be between 1 and 1000");
+                        .err())
+                .contains("Missing required option: '--code=FAULT_CODE'");
+        assertThat(CliRun.of(
+                                NOWHERE,
+                                "faults",
+                                "inject",
+                                "--cluster",
+                                "c",
+                                "--node",
+                                "n",
+                                "--device",
+                                "d",
+                                "--code",
+                                "X",
+                                "--repeat",
+                                "0")
+                        .err())
+                .contains("'--repeat': must be between 1 and 1000");
         assertThat(CliRun.of(NOWHERE, "isolation", "release", "--cluster", "c", "--node", "a/b", "--device", "d")
-                .err()).contains("'--node': node names never contain '/'");
+                        .err())
+                .contains("'--node': node names never contain '/'");
         assertThat(CliRun.of(NOWHERE, "watch", "--until-final").err()).contains("--until-final needs --job");
     }
 
     @Test
     void anUnreachableKafkaIsOneLineAndExitCode2() {
-        CliRun run = CliRun.of(NOWHERE, "faults", "inject", "--cluster", "c", "--node", "n", "--device", "d",
-                "--code", "X");
+        CliRun run =
+                CliRun.of(NOWHERE, "faults", "inject", "--cluster", "c", "--node", "n", "--device", "d", "--code", "X");
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).startsWith("falcon: cannot ");
         assertThat(run.err()).contains("127.0.0.1:1");

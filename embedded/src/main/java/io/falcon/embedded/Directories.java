@@ -10,8 +10,7 @@ import java.util.stream.Stream;
 /** File-system helpers for data directories. */
 final class Directories {
 
-    private Directories() {
-    }
+    private Directories() {}
 
     static Path createTemp(String prefix) {
         try {
@@ -43,7 +42,8 @@ final class Directories {
             return;
         }
         try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            paths.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         } catch (IOException | UncheckedIOException ignored) {
             // nothing useful to do during shutdown
         }

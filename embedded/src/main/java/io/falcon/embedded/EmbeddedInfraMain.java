@@ -11,8 +11,7 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class EmbeddedInfraMain {
 
-    private EmbeddedInfraMain() {
-    }
+    private EmbeddedInfraMain() {}
 
     public static void main(String[] args) throws InterruptedException {
         Path dataDir = args.length > 0 ? Path.of(args[0]).toAbsolutePath() : null;
@@ -25,15 +24,18 @@ public final class EmbeddedInfraMain {
             throw e;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            mariaDb.close();
-            kafka.close();
-            stopped.countDown();
-        }, "falcon-embedded-infra-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            mariaDb.close();
+                            kafka.close();
+                            stopped.countDown();
+                        },
+                        "falcon-embedded-infra-shutdown"));
 
         System.out.println("Kafka bootstrap servers: " + kafka.bootstrapServers());
-        System.out.println("MariaDB JDBC URL:        " + mariaDb.jdbcUrl("mysql")
-                + "  (user " + mariaDb.user() + ", password " + mariaDb.password() + ")");
+        System.out.println("MariaDB JDBC URL:        " + mariaDb.jdbcUrl("mysql") + "  (user " + mariaDb.user()
+                + ", password " + mariaDb.password() + ")");
         System.out.println("Press Ctrl-C to stop.");
         stopped.await();
     }

@@ -12,7 +12,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
-
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
@@ -71,17 +70,23 @@ public final class EmbeddedKafka implements AutoCloseable {
         int port = Ports.resolve(requestedPort, "Kafka broker");
         int controllerPort = Ports.freePort();
         KRaftStorage.formatIfNeeded(dir, NODE_ID, CONTROLLER_LISTENER);
-        KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(brokerConfig(dir, port, controllerPort)), Time.SYSTEM);
+        KafkaRaftServer server =
+                new KafkaRaftServer(new KafkaConfig(brokerConfig(dir, port, controllerPort)), Time.SYSTEM);
         try {
             server.startup(); // returns once the broker has caught up with the metadata log and is unfenced
         } catch (RuntimeException e) {
             shutdownQuietly(server);
-            throw new IllegalStateException("Kafka broker failed to start on port " + port + " (controller port "
-                    + controllerPort + ", log dir " + dir + ")", e);
+            throw new IllegalStateException(
+                    "Kafka broker failed to start on port " + port + " (controller port " + controllerPort
+                            + ", log dir " + dir + ")",
+                    e);
         }
         EmbeddedKafka kafka = new EmbeddedKafka(dir, deleteLogDirOnClose, port, server);
-        log.info("Kafka started on {} in {} ms (log dir {})", kafka.bootstrapServers(),
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), dir);
+        log.info(
+                "Kafka started on {} in {} ms (log dir {})",
+                kafka.bootstrapServers(),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+                dir);
         return kafka;
     }
 
@@ -91,11 +96,15 @@ public final class EmbeddedKafka implements AutoCloseable {
                 Map.entry("process.roles", "broker,controller"),
                 Map.entry("node.id", String.valueOf(NODE_ID)),
                 Map.entry("controller.quorum.voters", NODE_ID + "@" + host + ":" + controllerPort),
-                Map.entry("listeners", "PLAINTEXT://" + host + ":" + port + "," + CONTROLLER_LISTENER + "://" + host + ":" + controllerPort),
+                Map.entry(
+                        "listeners",
+                        "PLAINTEXT://" + host + ":" + port + "," + CONTROLLER_LISTENER + "://" + host + ":"
+                                + controllerPort),
                 Map.entry("advertised.listeners", "PLAINTEXT://" + host + ":" + port),
                 Map.entry("controller.listener.names", CONTROLLER_LISTENER),
                 Map.entry("inter.broker.listener.name", "PLAINTEXT"),
-                Map.entry("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT"),
+                Map.entry(
+                        "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT"),
                 Map.entry("log.dirs", logDir.toString()),
                 // A single broker: every internal topic must live with one replica.
                 Map.entry("offsets.topic.replication.factor", "1"),
@@ -144,7 +153,9 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /** Creates topics with one replica; topics that already exist are left as they are. */
     public void createTopics(int partitions, String... topics) {
-        createTopics(Arrays.stream(topics).map(name -> new NewTopic(name, partitions, (short) 1)).toList());
+        createTopics(Arrays.stream(topics)
+                .map(name -> new NewTopic(name, partitions, (short) 1))
+                .toList());
     }
 
     /** Creates topics with one partition and one replica; topics that already exist are left as they are. */

@@ -11,8 +11,7 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class EmbeddedKafkaMain {
 
-    private EmbeddedKafkaMain() {
-    }
+    private EmbeddedKafkaMain() {}
 
     public static void main(String[] args) throws InterruptedException {
         if (args.length != 2) {
@@ -21,10 +20,13 @@ public final class EmbeddedKafkaMain {
         }
         EmbeddedKafka kafka = EmbeddedKafka.launch(Path.of(args[0]).toAbsolutePath(), Integer.parseInt(args[1]));
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            kafka.close();
-            stopped.countDown();
-        }, "falcon-kafka-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            kafka.close();
+                            stopped.countDown();
+                        },
+                        "falcon-kafka-shutdown"));
         System.out.println("kafka ready bootstrap=" + kafka.bootstrapServers());
         System.out.flush();
         stopped.await();

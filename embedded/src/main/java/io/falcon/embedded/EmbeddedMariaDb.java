@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,7 +82,8 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     private static EmbeddedMariaDb launch(Path dataDir, int requestedPort, boolean deleteDataDirOnClose) {
         MariaDbBinaries binaries = MariaDbBinaries.unpacked();
         int port = Ports.resolve(requestedPort, "MariaDB");
-        EmbeddedMariaDb db = new EmbeddedMariaDb(binaries, Directories.ensureExists(dataDir), deleteDataDirOnClose, port);
+        EmbeddedMariaDb db =
+                new EmbeddedMariaDb(binaries, Directories.ensureExists(dataDir), deleteDataDirOnClose, port);
         try {
             db.start();
             return db;
@@ -108,8 +108,12 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         process = startProcess(serverCommand(), serverLog());
         awaitReady();
         ensureApplicationUser();
-        log.info("MariaDB {} started on port {} in {} ms (data dir {})", binaries.version(), port,
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), dataDir);
+        log.info(
+                "MariaDB {} started on port {} in {} ms (data dir {})",
+                binaries.version(),
+                port,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+                dataDir);
     }
 
     /** Shuts the server down cleanly (SIGTERM, as {@code mariadb-admin shutdown} would); data stays. */
@@ -223,8 +227,8 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         try {
             if (!install.waitFor(START_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
                 install.destroyForcibly();
-                throw new IllegalStateException("mariadb-install-db timed out after " + START_TIMEOUT_MS + " ms\n"
-                        + tail(installLog));
+                throw new IllegalStateException(
+                        "mariadb-install-db timed out after " + START_TIMEOUT_MS + " ms\n" + tail(installLog));
             }
         } catch (InterruptedException e) {
             install.destroyForcibly();
@@ -307,17 +311,23 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             long pid = Long.parseLong(Files.readString(pidFile).trim());
             ProcessHandle.of(pid)
                     .filter(ProcessHandle::isAlive)
-                    .filter(handle -> handle.info().command().map(c -> c.endsWith("/mariadbd")).orElse(false))
+                    .filter(handle -> handle.info()
+                            .command()
+                            .map(c -> c.endsWith("/mariadbd"))
+                            .orElse(false))
                     .ifPresent(orphan -> {
                         log.warn("Stopping orphaned mariadbd (pid {}) left running on {}", pid, dataDir);
                         orphan.destroy();
-                        orphan.onExit().orTimeout(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS).join();
+                        orphan.onExit()
+                                .orTimeout(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                                .join();
                     });
             Files.deleteIfExists(pidFile);
         } catch (IOException | NumberFormatException e) {
             log.warn("Ignoring unreadable pid file {}", pidFile, e);
         } catch (RuntimeException e) {
-            throw new IllegalStateException("Cannot stop the orphaned mariadbd on " + dataDir + " (see " + pidFile + ")", e);
+            throw new IllegalStateException(
+                    "Cannot stop the orphaned mariadbd on " + dataDir + " (see " + pidFile + ")", e);
         }
     }
 
@@ -331,8 +341,8 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             if (!process.isAlive()) {
                 int exit = process.exitValue();
                 process = null;
-                throw new IllegalStateException("mariadbd exited with code " + exit + " while starting on port "
-                        + port + " with data dir " + dataDir + "\n" + tail(serverLog()));
+                throw new IllegalStateException("mariadbd exited with code " + exit + " while starting on port " + port
+                        + " with data dir " + dataDir + "\n" + tail(serverLog()));
             }
             if (logContains(serverLog(), READY_LINE)) {
                 return;
@@ -355,12 +365,13 @@ public final class EmbeddedMariaDb implements AutoCloseable {
 
     private void executeAsRoot(String... statements) {
         try (Connection connection = DriverManager.getConnection(jdbcUrl(), ROOT, "");
-             Statement statement = connection.createStatement()) {
+                Statement statement = connection.createStatement()) {
             for (String sql : statements) {
                 statement.execute(sql);
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("MariaDB on port " + port + " rejected: " + String.join("; ", statements), e);
+            throw new IllegalStateException(
+                    "MariaDB on port " + port + " rejected: " + String.join("; ", statements), e);
         }
     }
 
@@ -382,7 +393,8 @@ public final class EmbeddedMariaDb implements AutoCloseable {
 
     private static boolean logContains(Path file, String text) {
         try {
-            return Files.exists(file) && Files.readString(file, StandardCharsets.ISO_8859_1).contains(text);
+            return Files.exists(file)
+                    && Files.readString(file, StandardCharsets.ISO_8859_1).contains(text);
         } catch (IOException e) {
             return false;
         }

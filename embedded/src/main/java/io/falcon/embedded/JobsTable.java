@@ -14,8 +14,7 @@ import java.sql.Statement;
 public final class JobsTable {
     private static final String RESOURCE = "/io/falcon/embedded/schema/jobs.sql";
 
-    private JobsTable() {
-    }
+    private JobsTable() {}
 
     public static String ddl() {
         try (InputStream in = JobsTable.class.getResourceAsStream(RESOURCE)) {
@@ -30,8 +29,10 @@ public final class JobsTable {
 
     public static void create(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement()) {
-            statement.execute(ddl().lines().filter(line -> !line.startsWith("--"))
-                    .reduce("", (a, b) -> a + "\n" + b).replaceAll(";\\s*$", ""));
+            statement.execute(ddl().lines()
+                    .filter(line -> !line.startsWith("--"))
+                    .reduce("", (a, b) -> a + "\n" + b)
+                    .replaceAll(";\\s*$", ""));
         }
     }
 }

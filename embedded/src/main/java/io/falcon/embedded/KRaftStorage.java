@@ -4,15 +4,13 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.metadata.storage.Formatter;
 
 /** Formats a KRaft log directory once, the way {@code kafka-storage.sh format} would. */
 final class KRaftStorage {
 
-    private KRaftStorage() {
-    }
+    private KRaftStorage() {}
 
     static boolean isFormatted(Path logDir) {
         return Files.exists(logDir.resolve("meta.properties"));

@@ -92,7 +92,9 @@ final class MariaDbBinaries {
             try {
                 Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
                 staging = null;
-            } catch (FileAlreadyExistsException | AtomicMoveNotSupportedException | java.nio.file.DirectoryNotEmptyException e) {
+            } catch (FileAlreadyExistsException
+                    | AtomicMoveNotSupportedException
+                    | java.nio.file.DirectoryNotEmptyException e) {
                 // Another JVM won the race, or a broken leftover is in the way.
                 if (!Files.exists(target.resolve(COMPLETE_MARKER))) {
                     Directories.deleteQuietly(target);

@@ -11,8 +11,7 @@ final class Ports {
 
     static final String LOOPBACK = "127.0.0.1";
 
-    private Ports() {
-    }
+    private Ports() {}
 
     /** A port that is free right now; a tiny race remains until the server binds it. */
     static int freePort() {

@@ -15,11 +15,11 @@ public final class SharedInfra {
     private static final Lazy<EmbeddedMariaDb> MARIA_DB = new Lazy<>("mariadb", EmbeddedMariaDb::launch);
 
     // Distinguishes runs that share a broker or data dir, e.g. a demo restarted on the same data.
-    private static final String RUN_TAG = Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36), 36);
+    private static final String RUN_TAG =
+            Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36), 36);
     private static final AtomicLong COUNTER = new AtomicLong();
 
-    private SharedInfra() {
-    }
+    private SharedInfra() {}
 
     /** The JVM-wide broker, started on first call. */
     public static EmbeddedKafka kafka() {

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -49,9 +48,13 @@ class EmbeddedKafkaIT {
         String topic = SharedInfra.uniqueName("tx");
         kafka.createTopics(topic);
 
-        try (KafkaProducer<String, String> producer = producer(kafka, Map.of(
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",
-                ProducerConfig.TRANSACTIONAL_ID_CONFIG, SharedInfra.uniqueName("txid")))) {
+        try (KafkaProducer<String, String> producer = producer(
+                kafka,
+                Map.of(
+                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                        "true",
+                        ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+                        SharedInfra.uniqueName("txid")))) {
             producer.initTransactions();
             producer.beginTransaction();
             producer.send(new ProducerRecord<>(topic, "k", "aborted"));
@@ -72,7 +75,8 @@ class EmbeddedKafkaIT {
         try (EmbeddedKafka kafka = EmbeddedKafka.launch(logDir)) {
             kafka.createTopics(3, topic);
             try (KafkaProducer<String, String> producer = producer(kafka, Map.of())) {
-                producer.send(new ProducerRecord<>(topic, 0, "k", "before restart")).get();
+                producer.send(new ProducerRecord<>(topic, 0, "k", "before restart"))
+                        .get();
             }
         }
 
@@ -116,10 +120,14 @@ class EmbeddedKafkaIT {
         List<ConsumerRecord<String, String>> records = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
             consumer.subscribe(List.of(topic));
-            Await.until(expected + " records of " + topic, TIMEOUT, () -> {
-                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-                return records.size() >= expected;
-            }, () -> "read " + records);
+            Await.until(
+                    expected + " records of " + topic,
+                    TIMEOUT,
+                    () -> {
+                        consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+                        return records.size() >= expected;
+                    },
+                    () -> "read " + records);
             consumer.poll(Duration.ofMillis(300)).forEach(records::add);
         }
         return records;

@@ -11,7 +11,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,10 +23,11 @@ class EmbeddedMariaDbIT {
         db.createDatabase(database);
 
         try (Connection connection = DriverManager.getConnection(db.jdbcUrl(database), db.user(), db.password());
-             Statement statement = connection.createStatement()) {
+                Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE job (id BIGINT PRIMARY KEY, name VARCHAR(100)) ENGINE=InnoDB");
             statement.execute("INSERT INTO job VALUES (1, 'tpu-batch-ü✓')");
-            assertThat(singleString(statement, "SELECT name FROM job WHERE id = 1")).isEqualTo("tpu-batch-ü✓");
+            assertThat(singleString(statement, "SELECT name FROM job WHERE id = 1"))
+                    .isEqualTo("tpu-batch-ü✓");
         }
     }
 
@@ -35,7 +35,7 @@ class EmbeddedMariaDbIT {
     void binlogIsOnInRowFormatWithFullImages() throws Exception {
         EmbeddedMariaDb db = SharedInfra.mariaDb();
         try (Connection connection = db.connect("");
-             Statement statement = connection.createStatement()) {
+                Statement statement = connection.createStatement()) {
             assertThat(variable(statement, "log_bin")).isEqualTo("ON");
             assertThat(variable(statement, "binlog_format")).isEqualTo("ROW");
             assertThat(variable(statement, "binlog_row_image")).isEqualTo("FULL");
@@ -56,7 +56,8 @@ class EmbeddedMariaDbIT {
     void stopThenStartKeepsTheDataAndANewConnectionWorks(@TempDir Path dataDir) throws Exception {
         try (EmbeddedMariaDb db = EmbeddedMariaDb.launch(dataDir)) {
             db.createDatabase("fleet");
-            try (Connection connection = db.connect("fleet"); Statement statement = connection.createStatement()) {
+            try (Connection connection = db.connect("fleet");
+                    Statement statement = connection.createStatement()) {
                 statement.execute("CREATE TABLE cluster (name VARCHAR(50) PRIMARY KEY)");
                 statement.execute("INSERT INTO cluster VALUES ('edge-1')");
             }
@@ -66,15 +67,16 @@ class EmbeddedMariaDbIT {
             assertThatThrownBy(() -> db.connect("fleet").close()).isInstanceOf(SQLException.class);
 
             db.start();
-            try (Connection connection = db.connect("fleet"); Statement statement = connection.createStatement()) {
+            try (Connection connection = db.connect("fleet");
+                    Statement statement = connection.createStatement()) {
                 assertThat(singleString(statement, "SELECT name FROM cluster")).isEqualTo("edge-1");
             }
         }
 
         // A new instance (as after a JVM restart) on the same data dir keeps the data too.
         try (EmbeddedMariaDb again = EmbeddedMariaDb.launch(dataDir);
-             Connection connection = again.connect("fleet");
-             Statement statement = connection.createStatement()) {
+                Connection connection = again.connect("fleet");
+                Statement statement = connection.createStatement()) {
             assertThat(singleString(statement, "SELECT name FROM cluster")).isEqualTo("edge-1");
         }
     }

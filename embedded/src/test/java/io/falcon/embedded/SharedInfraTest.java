@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.stream.IntStream;
-
 import org.junit.jupiter.api.Test;
 
 class SharedInfraTest {
@@ -16,9 +15,8 @@ class SharedInfraTest {
         IntStream.range(0, 1000).forEach(i -> names.add(SharedInfra.uniqueName("My-Test.Case")));
 
         assertThat(names).hasSize(1000);
-        assertThat(names).allSatisfy(name -> assertThat(name)
-                .startsWith("my_test_case_")
-                .matches("[a-z0-9_]{1,64}"));
+        assertThat(names)
+                .allSatisfy(name -> assertThat(name).startsWith("my_test_case_").matches("[a-z0-9_]{1,64}"));
     }
 
     @Test

@@ -35,7 +35,9 @@ public enum ClusterStatus {
     /** Never fails: a row with a status this version does not know must still reach the scheduler. */
     @JsonCreator
     public static ClusterStatus fromWire(String name) {
-        return Arrays.stream(values()).filter(s -> s != UNKNOWN && s.wireName.equals(name)).findFirst()
+        return Arrays.stream(values())
+                .filter(s -> s != UNKNOWN && s.wireName.equals(name))
+                .findFirst()
                 .orElse(UNKNOWN);
     }
 

@@ -16,9 +16,20 @@ public record DeadLetter(
         String reason,
         String errorClass) {
 
-    public static DeadLetter of(Meta meta, String sourceTopic, int partition, long offset, byte[] key, byte[] payload,
-            String reason, Throwable error) {
-        return new DeadLetter(meta, sourceTopic, partition, offset,
+    public static DeadLetter of(
+            Meta meta,
+            String sourceTopic,
+            int partition,
+            long offset,
+            byte[] key,
+            byte[] payload,
+            String reason,
+            Throwable error) {
+        return new DeadLetter(
+                meta,
+                sourceTopic,
+                partition,
+                offset,
                 Optional.ofNullable(key).map(k -> new String(k, java.nio.charset.StandardCharsets.UTF_8)),
                 payload == null ? "" : java.util.Base64.getEncoder().encodeToString(payload),
                 reason,

@@ -22,8 +22,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 public final class GroupMembership {
     public static final String INSTANCE_ID_ENV = "FALCON_INSTANCE_ID";
 
-    private GroupMembership() {
-    }
+    private GroupMembership() {}
 
     /** The setting falcon.instance-id (io.falcon.events.config.SharedKeys.INSTANCE_ID): -D, else the environment. */
     public static String instanceId() {
@@ -35,7 +34,8 @@ public final class GroupMembership {
     }
 
     static String instanceId(Map<String, String> environment) {
-        Optional<String> explicit = Optional.ofNullable(environment.get(INSTANCE_ID_ENV)).map(String::strip)
+        Optional<String> explicit = Optional.ofNullable(environment.get(INSTANCE_ID_ENV))
+                .map(String::strip)
                 .filter(s -> !s.isEmpty());
         if (explicit.isPresent()) {
             return explicit.get();

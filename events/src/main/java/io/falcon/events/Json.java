@@ -20,8 +20,7 @@ public final class Json {
             .serializationInclusion(JsonInclude.Include.NON_ABSENT)
             .build();
 
-    private Json() {
-    }
+    private Json() {}
 
     public static ObjectMapper mapper() {
         return MAPPER;

@@ -26,7 +26,8 @@ public final class JsonSerde<T> implements Serde<T> {
         try {
             return Json.mapper().writeValueAsBytes(value);
         } catch (IOException e) {
-            throw new SerializationException("cannot encode " + type.getRawClass().getSimpleName() + ": " + e.getMessage(), e);
+            throw new SerializationException(
+                    "cannot encode " + type.getRawClass().getSimpleName() + ": " + e.getMessage(), e);
         }
     }
 
@@ -37,7 +38,8 @@ public final class JsonSerde<T> implements Serde<T> {
         try {
             return Json.mapper().readValue(bytes, type);
         } catch (IOException | RuntimeException e) {
-            throw new SerializationException("cannot decode " + type.getRawClass().getSimpleName() + ": " + e.getMessage(), e);
+            throw new SerializationException(
+                    "cannot decode " + type.getRawClass().getSimpleName() + ": " + e.getMessage(), e);
         }
     }
 

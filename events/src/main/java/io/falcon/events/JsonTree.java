@@ -28,32 +28,27 @@ public sealed interface JsonTree {
         }
     }
 
-    record JsonString(String value) implements JsonTree {
-    }
+    record JsonString(String value) implements JsonTree {}
 
     /** A number or a boolean, with the text Jackson gives it ("7", "1.5", "true"). */
-    record JsonLiteral(String text) implements JsonTree {
-    }
+    record JsonLiteral(String text) implements JsonTree {}
 
-    record JsonNull() implements JsonTree {
-    }
+    record JsonNull() implements JsonTree {}
 
     /** What reading a text gave: a document, or why it is not JSON. */
-    sealed interface Parsed {
-    }
+    sealed interface Parsed {}
 
-    record Document(JsonTree root) implements Parsed {
-    }
+    record Document(JsonTree root) implements Parsed {}
 
     /** @param reason the first line of the parser's message (the rest points into the source, not at the problem) */
-    record Malformed(String reason) implements Parsed {
-    }
+    record Malformed(String reason) implements Parsed {}
 
     static Parsed parse(String text) {
         try {
             return new Document(of(Json.mapper().readTree(text)));
         } catch (IOException e) {
-            return new Malformed(String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+            return new Malformed(
+                    String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
         }
     }
 

@@ -14,8 +14,7 @@ public final class ResourceNames {
     public static final String PREFIX = "falcon-";
     private static final int MAX_SHORT_ID = 24;
 
-    private ResourceNames() {
-    }
+    private ResourceNames() {}
 
     public static String nodePool(String jobId) {
         return PREFIX + shortId(jobId);
@@ -32,7 +31,8 @@ public final class ResourceNames {
     /** The job id itself when it is already a short DNS label, else a readable prefix plus a hash. */
     static String shortId(String jobId) {
         String lower = jobId.toLowerCase(Locale.ROOT);
-        String cleaned = lower.replaceAll("[^a-z0-9-]", "-").replaceAll("-+", "-").replaceAll("^-|-$", "");
+        String cleaned =
+                lower.replaceAll("[^a-z0-9-]", "-").replaceAll("-+", "-").replaceAll("^-|-$", "");
         if (cleaned.equals(jobId) && !cleaned.isEmpty() && cleaned.length() <= MAX_SHORT_ID) {
             return cleaned;
         }
@@ -43,8 +43,8 @@ public final class ResourceNames {
 
     private static String sha256Hex(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is always present", e);
         }

@@ -27,7 +27,9 @@ public final class Settings {
 
     /** The value given for a key, by the key itself first, then by its environment name; blank counts as unset. */
     public Optional<String> find(String key) {
-        return Optional.ofNullable(values.get(key)).or(() -> Optional.ofNullable(values.get(Setting.envNameOf(key))))
-                .map(String::trim).filter(v -> !v.isEmpty());
+        return Optional.ofNullable(values.get(key))
+                .or(() -> Optional.ofNullable(values.get(Setting.envNameOf(key))))
+                .map(String::trim)
+                .filter(v -> !v.isEmpty());
     }
 }

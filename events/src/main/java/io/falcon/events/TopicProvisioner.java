@@ -15,8 +15,7 @@ import org.apache.kafka.common.config.TopicConfig;
  * scheduler.input and executor.events co-partitioned for the scheduler's join by tpu_type.
  */
 public final class TopicProvisioner {
-    private TopicProvisioner() {
-    }
+    private TopicProvisioner() {}
 
     public static void ensureAll(String bootstrapServers, int partitions, short replicationFactor) {
         Properties props = new Properties();
@@ -26,9 +25,12 @@ public final class TopicProvisioner {
             List<NewTopic> missing = Topics.all().stream()
                     .filter(topic -> !existing.contains(topic.name()))
                     .map(topic -> new NewTopic(topic.name(), partitions, replicationFactor)
-                            .configs(topic.compacted()
-                                    ? Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)
-                                    : Map.of()))
+                            .configs(
+                                    topic.compacted()
+                                            ? Map.of(
+                                                    TopicConfig.CLEANUP_POLICY_CONFIG,
+                                                    TopicConfig.CLEANUP_POLICY_COMPACT)
+                                            : Map.of()))
                     .toList();
             if (!missing.isEmpty()) {
                 admin.createTopics(missing).all().get();

@@ -59,12 +59,22 @@ public final class Topics {
     public static final Topic<String, IsolationCommand> ISOLATION_COMMANDS =
             new Topic<>("falcon.isolation-commands", KEY, JsonSerde.of(IsolationCommand.class), false);
 
-    private Topics() {
-    }
+    private Topics() {}
 
     public static List<Topic<?, ?>> all() {
-        return List.of(CDC_JOBS, CDC_CLUSTERS, SCHEDULER_INPUT, EXECUTOR_COMMANDS, EXECUTOR_EVENTS, TASK_STATUS,
-                DEAD_LETTER, DEVICE_FAULTS, FAULT_COUNTING, FAULT_VERDICTS, ISOLATION, ISOLATION_POLICY,
+        return List.of(
+                CDC_JOBS,
+                CDC_CLUSTERS,
+                SCHEDULER_INPUT,
+                EXECUTOR_COMMANDS,
+                EXECUTOR_EVENTS,
+                TASK_STATUS,
+                DEAD_LETTER,
+                DEVICE_FAULTS,
+                FAULT_COUNTING,
+                FAULT_VERDICTS,
+                ISOLATION,
+                ISOLATION_POLICY,
                 ISOLATION_COMMANDS);
     }
 }

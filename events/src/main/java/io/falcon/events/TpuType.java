@@ -14,8 +14,8 @@ public enum TpuType {
      * The 2-D slice shapes of v5e and v6e with at least one 4-chip host, as GKE lists them
      * (https://cloud.google.com/kubernetes-engine/docs/concepts/plan-tpus, "TPU topology").
      */
-    private static final java.util.List<String> SHAPES_2D = java.util.List.of("2x2", "2x4", "4x4", "4x8", "8x8",
-            "8x16", "16x16");
+    private static final java.util.List<String> SHAPES_2D =
+            java.util.List.of("2x2", "2x4", "4x4", "4x8", "8x8", "8x16", "16x16");
 
     /** Each host of the machine types above carries four chips. */
     public static final int CHIPS_PER_HOST = 4;
@@ -61,7 +61,8 @@ public enum TpuType {
 
     /** The valid shapes, as a person reads them in an InvalidSpec message. */
     public String validShapes() {
-        return dimensions == 2 ? String.join(", ", SHAPES_2D)
+        return dimensions == 2
+                ? String.join(", ", SHAPES_2D)
                 : "AxBxC with A<=B<=C, all <= 4 or all multiples of 4, at most " + maxChips + " chips (2x2x1, 2x2x2, "
                         + "2x2x4, 2x4x4, 4x4x4, 4x4x8, 4x8x8, 8x8x8, ...)";
     }

@@ -20,7 +20,8 @@ class GroupMembershipTest {
     @Test
     void aStaticMemberCarriesItsIdAndKeepsTheRest() {
         Map<String, Object> props = GroupMembership.staticMember(Map.of(ConsumerConfig.GROUP_ID_CONFIG, "g"), "x-1");
-        assertThat(props).containsEntry(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "x-1")
+        assertThat(props)
+                .containsEntry(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "x-1")
                 .containsEntry(ConsumerConfig.GROUP_ID_CONFIG, "g");
     }
 }

@@ -27,17 +27,26 @@ class JsonSerdeTest {
     @Test
     void commandsRoundTripThroughTheirSealedInterface() {
         var serde = Topics.EXECUTOR_COMMANDS.valueSerde();
-        ExecutorCommand command = new ExecutorCommand.EnsureNodePool(META, "job-1", CLUSTER, "falcon-job-1", "v6e",
-                "2x4", SupplyMode.FLEX_START, Optional.empty());
+        ExecutorCommand command = new ExecutorCommand.EnsureNodePool(
+                META, "job-1", CLUSTER, "falcon-job-1", "v6e", "2x4", SupplyMode.FLEX_START, Optional.empty());
         byte[] bytes = serde.serializer().serialize("t", command);
 
-        assertThat(new String(bytes, StandardCharsets.UTF_8)).contains("\"type\":\"EnsureNodePool\"")
+        assertThat(new String(bytes, StandardCharsets.UTF_8))
+                .contains("\"type\":\"EnsureNodePool\"")
                 .contains("\"supplyMode\":\"flex-start\"");
         assertThat(serde.deserializer().deserialize("t", bytes)).isEqualTo(command);
 
-        ExecutorCommand job = new ExecutorCommand.EnsureJob(META, "job-1", CLUSTER, "falcon-job-1", "falcon-job-1",
-                "v6e", "2x4", new JobSpec("img", List.of("python"), List.of("-c", "1"), Map.of("A", "b")));
-        assertThat(serde.deserializer().deserialize("t", serde.serializer().serialize("t", job))).isEqualTo(job);
+        ExecutorCommand job = new ExecutorCommand.EnsureJob(
+                META,
+                "job-1",
+                CLUSTER,
+                "falcon-job-1",
+                "falcon-job-1",
+                "v6e",
+                "2x4",
+                new JobSpec("img", List.of("python"), List.of("-c", "1"), Map.of("A", "b")));
+        assertThat(serde.deserializer().deserialize("t", serde.serializer().serialize("t", job)))
+                .isEqualTo(job);
     }
 
     @Test
@@ -47,12 +56,23 @@ class JsonSerdeTest {
         assertThat(events.deserializer().deserialize("t", events.serializer().serialize("t", event)))
                 .isEqualTo(event);
 
-        TaskStatus status = new TaskStatus(META, "job-1", 3, Status.Failed, Optional.of(Reason.JobFailed),
-                "Pod terminated: OOMKilled (exit code 137)", Optional.of("c1"), Optional.empty(), Optional.empty(),
-                Optional.empty(), Optional.of(Instant.parse("2026-12-02T10:01:00Z")), Optional.empty(),
+        TaskStatus status = new TaskStatus(
+                META,
+                "job-1",
+                3,
+                Status.Failed,
+                Optional.of(Reason.JobFailed),
+                "Pod terminated: OOMKilled (exit code 137)",
+                Optional.of("c1"),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.of(Instant.parse("2026-12-02T10:01:00Z")),
+                Optional.empty(),
                 Optional.empty());
         var statuses = Topics.TASK_STATUS.valueSerde();
-        assertThat(statuses.deserializer().deserialize("t", statuses.serializer().serialize("t", status)))
+        assertThat(statuses.deserializer()
+                        .deserialize("t", statuses.serializer().serialize("t", status)))
                 .isEqualTo(status);
     }
 

@@ -29,8 +29,8 @@ class JsonTreeTest {
         assertThat(object.members().get("d")).isEqualTo(new JsonLiteral("1.5"));
         assertThat(object.members().get("b")).isEqualTo(new JsonLiteral("true"));
         assertThat(object.members().get("nil")).isEqualTo(new JsonNull());
-        assertThat(object.members().get("list")).isEqualTo(new JsonArray(List.of(new JsonString("x"),
-                new JsonLiteral("2"), new JsonArray(List.of()))));
+        assertThat(object.members().get("list"))
+                .isEqualTo(new JsonArray(List.of(new JsonString("x"), new JsonLiteral("2"), new JsonArray(List.of()))));
         assertThat(object.members().get("o")).isEqualTo(new JsonObject(java.util.Map.of()));
     }
 

@@ -16,7 +16,8 @@ class ResourceNamesTest {
     void otherIdsGetAStableHashSuffix() {
         String name = ResourceNames.nodePool("0f8a3c1e-9b2d-4c55-a1b2-c3d4e5f60718");
         assertThat(name).startsWith("falcon-0f8a3c1e-9b2d-").hasSizeLessThanOrEqualTo(40);
-        assertThat(ResourceNames.nodePool("0f8a3c1e-9b2d-4c55-a1b2-c3d4e5f60718")).isEqualTo(name);
+        assertThat(ResourceNames.nodePool("0f8a3c1e-9b2d-4c55-a1b2-c3d4e5f60718"))
+                .isEqualTo(name);
         assertThat(ResourceNames.nodePool("Job_42")).isNotEqualTo(ResourceNames.nodePool("job-42"));
     }
 

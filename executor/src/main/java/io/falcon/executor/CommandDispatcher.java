@@ -2,13 +2,13 @@ package io.falcon.executor;
 
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorCommand;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import io.falcon.executor.core.JobDriver;
 import io.falcon.executor.gke.NodePoolManager;
 import io.falcon.executor.k8s.EdgeClusterClients;
 import io.falcon.executor.k8s.JobStatusReconciler;
-import io.falcon.executor.core.JobDriver;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,8 +23,8 @@ public final class CommandDispatcher {
     private final Set<String> recovered = ConcurrentHashMap.newKeySet();
     private final Map<String, ClusterTarget> targets = new ConcurrentHashMap<>();
 
-    public CommandDispatcher(NodePoolManager nodePools, JobDriver jobs, JobStatusReconciler reconciler,
-            EdgeClusterClients edges) {
+    public CommandDispatcher(
+            NodePoolManager nodePools, JobDriver jobs, JobStatusReconciler reconciler, EdgeClusterClients edges) {
         this.nodePools = nodePools;
         this.jobs = jobs;
         this.reconciler = reconciler;
@@ -32,8 +32,12 @@ public final class CommandDispatcher {
     }
 
     public void handle(ExecutorCommand command) {
-        try (var ignored = Mdc.of("job", command.jobId(), "cluster", command.cluster().clusterId())) {
-            log.info("command {} eventId={}", command.getClass().getSimpleName(), command.meta().eventId());
+        try (var ignored =
+                Mdc.of("job", command.jobId(), "cluster", command.cluster().clusterId())) {
+            log.info(
+                    "command {} eventId={}",
+                    command.getClass().getSimpleName(),
+                    command.meta().eventId());
         }
         watchCluster(command.cluster());
         if (command instanceof ExecutorCommand.EnsureNodePool c) {
@@ -45,7 +49,8 @@ public final class CommandDispatcher {
         } else if (command instanceof ExecutorCommand.EnsureJobDeleted c) {
             jobs.ensureDeleted(c);
         } else {
-            throw new IllegalArgumentException("unknown command " + command.getClass().getName());
+            throw new IllegalArgumentException(
+                    "unknown command " + command.getClass().getName());
         }
     }
 
@@ -60,8 +65,11 @@ public final class CommandDispatcher {
         if (previous != null && !previous.equals(cluster)) {
             // The clusters row changed (name, project, location...): rebuild the client from getCluster and restart
             // the informers on it, and look at the (possibly other) cluster's pools again.
-            log.info("cluster {} changed from {} to {}: rebuilding its clients", cluster.clusterId(),
-                    previous.resourceName(), cluster.resourceName());
+            log.info(
+                    "cluster {} changed from {} to {}: rebuilding its clients",
+                    cluster.clusterId(),
+                    previous.resourceName(),
+                    cluster.resourceName());
             reconciler.unwatch(cluster.clusterId());
             edges.evict(cluster.clusterId());
             recovered.remove(cluster.clusterId());

@@ -24,91 +24,128 @@ public final class Events {
     }
 
     public ExecutorEvent.NodePoolReady nodePoolReady(String jobId, ClusterTarget c, String pool) {
-        return new ExecutorEvent.NodePoolReady(meta("NodePoolReady", c.clusterId(), pool, jobId), jobId,
-                c.clusterId(), c.tpuType(), pool);
+        return new ExecutorEvent.NodePoolReady(
+                meta("NodePoolReady", c.clusterId(), pool, jobId), jobId, c.clusterId(), c.tpuType(), pool);
     }
 
     public ExecutorEvent.NodePoolCreating nodePoolCreating(String jobId, ClusterTarget c, String pool) {
-        return new ExecutorEvent.NodePoolCreating(meta("NodePoolCreating", c.clusterId(), pool, jobId), jobId,
-                c.clusterId(), c.tpuType(), pool);
+        return new ExecutorEvent.NodePoolCreating(
+                meta("NodePoolCreating", c.clusterId(), pool, jobId), jobId, c.clusterId(), c.tpuType(), pool);
     }
 
-    public ExecutorEvent.NodePoolCreateFailed nodePoolCreateFailed(String jobId, ClusterTarget c, String pool,
-            boolean timedOut, long timeoutSeconds, String message) {
-        return new ExecutorEvent.NodePoolCreateFailed(meta("NodePoolCreateFailed", c.clusterId(), pool, jobId),
-                jobId, c.clusterId(), c.tpuType(), pool, timedOut, timeoutSeconds, message);
+    public ExecutorEvent.NodePoolCreateFailed nodePoolCreateFailed(
+            String jobId, ClusterTarget c, String pool, boolean timedOut, long timeoutSeconds, String message) {
+        return new ExecutorEvent.NodePoolCreateFailed(
+                meta("NodePoolCreateFailed", c.clusterId(), pool, jobId),
+                jobId,
+                c.clusterId(),
+                c.tpuType(),
+                pool,
+                timedOut,
+                timeoutSeconds,
+                message);
     }
 
     public ExecutorEvent.NodePoolDeleted nodePoolDeleted(String jobId, ClusterTarget c, String pool) {
-        return new ExecutorEvent.NodePoolDeleted(meta("NodePoolDeleted", c.clusterId(), pool, jobId), jobId,
-                c.clusterId(), c.tpuType(), pool);
+        return new ExecutorEvent.NodePoolDeleted(
+                meta("NodePoolDeleted", c.clusterId(), pool, jobId), jobId, c.clusterId(), c.tpuType(), pool);
     }
 
-    public ExecutorEvent.NodePoolDeleteFailing nodePoolDeleteFailing(String jobId, ClusterTarget c, String pool,
-            int failures, String message) {
-        return new ExecutorEvent.NodePoolDeleteFailing(meta("NodePoolDeleteFailing", c.clusterId(), pool,
-                Integer.toString(failures)), jobId, c.clusterId(), c.tpuType(), pool, failures, message);
+    public ExecutorEvent.NodePoolDeleteFailing nodePoolDeleteFailing(
+            String jobId, ClusterTarget c, String pool, int failures, String message) {
+        return new ExecutorEvent.NodePoolDeleteFailing(
+                meta("NodePoolDeleteFailing", c.clusterId(), pool, Integer.toString(failures)),
+                jobId,
+                c.clusterId(),
+                c.tpuType(),
+                pool,
+                failures,
+                message);
     }
 
     public ExecutorEvent.JobSubmitted jobSubmitted(String jobId, ClusterTarget c, String k8sJob, String uid) {
-        return new ExecutorEvent.JobSubmitted(meta("JobSubmitted", c.clusterId(), k8sJob, uid), jobId,
-                c.clusterId(), c.tpuType(), k8sJob, uid);
+        return new ExecutorEvent.JobSubmitted(
+                meta("JobSubmitted", c.clusterId(), k8sJob, uid), jobId, c.clusterId(), c.tpuType(), k8sJob, uid);
     }
 
     /** retryable: no answer, 5xx or 429 (the scheduler asks again); otherwise a refusal. */
-    public ExecutorEvent.JobSubmitFailed jobSubmitFailed(String jobId, ClusterTarget c, String k8sJob,
-            String message, boolean retryable) {
-        return new ExecutorEvent.JobSubmitFailed(meta("JobSubmitFailed", c.clusterId(), k8sJob, jobId, message), jobId,
-                c.clusterId(), c.tpuType(), k8sJob, message, retryable);
+    public ExecutorEvent.JobSubmitFailed jobSubmitFailed(
+            String jobId, ClusterTarget c, String k8sJob, String message, boolean retryable) {
+        return new ExecutorEvent.JobSubmitFailed(
+                meta("JobSubmitFailed", c.clusterId(), k8sJob, jobId, message),
+                jobId,
+                c.clusterId(),
+                c.tpuType(),
+                k8sJob,
+                message,
+                retryable);
     }
 
     public ExecutorEvent.JobDeleted jobDeleted(String jobId, ClusterTarget c, String k8sJob) {
-        return new ExecutorEvent.JobDeleted(meta("JobDeleted", c.clusterId(), k8sJob, jobId), jobId,
-                c.clusterId(), c.tpuType(), k8sJob);
+        return new ExecutorEvent.JobDeleted(
+                meta("JobDeleted", c.clusterId(), k8sJob, jobId), jobId, c.clusterId(), c.tpuType(), k8sJob);
     }
 
-    public ExecutorEvent.JobRunning jobRunning(String jobId, String clusterId, String tpuType, String k8sJob,
-            String uid, int active, int expected) {
-        return new ExecutorEvent.JobRunning(meta("JobRunning", clusterId, k8sJob, uid), jobId, clusterId, tpuType,
-                k8sJob, uid, active, expected);
+    public ExecutorEvent.JobRunning jobRunning(
+            String jobId, String clusterId, String tpuType, String k8sJob, String uid, int active, int expected) {
+        return new ExecutorEvent.JobRunning(
+                meta("JobRunning", clusterId, k8sJob, uid), jobId, clusterId, tpuType, k8sJob, uid, active, expected);
     }
 
-    public ExecutorEvent.JobSucceeded jobSucceeded(String jobId, String clusterId, String tpuType, String k8sJob,
-            String uid) {
-        return new ExecutorEvent.JobSucceeded(meta("JobSucceeded", clusterId, k8sJob, uid), jobId, clusterId,
-                tpuType, k8sJob);
+    public ExecutorEvent.JobSucceeded jobSucceeded(
+            String jobId, String clusterId, String tpuType, String k8sJob, String uid) {
+        return new ExecutorEvent.JobSucceeded(
+                meta("JobSucceeded", clusterId, k8sJob, uid), jobId, clusterId, tpuType, k8sJob);
     }
 
-    public ExecutorEvent.JobFailed jobFailed(String jobId, String clusterId, String tpuType, String k8sJob,
-            String uid, String message) {
-        return new ExecutorEvent.JobFailed(meta("JobFailed", clusterId, k8sJob, uid), jobId, clusterId, tpuType,
-                k8sJob, message);
+    public ExecutorEvent.JobFailed jobFailed(
+            String jobId, String clusterId, String tpuType, String k8sJob, String uid, String message) {
+        return new ExecutorEvent.JobFailed(
+                meta("JobFailed", clusterId, k8sJob, uid), jobId, clusterId, tpuType, k8sJob, message);
     }
 
-    public ExecutorEvent.NodePoolWaitingForNodes nodePoolWaitingForNodes(String jobId, ClusterTarget c, String pool,
-            int registered, int ready, int expected) {
-        return new ExecutorEvent.NodePoolWaitingForNodes(meta("NodePoolWaitingForNodes", c.clusterId(), pool, jobId,
-                registered + "/" + ready + "/" + expected), jobId, c.clusterId(), c.tpuType(), pool, registered, ready,
+    public ExecutorEvent.NodePoolWaitingForNodes nodePoolWaitingForNodes(
+            String jobId, ClusterTarget c, String pool, int registered, int ready, int expected) {
+        return new ExecutorEvent.NodePoolWaitingForNodes(
+                meta("NodePoolWaitingForNodes", c.clusterId(), pool, jobId, registered + "/" + ready + "/" + expected),
+                jobId,
+                c.clusterId(),
+                c.tpuType(),
+                pool,
+                registered,
+                ready,
                 expected);
     }
 
     /** The id includes the command's, so each re-sent EnsureNodePool gets its own answer. */
-    public ExecutorEvent.ReservationShort reservationShort(String jobId, ClusterTarget c, String pool,
-            String reservation, int remainingSlices, int neededSlices, String commandId) {
-        return new ExecutorEvent.ReservationShort(meta("ReservationShort", c.clusterId(), pool, jobId, commandId,
-                Integer.toString(remainingSlices)), jobId, c.clusterId(), c.tpuType(), pool, reservation,
-                remainingSlices, neededSlices);
+    public ExecutorEvent.ReservationShort reservationShort(
+            String jobId,
+            ClusterTarget c,
+            String pool,
+            String reservation,
+            int remainingSlices,
+            int neededSlices,
+            String commandId) {
+        return new ExecutorEvent.ReservationShort(
+                meta("ReservationShort", c.clusterId(), pool, jobId, commandId, Integer.toString(remainingSlices)),
+                jobId,
+                c.clusterId(),
+                c.tpuType(),
+                pool,
+                reservation,
+                remainingSlices,
+                neededSlices);
     }
 
     /** Every inventory is a new observation (random id). */
     public ExecutorEvent.JobInventory jobInventory(ClusterTarget c, List<ExecutorEvent.ObservedJob> jobs) {
-        return new ExecutorEvent.JobInventory(Meta.of(producer, clock.instant()), "", c.clusterId(), c.tpuType(),
-                c.resourceName(), jobs);
+        return new ExecutorEvent.JobInventory(
+                Meta.of(producer, clock.instant()), "", c.clusterId(), c.tpuType(), c.resourceName(), jobs);
     }
 
     /** Every inventory is a new observation (random id). */
     public ExecutorEvent.NodePoolInventory nodePoolInventory(ClusterTarget c, List<ExecutorEvent.ObservedPool> pools) {
-        return new ExecutorEvent.NodePoolInventory(Meta.of(producer, clock.instant()), "", c.clusterId(),
-                c.tpuType(), c.resourceName(), pools);
+        return new ExecutorEvent.NodePoolInventory(
+                Meta.of(producer, clock.instant()), "", c.clusterId(), c.tpuType(), c.resourceName(), pools);
     }
 }

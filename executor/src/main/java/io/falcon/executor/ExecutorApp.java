@@ -1,24 +1,24 @@
 package io.falcon.executor;
 
-import io.falcon.executor.isolation.IsolationActuator;
-import io.falcon.executor.isolation.KnownClusters;
-import io.falcon.ops.FalconMetrics;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import com.google.cloud.compute.v1.ReservationsClient;
 import com.google.cloud.container.v1.ClusterManagerClient;
 import io.falcon.events.executor.ClusterTarget;
+import io.falcon.executor.core.JobDriver;
+import io.falcon.executor.gke.GkeClusterApi;
 import io.falcon.executor.gke.GoogleClients;
 import io.falcon.executor.gke.NodePoolManager;
 import io.falcon.executor.gke.ReservationLookup;
-import io.falcon.executor.core.JobDriver;
-import io.falcon.executor.gke.GkeClusterApi;
-import io.falcon.executor.k8s.KubernetesEdgeApi;
-import com.google.cloud.compute.v1.ReservationsClient;
+import io.falcon.executor.isolation.IsolationActuator;
+import io.falcon.executor.isolation.KnownClusters;
 import io.falcon.executor.k8s.EdgeClusterClients;
 import io.falcon.executor.k8s.JobRenderer;
 import io.falcon.executor.k8s.JobStatusReconciler;
+import io.falcon.executor.k8s.KubernetesEdgeApi;
 import io.falcon.executor.kafka.ClusterRegistryWatcher;
 import io.falcon.executor.kafka.CommandConsumer;
 import io.falcon.executor.kafka.KafkaEventSink;
+import io.falcon.ops.FalconMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -81,24 +81,45 @@ public final class ExecutorApp implements AutoCloseable {
         EventSink metered = new MeteredEventSink(sink, metrics);
         Events events = new Events(config.producerName(), clock);
         this.edgeClients = new EdgeClusterClients(gke, config.credentials(), config.namespace());
-        this.reconciler = new JobStatusReconciler(edgeClients, config.namespace(), metered, events, clock,
-                config.imagePullGrace(), config.informerResync(), scheduler, config.pollInterval(),
+        this.reconciler = new JobStatusReconciler(
+                edgeClients,
+                config.namespace(),
+                metered,
+                events,
+                clock,
+                config.imagePullGrace(),
+                config.informerResync(),
+                scheduler,
+                config.pollInterval(),
                 config.inventoryInterval());
         this.reservations = GoogleClients.reservations(config);
-        GkeClusterApi gkeApi = new GkeClusterApi(gke, new ReservationLookup(reservations,
-                (cluster, reservation, capacity) -> metrics.reservationRemaining(cluster.clusterId(),
-                        reservation, capacity.remaining())), config.scaleDown());
-        KubernetesEdgeApi edgeApi = new KubernetesEdgeApi(edgeClients,
-                new JobRenderer(config.namespace(), config.finishedJobTtl()), config.namespace(), this::watchCluster);
-        this.nodePools = new NodePoolManager(gkeApi, edgeApi, metered, events, scheduler, clock,
-                NodePoolManager.Settings.of(config));
+        GkeClusterApi gkeApi = new GkeClusterApi(
+                gke,
+                new ReservationLookup(
+                        reservations,
+                        (cluster, reservation, capacity) ->
+                                metrics.reservationRemaining(cluster.clusterId(), reservation, capacity.remaining())),
+                config.scaleDown());
+        KubernetesEdgeApi edgeApi = new KubernetesEdgeApi(
+                edgeClients,
+                new JobRenderer(config.namespace(), config.finishedJobTtl()),
+                config.namespace(),
+                this::watchCluster);
+        this.nodePools = new NodePoolManager(
+                gkeApi, edgeApi, metered, events, scheduler, clock, NodePoolManager.Settings.of(config));
         JobDriver jobs = new JobDriver(edgeApi, metered, events);
         this.dispatcher = new CommandDispatcher(nodePools, jobs, reconciler, edgeClients);
-        this.commands = new CommandConsumer(new KafkaConsumer<>(consumerProps(config)), producer, sink, dispatcher::handle,
-                clock, config.producerName()).onDeadLetter(metrics::deadLetter);
+        this.commands = new CommandConsumer(
+                        new KafkaConsumer<>(consumerProps(config)),
+                        producer,
+                        sink,
+                        dispatcher::handle,
+                        clock,
+                        config.producerName())
+                .onDeadLetter(metrics::deadLetter);
         this.knownClusters = new KnownClusters(edgeClients);
-        this.isolation = new IsolationActuator(config.bootstrapServers(), config.groupId() + "-isolation",
-                knownClusters, clock);
+        this.isolation =
+                new IsolationActuator(config.bootstrapServers(), config.groupId() + "-isolation", knownClusters, clock);
         this.registry = config.watchClusterRegistry()
                 ? new ClusterRegistryWatcher(new KafkaConsumer<>(registryProps(config)), this::watchCluster)
                 : null;
@@ -118,9 +139,14 @@ public final class ExecutorApp implements AutoCloseable {
             registryThread.setDaemon(true);
             registryThread.start();
         }
-        log.info("executor started: kafka={} gke={} credentials={} namespace={} nodePoolTimeout={} poll={}",
-                config.bootstrapServers(), config.gkeEndpoint(), config.credentials().wireName(), config.namespace(),
-                config.nodePoolCreateTimeout(), config.pollInterval());
+        log.info(
+                "executor started: kafka={} gke={} credentials={} namespace={} nodePoolTimeout={} poll={}",
+                config.bootstrapServers(),
+                config.gkeEndpoint(),
+                config.credentials().wireName(),
+                config.namespace(),
+                config.nodePoolCreateTimeout(),
+                config.pollInterval());
         return this;
     }
 
@@ -192,38 +218,60 @@ public final class ExecutorApp implements AutoCloseable {
 
     static Map<String, Object> producerProps(ExecutorConfig config) {
         return Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers(),
-                ProducerConfig.CLIENT_ID_CONFIG, config.groupId() + "-producer",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.LINGER_MS_CONFIG, 5,
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                config.bootstrapServers(),
+                ProducerConfig.CLIENT_ID_CONFIG,
+                config.groupId() + "-producer",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                true,
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.LINGER_MS_CONFIG,
+                5,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class);
     }
 
     static Map<String, Object> consumerProps(ExecutorConfig config) {
         // static membership: a restarted executor takes its partitions back at once (GroupMembership)
-        return io.falcon.events.GroupMembership.staticMember(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, config.groupId(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 100,
-                // Commands of a scheduler transaction that aborted must never be carried out.
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class),
+        return io.falcon.events.GroupMembership.staticMember(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        config.bootstrapServers(),
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        config.groupId(),
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false,
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest",
+                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                        100,
+                        // Commands of a scheduler transaction that aborted must never be carried out.
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                        ByteArrayDeserializer.class,
+                        ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                        ByteArrayDeserializer.class),
                 io.falcon.events.GroupMembership.instanceId());
     }
 
     static Map<String, Object> registryProps(ExecutorConfig config) {
         return Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers(),
-                ConsumerConfig.CLIENT_ID_CONFIG, config.groupId() + "-cluster-registry",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                config.bootstrapServers(),
+                ConsumerConfig.CLIENT_ID_CONFIG,
+                config.groupId() + "-cluster-registry",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                "read_committed",
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class);
     }
 
     private static ThreadFactory daemonThreads(String prefix) {

@@ -51,7 +51,9 @@ public record ExecutorConfig(
 
         /** The catalog's choice type has already refused any other word. */
         static Credentials of(String wireName) {
-            return Arrays.stream(values()).filter(c -> c.wireName.equals(wireName)).findFirst()
+            return Arrays.stream(values())
+                    .filter(c -> c.wireName.equals(wireName))
+                    .findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("no credentials " + wireName));
         }
     }
@@ -95,8 +97,8 @@ public record ExecutorConfig(
     }
 
     /** The settings for the fleet simulator: no credentials, plaintext gRPC, short timers. */
-    public static Map<String, String> simulatorDefaults(String bootstrapServers, String gkeEndpoint,
-            String computeEndpoint) {
+    public static Map<String, String> simulatorDefaults(
+            String bootstrapServers, String gkeEndpoint, String computeEndpoint) {
         Map<String, String> map = new LinkedHashMap<>();
         map.put(SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), bootstrapServers);
         map.put(ExecutorKeys.CREDENTIALS.key(), Credentials.NONE.wireName());

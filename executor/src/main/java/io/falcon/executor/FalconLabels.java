@@ -22,14 +22,14 @@ public final class FalconLabels {
 
     /** Annotations carrying the unsanitized identity of the task, read back by the status reconciler. */
     public static final String ANNOTATION_JOB_ID = "falcon.io/job-id";
+
     public static final String ANNOTATION_CLUSTER_ID = "falcon.io/cluster-id";
     public static final String ANNOTATION_TPU_TYPE = "falcon.io/tpu-type";
     public static final String ANNOTATION_EXPECTED_PODS = "falcon.io/expected-pods";
 
     private static final int MAX_LABEL_VALUE = 63;
 
-    private FalconLabels() {
-    }
+    private FalconLabels() {}
 
     /**
      * A value valid both as a GCP label value (lowercase letters, digits, '-', '_', at most 63) and as a Kubernetes

@@ -12,17 +12,16 @@ import org.slf4j.LoggerFactory;
 public final class Main {
     private static final Logger log = LoggerFactory.getLogger(Main.class);
 
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) throws InterruptedException {
         SettingValues settings = ComponentRuntime.settingsOrExit(ExecutorKeys.COMPONENT);
         ExecutorConfig config = ExecutorConfig.from(settings);
         ComponentRuntime runtime = ComponentRuntime.start(settings);
-        ExecutorApp app = runtime.manage("executor",
-                new ExecutorApp(config, Clock.systemUTC(), runtime.metrics()).start());
-        runtime.ops().addReadinessCheck(Checks.consumerJoined("consumer:falcon.executor.commands",
-                        app.commandAssignment()))
+        ExecutorApp app =
+                runtime.manage("executor", new ExecutorApp(config, Clock.systemUTC(), runtime.metrics()).start());
+        runtime.ops()
+                .addReadinessCheck(Checks.consumerJoined("consumer:falcon.executor.commands", app.commandAssignment()))
                 .addLivenessCheck(Checks.flag("command-loop", app::running, "command loop stopped"));
         runtime.awaitShutdown();
     }

@@ -8,8 +8,7 @@ import org.slf4j.MDC;
 public final class Mdc implements AutoCloseable {
     private final List<String> keys = new ArrayList<>();
 
-    private Mdc() {
-    }
+    private Mdc() {}
 
     /** Alternating key, value pairs; null values are skipped. */
     public static Mdc of(String... keyValues) {

@@ -30,7 +30,8 @@ class BackoffTest {
     }
 
     @Property
-    void delayIsAlwaysWithinBounds(@ForAll @IntRange(min = 1, max = 200) int attempt,
+    void delayIsAlwaysWithinBounds(
+            @ForAll @IntRange(min = 1, max = 200) int attempt,
             @ForAll @DoubleRange(min = 0, max = 1, maxIncluded = false) double r) {
         Duration d = backoff.delay(attempt, () -> r);
         assertThat(d).isBetween(backoff.ceiling(attempt).dividedBy(2), backoff.ceiling(attempt));

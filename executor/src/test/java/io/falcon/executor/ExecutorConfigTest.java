@@ -32,8 +32,8 @@ class ExecutorConfigTest {
 
     @Test
     void simulatorSettings() {
-        ExecutorConfig c = ExecutorConfig.from(ExecutorConfig.simulatorDefaults("k:1", "127.0.0.1:4000",
-                "http://127.0.0.1:4001"));
+        ExecutorConfig c =
+                ExecutorConfig.from(ExecutorConfig.simulatorDefaults("k:1", "127.0.0.1:4000", "http://127.0.0.1:4001"));
         assertThat(c.credentials()).isEqualTo(ExecutorConfig.Credentials.NONE);
         assertThat(c.gkePlaintext()).isTrue();
         assertThat(c.pollInterval()).isEqualTo(Duration.ofMillis(200));
@@ -41,8 +41,13 @@ class ExecutorConfigTest {
 
     @Test
     void fromEnv() {
-        ExecutorConfig c = ExecutorConfig.from(Map.of("FALCON_KAFKA_BOOTSTRAP_SERVERS", "k:1",
-                "FALCON_EXECUTOR_NODE_POOL_CREATE_TIMEOUT", "PT15M", "FALCON_EXECUTOR_NAMESPACE", "jobs"));
+        ExecutorConfig c = ExecutorConfig.from(Map.of(
+                "FALCON_KAFKA_BOOTSTRAP_SERVERS",
+                "k:1",
+                "FALCON_EXECUTOR_NODE_POOL_CREATE_TIMEOUT",
+                "PT15M",
+                "FALCON_EXECUTOR_NAMESPACE",
+                "jobs"));
         assertThat(c.nodePoolCreateTimeout()).isEqualTo(Duration.ofMinutes(15));
         assertThat(c.namespace()).isEqualTo("jobs");
     }
@@ -50,10 +55,14 @@ class ExecutorConfigTest {
     @Test
     void badSettingsAreNamed() {
         assertThatThrownBy(() -> ExecutorConfig.from(Map.of(
-                ExecutorKeys.CREDENTIALS.key(), "kubeconfig",
-                ExecutorKeys.NODE_POOL_CREATE_TIMEOUT.key(), "soon",
-                ExecutorKeys.GKE_ENDPOINT.key(), "http://x:1",
-                "falcon.executor.typo", "1")))
+                        ExecutorKeys.CREDENTIALS.key(),
+                        "kubeconfig",
+                        ExecutorKeys.NODE_POOL_CREATE_TIMEOUT.key(),
+                        "soon",
+                        ExecutorKeys.GKE_ENDPOINT.key(),
+                        "http://x:1",
+                        "falcon.executor.typo",
+                        "1")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key())
                 .hasMessageContaining(ExecutorKeys.CREDENTIALS.key())
@@ -72,20 +81,32 @@ class ExecutorConfigTest {
 
     @Test
     void nodePoolTimers() {
-        ExecutorConfig c = ExecutorConfig.from(Map.of(SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), "k:9092",
-                "falcon.executor.node-pool.visibility-grace", "45s",
-                "falcon.executor.node-pool.inventory-interval", "5m",
-                "falcon.executor.max-backoff", "30s",
-                "falcon.executor.node-pool.scale-down.reservation", "5m",
-                "falcon.executor.node-pool.scale-down.on-demand", "15m",
-                "falcon.executor.node-pool.scale-down.flex-start", "8h"));
+        ExecutorConfig c = ExecutorConfig.from(Map.of(
+                SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(),
+                "k:9092",
+                "falcon.executor.node-pool.visibility-grace",
+                "45s",
+                "falcon.executor.node-pool.inventory-interval",
+                "5m",
+                "falcon.executor.max-backoff",
+                "30s",
+                "falcon.executor.node-pool.scale-down.reservation",
+                "5m",
+                "falcon.executor.node-pool.scale-down.on-demand",
+                "15m",
+                "falcon.executor.node-pool.scale-down.flex-start",
+                "8h"));
         assertThat(c.visibilityGrace()).isEqualTo(Duration.ofSeconds(45));
         assertThat(c.inventoryInterval()).isEqualTo(Duration.ofMinutes(5));
         assertThat(c.maxBackoff()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(c.scaleDown()).isEqualTo(new io.falcon.executor.gke.NodePoolSpec.ScaleDown(Duration.ofMinutes(5),
-                Duration.ofMinutes(15), Duration.ofHours(8)));
-        assertThatThrownBy(() -> ExecutorConfig.from(Map.of(SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), "k:9092",
-                "falcon.executor.node-pool.scale-down.flex-start", "forever")))
+        assertThat(c.scaleDown())
+                .isEqualTo(new io.falcon.executor.gke.NodePoolSpec.ScaleDown(
+                        Duration.ofMinutes(5), Duration.ofMinutes(15), Duration.ofHours(8)));
+        assertThatThrownBy(() -> ExecutorConfig.from(Map.of(
+                        SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(),
+                        "k:9092",
+                        "falcon.executor.node-pool.scale-down.flex-start",
+                        "forever")))
                 .hasMessageContaining("falcon.executor.node-pool.scale-down.flex-start");
     }
 }

@@ -14,8 +14,7 @@ import java.util.Optional;
 public final class Fixtures {
     public static final Instant T0 = Instant.parse("2026-04-15T10:00:00Z");
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     public static Meta meta() {
         return Meta.of("test", T0);
@@ -26,18 +25,21 @@ public final class Fixtures {
     }
 
     public static ExecutorCommand.EnsureJob ensureJob(String jobId, String topology, JobSpec spec) {
-        return new ExecutorCommand.EnsureJob(meta(), jobId, cluster(), "falcon-" + jobId, "falcon-" + jobId, "v7x",
-                topology, spec);
+        return new ExecutorCommand.EnsureJob(
+                meta(), jobId, cluster(), "falcon-" + jobId, "falcon-" + jobId, "v7x", topology, spec);
     }
 
     public static JobSpec spec() {
-        return new JobSpec("us-docker.pkg.dev/p/r/train:1", List.of("python", "train.py"),
-                List.of("--steps", "it's 10"), Map.of("B", "2", "A", "1"));
+        return new JobSpec(
+                "us-docker.pkg.dev/p/r/train:1",
+                List.of("python", "train.py"),
+                List.of("--steps", "it's 10"),
+                Map.of("B", "2", "A", "1"));
     }
 
-    public static ExecutorCommand.EnsureNodePool ensurePool(String jobId, String topology, SupplyMode mode,
-            String reservation) {
-        return new ExecutorCommand.EnsureNodePool(meta(), jobId, cluster(), "falcon-" + jobId, "v7x", topology, mode,
-                Optional.ofNullable(reservation));
+    public static ExecutorCommand.EnsureNodePool ensurePool(
+            String jobId, String topology, SupplyMode mode, String reservation) {
+        return new ExecutorCommand.EnsureNodePool(
+                meta(), jobId, cluster(), "falcon-" + jobId, "v7x", topology, mode, Optional.ofNullable(reservation));
     }
 }

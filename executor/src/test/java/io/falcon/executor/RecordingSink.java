@@ -21,7 +21,11 @@ public final class RecordingSink implements EventSink {
     }
 
     public synchronized <T extends ExecutorEvent> List<T> of(Class<T> type, String jobId) {
-        return events.stream().filter(type::isInstance).map(type::cast).filter(e -> e.jobId().equals(jobId)).toList();
+        return events.stream()
+                .filter(type::isInstance)
+                .map(type::cast)
+                .filter(e -> e.jobId().equals(jobId))
+                .toList();
     }
 
     /** Waits for the first event of the type for the job. */
@@ -30,8 +34,14 @@ public final class RecordingSink implements EventSink {
     }
 
     public <T extends ExecutorEvent> T await(Class<T> type, String jobId, Predicate<T> filter, Duration timeout) {
-        return Await.present(type.getSimpleName() + " for job " + jobId, timeout, () -> all().stream()
-                .filter(e -> type.isInstance(e) && e.jobId().equals(jobId)).map(type::cast).filter(filter)
-                .findFirst(), () -> "events " + all());
+        return Await.present(
+                type.getSimpleName() + " for job " + jobId,
+                timeout,
+                () -> all().stream()
+                        .filter(e -> type.isInstance(e) && e.jobId().equals(jobId))
+                        .map(type::cast)
+                        .filter(filter)
+                        .findFirst(),
+                () -> "events " + all());
     }
 }

@@ -58,8 +58,8 @@ public final class SimHarness implements AutoCloseable {
                 ? FleetSimConfig.of(main, EdgeClusterConfig.of(PROJECT, LOCATION, OTHER_CLUSTER, "tpu7x"))
                 : FleetSimConfig.of(main);
         sim = FleetSim.start(fleet.withPoolDelays(Duration.ofMillis(300), Duration.ofMillis(200)));
-        var settings = new java.util.HashMap<>(ExecutorConfig.simulatorDefaults("unused:9092", sim.gkeEndpoint(),
-                sim.computeEndpoint()));
+        var settings = new java.util.HashMap<>(
+                ExecutorConfig.simulatorDefaults("unused:9092", sim.gkeEndpoint(), sim.computeEndpoint()));
         settings.put(ExecutorKeys.POLL_INTERVAL.key(), "100ms");
         settings.putAll(overrides);
         config = ExecutorConfig.from(settings);
@@ -68,14 +68,25 @@ public final class SimHarness implements AutoCloseable {
         Events events = new Events("executor-test", clock);
         edges = new EdgeClusterClients(gke, config.credentials(), config.namespace());
         reservationsClient = GoogleClients.reservations(config);
-        reconciler = new JobStatusReconciler(edges, config.namespace(), sink, events, clock,
-                config.imagePullGrace(), config.informerResync(), scheduler, config.pollInterval(),
+        reconciler = new JobStatusReconciler(
+                edges,
+                config.namespace(),
+                sink,
+                events,
+                clock,
+                config.imagePullGrace(),
+                config.informerResync(),
+                scheduler,
+                config.pollInterval(),
                 config.inventoryInterval());
         gkeApi = new GkeClusterApi(gke, new ReservationLookup(reservationsClient), config.scaleDown());
-        edgeApi = new KubernetesEdgeApi(edges, new JobRenderer(config.namespace(), config.finishedJobTtl()),
-                config.namespace(), reconciler::watch);
-        nodePools = new NodePoolManager(gkeApi, edgeApi, sink, events, scheduler, clock,
-                NodePoolManager.Settings.of(config));
+        edgeApi = new KubernetesEdgeApi(
+                edges,
+                new JobRenderer(config.namespace(), config.finishedJobTtl()),
+                config.namespace(),
+                reconciler::watch);
+        nodePools = new NodePoolManager(
+                gkeApi, edgeApi, sink, events, scheduler, clock, NodePoolManager.Settings.of(config));
         nodePools.start();
         jobs = new JobDriver(edgeApi, sink, events);
         dispatcher = new CommandDispatcher(nodePools, jobs, reconciler, edges);

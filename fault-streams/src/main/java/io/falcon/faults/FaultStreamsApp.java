@@ -1,11 +1,11 @@
 package io.falcon.faults;
 
-import io.falcon.events.streams.ExactlyOnceStreams;
-import io.falcon.ops.FalconMetrics;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.falcon.events.Topics;
 import io.falcon.events.fault.IsolationPolicy;
+import io.falcon.events.streams.ExactlyOnceStreams;
 import io.falcon.faults.topology.FaultTopology;
+import io.falcon.ops.FalconMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -40,17 +40,28 @@ public final class FaultStreamsApp implements AutoCloseable {
 
     public FaultStreamsApp(FaultStreamsConfig config, FalconMetrics metrics) {
         this.config = config;
-        Properties props = ExactlyOnceStreams.properties(config.applicationId(), config.bootstrapServers(),
-                config.replicationFactor(), config.stateDir(), config.streamThreads(), config.sessionTimeout());
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
+        Properties props = ExactlyOnceStreams.properties(
+                config.applicationId(),
+                config.bootstrapServers(),
+                config.replicationFactor(),
+                config.stateDir(),
+                config.streamThreads(),
+                config.sessionTimeout());
+        props.put(
+                StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
         streams = new KafkaStreams(FaultTopology.build(config.topology(), metrics), props);
         streams.setStateListener((next, previous) -> LOG.info("fault streams {} -> {}", previous, next));
         if (config.policyFile().isPresent()) {
-            policyProducer = new KafkaProducer<>(Map.of(
-                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers(),
-                    ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                    ProducerConfig.ACKS_CONFIG, "all"),
-                    new StringSerializer(), Topics.ISOLATION_POLICY.valueSerde().serializer());
+            policyProducer = new KafkaProducer<>(
+                    Map.of(
+                            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                            config.bootstrapServers(),
+                            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                            true,
+                            ProducerConfig.ACKS_CONFIG,
+                            "all"),
+                    new StringSerializer(),
+                    Topics.ISOLATION_POLICY.valueSerde().serializer());
             policyWatcher = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "falcon-fault-policy-watcher");
                 t.setDaemon(true);
@@ -65,17 +76,23 @@ public final class FaultStreamsApp implements AutoCloseable {
     public FaultStreamsApp start() {
         streams.start();
         if (policyWatcher != null) {
-            PolicyPublisher publisher = new PolicyPublisher(config.policyFile().orElseThrow(), Clock.systemUTC(),
-                    policy -> policyProducer.send(new ProducerRecord<>(Topics.ISOLATION_POLICY.name(),
-                            IsolationPolicy.KEY, policy)));
+            PolicyPublisher publisher = new PolicyPublisher(
+                    config.policyFile().orElseThrow(),
+                    Clock.systemUTC(),
+                    policy -> policyProducer.send(
+                            new ProducerRecord<>(Topics.ISOLATION_POLICY.name(), IsolationPolicy.KEY, policy)));
             long every = config.policyPollInterval().toMillis();
-            policyWatcher.scheduleWithFixedDelay(() -> {
-                try {
-                    publisher.check();
-                } catch (RuntimeException e) {
-                    LOG.error("isolation policy check failed", e);
-                }
-            }, 0, every, TimeUnit.MILLISECONDS);
+            policyWatcher.scheduleWithFixedDelay(
+                    () -> {
+                        try {
+                            publisher.check();
+                        } catch (RuntimeException e) {
+                            LOG.error("isolation policy check failed", e);
+                        }
+                    },
+                    0,
+                    every,
+                    TimeUnit.MILLISECONDS);
         }
         return this;
     }

@@ -38,7 +38,9 @@ public final class PolicyPublisher {
         try {
             content = Files.readString(file);
         } catch (IOException e) {
-            LOG.error("cannot read isolation policy file {}: {}; the last good policy stays in force", file,
+            LOG.error(
+                    "cannot read isolation policy file {}: {}; the last good policy stays in force",
+                    file,
                     e.getMessage());
             return Optional.of("cannot read " + file + ": " + e.getMessage());
         }
@@ -47,10 +49,11 @@ public final class PolicyPublisher {
         }
         lastContent = content;
         long version = clock.millis();
-        PolicyRules.Validated result = PolicyYaml.parse(content, version,
-                Meta.of("fault-streams", clock.instant()));
+        PolicyRules.Validated result = PolicyYaml.parse(content, version, Meta.of("fault-streams", clock.instant()));
         if (result instanceof PolicyRules.Invalid invalid) {
-            LOG.error("rejected isolation policy file {}: {}; the last good policy stays in force", file,
+            LOG.error(
+                    "rejected isolation policy file {}: {}; the last good policy stays in force",
+                    file,
                     invalid.message());
             return Optional.of(invalid.message());
         }

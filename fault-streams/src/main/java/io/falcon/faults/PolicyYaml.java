@@ -18,8 +18,7 @@ import java.util.Optional;
 public final class PolicyYaml {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
-    private PolicyYaml() {
-    }
+    private PolicyYaml() {}
 
     /**
      * Parses the RFC's YAML (the manuallySeparatePolicy block, optionally with Falcon's safeguards block) and
@@ -39,19 +38,29 @@ public final class PolicyYaml {
         JsonNode policy = root.get(PolicyRules.ROOT);
         List<String> errors = new ArrayList<>();
         Optional<Boolean> enabled = bool(policy.path("enabled"), PolicyRules.ENABLED, true, errors);
-        Optional<Integer> window = integer(policy.path("separate").path("fault_window_hours"), PolicyRules.WINDOW, errors);
-        Optional<Integer> threshold = integer(policy.path("separate").path("fault_threshold"), PolicyRules.THRESHOLD, errors);
+        Optional<Integer> window =
+                integer(policy.path("separate").path("fault_window_hours"), PolicyRules.WINDOW, errors);
+        Optional<Integer> threshold =
+                integer(policy.path("separate").path("fault_threshold"), PolicyRules.THRESHOLD, errors);
         Optional<Integer> free = integer(policy.path("release").path("fault_free_hours"), PolicyRules.FREE, errors);
         JsonNode safeguards = policy.path("safeguards");
         Optional<Boolean> dryRun = bool(safeguards.path("dry_run"), PolicyRules.DRY_RUN, false, errors);
-        Optional<Integer> budget = safeguards.path("max_isolated_devices_per_cluster").isMissingNode()
-                ? Optional.of(0)
-                : integer(safeguards.path("max_isolated_devices_per_cluster"), PolicyRules.BUDGET, errors);
+        Optional<Integer> budget =
+                safeguards.path("max_isolated_devices_per_cluster").isMissingNode()
+                        ? Optional.of(0)
+                        : integer(safeguards.path("max_isolated_devices_per_cluster"), PolicyRules.BUDGET, errors);
         if (!errors.isEmpty()) {
             return new PolicyRules.Invalid(errors);
         }
-        return PolicyRules.validate(new IsolationPolicy(meta, version, enabled.orElseThrow(), window.orElseThrow(),
-                threshold.orElseThrow(), free.orElseThrow(), dryRun.orElseThrow(), budget.orElseThrow()));
+        return PolicyRules.validate(new IsolationPolicy(
+                meta,
+                version,
+                enabled.orElseThrow(),
+                window.orElseThrow(),
+                threshold.orElseThrow(),
+                free.orElseThrow(),
+                dryRun.orElseThrow(),
+                budget.orElseThrow()));
     }
 
     private static Optional<Integer> integer(JsonNode node, String field, List<String> errors) {

@@ -41,10 +41,21 @@ class FaultWindowRestartIT {
         String appId = SharedInfra.uniqueName("faults-held");
         String cluster = appId + "-c1";
         Path stateDir = Files.createTempDirectory("faults-held");
-        Map<String, String> settings = Map.of(SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), bootstrap,
-                SharedKeys.KAFKA_REPLICATION_FACTOR.key(), "1", FaultStreamsKeys.APPLICATION_ID.key(), appId,
-                FaultStreamsKeys.STATE_DIR.key(), stateDir.toString(), FaultStreamsKeys.SESSION_TIMEOUT.key(), "6s",
-                FaultStreamsKeys.JOB_WINDOW.key(), "15s", FaultStreamsKeys.GRACE.key(), "1s");
+        Map<String, String> settings = Map.of(
+                SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(),
+                bootstrap,
+                SharedKeys.KAFKA_REPLICATION_FACTOR.key(),
+                "1",
+                FaultStreamsKeys.APPLICATION_ID.key(),
+                appId,
+                FaultStreamsKeys.STATE_DIR.key(),
+                stateDir.toString(),
+                FaultStreamsKeys.SESSION_TIMEOUT.key(),
+                "6s",
+                FaultStreamsKeys.JOB_WINDOW.key(),
+                "15s",
+                FaultStreamsKeys.GRACE.key(),
+                "1s");
         List<FaultVerdict> verdicts = new ArrayList<>();
         try (KafkaProducer<String, DeviceFault> producer = producer(bootstrap);
                 KafkaConsumer<String, FaultVerdict> consumer = verdictConsumer(bootstrap, appId)) {
@@ -66,16 +77,24 @@ class FaultWindowRestartIT {
     }
 
     private static DeviceFault jobFault(String cluster, String device, long receivedMs) {
-        return new DeviceFault(Meta.of("test", Instant.ofEpochMilli(receivedMs)), cluster, "node-1", device,
-                "0x80E18402", Optional.of("L2"), Optional.of(cluster + "-job"), receivedMs);
+        return new DeviceFault(
+                Meta.of("test", Instant.ofEpochMilli(receivedMs)),
+                cluster,
+                "node-1",
+                device,
+                "0x80E18402",
+                Optional.of("L2"),
+                Optional.of(cluster + "-job"),
+                receivedMs);
     }
 
     private static void send(KafkaProducer<String, DeviceFault> producer, DeviceFault fault) throws Exception {
-        producer.send(new ProducerRecord<>(Topics.DEVICE_FAULTS.name(), fault.topicKey(), fault)).get();
+        producer.send(new ProducerRecord<>(Topics.DEVICE_FAULTS.name(), fault.topicKey(), fault))
+                .get();
     }
 
-    private static void awaitVerdicts(KafkaConsumer<String, FaultVerdict> consumer, List<FaultVerdict> verdicts,
-            String cluster, int count) {
+    private static void awaitVerdicts(
+            KafkaConsumer<String, FaultVerdict> consumer, List<FaultVerdict> verdicts, String cluster, int count) {
         Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
         while (verdicts.size() < count && Instant.now().isBefore(deadline)) {
             consumer.poll(Duration.ofMillis(200)).forEach(record -> {
@@ -90,7 +109,8 @@ class FaultWindowRestartIT {
     private static KafkaProducer<String, DeviceFault> producer(String bootstrap) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        return new KafkaProducer<>(props, new StringSerializer(), Topics.DEVICE_FAULTS.valueSerde().serializer());
+        return new KafkaProducer<>(
+                props, new StringSerializer(), Topics.DEVICE_FAULTS.valueSerde().serializer());
     }
 
     private static KafkaConsumer<String, FaultVerdict> verdictConsumer(String bootstrap, String group) {
@@ -99,7 +119,9 @@ class FaultWindowRestartIT {
         props.put(ConsumerConfig.GROUP_ID_CONFIG, group + "-reader");
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        KafkaConsumer<String, FaultVerdict> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
+        KafkaConsumer<String, FaultVerdict> consumer = new KafkaConsumer<>(
+                props,
+                new StringDeserializer(),
                 Topics.FAULT_VERDICTS.valueSerde().deserializer());
         consumer.subscribe(java.util.List.of(Topics.FAULT_VERDICTS.name()));
         return consumer;

@@ -28,127 +28,135 @@ import java.util.Optional;
  */
 public final class FleetRecord implements AutoCloseable {
 
-  /** What was asked. */
-  public enum Kind {
-    NODE_POOL_CREATE,
-    NODE_POOL_DELETE,
-    K8S_JOB_CREATE,
-    K8S_JOB_DELETE
-  }
-
-  /** What the sim answered: ACCEPTED is the only outcome that changed the fleet. */
-  public enum Outcome {
-    ACCEPTED,
-    ALREADY_EXISTS,
-    NOT_FOUND,
-    REFUSED
-  }
-
-  /** One served request. {@code cluster} is the cluster's GKE name. */
-  public record Entry(Instant at, Kind kind, Outcome outcome, String cluster, String name, Optional<String> job) {
-
-    String toJson() {
-      ObjectNode node = MAPPER.createObjectNode();
-      node.put("at", at.toString());
-      node.put("kind", kind.name());
-      node.put("outcome", outcome.name());
-      node.put("cluster", cluster);
-      node.put("name", name);
-      job.ifPresent(j -> node.put("job", j));
-      try {
-        return MAPPER.writeValueAsString(node);
-      } catch (JsonProcessingException e) {
-        throw new IllegalStateException(e);
-      }
+    /** What was asked. */
+    public enum Kind {
+        NODE_POOL_CREATE,
+        NODE_POOL_DELETE,
+        K8S_JOB_CREATE,
+        K8S_JOB_DELETE
     }
 
-    static Entry fromJson(String line) {
-      try {
-        JsonNode node = MAPPER.readTree(line);
-        return new Entry(Instant.parse(node.get("at").asText()), Kind.valueOf(node.get("kind").asText()),
-            Outcome.valueOf(node.get("outcome").asText()), node.get("cluster").asText(), node.get("name").asText(),
-            Optional.ofNullable(node.get("job")).map(JsonNode::asText));
-      } catch (IOException | RuntimeException e) {
-        throw new IllegalArgumentException("not a fleet record line: " + line, e);
-      }
+    /** What the sim answered: ACCEPTED is the only outcome that changed the fleet. */
+    public enum Outcome {
+        ACCEPTED,
+        ALREADY_EXISTS,
+        NOT_FOUND,
+        REFUSED
     }
-  }
 
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** One served request. {@code cluster} is the cluster's GKE name. */
+    public record Entry(Instant at, Kind kind, Outcome outcome, String cluster, String name, Optional<String> job) {
 
-  private final List<Entry> entries = new ArrayList<>();
-  private final Optional<BufferedWriter> file;
-
-  private FleetRecord(Optional<BufferedWriter> file) {
-    this.file = file;
-  }
-
-  /** A record kept in memory only (tests in the same JVM read {@link #entries()}). */
-  public static FleetRecord inMemory() {
-    return new FleetRecord(Optional.empty());
-  }
-
-  /** A record also appended to {@code path} (created if missing; an existing file is appended to, never truncated). */
-  public static FleetRecord appendingTo(Path path) {
-    try {
-      if (path.getParent() != null) {
-        Files.createDirectories(path.getParent());
-      }
-      return new FleetRecord(Optional.of(Files.newBufferedWriter(path, StandardCharsets.UTF_8,
-          StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE)));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot open the fleet record " + path, e);
-    }
-  }
-
-  /** Reads a record file written by {@link #appendingTo}; a torn last line (the sim was killed mid-write) is skipped. */
-  public static List<Entry> read(Path path) throws IOException {
-    List<Entry> out = new ArrayList<>();
-    if (!Files.exists(path)) {
-      return out;
-    }
-    List<String> lines = Files.readAllLines(path, StandardCharsets.UTF_8);
-    for (int i = 0; i < lines.size(); i++) {
-      String line = lines.get(i).strip();
-      if (line.isEmpty()) {
-        continue;
-      }
-      try {
-        out.add(Entry.fromJson(line));
-      } catch (IllegalArgumentException e) {
-        if (i != lines.size() - 1) {
-          throw e;
+        String toJson() {
+            ObjectNode node = MAPPER.createObjectNode();
+            node.put("at", at.toString());
+            node.put("kind", kind.name());
+            node.put("outcome", outcome.name());
+            node.put("cluster", cluster);
+            node.put("name", name);
+            job.ifPresent(j -> node.put("job", j));
+            try {
+                return MAPPER.writeValueAsString(node);
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
         }
-      }
+
+        static Entry fromJson(String line) {
+            try {
+                JsonNode node = MAPPER.readTree(line);
+                return new Entry(
+                        Instant.parse(node.get("at").asText()),
+                        Kind.valueOf(node.get("kind").asText()),
+                        Outcome.valueOf(node.get("outcome").asText()),
+                        node.get("cluster").asText(),
+                        node.get("name").asText(),
+                        Optional.ofNullable(node.get("job")).map(JsonNode::asText));
+            } catch (IOException | RuntimeException e) {
+                throw new IllegalArgumentException("not a fleet record line: " + line, e);
+            }
+        }
     }
-    return out;
-  }
 
-  public synchronized void add(Entry entry) {
-    entries.add(entry);
-    file.ifPresent(writer -> {
-      try {
-        writer.write(entry.toJson());
-        writer.newLine();
-        writer.flush();
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot append to the fleet record", e);
-      }
-    });
-  }
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
-  public synchronized List<Entry> entries() {
-    return List.copyOf(entries);
-  }
+    private final List<Entry> entries = new ArrayList<>();
+    private final Optional<BufferedWriter> file;
 
-  @Override
-  public synchronized void close() {
-    file.ifPresent(writer -> {
-      try {
-        writer.close();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
-  }
+    private FleetRecord(Optional<BufferedWriter> file) {
+        this.file = file;
+    }
+
+    /** A record kept in memory only (tests in the same JVM read {@link #entries()}). */
+    public static FleetRecord inMemory() {
+        return new FleetRecord(Optional.empty());
+    }
+
+    /** A record also appended to {@code path} (created if missing; an existing file is appended to, never truncated). */
+    public static FleetRecord appendingTo(Path path) {
+        try {
+            if (path.getParent() != null) {
+                Files.createDirectories(path.getParent());
+            }
+            return new FleetRecord(Optional.of(Files.newBufferedWriter(
+                    path,
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND,
+                    StandardOpenOption.WRITE)));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the fleet record " + path, e);
+        }
+    }
+
+    /** Reads a record file written by {@link #appendingTo}; a torn last line (the sim was killed mid-write) is skipped. */
+    public static List<Entry> read(Path path) throws IOException {
+        List<Entry> out = new ArrayList<>();
+        if (!Files.exists(path)) {
+            return out;
+        }
+        List<String> lines = Files.readAllLines(path, StandardCharsets.UTF_8);
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).strip();
+            if (line.isEmpty()) {
+                continue;
+            }
+            try {
+                out.add(Entry.fromJson(line));
+            } catch (IllegalArgumentException e) {
+                if (i != lines.size() - 1) {
+                    throw e;
+                }
+            }
+        }
+        return out;
+    }
+
+    public synchronized void add(Entry entry) {
+        entries.add(entry);
+        file.ifPresent(writer -> {
+            try {
+                writer.write(entry.toJson());
+                writer.newLine();
+                writer.flush();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot append to the fleet record", e);
+            }
+        });
+    }
+
+    public synchronized List<Entry> entries() {
+        return List.copyOf(entries);
+    }
+
+    @Override
+    public synchronized void close() {
+        file.ifPresent(writer -> {
+            try {
+                writer.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
 }

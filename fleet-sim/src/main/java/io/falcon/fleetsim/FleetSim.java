@@ -1,5 +1,6 @@
 package io.falcon.fleetsim;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.falcon.fleetsim.compute.ComputeRestServer;
 import io.falcon.fleetsim.compute.ReservationStore;
 import io.falcon.fleetsim.gke.ClusterRef;
@@ -7,7 +8,6 @@ import io.falcon.fleetsim.gke.GkeFleet;
 import io.falcon.fleetsim.gke.GkeServer;
 import io.falcon.fleetsim.gke.NodePoolKnobs;
 import io.falcon.fleetsim.kube.EdgeKubernetes;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -27,235 +27,250 @@ import org.slf4j.LoggerFactory;
  */
 public final class FleetSim implements AutoCloseable {
 
-  private static final Logger log = LoggerFactory.getLogger(FleetSim.class);
+    private static final Logger log = LoggerFactory.getLogger(FleetSim.class);
 
-  private final ReservationStore reservations;
-  private final GkeFleet gke;
-  private final Map<ClusterRef, EdgeKubernetes> edges;
-  private final Map<ClusterRef, NodePoolKnobs> knobs;
-  private final GkeServer gkeServer;
-  private final ComputeRestServer computeServer;
-  private final FleetRecord record;
+    private final ReservationStore reservations;
+    private final GkeFleet gke;
+    private final Map<ClusterRef, EdgeKubernetes> edges;
+    private final Map<ClusterRef, NodePoolKnobs> knobs;
+    private final GkeServer gkeServer;
+    private final ComputeRestServer computeServer;
+    private final FleetRecord record;
 
-  private FleetSim(ReservationStore reservations, GkeFleet gke, Map<ClusterRef, EdgeKubernetes> edges,
-      Map<ClusterRef, NodePoolKnobs> knobs, GkeServer gkeServer, ComputeRestServer computeServer,
-      FleetRecord record) {
-    this.record = record;
-    this.reservations = reservations;
-    this.gke = gke;
-    this.edges = edges;
-    this.knobs = knobs;
-    this.gkeServer = gkeServer;
-    this.computeServer = computeServer;
-  }
+    private FleetSim(
+            ReservationStore reservations,
+            GkeFleet gke,
+            Map<ClusterRef, EdgeKubernetes> edges,
+            Map<ClusterRef, NodePoolKnobs> knobs,
+            GkeServer gkeServer,
+            ComputeRestServer computeServer,
+            FleetRecord record) {
+        this.record = record;
+        this.reservations = reservations;
+        this.gke = gke;
+        this.edges = edges;
+        this.knobs = knobs;
+        this.gkeServer = gkeServer;
+        this.computeServer = computeServer;
+    }
 
-  public static FleetSim start(FleetSimConfig config) {
-    List<AutoCloseable> started = new ArrayList<>();
-    FleetRecord record = config.recordFile().map(FleetRecord::appendingTo).orElseGet(FleetRecord::inMemory);
-    started.add(record);
-    try {
-      ReservationStore reservations = new ReservationStore(config.clock());
-      GkeFleet gke = new GkeFleet(config.clock(), reservations, record);
-      started.add(gke);
-      Map<ClusterRef, EdgeKubernetes> edges = new LinkedHashMap<>();
-      Map<ClusterRef, NodePoolKnobs> knobs = new LinkedHashMap<>();
-      for (EdgeClusterConfig cluster : config.clusters()) {
-        ClusterRef ref = cluster.ref();
-        if (edges.containsKey(ref)) {
-          throw new IllegalArgumentException("duplicate cluster " + ref);
+    public static FleetSim start(FleetSimConfig config) {
+        List<AutoCloseable> started = new ArrayList<>();
+        FleetRecord record = config.recordFile().map(FleetRecord::appendingTo).orElseGet(FleetRecord::inMemory);
+        started.add(record);
+        try {
+            ReservationStore reservations = new ReservationStore(config.clock());
+            GkeFleet gke = new GkeFleet(config.clock(), reservations, record);
+            started.add(gke);
+            Map<ClusterRef, EdgeKubernetes> edges = new LinkedHashMap<>();
+            Map<ClusterRef, NodePoolKnobs> knobs = new LinkedHashMap<>();
+            for (EdgeClusterConfig cluster : config.clusters()) {
+                ClusterRef ref = cluster.ref();
+                if (edges.containsKey(ref)) {
+                    throw new IllegalArgumentException("duplicate cluster " + ref);
+                }
+                EdgeKubernetes edge =
+                        EdgeKubernetes.start(ref.name(), 0, config.clock(), config.simulatorTick(), record);
+                started.add(edge);
+                NodePoolKnobs clusterKnobs = new NodePoolKnobs(config.poolCreationDelay(), config.poolDeletionDelay());
+                gke.addCluster(ref, cluster.tpuType(), edge.url(), fakeCaCertificate(), clusterKnobs, edge.nodes());
+                edges.put(ref, edge);
+                knobs.put(ref, clusterKnobs);
+                for (ReservationConfig r : cluster.reservations()) {
+                    reservations.define(
+                            ref.project(),
+                            r.zone() == null ? ref.location() : r.zone(),
+                            r.name(),
+                            r.machineType(),
+                            r.count(),
+                            r.inUseCount());
+                }
+            }
+            GkeServer gkeServer = new GkeServer(gke, config.gkePort());
+            started.add(gkeServer);
+            ComputeRestServer computeServer = new ComputeRestServer(reservations, config.computePort());
+            started.add(computeServer);
+            return new FleetSim(reservations, gke, edges, knobs, gkeServer, computeServer, record);
+        } catch (IOException | RuntimeException e) {
+            for (AutoCloseable c : started) {
+                closeQuietly(c);
+            }
+            if (e instanceof IOException io) {
+                throw new UncheckedIOException("fleet-sim failed to start", io);
+            }
+            throw (RuntimeException) e;
         }
-        EdgeKubernetes edge = EdgeKubernetes.start(ref.name(), 0, config.clock(), config.simulatorTick(), record);
-        started.add(edge);
-        NodePoolKnobs clusterKnobs = new NodePoolKnobs(config.poolCreationDelay(), config.poolDeletionDelay());
-        gke.addCluster(ref, cluster.tpuType(), edge.url(), fakeCaCertificate(), clusterKnobs, edge.nodes());
-        edges.put(ref, edge);
-        knobs.put(ref, clusterKnobs);
-        for (ReservationConfig r : cluster.reservations()) {
-          reservations.define(ref.project(), r.zone() == null ? ref.location() : r.zone(), r.name(),
-              r.machineType(), r.count(), r.inUseCount());
+    }
+
+    /** GKE gRPC endpoint, "127.0.0.1:PORT", plaintext (configure the channel with usePlaintext()). */
+    public String gkeEndpoint() {
+        return gkeServer.endpoint();
+    }
+
+    /** Compute REST endpoint, "http://127.0.0.1:PORT" (scheme, no trailing slash). */
+    public String computeEndpoint() {
+        return computeServer.endpoint();
+    }
+
+    /** Master URL of a cluster's Kubernetes API, "http://127.0.0.1:PORT"; also what getCluster returns as endpoint. */
+    public String kubernetesUrl(String project, String location, String cluster) {
+        return edge(project, location, cluster).url();
+    }
+
+    /** Node pool timing and failure knobs of one cluster. */
+    public NodePoolKnobs nodePoolKnobs(String project, String location, String cluster) {
+        NodePoolKnobs k = knobs.get(new ClusterRef(project, location, cluster));
+        if (k == null) {
+            throw new IllegalArgumentException("no such cluster " + new ClusterRef(project, location, cluster));
         }
-      }
-      GkeServer gkeServer = new GkeServer(gke, config.gkePort());
-      started.add(gkeServer);
-      ComputeRestServer computeServer = new ComputeRestServer(reservations, config.computePort());
-      started.add(computeServer);
-      return new FleetSim(reservations, gke, edges, knobs, gkeServer, computeServer, record);
-    } catch (IOException | RuntimeException e) {
-      for (AutoCloseable c : started) {
-        closeQuietly(c);
-      }
-      if (e instanceof IOException io) {
-        throw new UncheckedIOException("fleet-sim failed to start", io);
-      }
-      throw (RuntimeException) e;
+        return k;
     }
-  }
 
-  /** GKE gRPC endpoint, "127.0.0.1:PORT", plaintext (configure the channel with usePlaintext()). */
-  public String gkeEndpoint() {
-    return gkeServer.endpoint();
-  }
-
-  /** Compute REST endpoint, "http://127.0.0.1:PORT" (scheme, no trailing slash). */
-  public String computeEndpoint() {
-    return computeServer.endpoint();
-  }
-
-  /** Master URL of a cluster's Kubernetes API, "http://127.0.0.1:PORT"; also what getCluster returns as endpoint. */
-  public String kubernetesUrl(String project, String location, String cluster) {
-    return edge(project, location, cluster).url();
-  }
-
-  /** Node pool timing and failure knobs of one cluster. */
-  public NodePoolKnobs nodePoolKnobs(String project, String location, String cluster) {
-    NodePoolKnobs k = knobs.get(new ClusterRef(project, location, cluster));
-    if (k == null) {
-      throw new IllegalArgumentException("no such cluster " + new ClusterRef(project, location, cluster));
+    /** Failure knobs of a cluster's Kubernetes API server (e.g. Job creations denied). */
+    public io.falcon.fleetsim.kube.ApiKnobs kubernetesKnobs(String project, String location, String cluster) {
+        return edge(project, location, cluster).knobs();
     }
-    return k;
-  }
 
-  /** Failure knobs of a cluster's Kubernetes API server (e.g. Job creations denied). */
-  public io.falcon.fleetsim.kube.ApiKnobs kubernetesKnobs(String project, String location, String cluster) {
-    return edge(project, location, cluster).knobs();
-  }
-
-  /** Reservations served by the Compute sim; define and change them at runtime. */
-  public ReservationStore reservations() {
-    return reservations;
-  }
-
-  /** The sim's own fabric8 client for a cluster (JDK http client); do not close it. */
-  public KubernetesClient kubernetesClient(String project, String location, String cluster) {
-    return edge(project, location, cluster).client();
-  }
-
-  /** Every node-pool and Kubernetes Job create and delete served so far, with its outcome. */
-  public FleetRecord record() {
-    return record;
-  }
-
-  public List<ClusterRef> clusters() {
-    return List.copyOf(edges.keySet());
-  }
-
-  private EdgeKubernetes edge(String project, String location, String cluster) {
-    EdgeKubernetes edge = edges.get(new ClusterRef(project, location, cluster));
-    if (edge == null) {
-      throw new IllegalArgumentException("no such cluster " + new ClusterRef(project, location, cluster));
+    /** Reservations served by the Compute sim; define and change them at runtime. */
+    public ReservationStore reservations() {
+        return reservations;
     }
-    return edge;
-  }
 
-  /**
-   * A real, parseable self-signed X.509 CA certificate (PEM, base64 as in {@code masterAuth.clusterCaCertificate}),
-   * the same for every cluster, so clients that build a trust store from it accept it. Its private key was thrown
-   * away: the sim serves plain HTTP and nothing is ever signed with it.
-   */
-  public static String fakeCaCertificate() {
-    try (var in = FleetSim.class.getResourceAsStream("fake-cluster-ca.pem")) {
-      if (in == null) {
-        throw new IllegalStateException("fake-cluster-ca.pem missing from the fleet-sim jar");
-      }
-      return Base64.getEncoder().encodeToString(in.readAllBytes());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    /** The sim's own fabric8 client for a cluster (JDK http client); do not close it. */
+    public KubernetesClient kubernetesClient(String project, String location, String cluster) {
+        return edge(project, location, cluster).client();
     }
-  }
 
-  @Override
-  public void close() {
-    closeQuietly(computeServer);
-    closeQuietly(gkeServer);
-    closeQuietly(gke);
-    edges.values().forEach(FleetSim::closeQuietly);
-    closeQuietly(record);
-    log.info("fleet-sim stopped");
-  }
-
-  private static void closeQuietly(AutoCloseable c) {
-    try {
-      c.close();
-    } catch (Exception e) {
-      log.warn("close failed for {}", c, e);
+    /** Every node-pool and Kubernetes Job create and delete served so far, with its outcome. */
+    public FleetRecord record() {
+        return record;
     }
-  }
 
-  /**
-   * Runs fleet-sim as its own process until killed: {@code FleetSim [GKE_PORT [COMPUTE_PORT]] [--fleet FILE]
-   * [--record FILE] [--pool-delays CREATE,DELETE] [--tick DURATION]}. Ports default to any free port; {@code --fleet}
-   * is a JSON {@code {"clusters":[EdgeClusterConfig...]}} (default: a demo fleet of two clusters); {@code --record}
-   * appends the {@link FleetRecord} to FILE; durations are written like 3s or 500ms. Prints the endpoints, then a line
-   * {@code fleet-sim ready gke=HOST:PORT compute=URL} that a supervisor waits for.
-   */
-  public static void main(String[] args) throws Exception {
-    List<String> positional = new ArrayList<>();
-    Map<String, String> options = new LinkedHashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      if (args[i].startsWith("--")) {
-        if (i + 1 >= args.length) {
-          throw new IllegalArgumentException(args[i] + " needs a value");
+    public List<ClusterRef> clusters() {
+        return List.copyOf(edges.keySet());
+    }
+
+    private EdgeKubernetes edge(String project, String location, String cluster) {
+        EdgeKubernetes edge = edges.get(new ClusterRef(project, location, cluster));
+        if (edge == null) {
+            throw new IllegalArgumentException("no such cluster " + new ClusterRef(project, location, cluster));
         }
-        options.put(args[i], args[++i]);
-      } else {
-        positional.add(args[i]);
-      }
+        return edge;
     }
-    for (String option : options.keySet()) {
-      if (!List.of("--fleet", "--record", "--pool-delays", "--tick").contains(option)) {
-        throw new IllegalArgumentException("unknown option " + option
-            + " (known: --fleet FILE, --record FILE, --pool-delays CREATE,DELETE, --tick DURATION)");
-      }
-    }
-    List<EdgeClusterConfig> clusters = options.containsKey("--fleet")
-        ? readFleet(java.nio.file.Path.of(options.get("--fleet")))
-        : List.of(
-            EdgeClusterConfig.of("falcon-demo", "us-central1", "edge-a", "tpu-v5-lite-podslice")
-                .withReservation(new ReservationConfig("us-central1-a", "tpu-v5e-a", "ct5lp-hightpu-4t", 4, 0)),
-            EdgeClusterConfig.of("falcon-demo", "europe-west4", "edge-b", "tpu-v5-lite-podslice")
-                .withReservation(new ReservationConfig("europe-west4-a", "tpu-v5e-b", "ct5lp-hightpu-4t", 2, 1)));
-    String[] delays = options.getOrDefault("--pool-delays", "3s,2s").split(",");
-    if (delays.length != 2) {
-      throw new IllegalArgumentException("--pool-delays takes CREATE,DELETE, e.g. 3s,2s");
-    }
-    FleetSimConfig config = new FleetSimConfig(clusters,
-        positional.size() > 0 ? Integer.parseInt(positional.get(0)) : 0,
-        positional.size() > 1 ? Integer.parseInt(positional.get(1)) : 0,
-        duration(delays[0]), duration(delays[1]), duration(options.getOrDefault("--tick", "100ms")),
-        java.time.Clock.systemUTC());
-    if (options.containsKey("--record")) {
-      config = config.withRecordFile(java.nio.file.Path.of(options.get("--record")));
-    }
-    FleetSim sim = FleetSim.start(config);
-    Runtime.getRuntime().addShutdownHook(new Thread(sim::close, "fleet-sim-shutdown"));
-    System.out.println("GKE (gRPC, plaintext): " + sim.gkeEndpoint());
-    System.out.println("Compute (REST):        " + sim.computeEndpoint());
-    for (ClusterRef ref : sim.clusters()) {
-      System.out.println("Kubernetes " + ref.path() + ": "
-          + sim.kubernetesUrl(ref.project(), ref.location(), ref.name()));
-    }
-    System.out.println("fleet-sim ready gke=" + sim.gkeEndpoint() + " compute=" + sim.computeEndpoint());
-    System.out.flush();
-    new CountDownLatch(1).await();
-  }
 
-  /** Reads {@code {"clusters":[{"project":..,"location":..,"name":..,"tpuType":..,"reservations":[..]}]}}. */
-  static List<EdgeClusterConfig> readFleet(java.nio.file.Path file) throws IOException {
-    record Fleet(List<EdgeClusterConfig> clusters) {
+    /**
+     * A real, parseable self-signed X.509 CA certificate (PEM, base64 as in {@code masterAuth.clusterCaCertificate}),
+     * the same for every cluster, so clients that build a trust store from it accept it. Its private key was thrown
+     * away: the sim serves plain HTTP and nothing is ever signed with it.
+     */
+    public static String fakeCaCertificate() {
+        try (var in = FleetSim.class.getResourceAsStream("fake-cluster-ca.pem")) {
+            if (in == null) {
+                throw new IllegalStateException("fake-cluster-ca.pem missing from the fleet-sim jar");
+            }
+            return Base64.getEncoder().encodeToString(in.readAllBytes());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
-    Fleet fleet = new com.fasterxml.jackson.databind.ObjectMapper().readValue(file.toFile(), Fleet.class);
-    if (fleet.clusters() == null || fleet.clusters().isEmpty()) {
-      throw new IllegalArgumentException(file + " names no clusters");
-    }
-    return fleet.clusters();
-  }
 
-  /** 3s, 500ms, 2m or an ISO-8601 duration. */
-  static Duration duration(String text) {
-    String t = text.strip();
-    if (t.endsWith("ms")) {
-      return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
+    @Override
+    public void close() {
+        closeQuietly(computeServer);
+        closeQuietly(gkeServer);
+        closeQuietly(gke);
+        edges.values().forEach(FleetSim::closeQuietly);
+        closeQuietly(record);
+        log.info("fleet-sim stopped");
     }
-    return Duration.parse(t.startsWith("P") ? t : "PT" + t);
-  }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            log.warn("close failed for {}", c, e);
+        }
+    }
+
+    /**
+     * Runs fleet-sim as its own process until killed: {@code FleetSim [GKE_PORT [COMPUTE_PORT]] [--fleet FILE]
+     * [--record FILE] [--pool-delays CREATE,DELETE] [--tick DURATION]}. Ports default to any free port; {@code --fleet}
+     * is a JSON {@code {"clusters":[EdgeClusterConfig...]}} (default: a demo fleet of two clusters); {@code --record}
+     * appends the {@link FleetRecord} to FILE; durations are written like 3s or 500ms. Prints the endpoints, then a line
+     * {@code fleet-sim ready gke=HOST:PORT compute=URL} that a supervisor waits for.
+     */
+    public static void main(String[] args) throws Exception {
+        List<String> positional = new ArrayList<>();
+        Map<String, String> options = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].startsWith("--")) {
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException(args[i] + " needs a value");
+                }
+                options.put(args[i], args[++i]);
+            } else {
+                positional.add(args[i]);
+            }
+        }
+        for (String option : options.keySet()) {
+            if (!List.of("--fleet", "--record", "--pool-delays", "--tick").contains(option)) {
+                throw new IllegalArgumentException("unknown option " + option
+                        + " (known: --fleet FILE, --record FILE, --pool-delays CREATE,DELETE, --tick DURATION)");
+            }
+        }
+        List<EdgeClusterConfig> clusters = options.containsKey("--fleet")
+                ? readFleet(java.nio.file.Path.of(options.get("--fleet")))
+                : List.of(
+                        EdgeClusterConfig.of("falcon-demo", "us-central1", "edge-a", "tpu-v5-lite-podslice")
+                                .withReservation(
+                                        new ReservationConfig("us-central1-a", "tpu-v5e-a", "ct5lp-hightpu-4t", 4, 0)),
+                        EdgeClusterConfig.of("falcon-demo", "europe-west4", "edge-b", "tpu-v5-lite-podslice")
+                                .withReservation(new ReservationConfig(
+                                        "europe-west4-a", "tpu-v5e-b", "ct5lp-hightpu-4t", 2, 1)));
+        String[] delays = options.getOrDefault("--pool-delays", "3s,2s").split(",");
+        if (delays.length != 2) {
+            throw new IllegalArgumentException("--pool-delays takes CREATE,DELETE, e.g. 3s,2s");
+        }
+        FleetSimConfig config = new FleetSimConfig(
+                clusters,
+                positional.size() > 0 ? Integer.parseInt(positional.get(0)) : 0,
+                positional.size() > 1 ? Integer.parseInt(positional.get(1)) : 0,
+                duration(delays[0]),
+                duration(delays[1]),
+                duration(options.getOrDefault("--tick", "100ms")),
+                java.time.Clock.systemUTC());
+        if (options.containsKey("--record")) {
+            config = config.withRecordFile(java.nio.file.Path.of(options.get("--record")));
+        }
+        FleetSim sim = FleetSim.start(config);
+        Runtime.getRuntime().addShutdownHook(new Thread(sim::close, "fleet-sim-shutdown"));
+        System.out.println("GKE (gRPC, plaintext): " + sim.gkeEndpoint());
+        System.out.println("Compute (REST):        " + sim.computeEndpoint());
+        for (ClusterRef ref : sim.clusters()) {
+            System.out.println(
+                    "Kubernetes " + ref.path() + ": " + sim.kubernetesUrl(ref.project(), ref.location(), ref.name()));
+        }
+        System.out.println("fleet-sim ready gke=" + sim.gkeEndpoint() + " compute=" + sim.computeEndpoint());
+        System.out.flush();
+        new CountDownLatch(1).await();
+    }
+
+    /** Reads {@code {"clusters":[{"project":..,"location":..,"name":..,"tpuType":..,"reservations":[..]}]}}. */
+    static List<EdgeClusterConfig> readFleet(java.nio.file.Path file) throws IOException {
+        record Fleet(List<EdgeClusterConfig> clusters) {}
+        Fleet fleet = new com.fasterxml.jackson.databind.ObjectMapper().readValue(file.toFile(), Fleet.class);
+        if (fleet.clusters() == null || fleet.clusters().isEmpty()) {
+            throw new IllegalArgumentException(file + " names no clusters");
+        }
+        return fleet.clusters();
+    }
+
+    /** 3s, 500ms, 2m or an ISO-8601 duration. */
+    static Duration duration(String text) {
+        String t = text.strip();
+        if (t.endsWith("ms")) {
+            return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
+        }
+        return Duration.parse(t.startsWith("P") ? t : "PT" + t);
+    }
 }

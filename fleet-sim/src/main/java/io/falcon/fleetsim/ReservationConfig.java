@@ -6,7 +6,7 @@ package io.falcon.fleetsim;
  */
 public record ReservationConfig(String zone, String name, String machineType, long count, long inUseCount) {
 
-  public static ReservationConfig of(String name, String machineType, long count, long inUseCount) {
-    return new ReservationConfig(null, name, machineType, count, inUseCount);
-  }
+    public static ReservationConfig of(String name, String machineType, long count, long inUseCount) {
+        return new ReservationConfig(null, name, machineType, count, inUseCount);
+    }
 }

@@ -29,81 +29,117 @@ import org.junit.jupiter.api.io.TempDir;
 /** Every create and delete fleet-sim serves is in its record, with the answer it gave, readable from the file. */
 class FleetRecordTest {
 
-  private static final String PROJECT = "falcon-test";
-  private static final String LOCATION = "us-central1";
-  private static final String CLUSTER = "edge-rec";
-  private static final String CLUSTER_PATH = "projects/" + PROJECT + "/locations/" + LOCATION + "/clusters/" + CLUSTER;
+    private static final String PROJECT = "falcon-test";
+    private static final String LOCATION = "us-central1";
+    private static final String CLUSTER = "edge-rec";
+    private static final String CLUSTER_PATH =
+            "projects/" + PROJECT + "/locations/" + LOCATION + "/clusters/" + CLUSTER;
 
-  @TempDir
-  Path dir;
+    @TempDir
+    Path dir;
 
-  @Test
-  void nodePoolAndJobCreatesAndDeletesAreRecordedWithTheirOutcomesInTheFile() throws Exception {
-    Path file = dir.resolve("record.jsonl");
-    try (FleetSim sim = FleetSim.start(FleetSimConfig.of(
-            EdgeClusterConfig.of(PROJECT, LOCATION, CLUSTER, "tpu-v5-lite-podslice"))
-        .withPoolDelays(Duration.ofMillis(50), Duration.ofMillis(50)).withRecordFile(file));
-        ClusterManagerClient gke = GkeClients.clusterManager(sim)) {
-      NodePool pool = NodePool.newBuilder().setName("falcon-j1")
-          .setConfig(NodeConfig.newBuilder().setMachineType("ct5lp-hightpu-4t").putMetadata("falcon-job-id", "J_1"))
-          .setPlacementPolicy(NodePool.PlacementPolicy.newBuilder().setTpuTopology("2x4"))
-          .build();
-      GkeClients.awaitDone(gke, PROJECT, LOCATION, gke.createNodePool(CLUSTER_PATH, pool));
-      assertThatThrownBy(() -> gke.createNodePool(CLUSTER_PATH, pool)).isInstanceOf(AlreadyExistsException.class);
-      GkeClients.awaitDone(gke, PROJECT, LOCATION, gke.deleteNodePool(CLUSTER_PATH + "/nodePools/falcon-j1"));
-      Await.valueMatching("falcon-j1 gone", Duration.ofSeconds(5),
-          () -> gke.listNodePools(CLUSTER_PATH).getNodePoolsList(), List::isEmpty);
-      assertThatThrownBy(() -> gke.deleteNodePool(CLUSTER_PATH + "/nodePools/falcon-j1"))
-          .isInstanceOf(NotFoundException.class);
+    @Test
+    void nodePoolAndJobCreatesAndDeletesAreRecordedWithTheirOutcomesInTheFile() throws Exception {
+        Path file = dir.resolve("record.jsonl");
+        try (FleetSim sim = FleetSim.start(
+                        FleetSimConfig.of(EdgeClusterConfig.of(PROJECT, LOCATION, CLUSTER, "tpu-v5-lite-podslice"))
+                                .withPoolDelays(Duration.ofMillis(50), Duration.ofMillis(50))
+                                .withRecordFile(file));
+                ClusterManagerClient gke = GkeClients.clusterManager(sim)) {
+            NodePool pool = NodePool.newBuilder()
+                    .setName("falcon-j1")
+                    .setConfig(NodeConfig.newBuilder()
+                            .setMachineType("ct5lp-hightpu-4t")
+                            .putMetadata("falcon-job-id", "J_1"))
+                    .setPlacementPolicy(NodePool.PlacementPolicy.newBuilder().setTpuTopology("2x4"))
+                    .build();
+            GkeClients.awaitDone(gke, PROJECT, LOCATION, gke.createNodePool(CLUSTER_PATH, pool));
+            assertThatThrownBy(() -> gke.createNodePool(CLUSTER_PATH, pool)).isInstanceOf(AlreadyExistsException.class);
+            GkeClients.awaitDone(gke, PROJECT, LOCATION, gke.deleteNodePool(CLUSTER_PATH + "/nodePools/falcon-j1"));
+            Await.valueMatching(
+                    "falcon-j1 gone",
+                    Duration.ofSeconds(5),
+                    () -> gke.listNodePools(CLUSTER_PATH).getNodePoolsList(),
+                    List::isEmpty);
+            assertThatThrownBy(() -> gke.deleteNodePool(CLUSTER_PATH + "/nodePools/falcon-j1"))
+                    .isInstanceOf(NotFoundException.class);
 
-      KubernetesClient k8s = sim.kubernetesClient(PROJECT, LOCATION, CLUSTER);
-      Job job = new JobBuilder().withNewMetadata().withName("falcon-j1").withNamespace("default")
-          .addToAnnotations("falcon.io/job-id", "J_1").endMetadata()
-          .withNewSpec().withNewTemplate().withNewSpec().addNewContainer().withName("main").withImage("busybox")
-          .endContainer().withRestartPolicy("Never").endSpec().endTemplate().endSpec().build();
-      k8s.batch().v1().jobs().inNamespace("default").resource(job).create();
-      assertThatThrownBy(() -> k8s.batch().v1().jobs().inNamespace("default").resource(job).create())
-          .isInstanceOf(KubernetesClientException.class);
-      k8s.batch().v1().jobs().inNamespace("default").withName("falcon-j1").delete();
-      k8s.batch().v1().jobs().inNamespace("default").withName("falcon-j1").delete();
+            KubernetesClient k8s = sim.kubernetesClient(PROJECT, LOCATION, CLUSTER);
+            Job job = new JobBuilder()
+                    .withNewMetadata()
+                    .withName("falcon-j1")
+                    .withNamespace("default")
+                    .addToAnnotations("falcon.io/job-id", "J_1")
+                    .endMetadata()
+                    .withNewSpec()
+                    .withNewTemplate()
+                    .withNewSpec()
+                    .addNewContainer()
+                    .withName("main")
+                    .withImage("busybox")
+                    .endContainer()
+                    .withRestartPolicy("Never")
+                    .endSpec()
+                    .endTemplate()
+                    .endSpec()
+                    .build();
+            k8s.batch().v1().jobs().inNamespace("default").resource(job).create();
+            assertThatThrownBy(() -> k8s.batch()
+                            .v1()
+                            .jobs()
+                            .inNamespace("default")
+                            .resource(job)
+                            .create())
+                    .isInstanceOf(KubernetesClientException.class);
+            k8s.batch().v1().jobs().inNamespace("default").withName("falcon-j1").delete();
+            k8s.batch().v1().jobs().inNamespace("default").withName("falcon-j1").delete();
 
-      List<Entry> expected = List.of(
-          entry(Kind.NODE_POOL_CREATE, Outcome.ACCEPTED, Optional.of("J_1")),
-          entry(Kind.NODE_POOL_CREATE, Outcome.ALREADY_EXISTS, Optional.of("J_1")),
-          entry(Kind.NODE_POOL_DELETE, Outcome.ACCEPTED, Optional.of("J_1")),
-          entry(Kind.NODE_POOL_DELETE, Outcome.NOT_FOUND, Optional.empty()),
-          entry(Kind.K8S_JOB_CREATE, Outcome.ACCEPTED, Optional.of("J_1")),
-          entry(Kind.K8S_JOB_CREATE, Outcome.ALREADY_EXISTS, Optional.of("J_1")),
-          entry(Kind.K8S_JOB_DELETE, Outcome.ACCEPTED, Optional.empty()),
-          entry(Kind.K8S_JOB_DELETE, Outcome.NOT_FOUND, Optional.empty()));
-      assertThat(withoutTime(sim.record().entries())).containsExactlyElementsOf(expected);
-      assertThat(withoutTime(FleetRecord.read(file))).containsExactlyElementsOf(expected);
+            List<Entry> expected = List.of(
+                    entry(Kind.NODE_POOL_CREATE, Outcome.ACCEPTED, Optional.of("J_1")),
+                    entry(Kind.NODE_POOL_CREATE, Outcome.ALREADY_EXISTS, Optional.of("J_1")),
+                    entry(Kind.NODE_POOL_DELETE, Outcome.ACCEPTED, Optional.of("J_1")),
+                    entry(Kind.NODE_POOL_DELETE, Outcome.NOT_FOUND, Optional.empty()),
+                    entry(Kind.K8S_JOB_CREATE, Outcome.ACCEPTED, Optional.of("J_1")),
+                    entry(Kind.K8S_JOB_CREATE, Outcome.ALREADY_EXISTS, Optional.of("J_1")),
+                    entry(Kind.K8S_JOB_DELETE, Outcome.ACCEPTED, Optional.empty()),
+                    entry(Kind.K8S_JOB_DELETE, Outcome.NOT_FOUND, Optional.empty()));
+            assertThat(withoutTime(sim.record().entries())).containsExactlyElementsOf(expected);
+            assertThat(withoutTime(FleetRecord.read(file))).containsExactlyElementsOf(expected);
+        }
     }
-  }
 
-  @Test
-  void aTornLastLineOfAKilledSimIsSkippedButATornLineInTheMiddleIsAnError() throws Exception {
-    Path file = dir.resolve("torn.jsonl");
-    try (FleetRecord record = FleetRecord.appendingTo(file)) {
-      record.add(new Entry(java.time.Instant.EPOCH, Kind.K8S_JOB_CREATE, Outcome.ACCEPTED, "c", "falcon-a",
-          Optional.of("a")));
+    @Test
+    void aTornLastLineOfAKilledSimIsSkippedButATornLineInTheMiddleIsAnError() throws Exception {
+        Path file = dir.resolve("torn.jsonl");
+        try (FleetRecord record = FleetRecord.appendingTo(file)) {
+            record.add(new Entry(
+                    java.time.Instant.EPOCH, Kind.K8S_JOB_CREATE, Outcome.ACCEPTED, "c", "falcon-a", Optional.of("a")));
+        }
+        Files.writeString(
+                file,
+                "{\"at\":\"1970-01-01T00:00:00Z\",\"kind\":\"K8S_JO",
+                StandardCharsets.UTF_8,
+                StandardOpenOption.APPEND);
+        assertThat(FleetRecord.read(file)).extracting(Entry::name).containsExactly("falcon-a");
+
+        Files.writeString(
+                file,
+                "\n{\"at\":\"1970-01-01T00:00:00Z\",\"kind\":\"K8S_JOB_DELETE\",\"outcome\":\"ACCEPTED\","
+                        + "\"cluster\":\"c\",\"name\":\"falcon-a\"}\n",
+                StandardCharsets.UTF_8,
+                StandardOpenOption.APPEND);
+        assertThatThrownBy(() -> FleetRecord.read(file))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not a fleet record line");
     }
-    Files.writeString(file, "{\"at\":\"1970-01-01T00:00:00Z\",\"kind\":\"K8S_JO", StandardCharsets.UTF_8,
-        StandardOpenOption.APPEND);
-    assertThat(FleetRecord.read(file)).extracting(Entry::name).containsExactly("falcon-a");
 
-    Files.writeString(file, "\n{\"at\":\"1970-01-01T00:00:00Z\",\"kind\":\"K8S_JOB_DELETE\",\"outcome\":\"ACCEPTED\","
-        + "\"cluster\":\"c\",\"name\":\"falcon-a\"}\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
-    assertThatThrownBy(() -> FleetRecord.read(file)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("not a fleet record line");
-  }
+    private static Entry entry(Kind kind, Outcome outcome, Optional<String> job) {
+        return new Entry(java.time.Instant.EPOCH, kind, outcome, CLUSTER, "falcon-j1", job);
+    }
 
-  private static Entry entry(Kind kind, Outcome outcome, Optional<String> job) {
-    return new Entry(java.time.Instant.EPOCH, kind, outcome, CLUSTER, "falcon-j1", job);
-  }
-
-  private static List<Entry> withoutTime(List<Entry> entries) {
-    return entries.stream().map(e -> new Entry(java.time.Instant.EPOCH, e.kind(), e.outcome(), e.cluster(),
-        e.name(), e.job())).toList();
-  }
+    private static List<Entry> withoutTime(List<Entry> entries) {
+        return entries.stream()
+                .map(e -> new Entry(java.time.Instant.EPOCH, e.kind(), e.outcome(), e.cluster(), e.name(), e.job()))
+                .toList();
+    }
 }

@@ -13,26 +13,28 @@ import java.time.Duration;
 /** Real GKE client wiring against the sim, shared by tests. */
 final class GkeClients {
 
-  private GkeClients() {}
+    private GkeClients() {}
 
-  static ClusterManagerClient clusterManager(FleetSim sim) {
-    try {
-      return ClusterManagerClient.create(ClusterManagerSettings.newBuilder()
-          .setCredentialsProvider(NoCredentialsProvider.create())
-          .setTransportChannelProvider(InstantiatingGrpcChannelProvider.newBuilder()
-              .setEndpoint(sim.gkeEndpoint())
-              .setChannelConfigurator(b -> b.usePlaintext())
-              .build())
-          .build());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    static ClusterManagerClient clusterManager(FleetSim sim) {
+        try {
+            return ClusterManagerClient.create(ClusterManagerSettings.newBuilder()
+                    .setCredentialsProvider(NoCredentialsProvider.create())
+                    .setTransportChannelProvider(InstantiatingGrpcChannelProvider.newBuilder()
+                            .setEndpoint(sim.gkeEndpoint())
+                            .setChannelConfigurator(b -> b.usePlaintext())
+                            .build())
+                    .build());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
-  }
 
-  static Operation awaitDone(ClusterManagerClient gke, String project, String location, Operation op) {
-    String name = "projects/" + project + "/locations/" + location + "/operations/" + op.getName();
-    return Await.valueMatching("operation " + name + " DONE", Duration.ofSeconds(5),
-        () -> gke.getOperation(name),
-        o -> o.getStatus() == Operation.Status.DONE);
-  }
+    static Operation awaitDone(ClusterManagerClient gke, String project, String location, Operation op) {
+        String name = "projects/" + project + "/locations/" + location + "/operations/" + op.getName();
+        return Await.valueMatching(
+                "operation " + name + " DONE",
+                Duration.ofSeconds(5),
+                () -> gke.getOperation(name),
+                o -> o.getStatus() == Operation.Status.DONE);
+    }
 }

@@ -8,8 +8,14 @@ import java.util.Optional;
 /** The simulated edge clusters of the local demo, with the clusters rows that register them. */
 public final class DemoFleet {
     /** One edge cluster: its registry row and its simulation. */
-    public record DemoCluster(String id, String name, String project, String location, String tpuType,
-            String gcsBucket, Optional<String> defaultReservation) {
+    public record DemoCluster(
+            String id,
+            String name,
+            String project,
+            String location,
+            String tpuType,
+            String gcsBucket,
+            Optional<String> defaultReservation) {
 
         public EdgeClusterConfig simulation() {
             EdgeClusterConfig config = EdgeClusterConfig.of(project, location, name, tpuType);
@@ -20,13 +26,24 @@ public final class DemoFleet {
     }
 
     public static final List<DemoCluster> CLUSTERS = List.of(
-            new DemoCluster("6a0f3c1e-0000-4000-8000-00000000000a", "tpuv6e-edge-a", "falcon-edge-a",
-                    "us-central1", "v6e", "falcon-artifacts-a", Optional.of("falcon-v6e-reservation")),
-            new DemoCluster("6a0f3c1e-0000-4000-8000-00000000000b", "tpuv6e-edge-b", "falcon-edge-b",
-                    "us-east5", "v6e", "falcon-artifacts-b", Optional.empty()));
+            new DemoCluster(
+                    "6a0f3c1e-0000-4000-8000-00000000000a",
+                    "tpuv6e-edge-a",
+                    "falcon-edge-a",
+                    "us-central1",
+                    "v6e",
+                    "falcon-artifacts-a",
+                    Optional.of("falcon-v6e-reservation")),
+            new DemoCluster(
+                    "6a0f3c1e-0000-4000-8000-00000000000b",
+                    "tpuv6e-edge-b",
+                    "falcon-edge-b",
+                    "us-east5",
+                    "v6e",
+                    "falcon-artifacts-b",
+                    Optional.empty()));
 
-    private DemoFleet() {
-    }
+    private DemoFleet() {}
 
     /** Registers the clusters as upper components do: rows in the clusters table, active; a known id is kept. */
     public static void register(java.sql.Connection connection, List<DemoCluster> clusters)

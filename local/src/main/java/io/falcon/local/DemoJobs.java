@@ -9,8 +9,7 @@ import java.util.Optional;
  * cluster ignores them.
  */
 public final class DemoJobs {
-    private DemoJobs() {
-    }
+    private DemoJobs() {}
 
     public static List<JobSubmission.Request> requests(String prefix) {
         return List.of(

@@ -61,8 +61,9 @@ public final class LocalFalcon implements AutoCloseable {
      * components are closed by {@link #close()}. Names (database, consumer groups, state dir) derive from
      * instanceName so that several instances can share one broker in tests.
      */
-    public static LocalFalcon start(EmbeddedKafka kafka, EmbeddedMariaDb db, String instanceName, Path stateDir,
-            FleetSimConfig fleetConfig) throws SQLException {
+    public static LocalFalcon start(
+            EmbeddedKafka kafka, EmbeddedMariaDb db, String instanceName, Path stateDir, FleetSimConfig fleetConfig)
+            throws SQLException {
         String database = instanceName.replaceAll("[^A-Za-z0-9_]", "_");
         db.createDatabase(database);
         try (Connection connection = db.connect(database)) {
@@ -85,14 +86,16 @@ public final class LocalFalcon implements AutoCloseable {
     }
 
     public static FleetSimConfig demoFleetConfig() {
-        return FleetSimConfig.of(DemoFleet.CLUSTERS.stream().map(DemoFleet.DemoCluster::simulation)
+        return FleetSimConfig.of(DemoFleet.CLUSTERS.stream()
+                .map(DemoFleet.DemoCluster::simulation)
                 .toArray(io.falcon.fleetsim.EdgeClusterConfig[]::new));
     }
 
     private void registerDemoClusters() throws SQLException {
-        try (Connection connection = db.connect(database); PreparedStatement insert = connection.prepareStatement(
-                "INSERT IGNORE INTO clusters (id, name, project, location, tpu_type, gcs_bucket, default_reservation,"
-                        + " status) VALUES (?, ?, ?, ?, ?, ?, ?, 'active')")) {
+        try (Connection connection = db.connect(database);
+                PreparedStatement insert = connection.prepareStatement(
+                        "INSERT IGNORE INTO clusters (id, name, project, location, tpu_type, gcs_bucket, default_reservation,"
+                                + " status) VALUES (?, ?, ?, ?, ?, ?, ?, 'active')")) {
             for (DemoFleet.DemoCluster cluster : DemoFleet.CLUSTERS) {
                 insert.setString(1, cluster.id());
                 insert.setString(2, cluster.name());
@@ -108,17 +111,23 @@ public final class LocalFalcon implements AutoCloseable {
     }
 
     /** Where the embedded parts listen: what the local settings point the components at. */
-    public record Endpoints(String kafkaBootstrap, String dbHost, int dbPort, String dbUser, String dbPassword,
-            String database, String jdbcUrl, String gkeEndpoint, String computeEndpoint) {
-    }
+    public record Endpoints(
+            String kafkaBootstrap,
+            String dbHost,
+            int dbPort,
+            String dbUser,
+            String dbPassword,
+            String database,
+            String jdbcUrl,
+            String gkeEndpoint,
+            String computeEndpoint) {}
 
     /**
      * The raw settings each component runs with locally, keyed by the component's catalog name: catalog keys only,
      * so that they are checked like a deployment's (DeploymentFilesTest). Names derive from instanceName so that
      * several instances can share one broker.
      */
-    public static Map<String, Map<String, String>> componentSettings(Endpoints at, String instanceName,
-            Path stateDir) {
+    public static Map<String, Map<String, String>> componentSettings(Endpoints at, String instanceName, Path stateDir) {
         Map<String, String> cdc = new HashMap<>();
         cdc.put(CdcIngestKeys.FLAVOR.key(), "mariadb");
         cdc.put(CdcIngestKeys.DB_HOST.key(), at.dbHost());
@@ -133,13 +142,17 @@ public final class LocalFalcon implements AutoCloseable {
         cdc.put(SharedKeys.KAFKA_REPLICATION_FACTOR.key(), "1");
 
         Map<String, String> scheduler = Map.of(
-                SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), at.kafkaBootstrap(),
-                SharedKeys.KAFKA_REPLICATION_FACTOR.key(), "1",
-                SchedulerKeys.APPLICATION_ID.key(), instanceName + "-scheduler",
-                SchedulerKeys.STATE_DIR.key(), stateDir.resolve("scheduler").toString());
+                SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(),
+                at.kafkaBootstrap(),
+                SharedKeys.KAFKA_REPLICATION_FACTOR.key(),
+                "1",
+                SchedulerKeys.APPLICATION_ID.key(),
+                instanceName + "-scheduler",
+                SchedulerKeys.STATE_DIR.key(),
+                stateDir.resolve("scheduler").toString());
 
-        Map<String, String> executor = new HashMap<>(ExecutorConfig.simulatorDefaults(at.kafkaBootstrap(),
-                at.gkeEndpoint(), at.computeEndpoint()));
+        Map<String, String> executor = new HashMap<>(
+                ExecutorConfig.simulatorDefaults(at.kafkaBootstrap(), at.gkeEndpoint(), at.computeEndpoint()));
         executor.put(ExecutorKeys.GROUP_ID.key(), instanceName + "-executor");
 
         Map<String, String> sink = Map.of(
@@ -150,29 +163,55 @@ public final class LocalFalcon implements AutoCloseable {
                 SharedKeys.DB_PASSWORD.key(), at.dbPassword());
 
         Map<String, String> faults = Map.of(
-                SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), at.kafkaBootstrap(),
-                SharedKeys.KAFKA_REPLICATION_FACTOR.key(), "1",
-                FaultStreamsKeys.APPLICATION_ID.key(), instanceName + "-fault-streams",
-                FaultStreamsKeys.STATE_DIR.key(), stateDir.resolve("fault-streams").toString());
-        return Map.of(CdcIngestKeys.COMPONENT.name(), Map.copyOf(cdc), SchedulerKeys.COMPONENT.name(), scheduler,
-                ExecutorKeys.COMPONENT.name(), Map.copyOf(executor), StatusSinkKeys.COMPONENT.name(), sink,
-                FaultStreamsKeys.COMPONENT.name(), faults);
+                SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(),
+                at.kafkaBootstrap(),
+                SharedKeys.KAFKA_REPLICATION_FACTOR.key(),
+                "1",
+                FaultStreamsKeys.APPLICATION_ID.key(),
+                instanceName + "-fault-streams",
+                FaultStreamsKeys.STATE_DIR.key(),
+                stateDir.resolve("fault-streams").toString());
+        return Map.of(
+                CdcIngestKeys.COMPONENT.name(),
+                Map.copyOf(cdc),
+                SchedulerKeys.COMPONENT.name(),
+                scheduler,
+                ExecutorKeys.COMPONENT.name(),
+                Map.copyOf(executor),
+                StatusSinkKeys.COMPONENT.name(),
+                sink,
+                FaultStreamsKeys.COMPONENT.name(),
+                faults);
     }
 
     private void startComponents(String instanceName, Path stateDir) {
-        Map<String, Map<String, String>> settings = componentSettings(new Endpoints(kafka.bootstrapServers(),
-                db.host(), db.port(), db.user(), db.password(), database, db.jdbcUrl(database), fleet.gkeEndpoint(),
-                fleet.computeEndpoint()), instanceName, stateDir);
+        Map<String, Map<String, String>> settings = componentSettings(
+                new Endpoints(
+                        kafka.bootstrapServers(),
+                        db.host(),
+                        db.port(),
+                        db.user(),
+                        db.password(),
+                        database,
+                        db.jdbcUrl(database),
+                        fleet.gkeEndpoint(),
+                        fleet.computeEndpoint()),
+                instanceName,
+                stateDir);
         CdcIngest ingest = new CdcIngest(CdcConfig.from(settings.get(CdcIngestKeys.COMPONENT.name())));
         ingest.start();
         started.push(ingest);
         started.push(new SchedulerApp(SchedulerConfig.from(settings.get(SchedulerKeys.COMPONENT.name()))).start());
         started.push(new ExecutorApp(ExecutorConfig.from(settings.get(ExecutorKeys.COMPONENT.name()))).start());
         started.push(new StatusSink(StatusSinkConfig.from(settings.get(StatusSinkKeys.COMPONENT.name()))).start());
-        started.push(new FaultStreamsApp(FaultStreamsConfig.from(settings.get(FaultStreamsKeys.COMPONENT.name())))
-                .start());
-        LOG.info("falcon local started: kafka={} db={} gke={} compute={}", kafka.bootstrapServers(),
-                db.jdbcUrl(database), fleet.gkeEndpoint(), fleet.computeEndpoint());
+        started.push(
+                new FaultStreamsApp(FaultStreamsConfig.from(settings.get(FaultStreamsKeys.COMPONENT.name()))).start());
+        LOG.info(
+                "falcon local started: kafka={} db={} gke={} compute={}",
+                kafka.bootstrapServers(),
+                db.jdbcUrl(database),
+                fleet.gkeEndpoint(),
+                fleet.computeEndpoint());
     }
 
     public Connection connect() throws SQLException {

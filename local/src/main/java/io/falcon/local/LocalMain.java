@@ -33,16 +33,14 @@ public final class LocalMain {
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
     private static final Duration DEMO_LIMIT = Duration.ofMinutes(5);
 
-    private LocalMain() {
-    }
+    private LocalMain() {}
 
     public static void main(String[] args) throws Exception {
         // The binlog client logs through java.util.logging; route it to the log file with everything else.
         SLF4JBridgeHandler.removeHandlersForRootLogger();
         SLF4JBridgeHandler.install();
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        Path dataDir = option(args, "--data-dir").map(Path::of)
-                .orElse(Files.createTempDirectory("falcon-local-"));
+        Path dataDir = option(args, "--data-dir").map(Path::of).orElse(Files.createTempDirectory("falcon-local-"));
         boolean keepRunning = List.of(args).contains("--keep-running");
         Files.createDirectories(dataDir);
         if (List.of(args).contains("--processes")) {
@@ -53,17 +51,19 @@ public final class LocalMain {
                 + " (data in " + dataDir + ")");
         try (EmbeddedKafka kafka = EmbeddedKafka.launch(dataDir.resolve("kafka"));
                 EmbeddedMariaDb db = EmbeddedMariaDb.launch(dataDir.resolve("mariadb"));
-                LocalFalcon falcon = LocalFalcon.start(kafka, db, "falcon", dataDir.resolve("state"),
-                        LocalFalcon.demoFleetConfig())) {
-            out.println("Kafka " + kafka.bootstrapServers() + " | MySQL " + falcon.jdbcUrl() + " (user "
-                    + db.user() + ") | GKE " + falcon.fleet().gkeEndpoint());
+                LocalFalcon falcon = LocalFalcon.start(
+                        kafka, db, "falcon", dataDir.resolve("state"), LocalFalcon.demoFleetConfig())) {
+            out.println("Kafka " + kafka.bootstrapServers() + " | MySQL " + falcon.jdbcUrl() + " (user " + db.user()
+                    + ") | GKE " + falcon.fleet().gkeEndpoint());
             out.println();
             try (Connection connection = falcon.connect()) {
-                List<JobSubmission.Request> demo = DemoJobs.requests("demo-" + Instant.now().getEpochSecond() % 100000);
+                List<JobSubmission.Request> demo =
+                        DemoJobs.requests("demo-" + Instant.now().getEpochSecond() % 100000);
                 for (JobSubmission.Request request : demo) {
                     JobSubmission.submit(connection, request);
-                    out.printf("submitted %-22s actor=%-6s tpu=%s topology=%s%n", request.id(), request.actor(),
-                            request.tpuType(), request.topology());
+                    out.printf(
+                            "submitted %-22s actor=%-6s tpu=%s topology=%s%n",
+                            request.id(), request.actor(), request.tpuType(), request.topology());
                 }
                 out.println();
                 watch(connection, demo.stream().map(JobSubmission.Request::id).toList(), out);
@@ -83,15 +83,17 @@ public final class LocalMain {
     private static void runAsProcesses(Path dataDir, boolean keepRunning, PrintStream out) throws Exception {
         out.println("Falcon local (processes): starting Kafka, MariaDB, fleet-sim and the five components as separate"
                 + " processes (data in " + dataDir + ")");
-        try (ProcessFalcon falcon = ProcessFalcon.start(ProcessFalcon.Options.demo(Path.of("").toAbsolutePath(),
-                dataDir))) {
+        try (ProcessFalcon falcon =
+                ProcessFalcon.start(ProcessFalcon.Options.demo(Path.of("").toAbsolutePath(), dataDir))) {
             out.println(falcon.describe());
             try (Connection connection = falcon.connect()) {
-                List<JobSubmission.Request> demo = DemoJobs.requests("demo-" + Instant.now().getEpochSecond() % 100000);
+                List<JobSubmission.Request> demo =
+                        DemoJobs.requests("demo-" + Instant.now().getEpochSecond() % 100000);
                 for (JobSubmission.Request request : demo) {
                     JobSubmission.submit(connection, request);
-                    out.printf("submitted %-22s actor=%-6s tpu=%s topology=%s%n", request.id(), request.actor(),
-                            request.tpuType(), request.topology());
+                    out.printf(
+                            "submitted %-22s actor=%-6s tpu=%s topology=%s%n",
+                            request.id(), request.actor(), request.tpuType(), request.topology());
                 }
                 out.println();
                 watch(connection, demo.stream().map(JobSubmission.Request::id).toList(), out);
@@ -109,22 +111,31 @@ public final class LocalMain {
         Instant deadline = Instant.now().plus(DEMO_LIMIT);
         while (Instant.now().isBefore(deadline)) {
             List<JobBoard.JobView> jobs = JobBoard.read(connection).stream()
-                    .filter(j -> jobIds.contains(j.id())).toList();
+                    .filter(j -> jobIds.contains(j.id()))
+                    .toList();
             for (JobBoard.JobView job : jobs) {
                 String headline = job.headline();
                 if (!headline.equals(shown.put(job.id(), headline))) {
-                    out.printf("%s  %-22s %-6s %s%n", LocalTime.now(ZoneId.systemDefault()).format(CLOCK), job.id(),
-                            job.actor(), headline);
+                    out.printf(
+                            "%s  %-22s %-6s %s%n",
+                            LocalTime.now(ZoneId.systemDefault()).format(CLOCK), job.id(), job.actor(), headline);
                 }
             }
             if (jobs.size() == jobIds.size() && jobs.stream().allMatch(JobBoard.JobView::isTerminal)) {
                 out.println();
                 out.println("All demo jobs are final:");
                 for (JobBoard.JobView job : jobs) {
-                    out.printf("  %-22s %-9s reason=%-12s cluster=%s pool=%s job_uid=%s dispatched_at=%s"
-                                    + " finished_at=%s%n", job.id(), job.status(), job.reason().orElse("-"),
-                            job.clusterId().orElse("-"), job.nodePoolName().orElse("-"), job.jobUid().orElse("-"),
-                            job.dispatchedAt().orElse("-"), job.finishedAt().orElse("-"));
+                    out.printf(
+                            "  %-22s %-9s reason=%-12s cluster=%s pool=%s job_uid=%s dispatched_at=%s"
+                                    + " finished_at=%s%n",
+                            job.id(),
+                            job.status(),
+                            job.reason().orElse("-"),
+                            job.clusterId().orElse("-"),
+                            job.nodePoolName().orElse("-"),
+                            job.jobUid().orElse("-"),
+                            job.dispatchedAt().orElse("-"),
+                            job.finishedAt().orElse("-"));
                 }
                 return;
             }

@@ -28,8 +28,12 @@ class EndToEndIT {
 
     @BeforeAll
     static void start() throws Exception {
-        falcon = LocalFalcon.start(SharedInfra.kafka(), SharedInfra.mariaDb(), SharedInfra.uniqueName("e2e"),
-                Files.createTempDirectory("falcon-e2e"), LocalFalcon.demoFleetConfig());
+        falcon = LocalFalcon.start(
+                SharedInfra.kafka(),
+                SharedInfra.mariaDb(),
+                SharedInfra.uniqueName("e2e"),
+                Files.createTempDirectory("falcon-e2e"),
+                LocalFalcon.demoFleetConfig());
     }
 
     @AfterAll
@@ -42,9 +46,17 @@ class EndToEndIT {
     @Test
     void anInsertedJobRunsOnTheFleetAndItsRowEndsSucceeded() throws Exception {
         try (Connection connection = falcon.connect()) {
-            JobSubmission.submit(connection, new JobSubmission.Request("e2e-ok", "alice", "profiling", "v6e", "2x4",
-                    "{\"image\":\"train:1\",\"command\":[\"python\"],\"env\":{\"FALCON_SIM_DURATION_SECONDS\":\"1\"}}",
-                    Optional.empty(), Optional.of(600L)));
+            JobSubmission.submit(
+                    connection,
+                    new JobSubmission.Request(
+                            "e2e-ok",
+                            "alice",
+                            "profiling",
+                            "v6e",
+                            "2x4",
+                            "{\"image\":\"train:1\",\"command\":[\"python\"],\"env\":{\"FALCON_SIM_DURATION_SECONDS\":\"1\"}}",
+                            Optional.empty(),
+                            Optional.of(600L)));
             JobBoard.JobView done = awaitTerminal(connection, "e2e-ok");
 
             assertThat(done.status()).as(done.headline()).isEqualTo("Succeeded");
@@ -53,8 +65,11 @@ class EndToEndIT {
             assertThat(done.jobUid()).isPresent();
             assertThat(done.dispatchedAt()).isPresent();
             assertThat(done.finishedAt()).isPresent();
-            String project = DemoFleet.CLUSTERS.stream().filter(c -> c.id().equals(done.clusterId().get()))
-                    .findFirst().orElseThrow().project();
+            String project = DemoFleet.CLUSTERS.stream()
+                    .filter(c -> c.id().equals(done.clusterId().get()))
+                    .findFirst()
+                    .orElseThrow()
+                    .project();
             assertThat(project).startsWith("falcon-edge-");
         }
     }
@@ -62,8 +77,17 @@ class EndToEndIT {
     @Test
     void aRowWithAnInvalidSpecEndsFailedWithInvalidSpecNamingTheField() throws Exception {
         try (Connection connection = falcon.connect()) {
-            JobSubmission.submit(connection, new JobSubmission.Request("e2e-bad", "bob", "bad", "v6e", "2x2",
-                    "{\"command\":[\"python\"]}", Optional.empty(), Optional.empty()));
+            JobSubmission.submit(
+                    connection,
+                    new JobSubmission.Request(
+                            "e2e-bad",
+                            "bob",
+                            "bad",
+                            "v6e",
+                            "2x2",
+                            "{\"command\":[\"python\"]}",
+                            Optional.empty(),
+                            Optional.empty()));
             JobBoard.JobView done = awaitTerminal(connection, "e2e-bad");
 
             assertThat(done.status()).isEqualTo("Failed");
@@ -75,9 +99,17 @@ class EndToEndIT {
     @Test
     void aJobKilledByOomEndsFailedWithThePodReason() throws Exception {
         try (Connection connection = falcon.connect()) {
-            JobSubmission.submit(connection, new JobSubmission.Request("e2e-oom", "carol", "oom", "v6e", "2x2",
-                    "{\"image\":\"train:1\",\"command\":[\"python\"],\"env\":{\"FALCON_SIM_OOM\":\"true\",\"FALCON_SIM_DURATION_SECONDS\":\"1\"}}",
-                    Optional.empty(), Optional.empty()));
+            JobSubmission.submit(
+                    connection,
+                    new JobSubmission.Request(
+                            "e2e-oom",
+                            "carol",
+                            "oom",
+                            "v6e",
+                            "2x2",
+                            "{\"image\":\"train:1\",\"command\":[\"python\"],\"env\":{\"FALCON_SIM_OOM\":\"true\",\"FALCON_SIM_DURATION_SECONDS\":\"1\"}}",
+                            Optional.empty(),
+                            Optional.empty()));
             JobBoard.JobView done = awaitTerminal(connection, "e2e-oom");
 
             assertThat(done.status()).isEqualTo("Failed");
@@ -89,29 +121,47 @@ class EndToEndIT {
     @Test
     void repeatedHardwareFaultsOfADeviceIsolateItInItsClustersConfigMap() throws Exception {
         DemoFleet.DemoCluster cluster = DemoFleet.CLUSTERS.get(0);
-        try (TopicProducer<String, DeviceFault> producer = TopicProducer.to(falcon.kafka().bootstrapServers(),
-                Topics.DEVICE_FAULTS)) {
+        try (TopicProducer<String, DeviceFault> producer =
+                TopicProducer.to(falcon.kafka().bootstrapServers(), Topics.DEVICE_FAULTS)) {
             long now = System.currentTimeMillis();
             for (int i = 0; i < 3; i++) { // the RFC's default policy: 3 faults within 24 h isolate
-                DeviceFault fault = deviceFault(cluster.id(), "node-7", "npu-3").code("0x80E18402").level("L2")
-                        .receivedAt(now + i * 1000L).build();
+                DeviceFault fault = deviceFault(cluster.id(), "node-7", "npu-3")
+                        .code("0x80E18402")
+                        .level("L2")
+                        .receivedAt(now + i * 1000L)
+                        .build();
                 producer.send(fault.topicKey(), fault);
             }
         }
-        var configMaps = falcon.fleet().kubernetesClient(cluster.project(), cluster.location(), cluster.name())
-                .configMaps().inNamespace("cluster-system").withName("clusterd-manual-info-cm");
-        String node = Await.present("node-7 in clusterd-manual-info-cm", Duration.ofSeconds(60),
-                () -> Optional.ofNullable(configMaps.get()).map(cm -> cm.getData()).map(data -> data.get("node-7")),
+        var configMaps = falcon.fleet()
+                .kubernetesClient(cluster.project(), cluster.location(), cluster.name())
+                .configMaps()
+                .inNamespace("cluster-system")
+                .withName("clusterd-manual-info-cm");
+        String node = Await.present(
+                "node-7 in clusterd-manual-info-cm",
+                Duration.ofSeconds(60),
+                () -> Optional.ofNullable(configMaps.get())
+                        .map(cm -> cm.getData())
+                        .map(data -> data.get("node-7")),
                 () -> "the ConfigMap is " + configMaps.get());
-        assertThat(node).as("node-7 in clusterd-manual-info-cm").isNotNull()
-                .contains("\"Total\":[\"npu-3\"]").contains("ManuallySeparateNPU").contains("0x80E18402");
+        assertThat(node)
+                .as("node-7 in clusterd-manual-info-cm")
+                .isNotNull()
+                .contains("\"Total\":[\"npu-3\"]")
+                .contains("ManuallySeparateNPU")
+                .contains("0x80E18402");
     }
 
     private static JobBoard.JobView awaitTerminal(Connection connection, String jobId) {
         AtomicReference<Optional<JobBoard.JobView>> last = new AtomicReference<>(Optional.empty());
-        return Await.present(jobId + " finished", Duration.ofSeconds(120), () -> {
-            last.set(JobBoard.find(connection, jobId));
-            return last.get().filter(JobBoard.JobView::isTerminal);
-        }, () -> "last seen: " + last.get().map(JobBoard.JobView::headline));
+        return Await.present(
+                jobId + " finished",
+                Duration.ofSeconds(120),
+                () -> {
+                    last.set(JobBoard.find(connection, jobId));
+                    return last.get().filter(JobBoard.JobView::isTerminal);
+                },
+                () -> "last seen: " + last.get().map(JobBoard.JobView::headline));
     }
 }

@@ -20,10 +20,18 @@ import org.junit.jupiter.api.Test;
 class LayeringTest {
     private static final Path ROOT = Path.of("..");
     private static final Pattern IMPORT = Pattern.compile("^import (?:static )?([\\w.]+)", Pattern.MULTILINE);
-    private static final Pattern TEST_ONLY_DEPENDENCY = Pattern.compile("<dependency>\\s*<groupId>io\\.falcon"
-            + "</groupId>\\s*<artifactId>(fleet-sim|embedded|testkit)</artifactId>(.*?)</dependency>", Pattern.DOTALL);
-    private static final List<String> CLIENT_LIBRARIES = List.of("com.google.", "io.fabric8.", "io.grpc.",
-            "org.apache.kafka.", "io.debezium.", "java.sql.", "java.net.http.");
+    private static final Pattern TEST_ONLY_DEPENDENCY = Pattern.compile(
+            "<dependency>\\s*<groupId>io\\.falcon"
+                    + "</groupId>\\s*<artifactId>(fleet-sim|embedded|testkit)</artifactId>(.*?)</dependency>",
+            Pattern.DOTALL);
+    private static final List<String> CLIENT_LIBRARIES = List.of(
+            "com.google.",
+            "io.fabric8.",
+            "io.grpc.",
+            "org.apache.kafka.",
+            "io.debezium.",
+            "java.sql.",
+            "java.net.http.");
 
     private static List<String> violations(Path dir, java.util.function.Predicate<String> allowed) throws IOException {
         List<String> out = new ArrayList<>();
@@ -48,18 +56,30 @@ class LayeringTest {
     void theSchedulerAndFaultCoresImportOnlyTheJdkTheEventsAndThemselves() throws IOException {
         Path scheduler = ROOT.resolve("scheduler-streams/src/main/java/io/falcon/scheduler/core");
         Path faults = ROOT.resolve("fault-streams/src/main/java/io/falcon/faults/core");
-        assertThat(violations(scheduler, n -> n.startsWith("java.") || n.startsWith("io.falcon.events.")
-                || n.startsWith("io.falcon.scheduler.core."))).isEmpty();
-        assertThat(violations(faults, n -> n.startsWith("java.") || n.startsWith("io.falcon.events.")
-                || n.startsWith("io.falcon.faults.core."))).isEmpty();
+        assertThat(violations(
+                        scheduler,
+                        n -> n.startsWith("java.")
+                                || n.startsWith("io.falcon.events.")
+                                || n.startsWith("io.falcon.scheduler.core.")))
+                .isEmpty();
+        assertThat(violations(
+                        faults,
+                        n -> n.startsWith("java.")
+                                || n.startsWith("io.falcon.events.")
+                                || n.startsWith("io.falcon.faults.core.")))
+                .isEmpty();
     }
 
     @Test
     void theExecutorsDecisionCodeImportsNoClientLibrary() throws IOException {
         Path core = ROOT.resolve("executor/src/main/java/io/falcon/executor/core");
-        assertThat(violations(core, n -> !startsWithAny(n, CLIENT_LIBRARIES)
-                && !n.startsWith("io.falcon.executor.gke.") && !n.startsWith("io.falcon.executor.k8s.")
-                && !n.startsWith("io.falcon.executor.kafka."))).isEmpty();
+        assertThat(violations(
+                        core,
+                        n -> !startsWithAny(n, CLIENT_LIBRARIES)
+                                && !n.startsWith("io.falcon.executor.gke.")
+                                && !n.startsWith("io.falcon.executor.k8s.")
+                                && !n.startsWith("io.falcon.executor.kafka.")))
+                .isEmpty();
     }
 
     /** The test-only modules among the pom's dependencies that are not in test scope. */
@@ -77,9 +97,17 @@ class LayeringTest {
     @Test
     void noProductionModuleDependsOnTheSimulatorsTheEmbeddedInfrastructureOrTheTestkit() throws IOException {
         List<String> out = new ArrayList<>();
-        for (String module : List.of("events", "ops", "cdc-ingest", "scheduler-streams", "executor", "status-sink",
-                "fault-streams", "cli")) {
-            testOnlyDependenciesOutsideTestScope(Files.readString(ROOT.resolve(module).resolve("pom.xml")))
+        for (String module : List.of(
+                "events",
+                "ops",
+                "cdc-ingest",
+                "scheduler-streams",
+                "executor",
+                "status-sink",
+                "fault-streams",
+                "cli")) {
+            testOnlyDependenciesOutsideTestScope(
+                            Files.readString(ROOT.resolve(module).resolve("pom.xml")))
                     .forEach(d -> out.add(module + " depends on " + d + " outside test scope"));
         }
         assertThat(out).isEmpty();
@@ -89,9 +117,11 @@ class LayeringTest {
     void theChecksCanFail() throws IOException {
         // the dependency check sees what it should: local runs the embedded infrastructure and the simulated fleet
         assertThat(testOnlyDependenciesOutsideTestScope(Files.readString(ROOT.resolve("local/pom.xml"))))
-                .contains("embedded", "fleet-sim").doesNotContain("testkit");
+                .contains("embedded", "fleet-sim")
+                .doesNotContain("testkit");
         assertThat(testOnlyDependenciesOutsideTestScope("<dependency>\n  <groupId>io.falcon</groupId>\n"
-                + "  <artifactId>testkit</artifactId>\n</dependency>")).containsExactly("testkit");
+                        + "  <artifactId>testkit</artifactId>\n</dependency>"))
+                .containsExactly("testkit");
         // the import check sees what it should: the executor's Kubernetes adapter does import fabric8
         Path k8s = ROOT.resolve("executor/src/main/java/io/falcon/executor/k8s");
         assertThat(violations(k8s, n -> !startsWithAny(n, CLIENT_LIBRARIES))).isNotEmpty();

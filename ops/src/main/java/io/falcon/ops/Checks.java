@@ -18,8 +18,7 @@ import org.apache.kafka.common.TopicPartition;
 public final class Checks {
     private static final int JDBC_TIMEOUT_SECONDS = 2;
 
-    private Checks() {
-    }
+    private Checks() {}
 
     /**
      * Ready once the consumer has been assigned partitions. The supplier must be safe to call from another thread
@@ -37,8 +36,8 @@ public final class Checks {
 
     /** Ready while the flag is true, e.g. "the poll loop has joined its group". */
     public static ReadinessCheck flag(String name, BooleanSupplier ready, String whyNot) {
-        return ReadinessCheck.of(name, () -> ready.getAsBoolean()
-                ? ReadinessCheck.Result.ok("ok") : ReadinessCheck.Result.fail(whyNot));
+        return ReadinessCheck.of(
+                name, () -> ready.getAsBoolean() ? ReadinessCheck.Result.ok("ok") : ReadinessCheck.Result.fail(whyNot));
     }
 
     /**
@@ -46,9 +45,11 @@ public final class Checks {
      * than partitions leaves some members idle, and they are still healthy).
      */
     public static ReadinessCheck consumerJoined(String name, AssignmentTracker tracker) {
-        return ReadinessCheck.of(name, () -> tracker.joined()
-                ? ReadinessCheck.Result.ok(tracker.assignment().size() + " partitions assigned")
-                : ReadinessCheck.Result.fail("consumer has not joined its group yet"));
+        return ReadinessCheck.of(
+                name,
+                () -> tracker.joined()
+                        ? ReadinessCheck.Result.ok(tracker.assignment().size() + " partitions assigned")
+                        : ReadinessCheck.Result.fail("consumer has not joined its group yet"));
     }
 
     /** Pings the database through a pool or data source. */

@@ -18,8 +18,7 @@ public final class FalconMdc implements AutoCloseable {
 
     private final List<String> keys = new ArrayList<>();
 
-    private FalconMdc() {
-    }
+    private FalconMdc() {}
 
     public static FalconMdc empty() {
         return new FalconMdc();

@@ -67,9 +67,20 @@ public final class FalconMetrics {
     public static final String TAG_STAGE = "stage";
 
     /** Every Falcon metric name, for documentation and tests. */
-    public static final List<String> NAMES = List.of(DISPATCH_LATENCY, QUEUE_DEPTH, RESERVATION_REMAINING,
-            ACTIVE_POOLS, RUNNING_JOBS, FAILURES, FAULT_VERDICTS, ISOLATED_DEVICES, SINK_WRITE_LATENCY,
-            SINK_BATCH_SIZE, SINK_LAG, DEAD_LETTERS, NODE_POOL_REUSE);
+    public static final List<String> NAMES = List.of(
+            DISPATCH_LATENCY,
+            QUEUE_DEPTH,
+            RESERVATION_REMAINING,
+            ACTIVE_POOLS,
+            RUNNING_JOBS,
+            FAILURES,
+            FAULT_VERDICTS,
+            ISOLATED_DEVICES,
+            SINK_WRITE_LATENCY,
+            SINK_BATCH_SIZE,
+            SINK_LAG,
+            DEAD_LETTERS,
+            NODE_POOL_REUSE);
 
     private final MeterRegistry registry;
     private final Map<GaugeKey, AtomicLong> gauges = new ConcurrentHashMap<>();
@@ -98,20 +109,29 @@ public final class FalconMetrics {
     }
 
     public Timer dispatchLatency(String tpuType, String cluster) {
-        return Timer.builder(DISPATCH_LATENCY).description("Job creation to pod Running")
-                .tags(TAG_TPU_TYPE, tpuType, TAG_CLUSTER, cluster).publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofSeconds(1)).maximumExpectedValue(Duration.ofHours(6))
+        return Timer.builder(DISPATCH_LATENCY)
+                .description("Job creation to pod Running")
+                .tags(TAG_TPU_TYPE, tpuType, TAG_CLUSTER, cluster)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofSeconds(1))
+                .maximumExpectedValue(Duration.ofHours(6))
                 .register(registry);
     }
 
     public void queueDepth(String cluster, String topology, long depth) {
-        setGauge(QUEUE_DEPTH, "Jobs waiting per (cluster, topology) queue",
-                Tags.of(TAG_CLUSTER, cluster, TAG_TOPOLOGY, topology), depth);
+        setGauge(
+                QUEUE_DEPTH,
+                "Jobs waiting per (cluster, topology) queue",
+                Tags.of(TAG_CLUSTER, cluster, TAG_TOPOLOGY, topology),
+                depth);
     }
 
     public void reservationRemaining(String cluster, String reservation, long hosts) {
-        setGauge(RESERVATION_REMAINING, "Free reservation capacity (count - inUseCount) in hosts",
-                Tags.of(TAG_CLUSTER, cluster, TAG_RESERVATION, reservation), hosts);
+        setGauge(
+                RESERVATION_REMAINING,
+                "Free reservation capacity (count - inUseCount) in hosts",
+                Tags.of(TAG_CLUSTER, cluster, TAG_RESERVATION, reservation),
+                hosts);
     }
 
     public void activePools(String cluster, long pools) {
@@ -127,46 +147,67 @@ public final class FalconMetrics {
     }
 
     public void failure(String reason) {
-        Counter.builder(FAILURES).description("Jobs that ended Failed, by reason").tags(TAG_REASON, reason)
-                .register(registry).increment();
+        Counter.builder(FAILURES)
+                .description("Jobs that ended Failed, by reason")
+                .tags(TAG_REASON, reason)
+                .register(registry)
+                .increment();
     }
 
     public void faultVerdict(String verdict, String cluster) {
-        Counter.builder(FAULT_VERDICTS).description("Fault verdicts, by kind").tags(TAG_VERDICT, verdict,
-                TAG_CLUSTER, cluster).register(registry).increment();
+        Counter.builder(FAULT_VERDICTS)
+                .description("Fault verdicts, by kind")
+                .tags(TAG_VERDICT, verdict, TAG_CLUSTER, cluster)
+                .register(registry)
+                .increment();
     }
 
     public void nodePoolReuse(String cluster, String supplyMode) {
-        Counter.builder(NODE_POOL_REUSE).description("Jobs that took a node pool they did not create")
-                .tags(TAG_CLUSTER, cluster, "supply_mode", supplyMode).register(registry).increment();
+        Counter.builder(NODE_POOL_REUSE)
+                .description("Jobs that took a node pool they did not create")
+                .tags(TAG_CLUSTER, cluster, "supply_mode", supplyMode)
+                .register(registry)
+                .increment();
     }
 
     /** One record sent to the dead-letter topic: source topic, and stage (decode or process). */
     public void deadLetter(String source, String stage) {
-        Counter.builder(DEAD_LETTERS).description("Records sent to falcon.dead-letter, by source topic and stage")
-                .tags(TAG_SOURCE, source, TAG_STAGE, stage).register(registry).increment();
+        Counter.builder(DEAD_LETTERS)
+                .description("Records sent to falcon.dead-letter, by source topic and stage")
+                .tags(TAG_SOURCE, source, TAG_STAGE, stage)
+                .register(registry)
+                .increment();
     }
 
     public Timer sinkWriteLatency() {
-        return Timer.builder(SINK_WRITE_LATENCY).description("One batched JDBC write of task statuses")
-                .publishPercentileHistogram().register(registry);
+        return Timer.builder(SINK_WRITE_LATENCY)
+                .description("One batched JDBC write of task statuses")
+                .publishPercentileHistogram()
+                .register(registry);
     }
 
     public DistributionSummary sinkBatchSize() {
-        return DistributionSummary.builder(SINK_BATCH_SIZE).description("Task statuses per JDBC batch")
-                .publishPercentileHistogram().register(registry);
+        return DistributionSummary.builder(SINK_BATCH_SIZE)
+                .description("Task statuses per JDBC batch")
+                .publishPercentileHistogram()
+                .register(registry);
     }
 
     public Timer sinkLag() {
-        return Timer.builder(SINK_LAG).description("Status event occurredAt to its commit in the jobs table")
-                .publishPercentileHistogram().register(registry);
+        return Timer.builder(SINK_LAG)
+                .description("Status event occurredAt to its commit in the jobs table")
+                .publishPercentileHistogram()
+                .register(registry);
     }
 
     /** Removes every gauge series of a cluster that left the registry (deleted or offline). */
     public void forgetCluster(String cluster) {
         gauges.keySet().removeIf(key -> {
-            if (cluster.equals(key.tags().stream().filter(t -> t.getKey().equals(TAG_CLUSTER))
-                    .map(io.micrometer.core.instrument.Tag::getValue).findFirst().orElse(null))) {
+            if (cluster.equals(key.tags().stream()
+                    .filter(t -> t.getKey().equals(TAG_CLUSTER))
+                    .map(io.micrometer.core.instrument.Tag::getValue)
+                    .findFirst()
+                    .orElse(null))) {
                 Gauge gauge = registry.find(key.name()).tags(key.tags()).gauge();
                 if (gauge != null) {
                     registry.remove(gauge);
@@ -179,13 +220,15 @@ public final class FalconMetrics {
 
     private void setGauge(String name, String description, Tags tags, long value) {
         gauges.computeIfAbsent(new GaugeKey(name, tags), key -> {
-            AtomicLong holder = new AtomicLong();
-            Gauge.builder(name, holder, AtomicLong::doubleValue).description(description).tags(tags)
-                    .register(registry);
-            return holder;
-        }).set(value);
+                    AtomicLong holder = new AtomicLong();
+                    Gauge.builder(name, holder, AtomicLong::doubleValue)
+                            .description(description)
+                            .tags(tags)
+                            .register(registry);
+                    return holder;
+                })
+                .set(value);
     }
 
-    private record GaugeKey(String name, Tags tags) {
-    }
+    private record GaugeKey(String name, Tags tags) {}
 }

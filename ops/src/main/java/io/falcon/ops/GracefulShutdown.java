@@ -27,8 +27,7 @@ public final class GracefulShutdown implements Runnable {
     private final AtomicBoolean ran = new AtomicBoolean();
     private final CountDownLatch done = new CountDownLatch(1);
 
-    private record Part(String name, AutoCloseable closeable) {
-    }
+    private record Part(String name, AutoCloseable closeable) {}
 
     public GracefulShutdown(String component, Duration deadline) {
         this.component = Objects.requireNonNull(component, "component");
@@ -93,13 +92,15 @@ public final class GracefulShutdown implements Runnable {
     }
 
     private void closeWithin(Part part, long nanos) {
-        Thread closer = new Thread(() -> {
-            try {
-                part.closeable().close();
-            } catch (Exception e) {
-                LOG.warn("{}: closing {} failed", component, part.name(), e);
-            }
-        }, "falcon-" + component + "-close-" + part.name());
+        Thread closer = new Thread(
+                () -> {
+                    try {
+                        part.closeable().close();
+                    } catch (Exception e) {
+                        LOG.warn("{}: closing {} failed", component, part.name(), e);
+                    }
+                },
+                "falcon-" + component + "-close-" + part.name());
         closer.setDaemon(true);
         closer.start();
         try {

@@ -179,8 +179,7 @@ public final class OpsServer implements AutoCloseable {
         return new Evaluation(outcomes);
     }
 
-    private static void respond(HttpExchange exchange, int status, String contentType, String body)
-            throws IOException {
+    private static void respond(HttpExchange exchange, int status, String contentType, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", contentType);
         exchange.getResponseHeaders().set("Cache-Control", "no-store");
@@ -202,8 +201,7 @@ public final class OpsServer implements AutoCloseable {
         LOG.info("ops endpoints of {} stopped", component);
     }
 
-    private record Outcome(String name, ReadinessCheck.Result result) {
-    }
+    private record Outcome(String name, ReadinessCheck.Result result) {}
 
     private record Evaluation(List<Outcome> outcomes) {
         boolean ok() {
@@ -212,15 +210,23 @@ public final class OpsServer implements AutoCloseable {
 
         String json(String component) {
             StringBuilder b = new StringBuilder();
-            b.append("{\"component\":").append(quote(component)).append(",\"status\":")
-                    .append(quote(ok() ? "UP" : "DOWN")).append(",\"checks\":[");
+            b.append("{\"component\":")
+                    .append(quote(component))
+                    .append(",\"status\":")
+                    .append(quote(ok() ? "UP" : "DOWN"))
+                    .append(",\"checks\":[");
             for (int i = 0; i < outcomes.size(); i++) {
                 Outcome o = outcomes.get(i);
                 if (i > 0) {
                     b.append(',');
                 }
-                b.append("{\"name\":").append(quote(o.name())).append(",\"ok\":").append(o.result().ok())
-                        .append(",\"detail\":").append(quote(o.result().detail())).append('}');
+                b.append("{\"name\":")
+                        .append(quote(o.name()))
+                        .append(",\"ok\":")
+                        .append(o.result().ok())
+                        .append(",\"detail\":")
+                        .append(quote(o.result().detail()))
+                        .append('}');
             }
             return b.append("]}\n").toString();
         }

@@ -4,8 +4,7 @@ import org.apache.kafka.streams.KafkaStreams;
 
 /** Health of a Kafka Streams instance; {@link KafkaStreams#state()} is safe to read from any thread. */
 public final class StreamsChecks {
-    private StreamsChecks() {
-    }
+    private StreamsChecks() {}
 
     /** Readiness: RUNNING and REBALANCING are ready (a rebalance is routine); anything else is not. */
     public static ReadinessCheck ready(String name, KafkaStreams streams) {

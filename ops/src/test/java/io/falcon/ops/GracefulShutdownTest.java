@@ -53,9 +53,9 @@ class GracefulShutdownTest {
     void noRegistrationAfterTheShutdownStarted() {
         GracefulShutdown shutdown = new GracefulShutdown("test", Duration.ofSeconds(1));
         shutdown.run();
-        assertThatThrownBy(() -> shutdown.register("late", () -> { }))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("already started");
-        assertThatThrownBy(() -> new GracefulShutdown("test", Duration.ZERO))
-                .hasMessageContaining("must be positive");
+        assertThatThrownBy(() -> shutdown.register("late", () -> {}))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("already started");
+        assertThatThrownBy(() -> new GracefulShutdown("test", Duration.ZERO)).hasMessageContaining("must be positive");
     }
 }

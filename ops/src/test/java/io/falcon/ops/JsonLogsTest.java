@@ -31,14 +31,22 @@ class JsonLogsTest {
         assertThat(logger.isInfoEnabled()).isTrue();
         @SuppressWarnings("unchecked")
         ConsoleAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender =
-                (ConsoleAppender<ch.qos.logback.classic.spi.ILoggingEvent>) context.getLogger("ROOT")
-                        .getAppender("JSON");
+                (ConsoleAppender<ch.qos.logback.classic.spi.ILoggingEvent>)
+                        context.getLogger("ROOT").getAppender("JSON");
         Encoder<ch.qos.logback.classic.spi.ILoggingEvent> encoder = appender.getEncoder();
 
-        LoggingEvent event = new LoggingEvent("test", logger, Level.INFO, "node pool {} created on {}",
-                null, new Object[] {"falcon-job-42", "edge-a"});
-        event.setMDCPropertyMap(Map.of(FalconMdc.JOB, "job-42", FalconMdc.CLUSTER, "edge-a",
-                FalconMdc.NODE_POOL, "falcon-job-42", FalconMdc.DEVICE, "tpu-3"));
+        LoggingEvent event = new LoggingEvent(
+                "test", logger, Level.INFO, "node pool {} created on {}", null, new Object[] {"falcon-job-42", "edge-a"
+                });
+        event.setMDCPropertyMap(Map.of(
+                FalconMdc.JOB,
+                "job-42",
+                FalconMdc.CLUSTER,
+                "edge-a",
+                FalconMdc.NODE_POOL,
+                "falcon-job-42",
+                FalconMdc.DEVICE,
+                "tpu-3"));
         String line = new String(encoder.encode(event), StandardCharsets.UTF_8);
 
         assertThat(line).endsWith("\n");
@@ -56,7 +64,8 @@ class JsonLogsTest {
 
     @Test
     void falconMdcSetsAndClearsTheKeys() {
-        try (FalconMdc mdc = FalconMdc.job("job-1").cluster("edge-a").nodePool(null).device("d0")) {
+        try (FalconMdc mdc =
+                FalconMdc.job("job-1").cluster("edge-a").nodePool(null).device("d0")) {
             assertThat(org.slf4j.MDC.get("job")).isEqualTo("job-1");
             assertThat(org.slf4j.MDC.get("cluster")).isEqualTo("edge-a");
             assertThat(org.slf4j.MDC.get("nodePool")).isNull();

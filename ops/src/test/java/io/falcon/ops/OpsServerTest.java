@@ -18,7 +18,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class OpsServerTest {
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final ObjectMapper json = new ObjectMapper();
     private PrometheusMeterRegistry registry;
     private OpsServer ops;
@@ -35,8 +36,12 @@ class OpsServerTest {
     }
 
     private HttpResponse<String> get(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ops.port() + path))
-                .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ops.port() + path))
+                        .timeout(Duration.ofSeconds(10))
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
@@ -48,8 +53,7 @@ class OpsServerTest {
 
     @Test
     void healthzAnswers503WhenALivenessCheckFails() throws Exception {
-        ops.addLivenessCheck(ReadinessCheck.of("stream-threads",
-                () -> ReadinessCheck.Result.fail("state ERROR")));
+        ops.addLivenessCheck(ReadinessCheck.of("stream-threads", () -> ReadinessCheck.Result.fail("state ERROR")));
         HttpResponse<String> response = get("/healthz");
         assertThat(response.statusCode()).isEqualTo(503);
         assertThat(response.body()).contains("stream-threads").contains("state ERROR");
@@ -141,8 +145,8 @@ class OpsServerTest {
 
         HttpResponse<String> response = get("/metrics");
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("text/plain"));
+        assertThat(response.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("text/plain"));
         String text = response.body();
         assertThat(text)
                 .contains("falcon_queue_depth{cluster=\"cluster-a\",component=\"test-component\",topology=\"2x4\"} 3.0")
@@ -161,8 +165,9 @@ class OpsServerTest {
                 .contains("jvm_memory_used_bytes");
 
         metrics.queueDepth("cluster-a", "2x4", 0);
-        assertThat(get("/metrics").body()).contains(
-                "falcon_queue_depth{cluster=\"cluster-a\",component=\"test-component\",topology=\"2x4\"} 0.0");
+        assertThat(get("/metrics").body())
+                .contains(
+                        "falcon_queue_depth{cluster=\"cluster-a\",component=\"test-component\",topology=\"2x4\"} 0.0");
         metrics.forgetCluster("cluster-a");
         assertThat(get("/metrics").body()).doesNotContain("falcon_queue_depth{cluster=\"cluster-a\"");
     }
@@ -177,19 +182,24 @@ class OpsServerTest {
 
     @Test
     void onlyGetIsAllowed() throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + ops.port() + "/readyz"))
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ops.port() + "/readyz"))
+                        .POST(HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(405);
     }
 
     @Test
     void portComesFromTheSettingOrTheEnvironmentName() {
         assertThat(OpsServer.portFrom(java.util.Map.of())).isEqualTo(OpsServer.DEFAULT_PORT);
-        assertThat(OpsServer.portFrom(java.util.Map.of("FALCON_OPS_PORT", "9100"))).isEqualTo(9100);
-        assertThat(OpsServer.portFrom(java.util.Map.of("falcon.ops.port", "9200"))).isEqualTo(9200);
+        assertThat(OpsServer.portFrom(java.util.Map.of("FALCON_OPS_PORT", "9100")))
+                .isEqualTo(9100);
+        assertThat(OpsServer.portFrom(java.util.Map.of("falcon.ops.port", "9200")))
+                .isEqualTo(9200);
         org.assertj.core.api.Assertions.assertThatThrownBy(
                         () -> OpsServer.portFrom(java.util.Map.of("FALCON_OPS_PORT", "http")))
-                .hasMessageContaining("falcon.ops.port").hasMessageContaining("'http'");
+                .hasMessageContaining("falcon.ops.port")
+                .hasMessageContaining("'http'");
     }
 }

@@ -20,8 +20,13 @@ public final class SchedulerApp implements AutoCloseable {
     }
 
     public SchedulerApp(SchedulerConfig config, FalconMetrics metrics) {
-        Properties props = ExactlyOnceStreams.properties(config.applicationId(), config.bootstrapServers(),
-                config.replicationFactor(), config.stateDir(), config.streamThreads(), config.sessionTimeout());
+        Properties props = ExactlyOnceStreams.properties(
+                config.applicationId(),
+                config.bootstrapServers(),
+                config.replicationFactor(),
+                config.stateDir(),
+                config.streamThreads(),
+                config.sessionTimeout());
         streams = new KafkaStreams(SchedulerTopology.build(config.tickInterval(), config.scheduling(), metrics), props);
         streams.setStateListener((next, previous) -> LOG.info("scheduler streams {} -> {}", previous, next));
     }

@@ -39,26 +39,46 @@ class SchedulerRestartIT {
         TopicProvisioner.ensureAll(bootstrap, 3, (short) 1);
         String appId = SharedInfra.uniqueName("scheduler");
         Path stateDir = Files.createTempDirectory("scheduler-restart");
-        Map<String, String> settings = Map.of("falcon.kafka.bootstrap-servers", bootstrap,
-                "falcon.kafka.replication-factor", "1", "falcon.scheduler.application-id", appId,
-                "falcon.scheduler.state-dir", stateDir.toString(), "falcon.scheduler.session-timeout", "6s");
+        Map<String, String> settings = Map.of(
+                "falcon.kafka.bootstrap-servers",
+                bootstrap,
+                "falcon.kafka.replication-factor",
+                "1",
+                "falcon.scheduler.application-id",
+                appId,
+                "falcon.scheduler.state-dir",
+                stateDir.toString(),
+                "falcon.scheduler.session-timeout",
+                "6s");
 
         try (TopicProducer<String, SchedulerInput> input = TopicProducer.to(bootstrap, Topics.SCHEDULER_INPUT);
                 TopicProducer<String, ExecutorEvent> events = TopicProducer.to(bootstrap, Topics.EXECUTOR_EVENTS);
                 TopicReader<String, TaskStatus> statuses = TopicReader.fromBeginning(bootstrap, Topics.TASK_STATUS)) {
             try (SchedulerApp app = new SchedulerApp(SchedulerConfig.from(settings)).start()) {
-                sendRouted(input, RowChangeBuilder.inserted(clusterRow(appId + "-c1").tpuType("v5p").build()).build());
+                sendRouted(
+                        input,
+                        RowChangeBuilder.inserted(
+                                        clusterRow(appId + "-c1").tpuType("v5p").build())
+                                .build());
                 // r1 first, so that the cluster is known before the others arrive through other partitions
                 String r1 = appId + "-r1";
                 sendRouted(input, RowChangeBuilder.inserted(v5pJob(r1, "alice")).build());
-                statuses.awaitValue(r1 + " Provisioning", WAIT, s -> s.jobId().equals(r1)
-                        && s.reason().filter(Reason.Provisioning::equals).isPresent());
+                statuses.awaitValue(
+                        r1 + " Provisioning",
+                        WAIT,
+                        s -> s.jobId().equals(r1)
+                                && s.reason()
+                                        .filter(Reason.Provisioning::equals)
+                                        .isPresent());
                 for (String[] job : new String[][] {{"r2", "alice"}, {"r3", "bob"}}) {
                     String id = appId + "-" + job[0];
-                    sendRouted(input, RowChangeBuilder.inserted(v5pJob(id, job[1])).build());
+                    sendRouted(
+                            input, RowChangeBuilder.inserted(v5pJob(id, job[1])).build());
                 }
                 // alice was served last, so bob's r3 is next (#2 behind r1), alice's r2 after it
-                statuses.awaitValue("r2 third in the queue", WAIT,
+                statuses.awaitValue(
+                        "r2 third in the queue",
+                        WAIT,
                         s -> s.jobId().equals(appId + "-r2") && s.message().startsWith("队列位置 #3"));
             }
             deleteRecursively(stateDir); // the new instance must restore everything from the changelog topics
@@ -68,22 +88,37 @@ class SchedulerRestartIT {
 
             try (SchedulerApp app = new SchedulerApp(SchedulerConfig.from(settings)).start()) {
                 // a redelivered insert of a known job changes nothing
-                sendRouted(input, RowChangeBuilder.inserted(v5pJob(appId + "-r1", "alice")).build());
+                sendRouted(
+                        input,
+                        RowChangeBuilder.inserted(v5pJob(appId + "-r1", "alice"))
+                                .build());
                 String c1 = appId + "-c1";
                 String r1 = appId + "-r1";
                 String r2 = appId + "-r2";
-                ExecutorEventBuilder onC1 = executorEvent(r1).cluster(c1).tpuType("v5p").at(Instant.now());
-                for (ExecutorEvent event : List.of(onC1.nodePoolReady(), onC1.jobUid("uid").jobSubmitted(),
+                ExecutorEventBuilder onC1 =
+                        executorEvent(r1).cluster(c1).tpuType("v5p").at(Instant.now());
+                for (ExecutorEvent event : List.of(
+                        onC1.nodePoolReady(),
+                        onC1.jobUid("uid").jobSubmitted(),
                         onC1.jobUid("uid-r1").jobRunning())) {
                     events.send("v5p", event);
                 }
                 // bob's r3 is next (alice was served last), not alice's r2
-                TaskStatus next = statuses.awaitValueAfter(mark, "the next job Provisioning", WAIT,
-                        s -> s.reason().filter(Reason.Provisioning::equals).isPresent() && !s.jobId().equals(r1));
+                TaskStatus next = statuses.awaitValueAfter(
+                        mark,
+                        "the next job Provisioning",
+                        WAIT,
+                        s -> s.reason().filter(Reason.Provisioning::equals).isPresent()
+                                && !s.jobId().equals(r1));
                 assertThat(next.jobId()).isEqualTo(appId + "-r3");
-                statuses.awaitValueAfter(mark, "r2 second in the queue", WAIT,
+                statuses.awaitValueAfter(
+                        mark,
+                        "r2 second in the queue",
+                        WAIT,
                         s -> s.jobId().equals(r2) && s.message().startsWith("队列位置 #2"));
-                long r1Pending = statuses.values().stream().filter(s -> s.jobId().equals(r1)).count();
+                long r1Pending = statuses.values().stream()
+                        .filter(s -> s.jobId().equals(r1))
+                        .count();
                 assertThat(r1Pending).isGreaterThanOrEqualTo(3);
             }
         }
@@ -100,25 +135,38 @@ class SchedulerRestartIT {
         TopicProvisioner.ensureAll(bootstrap, 3, (short) 1);
         String appId = SharedInfra.uniqueName("takeover");
         Path stateDir = Files.createTempDirectory("scheduler-takeover");
-        Map<String, String> settings = Map.of("falcon.kafka.bootstrap-servers", bootstrap,
-                "falcon.kafka.replication-factor", "1", "falcon.scheduler.application-id", appId,
-                "falcon.scheduler.state-dir", stateDir.toString());
+        Map<String, String> settings = Map.of(
+                "falcon.kafka.bootstrap-servers",
+                bootstrap,
+                "falcon.kafka.replication-factor",
+                "1",
+                "falcon.scheduler.application-id",
+                appId,
+                "falcon.scheduler.state-dir",
+                stateDir.toString());
         assertThat(SchedulerConfig.from(settings).sessionTimeout()).isEqualTo(Duration.ofSeconds(45));
         try (TopicProducer<String, SchedulerInput> input = TopicProducer.to(bootstrap, Topics.SCHEDULER_INPUT);
                 TopicReader<String, TaskStatus> statuses = TopicReader.fromBeginning(bootstrap, Topics.TASK_STATUS)) {
             String cluster = appId + "-c1";
             try (SchedulerApp app = new SchedulerApp(SchedulerConfig.from(settings)).start()) {
-                sendRouted(input, RowChangeBuilder.inserted(clusterRow(cluster).tpuType("v5p").build()).build());
+                sendRouted(
+                        input,
+                        RowChangeBuilder.inserted(
+                                        clusterRow(cluster).tpuType("v5p").build())
+                                .build());
                 String first = appId + "-first";
-                sendRouted(input, RowChangeBuilder.inserted(v5pJob(first, "alice")).build());
+                sendRouted(
+                        input, RowChangeBuilder.inserted(v5pJob(first, "alice")).build());
                 statuses.awaitValue("a status of " + first, WAIT, s -> s.jobId().equals(first));
             }
             int mark = statuses.size();
             long restarted = System.nanoTime();
             try (SchedulerApp app = new SchedulerApp(SchedulerConfig.from(settings)).start()) {
                 String second = appId + "-second";
-                sendRouted(input, RowChangeBuilder.inserted(v5pJob(second, "bob")).build());
-                statuses.awaitValueAfter(mark, "a status of " + second, WAIT, s -> s.jobId().equals(second));
+                sendRouted(
+                        input, RowChangeBuilder.inserted(v5pJob(second, "bob")).build());
+                statuses.awaitValueAfter(
+                        mark, "a status of " + second, WAIT, s -> s.jobId().equals(second));
                 Duration takeover = Duration.ofNanos(System.nanoTime() - restarted);
                 System.out.println("scheduler takeover after a graceful restart: " + takeover.toMillis() + " ms");
                 // Far below the 45 s session timeout a crashed-and-replaced member would wait for.

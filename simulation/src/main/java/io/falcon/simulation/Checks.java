@@ -1,11 +1,11 @@
 package io.falcon.simulation;
 
+import io.falcon.events.status.Reason;
 import io.falcon.events.status.TaskStatus;
 import io.falcon.scheduler.core.Phase;
 import io.falcon.scheduler.core.QueueKey;
 import io.falcon.scheduler.core.ScheduledJob;
 import io.falcon.scheduler.core.Scheduler;
-import io.falcon.events.status.Reason;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -44,8 +44,7 @@ final class Checks {
     // ---- per step ----
 
     /** What the queues looked like before a step: each slot's holder and the actor served last. */
-    record Before(Map<QueueKey, Optional<String>> holders, Map<QueueKey, Optional<String>> lastServed) {
-    }
+    record Before(Map<QueueKey, Optional<String>> holders, Map<QueueKey, Optional<String>> lastServed) {}
 
     Before before(Scheduler core) {
         Map<QueueKey, Optional<String>> holders = new HashMap<>();
@@ -65,9 +64,12 @@ final class Checks {
                 continue;
             }
             if (job.phase().holdsSlot()) {
-                acquiring.computeIfAbsent(job.queue().get(), k -> new ArrayList<>()).add(job.id());
+                acquiring
+                        .computeIfAbsent(job.queue().get(), k -> new ArrayList<>())
+                        .add(job.id());
             } else if (job.phase() == Phase.WAITING) {
-                waiting.computeIfAbsent(job.queue().get(), k -> new ArrayList<>()).add(job);
+                waiting.computeIfAbsent(job.queue().get(), k -> new ArrayList<>())
+                        .add(job);
             }
         }
         acquiring.forEach((key, ids) -> {
@@ -89,7 +91,9 @@ final class Checks {
             if (!expected.equals(taker.id())) {
                 violation("pick rule: queue " + key.asString() + " gave its slot to " + taker.id() + " ("
                         + taker.actor() + ") but the rule picks " + expected + " (last served "
-                        + before.lastServed().getOrDefault(key, Optional.empty()).orElse("-") + ") after " + what
+                        + before.lastServed()
+                                .getOrDefault(key, Optional.empty())
+                                .orElse("-") + ") after " + what
                         + " at " + now);
             }
         }
@@ -100,7 +104,8 @@ final class Checks {
      * has a candidate, skip the actor served last; the earliest remaining.
      */
     static String pick(List<ScheduledJob> candidates, Optional<String> lastServed) {
-        Comparator<ScheduledJob> fifo = Comparator.comparingLong(ScheduledJob::seq).thenComparing(ScheduledJob::id);
+        Comparator<ScheduledJob> fifo =
+                Comparator.comparingLong(ScheduledJob::seq).thenComparing(ScheduledJob::id);
         Map<String, ScheduledJob> heads = new HashMap<>();
         for (ScheduledJob job : candidates) {
             heads.merge(job.actor(), job, (a, b) -> fifo.compare(a, b) <= 0 ? a : b);
@@ -124,8 +129,11 @@ final class Checks {
     /**
      * @param allowedToWait why a job that is not terminal may still wait (empty: it may not)
      */
-    void atQuiescence(Map<String, ScheduledJob> jobs, java.util.function.Function<ScheduledJob, Optional<String>>
-            allowedToWait, SimFleet fleet, List<TaskStatus> statuses) {
+    void atQuiescence(
+            Map<String, ScheduledJob> jobs,
+            java.util.function.Function<ScheduledJob, Optional<String>> allowedToWait,
+            SimFleet fleet,
+            List<TaskStatus> statuses) {
         for (ScheduledJob job : jobs.values()) {
             if (job.phase() != Phase.DONE && allowedToWait.apply(job).isEmpty()) {
                 violation("job " + job.id() + " is stuck " + job.phase() + " " + job.status() + "/"
@@ -146,15 +154,17 @@ final class Checks {
         fleet.liveJobs().forEach((where, jobId) -> {
             ScheduledJob job = jobs.get(jobId);
             if (job == null || job.phase() == Phase.DONE) {
-                violation("Kubernetes Job " + where + " of " + (job == null ? "unknown job " : "terminal job ")
-                        + jobId + " is left in the fleet");
+                violation("Kubernetes Job " + where + " of " + (job == null ? "unknown job " : "terminal job ") + jobId
+                        + " is left in the fleet");
             }
         });
         Set<String> holders = new HashSet<>();
         for (ScheduledJob job : jobs.values()) {
-            if (job.phase() != Phase.DONE && job.nodePoolName().isPresent()
+            if (job.phase() != Phase.DONE
+                    && job.nodePoolName().isPresent()
                     && job.target().isPresent()) {
-                holders.add(job.target().get().resourceName() + "/" + job.nodePoolName().get());
+                holders.add(job.target().get().resourceName() + "/"
+                        + job.nodePoolName().get());
             }
         }
         fleet.livePools().forEach((where, creator) -> {
@@ -169,11 +179,16 @@ final class Checks {
      * No job runs past its execution deadline (dispatched_at + timeout_seconds, or the default) by more than the
      * slack the scenario's scheduler downtime and tick granularity allow.
      */
-    void checkDeadlines(List<TaskStatus> statuses, java.util.function.Function<String, java.time.Duration> timeout,
+    void checkDeadlines(
+            List<TaskStatus> statuses,
+            java.util.function.Function<String, java.time.Duration> timeout,
             java.time.Duration slack) {
         for (TaskStatus s : statuses) {
-            if (s.status().isTerminal() && s.dispatchedAt().isPresent() && s.finishedAt().isPresent()) {
-                java.time.Duration ran = java.time.Duration.between(s.dispatchedAt().get(), s.finishedAt().get());
+            if (s.status().isTerminal()
+                    && s.dispatchedAt().isPresent()
+                    && s.finishedAt().isPresent()) {
+                java.time.Duration ran = java.time.Duration.between(
+                        s.dispatchedAt().get(), s.finishedAt().get());
                 java.time.Duration limit = timeout.apply(s.jobId());
                 if (ran.compareTo(limit.plus(slack)) > 0) {
                     violation("job " + s.jobId() + " ran " + ran.toMinutes() + "m, past its " + limit.toMinutes()
@@ -192,7 +207,8 @@ final class Checks {
                 if (s.version() <= prev.version()) {
                     violation("job " + s.jobId() + " status version " + s.version() + " after " + prev.version());
                 }
-                boolean amendment = s.status() == prev.status() && s.reason().equals(prev.reason())
+                boolean amendment = s.status() == prev.status()
+                        && s.reason().equals(prev.reason())
                         && s.message().startsWith(prev.message());
                 if (prev.status().isTerminal() && !amendment) {
                     violation("job " + s.jobId() + " went " + describe(prev) + " -> " + describe(s)
@@ -212,11 +228,14 @@ final class Checks {
         return switch (s.status()) {
             case Aborting -> 4;
             case Running -> 3;
-            default -> s.reason().map(r -> switch (r) {
-                case Dispatching -> 2;
-                case Provisioning, ClusterBusy, WaitingForNode -> 1;
-                default -> 0;
-            }).orElse(0);
+            default ->
+                s.reason()
+                        .map(r -> switch (r) {
+                            case Dispatching -> 2;
+                            case Provisioning, ClusterBusy, WaitingForNode -> 1;
+                            default -> 0;
+                        })
+                        .orElse(0);
         };
     }
 

@@ -17,14 +17,32 @@ import java.util.Random;
  * @param neverNodes a pool's nodes do not register until the heal
  * @param deleteFails a node-pool deletion operation fails (GKE leaves the pool RUNNING)
  */
-record Faults(double apiError, double duplicateEvent, double delayEvent, double crashBeforeCommit, double quota,
-        double poolError, double slowPool, double lateNodes, double neverNodes, double deleteFails) {
+record Faults(
+        double apiError,
+        double duplicateEvent,
+        double delayEvent,
+        double crashBeforeCommit,
+        double quota,
+        double poolError,
+        double slowPool,
+        double lateNodes,
+        double neverNodes,
+        double deleteFails) {
 
     static final Faults NONE = new Faults(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     static Faults random(Random rnd) {
         double intensity = rnd.nextDouble();
-        return new Faults(0.08 * intensity, 0.1 * intensity, 0.1 * intensity, 0.15 * intensity, 0.05 * intensity,
-                0.05 * intensity, 0.05 * intensity, 0.15 * intensity, 0.05 * intensity, 0.1 * intensity);
+        return new Faults(
+                0.08 * intensity,
+                0.1 * intensity,
+                0.1 * intensity,
+                0.15 * intensity,
+                0.05 * intensity,
+                0.05 * intensity,
+                0.05 * intensity,
+                0.15 * intensity,
+                0.05 * intensity,
+                0.1 * intensity);
     }
 }

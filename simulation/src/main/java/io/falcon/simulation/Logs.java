@@ -14,20 +14,15 @@ import java.util.List;
  */
 final class Logs {
     /** The scheduler's input, as the intake turns row changes into it. */
-    sealed interface Input {
-    }
+    sealed interface Input {}
 
-    record Submit(JobRequest request) implements Input {
-    }
+    record Submit(JobRequest request) implements Input {}
 
-    record Abort(String jobId) implements Input {
-    }
+    record Abort(String jobId) implements Input {}
 
-    record ClusterUpsert(ClusterRow row) implements Input {
-    }
+    record ClusterUpsert(ClusterRow row) implements Input {}
 
-    record ClusterRemove(String clusterId) implements Input {
-    }
+    record ClusterRemove(String clusterId) implements Input {}
 
     final List<Input> inputs = new ArrayList<>();
     final List<ExecutorEvent> events = new ArrayList<>();
@@ -36,10 +31,11 @@ final class Logs {
     /** The executor group's committed offset in commands. */
     int commandsCommitted;
 
-    Runnable onInputOrEvent = () -> { };
+    Runnable onInputOrEvent = () -> {};
     /** Told of everything that crosses a topic (tracing a replayed seed); does nothing by default. */
-    java.util.function.Consumer<String> trace = line -> { };
-    Runnable onCommand = () -> { };
+    java.util.function.Consumer<String> trace = line -> {};
+
+    Runnable onCommand = () -> {};
 
     void appendInput(Input input) {
         trace.accept("input " + input);

@@ -14,11 +14,10 @@ import java.util.function.BooleanSupplier;
  * (ties in the order they were scheduled), so a run is a function of its seed alone.
  */
 final class Loop {
-    private record Scheduled(Instant at, long seq, Runnable action) {
-    }
+    private record Scheduled(Instant at, long seq, Runnable action) {}
 
-    private final PriorityQueue<Scheduled> queue = new PriorityQueue<>(
-            Comparator.comparing(Scheduled::at).thenComparingLong(Scheduled::seq));
+    private final PriorityQueue<Scheduled> queue =
+            new PriorityQueue<>(Comparator.comparing(Scheduled::at).thenComparingLong(Scheduled::seq));
     private Instant now;
     private long seq;
     private long steps;

@@ -23,8 +23,12 @@ final class MapStore {
         this(new MapTable<>(), new MapTable<>(), new MapTable<>(), new MapTable<>(), new MapTable<>());
     }
 
-    private MapStore(MapTable<ScheduledJob> jobs, MapTable<NodePool> pools, MapTable<ClusterRow> clusters,
-            MapTable<String> queues, MapTable<JobDeletion> deletions) {
+    private MapStore(
+            MapTable<ScheduledJob> jobs,
+            MapTable<NodePool> pools,
+            MapTable<ClusterRow> clusters,
+            MapTable<String> queues,
+            MapTable<JobDeletion> deletions) {
         this.jobs = jobs;
         this.pools = pools;
         this.clusters = clusters;
@@ -39,8 +43,11 @@ final class MapStore {
 
     /** A copy (values are immutable records, so sharing them is safe). */
     MapStore copy() {
-        return new MapStore(jobs.copy(UnaryOperator.identity()), pools.copy(UnaryOperator.identity()),
-                clusters.copy(UnaryOperator.identity()), queues.copy(UnaryOperator.identity()),
+        return new MapStore(
+                jobs.copy(UnaryOperator.identity()),
+                pools.copy(UnaryOperator.identity()),
+                clusters.copy(UnaryOperator.identity()),
+                queues.copy(UnaryOperator.identity()),
                 deletions.copy(UnaryOperator.identity()));
     }
 
@@ -49,9 +56,11 @@ final class MapStore {
      * changelog would see it: a value that does not survive the round trip fails the run.
      */
     MapStore roundTrip() {
-        return new MapStore(jobs.copy(through(JsonSerde.of(ScheduledJob.class))),
+        return new MapStore(
+                jobs.copy(through(JsonSerde.of(ScheduledJob.class))),
                 pools.copy(through(JsonSerde.of(NodePool.class))),
-                clusters.copy(through(JsonSerde.of(ClusterRow.class))), queues.copy(UnaryOperator.identity()),
+                clusters.copy(through(JsonSerde.of(ClusterRow.class))),
+                queues.copy(UnaryOperator.identity()),
                 deletions.copy(through(JsonSerde.of(JobDeletion.class))));
     }
 

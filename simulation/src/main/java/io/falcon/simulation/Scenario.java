@@ -17,42 +17,55 @@ import java.util.Random;
  * behave, whether and when they are aborted), the disruptions (restarts, cluster rows changed or deleted) and the
  * fault rates until the heal time.
  */
-record Scenario(long seed, List<ClusterRow> clusters, List<Integer> reservationHosts, List<JobPlan> jobs,
-        List<Disruption> disruptions, Faults faults, Instant healAt, Map<SupplyMode, Duration> idleLinger) {
+record Scenario(
+        long seed,
+        List<ClusterRow> clusters,
+        List<Integer> reservationHosts,
+        List<JobPlan> jobs,
+        List<Disruption> disruptions,
+        Faults faults,
+        Instant healAt,
+        Map<SupplyMode, Duration> idleLinger) {
 
     static final Instant T0 = Instant.parse("2026-12-02T00:00:00Z");
 
     /** How a job's pods behave once the Job is created. */
-    enum Outcome { SUCCEED, FAIL, IMAGE_PULL, NEVER_SCHEDULED }
-
-    record JobPlan(String id, String actor, String tpuType, String topology, Optional<SupplyMode> supplyMode,
-            Optional<Long> timeoutSeconds, Instant submitAt, Optional<Instant> abortAt, Duration runFor,
-            Outcome outcome) {
+    enum Outcome {
+        SUCCEED,
+        FAIL,
+        IMAGE_PULL,
+        NEVER_SCHEDULED
     }
+
+    record JobPlan(
+            String id,
+            String actor,
+            String tpuType,
+            String topology,
+            Optional<SupplyMode> supplyMode,
+            Optional<Long> timeoutSeconds,
+            Instant submitAt,
+            Optional<Instant> abortAt,
+            Duration runFor,
+            Outcome outcome) {}
 
     sealed interface Disruption {
         Instant at();
     }
 
-    record RestartExecutor(Instant at, Duration down) implements Disruption {
-    }
+    record RestartExecutor(Instant at, Duration down) implements Disruption {}
 
-    record RestartScheduler(Instant at, Duration down) implements Disruption {
-    }
+    record RestartScheduler(Instant at, Duration down) implements Disruption {}
 
-    record ClusterStatusChange(Instant at, String clusterId, ClusterStatus status) implements Disruption {
-    }
+    record ClusterStatusChange(Instant at, String clusterId, ClusterStatus status) implements Disruption {}
 
-    record ClusterDeleted(Instant at, String clusterId) implements Disruption {
-    }
+    record ClusterDeleted(Instant at, String clusterId) implements Disruption {}
 
     /** The row is inserted again (as it was first). */
-    record ClusterReAdded(Instant at, String clusterId) implements Disruption {
-    }
+    record ClusterReAdded(Instant at, String clusterId) implements Disruption {}
 
     /** The row now names another GKE cluster (another location). */
-    record ClusterMoved(Instant at, String clusterId, String location) implements Disruption {
-    }
+    record ClusterMoved(Instant at, String clusterId, String location) implements Disruption {}
 
     static Scenario generate(long seed) {
         Random rnd = new Random(seed);
@@ -88,36 +101,50 @@ record Scenario(long seed, List<ClusterRow> clusters, List<Integer> reservationH
             }
             Instant submit = T0.plusSeconds(rnd.nextInt((int) submissions.toSeconds() + 1));
             Duration runFor = Duration.ofSeconds(30 + rnd.nextInt(rnd.nextInt(5) == 0 ? 4 * 3600 : 3600));
-            Optional<Long> timeout = rnd.nextInt(3) == 0 ? Optional.empty()
-                    : Optional.of((long) (300 + rnd.nextInt(7200)));
+            Optional<Long> timeout =
+                    rnd.nextInt(3) == 0 ? Optional.empty() : Optional.of((long) (300 + rnd.nextInt(7200)));
             Outcome outcome = switch (rnd.nextInt(12)) {
                 case 0 -> Outcome.FAIL;
                 case 1 -> Outcome.IMAGE_PULL;
                 case 2 -> Outcome.NEVER_SCHEDULED;
                 default -> Outcome.SUCCEED;
             };
-            Optional<Instant> abort = rnd.nextInt(5) == 0
-                    ? Optional.of(submit.plusSeconds(rnd.nextInt(3 * 3600))) : Optional.empty();
+            Optional<Instant> abort =
+                    rnd.nextInt(5) == 0 ? Optional.of(submit.plusSeconds(rnd.nextInt(3 * 3600))) : Optional.empty();
             List<String> shapes = tpu.equals("v5p") ? topologies3d : topologies;
-            jobs.add(new JobPlan(String.format("job-%02d", i), actors.get(rnd.nextInt(actors.size())), tpu,
-                    shapes.get(rnd.nextInt(shapes.size())), supply, timeout, submit, abort, runFor, outcome));
+            jobs.add(new JobPlan(
+                    String.format("job-%02d", i),
+                    actors.get(rnd.nextInt(actors.size())),
+                    tpu,
+                    shapes.get(rnd.nextInt(shapes.size())),
+                    supply,
+                    timeout,
+                    submit,
+                    abort,
+                    runFor,
+                    outcome));
         }
         Instant healAt = T0.plus(Duration.ofHours(3 + rnd.nextInt(3)));
         List<Disruption> disruptions = new ArrayList<>();
         int n = rnd.nextInt(8);
         for (int i = 0; i < n; i++) {
-            Instant at = T0.plusSeconds(rnd.nextInt((int) Duration.between(T0, healAt).toSeconds()));
+            Instant at = T0.plusSeconds(
+                    rnd.nextInt((int) Duration.between(T0, healAt).toSeconds()));
             String cluster = clusters.get(rnd.nextInt(clusters.size())).id();
-            disruptions.add(switch (rnd.nextInt(10)) {
-                case 0, 1, 2 -> new RestartExecutor(at, Duration.ofSeconds(1 + rnd.nextInt(rnd.nextBoolean() ? 30 : 900)));
-                case 3, 4 -> new RestartScheduler(at, Duration.ofSeconds(1 + rnd.nextInt(rnd.nextBoolean() ? 30 : 900)));
-                case 5 -> new ClusterStatusChange(at, cluster,
-                        rnd.nextBoolean() ? ClusterStatus.MAINTENANCE : ClusterStatus.OFFLINE);
-                case 6 -> new ClusterStatusChange(at, cluster, ClusterStatus.ACTIVE);
-                case 7 -> new ClusterDeleted(at, cluster);
-                case 8 -> new ClusterReAdded(at, cluster);
-                default -> new ClusterMoved(at, cluster, "us-east" + (1 + rnd.nextInt(5)));
-            });
+            disruptions.add(
+                    switch (rnd.nextInt(10)) {
+                        case 0, 1, 2 ->
+                            new RestartExecutor(at, Duration.ofSeconds(1 + rnd.nextInt(rnd.nextBoolean() ? 30 : 900)));
+                        case 3, 4 ->
+                            new RestartScheduler(at, Duration.ofSeconds(1 + rnd.nextInt(rnd.nextBoolean() ? 30 : 900)));
+                        case 5 ->
+                            new ClusterStatusChange(
+                                    at, cluster, rnd.nextBoolean() ? ClusterStatus.MAINTENANCE : ClusterStatus.OFFLINE);
+                        case 6 -> new ClusterStatusChange(at, cluster, ClusterStatus.ACTIVE);
+                        case 7 -> new ClusterDeleted(at, cluster);
+                        case 8 -> new ClusterReAdded(at, cluster);
+                        default -> new ClusterMoved(at, cluster, "us-east" + (1 + rnd.nextInt(5)));
+                    });
         }
         Map<SupplyMode, Duration> linger = new EnumMap<>(SupplyMode.class);
         if (rnd.nextBoolean()) {
@@ -131,13 +158,30 @@ record Scenario(long seed, List<ClusterRow> clusters, List<Integer> reservationH
     }
 
     static ClusterRow row(String id, String tpuType, Optional<String> reservation) {
-        return new ClusterRow(id, "edge-" + id, "proj-" + id, "us-central1", tpuType, "bucket-" + id, reservation,
-                ClusterStatus.ACTIVE, Optional.of(T0));
+        return new ClusterRow(
+                id,
+                "edge-" + id,
+                "proj-" + id,
+                "us-central1",
+                tpuType,
+                "bucket-" + id,
+                reservation,
+                ClusterStatus.ACTIVE,
+                Optional.of(T0));
     }
 
     /** A scenario written by hand (regression tests): the given clusters and jobs, no faults unless set. */
     static Scenario scripted(List<ClusterRow> clusters, List<JobPlan> jobs, Instant healAt) {
-        return new Scenario(0, clusters, clusters.stream().map(c -> c.defaultReservation().isPresent() ? 8 : 0)
-                .toList(), jobs, List.of(), Faults.NONE, healAt, Map.of());
+        return new Scenario(
+                0,
+                clusters,
+                clusters.stream()
+                        .map(c -> c.defaultReservation().isPresent() ? 8 : 0)
+                        .toList(),
+                jobs,
+                List.of(),
+                Faults.NONE,
+                healAt,
+                Map.of());
     }
 }

@@ -29,8 +29,8 @@ final class SimExecutor {
     static final Duration POLL = Duration.ofSeconds(10);
     static final Duration INFORMER = Duration.ofSeconds(5);
     static final Duration INVENTORY = Duration.ofSeconds(60);
-    static final PoolReconciler.Settings SETTINGS = new PoolReconciler.Settings(Duration.ofMinutes(10), POLL,
-            Duration.ofMinutes(2), Duration.ofMinutes(1));
+    static final PoolReconciler.Settings SETTINGS =
+            new PoolReconciler.Settings(Duration.ofMinutes(10), POLL, Duration.ofMinutes(2), Duration.ofMinutes(1));
 
     private final Loop loop;
     private final Random rnd;
@@ -50,12 +50,18 @@ final class SimExecutor {
     private final Map<String, ClusterTarget> watched = new LinkedHashMap<>();
     /** Scripted: events held back for a while before they reach the topic (reordering them). */
     private java.util.function.Predicate<ExecutorEvent> holdBack = e -> false;
+
     private Duration holdFor = Duration.ZERO;
 
     /** Events of the command in hand, published when it completes (the flush before the commit). */
     private List<ExecutorEvent> buffer;
 
-    SimExecutor(Loop loop, Random rnd, SimFleet fleet, Logs logs, Supplier<Faults> faults,
+    SimExecutor(
+            Loop loop,
+            Random rnd,
+            SimFleet fleet,
+            Logs logs,
+            Supplier<Faults> faults,
             Supplier<List<ClusterTarget>> registry) {
         this.loop = loop;
         this.rnd = rnd;
@@ -136,7 +142,8 @@ final class SimExecutor {
         }
         List<ExecutorEvent> done = buffer;
         buffer = null;
-        if (faults.get().crashBeforeCommit() > 0 && rnd.nextDouble() < faults.get().crashBeforeCommit()) {
+        if (faults.get().crashBeforeCommit() > 0
+                && rnd.nextDouble() < faults.get().crashBeforeCommit()) {
             // Died between carrying out the command and committing it: its events may or may not have gone out.
             if (rnd.nextBoolean()) {
                 done.forEach(this::publish);

@@ -44,20 +44,21 @@ final class SimFleet implements GkeApi, EdgeApi {
     private final Map<String, Instant> deletedJobs = new HashMap<>();
     /** When the latest create and delete operations of each pool started (GKE lists operations for days). */
     private final Map<String, Instant> createStarted = new HashMap<>();
+
     private final Map<String, Instant> deleteStarted = new HashMap<>();
     private final List<String> violations;
-    private Consumer<PoolLoss> onPoolLoss = loss -> { };
+    private Consumer<PoolLoss> onPoolLoss = loss -> {};
     private boolean healed;
     /** Scripted faults: calls that fail (transiently, before any effect) the next n times. */
     private final Map<String, Integer> failNext = new HashMap<>();
     /** Scripted: nodes of pools created from now on register only after this long (empty: at random). */
     private Optional<Duration> nodeDelay = Optional.empty();
+
     private long opSeq;
     private long uidSeq;
 
     /** A pool deletion that took nodes from a Job still defined in the cluster. */
-    record PoolLoss(String pool, String falconJobId, Instant at) {
-    }
+    record PoolLoss(String pool, String falconJobId, Instant at) {}
 
     private static final class Pool {
         final ClusterTarget cluster;
@@ -74,12 +75,18 @@ final class SimFleet implements GkeApi, EdgeApi {
         String createOpName;
         /** Its VMs came up on the reservation: it counts against the reservation's capacity until deleted. */
         boolean consumesReservation;
+
         boolean stopping;
         int registered;
         int ready;
         boolean nodesNever;
 
-        Pool(ClusterTarget cluster, String name, int hosts, Map<String, String> labels, Optional<String> reservation,
+        Pool(
+                ClusterTarget cluster,
+                String name,
+                int hosts,
+                Map<String, String> labels,
+                Optional<String> reservation,
                 Instant createdAt) {
             this.cluster = cluster;
             this.name = name;
@@ -90,8 +97,7 @@ final class SimFleet implements GkeApi, EdgeApi {
         }
     }
 
-    private record Op(Instant doneAt, Optional<String> error) {
-    }
+    private record Op(Instant doneAt, Optional<String> error) {}
 
     private static final class KJob {
         final ClusterTarget cluster;
@@ -108,8 +114,15 @@ final class SimFleet implements GkeApi, EdgeApi {
         List<JobView.Condition> conditions = List.of();
         boolean runScheduled;
 
-        KJob(ClusterTarget cluster, String name, String uid, String falconJobId, String pool, int pods,
-                Instant createdAt, Scenario.JobPlan plan) {
+        KJob(
+                ClusterTarget cluster,
+                String name,
+                String uid,
+                String falconJobId,
+                String pool,
+                int pods,
+                Instant createdAt,
+                Scenario.JobPlan plan) {
             this.cluster = cluster;
             this.name = name;
             this.uid = uid;
@@ -125,8 +138,13 @@ final class SimFleet implements GkeApi, EdgeApi {
         }
     }
 
-    SimFleet(Loop loop, Random rnd, Faults faults, Map<String, Scenario.JobPlan> plans,
-            Map<String, Integer> reservationHosts, List<String> violations) {
+    SimFleet(
+            Loop loop,
+            Random rnd,
+            Faults faults,
+            Map<String, Scenario.JobPlan> plans,
+            Map<String, Integer> reservationHosts,
+            List<String> violations) {
         this.loop = loop;
         this.rnd = rnd;
         this.faults = faults;
@@ -198,33 +216,48 @@ final class SimFleet implements GkeApi, EdgeApi {
         maybeFail("createNodePool");
         String key = key(cluster, command.nodePoolName());
         if (pools.containsKey(key)) {
-            throw new ApiException(ApiException.Kind.ALREADY_EXISTS, "ALREADY_EXISTS: node pool "
-                    + command.nodePoolName() + " already exists");
+            throw new ApiException(
+                    ApiException.Kind.ALREADY_EXISTS,
+                    "ALREADY_EXISTS: node pool " + command.nodePoolName() + " already exists");
         }
         if (chance(faults.quota())) {
-            throw new ApiException(ApiException.Kind.PERMANENT,
+            throw new ApiException(
+                    ApiException.Kind.PERMANENT,
                     "RESOURCE_EXHAUSTED: Quota 'TPUS_PER_PROJECT' exceeded. Limit: 64.0 in region us-central1.");
         }
-        int hosts = TpuTopology.parse(command.topology()).map(TpuTopology::hosts).orElse(1);
-        Optional<String> reservation = command.supplyMode() == SupplyMode.RESERVATION ? command.reservation()
-                : Optional.empty();
+        int hosts =
+                TpuTopology.parse(command.topology()).map(TpuTopology::hosts).orElse(1);
+        Optional<String> reservation =
+                command.supplyMode() == SupplyMode.RESERVATION ? command.reservation() : Optional.empty();
         if (reservation.isPresent() && free(cluster, reservation.get()) < hosts) {
-            throw new ApiException(ApiException.Kind.PERMANENT, "RESOURCE_EXHAUSTED: reservation "
-                    + reservation.get() + " does not have enough free capacity");
+            throw new ApiException(
+                    ApiException.Kind.PERMANENT,
+                    "RESOURCE_EXHAUSTED: reservation " + reservation.get() + " does not have enough free capacity");
         }
         Map<String, String> labels = new HashMap<>(FalconLabels.of(command.jobId(), command.topology()));
-        Pool pool = new Pool(cluster, command.nodePoolName(), hosts, labels, reservation,
+        Pool pool = new Pool(
+                cluster,
+                command.nodePoolName(),
+                hosts,
+                labels,
+                reservation,
                 Instant.ofEpochSecond(createdAt.getEpochSecond()));
         boolean flex = command.supplyMode() == SupplyMode.FLEX_START;
         pool.visibleAt = flex ? loop.now().plusSeconds(rnd.nextInt(90)) : loop.now();
         String op = "operation-" + (++opSeq);
         pool.createOp = op;
         pool.createOpName = op;
-        Duration provisioning = chance(faults.slowPool()) ? Duration.ofMinutes(11 + rnd.nextInt(10))
+        Duration provisioning = chance(faults.slowPool())
+                ? Duration.ofMinutes(11 + rnd.nextInt(10))
                 : Duration.ofSeconds(20 + rnd.nextInt(480));
         boolean errors = chance(faults.poolError());
-        operations.put(op, new Op(loop.now().plus(provisioning),
-                errors ? Optional.of("Failed to create node pool: TPU capacity unavailable in zone") : Optional.empty()));
+        operations.put(
+                op,
+                new Op(
+                        loop.now().plus(provisioning),
+                        errors
+                                ? Optional.of("Failed to create node pool: TPU capacity unavailable in zone")
+                                : Optional.empty()));
         pool.nodesNever = !healed && chance(faults.neverNodes());
         boolean late = chance(faults.lateNodes());
         pools.put(key, pool);
@@ -273,7 +306,8 @@ final class SimFleet implements GkeApi, EdgeApi {
                 }
             });
         } else if (!pool.nodesNever) {
-            registerNodes(pool, late ? Duration.ofMinutes(15 + rnd.nextInt(30)) : Duration.ofSeconds(5 + rnd.nextInt(180)));
+            registerNodes(
+                    pool, late ? Duration.ofMinutes(15 + rnd.nextInt(30)) : Duration.ofSeconds(5 + rnd.nextInt(180)));
         }
     }
 
@@ -284,7 +318,8 @@ final class SimFleet implements GkeApi, EdgeApi {
                 if (pools.get(key(pool.cluster, pool.name)) == pool && !pool.stopping && pool.registered < pool.hosts) {
                     pool.registered++;
                     loop.after(Duration.ofSeconds(2 + rnd.nextInt(20)), () -> {
-                        if (pools.get(key(pool.cluster, pool.name)) == pool && !pool.stopping
+                        if (pools.get(key(pool.cluster, pool.name)) == pool
+                                && !pool.stopping
                                 && pool.ready < pool.registered) {
                             pool.ready++;
                             schedulePods();
@@ -304,12 +339,15 @@ final class SimFleet implements GkeApi, EdgeApi {
             throw new ApiException(ApiException.Kind.NOT_FOUND, "NOT_FOUND: node pool " + name + " not found");
         }
         if (pool.createOp != null) {
-            throw new ApiException(ApiException.Kind.FAILED_PRECONDITION, "FAILED_PRECONDITION: Operation "
-                    + pool.createOp + " is currently creating node pool " + name + ". Please wait and try again.");
+            throw new ApiException(
+                    ApiException.Kind.FAILED_PRECONDITION,
+                    "FAILED_PRECONDITION: Operation " + pool.createOp + " is currently creating node pool " + name
+                            + ". Please wait and try again.");
         }
         if (pool.stopping) {
-            throw new ApiException(ApiException.Kind.FAILED_PRECONDITION, "FAILED_PRECONDITION: node pool " + name
-                    + " is being deleted. Please wait and try again.");
+            throw new ApiException(
+                    ApiException.Kind.FAILED_PRECONDITION,
+                    "FAILED_PRECONDITION: node pool " + name + " is being deleted. Please wait and try again.");
         }
         for (KJob job : jobs.values()) {
             if (job.cluster.equals(cluster) && job.pool.equals(name)) {
@@ -324,8 +362,11 @@ final class SimFleet implements GkeApi, EdgeApi {
         String op = "operation-" + (++opSeq);
         boolean fails = chance(faults.deleteFails());
         Duration deleting = Duration.ofSeconds(10 + rnd.nextInt(170));
-        operations.put(op, new Op(loop.now().plus(deleting),
-                fails ? Optional.of("Failed to delete node pool: internal error") : Optional.empty()));
+        operations.put(
+                op,
+                new Op(
+                        loop.now().plus(deleting),
+                        fails ? Optional.of("Failed to delete node pool: internal error") : Optional.empty()));
         loop.after(deleting, () -> {
             if (pools.get(key) != pool) {
                 return;
@@ -355,7 +396,8 @@ final class SimFleet implements GkeApi, EdgeApi {
     @Override
     public PoolOperations operations(ClusterTarget cluster, String pool) {
         maybeFail("listOperations");
-        return new PoolOperations(Optional.ofNullable(createStarted.get(key(cluster, pool))),
+        return new PoolOperations(
+                Optional.ofNullable(createStarted.get(key(cluster, pool))),
                 Optional.ofNullable(deleteStarted.get(key(cluster, pool))));
     }
 
@@ -384,15 +426,18 @@ final class SimFleet implements GkeApi, EdgeApi {
     private int free(ClusterTarget cluster, String reservation) {
         int count = reservationHosts.getOrDefault(cluster.project() + "/" + reservation, 0);
         // only pools whose VMs came up hold the reservation (GKE's inUseCount)
-        int used = pools.values().stream().filter(p -> p.consumesReservation
-                && p.reservation.filter(reservation::equals).isPresent()
-                && p.cluster.project().equals(cluster.project())).mapToInt(p -> p.hosts).sum();
+        int used = pools.values().stream()
+                .filter(p -> p.consumesReservation
+                        && p.reservation.filter(reservation::equals).isPresent()
+                        && p.cluster.project().equals(cluster.project()))
+                .mapToInt(p -> p.hosts)
+                .sum();
         return count - used;
     }
 
     private PoolInfo info(Pool pool) {
-        return new PoolInfo(pool.name, pool.status, pool.statusMessage, pool.labels, Optional.of(pool.createdAt),
-                pool.hosts);
+        return new PoolInfo(
+                pool.name, pool.status, pool.statusMessage, pool.labels, Optional.of(pool.createdAt), pool.hosts);
     }
 
     // ---- EdgeApi ----
@@ -409,8 +454,8 @@ final class SimFleet implements GkeApi, EdgeApi {
         maybeFail("jobs.create");
         String key = key(cluster, command.k8sJobName());
         if (jobs.containsKey(key)) {
-            throw new ApiException(ApiException.Kind.ALREADY_EXISTS, "jobs.batch \"" + command.k8sJobName()
-                    + "\" already exists");
+            throw new ApiException(
+                    ApiException.Kind.ALREADY_EXISTS, "jobs.batch \"" + command.k8sJobName() + "\" already exists");
         }
         Instant deleted = deletedJobs.get(key);
         if (deleted != null) {
@@ -419,8 +464,15 @@ final class SimFleet implements GkeApi, EdgeApi {
         }
         Scenario.JobPlan plan = plans.get(command.jobId());
         int pods = TpuTopology.parse(command.topology()).map(TpuTopology::hosts).orElse(1);
-        KJob job = new KJob(cluster, command.k8sJobName(), "uid-" + (++uidSeq), command.jobId(),
-                command.nodePoolName(), pods, loop.now(), plan);
+        KJob job = new KJob(
+                cluster,
+                command.k8sJobName(),
+                "uid-" + (++uidSeq),
+                command.jobId(),
+                command.nodePoolName(),
+                pods,
+                loop.now(),
+                plan);
         if (plan != null && plan.outcome() == Scenario.Outcome.IMAGE_PULL) {
             job.waiting = Optional.of(new PodView.Waiting("ImagePullBackOff", "Back-off pulling image"));
         }
@@ -451,7 +503,10 @@ final class SimFleet implements GkeApi, EdgeApi {
 
     /** The Falcon Jobs of a cluster and their pods, as the informers see them. */
     List<JobView> jobViews(ClusterTarget cluster) {
-        return jobs.values().stream().filter(j -> j.cluster.equals(cluster)).map(SimFleet::view).toList();
+        return jobs.values().stream()
+                .filter(j -> j.cluster.equals(cluster))
+                .map(SimFleet::view)
+                .toList();
     }
 
     List<PodView> podViews(ClusterTarget cluster) {
@@ -461,8 +516,15 @@ final class SimFleet implements GkeApi, EdgeApi {
                 continue;
             }
             for (int i = 0; i < job.pods; i++) {
-                out.add(new PodView(job.name + "-" + i, Optional.of(job.name), Optional.of(job.uid), job.podPhase,
-                        false, Optional.of(job.createdAt), "", "",
+                out.add(new PodView(
+                        job.name + "-" + i,
+                        Optional.of(job.name),
+                        Optional.of(job.uid),
+                        job.podPhase,
+                        false,
+                        Optional.of(job.createdAt),
+                        "",
+                        "",
                         List.of(new PodView.Container(job.terminated, Optional.empty(), job.waiting))));
             }
         }
@@ -470,12 +532,24 @@ final class SimFleet implements GkeApi, EdgeApi {
     }
 
     private static JobView view(KJob job) {
-        Map<String, String> annotations = Map.of(FalconLabels.ANNOTATION_JOB_ID, job.falconJobId,
-                FalconLabels.ANNOTATION_CLUSTER_ID, job.cluster.clusterId(),
-                FalconLabels.ANNOTATION_TPU_TYPE, job.cluster.tpuType(),
-                FalconLabels.ANNOTATION_EXPECTED_PODS, Integer.toString(job.pods));
-        return new JobView(job.name, job.uid, annotations, FalconLabels.of(job.falconJobId, null),
-                Optional.of(job.createdAt), false, job.conditions, job.pods);
+        Map<String, String> annotations = Map.of(
+                FalconLabels.ANNOTATION_JOB_ID,
+                job.falconJobId,
+                FalconLabels.ANNOTATION_CLUSTER_ID,
+                job.cluster.clusterId(),
+                FalconLabels.ANNOTATION_TPU_TYPE,
+                job.cluster.tpuType(),
+                FalconLabels.ANNOTATION_EXPECTED_PODS,
+                Integer.toString(job.pods));
+        return new JobView(
+                job.name,
+                job.uid,
+                annotations,
+                FalconLabels.of(job.falconJobId, null),
+                Optional.of(job.createdAt),
+                false,
+                job.conditions,
+                job.pods);
     }
 
     // ---- pods ----
@@ -483,7 +557,9 @@ final class SimFleet implements GkeApi, EdgeApi {
     /** Pods run once the pool their Job names has all its nodes Ready; they finish after the planned time. */
     private void schedulePods() {
         for (KJob job : List.copyOf(jobs.values())) {
-            if (job.runScheduled || job.finished() || job.plan == null
+            if (job.runScheduled
+                    || job.finished()
+                    || job.plan == null
                     || job.plan.outcome() == Scenario.Outcome.IMAGE_PULL
                     || job.plan.outcome() == Scenario.Outcome.NEVER_SCHEDULED) {
                 continue;
@@ -494,8 +570,7 @@ final class SimFleet implements GkeApi, EdgeApi {
             }
             job.runScheduled = true;
             loop.after(Duration.ofSeconds(1 + rnd.nextInt(10)), () -> {
-                if (jobs.get(key(job.cluster, job.name)) != job || job.finished()
-                        || !"Pending".equals(job.podPhase)) {
+                if (jobs.get(key(job.cluster, job.name)) != job || job.finished() || !"Pending".equals(job.podPhase)) {
                     return;
                 }
                 job.podPhase = "Running";
@@ -510,8 +585,8 @@ final class SimFleet implements GkeApi, EdgeApi {
         }
         if (job.plan.outcome() == Scenario.Outcome.FAIL) {
             job.podPhase = "Failed";
-            job.terminated = Optional.of(new PodView.Terminated(rnd.nextBoolean() ? 1 : 137,
-                    rnd.nextBoolean() ? "Error" : "OOMKilled"));
+            job.terminated = Optional.of(
+                    new PodView.Terminated(rnd.nextBoolean() ? 1 : 137, rnd.nextBoolean() ? "Error" : "OOMKilled"));
             job.conditions = List.of(new JobView.Condition("Failed", "True", "BackoffLimitExceeded", ""));
         } else {
             job.podPhase = "Succeeded";
@@ -524,7 +599,9 @@ final class SimFleet implements GkeApi, EdgeApi {
     /** The pool's nodes are going: pods on them die, and their Jobs fail (backoffLimit 0). */
     private void failPodsOn(Pool pool) {
         for (KJob job : jobs.values()) {
-            if (job.cluster.equals(pool.cluster) && job.pool.equals(pool.name) && !job.finished()
+            if (job.cluster.equals(pool.cluster)
+                    && job.pool.equals(pool.name)
+                    && !job.finished()
                     && "Running".equals(job.podPhase)) {
                 job.podPhase = "Failed";
                 job.terminated = Optional.of(new PodView.Terminated(137, "NodeLost"));
@@ -553,8 +630,9 @@ final class SimFleet implements GkeApi, EdgeApi {
         Integer scripted = failNext.get(call);
         if (scripted != null && scripted > 0) {
             failNext.put(call, scripted - 1);
-            throw new ApiException(ApiException.Kind.TRANSIENT, "503 ServiceUnavailable: " + call
-                    + ": the server is currently unable to handle the request");
+            throw new ApiException(
+                    ApiException.Kind.TRANSIENT,
+                    "503 ServiceUnavailable: " + call + ": the server is currently unable to handle the request");
         }
         if (chance(faults.apiError() / 2)) {
             throw new ApiException(ApiException.Kind.TRANSIENT, "UNAVAILABLE: " + call + ": connection reset");
@@ -564,13 +642,11 @@ final class SimFleet implements GkeApi, EdgeApi {
     /** The change was made but the answer is lost (DEADLINE_EXCEEDED after the server acted). */
     private void maybeFailAfter(String call) {
         if (chance(faults.apiError() / 2)) {
-            throw new ApiException(ApiException.Kind.TRANSIENT, "DEADLINE_EXCEEDED: " + call
-                    + ": no answer in time");
+            throw new ApiException(ApiException.Kind.TRANSIENT, "DEADLINE_EXCEEDED: " + call + ": no answer in time");
         }
     }
 
     static String key(ClusterTarget cluster, String name) {
         return cluster.resourceName() + "/" + name;
     }
-
 }

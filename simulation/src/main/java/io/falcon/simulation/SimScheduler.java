@@ -66,8 +66,7 @@ final class SimScheduler {
 
     /** Everything committed has been read and nothing is in flight. */
     boolean idle() {
-        return up && !inTransaction && inputsCommitted == logs.inputs.size()
-                && eventsCommitted == logs.events.size();
+        return up && !inTransaction && inputsCommitted == logs.inputs.size() && eventsCommitted == logs.events.size();
     }
 
     void start() {
@@ -124,7 +123,8 @@ final class SimScheduler {
                 step("input " + input, () -> apply(input));
             } else {
                 ExecutorEvent event = logs.events.get(events++);
-                step("event " + event.getClass().getSimpleName() + " " + event.jobId(),
+                step(
+                        "event " + event.getClass().getSimpleName() + " " + event.jobId(),
                         () -> core.observe(event, loop.now()));
             }
         }

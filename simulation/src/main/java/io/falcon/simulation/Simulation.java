@@ -32,7 +32,12 @@ public final class Simulation {
     static final Duration QUIESCENCE_LIMIT = Duration.ofHours(48);
 
     /** What a run found. */
-    public record Result(long seed, List<String> violations, Duration simulated, long steps, int jobs,
+    public record Result(
+            long seed,
+            List<String> violations,
+            Duration simulated,
+            long steps,
+            int jobs,
             Map<String, Integer> outcomes) {
         public boolean passed() {
             return violations.isEmpty();
@@ -70,8 +75,8 @@ public final class Simulation {
             row.defaultReservation().ifPresent(r -> reservations.put(row.project() + "/" + r, hosts));
         }
         fleet = new SimFleet(loop, rnd, scenario.faults(), plans, reservations, violations);
-        scheduler = new SimScheduler(loop, rnd, logs,
-                SchedulerSettings.defaults().withIdleLinger(scenario.idleLinger()), checks);
+        scheduler = new SimScheduler(
+                loop, rnd, logs, SchedulerSettings.defaults().withIdleLinger(scenario.idleLinger()), checks);
         executor = new SimExecutor(loop, rnd, fleet, logs, this::faults, this::registry);
         logs.onInputOrEvent = scheduler::wake;
         logs.onCommand = executor::wake;
@@ -150,14 +155,24 @@ public final class Simulation {
         }
         checks.atQuiescence(scheduler.committed().jobMap(), this::allowedToWait, fleet, logs.statuses);
         SchedulerSettings settings = SchedulerSettings.defaults();
-        checks.checkDeadlines(logs.statuses, id -> plans.get(id).timeoutSeconds().map(Duration::ofSeconds)
-                .orElse(settings.defaultExecutionTimeout()), Duration.ofMinutes(20));
+        checks.checkDeadlines(
+                logs.statuses,
+                id -> plans.get(id)
+                        .timeoutSeconds()
+                        .map(Duration::ofSeconds)
+                        .orElse(settings.defaultExecutionTimeout()),
+                Duration.ofMinutes(20));
         Map<String, Integer> outcomes = new TreeMap<>();
         for (ScheduledJob job : scheduler.committed().jobMap().values()) {
             outcomes.merge(job.status().name(), 1, Integer::sum);
         }
-        return new Result(scenario.seed(), List.copyOf(violations), Duration.between(Scenario.T0, loop.now()),
-                loop.steps(), scenario.jobs().size(), outcomes);
+        return new Result(
+                scenario.seed(),
+                List.copyOf(violations),
+                Duration.between(Scenario.T0, loop.now()),
+                loop.steps(),
+                scenario.jobs().size(),
+                outcomes);
     }
 
     /** Prints every record crossing a topic, and every restart, that mentions the word. */
@@ -173,22 +188,44 @@ public final class Simulation {
     /** The scenario and how each job ended, for a person replaying a seed. */
     public String describe() {
         StringBuilder b = new StringBuilder();
-        b.append("clusters ").append(scenario.clusters().stream().map(c -> c.id() + ":" + c.tpuType()
-                + c.defaultReservation().map(r -> "+" + r).orElse("")).toList()).append('\n');
+        b.append("clusters ")
+                .append(scenario.clusters().stream()
+                        .map(c -> c.id() + ":" + c.tpuType()
+                                + c.defaultReservation().map(r -> "+" + r).orElse(""))
+                        .toList())
+                .append('\n');
         b.append("faults ").append(scenario.faults()).append('\n');
         b.append("disruptions ").append(scenario.disruptions()).append('\n');
-        b.append("heal at ").append(scenario.healAt()).append(", idle linger ").append(scenario.idleLinger())
+        b.append("heal at ")
+                .append(scenario.healAt())
+                .append(", idle linger ")
+                .append(scenario.idleLinger())
                 .append('\n');
         for (Scenario.JobPlan plan : scenario.jobs()) {
             ScheduledJob job = scheduler.committed().jobMap().get(plan.id());
-            b.append("  ").append(plan.id()).append(' ').append(plan.actor()).append(' ').append(plan.topology())
+            b.append("  ")
+                    .append(plan.id())
+                    .append(' ')
+                    .append(plan.actor())
+                    .append(' ')
+                    .append(plan.topology())
                     .append(plan.supplyMode().map(m -> " " + m.wireName()).orElse(""))
                     .append(plan.timeoutSeconds().map(t -> " timeout=" + t).orElse(""))
-                    .append(" ").append(plan.outcome()).append(" run=").append(plan.runFor().toMinutes()).append("m")
-                    .append(plan.abortAt().map(a -> " abort@" + Duration.between(Scenario.T0, a).toMinutes() + "m")
+                    .append(" ")
+                    .append(plan.outcome())
+                    .append(" run=")
+                    .append(plan.runFor().toMinutes())
+                    .append("m")
+                    .append(plan.abortAt()
+                            .map(a ->
+                                    " abort@" + Duration.between(Scenario.T0, a).toMinutes() + "m")
                             .orElse(""))
-                    .append(" -> ").append(job == null ? "?" : job.status() + job.reason().map(r -> "/" + r)
-                            .orElse("") + " '" + job.message() + "'")
+                    .append(" -> ")
+                    .append(
+                            job == null
+                                    ? "?"
+                                    : job.status()
+                                            + job.reason().map(r -> "/" + r).orElse("") + " '" + job.message() + "'")
                     .append('\n');
         }
         return b.toString();
@@ -215,9 +252,17 @@ public final class Simulation {
                 upsert(original.get(re.clusterId()));
             }
         } else if (d instanceof Scenario.ClusterMoved m) {
-            Optional.ofNullable(rows.get(m.clusterId())).ifPresent(row -> upsert(new ClusterRow(row.id(), row.name(),
-                    row.project(), m.location(), row.tpuType(), row.gcsBucket(), row.defaultReservation(),
-                    row.status(), row.createdAt())));
+            Optional.ofNullable(rows.get(m.clusterId()))
+                    .ifPresent(row -> upsert(new ClusterRow(
+                            row.id(),
+                            row.name(),
+                            row.project(),
+                            m.location(),
+                            row.tpuType(),
+                            row.gcsBucket(),
+                            row.defaultReservation(),
+                            row.status(),
+                            row.createdAt())));
         }
     }
 
@@ -251,7 +296,8 @@ public final class Simulation {
     }
 
     private List<ClusterTarget> registry() {
-        return rows.values().stream().filter(r -> r.status() != ClusterStatus.OFFLINE)
+        return rows.values().stream()
+                .filter(r -> r.status() != ClusterStatus.OFFLINE)
                 .map(r -> new ClusterTarget(r.id(), r.name(), r.project(), r.location(), r.tpuType(), r.gcsBucket()))
                 .toList();
     }
@@ -266,8 +312,10 @@ public final class Simulation {
                 return false;
             }
         }
-        return fleet.livePools().isEmpty() && fleet.liveJobs().isEmpty()
-                && scheduler.core().pools().isEmpty() && scheduler.core().deletions().isEmpty();
+        return fleet.livePools().isEmpty()
+                && fleet.liveJobs().isEmpty()
+                && scheduler.core().pools().isEmpty()
+                && scheduler.core().deletions().isEmpty();
     }
 
     /** A job may still wait at quiescence only while no active cluster can take it (the scenario keeps it so). */
@@ -275,14 +323,15 @@ public final class Simulation {
         if (job.phase() != Phase.UNPLACED) {
             return Optional.empty();
         }
-        ClusterChoice.Result choice = ClusterChoice.choose(job.request().tpuType().wireName(),
-                job.request().supplyMode(), rows.values(), c -> false, c -> 0);
+        ClusterChoice.Result choice = ClusterChoice.choose(
+                job.request().tpuType().wireName(), job.request().supplyMode(), rows.values(), c -> false, c -> 0);
         return choice instanceof ClusterChoice.NoneEligible none ? Optional.of(none.why()) : Optional.empty();
     }
 
     private String remaining() {
         List<String> left = new ArrayList<>();
-        scheduler.committed().jobMap().values().stream().filter(j -> j.phase() != Phase.DONE)
+        scheduler.committed().jobMap().values().stream()
+                .filter(j -> j.phase() != Phase.DONE)
                 .forEach(j -> left.add(j.id() + " " + j.phase() + " " + j.status() + "/"
                         + j.reason().map(Enum::name).orElse("") + " '" + j.message() + "'"));
         if (!fleet.livePools().isEmpty()) {
@@ -300,13 +349,28 @@ public final class Simulation {
     }
 
     private static ClusterRow withStatus(ClusterRow row, ClusterStatus status) {
-        return new ClusterRow(row.id(), row.name(), row.project(), row.location(), row.tpuType(), row.gcsBucket(),
-                row.defaultReservation(), status, row.createdAt());
+        return new ClusterRow(
+                row.id(),
+                row.name(),
+                row.project(),
+                row.location(),
+                row.tpuType(),
+                row.gcsBucket(),
+                row.defaultReservation(),
+                status,
+                row.createdAt());
     }
 
     static JobRequest request(Scenario.JobPlan plan) {
-        return new JobRequest(plan.id(), plan.actor(), "name-" + plan.id(), plan.tpuType(), plan.topology(),
+        return new JobRequest(
+                plan.id(),
+                plan.actor(),
+                "name-" + plan.id(),
+                plan.tpuType(),
+                plan.topology(),
                 "{\"image\":\"us-docker.pkg.dev/p/r/train:1\",\"command\":[\"python\",\"train.py\"]}",
-                plan.supplyMode().map(SupplyMode::wireName), plan.timeoutSeconds(), plan.submitAt());
+                plan.supplyMode().map(SupplyMode::wireName),
+                plan.timeoutSeconds(),
+                plan.submitAt());
     }
 }

@@ -14,8 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Every failing seed is printed with its violations, so it can be replayed exactly.
  */
 public final class SimulationMain {
-    private SimulationMain() {
-    }
+    private SimulationMain() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length >= 2 && args[0].equals("--seed")) {
@@ -50,8 +49,8 @@ public final class SimulationMain {
                     } else {
                         failed.incrementAndGet();
                         synchronized (SimulationMain.class) {
-                            System.out.println("FAILED " + result.summary()
-                                    + " (replay: bench/simulate --seed " + seed + ")");
+                            System.out.println(
+                                    "FAILED " + result.summary() + " (replay: bench/simulate --seed " + seed + ")");
                             result.violations().forEach(v -> System.out.println("  " + v));
                         }
                     }
@@ -67,8 +66,9 @@ public final class SimulationMain {
         }
         pool.shutdown();
         Duration took = Duration.ofNanos(System.nanoTime() - started);
-        System.out.printf("seeds %d..%d on %d threads in %ds (%d simulated hours)%n", first, first + seeds - 1,
-                threads, took.toSeconds(), simulatedMinutes.get() / 60);
+        System.out.printf(
+                "seeds %d..%d on %d threads in %ds (%d simulated hours)%n",
+                first, first + seeds - 1, threads, took.toSeconds(), simulatedMinutes.get() / 60);
         System.out.println(passed.get() + " passed, " + failed.get() + " failed");
         System.exit(failed.get() == 0 ? 0 : 1);
     }

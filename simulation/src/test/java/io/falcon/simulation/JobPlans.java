@@ -62,7 +62,7 @@ final class JobPlans {
     }
 
     Scenario.JobPlan build() {
-        return new Scenario.JobPlan(id, actor, tpuType, topology, supplyMode, timeoutSeconds, submitAt, abortAt, runFor,
-                outcome);
+        return new Scenario.JobPlan(
+                id, actor, tpuType, topology, supplyMode, timeoutSeconds, submitAt, abortAt, runFor, outcome);
     }
 }

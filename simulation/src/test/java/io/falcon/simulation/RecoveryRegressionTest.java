@@ -4,7 +4,6 @@ import static io.falcon.simulation.JobPlans.job;
 import static io.falcon.testkit.builders.ClusterRowBuilder.clusterRow;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.falcon.events.ClusterStatus;
 import io.falcon.events.cdc.ClusterRow;
 import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.events.status.Reason;
@@ -35,7 +34,9 @@ class RecoveryRegressionTest {
     }
 
     private static void await(Simulation sim, String jobId, Phase phase) {
-        assertThat(sim.runUntil(() -> phaseOf(sim, jobId) == phase, LATE)).as(jobId + " reaches " + phase).isTrue();
+        assertThat(sim.runUntil(() -> phaseOf(sim, jobId) == phase, LATE))
+                .as(jobId + " reaches " + phase)
+                .isTrue();
     }
 
     private static Phase phaseOf(Simulation sim, String jobId) {
@@ -70,7 +71,8 @@ class RecoveryRegressionTest {
 
     @Test
     void case1ExecutorRestartWhileDispatchingDoesNotDeleteThePoolUnderTheJob() {
-        Simulation sim = start(List.of(C0), job("j1").runFor(Duration.ofMinutes(20)).build());
+        Simulation sim =
+                start(List.of(C0), job("j1").runFor(Duration.ofMinutes(20)).build());
         await(sim, "j1", Phase.DISPATCHING);
         sim.executor().crash(Duration.ofSeconds(30));
         // what the old executor's recovery did: announce the pool ready again
@@ -100,8 +102,13 @@ class RecoveryRegressionTest {
     void case3WaitingForNodeSurvivesAnExecutorRestartPastTheCreateTimeout() {
         Simulation sim = start(List.of(C0), job("j1").build());
         sim.fleet().nodeDelay(Duration.ofMinutes(45));
-        assertThat(sim.runUntil(() -> sim.job("j1").flatMap(ScheduledJob::reason)
-                .filter(Reason.WaitingForNode::equals).isPresent(), LATE)).isTrue();
+        assertThat(sim.runUntil(
+                        () -> sim.job("j1")
+                                .flatMap(ScheduledJob::reason)
+                                .filter(Reason.WaitingForNode::equals)
+                                .isPresent(),
+                        LATE))
+                .isTrue();
         Instant waiting = sim.loop().now();
         sim.runUntil(() -> false, waiting.plus(Duration.ofMinutes(15))); // beyond the 10m create timeout
         sim.executor().crash(Duration.ofMinutes(1));
@@ -110,18 +117,27 @@ class RecoveryRegressionTest {
         assertThat(sim.job("j1").map(ScheduledJob::phase)).contains(Phase.PROVISIONING);
         assertThat(last(sim, "j1").reason()).contains(Reason.WaitingForNode);
         quiesce(sim);
-        assertThat(statuses(sim, "j1")).noneMatch(s -> s.reason().filter(Reason.NodePoolTimeout::equals).isPresent());
+        assertThat(statuses(sim, "j1"))
+                .noneMatch(
+                        s -> s.reason().filter(Reason.NodePoolTimeout::equals).isPresent());
         assertThat(last(sim, "j1").status()).isEqualTo(Status.Succeeded);
     }
 
     @Test
     void case4AnAbortRacingAJobCreateRetryLeavesNoKubernetesJob() {
-        Simulation sim = start(List.of(C0), job("j1").runFor(Duration.ofHours(1)).build(),
+        Simulation sim = start(
+                List.of(C0),
+                job("j1").runFor(Duration.ofHours(1)).build(),
                 job("j2").actor("bob").submittedAfter(Duration.ofMinutes(2)).build());
         sim.fleet().failNext("jobs.create", 3);
         await(sim, "j1", Phase.DISPATCHING);
-        assertThat(sim.runUntil(() -> sim.logs().events.stream().anyMatch(e -> e instanceof
-                ExecutorEvent.JobSubmitFailed f && f.jobId().equals("j1") && f.retryable()), LATE)).isTrue();
+        assertThat(sim.runUntil(
+                        () -> sim.logs().events.stream()
+                                .anyMatch(e -> e instanceof ExecutorEvent.JobSubmitFailed f
+                                        && f.jobId().equals("j1")
+                                        && f.retryable()),
+                        LATE))
+                .isTrue();
         sim.logs().appendInput(new Logs.Abort("j1"));
 
         quiesce(sim); // includes: no Job created after its deletion, none left of a terminal job
@@ -132,29 +148,47 @@ class RecoveryRegressionTest {
 
     @Test
     void case5JobRunningBeforeJobSubmittedArmsTheDeadlineAndRecordsTheUid() {
-        Simulation sim = start(List.of(C0), job("j1").timeoutSeconds(600).runFor(Duration.ofHours(2)).build());
+        Simulation sim = start(
+                List.of(C0),
+                job("j1").timeoutSeconds(600).runFor(Duration.ofHours(2)).build());
         sim.executor().holdBack(e -> e instanceof ExecutorEvent.JobSubmitted, Duration.ofMinutes(5));
 
         quiesce(sim);
         TaskStatus end = last(sim, "j1");
         assertThat(end.status()).isEqualTo(Status.Failed);
         assertThat(end.reason()).contains(Reason.Timeout);
-        assertThat(Duration.between(end.dispatchedAt().orElseThrow(), end.finishedAt().orElseThrow()))
+        assertThat(Duration.between(
+                        end.dispatchedAt().orElseThrow(), end.finishedAt().orElseThrow()))
                 .isBetween(Duration.ofSeconds(600), Duration.ofSeconds(602));
-        assertThat(statuses(sim, "j1")).filteredOn(s -> s.status() == Status.Running)
+        assertThat(statuses(sim, "j1"))
+                .filteredOn(s -> s.status() == Status.Running)
                 .allSatisfy(s -> assertThat(s.jobUid()).isPresent());
     }
 
     @Test
     void case6ADeletedClusterRowEndsItsActiveJobsReroutesTheWaitingOnesAndDeletesItsPools() {
-        ClusterRow c1 = clusterRow("c1").status("maintenance").createdAt(Scenario.T0).build();
-        Simulation sim = start(List.of(C0, c1),
+        ClusterRow c1 =
+                clusterRow("c1").status("maintenance").createdAt(Scenario.T0).build();
+        Simulation sim = start(
+                List.of(C0, c1),
                 job("j1").topology("4x4").runFor(Duration.ofHours(3)).build(),
-                job("j2").topology("4x4").actor("bob").runFor(Duration.ofHours(3)).submittedAfter(Duration.ofMinutes(1))
+                job("j2")
+                        .topology("4x4")
+                        .actor("bob")
+                        .runFor(Duration.ofHours(3))
+                        .submittedAfter(Duration.ofMinutes(1))
                         .build(),
-                job("j3").topology("4x4").runFor(Duration.ofMinutes(10)).submittedAfter(Duration.ofMinutes(2)).build(),
-                job("j4").topology("4x4").actor("bob").runFor(Duration.ofMinutes(10))
-                        .submittedAfter(Duration.ofMinutes(3)).build());
+                job("j3")
+                        .topology("4x4")
+                        .runFor(Duration.ofMinutes(10))
+                        .submittedAfter(Duration.ofMinutes(2))
+                        .build(),
+                job("j4")
+                        .topology("4x4")
+                        .actor("bob")
+                        .runFor(Duration.ofMinutes(10))
+                        .submittedAfter(Duration.ofMinutes(3))
+                        .build());
         await(sim, "j2", Phase.RUNNING);
         assertThat(sim.runUntil(() -> phaseOf(sim, "j3").holdsSlot(), LATE)).isTrue();
         assertThat(phaseOf(sim, "j4")).isEqualTo(Phase.WAITING);
@@ -173,7 +207,9 @@ class RecoveryRegressionTest {
 
     @Test
     void case7PodsThatNeverRunEndTheJobAndFreeTheQueue() {
-        Simulation sim = start(List.of(C0), job("j1").outcome(Scenario.Outcome.NEVER_SCHEDULED).build(),
+        Simulation sim = start(
+                List.of(C0),
+                job("j1").outcome(Scenario.Outcome.NEVER_SCHEDULED).build(),
                 job("j2").actor("bob").submittedAfter(Duration.ofMinutes(2)).build());
 
         quiesce(sim);
@@ -185,10 +221,17 @@ class RecoveryRegressionTest {
 
     @Test
     void case8ARestartWhileAJobRunsOnAnInheritedPoolKeepsThePool() {
-        Simulation sim = start(List.of(C0), job("j1").runFor(Duration.ofMinutes(1)).build(),
-                job("j2").actor("bob").runFor(Duration.ofHours(1)).submittedAfter(Duration.ofSeconds(90)).build());
+        Simulation sim = start(
+                List.of(C0),
+                job("j1").runFor(Duration.ofMinutes(1)).build(),
+                job("j2")
+                        .actor("bob")
+                        .runFor(Duration.ofHours(1))
+                        .submittedAfter(Duration.ofSeconds(90))
+                        .build());
         await(sim, "j2", Phase.RUNNING);
-        assertThat(sim.job("j2").flatMap(ScheduledJob::nodePoolName)).as("j2 inherited j1's pool")
+        assertThat(sim.job("j2").flatMap(ScheduledJob::nodePoolName))
+                .as("j2 inherited j1's pool")
                 .contains("falcon-j1");
         sim.executor().crash(Duration.ofSeconds(30));
         // what the old executor's recovery did: the pool's creator has no Kubernetes Job, so it is "ready"
@@ -201,7 +244,8 @@ class RecoveryRegressionTest {
     @Test
     void theSimulationFindsAPoolDeletedUnderALiveJob() {
         // The checks themselves can fail: a pool deleted behind Falcon's back under a running job is reported.
-        Simulation sim = start(List.of(C0), job("j1").runFor(Duration.ofHours(1)).build());
+        Simulation sim =
+                start(List.of(C0), job("j1").runFor(Duration.ofHours(1)).build());
         await(sim, "j1", Phase.RUNNING);
         ScheduledJob j1 = sim.job("j1").orElseThrow();
         sim.fleet().deletePool(j1.target().orElseThrow(), j1.nodePoolName().orElseThrow());

@@ -19,11 +19,17 @@ class SimulationTest {
     @Test
     void everySeedEndsWithAllInvariantsHeld() throws Exception {
         int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
-        List<Simulation.Result> failed = new ForkJoinPool(threads).submit(() -> LongStream.rangeClosed(1, SEEDS)
-                .parallel().mapToObj(Simulation::run).filter(r -> !r.passed()).toList()).get();
-        failed.forEach(r -> System.out.println("FAILED " + r.summary() + "\n  " + String.join("\n  ",
-                r.violations())));
-        assertThat(failed).extracting(Simulation.Result::seed).as("failing seeds (replay: bench/simulate --seed S)")
+        List<Simulation.Result> failed = new ForkJoinPool(threads)
+                .submit(() -> LongStream.rangeClosed(1, SEEDS)
+                        .parallel()
+                        .mapToObj(Simulation::run)
+                        .filter(r -> !r.passed())
+                        .toList())
+                .get();
+        failed.forEach(r -> System.out.println("FAILED " + r.summary() + "\n  " + String.join("\n  ", r.violations())));
+        assertThat(failed)
+                .extracting(Simulation.Result::seed)
+                .as("failing seeds (replay: bench/simulate --seed S)")
                 .isEmpty();
     }
 

@@ -8,8 +8,7 @@ import org.flywaydb.core.api.output.MigrateResult;
  * baselines below V1 because the database already holds the upper components' jobs table.
  */
 public final class SchemaMigrator {
-    private SchemaMigrator() {
-    }
+    private SchemaMigrator() {}
 
     public static MigrateResult migrate(String jdbcUrl, String user, String password) {
         return Flyway.configure()

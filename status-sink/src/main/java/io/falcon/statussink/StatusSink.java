@@ -121,13 +121,19 @@ public final class StatusSink implements AutoCloseable {
         List<TaskStatus> statuses = new ArrayList<>();
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         for (ConsumerRecord<String, byte[]> record : records) {
-            offsets.put(new TopicPartition(record.topic(), record.partition()),
-                    new OffsetAndMetadata(record.offset() + 1));
+            offsets.put(
+                    new TopicPartition(record.topic(), record.partition()), new OffsetAndMetadata(record.offset() + 1));
             try {
                 statuses.add(Topics.TASK_STATUS.valueSerde().fromBytes(record.value()));
             } catch (SerializationException e) {
-                deadLetter(record.topic(), record.partition(), record.offset(), record.key(), record.value(),
-                        e.getMessage(), e);
+                deadLetter(
+                        record.topic(),
+                        record.partition(),
+                        record.offset(),
+                        record.key(),
+                        record.value(),
+                        e.getMessage(),
+                        e);
                 metrics.deadLetter(record.topic(), "decode");
             }
         }
@@ -136,16 +142,27 @@ public final class StatusSink implements AutoCloseable {
         metrics.sinkWriteLatency().record(Duration.ofNanos(System.nanoTime() - started));
         metrics.sinkBatchSize().record(statuses.size());
         for (TaskStatus unknown : outcome.unknownJobs()) {
-            deadLetter(topic, -1, -1, unknown.jobId(),
-                    Topics.TASK_STATUS.valueSerde().toBytes(unknown), "no jobs row with id " + unknown.jobId(), null);
+            deadLetter(
+                    topic,
+                    -1,
+                    -1,
+                    unknown.jobId(),
+                    Topics.TASK_STATUS.valueSerde().toBytes(unknown),
+                    "no jobs row with id " + unknown.jobId(),
+                    null);
             metrics.deadLetter(topic, "process");
         }
         deadLetters.flush();
         consumer.commitSync(offsets);
         Instant committed = Instant.now();
-        statuses.forEach(status -> metrics.sinkLag().record(Duration.between(status.meta().occurredAt(), committed)));
-        LOG.debug("wrote batch size={} applied={} guarded={} unknown={}", statuses.size(), outcome.applied(),
-                outcome.guarded(), outcome.unknownJobs().size());
+        statuses.forEach(status ->
+                metrics.sinkLag().record(Duration.between(status.meta().occurredAt(), committed)));
+        LOG.debug(
+                "wrote batch size={} applied={} guarded={} unknown={}",
+                statuses.size(),
+                outcome.applied(),
+                outcome.guarded(),
+                outcome.unknownJobs().size());
     }
 
     /**
@@ -166,7 +183,10 @@ public final class StatusSink implements AutoCloseable {
                 if (!running.get()) {
                     throw new IllegalStateException("stopping with an unwritten batch; it will be redelivered", e);
                 }
-                LOG.warn("database write failed, retrying batch of {} in {} ms: {}", statuses.size(), backoffMs,
+                LOG.warn(
+                        "database write failed, retrying batch of {} in {} ms: {}",
+                        statuses.size(),
+                        backoffMs,
                         e.getMessage());
                 closeConnection();
                 keepGroupMembership(backoffMs);
@@ -186,10 +206,19 @@ public final class StatusSink implements AutoCloseable {
                 guarded += one.guarded();
                 unknown.addAll(one.unknownJobs());
             } catch (SQLException e) {
-                LOG.error("the database refuses the status of job {} (version {}): {}; dead-lettering it",
-                        status.jobId(), status.version(), e.getMessage());
-                deadLetter(topic, -1, -1, status.jobId(), Topics.TASK_STATUS.valueSerde().toBytes(status),
-                        "the database refuses it: " + e.getMessage(), e);
+                LOG.error(
+                        "the database refuses the status of job {} (version {}): {}; dead-lettering it",
+                        status.jobId(),
+                        status.version(),
+                        e.getMessage());
+                deadLetter(
+                        topic,
+                        -1,
+                        -1,
+                        status.jobId(),
+                        Topics.TASK_STATUS.valueSerde().toBytes(status),
+                        "the database refuses it: " + e.getMessage(),
+                        e);
                 metrics.deadLetter(topic, "process");
             }
         }
@@ -206,7 +235,10 @@ public final class StatusSink implements AutoCloseable {
                 if (isDataError(e) || !running.get()) {
                     throw e;
                 }
-                LOG.warn("database write of job {} failed, retrying in {} ms: {}", status.jobId(), backoffMs,
+                LOG.warn(
+                        "database write of job {} failed, retrying in {} ms: {}",
+                        status.jobId(),
+                        backoffMs,
                         e.getMessage());
                 closeConnection();
                 keepGroupMembership(backoffMs);
@@ -219,7 +251,8 @@ public final class StatusSink implements AutoCloseable {
     static boolean isDataError(SQLException e) {
         for (SQLException s = e; s != null; s = s.getNextException()) {
             String state = s.getSQLState();
-            if (s instanceof java.sql.SQLDataException || s instanceof java.sql.SQLIntegrityConstraintViolationException
+            if (s instanceof java.sql.SQLDataException
+                    || s instanceof java.sql.SQLIntegrityConstraintViolationException
                     || (state != null && (state.startsWith("22") || state.startsWith("23")))) {
                 return true;
             }
@@ -262,13 +295,26 @@ public final class StatusSink implements AutoCloseable {
         }
     }
 
-    private void deadLetter(String topic, int partition, long offset, String key, byte[] payload, String reason,
-            Throwable error) {
-        LOG.warn("dead-lettering task status topic={} partition={} offset={} job={} reason={}", topic, partition,
-                offset, key, reason);
-        DeadLetter letter = DeadLetter.of(Meta.of(PRODUCER, Instant.now()), topic, partition, offset,
-                key == null ? null : key.getBytes(java.nio.charset.StandardCharsets.UTF_8), payload, reason, error);
-        deadLetters.send(new ProducerRecord<>(Topics.DEAD_LETTER.name(),
+    private void deadLetter(
+            String topic, int partition, long offset, String key, byte[] payload, String reason, Throwable error) {
+        LOG.warn(
+                "dead-lettering task status topic={} partition={} offset={} job={} reason={}",
+                topic,
+                partition,
+                offset,
+                key,
+                reason);
+        DeadLetter letter = DeadLetter.of(
+                Meta.of(PRODUCER, Instant.now()),
+                topic,
+                partition,
+                offset,
+                key == null ? null : key.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                payload,
+                reason,
+                error);
+        deadLetters.send(new ProducerRecord<>(
+                Topics.DEAD_LETTER.name(),
                 key == null ? null : key.getBytes(java.nio.charset.StandardCharsets.UTF_8),
                 Topics.DEAD_LETTER.valueSerde().toBytes(letter)));
     }

@@ -38,7 +38,7 @@ public record StatusSinkConfig(
     @Override
     public String toString() {
         // the password stays out of logs
-        return "StatusSinkConfig[bootstrapServers=" + bootstrapServers + ", groupId=" + groupId + ", jdbcUrl="
-                + jdbcUrl + ", dbUser=" + dbUser + ", maxBatch=" + maxBatch + ", maxBackoff=" + maxBackoff + "]";
+        return "StatusSinkConfig[bootstrapServers=" + bootstrapServers + ", groupId=" + groupId + ", jdbcUrl=" + jdbcUrl
+                + ", dbUser=" + dbUser + ", maxBatch=" + maxBatch + ", maxBackoff=" + maxBackoff + "]";
     }
 }

@@ -8,8 +8,7 @@ import io.falcon.ops.ComponentRuntime;
 
 /** Runs the status-sink: applies the schema migration, then writes task statuses until the JVM is asked to stop. */
 public final class StatusSinkMain {
-    private StatusSinkMain() {
-    }
+    private StatusSinkMain() {}
 
     public static void main(String[] args) throws InterruptedException {
         SettingValues settings = ComponentRuntime.settingsOrExit(StatusSinkKeys.COMPONENT);
@@ -17,8 +16,8 @@ public final class StatusSinkMain {
         SchemaMigrator.migrate(config.jdbcUrl(), config.dbUser(), config.dbPassword());
         ComponentRuntime runtime = ComponentRuntime.start(settings);
         StatusSink sink = runtime.manage("status-sink", new StatusSink(config, runtime.metrics()).start());
-        runtime.ops().addReadinessCheck(Checks.consumerJoined("consumer:" + Topics.TASK_STATUS.name(),
-                        sink.assignment()))
+        runtime.ops()
+                .addReadinessCheck(Checks.consumerJoined("consumer:" + Topics.TASK_STATUS.name(), sink.assignment()))
                 .addReadinessCheck(Checks.jdbc("database", config.jdbcUrl(), config.dbUser(), config.dbPassword()));
         runtime.awaitShutdown();
     }

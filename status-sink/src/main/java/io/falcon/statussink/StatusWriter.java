@@ -45,8 +45,7 @@ public final class StatusWriter {
             """;
 
     /** What one batch did: rows changed, and events whose job does not exist (to be dead-lettered). */
-    public record Outcome(int applied, int guarded, List<TaskStatus> unknownJobs) {
-    }
+    public record Outcome(int applied, int guarded, List<TaskStatus> unknownJobs) {}
 
     public Outcome write(Connection connection, List<TaskStatus> statuses) throws SQLException {
         boolean autoCommit = connection.getAutoCommit();
@@ -68,7 +67,9 @@ public final class StatusWriter {
             }
             recordVersions(connection, applied);
             Set<String> existing = existing(connection, unchanged);
-            List<TaskStatus> unknown = unchanged.stream().filter(s -> !existing.contains(s.jobId())).toList();
+            List<TaskStatus> unknown = unchanged.stream()
+                    .filter(s -> !existing.contains(s.jobId()))
+                    .toList();
             connection.commit();
             return new Outcome(applied.size(), unchanged.size() - unknown.size(), unknown);
         } catch (SQLException | RuntimeException e) {

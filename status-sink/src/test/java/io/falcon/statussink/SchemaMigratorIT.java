@@ -14,8 +14,8 @@ class SchemaMigratorIT {
         var second = SchemaMigrator.migrate(db.url(), db.db.user(), db.db.password());
         assertThat(first.migrationsExecuted).isEqualTo(2);
         assertThat(second.migrationsExecuted).isZero();
-        try (Connection c = db.connect(); ResultSet columns = c.getMetaData().getColumns(db.name, null, "clusters",
-                "default_reservation")) {
+        try (Connection c = db.connect();
+                ResultSet columns = c.getMetaData().getColumns(db.name, null, "clusters", "default_reservation")) {
             assertThat(columns.next()).isTrue();
         }
     }

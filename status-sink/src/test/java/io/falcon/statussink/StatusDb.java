@@ -45,8 +45,9 @@ final class StatusDb {
     }
 
     void insertJob(String id, String status) throws SQLException {
-        try (Connection c = connect(); PreparedStatement insert = c.prepareStatement(
-                "INSERT INTO jobs (id, actor, name, tpu_type, topology, spec, status) VALUES (?, 'a', 'n', 'v6e', '2x4', '{}', ?)")) {
+        try (Connection c = connect();
+                PreparedStatement insert = c.prepareStatement(
+                        "INSERT INTO jobs (id, actor, name, tpu_type, topology, spec, status) VALUES (?, 'a', 'n', 'v6e', '2x4', '{}', ?)")) {
             insert.setString(1, id);
             insert.setString(2, status);
             insert.executeUpdate();
@@ -54,8 +55,8 @@ final class StatusDb {
     }
 
     String column(String id, String column) throws SQLException {
-        try (Connection c = connect(); PreparedStatement select = c.prepareStatement(
-                "SELECT " + column + " FROM jobs WHERE id = ?")) {
+        try (Connection c = connect();
+                PreparedStatement select = c.prepareStatement("SELECT " + column + " FROM jobs WHERE id = ?")) {
             select.setString(1, id);
             try (ResultSet rows = select.executeQuery()) {
                 return rows.next() ? rows.getString(1) : null;
@@ -65,8 +66,14 @@ final class StatusDb {
 
     /** A transition as the scheduler sends it for a job dispatched to cluster c1, with its finish time if final. */
     static TaskStatus status(String jobId, long version, Status status, Optional<Reason> reason, String message) {
-        TaskStatusBuilder transition = taskStatus(jobId).version(version).status(status).reason(reason)
-                .message(message).clusterId("c1").nodePoolName("falcon-" + jobId).at(Instant.now());
+        TaskStatusBuilder transition = taskStatus(jobId)
+                .version(version)
+                .status(status)
+                .reason(reason)
+                .message(message)
+                .clusterId("c1")
+                .nodePoolName("falcon-" + jobId)
+                .at(Instant.now());
         Instant finished = Instant.parse("2026-12-02T10:05:00.123Z");
         if (status.isTerminal()) {
             transition.finishedAt(finished);

@@ -9,11 +9,11 @@ import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;
 import io.falcon.ops.FalconMetrics;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.falcon.testkit.Await;
 import io.falcon.testkit.kafka.DeadLetters;
 import io.falcon.testkit.kafka.TopicProducer;
 import io.falcon.testkit.kafka.TopicReader;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -36,13 +36,18 @@ class StatusSinkIT {
         topic = SharedInfra.uniqueName("status");
         SharedInfra.kafka().createTopics(3, topic);
         producer = TopicProducer.to(SharedInfra.kafka().bootstrapServers(), Topics.TASK_STATUS, topic);
-        sink = new StatusSink(StatusSinkConfig.from(Map.of(
-                "falcon.kafka.bootstrap-servers", SharedInfra.kafka().bootstrapServers(),
-                "falcon.sink.group-id", topic,
-                "falcon.db.url", db.url(),
-                "falcon.db.user", db.db.user(),
-                "falcon.db.password", db.db.password(),
-                "falcon.sink.max-backoff", "1s")), new FalconMetrics(new SimpleMeterRegistry()), topic).start();
+        sink = new StatusSink(
+                        StatusSinkConfig.from(Map.of(
+                                "falcon.kafka.bootstrap-servers",
+                                        SharedInfra.kafka().bootstrapServers(),
+                                "falcon.sink.group-id", topic,
+                                "falcon.db.url", db.url(),
+                                "falcon.db.user", db.db.user(),
+                                "falcon.db.password", db.db.password(),
+                                "falcon.sink.max-backoff", "1s")),
+                        new FalconMetrics(new SimpleMeterRegistry()),
+                        topic)
+                .start();
     }
 
     @AfterEach
@@ -96,7 +101,9 @@ class StatusSinkIT {
         awaitStatus("known", "Running");
 
         List<DeadLetter> letters = deadLetters(letter -> true, 2);
-        assertThat(letters).extracting(DeadLetter::reason).anySatisfy(r -> assertThat(r).contains("TaskStatus"))
+        assertThat(letters)
+                .extracting(DeadLetter::reason)
+                .anySatisfy(r -> assertThat(r).contains("TaskStatus"))
                 .anySatisfy(r -> assertThat(r).isEqualTo("no jobs row with id ghost"));
     }
 
@@ -109,23 +116,33 @@ class StatusSinkIT {
         send(StatusDb.status("fine", 1, Status.Running, Optional.empty(), "Pod 运行中 (1/1 active)"));
         awaitStatus("fine", "Running");
 
-        List<DeadLetter> letters = deadLetters(letter -> letter.key().filter("huge"::equals).isPresent(), 1);
-        assertThat(letters).singleElement().satisfies(l -> assertThat(l.reason()).startsWith("the database refuses"));
+        List<DeadLetter> letters =
+                deadLetters(letter -> letter.key().filter("huge"::equals).isPresent(), 1);
+        assertThat(letters)
+                .singleElement()
+                .satisfies(l -> assertThat(l.reason()).startsWith("the database refuses"));
         assertThat(db.column("huge", "status")).isEqualTo("Pending");
     }
 
     /** The dead letters this test's topic produced that match, read until {@code wanted} arrived (at most 30 s). */
     private List<DeadLetter> deadLetters(Predicate<DeadLetter> matching, int wanted) {
-        try (TopicReader<String, DeadLetter> letters = DeadLetters.reader(SharedInfra.kafka().bootstrapServers())) {
-            return letters.awaitMatching(wanted + " dead letters from " + topic, Duration.ofSeconds(30),
-                    DeadLetters.from(topic).and(matching), wanted);
+        try (TopicReader<String, DeadLetter> letters =
+                DeadLetters.reader(SharedInfra.kafka().bootstrapServers())) {
+            return letters.awaitMatching(
+                    wanted + " dead letters from " + topic,
+                    Duration.ofSeconds(30),
+                    DeadLetters.from(topic).and(matching),
+                    wanted);
         }
     }
 
     /** Until the status-sink wrote the status into the job's row. */
     private void awaitStatus(String jobId, String status) {
-        Await.until("status " + status + " in the row of " + jobId, Duration.ofSeconds(30),
-                () -> status.equals(db.column(jobId, "status")), () -> {
+        Await.until(
+                "status " + status + " in the row of " + jobId,
+                Duration.ofSeconds(30),
+                () -> status.equals(db.column(jobId, "status")),
+                () -> {
                     try {
                         return "status " + db.column(jobId, "status");
                     } catch (SQLException e) {

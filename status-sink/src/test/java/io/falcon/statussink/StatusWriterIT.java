@@ -39,8 +39,8 @@ class StatusWriterIT {
         db.insertJob("j1", "Pending");
         try (Connection c = db.connect()) {
             writer.write(c, List.of(StatusDb.status("j1", 5, Status.Failed, Optional.of(Reason.JobFailed), "boom")));
-            StatusWriter.Outcome late = writer.write(c, List.of(
-                    StatusDb.status("j1", 4, Status.Running, Optional.empty(), "Pod 运行中 (1/1 active)")));
+            StatusWriter.Outcome late = writer.write(
+                    c, List.of(StatusDb.status("j1", 4, Status.Running, Optional.empty(), "Pod 运行中 (1/1 active)")));
             assertThat(late.guarded()).isEqualTo(1);
             assertThat(late.unknownJobs()).isEmpty();
         }
@@ -54,12 +54,14 @@ class StatusWriterIT {
         try (Connection c = db.connect()) {
             writer.write(c, List.of(StatusDb.status("j2", 5, Status.Succeeded, Optional.empty(), "")));
             // a newer event that would change the terminal status or reason changes nothing
-            StatusWriter.Outcome other = writer.write(c, List.of(
-                    StatusDb.status("j2", 6, Status.Failed, Optional.of(Reason.JobFailed), "late")));
+            StatusWriter.Outcome other = writer.write(
+                    c, List.of(StatusDb.status("j2", 6, Status.Failed, Optional.of(Reason.JobFailed), "late")));
             assertThat(other.guarded()).isEqualTo(1);
             // the same status with an amended message (a pool deletion that keeps failing) is written
-            StatusWriter.Outcome amended = writer.write(c, List.of(StatusDb.status("j2", 7, Status.Succeeded,
-                    Optional.empty(), "(node pool falcon-j2 删除失败,重试中: quota)")));
+            StatusWriter.Outcome amended = writer.write(
+                    c,
+                    List.of(StatusDb.status(
+                            "j2", 7, Status.Succeeded, Optional.empty(), "(node pool falcon-j2 删除失败,重试中: quota)")));
             assertThat(amended.applied()).isEqualTo(1);
         }
         assertThat(db.column("j2", "status")).isEqualTo("Succeeded");
@@ -103,11 +105,15 @@ class StatusWriterIT {
         try (Connection c = db.connect()) {
             writer.write(c, List.of(StatusDb.status("j1", 1, Status.Pending, Optional.of(Reason.Dispatching), "")));
             // the upper component aborts while the Running event is on its way
-            c.createStatement().executeUpdate("UPDATE jobs SET status = 'Aborting', aborting_at = NOW(3) WHERE id = 'j1'");
+            c.createStatement()
+                    .executeUpdate("UPDATE jobs SET status = 'Aborting', aborting_at = NOW(3) WHERE id = 'j1'");
             writer.write(c, List.of(StatusDb.status("j1", 2, Status.Running, Optional.empty(), "running")));
             assertThat(db.column("j1", "status")).isEqualTo("Aborting");
-            writer.write(c, List.of(StatusDb.status("j1", 3, Status.Aborting, Optional.empty(), "正在中止"),
-                    StatusDb.status("j1", 4, Status.Aborted, Optional.empty(), "用户中止")));
+            writer.write(
+                    c,
+                    List.of(
+                            StatusDb.status("j1", 3, Status.Aborting, Optional.empty(), "正在中止"),
+                            StatusDb.status("j1", 4, Status.Aborted, Optional.empty(), "用户中止")));
         }
         assertThat(db.column("j1", "status")).isEqualTo("Aborted");
         assertThat(db.column("j1", "aborted_at")).isNotNull();
@@ -116,8 +122,8 @@ class StatusWriterIT {
     @Test
     void eventsForUnknownJobsAreReportedNotWritten() throws Exception {
         try (Connection c = db.connect()) {
-            StatusWriter.Outcome outcome = writer.write(c, List.of(
-                    StatusDb.status("ghost", 1, Status.Pending, Optional.of(Reason.Waiting), "")));
+            StatusWriter.Outcome outcome = writer.write(
+                    c, List.of(StatusDb.status("ghost", 1, Status.Pending, Optional.of(Reason.Waiting), "")));
             assertThat(outcome.unknownJobs()).extracting(s -> s.jobId()).containsExactly("ghost");
         }
     }

@@ -39,8 +39,7 @@ public final class Await {
         T read() throws Exception;
     }
 
-    private Await() {
-    }
+    private Await() {}
 
     /** Waits until the condition is met; lastState describes what was observed, for the failure message. */
     public static void until(String what, Duration timeout, Condition condition, Supplier<String> lastState) {
@@ -72,8 +71,8 @@ public final class Await {
             sleep(what, Math.min(pause.toNanos(), left));
             pause = pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE : pause.multipliedBy(2);
         }
-        String message = "timed out after " + timeout + " waiting for " + what + "; last state: "
-                + describe(lastState) + (lastError == null ? "" : "; last error: " + lastError);
+        String message = "timed out after " + timeout + " waiting for " + what + "; last state: " + describe(lastState)
+                + (lastError == null ? "" : "; last error: " + lastError);
         AssertionError failure = new AssertionError(message);
         if (lastError != null) {
             failure.initCause(lastError);
@@ -84,11 +83,15 @@ public final class Await {
     /** Reads until the value read satisfies done, and returns it; the last value read is the state on timeout. */
     public static <T> T valueMatching(String what, Duration timeout, Reading<T> reading, Predicate<T> done) {
         AtomicReference<String> last = new AtomicReference<>("nothing read");
-        return present(what, timeout, () -> {
-            T value = reading.read();
-            last.set(String.valueOf(value));
-            return done.test(value) ? Optional.of(value) : Optional.empty();
-        }, last::get);
+        return present(
+                what,
+                timeout,
+                () -> {
+                    T value = reading.read();
+                    last.set(String.valueOf(value));
+                    return done.test(value) ? Optional.of(value) : Optional.empty();
+                },
+                last::get);
     }
 
     private static String describe(Supplier<String> lastState) {
@@ -98,7 +101,8 @@ public final class Await {
         } catch (RuntimeException e) {
             state = "(could not be described: " + e + ")";
         }
-        return state.length() <= MAX_STATE_CHARS ? state
+        return state.length() <= MAX_STATE_CHARS
+                ? state
                 : state.substring(0, MAX_STATE_CHARS) + "... (" + state.length() + " characters)";
     }
 

@@ -23,7 +23,9 @@ class AwaitTest {
     @Test
     void returnsTheValueOnceItIsPresent() {
         AtomicInteger probes = new AtomicInteger();
-        String value = Await.present("a value", LONG,
+        String value = Await.present(
+                "a value",
+                LONG,
                 () -> probes.incrementAndGet() < 4 ? Optional.empty() : Optional.of("v" + probes.get()),
                 () -> "none yet");
         assertThat(value).isEqualTo("v4");
@@ -32,23 +34,32 @@ class AwaitTest {
     @Test
     void aTimeoutNamesWhatWasAwaitedAndTheLastStateObserved() {
         AtomicInteger probes = new AtomicInteger();
-        assertThatThrownBy(() -> Await.until("job j1 Succeeded", Duration.ofMillis(200), () -> {
-            probes.incrementAndGet();
-            return false;
-        }, () -> "j1 is Running after " + probes.get() + " probes"))
+        assertThatThrownBy(() -> Await.until(
+                        "job j1 Succeeded",
+                        Duration.ofMillis(200),
+                        () -> {
+                            probes.incrementAndGet();
+                            return false;
+                        },
+                        () -> "j1 is Running after " + probes.get() + " probes"))
                 .isInstanceOf(AssertionError.class)
-                .hasMessageStartingWith("timed out after PT0.2S waiting for job j1 Succeeded; last state: "
-                        + "j1 is Running after ")
+                .hasMessageStartingWith(
+                        "timed out after PT0.2S waiting for job j1 Succeeded; last state: " + "j1 is Running after ")
                 .hasMessageEndingWith(probes.get() + " probes");
     }
 
     @Test
     void itSleepsLongerEachTimeInsteadOfSpinning() {
         List<Long> probedAt = new ArrayList<>();
-        assertThatThrownBy(() -> Await.until("never", Duration.ofMillis(600), () -> {
-            probedAt.add(System.nanoTime());
-            return false;
-        }, () -> "")).isInstanceOf(AssertionError.class);
+        assertThatThrownBy(() -> Await.until(
+                        "never",
+                        Duration.ofMillis(600),
+                        () -> {
+                            probedAt.add(System.nanoTime());
+                            return false;
+                        },
+                        () -> ""))
+                .isInstanceOf(AssertionError.class);
         // 10, 20, 40, 80, then 100 ms pauses: about 9 probes in 600 ms, a spinning loop would make millions
         assertThat(probedAt).hasSizeBetween(5, 15);
         long firstPause = probedAt.get(1) - probedAt.get(0);
@@ -62,27 +73,42 @@ class AwaitTest {
     void itProbesOnceMoreAtTheDeadline() {
         long start = System.nanoTime();
         List<Long> probedAt = new ArrayList<>();
-        assertThatThrownBy(() -> Await.until("never", Duration.ofMillis(150), () -> {
-            probedAt.add(System.nanoTime());
-            return false;
-        }, () -> "")).isInstanceOf(AssertionError.class);
-        assertThat(probedAt.get(probedAt.size() - 1) - start).isGreaterThanOrEqualTo(Duration.ofMillis(150).toNanos());
+        assertThatThrownBy(() -> Await.until(
+                        "never",
+                        Duration.ofMillis(150),
+                        () -> {
+                            probedAt.add(System.nanoTime());
+                            return false;
+                        },
+                        () -> ""))
+                .isInstanceOf(AssertionError.class);
+        assertThat(probedAt.get(probedAt.size() - 1) - start)
+                .isGreaterThanOrEqualTo(Duration.ofMillis(150).toNanos());
     }
 
     @Test
     void aProbeThatThrowsIsNotThereYetAndItsLastErrorIsTheCause() {
         AtomicInteger probes = new AtomicInteger();
-        String value = Await.present("a pool that answers NOT_FOUND twice", LONG, () -> {
-            if (probes.incrementAndGet() < 3) {
-                throw new IllegalStateException("NOT_FOUND");
-            }
-            return Optional.of("pool");
-        }, () -> "");
+        String value = Await.present(
+                "a pool that answers NOT_FOUND twice",
+                LONG,
+                () -> {
+                    if (probes.incrementAndGet() < 3) {
+                        throw new IllegalStateException("NOT_FOUND");
+                    }
+                    return Optional.of("pool");
+                },
+                () -> "");
         assertThat(value).isEqualTo("pool");
 
-        assertThatThrownBy(() -> Await.until("a database", Duration.ofMillis(100), () -> {
-            throw new java.sql.SQLException("connection refused");
-        }, () -> "down")).isInstanceOf(AssertionError.class)
+        assertThatThrownBy(() -> Await.until(
+                        "a database",
+                        Duration.ofMillis(100),
+                        () -> {
+                            throw new java.sql.SQLException("connection refused");
+                        },
+                        () -> "down"))
+                .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("last state: down; last error: java.sql.SQLException: connection refused")
                 .hasCauseInstanceOf(java.sql.SQLException.class);
     }
@@ -91,16 +117,19 @@ class AwaitTest {
     void aLongStateIsCutToStayReadable() {
         assertThatThrownBy(() -> Await.until("never", Duration.ofMillis(20), () -> false, () -> "x".repeat(70_000)))
                 .isInstanceOf(AssertionError.class)
-                .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(Await.MAX_STATE_CHARS + 200)
+                .satisfies(e -> assertThat(e.getMessage())
+                        .hasSizeLessThan(Await.MAX_STATE_CHARS + 200)
                         .endsWith("... (70000 characters)"));
     }
 
     @Test
     void valueMatchingReportsTheLastValueRead() {
         AtomicInteger reads = new AtomicInteger();
-        assertThat(Await.valueMatching("three pods", LONG, reads::incrementAndGet, n -> n >= 3)).isEqualTo(3);
-        assertThatThrownBy(() -> Await.valueMatching("no pods", Duration.ofMillis(50), () -> List.of("pod-a"),
-                List::isEmpty)).isInstanceOf(AssertionError.class)
+        assertThat(Await.valueMatching("three pods", LONG, reads::incrementAndGet, n -> n >= 3))
+                .isEqualTo(3);
+        assertThatThrownBy(() ->
+                        Await.valueMatching("no pods", Duration.ofMillis(50), () -> List.of("pod-a"), List::isEmpty))
+                .isInstanceOf(AssertionError.class)
                 .hasMessageEndingWith("waiting for no pods; last state: [pod-a]");
     }
 
@@ -109,7 +138,8 @@ class AwaitTest {
         Thread.currentThread().interrupt();
         try {
             assertThatThrownBy(() -> Await.until("never", LONG, () -> false, () -> ""))
-                    .isInstanceOf(AssertionError.class).hasMessage("interrupted while waiting for never");
+                    .isInstanceOf(AssertionError.class)
+                    .hasMessage("interrupted while waiting for never");
             assertThat(Thread.currentThread().isInterrupted()).isTrue();
         } finally {
             Thread.interrupted();

@@ -103,7 +103,8 @@ public final class ChaosMain {
         int jobs = Integer.parseInt(options.getOrDefault("--jobs", "2000"));
         int kills = Integer.parseInt(options.getOrDefault("--kills-per-component", "5"));
         long seed = Long.parseLong(options.getOrDefault("--seed", Long.toString(System.currentTimeMillis())));
-        Path dataDir = options.containsKey("--data-dir") ? Path.of(options.get("--data-dir"))
+        Path dataDir = options.containsKey("--data-dir")
+                ? Path.of(options.get("--data-dir"))
                 : Files.createTempDirectory("falcon-chaos-");
         Duration limit = Duration.ofMinutes(Long.parseLong(options.getOrDefault("--limit", "45")));
         int failed = new ChaosMain(jobs, kills, seed, dataDir, limit).run();
@@ -112,17 +113,31 @@ public final class ChaosMain {
 
     private int run() throws Exception {
         Instant started = Instant.now();
-        System.out.printf("chaos run %s: %d jobs, seed %d, every component killed at least %d times, data in %s%n",
+        System.out.printf(
+                "chaos run %s: %d jobs, seed %d, every component killed at least %d times, data in %s%n",
                 runId, jobCount, seed, killsPerComponent, dataDir);
         List<DemoFleet.DemoCluster> rows = List.of(
-                new DemoFleet.DemoCluster(CLUSTER_A, "chaos-edge-a", "falcon-chaos-a", "us-central1", "v6e",
-                        "falcon-chaos-a", Optional.of("chaos-v6e-reservation")),
-                new DemoFleet.DemoCluster(CLUSTER_B, "chaos-edge-b", "falcon-chaos-b", "us-east5", "v6e",
-                        "falcon-chaos-b", Optional.empty()));
+                new DemoFleet.DemoCluster(
+                        CLUSTER_A,
+                        "chaos-edge-a",
+                        "falcon-chaos-a",
+                        "us-central1",
+                        "v6e",
+                        "falcon-chaos-a",
+                        Optional.of("chaos-v6e-reservation")),
+                new DemoFleet.DemoCluster(
+                        CLUSTER_B,
+                        "chaos-edge-b",
+                        "falcon-chaos-b",
+                        "us-east5",
+                        "v6e",
+                        "falcon-chaos-b",
+                        Optional.empty()));
         // a small reservation on cluster A: jobs there wait ClusterBusy while it is in use (reservation shortfalls)
         List<EdgeClusterConfig> sim = List.of(
                 EdgeClusterConfig.of("falcon-chaos-a", "us-central1", "chaos-edge-a", "v6e")
-                        .withReservation(new ReservationConfig(null, "chaos-v6e-reservation", "ct6e-standard-4t", 6, 0)),
+                        .withReservation(
+                                new ReservationConfig(null, "chaos-v6e-reservation", "ct6e-standard-4t", 6, 0)),
                 EdgeClusterConfig.of("falcon-chaos-b", "us-east5", "chaos-edge-b", "v6e"));
         ProcessFalcon.Options options = ProcessFalcon.Options.demo(Path.of("").toAbsolutePath(), dataDir)
                 .withFleet(rows, sim, Duration.ofMillis(800), Duration.ofMillis(300))
@@ -135,9 +150,14 @@ public final class ChaosMain {
         try (ProcessFalcon falcon = ProcessFalcon.start(options)) {
             System.out.print(falcon.describe());
             double submitShare = 0.5;
-            monkey = new Monkey(falcon, seed, () -> submissionsDone
-                    ? submitShare + (1 - submitShare) * finalRows.get() / jobCount
-                    : submitShare * submitted.get() / jobCount, Duration.ofSeconds(5), Duration.ofSeconds(20));
+            monkey = new Monkey(
+                    falcon,
+                    seed,
+                    () -> submissionsDone
+                            ? submitShare + (1 - submitShare) * finalRows.get() / jobCount
+                            : submitShare * submitted.get() / jobCount,
+                    Duration.ofSeconds(5),
+                    Duration.ofSeconds(20));
             Thread chaos = new Thread(monkey, "chaos-monkey");
             // spread the submissions so that the load lasts while every component is killed its share of times
             Duration submitOver = Duration.ofSeconds(Math.max(jobCount / 7, 30L * killsPerComponent * 5 / 4));
@@ -155,7 +175,8 @@ public final class ChaosMain {
                 }
                 Map<String, RowSampler.Row> now = sampled.get();
                 issueAborts(falcon, now);
-                finalRows.set((int) now.values().stream().filter(RowSampler.Row::isFinal).count());
+                finalRows.set((int)
+                        now.values().stream().filter(RowSampler.Row::isFinal).count());
                 boolean allFinal = submissionsDone && finalRows.get() == jobCount;
                 if (allFinal && monkey.done(killsPerComponent)) {
                     break;
@@ -166,7 +187,8 @@ public final class ChaosMain {
             submitter.join();
             faults.interrupt();
             faults.join();
-            System.out.printf("load and chaos over after %s; waiting for the fleet to be cleaned up%n",
+            System.out.printf(
+                    "load and chaos over after %s; waiting for the fleet to be cleaned up%n",
                     Duration.between(started, Instant.now()).withNanos(0));
             // the cleanup retries every 60 s and an orphan goes after its 10 min grace; rows still open keep theirs
             awaitCleanup(falcon, finalRows.get() == jobCount ? Duration.ofMinutes(12) : Duration.ofMinutes(2));
@@ -234,7 +256,9 @@ public final class ChaosMain {
         try (Connection connection = falcon.connect()) {
             for (Workload.Planned job : due) {
                 RowSampler.Row row = rows.get(job.id());
-                recordAbort(job.id(), JobSubmission.abort(connection, job.id()),
+                recordAbort(
+                        job.id(),
+                        JobSubmission.abort(connection, job.id()),
                         Workload.Phase.of(row.status(), row.reason()).orElseThrow());
             }
         } catch (SQLException e) {
@@ -258,27 +282,50 @@ public final class ChaosMain {
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "300000");
-        List<String> codes = List.of("8C1F8609", "80E01801", "80CF8009", "A1B2C3D4", "80C98009", "81078603",
-                "8C084E00", "80818C00", "4C1F8608", "40F84E00");
+        List<String> codes = List.of(
+                "8C1F8609",
+                "80E01801",
+                "80CF8009",
+                "A1B2C3D4",
+                "80C98009",
+                "81078603",
+                "8C084E00",
+                "80818C00",
+                "4C1F8608",
+                "40F84E00");
         int garbage = 0;
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props, new StringSerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> producer =
+                new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
             long n = 0;
             while (!Thread.currentThread().isInterrupted() && !submissionsDone) {
                 List<String> running = sampler.lastSeen().values().stream()
-                        .filter(r -> r.status().equals("Running")).map(RowSampler.Row::id).sorted().toList();
-                Optional<String> job = running.isEmpty() || random.nextInt(4) == 0 ? Optional.empty()
+                        .filter(r -> r.status().equals("Running"))
+                        .map(RowSampler.Row::id)
+                        .sorted()
+                        .toList();
+                Optional<String> job = running.isEmpty() || random.nextInt(4) == 0
+                        ? Optional.empty()
                         : Optional.of(running.get(random.nextInt(running.size())));
                 String cluster = random.nextBoolean() ? CLUSTER_A : CLUSTER_B;
                 String node = runId + "-node-" + random.nextInt(300);
                 String device = "accel" + random.nextInt(4);
-                DeviceFault fault = DeviceFault.of(cluster, node, device, codes.get(random.nextInt(codes.size())),
-                        job, System.currentTimeMillis() + n++);
-                String identity = identity(fault.clusterId(), fault.nodeName(), fault.deviceName(),
-                        fault.faultCode(), fault.receiveTimeMs());
-                byte[] value = Topics.DEVICE_FAULTS.valueSerde().serializer().serialize(Topics.DEVICE_FAULTS.name(),
-                        fault);
-                producer.send(new ProducerRecord<>(Topics.DEVICE_FAULTS.name(), fault.topicKey(), value),
+                DeviceFault fault = DeviceFault.of(
+                        cluster,
+                        node,
+                        device,
+                        codes.get(random.nextInt(codes.size())),
+                        job,
+                        System.currentTimeMillis() + n++);
+                String identity = identity(
+                        fault.clusterId(),
+                        fault.nodeName(),
+                        fault.deviceName(),
+                        fault.faultCode(),
+                        fault.receiveTimeMs());
+                byte[] value =
+                        Topics.DEVICE_FAULTS.valueSerde().serializer().serialize(Topics.DEVICE_FAULTS.name(), fault);
+                producer.send(
+                        new ProducerRecord<>(Topics.DEVICE_FAULTS.name(), fault.topicKey(), value),
                         (metadata, error) -> {
                             if (error == null) {
                                 injectedFaults.put(identity, fault.jobId().orElse("-"));
@@ -286,8 +333,11 @@ public final class ChaosMain {
                         });
                 if (garbage < 3 && n % 200 == 100) {
                     String key = runId + "-garbage-" + garbage++;
-                    producer.send(new ProducerRecord<>(Topics.DEVICE_FAULTS.name(), key,
-                            "{\"not\":\"a fault\"".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                    producer.send(
+                            new ProducerRecord<>(
+                                    Topics.DEVICE_FAULTS.name(),
+                                    key,
+                                    "{\"not\":\"a fault\"".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
                             (metadata, error) -> {
                                 if (error == null) {
                                     injectedGarbage.add(key);
@@ -325,13 +375,20 @@ public final class ChaosMain {
             if (e.outcome() != FleetRecord.Outcome.ACCEPTED) {
                 continue;
             }
-            String resource = (e.kind() == FleetRecord.Kind.NODE_POOL_CREATE || e.kind() == FleetRecord.Kind
-                    .NODE_POOL_DELETE ? "node pool " : "Kubernetes Job ") + e.cluster() + "/" + e.name();
+            String resource =
+                    (e.kind() == FleetRecord.Kind.NODE_POOL_CREATE || e.kind() == FleetRecord.Kind.NODE_POOL_DELETE
+                                    ? "node pool "
+                                    : "Kubernetes Job ")
+                            + e.cluster() + "/" + e.name();
             int delta = e.kind() == FleetRecord.Kind.NODE_POOL_CREATE || e.kind() == FleetRecord.Kind.K8S_JOB_CREATE
-                    ? 1 : -1;
+                    ? 1
+                    : -1;
             balance.merge(resource, delta, Integer::sum);
         }
-        return balance.entrySet().stream().filter(e -> e.getValue() != 0).map(Map.Entry::getKey).toList();
+        return balance.entrySet().stream()
+                .filter(e -> e.getValue() != 0)
+                .map(Map.Entry::getKey)
+                .toList();
     }
 
     /** One check of the run: its name, whether it passed, and what violated it. */
@@ -350,42 +407,51 @@ public final class ChaosMain {
         for (Workload.Planned job : plan) {
             RowSampler.Row row = rows.get(job.id());
             if (row == null || !row.isFinal()) {
-                notFinal.add(job.id() + " is " + (row == null ? "missing" : row.status() + row.reason()
-                        .map(r -> "/" + r).orElse("")));
+                notFinal.add(job.id() + " is "
+                        + (row == null
+                                ? "missing"
+                                : row.status() + row.reason().map(r -> "/" + r).orElse("")));
                 continue;
             }
             Workload.Expected expected = job.expected(abortedIn.containsKey(job.id()));
             if (!expected.matches(row.status(), row.reason())) {
-                wrong.add(job.id() + " (" + job.knob() + (abortedIn.containsKey(job.id()) ? ", aborted in "
-                        + abortedIn.get(job.id()) : "") + ") ended " + row.status() + row.reason().map(r -> "/" + r)
-                        .orElse("") + ", expected " + expected);
+                wrong.add(job.id() + " (" + job.knob()
+                        + (abortedIn.containsKey(job.id()) ? ", aborted in " + abortedIn.get(job.id()) : "")
+                        + ") ended " + row.status()
+                        + row.reason().map(r -> "/" + r).orElse("") + ", expected " + expected);
             }
         }
         checks.add(new Check("every row final", notFinal));
         checks.add(new Check("every row ends with the status its knobs dictate", wrong));
 
         List<FleetRecord.Entry> record = FleetRecord.read(falcon.recordFile());
-        checks.add(new Check("no job's Kubernetes Job created twice", createdTwice(record,
-                FleetRecord.Kind.K8S_JOB_CREATE)));
-        checks.add(new Check("no job's node pool created twice", createdTwice(record,
-                FleetRecord.Kind.NODE_POOL_CREATE)));
+        checks.add(new Check(
+                "no job's Kubernetes Job created twice", createdTwice(record, FleetRecord.Kind.K8S_JOB_CREATE)));
+        checks.add(
+                new Check("no job's node pool created twice", createdTwice(record, FleetRecord.Kind.NODE_POOL_CREATE)));
         checks.add(new Check("no node pool or Kubernetes Job left (fleet-sim's record)", outstanding(record)));
         checks.add(new Check("no node pool or Kubernetes Job left (GKE and Kubernetes APIs)", leftInTheFleet(falcon)));
-        checks.add(new Check("no row's status moved backwards (" + sampler.samples() + " samples)",
-                sampler.backwards()));
+        checks.add(
+                new Check("no row's status moved backwards (" + sampler.samples() + " samples)", sampler.backwards()));
 
         Set<String> verdicts = new HashSet<>();
         List<String> strangeLetters = new ArrayList<>();
         readTopics(falcon, verdicts, strangeLetters);
-        List<String> missing = injectedFaults.keySet().stream().filter(f -> !verdicts.contains(f)).sorted()
-                .limit(50).collect(Collectors.toCollection(ArrayList::new));
-        long missingCount = injectedFaults.keySet().stream().filter(f -> !verdicts.contains(f)).count();
+        List<String> missing = injectedFaults.keySet().stream()
+                .filter(f -> !verdicts.contains(f))
+                .sorted()
+                .limit(50)
+                .collect(Collectors.toCollection(ArrayList::new));
+        long missingCount = injectedFaults.keySet().stream()
+                .filter(f -> !verdicts.contains(f))
+                .count();
         if (missingCount > missing.size()) {
             missing.add("... " + (missingCount - missing.size()) + " more");
         }
         checks.add(new Check("every injected fault has its verdict (" + injectedFaults.size() + " faults)", missing));
-        checks.add(new Check("nothing in the dead-letter topic but the " + injectedGarbage.size()
-                + " undecodable inputs", strangeLetters));
+        checks.add(new Check(
+                "nothing in the dead-letter topic but the " + injectedGarbage.size() + " undecodable inputs",
+                strangeLetters));
 
         Map<Workload.Phase, Integer> perPhase = new EnumMap<>(Workload.Phase.class);
         abortedIn.values().forEach(p -> perPhase.merge(p, 1, Integer::sum));
@@ -419,10 +485,13 @@ public final class ChaosMain {
 
     private static List<String> createdTwice(List<FleetRecord.Entry> record, FleetRecord.Kind kind) {
         Map<String, Integer> creates = new LinkedHashMap<>();
-        record.stream().filter(e -> e.kind() == kind && e.outcome() == FleetRecord.Outcome.ACCEPTED)
+        record.stream()
+                .filter(e -> e.kind() == kind && e.outcome() == FleetRecord.Outcome.ACCEPTED)
                 .forEach(e -> creates.merge(e.cluster() + "/" + e.name(), 1, Integer::sum));
-        return creates.entrySet().stream().filter(e -> e.getValue() > 1)
-                .map(e -> e.getKey() + " created " + e.getValue() + " times").toList();
+        return creates.entrySet().stream()
+                .filter(e -> e.getValue() > 1)
+                .map(e -> e.getKey() + " created " + e.getValue() + " times")
+                .toList();
     }
 
     private List<String> leftInTheFleet(ProcessFalcon falcon) throws IOException {
@@ -430,19 +499,34 @@ public final class ChaosMain {
         try (ClusterManagerClient gke = ClusterManagerClient.create(ClusterManagerSettings.newBuilder()
                 .setCredentialsProvider(NoCredentialsProvider.create())
                 .setTransportChannelProvider(InstantiatingGrpcChannelProvider.newBuilder()
-                        .setEndpoint(falcon.gkeEndpoint()).setChannelConfigurator(b -> b.usePlaintext()).build())
+                        .setEndpoint(falcon.gkeEndpoint())
+                        .setChannelConfigurator(b -> b.usePlaintext())
+                        .build())
                 .build())) {
-            for (String[] cluster : List.of(new String[] {"falcon-chaos-a", "us-central1", "chaos-edge-a"},
+            for (String[] cluster : List.of(
+                    new String[] {"falcon-chaos-a", "us-central1", "chaos-edge-a"},
                     new String[] {"falcon-chaos-b", "us-east5", "chaos-edge-b"})) {
                 String path = "projects/" + cluster[0] + "/locations/" + cluster[1] + "/clusters/" + cluster[2];
-                gke.listNodePools(path).getNodePoolsList().forEach(p -> left.add("node pool " + cluster[2] + "/"
-                        + p.getName() + " (" + p.getStatus() + ")"));
+                gke.listNodePools(path)
+                        .getNodePoolsList()
+                        .forEach(p ->
+                                left.add("node pool " + cluster[2] + "/" + p.getName() + " (" + p.getStatus() + ")"));
                 String url = gke.getCluster(path).getEndpoint();
-                try (KubernetesClient k8s = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
-                        .withMasterUrl(url).withTrustCerts(true).build())
-                        .withHttpClientFactory(new JdkHttpClientFactory()).build()) {
-                    k8s.batch().v1().jobs().inAnyNamespace().list().getItems().forEach(j -> left.add(
-                            "Kubernetes Job " + cluster[2] + "/" + j.getMetadata().getName()));
+                try (KubernetesClient k8s = new KubernetesClientBuilder()
+                        .withConfig(new ConfigBuilder()
+                                .withMasterUrl(url)
+                                .withTrustCerts(true)
+                                .build())
+                        .withHttpClientFactory(new JdkHttpClientFactory())
+                        .build()) {
+                    k8s.batch()
+                            .v1()
+                            .jobs()
+                            .inAnyNamespace()
+                            .list()
+                            .getItems()
+                            .forEach(j -> left.add("Kubernetes Job " + cluster[2] + "/"
+                                    + j.getMetadata().getName()));
                 }
             }
         }
@@ -457,18 +541,19 @@ public final class ChaosMain {
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         Set<String> garbageSeen = new HashSet<>();
-        try (KafkaConsumer<String, FaultVerdict> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
+        try (KafkaConsumer<String, FaultVerdict> consumer = new KafkaConsumer<>(
+                props,
+                new StringDeserializer(),
                 Topics.FAULT_VERDICTS.valueSerde().deserializer())) {
             consumer.subscribe(List.of(Topics.FAULT_VERDICTS.name()));
             drain(consumer, record -> {
                 FaultVerdict v = record.value();
-                verdicts.add(identity(v.clusterId(), v.nodeName(), v.deviceName(), v.faultCode(),
-                        v.receiveTimeMs()));
+                verdicts.add(identity(v.clusterId(), v.nodeName(), v.deviceName(), v.faultCode(), v.receiveTimeMs()));
             });
         }
         props.put(ConsumerConfig.GROUP_ID_CONFIG, runId + "-dead-letters-" + System.nanoTime());
-        try (KafkaConsumer<String, DeadLetter> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
-                Topics.DEAD_LETTER.valueSerde().deserializer())) {
+        try (KafkaConsumer<String, DeadLetter> consumer = new KafkaConsumer<>(
+                props, new StringDeserializer(), Topics.DEAD_LETTER.valueSerde().deserializer())) {
             consumer.subscribe(List.of(Topics.DEAD_LETTER.name()));
             drain(consumer, record -> {
                 DeadLetter letter = record.value();
@@ -480,13 +565,14 @@ public final class ChaosMain {
                 }
             });
         }
-        injectedGarbage.stream().filter(k -> !garbageSeen.contains(k))
+        injectedGarbage.stream()
+                .filter(k -> !garbageSeen.contains(k))
                 .forEach(k -> strangeLetters.add("undecodable input " + k + " is not in the dead-letter topic"));
     }
 
     /** Reads until nothing new came for 5 s (at most 2 min). */
-    private static <V> void drain(KafkaConsumer<String, V> consumer,
-            java.util.function.Consumer<ConsumerRecord<String, V>> each) {
+    private static <V> void drain(
+            KafkaConsumer<String, V> consumer, java.util.function.Consumer<ConsumerRecord<String, V>> each) {
         Instant quietSince = Instant.now();
         Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
         while (Instant.now().isBefore(deadline)
@@ -501,15 +587,23 @@ public final class ChaosMain {
 
     private void report(List<Check> checks, Monkey monkey, RowSampler sampler, Duration took) {
         System.out.println();
-        Map<Workload.Knob, Long> knobs = plan.stream().collect(Collectors.groupingBy(Workload.Planned::knob,
-                () -> new EnumMap<>(Workload.Knob.class), Collectors.counting()));
-        System.out.printf("jobs: %d %s, aborts applied %d (not applied, already final: %d)%n", jobCount, knobs,
-                abortedIn.size(), abortNotApplied.size());
-        System.out.printf("kills: %s; broker restarted: %s; MariaDB restarted: %s; second scheduler and executor: %s%n",
+        Map<Workload.Knob, Long> knobs = plan.stream()
+                .collect(Collectors.groupingBy(
+                        Workload.Planned::knob, () -> new EnumMap<>(Workload.Knob.class), Collectors.counting()));
+        System.out.printf(
+                "jobs: %d %s, aborts applied %d (not applied, already final: %d)%n",
+                jobCount, knobs, abortedIn.size(), abortNotApplied.size());
+        System.out.printf(
+                "kills: %s; broker restarted: %s; MariaDB restarted: %s; second scheduler and executor: %s%n",
                 monkey.kills(), monkey.brokerRestarted(), monkey.mariaDbRestarted(), monkey.rebalanced());
-        System.out.printf("restarts: %d; faults injected: %d; undecodable inputs: %d; row samples: %d%n",
-                monkey.acts().stream().filter(a -> a.what().startsWith("restarted")).count(), injectedFaults.size(),
-                injectedGarbage.size(), sampler.samples());
+        System.out.printf(
+                "restarts: %d; faults injected: %d; undecodable inputs: %d; row samples: %d%n",
+                monkey.acts().stream()
+                        .filter(a -> a.what().startsWith("restarted"))
+                        .count(),
+                injectedFaults.size(),
+                injectedGarbage.size(),
+                sampler.samples());
         System.out.printf("duration: %s%n", took.withNanos(0));
         System.out.println();
         int passed = 0;

@@ -21,8 +21,7 @@ import java.util.function.DoubleSupplier;
 public final class Monkey implements Runnable {
 
     /** Something the monkey did, for the run's report. */
-    public record Act(Instant at, String what) {
-    }
+    public record Act(Instant at, String what) {}
 
     private final ProcessFalcon falcon;
     private final Random random;
@@ -52,7 +51,8 @@ public final class Monkey implements Runnable {
     @Override
     public void run() {
         while (!stop.get()) {
-            long pause = minPause.toMillis() + (long) (random.nextDouble() * (maxPause.toMillis() - minPause.toMillis()));
+            long pause =
+                    minPause.toMillis() + (long) (random.nextDouble() * (maxPause.toMillis() - minPause.toMillis()));
             if (!sleep(pause)) {
                 return;
             }
@@ -105,11 +105,15 @@ public final class Monkey implements Runnable {
 
     private void killOne() {
         int fewest = kills.values().stream().min(Integer::compare).orElse(0);
-        List<String> candidates = kills.entrySet().stream().filter(e -> e.getValue() == fewest)
-                .map(Map.Entry::getKey).toList();
+        List<String> candidates = kills.entrySet().stream()
+                .filter(e -> e.getValue() == fewest)
+                .map(Map.Entry::getKey)
+                .toList();
         String component = candidates.get(random.nextInt(candidates.size()));
-        List<String> instances = falcon.instanceNames().stream().filter(n -> n.startsWith(component + "-"))
-                .sorted(Comparator.naturalOrder()).toList();
+        List<String> instances = falcon.instanceNames().stream()
+                .filter(n -> n.startsWith(component + "-"))
+                .sorted(Comparator.naturalOrder())
+                .toList();
         String victim = instances.get(random.nextInt(instances.size()));
         falcon.kill(victim);
         act("kill -9 " + victim);
@@ -128,7 +132,9 @@ public final class Monkey implements Runnable {
 
     /** Whether every component was killed at least {@code times} times and every one-off happened. */
     public synchronized boolean done(int times) {
-        return kills.values().stream().allMatch(k -> k >= times) && brokerRestarted && mariaDbRestarted
+        return kills.values().stream().allMatch(k -> k >= times)
+                && brokerRestarted
+                && mariaDbRestarted
                 && extrasRemoved;
     }
 

@@ -36,13 +36,15 @@ public final class RowSampler {
     /** Samples every row of the run once; returns them. */
     public synchronized Map<String, Row> sample(Connection connection) throws SQLException {
         Map<String, Row> now = new HashMap<>();
-        try (PreparedStatement select = connection.prepareStatement(
-                "SELECT id, status, reason FROM jobs WHERE id LIKE ?")) {
+        try (PreparedStatement select =
+                connection.prepareStatement("SELECT id, status, reason FROM jobs WHERE id LIKE ?")) {
             select.setString(1, runId + "-%");
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    Row row = new Row(rows.getString(1), rows.getString(2), Optional.ofNullable(rows.getString(3))
-                            .filter(r -> !r.isEmpty()));
+                    Row row = new Row(
+                            rows.getString(1),
+                            rows.getString(2),
+                            Optional.ofNullable(rows.getString(3)).filter(r -> !r.isEmpty()));
                     now.put(row.id(), row);
                     Row before = last.put(row.id(), row);
                     if (before != null && movedBackwards(before, row)) {

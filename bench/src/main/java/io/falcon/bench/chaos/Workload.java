@@ -40,13 +40,14 @@ public final class Workload {
             if (!status.equals("Pending")) {
                 return Optional.empty();
             }
-            return Optional.of(switch (reason.orElse("")) {
-                case "" -> SUBMITTED;
-                case "Waiting" -> WAITING;
-                case "Provisioning", "ClusterBusy", "WaitingForNode" -> PROVISIONING;
-                case "Dispatching" -> DISPATCHING;
-                default -> SUBMITTED;
-            });
+            return Optional.of(
+                    switch (reason.orElse("")) {
+                        case "" -> SUBMITTED;
+                        case "Waiting" -> WAITING;
+                        case "Provisioning", "ClusterBusy", "WaitingForNode" -> PROVISIONING;
+                        case "Dispatching" -> DISPATCHING;
+                        default -> SUBMITTED;
+                    });
         }
     }
 
@@ -91,8 +92,7 @@ public final class Workload {
     private static final List<String> ACTORS = List.of("alice", "bob", "carol", "dave", "erin", "frank");
     private static final List<String> TOPOLOGIES = List.of("2x2", "2x4");
 
-    private Workload() {
-    }
+    private Workload() {}
 
     public static List<Planned> plan(long seed, int jobs, String runId) {
         Random random = new Random(seed);
@@ -102,8 +102,8 @@ public final class Workload {
             String actor = ACTORS.get(random.nextInt(ACTORS.size()));
             String topology = TOPOLOGIES.get(random.nextInt(TOPOLOGIES.size()));
             Knob knob = knob(random.nextInt(100));
-            Optional<Phase> abortIn = knob == Knob.ABORT
-                    ? Optional.of(Phase.values()[i / 7 % Phase.values().length]) : Optional.empty();
+            Optional<Phase> abortIn =
+                    knob == Knob.ABORT ? Optional.of(Phase.values()[i / 7 % Phase.values().length]) : Optional.empty();
             double seconds = switch (knob) {
                 case ABORT -> 45;
                 case SUCCEED -> 0.5 + random.nextInt(60) / 10.0;
@@ -111,8 +111,18 @@ public final class Workload {
             };
             String spec = spec(knob, seconds);
             Optional<String> supply = random.nextInt(10) == 0 ? Optional.of("flex-start") : Optional.empty();
-            out.add(new Planned(new JobSubmission.Request(id, actor, "chaos-" + knob.name().toLowerCase(), "v6e",
-                    topology, spec, supply, Optional.of(3600L)), knob, abortIn));
+            out.add(new Planned(
+                    new JobSubmission.Request(
+                            id,
+                            actor,
+                            "chaos-" + knob.name().toLowerCase(),
+                            "v6e",
+                            topology,
+                            spec,
+                            supply,
+                            Optional.of(3600L)),
+                    knob,
+                    abortIn));
         }
         return out;
     }
@@ -137,7 +147,8 @@ public final class Workload {
     }
 
     private static String spec(Knob knob, double seconds) {
-        String image = knob == Knob.IMAGE_PULL ? "us-docker.pkg.dev/falcon-chaos/does-not-exist/train:1"
+        String image = knob == Knob.IMAGE_PULL
+                ? "us-docker.pkg.dev/falcon-chaos/does-not-exist/train:1"
                 : "us-docker.pkg.dev/falcon-chaos/jobs/train:1";
         String env = "\"FALCON_SIM_DURATION_SECONDS\":\"" + seconds + "\"";
         if (knob == Knob.OOM) {

@@ -28,5 +28,4 @@ public record JobRow(
         Optional<Instant> finishedAt,
         Optional<Instant> abortingAt,
         Optional<Instant> abortedAt,
-        Optional<Instant> updatedAt) {
-}
+        Optional<Instant> updatedAt) {}

@@ -20,12 +20,10 @@ public final class SchedulerRouting {
     /** Key of rows without a tpu_type: they still reach the scheduler, which answers InvalidSpec. */
     public static final String NO_TPU_TYPE = "unknown";
 
-    private SchedulerRouting() {
-    }
+    private SchedulerRouting() {}
 
     /** One record for falcon.scheduler.input. */
-    public record Routed(String key, SchedulerInput input) {
-    }
+    public record Routed(String key, SchedulerInput input) {}
 
     /** Whether a jobs change is one of the upper components' writes (the jobs table's contract). */
     public static boolean isUpperComponentWrite(JobChange change) {
@@ -35,10 +33,15 @@ public final class SchedulerRouting {
         }
         String status = after.get().status();
         boolean isAborting = Status.Aborting.name().equals(status);
-        boolean wasAborting = change.before().map(b -> Status.Aborting.name().equals(b.status())).orElse(false);
+        boolean wasAborting = change.before()
+                .map(b -> Status.Aborting.name().equals(b.status()))
+                .orElse(false);
         return switch (change.op()) {
             case CREATE -> true;
-            case SNAPSHOT -> isAborting || Status.Pending.name().equals(status) || Status.Running.name().equals(status);
+            case SNAPSHOT ->
+                isAborting
+                        || Status.Pending.name().equals(status)
+                        || Status.Running.name().equals(status);
             case UPDATE -> isAborting && !wasAborting;
             case DELETE -> false;
         };
@@ -48,8 +51,8 @@ public final class SchedulerRouting {
         if (!isUpperComponentWrite(change)) {
             return List.of();
         }
-        return List.of(new Routed(key(change.after().or(change::before).map(JobRow::tpuType)),
-                new SchedulerInput.JobChanged(change)));
+        return List.of(new Routed(
+                key(change.after().or(change::before).map(JobRow::tpuType)), new SchedulerInput.JobChanged(change)));
     }
 
     public static List<Routed> route(ClusterChange change) {

@@ -8,12 +8,12 @@ import java.util.List;
  * catalog, its documentation and the deployment files' check know them.
  */
 public final class CliKeys {
-    public static final Component COMPONENT = new Component("cli",
+    public static final Component COMPONENT = new Component(
+            "cli",
             "The falcon CLI (./falcon, docker compose run cli); an unset database user or password is empty.",
-            List.of(SharedKeys.DB_URL, SharedKeys.DB_USER, SharedKeys.DB_PASSWORD,
-                    SharedKeys.KAFKA_BOOTSTRAP_SERVERS),
-            List.of(), List.of());
+            List.of(SharedKeys.DB_URL, SharedKeys.DB_USER, SharedKeys.DB_PASSWORD, SharedKeys.KAFKA_BOOTSTRAP_SERVERS),
+            List.of(),
+            List.of());
 
-    private CliKeys() {
-    }
+    private CliKeys() {}
 }

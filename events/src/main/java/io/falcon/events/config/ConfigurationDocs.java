@@ -13,8 +13,7 @@ import java.util.stream.Collectors;
 public final class ConfigurationDocs {
     public static final String REGENERATE = "bench/run io.falcon.events.config.ConfigurationDocs docs/configuration.md";
 
-    private ConfigurationDocs() {
-    }
+    private ConfigurationDocs() {}
 
     public static void main(String[] args) throws IOException {
         Path target = Path.of(args.length > 0 ? args[0] : "docs/configuration.md");
@@ -27,7 +26,8 @@ public final class ConfigurationDocs {
         StringBuilder page = new StringBuilder();
         page.append("# Configuration\n\n")
                 .append("<!-- Generated from io.falcon.events.config.SettingsCatalog; do not edit. Regenerate: ")
-                .append(REGENERATE).append(" -->\n\n")
+                .append(REGENERATE)
+                .append(" -->\n\n")
                 .append("Every setting of every component is declared once in `io.falcon.events.config` (shared ones")
                 .append(" in `SharedKeys`, then one class per component) and read only through it.\n\n")
                 .append("- **Names.** A setting has a key (`falcon.sink.max-batch`) and an environment variable")
@@ -40,21 +40,28 @@ public final class ConfigurationDocs {
                 .append("- **Unknown names are refused**: a `falcon.*` key or `FALCON_*` variable that no component")
                 .append(" below declares stops the component (a typo would otherwise be ignored). A setting of")
                 .append(" another component is accepted and ignored, since every component gets the same")
-                .append(" `falcon-common` ConfigMap in `k8s/`. The pods set `enableServiceLinks: false`, since Kubernetes")
+                .append(
+                        " `falcon-common` ConfigMap in `k8s/`. The pods set `enableServiceLinks: false`, since Kubernetes")
                 .append(" would otherwise add `FALCON_<SERVICE>_SERVICE_HOST` and the like for Services named")
                 .append(" `falcon-*`.\n")
                 .append("- **Topic names are not settings**: every component uses the catalog's topics")
                 .append(" (`io.falcon.events.Topics`, [topics.md](topics.md)), so no setting can disconnect the")
                 .append(" pipeline.\n");
         for (Component component : SettingsCatalog.COMPONENTS) {
-            page.append("\n## ").append(component.name()).append("\n\n").append(component.description())
+            page.append("\n## ")
+                    .append(component.name())
+                    .append("\n\n")
+                    .append(component.description())
                     .append("\n\n| key | environment | type | default | description |\n|---|---|---|---|---|\n");
             for (Setting<?> setting : component.settings()) {
                 page.append(row(setting));
             }
             for (Passthrough family : component.passthroughs()) {
-                page.append("| `").append(family.prefix()).append("*` | (system properties only) | | | ")
-                        .append(escape(family.description())).append(" |\n");
+                page.append("| `")
+                        .append(family.prefix())
+                        .append("*` | (system properties only) | | | ")
+                        .append(escape(family.description()))
+                        .append(" |\n");
             }
         }
         return page.toString();
@@ -62,12 +69,17 @@ public final class ConfigurationDocs {
 
     private static <T> String row(Setting<T> setting) {
         String shared = SettingsCatalog.readers(setting).size() > 1
-                ? " (shared by " + SettingsCatalog.readers(setting).stream().map(Component::name)
-                .collect(Collectors.joining(", ")) + ")"
+                ? " (shared by "
+                        + SettingsCatalog.readers(setting).stream()
+                                .map(Component::name)
+                                .collect(Collectors.joining(", "))
+                        + ")"
                 : "";
-        String constraint = setting.validator().isAny() ? "" : "; " + setting.validator().description();
-        return "| `" + setting.key() + "` | `" + setting.envName() + "` | " + escape(setting.type().name()
-                + constraint) + " | " + escape(fallback(setting)) + " | " + escape(setting.description() + shared)
+        String constraint =
+                setting.validator().isAny() ? "" : "; " + setting.validator().description();
+        return "| `" + setting.key() + "` | `" + setting.envName() + "` | "
+                + escape(setting.type().name() + constraint) + " | " + escape(fallback(setting)) + " | "
+                + escape(setting.description() + shared)
                 + " |\n";
     }
 

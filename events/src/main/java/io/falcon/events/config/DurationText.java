@@ -18,8 +18,7 @@ public final class DurationText {
     private static final Pattern PARTS = Pattern.compile("(?:\\d+(?:ms|s|m|h|d))+");
     private static final Pattern PART = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
-    private DurationText() {
-    }
+    private DurationText() {}
 
     /** The duration the text names; IllegalArgumentException when it follows neither form. */
     public static Duration parse(String text) {

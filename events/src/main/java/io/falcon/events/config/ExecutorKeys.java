@@ -8,69 +8,133 @@ import java.util.List;
 
 /** The settings of the executor. */
 public final class ExecutorKeys {
-    public static final Setting<String> GROUP_ID = withDefault("falcon.executor.kafka.group-id", SettingType.TEXT,
-            "falcon-executor", Validator.any(), "consumer group of falcon.executor.commands");
-    public static final Setting<String> CREDENTIALS = withDefault("falcon.executor.credentials",
-            SettingType.Choice.of("google-adc", "none"), "google-adc", Validator.any(),
+    public static final Setting<String> GROUP_ID = withDefault(
+            "falcon.executor.kafka.group-id",
+            SettingType.TEXT,
+            "falcon-executor",
+            Validator.any(),
+            "consumer group of falcon.executor.commands");
+    public static final Setting<String> CREDENTIALS = withDefault(
+            "falcon.executor.credentials",
+            SettingType.Choice.of("google-adc", "none"),
+            "google-adc",
+            Validator.any(),
             "google-adc: application default credentials (Workload Identity), with token refresh; none: fleet-sim");
-    public static final Setting<String> GKE_ENDPOINT = withDefault("falcon.executor.gke.endpoint", SettingType.TEXT,
-            "container.googleapis.com:443", Validator.matching("[^:/\\s]+:\\d{1,5}", "host:port without a scheme"),
+    public static final Setting<String> GKE_ENDPOINT = withDefault(
+            "falcon.executor.gke.endpoint",
+            SettingType.TEXT,
+            "container.googleapis.com:443",
+            Validator.matching("[^:/\\s]+:\\d{1,5}", "host:port without a scheme"),
             "GKE ClusterManager gRPC endpoint");
-    public static final Setting<Boolean> GKE_PLAINTEXT = optional("falcon.executor.gke.plaintext",
-            SettingType.BOOLEAN, "true when credentials is none, else false", Validator.any(),
+    public static final Setting<Boolean> GKE_PLAINTEXT = optional(
+            "falcon.executor.gke.plaintext",
+            SettingType.BOOLEAN,
+            "true when credentials is none, else false",
+            Validator.any(),
             "gRPC without TLS (fleet-sim)");
-    public static final Setting<String> COMPUTE_ENDPOINT = withDefault("falcon.executor.compute.endpoint",
-            SettingType.TEXT, "https://compute.googleapis.com",
+    public static final Setting<String> COMPUTE_ENDPOINT = withDefault(
+            "falcon.executor.compute.endpoint",
+            SettingType.TEXT,
+            "https://compute.googleapis.com",
             Validator.matching("https?://[^/\\s]+", "http(s)://host[:port] without a trailing slash"),
             "Compute REST endpoint (reservations)");
-    public static final Setting<String> NAMESPACE = withDefault("falcon.executor.namespace", SettingType.TEXT,
-            "default", Validator.matching("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?", "a Kubernetes namespace name"),
+    public static final Setting<String> NAMESPACE = withDefault(
+            "falcon.executor.namespace",
+            SettingType.TEXT,
+            "default",
+            Validator.matching("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?", "a Kubernetes namespace name"),
             "namespace of the Jobs on the edge clusters");
-    public static final Setting<Duration> NODE_POOL_CREATE_TIMEOUT = timer("node-pool.create-timeout",
-            Duration.ofMinutes(10), "a pool not RUNNING this long after its creation fails NodePoolTimeout");
-    public static final Setting<Duration> POLL_INTERVAL = timer("poll-interval", Duration.ofSeconds(10),
-            "how often a long GKE operation is polled");
-    public static final Setting<Duration> IMAGE_PULL_GRACE = timer("image-pull-grace", Duration.ofMinutes(2),
+    public static final Setting<Duration> NODE_POOL_CREATE_TIMEOUT = timer(
+            "node-pool.create-timeout",
+            Duration.ofMinutes(10),
+            "a pool not RUNNING this long after its creation fails NodePoolTimeout");
+    public static final Setting<Duration> POLL_INTERVAL =
+            timer("poll-interval", Duration.ofSeconds(10), "how often a long GKE operation is polled");
+    public static final Setting<Duration> IMAGE_PULL_GRACE = timer(
+            "image-pull-grace",
+            Duration.ofMinutes(2),
             "how long a pod may fail to pull its image before the job fails");
-    public static final Setting<Duration> INFORMER_RESYNC = timer("informer-resync", Duration.ofMinutes(5),
-            "resync period of the Job and Pod informers");
-    public static final Setting<Duration> FINISHED_JOB_TTL = timer("job.ttl-after-finished", Duration.ofHours(24),
+    public static final Setting<Duration> INFORMER_RESYNC =
+            timer("informer-resync", Duration.ofMinutes(5), "resync period of the Job and Pod informers");
+    public static final Setting<Duration> FINISHED_JOB_TTL = timer(
+            "job.ttl-after-finished",
+            Duration.ofHours(24),
             "ttlSecondsAfterFinished of the Jobs Falcon creates: a second line of defence should a deletion be lost");
-    public static final Setting<String> PRODUCER_NAME = withDefault("falcon.executor.producer-name",
-            SettingType.TEXT, "executor", Validator.any(), "the producer named in the events it sends");
-    public static final Setting<Boolean> WATCH_CLUSTER_REGISTRY = withDefault("falcon.executor.watch-cluster-registry",
-            SettingType.BOOLEAN, true, Validator.any(),
+    public static final Setting<String> PRODUCER_NAME = withDefault(
+            "falcon.executor.producer-name",
+            SettingType.TEXT,
+            "executor",
+            Validator.any(),
+            "the producer named in the events it sends");
+    public static final Setting<Boolean> WATCH_CLUSTER_REGISTRY = withDefault(
+            "falcon.executor.watch-cluster-registry",
+            SettingType.BOOLEAN,
+            true,
+            Validator.any(),
             "read falcon.cdc.clusters so every cluster is inventoried and watched after a restart");
-    public static final Setting<Duration> VISIBILITY_GRACE = timer("node-pool.visibility-grace",
-            Duration.ofMinutes(2), "how long a just-created (flex-start) pool may be invisible to GKE's get");
-    public static final Setting<Duration> INVENTORY_INTERVAL = timer("node-pool.inventory-interval",
-            Duration.ofSeconds(60), "how often falcon-* pools and Jobs are inventoried per cluster");
-    public static final Setting<Duration> MAX_BACKOFF = timer("max-backoff", Duration.ofMinutes(1),
-            "longest wait between retries of a failing API call");
+    public static final Setting<Duration> VISIBILITY_GRACE = timer(
+            "node-pool.visibility-grace",
+            Duration.ofMinutes(2),
+            "how long a just-created (flex-start) pool may be invisible to GKE's get");
+    public static final Setting<Duration> INVENTORY_INTERVAL = timer(
+            "node-pool.inventory-interval",
+            Duration.ofSeconds(60),
+            "how often falcon-* pools and Jobs are inventoried per cluster");
+    public static final Setting<Duration> MAX_BACKOFF =
+            timer("max-backoff", Duration.ofMinutes(1), "longest wait between retries of a failing API call");
     public static final Setting<Long> DELETE_FAILURES_REPORTED = withDefault(
-            "falcon.executor.node-pool.delete-failures-reported", SettingType.WHOLE, 5L, Validator.between(1, 1000),
+            "falcon.executor.node-pool.delete-failures-reported",
+            SettingType.WHOLE,
+            5L,
+            Validator.between(1, 1000),
             "failed deletions of a pool in a row before NodePoolDeleteFailing (the retries go on)");
-    public static final Setting<Duration> SCALE_DOWN_RESERVATION = timer("node-pool.scale-down.reservation",
-            Duration.ofMinutes(10), "autoscaler scale-down-unneeded time of a reservation pool");
-    public static final Setting<Duration> SCALE_DOWN_ON_DEMAND = timer("node-pool.scale-down.on-demand",
-            Duration.ofMinutes(10), "autoscaler scale-down-unneeded time of an on-demand pool");
-    public static final Setting<Duration> SCALE_DOWN_FLEX_START = timer("node-pool.scale-down.flex-start",
-            Duration.ofHours(6), "autoscaler scale-down-unneeded time of a flex-start pool (capacity is scarce)");
+    public static final Setting<Duration> SCALE_DOWN_RESERVATION = timer(
+            "node-pool.scale-down.reservation",
+            Duration.ofMinutes(10),
+            "autoscaler scale-down-unneeded time of a reservation pool");
+    public static final Setting<Duration> SCALE_DOWN_ON_DEMAND = timer(
+            "node-pool.scale-down.on-demand",
+            Duration.ofMinutes(10),
+            "autoscaler scale-down-unneeded time of an on-demand pool");
+    public static final Setting<Duration> SCALE_DOWN_FLEX_START = timer(
+            "node-pool.scale-down.flex-start",
+            Duration.ofHours(6),
+            "autoscaler scale-down-unneeded time of a flex-start pool (capacity is scarce)");
 
-    public static final Component COMPONENT = new Component("executor",
+    public static final Component COMPONENT = new Component(
+            "executor",
             "Carries out commands against GKE, Compute and the edge Kubernetes APIs.",
-            List.of(SharedKeys.KAFKA_BOOTSTRAP_SERVERS, SharedKeys.OPS_PORT, SharedKeys.INSTANCE_ID, GROUP_ID, CREDENTIALS, GKE_ENDPOINT,
-                    GKE_PLAINTEXT, COMPUTE_ENDPOINT, NAMESPACE, NODE_POOL_CREATE_TIMEOUT, POLL_INTERVAL,
-                    IMAGE_PULL_GRACE, INFORMER_RESYNC, FINISHED_JOB_TTL, PRODUCER_NAME, WATCH_CLUSTER_REGISTRY,
-                    VISIBILITY_GRACE, INVENTORY_INTERVAL, MAX_BACKOFF, DELETE_FAILURES_REPORTED,
-                    SCALE_DOWN_RESERVATION, SCALE_DOWN_ON_DEMAND, SCALE_DOWN_FLEX_START),
-            List.of(), List.of());
+            List.of(
+                    SharedKeys.KAFKA_BOOTSTRAP_SERVERS,
+                    SharedKeys.OPS_PORT,
+                    SharedKeys.INSTANCE_ID,
+                    GROUP_ID,
+                    CREDENTIALS,
+                    GKE_ENDPOINT,
+                    GKE_PLAINTEXT,
+                    COMPUTE_ENDPOINT,
+                    NAMESPACE,
+                    NODE_POOL_CREATE_TIMEOUT,
+                    POLL_INTERVAL,
+                    IMAGE_PULL_GRACE,
+                    INFORMER_RESYNC,
+                    FINISHED_JOB_TTL,
+                    PRODUCER_NAME,
+                    WATCH_CLUSTER_REGISTRY,
+                    VISIBILITY_GRACE,
+                    INVENTORY_INTERVAL,
+                    MAX_BACKOFF,
+                    DELETE_FAILURES_REPORTED,
+                    SCALE_DOWN_RESERVATION,
+                    SCALE_DOWN_ON_DEMAND,
+                    SCALE_DOWN_FLEX_START),
+            List.of(),
+            List.of());
 
-    private ExecutorKeys() {
-    }
+    private ExecutorKeys() {}
 
     private static Setting<Duration> timer(String name, Duration defaultValue, String description) {
-        return withDefault("falcon.executor." + name, SettingType.DURATION, defaultValue, Validator.positive(),
-                description);
+        return withDefault(
+                "falcon.executor." + name, SettingType.DURATION, defaultValue, Validator.positive(), description);
     }
 }

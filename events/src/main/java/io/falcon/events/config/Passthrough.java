@@ -8,8 +8,8 @@ package io.falcon.events.config;
 public record Passthrough(String prefix, String description) {
     public Passthrough {
         if (!prefix.startsWith("falcon.") || !prefix.endsWith(".")) {
-            throw new IllegalArgumentException("a pass-through prefix starts with falcon. and ends with '.': "
-                    + prefix);
+            throw new IllegalArgumentException(
+                    "a pass-through prefix starts with falcon. and ends with '.': " + prefix);
         }
     }
 

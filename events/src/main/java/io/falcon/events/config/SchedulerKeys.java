@@ -10,69 +10,127 @@ import java.util.List;
  * SchedulerSettings.defaults() is built from the defaults declared here.
  */
 public final class SchedulerKeys {
-    public static final Setting<String> APPLICATION_ID = withDefault("falcon.scheduler.application-id",
-            SettingType.TEXT, "falcon-scheduler", Validator.any(),
+    public static final Setting<String> APPLICATION_ID = withDefault(
+            "falcon.scheduler.application-id",
+            SettingType.TEXT,
+            "falcon-scheduler",
+            Validator.any(),
             "Kafka Streams application id: consumer group and prefix of the state topics; keep it stable");
-    public static final Setting<String> STATE_DIR = new Setting<>("falcon.scheduler.state-dir", SettingType.TEXT,
-            new Fallback.Computed<>(() -> System.getProperty("java.io.tmpdir") + "/falcon-scheduler",
+    public static final Setting<String> STATE_DIR = new Setting<>(
+            "falcon.scheduler.state-dir",
+            SettingType.TEXT,
+            new Fallback.Computed<>(
+                    () -> System.getProperty("java.io.tmpdir") + "/falcon-scheduler",
                     "<java.io.tmpdir>/falcon-scheduler"),
-            Validator.any(), "local state of the Kafka Streams stores (rebuilt from the changelogs when lost)");
-    public static final Setting<Long> STREAM_THREADS = withDefault("falcon.scheduler.stream-threads",
-            SettingType.WHOLE, 1L, Validator.between(1, 16), "Kafka Streams threads");
-    public static final Setting<Duration> TICK_INTERVAL = timer("tick-interval", Duration.ofSeconds(1),
-            "how often due timers are looked at");
-    public static final Setting<Duration> SESSION_TIMEOUT = timer("session-timeout", Duration.ofSeconds(45),
+            Validator.any(),
+            "local state of the Kafka Streams stores (rebuilt from the changelogs when lost)");
+    public static final Setting<Long> STREAM_THREADS = withDefault(
+            "falcon.scheduler.stream-threads",
+            SettingType.WHOLE,
+            1L,
+            Validator.between(1, 16),
+            "Kafka Streams threads");
+    public static final Setting<Duration> TICK_INTERVAL =
+            timer("tick-interval", Duration.ofSeconds(1), "how often due timers are looked at");
+    public static final Setting<Duration> SESSION_TIMEOUT = timer(
+            "session-timeout",
+            Duration.ofSeconds(45),
             "how long a crashed instance's tasks wait before another instance takes them over");
-    public static final Setting<Duration> RESERVATION_RETRY = timer("reservation-retry", Duration.ofSeconds(30),
+    public static final Setting<Duration> RESERVATION_RETRY = timer(
+            "reservation-retry",
+            Duration.ofSeconds(30),
             "how long a job short of reservation capacity (ClusterBusy) waits before asking again");
-    public static final Setting<Duration> PROVISIONING_RETRY = timer("provisioning-retry", Duration.ofSeconds(60),
+    public static final Setting<Duration> PROVISIONING_RETRY = timer(
+            "provisioning-retry",
+            Duration.ofSeconds(60),
             "how often EnsureNodePool is re-sent while a pool is created or its nodes are awaited");
-    public static final Setting<Duration> PROVISIONING_BACKSTOP = timer("provisioning-backstop",
-            Duration.ofMinutes(15), "a pool creation with no word from the executor for this long fails"
+    public static final Setting<Duration> PROVISIONING_BACKSTOP = timer(
+            "provisioning-backstop",
+            Duration.ofMinutes(15),
+            "a pool creation with no word from the executor for this long fails"
                     + " NodePoolTimeout; keep it above falcon.executor.node-pool.create-timeout, which normally"
                     + " fires first");
-    public static final Setting<Duration> DISPATCH_RETRY = timer("dispatch-retry", Duration.ofSeconds(30),
+    public static final Setting<Duration> DISPATCH_RETRY = timer(
+            "dispatch-retry",
+            Duration.ofSeconds(30),
             "how often EnsureJob is re-sent until the executor confirms the Kubernetes Job exists");
-    public static final Setting<Duration> SUBMIT_DEADLINE = timer("submit-deadline", Duration.ofMinutes(10),
+    public static final Setting<Duration> SUBMIT_DEADLINE = timer(
+            "submit-deadline",
+            Duration.ofMinutes(10),
             "how long a job may stay Dispatching without its Kubernetes Job before it fails JobSubmitFailed");
-    public static final Setting<Duration> DISPATCH_DEADLINE = timer("dispatch-deadline", Duration.ofMinutes(30),
+    public static final Setting<Duration> DISPATCH_DEADLINE = timer(
+            "dispatch-deadline",
+            Duration.ofMinutes(30),
             "how long the pods of a created Kubernetes Job may take to all run before the job fails JobFailed");
-    public static final Setting<Duration> DEFAULT_EXECUTION_TIMEOUT = timer("default-execution-timeout",
-            Duration.ofHours(24), "execution timeout of a job without timeout_seconds");
-    public static final Setting<Duration> ABORT_RETRY = timer("abort-retry", Duration.ofSeconds(60),
+    public static final Setting<Duration> DEFAULT_EXECUTION_TIMEOUT = timer(
+            "default-execution-timeout", Duration.ofHours(24), "execution timeout of a job without timeout_seconds");
+    public static final Setting<Duration> ABORT_RETRY = timer(
+            "abort-retry",
+            Duration.ofSeconds(60),
             "how often an unconfirmed Kubernetes Job deletion of an aborting job is asked again");
-    public static final Setting<Duration> CLEANUP_RETRY = timer("cleanup-retry", Duration.ofSeconds(60),
+    public static final Setting<Duration> CLEANUP_RETRY = timer(
+            "cleanup-retry",
+            Duration.ofSeconds(60),
             "how often the deletion of a pool or of a finished job's Kubernetes Job is asked again");
-    public static final Setting<Duration> ORPHAN_GRACE = timer("orphan-grace", Duration.ofMinutes(10),
+    public static final Setting<Duration> ORPHAN_GRACE = timer(
+            "orphan-grace",
+            Duration.ofMinutes(10),
             "how long an unknown falcon-* pool or Job may exist before it is deleted as an orphan");
-    public static final Setting<Long> POSITION_UPDATES = withDefault("falcon.scheduler.position-updates",
-            SettingType.WHOLE, 100L, Validator.between(1, 10_000),
+    public static final Setting<Long> POSITION_UPDATES = withDefault(
+            "falcon.scheduler.position-updates",
+            SettingType.WHOLE,
+            100L,
+            Validator.between(1, 10_000),
             "how many waiting jobs per queue get their exact position refreshed on every change");
     public static final Setting<Duration> IDLE_LINGER_RESERVATION = linger("reservation");
     public static final Setting<Duration> IDLE_LINGER_ON_DEMAND = linger("on-demand");
     public static final Setting<Duration> IDLE_LINGER_FLEX_START = linger("flex-start");
 
-    public static final Component COMPONENT = new Component("scheduler",
+    public static final Component COMPONENT = new Component(
+            "scheduler",
             "Kafka Streams around the pure scheduling core.",
-            List.of(SharedKeys.KAFKA_BOOTSTRAP_SERVERS, SharedKeys.KAFKA_REPLICATION_FACTOR, SharedKeys.OPS_PORT, SharedKeys.INSTANCE_ID,
-                    APPLICATION_ID, STATE_DIR, STREAM_THREADS, TICK_INTERVAL, SESSION_TIMEOUT, RESERVATION_RETRY,
-                    PROVISIONING_RETRY, PROVISIONING_BACKSTOP, DISPATCH_RETRY, SUBMIT_DEADLINE, DISPATCH_DEADLINE,
-                    DEFAULT_EXECUTION_TIMEOUT, ABORT_RETRY, CLEANUP_RETRY, ORPHAN_GRACE, POSITION_UPDATES,
-                    IDLE_LINGER_RESERVATION, IDLE_LINGER_ON_DEMAND, IDLE_LINGER_FLEX_START),
-            List.of(), List.of());
+            List.of(
+                    SharedKeys.KAFKA_BOOTSTRAP_SERVERS,
+                    SharedKeys.KAFKA_REPLICATION_FACTOR,
+                    SharedKeys.OPS_PORT,
+                    SharedKeys.INSTANCE_ID,
+                    APPLICATION_ID,
+                    STATE_DIR,
+                    STREAM_THREADS,
+                    TICK_INTERVAL,
+                    SESSION_TIMEOUT,
+                    RESERVATION_RETRY,
+                    PROVISIONING_RETRY,
+                    PROVISIONING_BACKSTOP,
+                    DISPATCH_RETRY,
+                    SUBMIT_DEADLINE,
+                    DISPATCH_DEADLINE,
+                    DEFAULT_EXECUTION_TIMEOUT,
+                    ABORT_RETRY,
+                    CLEANUP_RETRY,
+                    ORPHAN_GRACE,
+                    POSITION_UPDATES,
+                    IDLE_LINGER_RESERVATION,
+                    IDLE_LINGER_ON_DEMAND,
+                    IDLE_LINGER_FLEX_START),
+            List.of(),
+            List.of());
 
-    private SchedulerKeys() {
-    }
+    private SchedulerKeys() {}
 
     private static Setting<Duration> timer(String name, Duration defaultValue, String description) {
-        return withDefault("falcon.scheduler." + name, SettingType.DURATION, defaultValue, Validator.positive(),
-                description);
+        return withDefault(
+                "falcon.scheduler." + name, SettingType.DURATION, defaultValue, Validator.positive(), description);
     }
 
     /** Keyed by the supply mode's wire name (SupplyMode.wireName()). */
     private static Setting<Duration> linger(String supplyMode) {
-        return withDefault("falcon.scheduler.idle-linger." + supplyMode, SettingType.DURATION, Duration.ZERO,
-                Validator.notNegative(), "how long a READY pool of supply mode " + supplyMode
+        return withDefault(
+                "falcon.scheduler.idle-linger." + supplyMode,
+                SettingType.DURATION,
+                Duration.ZERO,
+                Validator.notNegative(),
+                "how long a READY pool of supply mode " + supplyMode
                         + " that no job takes is kept before it is deleted (0s: at once, as the seed says)");
     }
 }

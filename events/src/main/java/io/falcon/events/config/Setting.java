@@ -10,8 +10,8 @@ import java.util.Optional;
  * Its environment variable is derived from the key, never declared: upper-cased, '.' and '-' as '_'
  * (falcon.sink.max-batch -> FALCON_SINK_MAX_BATCH), so that the two names cannot drift apart.
  */
-public record Setting<T>(String key, SettingType<T> type, Fallback<T> fallback, Validator<T> validator,
-        String description) {
+public record Setting<T>(
+        String key, SettingType<T> type, Fallback<T> fallback, Validator<T> validator, String description) {
 
     public Setting {
         if (!key.startsWith("falcon.") || !key.equals(key.toLowerCase(Locale.ROOT))) {
@@ -19,18 +19,17 @@ public record Setting<T>(String key, SettingType<T> type, Fallback<T> fallback, 
         }
     }
 
-    public static <T> Setting<T> required(String key, SettingType<T> type, Validator<T> validator,
-            String description) {
+    public static <T> Setting<T> required(String key, SettingType<T> type, Validator<T> validator, String description) {
         return new Setting<>(key, type, new Fallback.Required<>(), validator, description);
     }
 
-    public static <T> Setting<T> withDefault(String key, SettingType<T> type, T defaultValue, Validator<T> validator,
-            String description) {
+    public static <T> Setting<T> withDefault(
+            String key, SettingType<T> type, T defaultValue, Validator<T> validator, String description) {
         return new Setting<>(key, type, new Fallback.Value<>(defaultValue), validator, description);
     }
 
-    public static <T> Setting<T> optional(String key, SettingType<T> type, String whenUnset, Validator<T> validator,
-            String description) {
+    public static <T> Setting<T> optional(
+            String key, SettingType<T> type, String whenUnset, Validator<T> validator, String description) {
         return new Setting<>(key, type, new Fallback.Unset<>(whenUnset), validator, description);
     }
 
@@ -62,7 +61,9 @@ public record Setting<T>(String key, SettingType<T> type, Fallback<T> fallback, 
 
     /** The raw text given for this setting, by key first, then by environment name; blank counts as not given. */
     Optional<String> textIn(Map<String, String> raw) {
-        return Optional.ofNullable(raw.get(key)).or(() -> Optional.ofNullable(raw.get(envName())))
-                .map(String::trim).filter(text -> !text.isEmpty());
+        return Optional.ofNullable(raw.get(key))
+                .or(() -> Optional.ofNullable(raw.get(envName())))
+                .map(String::trim)
+                .filter(text -> !text.isEmpty());
     }
 }

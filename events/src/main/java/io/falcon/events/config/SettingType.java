@@ -176,7 +176,8 @@ public sealed interface SettingType<T> {
         }
 
         public String expected() {
-            return words.size() == 1 ? words.get(0)
+            return words.size() == 1
+                    ? words.get(0)
                     : String.join(", ", words.subList(0, words.size() - 1)) + " or " + words.get(words.size() - 1);
         }
 
@@ -185,7 +186,9 @@ public sealed interface SettingType<T> {
         }
 
         public String parse(String text) {
-            return words.stream().filter(w -> w.equalsIgnoreCase(text)).findFirst()
+            return words.stream()
+                    .filter(w -> w.equalsIgnoreCase(text))
+                    .findFirst()
                     .orElseThrow(() -> new IllegalArgumentException(expected()));
         }
 

@@ -14,13 +14,18 @@ import java.util.Properties;
  */
 public final class SettingValues {
     /** Whether keys the catalog does not know are refused (a component's start) or ignored (reading one setting). */
-    enum Unknown { REFUSED, IGNORED }
+    enum Unknown {
+        REFUSED,
+        IGNORED
+    }
 
     private final Component component;
     private final Map<Setting<?>, Optional<?>> values;
     private final Map<Passthrough, Map<String, String>> passedThrough;
 
-    private SettingValues(Component component, Map<Setting<?>, Optional<?>> values,
+    private SettingValues(
+            Component component,
+            Map<Setting<?>, Optional<?>> values,
             Map<Passthrough, Map<String, String>> passedThrough) {
         this.component = component;
         this.values = values;
@@ -47,8 +52,8 @@ public final class SettingValues {
      * Environment variables (FALCON_SINK_MAX_BATCH) and system properties (-Dfalcon.sink.max-batch=...); a system
      * property wins over the environment variable of the same setting.
      */
-    public static SettingValues fromEnvironment(Component component, Map<String, String> environment,
-            Properties systemProperties) {
+    public static SettingValues fromEnvironment(
+            Component component, Map<String, String> environment, Properties systemProperties) {
         Map<String, String> raw = new HashMap<>(environment);
         for (String name : systemProperties.stringPropertyNames()) {
             raw.put(name, systemProperties.getProperty(name));
@@ -73,14 +78,19 @@ public final class SettingValues {
         Map<Passthrough, Map<String, String>> passedThrough = new LinkedHashMap<>();
         for (Passthrough family : component.passthroughs()) {
             Map<String, String> keys = new LinkedHashMap<>();
-            raw.keySet().stream().filter(family::covers).sorted().forEach(key ->
-                    keys.put(key.substring(family.prefix().length()), raw.get(key).trim()));
+            raw.keySet().stream()
+                    .filter(family::covers)
+                    .sorted()
+                    .forEach(key -> keys.put(
+                            key.substring(family.prefix().length()),
+                            raw.get(key).trim()));
             passedThrough.put(family, Map.copyOf(keys));
         }
         SettingValues parsed = new SettingValues(component, values, passedThrough);
         for (Rule rule : component.rules()) {
             if (values.keySet().containsAll(rule.settings()) && !rule.holds().test(parsed)) {
-                String keys = String.join(", ", rule.settings().stream().map(Setting::key).toList());
+                String keys = String.join(
+                        ", ", rule.settings().stream().map(Setting::key).toList());
                 problems.add(new Problem(keys, "", rule.description()));
             }
         }
@@ -92,11 +102,9 @@ public final class SettingValues {
 
     /** What became of one setting's text: its value (empty: an optional setting left unset), or a problem. */
     private sealed interface Outcome {
-        record Read(Optional<?> value) implements Outcome {
-        }
+        record Read(Optional<?> value) implements Outcome {}
 
-        record Refused(Problem problem) implements Outcome {
-        }
+        record Refused(Problem problem) implements Outcome {}
     }
 
     private static <T> Outcome read(Setting<T> setting, Map<String, String> raw) {
@@ -145,10 +153,14 @@ public final class SettingValues {
                 return Optional.empty();
             }
             Optional<Passthrough> family = SettingsCatalog.passthroughs().stream()
-                    .filter(p -> name.startsWith(p.envPrefix())).findFirst();
-            return Optional.of(new Problem("", name, family.map(p -> "unknown setting: " + p.prefix()
-                            + "* keys are read from system properties only (-D" + p.prefix() + "...)")
-                    .orElse("unknown setting: no component declares it")));
+                    .filter(p -> name.startsWith(p.envPrefix()))
+                    .findFirst();
+            return Optional.of(new Problem(
+                    "",
+                    name,
+                    family.map(p -> "unknown setting: " + p.prefix() + "* keys are read from system properties only (-D"
+                                    + p.prefix() + "...)")
+                            .orElse("unknown setting: no component declares it")));
         }
         return Optional.empty();
     }
@@ -159,8 +171,8 @@ public final class SettingValues {
 
     /** The value of a setting this component declares and that has a value (required, defaulted or computed). */
     public <T> T get(Setting<T> setting) {
-        return find(setting).orElseThrow(() -> new IllegalStateException(setting.key()
-                + " is optional: read it with find"));
+        return find(setting)
+                .orElseThrow(() -> new IllegalStateException(setting.key() + " is optional: read it with find"));
     }
 
     /** The value of a setting this component declares, empty when an optional setting was not set. */

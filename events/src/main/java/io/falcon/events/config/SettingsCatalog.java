@@ -13,14 +13,18 @@ import java.util.Optional;
  */
 public final class SettingsCatalog {
     /** In documentation order. */
-    public static final List<Component> COMPONENTS = List.of(CdcIngestKeys.COMPONENT, SchedulerKeys.COMPONENT,
-            ExecutorKeys.COMPONENT, StatusSinkKeys.COMPONENT, FaultStreamsKeys.COMPONENT, CliKeys.COMPONENT,
+    public static final List<Component> COMPONENTS = List.of(
+            CdcIngestKeys.COMPONENT,
+            SchedulerKeys.COMPONENT,
+            ExecutorKeys.COMPONENT,
+            StatusSinkKeys.COMPONENT,
+            FaultStreamsKeys.COMPONENT,
+            CliKeys.COMPONENT,
             LauncherKeys.COMPONENT);
 
     private static final Map<String, Setting<?>> BY_KEY = index();
 
-    private SettingsCatalog() {
-    }
+    private SettingsCatalog() {}
 
     private static Map<String, Setting<?>> index() {
         Map<String, Setting<?>> byKey = new LinkedHashMap<>();
@@ -43,11 +47,17 @@ public final class SettingsCatalog {
 
     /** Every declared setting once, in documentation order. */
     public static List<Setting<?>> settings() {
-        return COMPONENTS.stream().flatMap(c -> c.settings().stream()).distinct().toList();
+        return COMPONENTS.stream()
+                .flatMap(c -> c.settings().stream())
+                .distinct()
+                .toList();
     }
 
     public static List<Passthrough> passthroughs() {
-        return COMPONENTS.stream().flatMap(c -> c.passthroughs().stream()).distinct().toList();
+        return COMPONENTS.stream()
+                .flatMap(c -> c.passthroughs().stream())
+                .distinct()
+                .toList();
     }
 
     public static Optional<Setting<?>> byKey(String key) {

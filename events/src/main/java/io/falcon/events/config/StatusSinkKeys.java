@@ -7,19 +7,40 @@ import java.util.List;
 
 /** The settings of the status-sink. It reads falcon.task-status, the catalog's topic; that is not a setting. */
 public final class StatusSinkKeys {
-    public static final Setting<String> GROUP_ID = withDefault("falcon.sink.group-id", SettingType.TEXT,
-            "falcon-status-sink", Validator.any(), "consumer group of falcon.task-status");
-    public static final Setting<Long> MAX_BATCH = withDefault("falcon.sink.max-batch", SettingType.WHOLE, 500L,
-            Validator.between(1, 10_000), "most statuses written in one database transaction");
-    public static final Setting<Duration> MAX_BACKOFF = withDefault("falcon.sink.max-backoff", SettingType.DURATION,
-            Duration.ofSeconds(30), Validator.positive(), "longest wait between retries while the database fails");
+    public static final Setting<String> GROUP_ID = withDefault(
+            "falcon.sink.group-id",
+            SettingType.TEXT,
+            "falcon-status-sink",
+            Validator.any(),
+            "consumer group of falcon.task-status");
+    public static final Setting<Long> MAX_BATCH = withDefault(
+            "falcon.sink.max-batch",
+            SettingType.WHOLE,
+            500L,
+            Validator.between(1, 10_000),
+            "most statuses written in one database transaction");
+    public static final Setting<Duration> MAX_BACKOFF = withDefault(
+            "falcon.sink.max-backoff",
+            SettingType.DURATION,
+            Duration.ofSeconds(30),
+            Validator.positive(),
+            "longest wait between retries while the database fails");
 
-    public static final Component COMPONENT = new Component("status-sink",
+    public static final Component COMPONENT = new Component(
+            "status-sink",
             "Guarded, batched write-back of task status; applies the clusters migration at start.",
-            List.of(SharedKeys.KAFKA_BOOTSTRAP_SERVERS, SharedKeys.OPS_PORT, SharedKeys.INSTANCE_ID, SharedKeys.DB_URL, SharedKeys.DB_USER,
-                    SharedKeys.DB_PASSWORD, GROUP_ID, MAX_BATCH, MAX_BACKOFF),
-            List.of(), List.of());
+            List.of(
+                    SharedKeys.KAFKA_BOOTSTRAP_SERVERS,
+                    SharedKeys.OPS_PORT,
+                    SharedKeys.INSTANCE_ID,
+                    SharedKeys.DB_URL,
+                    SharedKeys.DB_USER,
+                    SharedKeys.DB_PASSWORD,
+                    GROUP_ID,
+                    MAX_BATCH,
+                    MAX_BACKOFF),
+            List.of(),
+            List.of());
 
-    private StatusSinkKeys() {
-    }
+    private StatusSinkKeys() {}
 }

@@ -27,7 +27,8 @@ public record Validator<T>(String description, Predicate<T> accepts) {
     }
 
     public static Validator<Duration> between(Duration min, Duration max) {
-        return new Validator<>("between " + DurationText.format(min) + " and " + DurationText.format(max),
+        return new Validator<>(
+                "between " + DurationText.format(min) + " and " + DurationText.format(max),
                 value -> value.compareTo(min) >= 0 && value.compareTo(max) <= 0);
     }
 

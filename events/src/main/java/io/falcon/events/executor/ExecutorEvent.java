@@ -10,21 +10,22 @@ import java.util.Optional;
 /** What the executor observed at the GKE and Kubernetes APIs, keyed by tpu_type. */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = ExecutorEvent.NodePoolReady.class, name = "NodePoolReady"),
-        @JsonSubTypes.Type(value = ExecutorEvent.NodePoolCreating.class, name = "NodePoolCreating"),
-        @JsonSubTypes.Type(value = ExecutorEvent.NodePoolCreateFailed.class, name = "NodePoolCreateFailed"),
-        @JsonSubTypes.Type(value = ExecutorEvent.NodePoolDeleted.class, name = "NodePoolDeleted"),
-        @JsonSubTypes.Type(value = ExecutorEvent.NodePoolDeleteFailing.class, name = "NodePoolDeleteFailing"),
-        @JsonSubTypes.Type(value = ExecutorEvent.JobSubmitted.class, name = "JobSubmitted"),
-        @JsonSubTypes.Type(value = ExecutorEvent.JobSubmitFailed.class, name = "JobSubmitFailed"),
-        @JsonSubTypes.Type(value = ExecutorEvent.JobRunning.class, name = "JobRunning"),
-        @JsonSubTypes.Type(value = ExecutorEvent.JobSucceeded.class, name = "JobSucceeded"),
-        @JsonSubTypes.Type(value = ExecutorEvent.JobFailed.class, name = "JobFailed"),
-        @JsonSubTypes.Type(value = ExecutorEvent.JobDeleted.class, name = "JobDeleted"),
-        @JsonSubTypes.Type(value = ExecutorEvent.NodePoolWaitingForNodes.class, name = "NodePoolWaitingForNodes"),
-        @JsonSubTypes.Type(value = ExecutorEvent.ReservationShort.class, name = "ReservationShort"),
-        @JsonSubTypes.Type(value = ExecutorEvent.NodePoolInventory.class, name = "NodePoolInventory"),
-        @JsonSubTypes.Type(value = ExecutorEvent.JobInventory.class, name = "JobInventory")})
+    @JsonSubTypes.Type(value = ExecutorEvent.NodePoolReady.class, name = "NodePoolReady"),
+    @JsonSubTypes.Type(value = ExecutorEvent.NodePoolCreating.class, name = "NodePoolCreating"),
+    @JsonSubTypes.Type(value = ExecutorEvent.NodePoolCreateFailed.class, name = "NodePoolCreateFailed"),
+    @JsonSubTypes.Type(value = ExecutorEvent.NodePoolDeleted.class, name = "NodePoolDeleted"),
+    @JsonSubTypes.Type(value = ExecutorEvent.NodePoolDeleteFailing.class, name = "NodePoolDeleteFailing"),
+    @JsonSubTypes.Type(value = ExecutorEvent.JobSubmitted.class, name = "JobSubmitted"),
+    @JsonSubTypes.Type(value = ExecutorEvent.JobSubmitFailed.class, name = "JobSubmitFailed"),
+    @JsonSubTypes.Type(value = ExecutorEvent.JobRunning.class, name = "JobRunning"),
+    @JsonSubTypes.Type(value = ExecutorEvent.JobSucceeded.class, name = "JobSucceeded"),
+    @JsonSubTypes.Type(value = ExecutorEvent.JobFailed.class, name = "JobFailed"),
+    @JsonSubTypes.Type(value = ExecutorEvent.JobDeleted.class, name = "JobDeleted"),
+    @JsonSubTypes.Type(value = ExecutorEvent.NodePoolWaitingForNodes.class, name = "NodePoolWaitingForNodes"),
+    @JsonSubTypes.Type(value = ExecutorEvent.ReservationShort.class, name = "ReservationShort"),
+    @JsonSubTypes.Type(value = ExecutorEvent.NodePoolInventory.class, name = "NodePoolInventory"),
+    @JsonSubTypes.Type(value = ExecutorEvent.JobInventory.class, name = "JobInventory")
+})
 public sealed interface ExecutorEvent {
     Meta meta();
 
@@ -35,87 +36,121 @@ public sealed interface ExecutorEvent {
     String tpuType();
 
     record NodePoolReady(Meta meta, String jobId, String clusterId, String tpuType, String nodePoolName)
-            implements ExecutorEvent {
-    }
+            implements ExecutorEvent {}
 
     /** GKE accepted the pool's creation (after the reservation check, for a reservation pool). */
     record NodePoolCreating(Meta meta, String jobId, String clusterId, String tpuType, String nodePoolName)
-            implements ExecutorEvent {
-    }
+            implements ExecutorEvent {}
 
     /**
      * Creation failed (GKE error) or did not finish in time (timedOut, after timeoutSeconds: the executor's create
      * timeout). message is GKE's error, or for a timeout what GKE showed last.
      */
-    record NodePoolCreateFailed(Meta meta, String jobId, String clusterId, String tpuType, String nodePoolName,
-            boolean timedOut, long timeoutSeconds, String message) implements ExecutorEvent {
-    }
+    record NodePoolCreateFailed(
+            Meta meta,
+            String jobId,
+            String clusterId,
+            String tpuType,
+            String nodePoolName,
+            boolean timedOut,
+            long timeoutSeconds,
+            String message)
+            implements ExecutorEvent {}
 
     record NodePoolDeleted(Meta meta, String jobId, String clusterId, String tpuType, String nodePoolName)
-            implements ExecutorEvent {
-    }
+            implements ExecutorEvent {}
 
     /**
      * A node pool's deletion has failed this many times in a row (GKE's last error in message); the executor keeps
      * trying. Reported once per deletion, when the count reaches the executor's threshold.
      */
-    record NodePoolDeleteFailing(Meta meta, String jobId, String clusterId, String tpuType, String nodePoolName,
-            int failures, String message) implements ExecutorEvent {
-    }
+    record NodePoolDeleteFailing(
+            Meta meta,
+            String jobId,
+            String clusterId,
+            String tpuType,
+            String nodePoolName,
+            int failures,
+            String message)
+            implements ExecutorEvent {}
 
-    record JobSubmitted(Meta meta, String jobId, String clusterId, String tpuType, String k8sJobName,
-            String jobUid) implements ExecutorEvent {
-    }
+    record JobSubmitted(Meta meta, String jobId, String clusterId, String tpuType, String k8sJobName, String jobUid)
+            implements ExecutorEvent {}
 
     /**
      * The create was refused. retryable: the API server did not answer or answered 5xx/429 (the Job may or may not
      * exist); the scheduler keeps the job Dispatching and asks again. Otherwise a refusal (4xx, invalid manifest).
      */
-    record JobSubmitFailed(Meta meta, String jobId, String clusterId, String tpuType, String k8sJobName,
-            String message, boolean retryable) implements ExecutorEvent {
-    }
+    record JobSubmitFailed(
+            Meta meta,
+            String jobId,
+            String clusterId,
+            String tpuType,
+            String k8sJobName,
+            String message,
+            boolean retryable)
+            implements ExecutorEvent {}
 
     /** Pods of the job are running: active of expected. jobUid is the Kubernetes Job's uid. */
-    record JobRunning(Meta meta, String jobId, String clusterId, String tpuType, String k8sJobName, String jobUid,
-            int active, int expected) implements ExecutorEvent {
-    }
+    record JobRunning(
+            Meta meta,
+            String jobId,
+            String clusterId,
+            String tpuType,
+            String k8sJobName,
+            String jobUid,
+            int active,
+            int expected)
+            implements ExecutorEvent {}
 
     record JobSucceeded(Meta meta, String jobId, String clusterId, String tpuType, String k8sJobName)
-            implements ExecutorEvent {
-    }
+            implements ExecutorEvent {}
 
-    record JobFailed(Meta meta, String jobId, String clusterId, String tpuType, String k8sJobName,
-            String message) implements ExecutorEvent {
-    }
+    record JobFailed(Meta meta, String jobId, String clusterId, String tpuType, String k8sJobName, String message)
+            implements ExecutorEvent {}
 
     record JobDeleted(Meta meta, String jobId, String clusterId, String tpuType, String k8sJobName)
-            implements ExecutorEvent {
-    }
+            implements ExecutorEvent {}
 
     /**
      * The pool's control plane is RUNNING but not all its nodes have registered and become Ready yet (GKE keeps
      * retrying internally, typically for flex-start capacity).
      */
-    record NodePoolWaitingForNodes(Meta meta, String jobId, String clusterId, String tpuType, String nodePoolName,
-            int registered, int ready, int expected) implements ExecutorEvent {
-    }
+    record NodePoolWaitingForNodes(
+            Meta meta,
+            String jobId,
+            String clusterId,
+            String tpuType,
+            String nodePoolName,
+            int registered,
+            int ready,
+            int expected)
+            implements ExecutorEvent {}
 
     /**
      * The reservation has less free capacity than the pool needs, so the executor did not create the pool.
      * remainingSlices is count - inUseCount and neededSlices the pool's host count, both in the reservation's unit
      * (TPU VMs, one per host of the slice).
      */
-    record ReservationShort(Meta meta, String jobId, String clusterId, String tpuType, String nodePoolName,
-            String reservation, int remainingSlices, int neededSlices) implements ExecutorEvent {
-    }
+    record ReservationShort(
+            Meta meta,
+            String jobId,
+            String clusterId,
+            String tpuType,
+            String nodePoolName,
+            String reservation,
+            int remainingSlices,
+            int neededSlices)
+            implements ExecutorEvent {}
 
     /**
      * Periodic inventory of the falcon-* node pools that exist in one cluster, for orphan detection. jobId is
      * empty: the inventory is about the cluster; clusterResource names the GKE cluster that was listed
      * (projects/P/locations/L/clusters/N), so an inventory of a location the cluster row has since left is ignored.
      */
-    record NodePoolInventory(Meta meta, String jobId, String clusterId, String tpuType, String clusterResource,
-            List<ObservedPool> pools) implements ExecutorEvent {
+    record NodePoolInventory(
+            Meta meta, String jobId, String clusterId, String tpuType, String clusterResource, List<ObservedPool> pools)
+            implements ExecutorEvent {
         public NodePoolInventory {
             pools = List.copyOf(pools);
         }
@@ -126,18 +161,17 @@ public sealed interface ExecutorEvent {
      * cache, so an absent Job is really absent), for the sweep of Jobs whose task is terminal or unknown. jobId is
      * empty: the inventory is about the cluster; clusterResource names the GKE cluster whose API was listed.
      */
-    record JobInventory(Meta meta, String jobId, String clusterId, String tpuType, String clusterResource,
-            List<ObservedJob> jobs) implements ExecutorEvent {
+    record JobInventory(
+            Meta meta, String jobId, String clusterId, String tpuType, String clusterResource, List<ObservedJob> jobs)
+            implements ExecutorEvent {
         public JobInventory {
             jobs = List.copyOf(jobs);
         }
     }
 
     /** One Kubernetes Job: its name, the task it runs (falcon.io/job-id), uid, creation time, and whether it ended. */
-    record ObservedJob(String name, String falconJobId, String uid, Optional<Instant> createdAt, boolean finished) {
-    }
+    record ObservedJob(String name, String falconJobId, String uid, Optional<Instant> createdAt, boolean finished) {}
 
     /** One node pool as GKE reports it; falconJob is the value of its falcon-job label. */
-    record ObservedPool(String name, String status, String falconJob, String topology, Optional<Instant> createdAt) {
-    }
+    record ObservedPool(String name, String status, String falconJob, String topology, Optional<Instant> createdAt) {}
 }

@@ -7,7 +7,9 @@ import java.util.Optional;
 
 /** How a node pool gets its TPUs (the jobs.supply_mode column). */
 public enum SupplyMode {
-    RESERVATION("reservation"), ON_DEMAND("on-demand"), FLEX_START("flex-start");
+    RESERVATION("reservation"),
+    ON_DEMAND("on-demand"),
+    FLEX_START("flex-start");
 
     private final String wireName;
 

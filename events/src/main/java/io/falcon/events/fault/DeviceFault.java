@@ -32,17 +32,25 @@ public record DeviceFault(
         faultLevel = faultLevel == null ? Optional.empty() : faultLevel.filter(s -> !s.isBlank());
         jobId = jobId == null ? Optional.empty() : jobId.filter(s -> !s.isBlank());
         if (meta == null) {
-            String identity = clusterId + "/" + nodeName + "/" + deviceName + "/" + faultCode + "/"
-                    + jobId.orElse("") + "/" + receiveTimeMs;
-            meta = new Meta(UUID.nameUUIDFromBytes(identity.getBytes(StandardCharsets.UTF_8)).toString(),
-                    Instant.ofEpochMilli(receiveTimeMs), PRODUCER);
+            String identity = clusterId + "/" + nodeName + "/" + deviceName + "/" + faultCode + "/" + jobId.orElse("")
+                    + "/" + receiveTimeMs;
+            meta = new Meta(
+                    UUID.nameUUIDFromBytes(identity.getBytes(StandardCharsets.UTF_8))
+                            .toString(),
+                    Instant.ofEpochMilli(receiveTimeMs),
+                    PRODUCER);
         }
     }
 
-    public static DeviceFault of(String clusterId, String nodeName, String deviceName, String faultCode,
-            Optional<String> jobId, long receiveTimeMs) {
-        return new DeviceFault(null, clusterId, nodeName, deviceName, faultCode, Optional.empty(), jobId,
-                receiveTimeMs);
+    public static DeviceFault of(
+            String clusterId,
+            String nodeName,
+            String deviceName,
+            String faultCode,
+            Optional<String> jobId,
+            long receiveTimeMs) {
+        return new DeviceFault(
+                null, clusterId, nodeName, deviceName, faultCode, Optional.empty(), jobId, receiveTimeMs);
     }
 
     /** The key of the input topic: the job id, or cluster/node for faults outside any job. */

@@ -50,8 +50,12 @@ public record FaultVerdict(
      * peerDeviceCount says how many there were); recentFaultTimesMs: the counter's timestamps that decided;
      * explanation: one sentence a person can act on.
      */
-    public record Evidence(long policyVersion, List<String> peerDevices, int peerDeviceCount,
-            List<Long> recentFaultTimesMs, String explanation) {
+    public record Evidence(
+            long policyVersion,
+            List<String> peerDevices,
+            int peerDeviceCount,
+            List<Long> recentFaultTimesMs,
+            String explanation) {
         public Evidence {
             peerDevices = List.copyOf(peerDevices);
             recentFaultTimesMs = List.copyOf(recentFaultTimesMs);

@@ -17,6 +17,5 @@ public sealed interface IsolationCommand {
      * clusterd-manual-info-cm, or asked for it directly. reason says which.
      */
     record Release(Meta meta, String clusterId, String nodeName, String deviceName, String reason)
-            implements IsolationCommand {
-    }
+            implements IsolationCommand {}
 }

@@ -29,8 +29,7 @@ public record NodeIsolation(
     public record DeviceIsolation(
             @JsonProperty("FaultCode") String faultCode,
             @JsonProperty("FaultLevel") String faultLevel,
-            @JsonProperty("LastSeparateTime") long lastSeparateTime) {
-    }
+            @JsonProperty("LastSeparateTime") long lastSeparateTime) {}
 
     public static String key(String clusterId, String nodeName) {
         return clusterId + "/" + nodeName;

@@ -5,6 +5,15 @@ package io.falcon.events.status;
  * Empty for the other statuses.
  */
 public enum Reason {
-    Waiting, Provisioning, ClusterBusy, WaitingForNode, Dispatching,
-    NodePoolTimeout, NodePoolFailed, JobSubmitFailed, JobFailed, Timeout, InvalidSpec
+    Waiting,
+    Provisioning,
+    ClusterBusy,
+    WaitingForNode,
+    Dispatching,
+    NodePoolTimeout,
+    NodePoolFailed,
+    JobSubmitFailed,
+    JobFailed,
+    Timeout,
+    InvalidSpec
 }

@@ -21,5 +21,4 @@ public record TaskStatus(
         Optional<String> jobUid,
         Optional<Instant> dispatchedAt,
         Optional<Instant> finishedAt,
-        Optional<Instant> abortedAt) {
-}
+        Optional<Instant> abortedAt) {}

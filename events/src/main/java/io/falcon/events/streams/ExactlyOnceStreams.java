@@ -1,18 +1,15 @@
 package io.falcon.events.streams;
 
-import java.io.IOException;
-import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Properties;
-import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
 
 /** The Kafka Streams settings every Falcon topology runs with, and how it stops. */
 public final class ExactlyOnceStreams {
-    private ExactlyOnceStreams() {
-    }
+    private ExactlyOnceStreams() {}
 
     /**
      * exactly_once_v2, changelog replication, a session timeout that bounds how long a crashed instance's tasks wait
@@ -21,15 +18,32 @@ public final class ExactlyOnceStreams {
      * {@link #defaultInstanceId()}: Kafka Streams only removes a static member from the group when it closes, and
      * without that a replacement waits out the session timeout before it gets the tasks.
      */
-    public static Properties properties(String applicationId, String bootstrapServers, short replicationFactor,
-            String stateDir, int streamThreads, Duration sessionTimeout) {
-        return properties(applicationId, bootstrapServers, replicationFactor, stateDir, streamThreads, sessionTimeout,
+    public static Properties properties(
+            String applicationId,
+            String bootstrapServers,
+            short replicationFactor,
+            String stateDir,
+            int streamThreads,
+            Duration sessionTimeout) {
+        return properties(
+                applicationId,
+                bootstrapServers,
+                replicationFactor,
+                stateDir,
+                streamThreads,
+                sessionTimeout,
                 defaultInstanceId());
     }
 
     /** As above, with an explicit group.instance.id (unique per running instance of the application). */
-    public static Properties properties(String applicationId, String bootstrapServers, short replicationFactor,
-            String stateDir, int streamThreads, Duration sessionTimeout, String instanceId) {
+    public static Properties properties(
+            String applicationId,
+            String bootstrapServers,
+            short replicationFactor,
+            String stateDir,
+            int streamThreads,
+            Duration sessionTimeout,
+            String instanceId) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -40,7 +54,8 @@ public final class ExactlyOnceStreams {
         props.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
         props.put(StreamsConfig.consumerPrefix("session.timeout.ms"), (int) sessionTimeout.toMillis());
         props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceId);
-        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
+        props.put(
+                StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
                 LogAndContinueProcessingExceptionHandler.class);
         return props;
     }

@@ -25,7 +25,7 @@ public final class StreamsDeadLetters {
     public interface Listener {
         void deadLettered(String sourceTopic, String stage);
 
-        Listener NONE = (topic, stage) -> { };
+        Listener NONE = (topic, stage) -> {};
     }
 
     private final String producer;
@@ -36,13 +36,16 @@ public final class StreamsDeadLetters {
         this.sinkName = sinkName;
     }
 
-    public <T> Optional<T> decode(JsonSerde<T> serde, Record<String, byte[]> record,
-            ProcessorContext<String, Object> context) {
+    public <T> Optional<T> decode(
+            JsonSerde<T> serde, Record<String, byte[]> record, ProcessorContext<String, Object> context) {
         return decode(serde, record, context, Listener.NONE);
     }
 
-    public <T> Optional<T> decode(JsonSerde<T> serde, Record<String, byte[]> record,
-            ProcessorContext<String, Object> context, Listener listener) {
+    public <T> Optional<T> decode(
+            JsonSerde<T> serde,
+            Record<String, byte[]> record,
+            ProcessorContext<String, Object> context,
+            Listener listener) {
         try {
             return Optional.ofNullable(serde.fromBytes(record.value()));
         } catch (SerializationException e) {
@@ -57,8 +60,12 @@ public final class StreamsDeadLetters {
      * onFailure runs (to rebuild in-memory state the failed step may have left half-changed), and the stream goes
      * on. Returns whether the processing completed.
      */
-    public boolean guard(Record<String, byte[]> record, ProcessorContext<String, Object> context, Listener listener,
-            Runnable processing, Runnable onFailure) {
+    public boolean guard(
+            Record<String, byte[]> record,
+            ProcessorContext<String, Object> context,
+            Listener listener,
+            Runnable processing,
+            Runnable onFailure) {
         try {
             processing.run();
             return true;
@@ -71,19 +78,31 @@ public final class StreamsDeadLetters {
         }
     }
 
-    public void send(Record<String, byte[]> record, ProcessorContext<String, Object> context, String reason,
-            Throwable error) {
+    public void send(
+            Record<String, byte[]> record, ProcessorContext<String, Object> context, String reason, Throwable error) {
         var metadata = context.recordMetadata();
         String topic = metadata.map(m -> m.topic()).orElse("unknown");
         int partition = metadata.map(m -> m.partition()).orElse(-1);
         long offset = metadata.map(m -> m.offset()).orElse(-1L);
-        LOG.warn("dead-lettering record topic={} partition={} offset={} key={} reason={}", topic, partition, offset,
-                record.key(), reason);
+        LOG.warn(
+                "dead-lettering record topic={} partition={} offset={} key={} reason={}",
+                topic,
+                partition,
+                offset,
+                record.key(),
+                reason);
         byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
-        DeadLetter letter = DeadLetter.of(Meta.of(producer, Instant.ofEpochMilli(context.currentSystemTimeMs())),
-                topic, partition, offset, key, record.value(), reason, error);
-        context.forward(new Record<>(record.key() == null ? "" : record.key(), (Object) letter, record.timestamp()),
-                sinkName);
+        DeadLetter letter = DeadLetter.of(
+                Meta.of(producer, Instant.ofEpochMilli(context.currentSystemTimeMs())),
+                topic,
+                partition,
+                offset,
+                key,
+                record.value(),
+                reason,
+                error);
+        context.forward(
+                new Record<>(record.key() == null ? "" : record.key(), (Object) letter, record.timestamp()), sinkName);
     }
 
     private static String topic(ProcessorContext<String, Object> context) {

@@ -14,8 +14,9 @@ class ConfigurationDocsTest {
     @Test
     void theCheckedInPageIsTheGeneratedOne() throws IOException {
         String generated = ConfigurationDocs.render();
-        assertThat(Files.exists(CHECKED_IN)).as("docs/configuration.md is missing; run: "
-                + ConfigurationDocs.REGENERATE).isTrue();
+        assertThat(Files.exists(CHECKED_IN))
+                .as("docs/configuration.md is missing; run: " + ConfigurationDocs.REGENERATE)
+                .isTrue();
         assertThat(Files.readString(CHECKED_IN, StandardCharsets.UTF_8))
                 .as("docs/configuration.md differs from the settings catalog; run: " + ConfigurationDocs.REGENERATE)
                 .isEqualTo(generated);
@@ -27,8 +28,9 @@ class ConfigurationDocsTest {
         for (Setting<?> setting : SettingsCatalog.settings()) {
             assertThat(page).contains("| `" + setting.key() + "` | `" + setting.envName() + "` |");
         }
-        assertThat(page).contains("| `falcon.kafka.bootstrap-servers` | `FALCON_KAFKA_BOOTSTRAP_SERVERS` | text |"
-                + " **required** |");
+        assertThat(page)
+                .contains("| `falcon.kafka.bootstrap-servers` | `FALCON_KAFKA_BOOTSTRAP_SERVERS` | text |"
+                        + " **required** |");
         assertThat(page).contains("`falcon.cdc.debezium.*`").doesNotContain("falcon.sink.topic");
     }
 }

@@ -19,14 +19,18 @@ import org.junit.jupiter.api.Test;
  */
 class DocumentedDefaultsTest {
     private static final Path ROOT = Path.of("..");
-    private static final List<String> PAGES = List.of("README.md", "docs/architecture.md", "docs/fault-streams.md",
-            "docs/deploy.md", "executor/README.md", "ops/README.md");
+    private static final List<String> PAGES = List.of(
+            "README.md",
+            "docs/architecture.md",
+            "docs/fault-streams.md",
+            "docs/deploy.md",
+            "executor/README.md",
+            "ops/README.md");
     /** A setting in backticks (full key, or a scheduler timer's short name in the phase table), then its default. */
-    private static final Pattern STATED = Pattern.compile(
-            "`((?:falcon\\.)?[a-z0-9.-]+)`(?: \\(|, )(\\d+) ?(ms|s|min|m|h|d)?\\)?[),;:]?");
+    private static final Pattern STATED =
+            Pattern.compile("`((?:falcon\\.)?[a-z0-9.-]+)`(?: \\(|, )(\\d+) ?(ms|s|min|m|h|d)?\\)?[),;:]?");
 
-    private record Statement(String page, Setting<?> setting, String text) {
-    }
+    private record Statement(String page, Setting<?> setting, String text) {}
 
     private static List<Statement> statements() throws IOException {
         List<Statement> found = new ArrayList<>();
@@ -34,8 +38,8 @@ class DocumentedDefaultsTest {
             Matcher m = STATED.matcher(Files.readString(ROOT.resolve(page)));
             while (m.find()) {
                 String name = m.group(1);
-                Optional<Setting<?>> setting = SettingsCatalog.byKey(name)
-                        .or(() -> SettingsCatalog.byKey("falcon.scheduler." + name));
+                Optional<Setting<?>> setting =
+                        SettingsCatalog.byKey(name).or(() -> SettingsCatalog.byKey("falcon.scheduler." + name));
                 if (setting.isPresent()) {
                     String unit = m.group(3) == null ? "" : m.group(3).equals("min") ? "m" : m.group(3);
                     found.add(new Statement(page, setting.get(), m.group(2) + unit));
@@ -48,15 +52,22 @@ class DocumentedDefaultsTest {
     @Test
     void everyDefaultTheDocumentationStatesIsTheCatalogs() throws IOException {
         List<Statement> statements = statements();
-        assertThat(statements).extracting(s -> s.setting().key()).contains("falcon.scheduler.orphan-grace",
-                "falcon.scheduler.provisioning-backstop", "falcon.executor.node-pool.delete-failures-reported",
-                "falcon.faults.grace", "falcon.faults.release-check-interval");
+        assertThat(statements)
+                .extracting(s -> s.setting().key())
+                .contains(
+                        "falcon.scheduler.orphan-grace",
+                        "falcon.scheduler.provisioning-backstop",
+                        "falcon.executor.node-pool.delete-failures-reported",
+                        "falcon.faults.grace",
+                        "falcon.faults.release-check-interval");
         for (Statement statement : statements) {
             Object declared = statement.setting().defaultValue();
-            Object stated = declared instanceof Duration ? DurationText.parse(statement.text())
+            Object stated = declared instanceof Duration
+                    ? DurationText.parse(statement.text())
                     : declared instanceof Long ? (Object) Long.parseLong(statement.text()) : statement.text();
-            assertThat(stated).as(statement.page() + " states " + statement.text() + " for "
-                    + statement.setting().key() + "; docs/configuration.md has the catalog's default")
+            assertThat(stated)
+                    .as(statement.page() + " states " + statement.text() + " for "
+                            + statement.setting().key() + "; docs/configuration.md has the catalog's default")
                     .isEqualTo(declared);
         }
     }

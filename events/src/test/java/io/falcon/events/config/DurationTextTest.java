@@ -33,7 +33,9 @@ class DurationTextTest {
     @Test
     void anythingElseIsRefusedNamingTheGrammar() {
         for (String bad : new String[] {"30", "soon", "10 m", "1.5h", "m", "", "10min", "PT", "30s10"}) {
-            assertThatThrownBy(() -> DurationText.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> DurationText.parse(bad))
+                    .as(bad)
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("500ms, 30s, 10m, 24h");
         }
     }

@@ -22,10 +22,13 @@ class SettingsCatalogTest {
 
     @Test
     void sharedSettingsAreTheSameDeclarationInEveryReader() {
-        assertThat(SettingsCatalog.readers(SharedKeys.KAFKA_BOOTSTRAP_SERVERS)).extracting(Component::name)
+        assertThat(SettingsCatalog.readers(SharedKeys.KAFKA_BOOTSTRAP_SERVERS))
+                .extracting(Component::name)
                 .contains("cdc-ingest", "scheduler", "executor", "status-sink", "fault-streams", "cli");
         assertThat(SettingsCatalog.readers(SharedKeys.OPS_PORT)).hasSize(5);
-        assertThat(SettingsCatalog.settings()).extracting(Setting::key).filteredOn(k -> k.contains("bootstrap"))
+        assertThat(SettingsCatalog.settings())
+                .extracting(Setting::key)
+                .filteredOn(k -> k.contains("bootstrap"))
                 .containsExactly("falcon.kafka.bootstrap-servers");
     }
 
@@ -43,9 +46,19 @@ class SettingsCatalogTest {
 
     @Test
     void everyComponentStartsOnItsDefaultsOnceTheRequiredSettingsAreGiven() {
-        Map<String, String> required = Map.of("FALCON_KAFKA_BOOTSTRAP_SERVERS", "k:9092", "FALCON_DB_URL",
-                "jdbc:mysql://db/falcon", "FALCON_DB_USER", "u", "FALCON_CDC_DATABASE_HOST", "db",
-                "FALCON_CDC_DATABASE_USER", "cdc", "FALCON_CDC_DATABASE_NAME", "falcon");
+        Map<String, String> required = Map.of(
+                "FALCON_KAFKA_BOOTSTRAP_SERVERS",
+                "k:9092",
+                "FALCON_DB_URL",
+                "jdbc:mysql://db/falcon",
+                "FALCON_DB_USER",
+                "u",
+                "FALCON_CDC_DATABASE_HOST",
+                "db",
+                "FALCON_CDC_DATABASE_USER",
+                "cdc",
+                "FALCON_CDC_DATABASE_NAME",
+                "falcon");
         for (Component component : SettingsCatalog.COMPONENTS) {
             SettingValues values = SettingValues.parse(component, required);
             assertThat(values.component()).isEqualTo(component);

@@ -12,8 +12,7 @@ import java.util.Optional;
 public interface EdgeApi {
 
     /** Nodes of a pool that have registered with the cluster, and how many of them are Ready. */
-    record NodeCount(int registered, int ready) {
-    }
+    record NodeCount(int registered, int ready) {}
 
     /** Counts the nodes labelled cloud.google.com/gke-nodepool=pool. */
     NodeCount nodes(ClusterTarget cluster, String pool);

@@ -15,22 +15,34 @@ import java.util.Optional;
 public interface GkeApi {
 
     /** GKE's node pool status. */
-    enum PoolStatus { PROVISIONING, RUNNING, RUNNING_WITH_ERROR, RECONCILING, STOPPING, ERROR, UNKNOWN }
+    enum PoolStatus {
+        PROVISIONING,
+        RUNNING,
+        RUNNING_WITH_ERROR,
+        RECONCILING,
+        STOPPING,
+        ERROR,
+        UNKNOWN
+    }
 
     /**
      * One node pool as GKE reports it. createdAt is Falcon's falcon-created-at label (when it asked for the pool);
      * expectedHosts the pool's node count.
      */
-    record PoolInfo(String name, PoolStatus status, String statusMessage, Map<String, String> labels,
-            Optional<Instant> createdAt, int expectedHosts) {
+    record PoolInfo(
+            String name,
+            PoolStatus status,
+            String statusMessage,
+            Map<String, String> labels,
+            Optional<Instant> createdAt,
+            int expectedHosts) {
         public PoolInfo {
             labels = Map.copyOf(labels);
         }
     }
 
     /** A long-running GKE operation: done, and its error if it failed. */
-    record OperationInfo(boolean done, Optional<String> error, String detail) {
-    }
+    record OperationInfo(boolean done, Optional<String> error, String detail) {}
 
     /** count and inUseCount of a reservation, in hosts. */
     record Capacity(String path, long count, long inUse) {
@@ -59,8 +71,10 @@ public interface GkeApi {
     record PoolOperations(Optional<Instant> lastCreate, Optional<Instant> lastDelete) {
         /** A create started within the grace and not followed by a delete: the pool may exist unseen. */
         public boolean createdRecently(Instant now, java.time.Duration grace) {
-            return lastCreate.filter(c -> now.isBefore(c.plus(grace)))
-                    .filter(c -> lastDelete.filter(d -> !d.isBefore(c)).isEmpty()).isPresent();
+            return lastCreate
+                    .filter(c -> now.isBefore(c.plus(grace)))
+                    .filter(c -> lastDelete.filter(d -> !d.isBefore(c)).isEmpty())
+                    .isPresent();
         }
     }
 

@@ -32,8 +32,15 @@ public final class JobDriver {
      * retryable for an outage (the scheduler asks again) and final for a refusal.
      */
     public void ensure(EnsureJob command) {
-        try (var ignored = Mdc.of("job", command.jobId(), "cluster", command.cluster().clusterId(), "k8sJob",
-                command.k8sJobName(), "nodePool", command.nodePoolName())) {
+        try (var ignored = Mdc.of(
+                "job",
+                command.jobId(),
+                "cluster",
+                command.cluster().clusterId(),
+                "k8sJob",
+                command.k8sJobName(),
+                "nodePool",
+                command.nodePoolName())) {
             try {
                 String uid = edges.createJob(command.cluster(), command);
                 log.info("job created uid={}", uid);
@@ -45,10 +52,13 @@ public final class JobDriver {
                 }
                 boolean retryable = e.is(ApiException.Kind.TRANSIENT) || e.is(ApiException.Kind.FAILED_PRECONDITION);
                 String message = e.is(ApiException.Kind.INVALID) ? "invalid job: " + e.getMessage() : e.getMessage();
-                log.warn("job submit failed ({}{}): {}", e.kind(), retryable ? ", the scheduler will ask again" : "",
+                log.warn(
+                        "job submit failed ({}{}): {}",
+                        e.kind(),
+                        retryable ? ", the scheduler will ask again" : "",
                         message);
-                sink.emit(events.jobSubmitFailed(command.jobId(), command.cluster(), command.k8sJobName(), message,
-                        retryable));
+                sink.emit(events.jobSubmitFailed(
+                        command.jobId(), command.cluster(), command.k8sJobName(), message, retryable));
             }
         }
     }
@@ -64,8 +74,12 @@ public final class JobDriver {
             log.info("job already exists uid={}", uid.get());
             sink.emit(events.jobSubmitted(command.jobId(), command.cluster(), command.k8sJobName(), uid.get()));
         } else {
-            sink.emit(events.jobSubmitFailed(command.jobId(), command.cluster(), command.k8sJobName(),
-                    "the Job exists but cannot be read back", true));
+            sink.emit(events.jobSubmitFailed(
+                    command.jobId(),
+                    command.cluster(),
+                    command.k8sJobName(),
+                    "the Job exists but cannot be read back",
+                    true));
         }
     }
 
@@ -75,8 +89,8 @@ public final class JobDriver {
      * hears JobDeleted.
      */
     public void ensureDeleted(EnsureJobDeleted command) {
-        try (var ignored = Mdc.of("job", command.jobId(), "cluster", command.cluster().clusterId(), "k8sJob",
-                command.k8sJobName())) {
+        try (var ignored = Mdc.of(
+                "job", command.jobId(), "cluster", command.cluster().clusterId(), "k8sJob", command.k8sJobName())) {
             try {
                 boolean existed = edges.deleteJob(command.cluster(), command.k8sJobName());
                 log.info(existed ? "job deleted" : "job already gone");

@@ -11,20 +11,15 @@ import java.util.Set;
 /** What a Job and its pods say about the task (pure). */
 public sealed interface JobObservation {
 
-    record Pending(String detail) implements JobObservation {
-    }
+    record Pending(String detail) implements JobObservation {}
 
-    record Running(int active, int expected) implements JobObservation {
-    }
+    record Running(int active, int expected) implements JobObservation {}
 
-    record Succeeded() implements JobObservation {
-    }
+    record Succeeded() implements JobObservation {}
 
-    record Failed(String message) implements JobObservation {
-    }
+    record Failed(String message) implements JobObservation {}
 
-    Set<String> IMAGE_PULL_ERRORS = Set.of("ErrImagePull", "ImagePullBackOff", "InvalidImageName",
-            "ErrImageNeverPull");
+    Set<String> IMAGE_PULL_ERRORS = Set.of("ErrImagePull", "ImagePullBackOff", "InvalidImageName", "ErrImageNeverPull");
 
     static int expectedPods(JobView job) {
         String annotated = job.annotations().get(FalconLabels.ANNOTATION_EXPECTED_PODS);
@@ -44,13 +39,17 @@ public sealed interface JobObservation {
      * Running -> Running; otherwise Pending.
      */
     static JobObservation observe(JobView job, List<PodView> pods, Instant now, Duration imagePullGrace) {
-        List<PodView> sorted = pods.stream().sorted(Comparator.comparing(PodView::name)).toList();
-        Optional<JobView.Condition> failed = job.conditions().stream().filter(c -> c.isTrue("Failed")).findFirst();
-        Optional<String> podFailure = sorted.stream().map(JobObservation::terminationFailure)
-                .flatMap(Optional::stream).findFirst();
+        List<PodView> sorted =
+                pods.stream().sorted(Comparator.comparing(PodView::name)).toList();
+        Optional<JobView.Condition> failed =
+                job.conditions().stream().filter(c -> c.isTrue("Failed")).findFirst();
+        Optional<String> podFailure = sorted.stream()
+                .map(JobObservation::terminationFailure)
+                .flatMap(Optional::stream)
+                .findFirst();
         if (failed.isPresent() || sorted.stream().anyMatch(p -> "Failed".equals(p.phase()))) {
-            return new Failed(podFailure.orElseGet(() -> failed
-                    .map(c -> "Job failed: " + c.reason() + (c.message().isEmpty() ? "" : " (" + c.message() + ")"))
+            return new Failed(podFailure.orElseGet(() -> failed.map(
+                            c -> "Job failed: " + c.reason() + (c.message().isEmpty() ? "" : " (" + c.message() + ")"))
                     .orElse("Pod failed")));
         }
         if (job.conditions().stream().anyMatch(c -> c.isTrue("Complete"))) {
@@ -63,7 +62,9 @@ public sealed interface JobObservation {
             }
         }
         int expected = expectedPods(job);
-        int running = (int) sorted.stream().filter(p -> "Running".equals(p.phase()) && !p.deleting()).count();
+        int running = (int) sorted.stream()
+                .filter(p -> "Running".equals(p.phase()) && !p.deleting())
+                .count();
         if (running >= expected && expected > 0) {
             return new Running(running, expected);
         }
@@ -75,13 +76,16 @@ public sealed interface JobObservation {
         for (PodView.Container c : pod.containers()) {
             Optional<PodView.Terminated> terminated = c.terminated().or(c::lastTerminated);
             if (terminated.isPresent() && terminated.get().exitCode() != 0) {
-                String reason = terminated.get().reason().isEmpty() ? "Error" : terminated.get().reason();
-                return Optional.of("Pod terminated: " + reason + " (exit code " + terminated.get().exitCode() + ")");
+                String reason = terminated.get().reason().isEmpty()
+                        ? "Error"
+                        : terminated.get().reason();
+                return Optional.of("Pod terminated: " + reason + " (exit code "
+                        + terminated.get().exitCode() + ")");
             }
         }
         if ("Failed".equals(pod.phase()) && !pod.reason().isEmpty()) {
-            return Optional.of("Pod failed: " + pod.reason() + (pod.message().isEmpty() ? "" : " (" + pod.message()
-                    + ")"));
+            return Optional.of(
+                    "Pod failed: " + pod.reason() + (pod.message().isEmpty() ? "" : " (" + pod.message() + ")"));
         }
         return Optional.empty();
     }
@@ -94,7 +98,9 @@ public sealed interface JobObservation {
                 Instant since = pod.createdAt().orElse(now);
                 if (Duration.between(since, now).compareTo(grace) >= 0) {
                     return Optional.of("Pod image pull failed: " + waiting.get().reason()
-                            + (waiting.get().message().isEmpty() ? "" : " (" + waiting.get().message() + ")"));
+                            + (waiting.get().message().isEmpty()
+                                    ? ""
+                                    : " (" + waiting.get().message() + ")"));
                 }
             }
         }

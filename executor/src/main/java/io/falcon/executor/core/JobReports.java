@@ -65,15 +65,15 @@ public final class JobReports {
     public ExecutorEvent.JobInventory inventory(ClusterTarget cluster, List<JobView> jobs) {
         List<ExecutorEvent.ObservedJob> observed = new ArrayList<>();
         for (JobView job : jobs) {
-            observed.add(new ExecutorEvent.ObservedJob(job.name(), falconJobId(job), job.uid(), job.createdAt(),
-                    job.finished()));
+            observed.add(new ExecutorEvent.ObservedJob(
+                    job.name(), falconJobId(job), job.uid(), job.createdAt(), job.finished()));
         }
         return events.jobInventory(cluster, observed);
     }
 
     /** The task a Job runs: its falcon.io/job-id annotation (unsanitized), else its falcon-job label. */
     public static String falconJobId(JobView job) {
-        return job.annotations().getOrDefault(FalconLabels.ANNOTATION_JOB_ID,
-                job.labels().getOrDefault(FalconLabels.JOB, ""));
+        return job.annotations()
+                .getOrDefault(FalconLabels.ANNOTATION_JOB_ID, job.labels().getOrDefault(FalconLabels.JOB, ""));
     }
 }

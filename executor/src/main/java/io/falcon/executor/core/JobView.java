@@ -11,8 +11,15 @@ import java.util.Optional;
  *
  * @param parallelism the Job's parallelism (expected pods when the falcon.io/expected-pods annotation is absent)
  */
-public record JobView(String name, String uid, Map<String, String> annotations, Map<String, String> labels,
-        Optional<Instant> createdAt, boolean deleting, List<Condition> conditions, int parallelism) {
+public record JobView(
+        String name,
+        String uid,
+        Map<String, String> annotations,
+        Map<String, String> labels,
+        Optional<Instant> createdAt,
+        boolean deleting,
+        List<Condition> conditions,
+        int parallelism) {
 
     public JobView {
         annotations = Map.copyOf(annotations);

@@ -58,7 +58,6 @@ public final class NodePoolDriver {
         return tasks.size();
     }
 
-
     /**
      * A creation the scheduler wants. A creation already in flight for the pool continues (a re-sent command does
      * not hurry it past its backoff); a deletion in flight is superseded, since commands for one cluster arrive in
@@ -92,7 +91,10 @@ public final class NodePoolDriver {
                     return;
                 }
                 try (var ignored = mdc(wanted)) {
-                    log.info("node pool {}: {} supersedes the {} in flight", wanted.pool(), wanted.kind(),
+                    log.info(
+                            "node pool {}: {} supersedes the {} in flight",
+                            wanted.pool(),
+                            wanted.kind(),
                             slot.task.kind());
                 }
                 // Keep what was learnt about the pool's visibility; the rest starts anew.
@@ -121,7 +123,8 @@ public final class NodePoolDriver {
             } catch (RuntimeException e) {
                 // A bug, not an API answer (those are facts): log it and look again next time.
                 log.error("node pool {} step failed", slot.task.pool(), e);
-                slot.task = slot.task.with(b -> b.nextAttempt = now.plus(reconciler.settings().pollInterval()));
+                slot.task = slot.task.with(
+                        b -> b.nextAttempt = now.plus(reconciler.settings().pollInterval()));
             }
             if (slot.task.done()) {
                 slot.dead = true;
@@ -152,8 +155,8 @@ public final class NodePoolDriver {
     /** The facts the reconciler needs for this task, looked up now. */
     private PoolReconciler.Facts look(PoolTask task, Instant now) {
         PoolReconciler.Lookup<GkeApi.PoolInfo> pool = lookup(() -> gke.getPool(task.cluster(), task.pool()));
-        Optional<PoolReconciler.Lookup<GkeApi.OperationInfo>> operation = task.operation()
-                .map(op -> lookup(() -> Optional.of(gke.operation(task.cluster(), op))));
+        Optional<PoolReconciler.Lookup<GkeApi.OperationInfo>> operation =
+                task.operation().map(op -> lookup(() -> Optional.of(gke.operation(task.cluster(), op))));
         Optional<PoolReconciler.Lookup<EdgeApi.NodeCount>> nodes = Optional.empty();
         Optional<PoolReconciler.Lookup<GkeApi.Capacity>> capacity = Optional.empty();
         if (pool instanceof PoolReconciler.Lookup.Found<GkeApi.PoolInfo> found
@@ -174,8 +177,12 @@ public final class NodePoolDriver {
     private PoolReconciler.RpcOutcome create(PoolTask task, Instant now) {
         try {
             String op = gke.createPool(task.cluster(), task.create().orElseThrow(), now);
-            log.info("node pool create requested: operation={} supply={}", op,
-                    task.create().map(c -> PoolReconciler.supplyMode(c).wireName()).orElse(""));
+            log.info(
+                    "node pool create requested: operation={} supply={}",
+                    op,
+                    task.create()
+                            .map(c -> PoolReconciler.supplyMode(c).wireName())
+                            .orElse(""));
             return new PoolReconciler.RpcOutcome.Accepted(op);
         } catch (ApiException e) {
             log.warn("node pool create not accepted ({}): {}", e.kind(), e.getMessage());
@@ -210,9 +217,12 @@ public final class NodePoolDriver {
         List<ExecutorEvent.ObservedPool> observed = new ArrayList<>();
         for (GkeApi.PoolInfo pool : pools) {
             if (ResourceNames.isFalconNodePool(pool.name())) {
-                observed.add(new ExecutorEvent.ObservedPool(pool.name(), pool.status().name(),
+                observed.add(new ExecutorEvent.ObservedPool(
+                        pool.name(),
+                        pool.status().name(),
                         pool.labels().getOrDefault(FalconLabels.JOB, ""),
-                        pool.labels().getOrDefault(FalconLabels.TOPOLOGY, ""), pool.createdAt()));
+                        pool.labels().getOrDefault(FalconLabels.TOPOLOGY, ""),
+                        pool.createdAt()));
             }
         }
         return observed;
@@ -224,7 +234,8 @@ public final class NodePoolDriver {
 
     private static <T> PoolReconciler.Lookup<T> lookup(Call<T> call) {
         try {
-            return call.get().<PoolReconciler.Lookup<T>>map(PoolReconciler.Lookup.Found::new)
+            return call.get()
+                    .<PoolReconciler.Lookup<T>>map(PoolReconciler.Lookup.Found::new)
                     .orElseGet(PoolReconciler.Lookup.Missing::new);
         } catch (ApiException e) {
             if (e.is(ApiException.Kind.NOT_FOUND)) {
@@ -255,7 +266,12 @@ public final class NodePoolDriver {
     }
 
     private static Mdc mdc(PoolTask task) {
-        return Mdc.of("job", task.jobId(), "cluster", task.cluster().clusterId() + "/" + task.cluster().name(),
-                "nodePool", task.pool());
+        return Mdc.of(
+                "job",
+                task.jobId(),
+                "cluster",
+                task.cluster().clusterId() + "/" + task.cluster().name(),
+                "nodePool",
+                task.pool());
     }
 }

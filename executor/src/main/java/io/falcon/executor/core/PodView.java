@@ -10,22 +10,27 @@ import java.util.Optional;
  * @param jobName the Job it belongs to (Falcon's label, else the job controller's)
  * @param ownerJobUid the uid of its owning Job, when it has an owner reference
  */
-public record PodView(String name, Optional<String> jobName, Optional<String> ownerJobUid, String phase,
-        boolean deleting, Optional<Instant> createdAt, String reason, String message, List<Container> containers) {
+public record PodView(
+        String name,
+        Optional<String> jobName,
+        Optional<String> ownerJobUid,
+        String phase,
+        boolean deleting,
+        Optional<Instant> createdAt,
+        String reason,
+        String message,
+        List<Container> containers) {
 
     public PodView {
         containers = List.copyOf(containers);
     }
 
-    public record Container(Optional<Terminated> terminated, Optional<Terminated> lastTerminated,
-            Optional<Waiting> waiting) {
-    }
+    public record Container(
+            Optional<Terminated> terminated, Optional<Terminated> lastTerminated, Optional<Waiting> waiting) {}
 
-    public record Terminated(int exitCode, String reason) {
-    }
+    public record Terminated(int exitCode, String reason) {}
 
-    public record Waiting(String reason, String message) {
-    }
+    public record Waiting(String reason, String message) {}
 
     /** Whether the pod belongs to this Job (same name, and not to an earlier Job of the same name). */
     public boolean belongsTo(JobView job) {

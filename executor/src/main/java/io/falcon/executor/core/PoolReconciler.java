@@ -8,7 +8,6 @@ import io.falcon.executor.Backoff;
 import io.falcon.executor.Events;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -35,8 +34,12 @@ import java.util.function.DoubleSupplier;
 public final class PoolReconciler {
 
     /** Timers of the lifecycle; see ExecutorConfig for the keys. */
-    public record Settings(Duration createTimeout, Duration pollInterval, Duration visibilityGrace,
-            Duration maxBackoff, int deleteFailuresReported) {
+    public record Settings(
+            Duration createTimeout,
+            Duration pollInterval,
+            Duration visibilityGrace,
+            Duration maxBackoff,
+            int deleteFailuresReported) {
         /** With the default threshold of failed deletions before they are reported (5). */
         public Settings(Duration createTimeout, Duration pollInterval, Duration visibilityGrace, Duration maxBackoff) {
             this(createTimeout, pollInterval, visibilityGrace, maxBackoff, 5);
@@ -52,14 +55,11 @@ public final class PoolReconciler {
 
     /** A lookup's answer: found, absent (NOT_FOUND), or no usable answer (with the error). */
     public sealed interface Lookup<T> {
-        record Found<T>(T value) implements Lookup<T> {
-        }
+        record Found<T>(T value) implements Lookup<T> {}
 
-        record Missing<T>() implements Lookup<T> {
-        }
+        record Missing<T>() implements Lookup<T> {}
 
-        record Failed<T>(String error) implements Lookup<T> {
-        }
+        record Failed<T>(String error) implements Lookup<T> {}
     }
 
     /**
@@ -67,13 +67,19 @@ public final class PoolReconciler {
      * when the pool is RUNNING ({@link #wantsNodes}); the reservation when a reservation pool must be created
      * ({@link #wantsCapacity}).
      */
-    public record Facts(Lookup<GkeApi.PoolInfo> pool, Optional<Lookup<GkeApi.OperationInfo>> operation,
-            Optional<Lookup<EdgeApi.NodeCount>> nodes, Optional<Lookup<GkeApi.Capacity>> capacity,
+    public record Facts(
+            Lookup<GkeApi.PoolInfo> pool,
+            Optional<Lookup<GkeApi.OperationInfo>> operation,
+            Optional<Lookup<EdgeApi.NodeCount>> nodes,
+            Optional<Lookup<GkeApi.Capacity>> capacity,
             Optional<Lookup<GkeApi.PoolOperations>> poolOperations) {
 
         /** Facts without the create-operation lookup (the pool was found, or it was not needed). */
-        public Facts(Lookup<GkeApi.PoolInfo> pool, Optional<Lookup<GkeApi.OperationInfo>> operation,
-                Optional<Lookup<EdgeApi.NodeCount>> nodes, Optional<Lookup<GkeApi.Capacity>> capacity) {
+        public Facts(
+                Lookup<GkeApi.PoolInfo> pool,
+                Optional<Lookup<GkeApi.OperationInfo>> operation,
+                Optional<Lookup<EdgeApi.NodeCount>> nodes,
+                Optional<Lookup<GkeApi.Capacity>> capacity) {
             this(pool, operation, nodes, capacity, Optional.empty());
         }
     }
@@ -81,24 +87,19 @@ public final class PoolReconciler {
     /** What the shell must do next. */
     public sealed interface Effect {
         /** Call createPool for the task's command, then {@link #afterCreate}. */
-        record CreatePool() implements Effect {
-        }
+        record CreatePool() implements Effect {}
 
         /** Call deletePool, then {@link #afterDelete}. */
-        record DeletePool() implements Effect {
-        }
+        record DeletePool() implements Effect {}
 
-        record Emit(ExecutorEvent event) implements Effect {
-        }
+        record Emit(ExecutorEvent event) implements Effect {}
     }
 
     /** An RPC's outcome: accepted with an operation name, or refused. */
     public sealed interface RpcOutcome {
-        record Accepted(String operation) implements RpcOutcome {
-        }
+        record Accepted(String operation) implements RpcOutcome {}
 
-        record Refused(ApiException.Kind kind, String message) implements RpcOutcome {
-        }
+        record Refused(ApiException.Kind kind, String message) implements RpcOutcome {}
     }
 
     /** The next task (done: forget it) and what to do. */
@@ -116,7 +117,8 @@ public final class PoolReconciler {
     public PoolReconciler(Settings settings, Events events, DoubleSupplier random) {
         this.settings = settings;
         this.events = events;
-        Duration max = settings.maxBackoff().compareTo(settings.pollInterval()) < 0 ? settings.pollInterval()
+        Duration max = settings.maxBackoff().compareTo(settings.pollInterval()) < 0
+                ? settings.pollInterval()
                 : settings.maxBackoff();
         this.backoff = new Backoff(settings.pollInterval(), max);
         this.random = random;
@@ -139,8 +141,11 @@ public final class PoolReconciler {
 
     /** A reservation pool about to be created: its reservation's capacity is checked first (seed section 5). */
     public boolean wantsCapacity(PoolTask task, Instant now) {
-        return task.kind() == PoolTask.Kind.CREATE && !withinGrace(task, now)
-                && task.create().map(c -> supplyMode(c) == SupplyMode.RESERVATION).orElse(false);
+        return task.kind() == PoolTask.Kind.CREATE
+                && !withinGrace(task, now)
+                && task.create()
+                        .map(c -> supplyMode(c) == SupplyMode.RESERVATION)
+                        .orElse(false);
     }
 
     // ---- decisions ----
@@ -170,26 +175,31 @@ public final class PoolReconciler {
             return fail(task, false, opError.get());
         }
         if (operationRunning(facts)) {
-            return timedOutOrWait(task.with(b -> b.lastSeen = "create operation running, node pool not visible"),
-                    now);
+            return timedOutOrWait(task.with(b -> b.lastSeen = "create operation running, node pool not visible"), now);
         }
-        if (!task.seen() && task.createdAt().filter(at -> !withinTimeout(at, now)).isPresent()) {
+        if (!task.seen()
+                && task.createdAt().filter(at -> !withinTimeout(at, now)).isPresent()) {
             return fail(task, true, "node pool " + task.pool() + " never became visible (" + task.lastSeen() + ")");
         }
         // Never created, or it existed and is gone (deleted under us): ask for it (again).
-        PoolTask fresh = task.seen() ? task.with(b -> {
-            b.seen = false;
-            b.createdAt = Optional.empty();
-            b.operation = Optional.empty();
-        }) : task;
+        PoolTask fresh = task.seen()
+                ? task.with(b -> {
+                    b.seen = false;
+                    b.createdAt = Optional.empty();
+                    b.operation = Optional.empty();
+                })
+                : task;
         if (!wantsCapacity(fresh, now)) {
             return new Step(fresh, List.of(new Effect.CreatePool()));
         }
         Lookup<GkeApi.Capacity> capacity = facts.capacity().orElse(new Lookup.Failed<>("reservation not looked up"));
         String reservation = fresh.create().flatMap(EnsureNodePool::reservation).orElse("");
         if (capacity instanceof Lookup.Missing<GkeApi.Capacity>) {
-            return fail(fresh, false, "reservation " + reservation + " not found in project "
-                    + fresh.cluster().project() + " (" + fresh.cluster().location() + ")");
+            return fail(
+                    fresh,
+                    false,
+                    "reservation " + reservation + " not found in project "
+                            + fresh.cluster().project() + " (" + fresh.cluster().location() + ")");
         }
         if (capacity instanceof Lookup.Failed<GkeApi.Capacity> failed) {
             return new Step(retryLater(fresh, "reservation lookup: " + failed.error(), now), List.of());
@@ -199,8 +209,13 @@ public final class PoolReconciler {
         if (cap.freeSlices(hosts) >= 1) {
             return new Step(fresh, List.of(new Effect.CreatePool()));
         }
-        ExecutorEvent shortage = events.reservationShort(fresh.jobId(), fresh.cluster(), fresh.pool(), reservation,
-                (int) Math.min(Integer.MAX_VALUE, cap.remaining()), hosts,
+        ExecutorEvent shortage = events.reservationShort(
+                fresh.jobId(),
+                fresh.cluster(),
+                fresh.pool(),
+                reservation,
+                (int) Math.min(Integer.MAX_VALUE, cap.remaining()),
+                hosts,
                 fresh.create().map(c -> c.meta().eventId()).orElse(""));
         return new Step(fresh.with(b -> b.done = true), List.of(new Effect.Emit(shortage)));
     }
@@ -210,8 +225,8 @@ public final class PoolReconciler {
             b.seen = true;
             b.createAcceptedAt = Optional.empty(); // visible: a later NOT_FOUND means gone
             b.createdAt = task.createdAt().or(pool::createdAt);
-            b.lastSeen = "node pool " + pool.status()
-                    + (pool.statusMessage().isEmpty() ? "" : ": " + pool.statusMessage());
+            b.lastSeen =
+                    "node pool " + pool.status() + (pool.statusMessage().isEmpty() ? "" : ": " + pool.statusMessage());
         });
         Optional<String> opError = operationError(facts);
         Optional<String> error = opError.filter(e -> !running(pool.status()))
@@ -229,8 +244,7 @@ public final class PoolReconciler {
         }
         if (pool.status() == GkeApi.PoolStatus.STOPPING) {
             // Deleted under us (a failed pool of an earlier shortfall): create it again once it is gone.
-            return waitFor(seen.with(b -> b.lastSeen = "node pool being deleted; asking again once it is gone"),
-                    now);
+            return waitFor(seen.with(b -> b.lastSeen = "node pool being deleted; asking again once it is gone"), now);
         }
         if (!running(pool.status())) {
             return timedOutOrWait(seen, now); // PROVISIONING, RECONCILING, STOPPING: keep watching
@@ -243,7 +257,8 @@ public final class PoolReconciler {
         }
         EdgeApi.NodeCount count = found.value();
         if (count.ready() >= expected) {
-            return new Step(seen.with(b -> b.done = true),
+            return new Step(
+                    seen.with(b -> b.done = true),
                     List.of(new Effect.Emit(events.nodePoolReady(seen.jobId(), seen.cluster(), seen.pool()))));
         }
         PoolTask counting = seen.with(b -> {
@@ -256,8 +271,10 @@ public final class PoolReconciler {
         if (seen.lastNodes().filter(count::equals).isPresent()) {
             return new Step(counting, List.of());
         }
-        return new Step(counting, List.of(new Effect.Emit(events.nodePoolWaitingForNodes(seen.jobId(),
-                seen.cluster(), seen.pool(), count.registered(), count.ready(), expected))));
+        return new Step(
+                counting,
+                List.of(new Effect.Emit(events.nodePoolWaitingForNodes(
+                        seen.jobId(), seen.cluster(), seen.pool(), count.registered(), count.ready(), expected))));
     }
 
     private Step decideDelete(PoolTask task, Facts facts, Instant now) {
@@ -269,15 +286,16 @@ public final class PoolReconciler {
                 // Created moments ago by this process and not visible yet (flex-start): delete it once it shows.
                 return waitFor(task.with(b -> b.lastSeen = "node pool not visible yet; deleting it once it is"), now);
             }
-            return new Step(task.with(b -> b.done = true),
+            return new Step(
+                    task.with(b -> b.done = true),
                     List.of(new Effect.Emit(events.nodePoolDeleted(task.jobId(), task.cluster(), task.pool()))));
         }
         GkeApi.PoolInfo pool = ((Lookup.Found<GkeApi.PoolInfo>) facts.pool()).value();
         PoolTask seen = task.with(b -> {
             b.seen = true;
             b.createAcceptedAt = Optional.empty();
-            b.lastSeen = "node pool " + pool.status()
-                    + (pool.statusMessage().isEmpty() ? "" : ": " + pool.statusMessage());
+            b.lastSeen =
+                    "node pool " + pool.status() + (pool.statusMessage().isEmpty() ? "" : ": " + pool.statusMessage());
         });
         if (pool.status() == GkeApi.PoolStatus.STOPPING || operationRunning(facts)) {
             return waitFor(seen, now); // our delete (or someone's) is under way
@@ -285,8 +303,8 @@ public final class PoolReconciler {
         Optional<String> opError = operationError(facts);
         if (opError.isPresent()) {
             // Our delete operation failed and the pool is still there: ask again, with backoff.
-            PoolTask again = retryLater(seen.with(b -> b.operation = Optional.empty()),
-                    "delete operation failed: " + opError.get(), now);
+            PoolTask again = retryLater(
+                    seen.with(b -> b.operation = Optional.empty()), "delete operation failed: " + opError.get(), now);
             return deleteFailed(again);
         }
         return new Step(seen, List.of(new Effect.DeletePool()));
@@ -296,15 +314,18 @@ public final class PoolReconciler {
 
     public Step afterCreate(PoolTask task, RpcOutcome outcome, Instant now) {
         if (outcome instanceof RpcOutcome.Accepted accepted) {
-            Step waiting = waitFor(task.with(b -> {
-                b.operation = Optional.of(accepted.operation());
-                b.createAcceptedAt = Optional.of(now);
-                b.createdAt = Optional.of(task.createdAt().orElse(now));
-                b.attempts = 0;
-                b.lastSeen = "create requested (operation " + accepted.operation() + ")";
-            }), now);
-            return new Step(waiting.task(), List.of(new Effect.Emit(events.nodePoolCreating(task.jobId(),
-                    task.cluster(), task.pool()))));
+            Step waiting = waitFor(
+                    task.with(b -> {
+                        b.operation = Optional.of(accepted.operation());
+                        b.createAcceptedAt = Optional.of(now);
+                        b.createdAt = Optional.of(task.createdAt().orElse(now));
+                        b.attempts = 0;
+                        b.lastSeen = "create requested (operation " + accepted.operation() + ")";
+                    }),
+                    now);
+            return new Step(
+                    waiting.task(),
+                    List.of(new Effect.Emit(events.nodePoolCreating(task.jobId(), task.cluster(), task.pool()))));
         }
         RpcOutcome.Refused refused = (RpcOutcome.Refused) outcome;
         return switch (refused.kind()) {
@@ -312,26 +333,31 @@ public final class PoolReconciler {
             case ALREADY_EXISTS -> new Step(task.with(b -> b.lastSeen = "node pool already exists"), List.of());
             case TRANSIENT, FAILED_PRECONDITION -> {
                 PoolTask again = retryLater(task, refused.message(), now);
-                if (task.create().map(c -> supplyMode(c) == SupplyMode.FLEX_START).orElse(false)) {
+                if (task.create()
+                        .map(c -> supplyMode(c) == SupplyMode.FLEX_START)
+                        .orElse(false)) {
                     // No answer is not "no": GKE may have accepted the create, and a flex-start pool can stay
                     // invisible for a while. Until the grace is over, its absence proves nothing (a delete waits).
                     again = again.with(b -> b.createAcceptedAt = Optional.of(b.createAcceptedAt.orElse(now)));
                 }
                 yield timedOutOrWait(again, now);
             }
-            default -> reservationShortfall(task, refused.message()).map(remaining ->
-                    shortOfReservation(task, remaining, List.of())).orElseGet(() -> fail(task, false,
-                    refused.message()));
+            default ->
+                reservationShortfall(task, refused.message())
+                        .map(remaining -> shortOfReservation(task, remaining, List.of()))
+                        .orElseGet(() -> fail(task, false, refused.message()));
         };
     }
 
     public Step afterDelete(PoolTask task, RpcOutcome outcome, Instant now) {
         if (outcome instanceof RpcOutcome.Accepted accepted) {
-            return waitFor(task.with(b -> {
-                b.operation = Optional.of(accepted.operation());
-                b.attempts = 0;
-                b.lastSeen = "delete requested (operation " + accepted.operation() + ")";
-            }), now);
+            return waitFor(
+                    task.with(b -> {
+                        b.operation = Optional.of(accepted.operation());
+                        b.attempts = 0;
+                        b.lastSeen = "delete requested (operation " + accepted.operation() + ")";
+                    }),
+                    now);
         }
         RpcOutcome.Refused refused = (RpcOutcome.Refused) outcome;
         if (refused.kind() == ApiException.Kind.NOT_FOUND) {
@@ -341,7 +367,8 @@ public final class PoolReconciler {
         // Being created or deleted by another operation, an outage, or a refusal: a pool must not leak, so keep
         // asking, with backoff.
         PoolTask again = retryLater(task, refused.message(), now);
-        return refused.kind() == ApiException.Kind.FAILED_PRECONDITION ? new Step(again, List.of())
+        return refused.kind() == ApiException.Kind.FAILED_PRECONDITION
+                ? new Step(again, List.of())
                 : deleteFailed(again);
     }
 
@@ -354,8 +381,14 @@ public final class PoolReconciler {
         if (counted.deleteFailures() != settings.deleteFailuresReported()) {
             return new Step(counted, List.of());
         }
-        return new Step(counted, List.of(new Effect.Emit(events.nodePoolDeleteFailing(counted.jobId(),
-                counted.cluster(), counted.pool(), counted.deleteFailures(), counted.lastSeen()))));
+        return new Step(
+                counted,
+                List.of(new Effect.Emit(events.nodePoolDeleteFailing(
+                        counted.jobId(),
+                        counted.cluster(),
+                        counted.pool(),
+                        counted.deleteFailures(),
+                        counted.lastSeen()))));
     }
 
     // ---- helpers ----
@@ -366,10 +399,14 @@ public final class PoolReconciler {
      * seed's ClusterBusy, not a failure: the remaining slices it names, if any.
      */
     static Optional<Long> reservationShortfall(PoolTask task, String error) {
-        boolean reservationPool = task.create().map(c -> supplyMode(c) == SupplyMode.RESERVATION).orElse(false);
+        boolean reservationPool =
+                task.create().map(c -> supplyMode(c) == SupplyMode.RESERVATION).orElse(false);
         String lower = error.toLowerCase(java.util.Locale.ROOT);
-        if (!reservationPool || !lower.contains("reservation") || lower.contains("quota")
-                || !(lower.contains("enough available capacity") || lower.contains("insufficient capacity")
+        if (!reservationPool
+                || !lower.contains("reservation")
+                || lower.contains("quota")
+                || !(lower.contains("enough available capacity")
+                        || lower.contains("insufficient capacity")
                         || lower.contains("resource_exhausted"))) {
             return Optional.empty();
         }
@@ -381,8 +418,13 @@ public final class PoolReconciler {
 
     private Step shortOfReservation(PoolTask task, long remaining, List<Effect> more) {
         String reservation = task.create().flatMap(EnsureNodePool::reservation).orElse("");
-        ExecutorEvent shortage = events.reservationShort(task.jobId(), task.cluster(), task.pool(), reservation,
-                (int) Math.min(Integer.MAX_VALUE, remaining), expectedHosts(task, Optional.empty()),
+        ExecutorEvent shortage = events.reservationShort(
+                task.jobId(),
+                task.cluster(),
+                task.pool(),
+                reservation,
+                (int) Math.min(Integer.MAX_VALUE, remaining),
+                expectedHosts(task, Optional.empty()),
                 task.create().map(c -> c.meta().eventId()).orElse(""));
         List<Effect> effects = new java.util.ArrayList<>(more);
         effects.add(0, new Effect.Emit(shortage));
@@ -390,8 +432,13 @@ public final class PoolReconciler {
     }
 
     private Step fail(PoolTask task, boolean timedOut, String message) {
-        ExecutorEvent failed = events.nodePoolCreateFailed(task.jobId(), task.cluster(), task.pool(), timedOut,
-                timedOut ? settings.createTimeout().toSeconds() : 0, message);
+        ExecutorEvent failed = events.nodePoolCreateFailed(
+                task.jobId(),
+                task.cluster(),
+                task.pool(),
+                timedOut,
+                timedOut ? settings.createTimeout().toSeconds() : 0,
+                message);
         return new Step(task.with(b -> b.done = true), List.of(new Effect.Emit(failed)));
     }
 
@@ -410,8 +457,7 @@ public final class PoolReconciler {
 
     private Step waitFor(PoolTask task, Instant now) {
         Instant next = now.plus(settings.pollInterval());
-        return new Step(task.with(b -> b.nextAttempt = b.nextAttempt.isAfter(next) ? b.nextAttempt : next),
-                List.of());
+        return new Step(task.with(b -> b.nextAttempt = b.nextAttempt.isAfter(next) ? b.nextAttempt : next), List.of());
     }
 
     private PoolTask retryLater(PoolTask task, String error, Instant now) {
@@ -425,7 +471,9 @@ public final class PoolReconciler {
     }
 
     private boolean withinGrace(PoolTask task, Instant now) {
-        return task.createAcceptedAt().filter(at -> now.isBefore(at.plus(settings.visibilityGrace()))).isPresent();
+        return task.createAcceptedAt()
+                .filter(at -> now.isBefore(at.plus(settings.visibilityGrace())))
+                .isPresent();
     }
 
     /**
@@ -434,22 +482,28 @@ public final class PoolReconciler {
      * task has not seen: once seen (or deleted by it), its absence means it is gone.
      */
     private boolean recentCreate(Facts facts, Instant now) {
-        return facts.poolOperations().map(lookup -> {
-            if (lookup instanceof Lookup.Found<GkeApi.PoolOperations> found) {
-                return found.value().createdRecently(now, settings.visibilityGrace());
-            }
-            return lookup instanceof Lookup.Failed<GkeApi.PoolOperations>;
-        }).orElse(false);
+        return facts.poolOperations()
+                .map(lookup -> {
+                    if (lookup instanceof Lookup.Found<GkeApi.PoolOperations> found) {
+                        return found.value().createdRecently(now, settings.visibilityGrace());
+                    }
+                    return lookup instanceof Lookup.Failed<GkeApi.PoolOperations>;
+                })
+                .orElse(false);
     }
 
     private static Optional<String> operationError(Facts facts) {
-        return facts.operation().flatMap(op -> op instanceof Lookup.Found<GkeApi.OperationInfo> f
-                        ? Optional.of(f.value()) : Optional.empty())
-                .filter(GkeApi.OperationInfo::done).flatMap(GkeApi.OperationInfo::error);
+        return facts.operation()
+                .flatMap(op ->
+                        op instanceof Lookup.Found<GkeApi.OperationInfo> f ? Optional.of(f.value()) : Optional.empty())
+                .filter(GkeApi.OperationInfo::done)
+                .flatMap(GkeApi.OperationInfo::error);
     }
 
     private static boolean operationRunning(Facts facts) {
-        return facts.operation().filter(op -> op instanceof Lookup.Found<GkeApi.OperationInfo> f && !f.value().done())
+        return facts.operation()
+                .filter(op -> op instanceof Lookup.Found<GkeApi.OperationInfo> f
+                        && !f.value().done())
                 .isPresent();
     }
 
@@ -459,7 +513,9 @@ public final class PoolReconciler {
 
     /** Hosts of the slice: from the command's topology, else the pool's node count, else 1. */
     static int expectedHosts(PoolTask task, Optional<GkeApi.PoolInfo> pool) {
-        return task.create().flatMap(c -> TpuTopology.parse(c.topology())).map(TpuTopology::hosts)
+        return task.create()
+                .flatMap(c -> TpuTopology.parse(c.topology()))
+                .map(TpuTopology::hosts)
                 .or(() -> pool.map(GkeApi.PoolInfo::expectedHosts).filter(n -> n > 0))
                 .orElse(1);
     }
@@ -467,5 +523,4 @@ public final class PoolReconciler {
     static SupplyMode supplyMode(EnsureNodePool command) {
         return command.supplyMode() == null ? SupplyMode.FLEX_START : command.supplyMode();
     }
-
 }

@@ -38,17 +38,47 @@ public record PoolTask(
         int deleteFailures,
         boolean done) {
 
-    public enum Kind { CREATE, DELETE }
+    public enum Kind {
+        CREATE,
+        DELETE
+    }
 
     public static PoolTask create(EnsureNodePool command) {
-        return new PoolTask(Kind.CREATE, command.jobId(), command.cluster(), command.nodePoolName(),
-                Optional.of(command), Optional.empty(), Optional.empty(), Optional.empty(), false, 0, Instant.MIN,
-                "not looked at yet", Optional.empty(), 0, false);
+        return new PoolTask(
+                Kind.CREATE,
+                command.jobId(),
+                command.cluster(),
+                command.nodePoolName(),
+                Optional.of(command),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                false,
+                0,
+                Instant.MIN,
+                "not looked at yet",
+                Optional.empty(),
+                0,
+                false);
     }
 
     public static PoolTask delete(String jobId, ClusterTarget cluster, String pool) {
-        return new PoolTask(Kind.DELETE, jobId, cluster, pool, Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty(), false, 0, Instant.MIN, "not looked at yet", Optional.empty(), 0, false);
+        return new PoolTask(
+                Kind.DELETE,
+                jobId,
+                cluster,
+                pool,
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                false,
+                0,
+                Instant.MIN,
+                "not looked at yet",
+                Optional.empty(),
+                0,
+                false);
     }
 
     public String key() {
@@ -59,8 +89,22 @@ public record PoolTask(
     public PoolTask with(Consumer<Builder> change) {
         Builder b = new Builder(this);
         change.accept(b);
-        return new PoolTask(kind, b.jobId, cluster, pool, b.create, b.createdAt, b.createAcceptedAt, b.operation,
-                b.seen, b.attempts, b.nextAttempt, b.lastSeen, b.lastNodes, b.deleteFailures, b.done);
+        return new PoolTask(
+                kind,
+                b.jobId,
+                cluster,
+                pool,
+                b.create,
+                b.createdAt,
+                b.createAcceptedAt,
+                b.operation,
+                b.seen,
+                b.attempts,
+                b.nextAttempt,
+                b.lastSeen,
+                b.lastNodes,
+                b.deleteFailures,
+                b.done);
     }
 
     /** The mutable fields of a task, for {@link #with}. */

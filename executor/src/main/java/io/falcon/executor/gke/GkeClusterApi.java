@@ -40,7 +40,8 @@ public final class GkeClusterApi implements GkeApi {
     public Optional<PoolInfo> getPool(ClusterTarget cluster, String pool) {
         try {
             return Optional.of(info(gke.getNodePool(GetNodePoolRequest.newBuilder()
-                    .setName(poolResourceName(cluster, pool)).build())));
+                    .setName(poolResourceName(cluster, pool))
+                    .build())));
         } catch (RuntimeException e) {
             if (GkeErrors.is(e, StatusCode.Code.NOT_FOUND)) {
                 return Optional.empty();
@@ -72,7 +73,8 @@ public final class GkeClusterApi implements GkeApi {
     public String deletePool(ClusterTarget cluster, String pool) {
         try {
             Operation op = gke.deleteNodePool(DeleteNodePoolRequest.newBuilder()
-                    .setName(poolResourceName(cluster, pool)).build());
+                    .setName(poolResourceName(cluster, pool))
+                    .build());
             return operationName(cluster, op);
         } catch (RuntimeException e) {
             throw classify(e);
@@ -82,9 +84,12 @@ public final class GkeClusterApi implements GkeApi {
     @Override
     public OperationInfo operation(ClusterTarget cluster, String operation) {
         try {
-            Operation op = gke.getOperation(GetOperationRequest.newBuilder().setName(operation).build());
+            Operation op = gke.getOperation(
+                    GetOperationRequest.newBuilder().setName(operation).build());
             boolean done = op.getStatus() == Operation.Status.DONE;
-            return new OperationInfo(done, done ? operationError(op) : Optional.empty(),
+            return new OperationInfo(
+                    done,
+                    done ? operationError(op) : Optional.empty(),
                     "operation " + op.getStatus() + (op.getDetail().isEmpty() ? "" : ": " + op.getDetail()));
         } catch (RuntimeException e) {
             throw classify(e);
@@ -96,18 +101,26 @@ public final class GkeClusterApi implements GkeApi {
         String parent = "projects/" + cluster.project() + "/locations/" + cluster.location();
         String target = poolResourceName(cluster, pool);
         try {
-            List<Operation> ops = gke.listOperations(ListOperationsRequest.newBuilder().setParent(parent).build())
-                    .getOperationsList().stream().filter(op -> op.getTargetLink().endsWith(target)).toList();
-            return new PoolOperations(latest(ops, Operation.Type.CREATE_NODE_POOL),
-                    latest(ops, Operation.Type.DELETE_NODE_POOL));
+            List<Operation> ops = gke
+                    .listOperations(
+                            ListOperationsRequest.newBuilder().setParent(parent).build())
+                    .getOperationsList()
+                    .stream()
+                    .filter(op -> op.getTargetLink().endsWith(target))
+                    .toList();
+            return new PoolOperations(
+                    latest(ops, Operation.Type.CREATE_NODE_POOL), latest(ops, Operation.Type.DELETE_NODE_POOL));
         } catch (RuntimeException e) {
             throw classify(e);
         }
     }
 
     private static Optional<Instant> latest(List<Operation> ops, Operation.Type type) {
-        return ops.stream().filter(op -> op.getOperationType() == type).map(op -> parseTime(op.getStartTime()))
-                .flatMap(Optional::stream).max(Instant::compareTo);
+        return ops.stream()
+                .filter(op -> op.getOperationType() == type)
+                .map(op -> parseTime(op.getStartTime()))
+                .flatMap(Optional::stream)
+                .max(Instant::compareTo);
     }
 
     private static Optional<Instant> parseTime(String rfc3339) {
@@ -121,7 +134,8 @@ public final class GkeClusterApi implements GkeApi {
     @Override
     public List<PoolInfo> listPools(ClusterTarget cluster) {
         try {
-            return gke.listNodePools(cluster.resourceName()).getNodePoolsList().stream().map(GkeClusterApi::info)
+            return gke.listNodePools(cluster.resourceName()).getNodePoolsList().stream()
+                    .map(GkeClusterApi::info)
                     .toList();
         } catch (RuntimeException e) {
             throw classify(e);
@@ -143,7 +157,8 @@ public final class GkeClusterApi implements GkeApi {
     static PoolInfo info(NodePool pool) {
         Map<String, String> labels = pool.getConfig().getResourceLabelsMap();
         Optional<Instant> createdAt = Optional.ofNullable(labels.get(FalconLabels.CREATED_AT))
-                .filter(v -> v.matches("\\d{1,12}")).map(v -> Instant.ofEpochSecond(Long.parseLong(v)));
+                .filter(v -> v.matches("\\d{1,12}"))
+                .map(v -> Instant.ofEpochSecond(Long.parseLong(v)));
         PoolStatus status = switch (pool.getStatus()) {
             case PROVISIONING -> PoolStatus.PROVISIONING;
             case RUNNING -> PoolStatus.RUNNING;
@@ -169,9 +184,12 @@ public final class GkeClusterApi implements GkeApi {
     }
 
     static Optional<String> operationError(Operation op) {
-        if (op.hasError() && (op.getError().getCode() != 0 || !op.getError().getMessage().isEmpty())) {
-            return Optional.of(op.getError().getMessage().isEmpty()
-                    ? "operation failed with code " + op.getError().getCode() : op.getError().getMessage());
+        if (op.hasError()
+                && (op.getError().getCode() != 0 || !op.getError().getMessage().isEmpty())) {
+            return Optional.of(
+                    op.getError().getMessage().isEmpty()
+                            ? "operation failed with code " + op.getError().getCode()
+                            : op.getError().getMessage());
         }
         if (!op.getStatusMessage().isEmpty()) {
             return Optional.of(op.getStatusMessage());

@@ -13,8 +13,11 @@ import java.util.regex.Pattern;
  */
 public final class GkeErrors {
     /** Codes that mean "ask again later": the service, not the request, is the problem. */
-    private static final Set<StatusCode.Code> TRANSIENT = Set.of(StatusCode.Code.UNAVAILABLE,
-            StatusCode.Code.DEADLINE_EXCEEDED, StatusCode.Code.INTERNAL, StatusCode.Code.ABORTED,
+    private static final Set<StatusCode.Code> TRANSIENT = Set.of(
+            StatusCode.Code.UNAVAILABLE,
+            StatusCode.Code.DEADLINE_EXCEEDED,
+            StatusCode.Code.INTERNAL,
+            StatusCode.Code.ABORTED,
             StatusCode.Code.UNKNOWN);
     /** RESOURCE_EXHAUSTED is a rate limit (retry) when it talks about request rates, else a quota/capacity error. */
     private static final Pattern RATE_LIMIT = Pattern.compile(
@@ -22,10 +25,10 @@ public final class GkeErrors {
     /** FAILED_PRECONDITION is GKE's answer while another operation runs on the cluster or pool. */
     private static final Pattern OPERATION_IN_PROGRESS = Pattern.compile(
             "incompatible operation|operation .* (is )?(in progress|currently)|currently (being|running)"
-                    + "|being (deleted|created|updated)|try again", Pattern.CASE_INSENSITIVE);
+                    + "|being (deleted|created|updated)|try again",
+            Pattern.CASE_INSENSITIVE);
 
-    private GkeErrors() {
-    }
+    private GkeErrors() {}
 
     public static StatusCode.Code code(Throwable e) {
         ApiException api = apiException(e);

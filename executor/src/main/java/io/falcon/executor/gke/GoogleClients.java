@@ -12,13 +12,12 @@ import java.io.UncheckedIOException;
 
 /** GKE and Compute clients per the configuration: the real endpoints with ADC, or the simulator's. */
 public final class GoogleClients {
-    private GoogleClients() {
-    }
+    private GoogleClients() {}
 
     public static ClusterManagerClient clusterManager(ExecutorConfig config) {
         try {
-            ClusterManagerSettings.Builder settings = ClusterManagerSettings.newBuilder()
-                    .setEndpoint(config.gkeEndpoint());
+            ClusterManagerSettings.Builder settings =
+                    ClusterManagerSettings.newBuilder().setEndpoint(config.gkeEndpoint());
             if (config.gkePlaintext()) {
                 settings.setTransportChannelProvider(ClusterManagerSettings.defaultGrpcTransportProviderBuilder()
                         .setEndpoint(config.gkeEndpoint())
@@ -36,8 +35,8 @@ public final class GoogleClients {
 
     public static ReservationsClient reservations(ExecutorConfig config) {
         try {
-            ReservationsSettings.Builder settings = ReservationsSettings.newBuilder()
-                    .setEndpoint(config.computeEndpoint());
+            ReservationsSettings.Builder settings =
+                    ReservationsSettings.newBuilder().setEndpoint(config.computeEndpoint());
             if (config.credentials() == ExecutorConfig.Credentials.NONE) {
                 settings.setCredentialsProvider(NoCredentialsProvider.create());
             }

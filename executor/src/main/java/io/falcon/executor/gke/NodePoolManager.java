@@ -32,8 +32,13 @@ public final class NodePoolManager implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(NodePoolManager.class);
 
     /** Timers of the manager; see ExecutorConfig for the keys. */
-    public record Settings(Duration createTimeout, Duration pollInterval, Duration visibilityGrace,
-            Duration inventoryInterval, Duration maxBackoff, int deleteFailuresReported) {
+    public record Settings(
+            Duration createTimeout,
+            Duration pollInterval,
+            Duration visibilityGrace,
+            Duration inventoryInterval,
+            Duration maxBackoff,
+            int deleteFailuresReported) {
         public Settings {
             Objects.requireNonNull(createTimeout, "createTimeout");
             Objects.requireNonNull(pollInterval, "pollInterval");
@@ -43,13 +48,18 @@ public final class NodePoolManager implements AutoCloseable {
         }
 
         public static Settings of(ExecutorConfig config) {
-            return new Settings(config.nodePoolCreateTimeout(), config.pollInterval(), config.visibilityGrace(),
-                    config.inventoryInterval(), config.maxBackoff(), config.deleteFailuresReported());
+            return new Settings(
+                    config.nodePoolCreateTimeout(),
+                    config.pollInterval(),
+                    config.visibilityGrace(),
+                    config.inventoryInterval(),
+                    config.maxBackoff(),
+                    config.deleteFailuresReported());
         }
 
         public PoolReconciler.Settings reconciler() {
-            return new PoolReconciler.Settings(createTimeout, pollInterval, visibilityGrace, maxBackoff,
-                    deleteFailuresReported);
+            return new PoolReconciler.Settings(
+                    createTimeout, pollInterval, visibilityGrace, maxBackoff, deleteFailuresReported);
         }
     }
 
@@ -59,13 +69,27 @@ public final class NodePoolManager implements AutoCloseable {
     private final Settings settings;
     /** Clusters seen (commands, registry), by id, for the inventory. */
     private final Map<String, ClusterTarget> clusters = new ConcurrentHashMap<>();
+
     private ScheduledFuture<?> poller;
     private ScheduledFuture<?> inventory;
 
-    public NodePoolManager(GkeApi gke, EdgeApi edges, EventSink sink, Events events,
-            ScheduledExecutorService scheduler, Clock clock, Settings settings) {
-        this.driver = new NodePoolDriver(gke, edges, new PoolReconciler(settings.reconciler(), events,
-                () -> ThreadLocalRandom.current().nextDouble()), sink, events);
+    public NodePoolManager(
+            GkeApi gke,
+            EdgeApi edges,
+            EventSink sink,
+            Events events,
+            ScheduledExecutorService scheduler,
+            Clock clock,
+            Settings settings) {
+        this.driver = new NodePoolDriver(
+                gke,
+                edges,
+                new PoolReconciler(
+                        settings.reconciler(),
+                        events,
+                        () -> ThreadLocalRandom.current().nextDouble()),
+                sink,
+                events);
         this.scheduler = scheduler;
         this.clock = clock;
         this.settings = settings;

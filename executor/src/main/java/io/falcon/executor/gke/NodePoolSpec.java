@@ -18,8 +18,7 @@ import java.util.Objects;
 public final class NodePoolSpec {
     public static final String RESERVATION_KEY = "compute.googleapis.com/reservation-name";
 
-    private NodePoolSpec() {
-    }
+    private NodePoolSpec() {}
 
     /** Thrown when the command cannot be turned into a node pool; reported as NodePoolCreateFailed. */
     public static final class InvalidNodePoolException extends RuntimeException {
@@ -35,8 +34,10 @@ public final class NodePoolSpec {
      */
     public record ScaleDown(Duration reservation, Duration onDemand, Duration flexStart) {
         /** The defaults declared in the settings catalog. */
-        public static final ScaleDown DEFAULT = new ScaleDown(ExecutorKeys.SCALE_DOWN_RESERVATION.defaultValue(),
-                ExecutorKeys.SCALE_DOWN_ON_DEMAND.defaultValue(), ExecutorKeys.SCALE_DOWN_FLEX_START.defaultValue());
+        public static final ScaleDown DEFAULT = new ScaleDown(
+                ExecutorKeys.SCALE_DOWN_RESERVATION.defaultValue(),
+                ExecutorKeys.SCALE_DOWN_ON_DEMAND.defaultValue(),
+                ExecutorKeys.SCALE_DOWN_FLEX_START.defaultValue());
 
         public ScaleDown {
             Objects.requireNonNull(reservation, "reservation");
@@ -99,7 +100,8 @@ public final class NodePoolSpec {
                         .setLocationPolicy(NodePoolAutoscaling.LocationPolicy.ANY));
         switch (mode) {
             case RESERVATION -> {
-                String reservation = command.reservation().filter(r -> !r.isBlank())
+                String reservation = command.reservation()
+                        .filter(r -> !r.isBlank())
                         .orElseThrow(() -> new InvalidNodePoolException(
                                 "supply mode reservation but no reservation name was given"));
                 config.setReservationAffinity(ReservationAffinity.newBuilder()
@@ -111,7 +113,8 @@ public final class NodePoolSpec {
                 config.setFlexStart(true);
                 config.setReservationAffinity(ReservationAffinity.newBuilder()
                         .setConsumeReservationType(ReservationAffinity.Type.NO_RESERVATION));
-                pool.setQueuedProvisioning(NodePool.QueuedProvisioning.newBuilder().setEnabled(false));
+                pool.setQueuedProvisioning(
+                        NodePool.QueuedProvisioning.newBuilder().setEnabled(false));
             }
             case ON_DEMAND -> {
                 // plain on-demand capacity: nothing to add
@@ -128,11 +131,16 @@ public final class NodePoolSpec {
 
     /** The pool with its creation time label, set when the create RPC is sent. */
     public static NodePool withCreatedAt(NodePool pool, java.time.Instant at) {
-        return pool.toBuilder().setConfig(pool.getConfig().toBuilder()
-                .putResourceLabels(FalconLabels.CREATED_AT, Long.toString(at.getEpochSecond()))).build();
+        return pool.toBuilder()
+                .setConfig(pool.getConfig().toBuilder()
+                        .putResourceLabels(FalconLabels.CREATED_AT, Long.toString(at.getEpochSecond())))
+                .build();
     }
 
     static com.google.protobuf.Duration protoDuration(Duration d) {
-        return com.google.protobuf.Duration.newBuilder().setSeconds(d.getSeconds()).setNanos(d.getNano()).build();
+        return com.google.protobuf.Duration.newBuilder()
+                .setSeconds(d.getSeconds())
+                .setNanos(d.getNano())
+                .build();
     }
 }

@@ -33,7 +33,7 @@ public final class ReservationLookup {
     }
 
     public ReservationLookup(ReservationsClient reservations) {
-        this(reservations, (cluster, reservation, capacity) -> { });
+        this(reservations, (cluster, reservation, capacity) -> {});
     }
 
     public ReservationLookup(ReservationsClient reservations, CapacityObserver observer) {
@@ -51,8 +51,7 @@ public final class ReservationLookup {
     /** A reservation's size in VMs; for TPU reservations one VM is one host of a slice. */
 
     /** Where to look for a reservation (pure). */
-    record Where(String project, Optional<String> zone, String name) {
-    }
+    record Where(String project, Optional<String> zone, String name) {}
 
     static Where where(ClusterTarget cluster, String reservation) {
         String r = reservation.trim();
@@ -64,8 +63,8 @@ public final class ReservationLookup {
         if (shared.matches()) {
             return new Where(shared.group(1), Optional.empty(), shared.group(2));
         }
-        return new Where(cluster.project(), isZone(cluster.location()) ? Optional.of(cluster.location())
-                : Optional.empty(), r);
+        return new Where(
+                cluster.project(), isZone(cluster.location()) ? Optional.of(cluster.location()) : Optional.empty(), r);
     }
 
     /** us-central1-a is a zone, us-central1 a region. */
@@ -105,9 +104,10 @@ public final class ReservationLookup {
                 .setProject(where.project())
                 .setFilter("name = \"" + where.name() + "\"")
                 .build();
-        for (Map.Entry<String, ReservationsScopedList> scope : reservations.aggregatedList(request).iterateAll()) {
-            String zone = scope.getKey().startsWith("zones/") ? scope.getKey().substring("zones/".length())
-                    : scope.getKey();
+        for (Map.Entry<String, ReservationsScopedList> scope :
+                reservations.aggregatedList(request).iterateAll()) {
+            String zone =
+                    scope.getKey().startsWith("zones/") ? scope.getKey().substring("zones/".length()) : scope.getKey();
             for (Reservation r : scope.getValue().getReservationsList()) {
                 if (!r.getName().equals(where.name())) {
                     continue;
@@ -127,7 +127,8 @@ public final class ReservationLookup {
 
     private static Capacity capacityOf(Reservation r) {
         var sku = r.getSpecificReservation();
-        String path = r.getSelfLink().isEmpty() ? r.getName()
+        String path = r.getSelfLink().isEmpty()
+                ? r.getName()
                 : r.getSelfLink().replaceFirst("^https://[^/]+/compute/v1/", "");
         return new Capacity(path, sku.getCount(), sku.getInUseCount());
     }

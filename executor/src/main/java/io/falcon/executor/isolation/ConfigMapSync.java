@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
 public final class ConfigMapSync {
     private static final Logger LOG = LoggerFactory.getLogger(ConfigMapSync.class);
     static final int MAX_ATTEMPTS = 10;
-    static final String REASON = "operator removed it from " + ManualInfoConfigMap.NAMESPACE + "/"
-            + ManualInfoConfigMap.NAME;
+    static final String REASON =
+            "operator removed it from " + ManualInfoConfigMap.NAMESPACE + "/" + ManualInfoConfigMap.NAME;
 
     private final IsolationClusters clusters;
     private final Consumer<IsolationCommand> commands;
@@ -35,10 +35,10 @@ public final class ConfigMapSync {
     /** cluster/node -> devices whose release was published but not yet reflected in falcon.isolation. */
     private final Map<String, Set<String>> pendingReleases = new HashMap<>();
     /** Test hook: runs between the read and the write of an attempt. */
-    Runnable betweenReadAndWrite = () -> { };
+    Runnable betweenReadAndWrite = () -> {};
 
-    public ConfigMapSync(IsolationClusters clusters, Consumer<IsolationCommand> commands, Clock clock,
-            String producer) {
+    public ConfigMapSync(
+            IsolationClusters clusters, Consumer<IsolationCommand> commands, Clock clock, String producer) {
         this.clusters = clusters;
         this.commands = commands;
         this.clock = clock;
@@ -59,14 +59,17 @@ public final class ConfigMapSync {
             pendingReleases.put(key, stillPending);
         }
         var removed = new java.util.concurrent.atomic.AtomicReference<Map<String, Set<String>>>(Map.of());
-        boolean written = modify(clusterId, cm -> {
-            // Removals not yet seen by the informer must not be overwritten by this write.
-            removed.set(ManualInfoConfigMap.removedByOperator(cm));
-            ManualInfoConfigMap.forget(cm, removed.get());
-            Set<String> excluded = new HashSet<>(stillPending);
-            excluded.addAll(removed.get().getOrDefault(node, Set.of()));
-            ManualInfoConfigMap.put(cm, node, state.map(s -> withoutDevices(s, excluded)));
-        }, "node=" + node + " devices=" + desired);
+        boolean written = modify(
+                clusterId,
+                cm -> {
+                    // Removals not yet seen by the informer must not be overwritten by this write.
+                    removed.set(ManualInfoConfigMap.removedByOperator(cm));
+                    ManualInfoConfigMap.forget(cm, removed.get());
+                    Set<String> excluded = new HashSet<>(stillPending);
+                    excluded.addAll(removed.get().getOrDefault(node, Set.of()));
+                    ManualInfoConfigMap.put(cm, node, state.map(s -> withoutDevices(s, excluded)));
+                },
+                "node=" + node + " devices=" + desired);
         if (written) {
             publishReleases(clusterId, removed.get());
         }
@@ -76,10 +79,13 @@ public final class ConfigMapSync {
     /** Publishes a release for every device an operator removed, then forgets them in the annotation. */
     public boolean checkReleases(String clusterId) {
         var removed = new java.util.concurrent.atomic.AtomicReference<Map<String, Set<String>>>(Map.of());
-        boolean written = modify(clusterId, cm -> {
-            removed.set(ManualInfoConfigMap.removedByOperator(cm));
-            ManualInfoConfigMap.forget(cm, removed.get());
-        }, "release check");
+        boolean written = modify(
+                clusterId,
+                cm -> {
+                    removed.set(ManualInfoConfigMap.removedByOperator(cm));
+                    ManualInfoConfigMap.forget(cm, removed.get());
+                },
+                "release check");
         // Published only once the annotation forgot them, so a conflict retry does not publish twice.
         if (written) {
             publishReleases(clusterId, removed.get());
@@ -90,18 +96,27 @@ public final class ConfigMapSync {
     /** The whole ConfigMap was deleted: every device Falcon had written is released. */
     public void deleted(String clusterId, ConfigMap lastKnown) {
         Map<String, Set<String>> written = ManualInfoConfigMap.written(lastKnown);
-        LOG.warn("cluster={} {}/{} was deleted: releasing {}", clusterId, ManualInfoConfigMap.NAMESPACE,
-                ManualInfoConfigMap.NAME, written);
+        LOG.warn(
+                "cluster={} {}/{} was deleted: releasing {}",
+                clusterId,
+                ManualInfoConfigMap.NAMESPACE,
+                ManualInfoConfigMap.NAME,
+                written);
         publishReleases(clusterId, written);
     }
 
     private void publishReleases(String clusterId, Map<String, Set<String>> removed) {
         removed.forEach((node, devices) -> devices.forEach(device -> {
-            LOG.info("cluster={} node={} device={} released by operator (removed from the ConfigMap)", clusterId,
-                    node, device);
-            commands.accept(new IsolationCommand.Release(Meta.of(producer, clock.instant()), clusterId, node, device,
-                    REASON));
-            pendingReleases.computeIfAbsent(NodeIsolation.key(clusterId, node), k -> new HashSet<>()).add(device);
+            LOG.info(
+                    "cluster={} node={} device={} released by operator (removed from the ConfigMap)",
+                    clusterId,
+                    node,
+                    device);
+            commands.accept(
+                    new IsolationCommand.Release(Meta.of(producer, clock.instant()), clusterId, node, device, REASON));
+            pendingReleases
+                    .computeIfAbsent(NodeIsolation.key(clusterId, node), k -> new HashSet<>())
+                    .add(device);
         }));
     }
 
@@ -115,18 +130,27 @@ public final class ConfigMapSync {
             LOG.warn("cluster={} unknown: cannot update {} ({})", clusterId, ManualInfoConfigMap.NAME, what);
             return false;
         }
-        var resource = client.get().configMaps().inNamespace(ManualInfoConfigMap.NAMESPACE)
+        var resource = client.get()
+                .configMaps()
+                .inNamespace(ManualInfoConfigMap.NAMESPACE)
                 .withName(ManualInfoConfigMap.NAME);
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
             ConfigMap current = resource.get();
             ConfigMap next = current == null
-                    ? new ConfigMapBuilder().withNewMetadata().withName(ManualInfoConfigMap.NAME)
-                            .withNamespace(ManualInfoConfigMap.NAMESPACE).endMetadata().build()
+                    ? new ConfigMapBuilder()
+                            .withNewMetadata()
+                            .withName(ManualInfoConfigMap.NAME)
+                            .withNamespace(ManualInfoConfigMap.NAMESPACE)
+                            .endMetadata()
+                            .build()
                     : new ConfigMapBuilder(current).build();
             change.applyTo(next);
             betweenReadAndWrite.run();
             try {
-                var target = client.get().configMaps().inNamespace(ManualInfoConfigMap.NAMESPACE).resource(next);
+                var target = client.get()
+                        .configMaps()
+                        .inNamespace(ManualInfoConfigMap.NAMESPACE)
+                        .resource(next);
                 if (current == null) {
                     target.create();
                 } else if (!next.equals(current)) {
@@ -136,16 +160,28 @@ public final class ConfigMapSync {
                 return true;
             } catch (KubernetesClientException e) {
                 if (e.getCode() != 409) {
-                    LOG.error("cluster={} cannot update {} ({}): {}", clusterId, ManualInfoConfigMap.NAME, what,
+                    LOG.error(
+                            "cluster={} cannot update {} ({}): {}",
+                            clusterId,
+                            ManualInfoConfigMap.NAME,
+                            what,
                             e.getMessage());
                     return false;
                 }
-                LOG.info("cluster={} {} changed concurrently (attempt {}), retrying ({})", clusterId,
-                        ManualInfoConfigMap.NAME, attempt, what);
+                LOG.info(
+                        "cluster={} {} changed concurrently (attempt {}), retrying ({})",
+                        clusterId,
+                        ManualInfoConfigMap.NAME,
+                        attempt,
+                        what);
             }
         }
-        LOG.error("cluster={} gave up updating {} after {} conflicts ({})", clusterId, ManualInfoConfigMap.NAME,
-                MAX_ATTEMPTS, what);
+        LOG.error(
+                "cluster={} gave up updating {} after {} conflicts ({})",
+                clusterId,
+                ManualInfoConfigMap.NAME,
+                MAX_ATTEMPTS,
+                what);
         return false;
     }
 
@@ -155,6 +191,7 @@ public final class ConfigMapSync {
         }
         Map<String, java.util.List<NodeIsolation.DeviceIsolation>> detail = new HashMap<>(state.detail());
         devices.forEach(detail::remove);
-        return new NodeIsolation(state.total().stream().filter(d -> !devices.contains(d)).toList(), detail);
+        return new NodeIsolation(
+                state.total().stream().filter(d -> !devices.contains(d)).toList(), detail);
     }
 }

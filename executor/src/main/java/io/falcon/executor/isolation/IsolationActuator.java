@@ -54,35 +54,54 @@ public final class IsolationActuator implements AutoCloseable {
      * Only touched on the actuator's thread.
      */
     private final Map<String, Optional<NodeIsolation>> unapplied = new java.util.LinkedHashMap<>();
+
     private long lastRetryMs;
     private volatile boolean running = true;
     private Thread thread;
 
-    private record Check(String clusterId, Optional<ConfigMap> deleted) {
-    }
+    private record Check(String clusterId, Optional<ConfigMap> deleted) {}
 
     /** Production wiring: its own consumer (no group: always the whole compacted topic) and producer. */
     public IsolationActuator(String bootstrapServers, String clientId, IsolationClusters clusters, Clock clock) {
-        this(new KafkaConsumer<>(Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                        ConsumerConfig.CLIENT_ID_CONFIG, clientId + "-isolation",
-                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+        this(
+                new KafkaConsumer<>(Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrapServers,
+                        ConsumerConfig.CLIENT_ID_CONFIG,
+                        clientId + "-isolation",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false,
                         // fault-streams writes falcon.isolation in transactions: never act on an aborted one
-                        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                        ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-                        ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class)),
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                        ByteArrayDeserializer.class,
+                        ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                        ByteArrayDeserializer.class)),
                 new KafkaProducer<>(Map.of(
-                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                        ProducerConfig.CLIENT_ID_CONFIG, clientId + "-isolation-commands",
-                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                        ProducerConfig.ACKS_CONFIG, "all",
-                        ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                        ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class)),
-                clusters, clock, Duration.ofMinutes(5));
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrapServers,
+                        ProducerConfig.CLIENT_ID_CONFIG,
+                        clientId + "-isolation-commands",
+                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                        true,
+                        ProducerConfig.ACKS_CONFIG,
+                        "all",
+                        ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                        ByteArraySerializer.class,
+                        ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                        ByteArraySerializer.class)),
+                clusters,
+                clock,
+                Duration.ofMinutes(5));
     }
 
-    public IsolationActuator(Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> producer,
-            IsolationClusters clusters, Clock clock, Duration informerResync) {
+    public IsolationActuator(
+            Consumer<byte[], byte[]> consumer,
+            Producer<byte[], byte[]> producer,
+            IsolationClusters clusters,
+            Clock clock,
+            Duration informerResync) {
         this.consumer = consumer;
         this.producer = producer;
         this.clusters = clusters;
@@ -104,26 +123,31 @@ public final class IsolationActuator implements AutoCloseable {
         if (informers.containsKey(clusterId)) {
             return;
         }
-        clusters.client(clusterId).ifPresent(client -> informers.computeIfAbsent(clusterId, id -> {
-            LOG.info("cluster={} watching {}/{}", id, ManualInfoConfigMap.NAMESPACE, ManualInfoConfigMap.NAME);
-            return client.configMaps().inNamespace(ManualInfoConfigMap.NAMESPACE).withName(ManualInfoConfigMap.NAME)
-                    .inform(new ResourceEventHandler<>() {
-                        @Override
-                        public void onAdd(ConfigMap cm) {
-                            checks.add(new Check(id, Optional.empty()));
-                        }
+        clusters.client(clusterId)
+                .ifPresent(client -> informers.computeIfAbsent(clusterId, id -> {
+                    LOG.info("cluster={} watching {}/{}", id, ManualInfoConfigMap.NAMESPACE, ManualInfoConfigMap.NAME);
+                    return client.configMaps()
+                            .inNamespace(ManualInfoConfigMap.NAMESPACE)
+                            .withName(ManualInfoConfigMap.NAME)
+                            .inform(
+                                    new ResourceEventHandler<>() {
+                                        @Override
+                                        public void onAdd(ConfigMap cm) {
+                                            checks.add(new Check(id, Optional.empty()));
+                                        }
 
-                        @Override
-                        public void onUpdate(ConfigMap before, ConfigMap after) {
-                            checks.add(new Check(id, Optional.empty()));
-                        }
+                                        @Override
+                                        public void onUpdate(ConfigMap before, ConfigMap after) {
+                                            checks.add(new Check(id, Optional.empty()));
+                                        }
 
-                        @Override
-                        public void onDelete(ConfigMap cm, boolean finalStateUnknown) {
-                            checks.add(new Check(id, Optional.of(cm)));
-                        }
-                    }, resync.toMillis());
-        }));
+                                        @Override
+                                        public void onDelete(ConfigMap cm, boolean finalStateUnknown) {
+                                            checks.add(new Check(id, Optional.of(cm)));
+                                        }
+                                    },
+                                    resync.toMillis());
+                }));
     }
 
     private void run() {
@@ -132,8 +156,11 @@ public final class IsolationActuator implements AutoCloseable {
             List<TopicPartition> partitions = List.of();
             while (running && partitions.isEmpty()) {
                 List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(10));
-                partitions = infos == null ? List.of()
-                        : infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+                partitions = infos == null
+                        ? List.of()
+                        : infos.stream()
+                                .map(p -> new TopicPartition(topic, p.partition()))
+                                .toList();
                 if (partitions.isEmpty()) {
                     runChecks();
                     Thread.sleep(500);
@@ -159,12 +186,17 @@ public final class IsolationActuator implements AutoCloseable {
         String key = record.key() == null ? "" : new String(record.key(), StandardCharsets.UTF_8);
         try {
             String[] clusterAndNode = NodeIsolation.splitKey(key);
-            Optional<NodeIsolation> state = Optional.ofNullable(
-                    Topics.ISOLATION.valueSerde().fromBytes(record.value()));
+            Optional<NodeIsolation> state =
+                    Optional.ofNullable(Topics.ISOLATION.valueSerde().fromBytes(record.value()));
             apply(key, clusterAndNode[0], clusterAndNode[1], state);
         } catch (RuntimeException e) {
-            LOG.warn("skipping isolation record key={} at {}-{}@{}: {}", key, record.topic(), record.partition(),
-                    record.offset(), e.getMessage());
+            LOG.warn(
+                    "skipping isolation record key={} at {}-{}@{}: {}",
+                    key,
+                    record.topic(),
+                    record.partition(),
+                    record.offset(),
+                    e.getMessage());
         }
     }
 
@@ -218,7 +250,8 @@ public final class IsolationActuator implements AutoCloseable {
     }
 
     private void publish(IsolationCommand command) {
-        producer.send(new ProducerRecord<>(Topics.ISOLATION_COMMANDS.name(),
+        producer.send(new ProducerRecord<>(
+                Topics.ISOLATION_COMMANDS.name(),
                 command.clusterId().getBytes(StandardCharsets.UTF_8),
                 Topics.ISOLATION_COMMANDS.valueSerde().toBytes(command)));
     }

@@ -27,11 +27,9 @@ public final class ManualInfoConfigMap {
     public static final String WRITTEN_ANNOTATION = "falcon.io/isolated-devices";
     public static final String PREEXISTING_ANNOTATION = "falcon.io/preexisting-devices";
 
-    private static final TypeReference<Map<String, List<String>>> WRITTEN = new TypeReference<>() {
-    };
+    private static final TypeReference<Map<String, List<String>>> WRITTEN = new TypeReference<>() {};
 
-    private ManualInfoConfigMap() {
-    }
+    private ManualInfoConfigMap() {}
 
     /** node -> devices Falcon wrote last (empty when the annotation is missing or unreadable). */
     public static Map<String, Set<String>> written(ConfigMap cm) {
@@ -39,7 +37,8 @@ public final class ManualInfoConfigMap {
     }
 
     private static Map<String, Set<String>> annotation(ConfigMap cm, String name) {
-        String raw = Optional.ofNullable(cm.getMetadata().getAnnotations()).map(a -> a.get(name))
+        String raw = Optional.ofNullable(cm.getMetadata().getAnnotations())
+                .map(a -> a.get(name))
                 .orElse("");
         if (raw.isBlank()) {
             return Map.of();
@@ -60,7 +59,8 @@ public final class ManualInfoConfigMap {
             return Optional.of(Set.of());
         }
         try {
-            return Optional.of(new TreeSet<>(Json.mapper().readValue(raw, NodeIsolation.class).total()));
+            return Optional.of(new TreeSet<>(
+                    Json.mapper().readValue(raw, NodeIsolation.class).total()));
         } catch (JsonProcessingException e) {
             return Optional.empty();
         }
@@ -69,13 +69,14 @@ public final class ManualInfoConfigMap {
     /** node -> devices Falcon wrote that an operator has removed since. Unreadable node values release nothing. */
     public static Map<String, Set<String>> removedByOperator(ConfigMap cm) {
         Map<String, Set<String>> removed = new TreeMap<>();
-        written(cm).forEach((node, devices) -> listed(cm, node).ifPresent(listed -> {
-            Set<String> gone = new TreeSet<>(devices);
-            gone.removeAll(listed);
-            if (!gone.isEmpty()) {
-                removed.put(node, gone);
-            }
-        }));
+        written(cm)
+                .forEach((node, devices) -> listed(cm, node).ifPresent(listed -> {
+                    Set<String> gone = new TreeSet<>(devices);
+                    gone.removeAll(listed);
+                    if (!gone.isEmpty()) {
+                        removed.put(node, gone);
+                    }
+                }));
         return removed;
     }
 
@@ -88,7 +89,8 @@ public final class ManualInfoConfigMap {
      * replaced (there is nothing readable to keep).
      */
     public static void put(ConfigMap cm, String node, Optional<NodeIsolation> state) {
-        Map<String, String> data = new TreeMap<>(Optional.ofNullable(cm.getData()).orElse(Map.of()));
+        Map<String, String> data =
+                new TreeMap<>(Optional.ofNullable(cm.getData()).orElse(Map.of()));
         Map<String, Set<String>> written = new TreeMap<>(written(cm));
         Map<String, Set<String>> preexisting = new TreeMap<>(preexisting(cm));
         NodeIsolation current = parse(data.get(node)).orElse(new NodeIsolation(List.of(), Map.of()));
@@ -125,7 +127,8 @@ public final class ManualInfoConfigMap {
             if (nextPreexisting.contains(device)) {
                 // codes another tool recorded for the device stay next to Falcon's
                 current.detail().getOrDefault(device, List.of()).stream()
-                        .filter(e -> !falconCodes.contains(e.faultCode())).forEach(merged::add);
+                        .filter(e -> !falconCodes.contains(e.faultCode()))
+                        .forEach(merged::add);
             }
             merged.addAll(falconEntries);
             if (!merged.isEmpty()) {

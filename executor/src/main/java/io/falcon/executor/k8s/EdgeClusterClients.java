@@ -1,8 +1,8 @@
 package io.falcon.executor.k8s;
 
 import com.google.auth.oauth2.GoogleCredentials;
-import com.google.container.v1.Cluster;
 import com.google.cloud.container.v1.ClusterManagerClient;
+import com.google.container.v1.Cluster;
 import com.google.container.v1.GetClusterRequest;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -39,8 +39,10 @@ public final class EdgeClusterClients implements AutoCloseable {
 
     /** Google application default credentials (Workload Identity) for google-adc, none for the simulator. */
     public EdgeClusterClients(ClusterManagerClient gke, ExecutorConfig.Credentials credentials, String namespace) {
-        this(gke, credentials == ExecutorConfig.Credentials.GOOGLE_ADC ? EdgeClusterClients::applicationDefault
-                : null, namespace);
+        this(
+                gke,
+                credentials == ExecutorConfig.Credentials.GOOGLE_ADC ? EdgeClusterClients::applicationDefault : null,
+                namespace);
     }
 
     /** @param credentials where bearer tokens come from, or null for no authentication */
@@ -64,14 +66,18 @@ public final class EdgeClusterClients implements AutoCloseable {
     }
 
     private KubernetesClient create(ClusterTarget cluster) {
-        Cluster gkeCluster = gke.getCluster(GetClusterRequest.newBuilder().setName(cluster.resourceName()).build());
+        Cluster gkeCluster = gke.getCluster(
+                GetClusterRequest.newBuilder().setName(cluster.resourceName()).build());
         String endpoint = gkeCluster.getEndpoint();
         if (endpoint.isEmpty()) {
             throw new IllegalStateException("GKE cluster " + cluster.resourceName() + " has no endpoint yet");
         }
         log.info("edge cluster {} ({}) at {}", cluster.clusterId(), cluster.resourceName(), endpoint);
-        return build(endpoint, gkeCluster.getMasterAuth().getClusterCaCertificate(),
-                credentials == null ? null : tokenProvider(), namespace);
+        return build(
+                endpoint,
+                gkeCluster.getMasterAuth().getClusterCaCertificate(),
+                credentials == null ? null : tokenProvider(),
+                namespace);
     }
 
     /**

@@ -17,28 +17,35 @@ import java.util.Optional;
 
 /** fabric8's Job and Pod as the executor's plain {@link JobView} and {@link PodView} (pure). */
 public final class Fabric8Views {
-    private Fabric8Views() {
-    }
+    private Fabric8Views() {}
 
     public static JobView job(Job job) {
         var meta = job.getMetadata();
         List<JobView.Condition> conditions = new ArrayList<>();
         if (job.getStatus() != null && job.getStatus().getConditions() != null) {
             for (JobCondition c : job.getStatus().getConditions()) {
-                conditions.add(new JobView.Condition(orEmpty(c.getType()), orEmpty(c.getStatus()),
-                        orEmpty(c.getReason()), orEmpty(c.getMessage())));
+                conditions.add(new JobView.Condition(
+                        orEmpty(c.getType()), orEmpty(c.getStatus()), orEmpty(c.getReason()), orEmpty(c.getMessage())));
             }
         }
         Integer parallelism = job.getSpec() == null ? null : job.getSpec().getParallelism();
-        return new JobView(orEmpty(meta.getName()), orEmpty(meta.getUid()), orEmptyMap(meta.getAnnotations()),
-                orEmptyMap(meta.getLabels()), time(meta.getCreationTimestamp()), meta.getDeletionTimestamp() != null,
-                conditions, parallelism == null ? 1 : parallelism);
+        return new JobView(
+                orEmpty(meta.getName()),
+                orEmpty(meta.getUid()),
+                orEmptyMap(meta.getAnnotations()),
+                orEmptyMap(meta.getLabels()),
+                time(meta.getCreationTimestamp()),
+                meta.getDeletionTimestamp() != null,
+                conditions,
+                parallelism == null ? 1 : parallelism);
     }
 
     public static PodView pod(Pod pod) {
         var meta = pod.getMetadata();
         Optional<String> ownerUid = Optional.ofNullable(meta.getOwnerReferences()).orElse(List.of()).stream()
-                .filter(o -> "Job".equals(o.getKind())).map(OwnerReference::getUid).filter(u -> u != null)
+                .filter(o -> "Job".equals(o.getKind()))
+                .map(OwnerReference::getUid)
+                .filter(u -> u != null)
                 .findFirst();
         List<PodView.Container> containers = new ArrayList<>();
         String phase = "";
@@ -48,19 +55,29 @@ public final class Fabric8Views {
             phase = orEmpty(pod.getStatus().getPhase());
             reason = orEmpty(pod.getStatus().getReason());
             message = orEmpty(pod.getStatus().getMessage());
-            for (ContainerStatus cs : Optional.ofNullable(pod.getStatus().getContainerStatuses()).orElse(List.of())) {
+            for (ContainerStatus cs :
+                    Optional.ofNullable(pod.getStatus().getContainerStatuses()).orElse(List.of())) {
                 var state = cs.getState();
-                Optional<PodView.Terminated> terminated = Optional.ofNullable(state)
-                        .map(s -> s.getTerminated()).map(Fabric8Views::terminated);
+                Optional<PodView.Terminated> terminated =
+                        Optional.ofNullable(state).map(s -> s.getTerminated()).map(Fabric8Views::terminated);
                 Optional<PodView.Terminated> last = Optional.ofNullable(cs.getLastState())
-                        .map(s -> s.getTerminated()).map(Fabric8Views::terminated);
-                Optional<PodView.Waiting> waiting = Optional.ofNullable(state).map(s -> s.getWaiting())
+                        .map(s -> s.getTerminated())
+                        .map(Fabric8Views::terminated);
+                Optional<PodView.Waiting> waiting = Optional.ofNullable(state)
+                        .map(s -> s.getWaiting())
                         .map(w -> new PodView.Waiting(orEmpty(w.getReason()), orEmpty(w.getMessage())));
                 containers.add(new PodView.Container(terminated, last, waiting));
             }
         }
-        return new PodView(orEmpty(meta.getName()), Optional.ofNullable(JobStatusReconciler.jobNameOf(pod)), ownerUid,
-                phase, meta.getDeletionTimestamp() != null, time(meta.getCreationTimestamp()), reason, message,
+        return new PodView(
+                orEmpty(meta.getName()),
+                Optional.ofNullable(JobStatusReconciler.jobNameOf(pod)),
+                ownerUid,
+                phase,
+                meta.getDeletionTimestamp() != null,
+                time(meta.getCreationTimestamp()),
+                reason,
+                message,
                 containers);
     }
 

@@ -11,9 +11,9 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.falcon.events.TpuTopology;
 import io.falcon.events.TpuType;
-import io.falcon.executor.FalconLabels;
 import io.falcon.events.executor.ExecutorCommand.EnsureJob;
 import io.falcon.events.executor.JobSpec;
+import io.falcon.executor.FalconLabels;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -73,11 +73,14 @@ public final class JobRenderer {
         if (spec == null) {
             throw new InvalidJobException("spec is missing");
         }
-        if (command.k8sJobName() == null || !DNS_LABEL.matcher(command.k8sJobName()).matches()) {
+        if (command.k8sJobName() == null
+                || !DNS_LABEL.matcher(command.k8sJobName()).matches()) {
             throw new InvalidJobException("k8s job name '" + command.k8sJobName()
                     + "' is not a DNS-1123 label (lowercase letters, digits, '-', at most 63)");
         }
-        if (command.jobId() == null || !JOB_ID.matcher(command.jobId()).matches() || command.jobId().contains("..")) {
+        if (command.jobId() == null
+                || !JOB_ID.matcher(command.jobId()).matches()
+                || command.jobId().contains("..")) {
             throw new InvalidJobException("job id '" + command.jobId() + "' cannot be used in the log path "
                     + "gs://<bucket>/logs/<job_id>/ (letters, digits, '.', '_', '-' only)");
         }
@@ -118,7 +121,8 @@ public final class JobRenderer {
         Map<String, String> annotations = new LinkedHashMap<>();
         annotations.put(FalconLabels.ANNOTATION_JOB_ID, command.jobId());
         if (command.cluster().clusterId() != null) {
-            annotations.put(FalconLabels.ANNOTATION_CLUSTER_ID, command.cluster().clusterId());
+            annotations.put(
+                    FalconLabels.ANNOTATION_CLUSTER_ID, command.cluster().clusterId());
         }
         annotations.put(FalconLabels.ANNOTATION_TPU_TYPE, tpuType.wireName());
         annotations.put(FalconLabels.ANNOTATION_EXPECTED_PODS, Integer.toString(pods));
@@ -139,7 +143,10 @@ public final class JobRenderer {
                 .addToRequests(TPU_RESOURCE, chips)
                 .addToLimits(TPU_RESOURCE, chips)
                 .endResources()
-                .addNewVolumeMount().withName(GCS_VOLUME).withMountPath(GCS_MOUNT).endVolumeMount()
+                .addNewVolumeMount()
+                .withName(GCS_VOLUME)
+                .withMountPath(GCS_MOUNT)
+                .endVolumeMount()
                 .build();
 
         Job job = new JobBuilder()
@@ -163,7 +170,11 @@ public final class JobRenderer {
                 .withNewSpec()
                 .withRestartPolicy("Never")
                 .withNodeSelector(nodeSelector)
-                .addNewToleration().withKey(TPU_RESOURCE).withOperator("Exists").withEffect("NoSchedule").endToleration()
+                .addNewToleration()
+                .withKey(TPU_RESOURCE)
+                .withOperator("Exists")
+                .withEffect("NoSchedule")
+                .endToleration()
                 .withContainers(container)
                 .addNewVolume()
                 .withName(GCS_VOLUME)
@@ -196,8 +207,8 @@ public final class JobRenderer {
         }
         for (Volume v : pod.getVolumes() == null ? List.<Volume>of() : pod.getVolumes()) {
             if (v.getHostPath() != null) {
-                throw new InvalidJobException("job " + name + " refused: hostPath volume '" + v.getName()
-                        + "' is not allowed");
+                throw new InvalidJobException(
+                        "job " + name + " refused: hostPath volume '" + v.getName() + "' is not allowed");
             }
         }
         List<Container> all = new ArrayList<>();
@@ -209,10 +220,11 @@ public final class JobRenderer {
         }
         for (Container c : all) {
             var sc = c.getSecurityContext();
-            if (sc != null && (Boolean.TRUE.equals(sc.getPrivileged())
-                    || Boolean.TRUE.equals(sc.getAllowPrivilegeEscalation()))) {
-                throw new InvalidJobException("job " + name + " refused: container '" + c.getName()
-                        + "' asks for privileged mode");
+            if (sc != null
+                    && (Boolean.TRUE.equals(sc.getPrivileged())
+                            || Boolean.TRUE.equals(sc.getAllowPrivilegeEscalation()))) {
+                throw new InvalidJobException(
+                        "job " + name + " refused: container '" + c.getName() + "' asks for privileged mode");
             }
         }
     }
@@ -221,8 +233,13 @@ public final class JobRenderer {
     static String shellScript(String jobId, List<String> argv) {
         String dir = logDirectory(jobId);
         StringBuilder b = new StringBuilder();
-        b.append("mkdir -p ").append(quote(dir)).append(" && exec >>").append(quote(dir)).append("/\"${")
-                .append(POD_NAME_ENV).append("}.log\" 2>&1; exec");
+        b.append("mkdir -p ")
+                .append(quote(dir))
+                .append(" && exec >>")
+                .append(quote(dir))
+                .append("/\"${")
+                .append(POD_NAME_ENV)
+                .append("}.log\" 2>&1; exec");
         for (String arg : argv) {
             b.append(' ').append(quote(arg));
         }
@@ -235,11 +252,18 @@ public final class JobRenderer {
 
     private static List<EnvVar> env(String jobId, Map<String, String> specEnv) {
         List<EnvVar> env = new ArrayList<>();
-        env.add(new EnvVarBuilder().withName(POD_NAME_ENV)
-                .withNewValueFrom().withNewFieldRef().withFieldPath("metadata.name").endFieldRef().endValueFrom()
+        env.add(new EnvVarBuilder()
+                .withName(POD_NAME_ENV)
+                .withNewValueFrom()
+                .withNewFieldRef()
+                .withFieldPath("metadata.name")
+                .endFieldRef()
+                .endValueFrom()
                 .build());
         env.add(new EnvVarBuilder().withName(JOB_ID_ENV).withValue(jobId).build());
-        new TreeMap<>(specEnv).forEach((k, v) -> env.add(new EnvVarBuilder().withName(k).withValue(v).build()));
+        new TreeMap<>(specEnv)
+                .forEach((k, v) ->
+                        env.add(new EnvVarBuilder().withName(k).withValue(v).build()));
         return env;
     }
 }

@@ -45,16 +45,23 @@ public final class JobStatusReconciler implements AutoCloseable {
     private final ScheduledFuture<?> recheck;
     private final ScheduledFuture<?> inventory;
 
-    private record Watched(ClusterTarget cluster, SharedIndexInformer<Job> jobs, SharedIndexInformer<Pod> pods) {
-    }
+    private record Watched(ClusterTarget cluster, SharedIndexInformer<Job> jobs, SharedIndexInformer<Pod> pods) {}
 
     /**
      * @param inventoryInterval how often the Falcon Jobs of every watched cluster are reported (JobInventory), for
      *     the scheduler's sweep of Jobs whose task ended or is unknown
      */
-    public JobStatusReconciler(EdgeClusterClients clusters, String namespace, EventSink sink, Events events,
-            Clock clock, Duration imagePullGrace, Duration resync, ScheduledExecutorService scheduler,
-            Duration recheckInterval, Duration inventoryInterval) {
+    public JobStatusReconciler(
+            EdgeClusterClients clusters,
+            String namespace,
+            EventSink sink,
+            Events events,
+            Clock clock,
+            Duration imagePullGrace,
+            Duration resync,
+            ScheduledExecutorService scheduler,
+            Duration recheckInterval,
+            Duration inventoryInterval) {
         this.clusters = clusters;
         this.namespace = namespace;
         this.sink = sink;
@@ -78,18 +85,27 @@ public final class JobStatusReconciler implements AutoCloseable {
             }
             KubernetesClient client = clusters.client(cluster);
             long resyncMs = resync.toMillis();
-            SharedIndexInformer<Job> jobs = client.batch().v1().jobs().inNamespace(namespace)
-                    .withLabel(FalconLabels.MANAGED_BY, FalconLabels.MANAGED_BY_VALUE).runnableInformer(resyncMs);
-            SharedIndexInformer<Pod> pods = client.pods().inNamespace(namespace)
-                    .withLabel(FalconLabels.MANAGED_BY, FalconLabels.MANAGED_BY_VALUE).runnableInformer(resyncMs);
+            SharedIndexInformer<Job> jobs = client.batch()
+                    .v1()
+                    .jobs()
+                    .inNamespace(namespace)
+                    .withLabel(FalconLabels.MANAGED_BY, FalconLabels.MANAGED_BY_VALUE)
+                    .runnableInformer(resyncMs);
+            SharedIndexInformer<Pod> pods = client.pods()
+                    .inNamespace(namespace)
+                    .withLabel(FalconLabels.MANAGED_BY, FalconLabels.MANAGED_BY_VALUE)
+                    .runnableInformer(resyncMs);
             Watched w = new Watched(cluster, jobs, pods);
             jobs.addEventHandler(handler(w, job -> job.getMetadata().getName(), true));
             pods.addEventHandler(handler(w, JobStatusReconciler::jobNameOf, false));
             watched.put(cluster.clusterId(), w);
             jobs.start();
             pods.start();
-            log.info("watching jobs and pods with {} on cluster {} ({})", FalconLabels.selector(),
-                    cluster.clusterId(), cluster.resourceName());
+            log.info(
+                    "watching jobs and pods with {} on cluster {} ({})",
+                    FalconLabels.selector(),
+                    cluster.clusterId(),
+                    cluster.resourceName());
         }
     }
 
@@ -112,8 +128,8 @@ public final class JobStatusReconciler implements AutoCloseable {
         return watched.containsKey(clusterId);
     }
 
-    private <T extends HasMetadata> ResourceEventHandler<T> handler(Watched w,
-            java.util.function.Function<T, String> jobName, boolean isJob) {
+    private <T extends HasMetadata> ResourceEventHandler<T> handler(
+            Watched w, java.util.function.Function<T, String> jobName, boolean isJob) {
         return new ResourceEventHandler<>() {
             @Override
             public void onAdd(T obj) {
@@ -159,8 +175,10 @@ public final class JobStatusReconciler implements AutoCloseable {
             return;
         }
         JobView view = Fabric8Views.job(job);
-        List<PodView> pods = w.pods.getStore().list().stream().map(Fabric8Views::pod)
-                .filter(p -> p.belongsTo(view)).toList();
+        List<PodView> pods = w.pods.getStore().list().stream()
+                .map(Fabric8Views::pod)
+                .filter(p -> p.belongsTo(view))
+                .toList();
         reports.evaluate(w.cluster, view, pods, clock.instant()).ifPresent(event -> {
             try (var ignored = Mdc.of("job", event.jobId(), "cluster", event.clusterId(), "k8sJob", jobName)) {
                 log.info("job observed: {}", event.getClass().getSimpleName());
@@ -177,7 +195,9 @@ public final class JobStatusReconciler implements AutoCloseable {
         for (Watched w : watched.values()) {
             try {
                 if (w.jobs.hasSynced()) {
-                    List<JobView> jobs = w.jobs.getStore().list().stream().map(Fabric8Views::job).toList();
+                    List<JobView> jobs = w.jobs.getStore().list().stream()
+                            .map(Fabric8Views::job)
+                            .toList();
                     sink.emit(reports.inventory(w.cluster, jobs));
                 }
             } catch (RuntimeException e) {

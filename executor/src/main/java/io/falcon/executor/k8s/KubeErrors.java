@@ -4,8 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 
 /** Classifies Kubernetes API errors: no answer, 408, 429 and 5xx are transient; any other 4xx is a refusal. */
 public final class KubeErrors {
-    private KubeErrors() {
-    }
+    private KubeErrors() {}
 
     /** The classification of an HTTP status (pure); 0 means no answer at all. */
     public static boolean isTransient(int httpStatus) {

@@ -26,8 +26,8 @@ public final class KubernetesEdgeApi implements EdgeApi {
     private final Consumer<ClusterTarget> onJobCreated;
 
     /** onJobCreated: told of every cluster a Job was created in (to start its informers). */
-    public KubernetesEdgeApi(EdgeClusterClients clusters, JobRenderer renderer, String namespace,
-            Consumer<ClusterTarget> onJobCreated) {
+    public KubernetesEdgeApi(
+            EdgeClusterClients clusters, JobRenderer renderer, String namespace, Consumer<ClusterTarget> onJobCreated) {
         this.clusters = clusters;
         this.renderer = renderer;
         this.namespace = namespace;
@@ -37,7 +37,11 @@ public final class KubernetesEdgeApi implements EdgeApi {
     @Override
     public NodeCount nodes(ClusterTarget cluster, String pool) {
         try {
-            return count(client(cluster).nodes().withLabel(NODE_POOL_LABEL, pool).list().getItems());
+            return count(client(cluster)
+                    .nodes()
+                    .withLabel(NODE_POOL_LABEL, pool)
+                    .list()
+                    .getItems());
         } catch (ApiException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -49,7 +53,8 @@ public final class KubernetesEdgeApi implements EdgeApi {
     static NodeCount count(List<Node> nodes) {
         int ready = 0;
         for (Node node : nodes) {
-            if (node.getMetadata().getDeletionTimestamp() == null && node.getStatus() != null
+            if (node.getMetadata().getDeletionTimestamp() == null
+                    && node.getStatus() != null
                     && node.getStatus().getConditions() != null) {
                 for (NodeCondition c : node.getStatus().getConditions()) {
                     if ("Ready".equals(c.getType()) && "True".equals(c.getStatus())) {
@@ -71,7 +76,13 @@ public final class KubernetesEdgeApi implements EdgeApi {
             throw new ApiException(ApiException.Kind.INVALID, e.getMessage(), e);
         }
         try {
-            Job created = client(cluster).batch().v1().jobs().inNamespace(namespace).resource(job).create();
+            Job created = client(cluster)
+                    .batch()
+                    .v1()
+                    .jobs()
+                    .inNamespace(namespace)
+                    .resource(job)
+                    .create();
             onJobCreated.accept(cluster);
             return created.getMetadata().getUid();
         } catch (ApiException e) {
@@ -84,7 +95,13 @@ public final class KubernetesEdgeApi implements EdgeApi {
     @Override
     public Optional<String> jobUid(ClusterTarget cluster, String name) {
         try {
-            Job job = client(cluster).batch().v1().jobs().inNamespace(namespace).withName(name).get();
+            Job job = client(cluster)
+                    .batch()
+                    .v1()
+                    .jobs()
+                    .inNamespace(namespace)
+                    .withName(name)
+                    .get();
             onJobCreated.accept(cluster);
             return Optional.ofNullable(job).map(j -> j.getMetadata().getUid());
         } catch (ApiException e) {
@@ -97,8 +114,15 @@ public final class KubernetesEdgeApi implements EdgeApi {
     @Override
     public boolean deleteJob(ClusterTarget cluster, String name) {
         try {
-            return !client(cluster).batch().v1().jobs().inNamespace(namespace).withName(name)
-                    .withPropagationPolicy(DeletionPropagation.BACKGROUND).delete().isEmpty();
+            return !client(cluster)
+                    .batch()
+                    .v1()
+                    .jobs()
+                    .inNamespace(namespace)
+                    .withName(name)
+                    .withPropagationPolicy(DeletionPropagation.BACKGROUND)
+                    .delete()
+                    .isEmpty();
         } catch (ApiException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -112,12 +136,15 @@ public final class KubernetesEdgeApi implements EdgeApi {
             return clusters.client(cluster);
         } catch (RuntimeException e) {
             if (GkeErrors.is(e, StatusCode.Code.NOT_FOUND)) {
-                throw new ApiException(ApiException.Kind.NOT_FOUND, "GKE cluster " + cluster.resourceName()
-                        + " not found: " + GkeErrors.describe(e), e);
+                throw new ApiException(
+                        ApiException.Kind.NOT_FOUND,
+                        "GKE cluster " + cluster.resourceName() + " not found: " + GkeErrors.describe(e),
+                        e);
             }
-            throw new ApiException(GkeErrors.isTransient(e) ? ApiException.Kind.TRANSIENT
-                    : ApiException.Kind.PERMANENT, "cannot reach cluster " + cluster.resourceName() + ": "
-                    + GkeErrors.describe(e), e);
+            throw new ApiException(
+                    GkeErrors.isTransient(e) ? ApiException.Kind.TRANSIENT : ApiException.Kind.PERMANENT,
+                    "cannot reach cluster " + cluster.resourceName() + ": " + GkeErrors.describe(e),
+                    e);
         }
     }
 
@@ -129,8 +156,8 @@ public final class KubernetesEdgeApi implements EdgeApi {
                 ApiException.Kind kind = switch (k.getCode()) {
                     case 404 -> ApiException.Kind.NOT_FOUND;
                     case 409 -> ApiException.Kind.ALREADY_EXISTS;
-                    default -> KubeErrors.isTransient(k.getCode()) ? ApiException.Kind.TRANSIENT
-                            : ApiException.Kind.PERMANENT;
+                    default ->
+                        KubeErrors.isTransient(k.getCode()) ? ApiException.Kind.TRANSIENT : ApiException.Kind.PERMANENT;
                 };
                 return new ApiException(kind, message, e);
             }
@@ -140,7 +167,9 @@ public final class KubernetesEdgeApi implements EdgeApi {
 
     /** The API server's message (Status.message) when there is one. */
     static String describe(Throwable e) {
-        if (e instanceof KubernetesClientException k && k.getStatus() != null && k.getStatus().getMessage() != null) {
+        if (e instanceof KubernetesClientException k
+                && k.getStatus() != null
+                && k.getStatus().getMessage() != null) {
             return k.getStatus().getMessage();
         }
         StringBuilder b = new StringBuilder();

@@ -40,8 +40,11 @@ public final class ClusterRegistryWatcher implements Runnable {
             List<TopicPartition> partitions = List.of();
             while (running && partitions.isEmpty()) {
                 List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(10));
-                partitions = infos == null ? List.of()
-                        : infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+                partitions = infos == null
+                        ? List.of()
+                        : infos.stream()
+                                .map(p -> new TopicPartition(topic, p.partition()))
+                                .toList();
                 for (int i = 0; i < 25 && running && partitions.isEmpty(); i++) {
                     Thread.sleep(200);
                 }
@@ -51,15 +54,20 @@ public final class ClusterRegistryWatcher implements Runnable {
             while (running) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofSeconds(1))) {
                     try {
-                        ClusterChange change = Topics.CDC_CLUSTERS.valueSerde().deserializer()
-                                .deserialize(topic, record.value());
+                        ClusterChange change =
+                                Topics.CDC_CLUSTERS.valueSerde().deserializer().deserialize(topic, record.value());
                         if (change != null) {
-                            change.after().filter(r -> r.status() != ClusterStatus.OFFLINE)
+                            change.after()
+                                    .filter(r -> r.status() != ClusterStatus.OFFLINE)
                                     .ifPresent(r -> watch.accept(target(r)));
                         }
                     } catch (RuntimeException e) {
-                        log.warn("skipping undecodable cluster change at {}-{}@{}: {}", record.topic(),
-                                record.partition(), record.offset(), e.getMessage());
+                        log.warn(
+                                "skipping undecodable cluster change at {}-{}@{}: {}",
+                                record.topic(),
+                                record.partition(),
+                                record.offset(),
+                                e.getMessage());
                     }
                 }
             }

@@ -1,10 +1,10 @@
 package io.falcon.executor.kafka;
 
-import io.falcon.ops.Checks;
 import io.falcon.events.DeadLetter;
 import io.falcon.events.Meta;
 import io.falcon.events.Topics;
 import io.falcon.events.executor.ExecutorCommand;
+import io.falcon.ops.Checks;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -39,10 +39,15 @@ public final class CommandConsumer implements Runnable {
     private final String producerName;
     private volatile boolean running = true;
     private final Checks.AssignmentTracker assignment = new Checks.AssignmentTracker();
-    private java.util.function.BiConsumer<String, String> deadLettered = (topic, stage) -> { };
+    private java.util.function.BiConsumer<String, String> deadLettered = (topic, stage) -> {};
 
-    public CommandConsumer(Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> producer,
-            KafkaEventSink sink, java.util.function.Consumer<ExecutorCommand> dispatcher, Clock clock, String producerName) {
+    public CommandConsumer(
+            Consumer<byte[], byte[]> consumer,
+            Producer<byte[], byte[]> producer,
+            KafkaEventSink sink,
+            java.util.function.Consumer<ExecutorCommand> dispatcher,
+            Clock clock,
+            String producerName) {
         this.consumer = consumer;
         this.producer = producer;
         this.sink = sink;
@@ -107,8 +112,12 @@ public final class CommandConsumer implements Runnable {
             producer.flush();
             Exception sendError = sink.takeError();
             if (sendError != null) {
-                log.error("events of command {}-{}@{} were not all published; reading it again", record.topic(),
-                        record.partition(), record.offset(), sendError);
+                log.error(
+                        "events of command {}-{}@{} were not all published; reading it again",
+                        record.topic(),
+                        record.partition(),
+                        record.offset(),
+                        sendError);
                 rewind(unfinished);
                 return;
             }
@@ -116,8 +125,12 @@ public final class CommandConsumer implements Runnable {
                 consumer.commitSync(Map.of(partition, new OffsetAndMetadata(record.offset() + 1)));
             } catch (org.apache.kafka.clients.consumer.CommitFailedException
                     | org.apache.kafka.common.errors.RebalanceInProgressException e) {
-                log.warn("commit of command {}-{}@{} refused ({}); reading the batch again", record.topic(),
-                        record.partition(), record.offset(), e.getMessage());
+                log.warn(
+                        "commit of command {}-{}@{} refused ({}); reading the batch again",
+                        record.topic(),
+                        record.partition(),
+                        record.offset(),
+                        e.getMessage());
                 rewind(unfinished);
                 return;
             }
@@ -159,13 +172,23 @@ public final class CommandConsumer implements Runnable {
 
     private void deadLetter(ConsumerRecord<byte[], byte[]> record, String reason, Throwable error) {
         log.warn("dead-lettering {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), reason);
-        DeadLetter letter = DeadLetter.of(Meta.of(producerName, clock.instant()), record.topic(), record.partition(),
-                record.offset(), record.key(), record.value(), reason, error);
+        DeadLetter letter = DeadLetter.of(
+                Meta.of(producerName, clock.instant()),
+                record.topic(),
+                record.partition(),
+                record.offset(),
+                record.key(),
+                record.value(),
+                reason,
+                error);
         var topic = Topics.DEAD_LETTER;
         String key = record.key() == null ? null : new String(record.key(), java.nio.charset.StandardCharsets.UTF_8);
-        producer.send(new ProducerRecord<>(topic.name(),
-                topic.keySerde().serializer().serialize(topic.name(), key),
-                topic.valueSerde().serializer().serialize(topic.name(), letter)), (m, e) -> {
+        producer.send(
+                new ProducerRecord<>(
+                        topic.name(),
+                        topic.keySerde().serializer().serialize(topic.name(), key),
+                        topic.valueSerde().serializer().serialize(topic.name(), letter)),
+                (m, e) -> {
                     if (e != null) {
                         log.error("dead-lettering failed", e);
                     }

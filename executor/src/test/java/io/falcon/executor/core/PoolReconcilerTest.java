@@ -26,18 +26,19 @@ import org.junit.jupiter.api.Test;
 class PoolReconcilerTest {
     private static final Instant T0 = Instant.parse("2026-12-02T10:00:00Z");
     private static final ClusterTarget CLUSTER = new ClusterTarget("c1", "edge", "proj", "us-central1", "v6e", "b");
-    private final PoolReconciler reconciler = new PoolReconciler(new PoolReconciler.Settings(Duration.ofMinutes(10),
-            Duration.ofSeconds(10), Duration.ofMinutes(2), Duration.ofMinutes(1)),
-            new Events("executor", Clock.fixed(T0, ZoneOffset.UTC)), () -> 0.5);
+    private final PoolReconciler reconciler = new PoolReconciler(
+            new PoolReconciler.Settings(
+                    Duration.ofMinutes(10), Duration.ofSeconds(10), Duration.ofMinutes(2), Duration.ofMinutes(1)),
+            new Events("executor", Clock.fixed(T0, ZoneOffset.UTC)),
+            () -> 0.5);
 
     private static EnsureNodePool ensure(SupplyMode mode, Optional<String> reservation) {
-        return new EnsureNodePool(Meta.of("scheduler", T0), "job-1", CLUSTER, "falcon-job-1", "v6e", "2x4", mode,
-                reservation);
+        return new EnsureNodePool(
+                Meta.of("scheduler", T0), "job-1", CLUSTER, "falcon-job-1", "v6e", "2x4", mode, reservation);
     }
 
     private static Lookup<GkeApi.PoolInfo> pool(GkeApi.PoolStatus status, Instant createdAt) {
-        return new Lookup.Found<>(new GkeApi.PoolInfo("falcon-job-1", status, "", Map.of(), Optional.of(createdAt),
-                2));
+        return new Lookup.Found<>(new GkeApi.PoolInfo("falcon-job-1", status, "", Map.of(), Optional.of(createdAt), 2));
     }
 
     private static Facts facts(Lookup<GkeApi.PoolInfo> pool) {
@@ -45,12 +46,17 @@ class PoolReconcilerTest {
     }
 
     private static Facts running(Instant createdAt, int registered, int ready) {
-        return new Facts(pool(GkeApi.PoolStatus.RUNNING, createdAt), Optional.empty(),
-                Optional.of(new Lookup.Found<>(new EdgeApi.NodeCount(registered, ready))), Optional.empty());
+        return new Facts(
+                pool(GkeApi.PoolStatus.RUNNING, createdAt),
+                Optional.empty(),
+                Optional.of(new Lookup.Found<>(new EdgeApi.NodeCount(registered, ready))),
+                Optional.empty());
     }
 
     private static List<ExecutorEvent> events(Step step) {
-        return step.effects().stream().filter(e -> e instanceof Effect.Emit).map(e -> ((Effect.Emit) e).event())
+        return step.effects().stream()
+                .filter(e -> e instanceof Effect.Emit)
+                .map(e -> ((Effect.Emit) e).event())
                 .toList();
     }
 
@@ -66,8 +72,11 @@ class PoolReconcilerTest {
         assertThat(created.task().nextAttempt()).isEqualTo(T0.plusSeconds(10));
 
         Step waiting = reconciler.decide(created.task(), running(T0, 1, 0), T0.plusSeconds(60));
-        assertThat(events(waiting)).singleElement().isInstanceOfSatisfying(ExecutorEvent.NodePoolWaitingForNodes.class,
-                w -> assertThat(w.registered()).isEqualTo(1));
+        assertThat(events(waiting))
+                .singleElement()
+                .isInstanceOfSatisfying(
+                        ExecutorEvent.NodePoolWaitingForNodes.class,
+                        w -> assertThat(w.registered()).isEqualTo(1));
         Step same = reconciler.decide(waiting.task(), running(T0, 1, 0), T0.plusSeconds(70));
         assertThat(same.effects()).as("once per change").isEmpty();
 
@@ -88,46 +97,61 @@ class PoolReconcilerTest {
     @Test
     void aPoolStillProvisioningAfterTheCreateTimeoutCountedFromItsLabelTimesOut() {
         PoolTask fresh = PoolTask.create(ensure(SupplyMode.ON_DEMAND, Optional.empty()));
-        Step step = reconciler.decide(fresh, facts(pool(GkeApi.PoolStatus.PROVISIONING,
-                T0.minus(Duration.ofMinutes(11)))), T0);
-        assertThat(events(step)).singleElement().isInstanceOfSatisfying(ExecutorEvent.NodePoolCreateFailed.class,
-                f -> {
-                    assertThat(f.timedOut()).isTrue();
-                    assertThat(f.timeoutSeconds()).isEqualTo(600);
-                    assertThat(f.message()).isEqualTo("node pool falcon-job-1 not RUNNING (node pool PROVISIONING)");
-                });
+        Step step = reconciler.decide(
+                fresh, facts(pool(GkeApi.PoolStatus.PROVISIONING, T0.minus(Duration.ofMinutes(11)))), T0);
+        assertThat(events(step)).singleElement().isInstanceOfSatisfying(ExecutorEvent.NodePoolCreateFailed.class, f -> {
+            assertThat(f.timedOut()).isTrue();
+            assertThat(f.timeoutSeconds()).isEqualTo(600);
+            assertThat(f.message()).isEqualTo("node pool falcon-job-1 not RUNNING (node pool PROVISIONING)");
+        });
     }
 
     @Test
     void aPoolInErrorFailsWithGkesMessage() {
-        Lookup<GkeApi.PoolInfo> error = new Lookup.Found<>(new GkeApi.PoolInfo("falcon-job-1",
-                GkeApi.PoolStatus.ERROR, "Quota 'TPUS_PER_PROJECT' exceeded", Map.of(), Optional.of(T0), 2));
-        Step step = reconciler.decide(PoolTask.create(ensure(SupplyMode.ON_DEMAND, Optional.empty())),
-                facts(error), T0);
-        assertThat(events(step)).singleElement().isInstanceOfSatisfying(ExecutorEvent.NodePoolCreateFailed.class,
-                f -> assertThat(f.message()).isEqualTo("Quota 'TPUS_PER_PROJECT' exceeded"));
+        Lookup<GkeApi.PoolInfo> error = new Lookup.Found<>(new GkeApi.PoolInfo(
+                "falcon-job-1",
+                GkeApi.PoolStatus.ERROR,
+                "Quota 'TPUS_PER_PROJECT' exceeded",
+                Map.of(),
+                Optional.of(T0),
+                2));
+        Step step =
+                reconciler.decide(PoolTask.create(ensure(SupplyMode.ON_DEMAND, Optional.empty())), facts(error), T0);
+        assertThat(events(step))
+                .singleElement()
+                .isInstanceOfSatisfying(
+                        ExecutorEvent.NodePoolCreateFailed.class,
+                        f -> assertThat(f.message()).isEqualTo("Quota 'TPUS_PER_PROJECT' exceeded"));
     }
 
     @Test
     void aReservationPoolIsCreatedOnlyWhenASliceIsFree() {
         PoolTask task = PoolTask.create(ensure(SupplyMode.RESERVATION, Optional.of("res-a")));
         assertThat(reconciler.wantsCapacity(task, T0)).isTrue();
-        Facts shortFacts = new Facts(new Lookup.Missing<>(), Optional.empty(), Optional.empty(),
+        Facts shortFacts = new Facts(
+                new Lookup.Missing<>(),
+                Optional.empty(),
+                Optional.empty(),
                 Optional.of(new Lookup.Found<>(new GkeApi.Capacity("proj/res-a", 8, 7))));
         Step shortStep = reconciler.decide(task, shortFacts, T0);
-        assertThat(events(shortStep)).singleElement().isInstanceOfSatisfying(ExecutorEvent.ReservationShort.class,
-                r -> {
+        assertThat(events(shortStep))
+                .singleElement()
+                .isInstanceOfSatisfying(ExecutorEvent.ReservationShort.class, r -> {
                     assertThat(r.remainingSlices()).as("free hosts").isEqualTo(1);
                     assertThat(r.neededSlices()).as("hosts of a 2x4 slice").isEqualTo(2);
                 });
 
-        Facts free = new Facts(new Lookup.Missing<>(), Optional.empty(), Optional.empty(),
+        Facts free = new Facts(
+                new Lookup.Missing<>(),
+                Optional.empty(),
+                Optional.empty(),
                 Optional.of(new Lookup.Found<>(new GkeApi.Capacity("proj/res-a", 8, 6))));
         assertThat(reconciler.decide(task, free, T0).effects()).containsExactly(new Effect.CreatePool());
 
-        Facts missing = new Facts(new Lookup.Missing<>(), Optional.empty(), Optional.empty(),
-                Optional.of(new Lookup.Missing<>()));
-        assertThat(events(reconciler.decide(task, missing, T0))).singleElement()
+        Facts missing = new Facts(
+                new Lookup.Missing<>(), Optional.empty(), Optional.empty(), Optional.of(new Lookup.Missing<>()));
+        assertThat(events(reconciler.decide(task, missing, T0)))
+                .singleElement()
                 .isInstanceOf(ExecutorEvent.NodePoolCreateFailed.class);
     }
 
@@ -136,8 +160,8 @@ class PoolReconcilerTest {
         PoolTask task = PoolTask.delete("job-1", CLUSTER, "falcon-job-1");
         Step ask = reconciler.decide(task, facts(pool(GkeApi.PoolStatus.RUNNING, T0)), T0);
         assertThat(ask.effects()).containsExactly(new Effect.DeletePool());
-        Step refused = reconciler.afterDelete(ask.task(), new RpcOutcome.Refused(ApiException.Kind.FAILED_PRECONDITION,
-                "operation running"), T0);
+        Step refused = reconciler.afterDelete(
+                ask.task(), new RpcOutcome.Refused(ApiException.Kind.FAILED_PRECONDITION, "operation running"), T0);
         assertThat(refused.task().nextAttempt()).isAfter(T0);
         Step gone = reconciler.decide(refused.task(), facts(new Lookup.Missing<>()), T0.plusSeconds(60));
         assertThat(events(gone)).singleElement().isInstanceOf(ExecutorEvent.NodePoolDeleted.class);
@@ -146,30 +170,47 @@ class PoolReconcilerTest {
     @Test
     void anAbsentPoolWithARecentCreateOperationIsNotVisibleYetNotGone() {
         PoolTask task = PoolTask.delete("job-1", CLUSTER, "falcon-job-1");
-        Facts invisible = new Facts(new Lookup.Missing<>(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.of(new Lookup.Found<>(new GkeApi.PoolOperations(Optional.of(T0.minusSeconds(30)),
-                        Optional.empty()))));
+        Facts invisible = new Facts(
+                new Lookup.Missing<>(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.of(new Lookup.Found<>(
+                        new GkeApi.PoolOperations(Optional.of(T0.minusSeconds(30)), Optional.empty()))));
         assertThat(reconciler.decide(task, invisible, T0).effects()).isEmpty();
-        Facts deletedSince = new Facts(new Lookup.Missing<>(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.of(new Lookup.Found<>(new GkeApi.PoolOperations(Optional.of(T0.minusSeconds(30)),
-                        Optional.of(T0.minusSeconds(10))))));
-        assertThat(events(reconciler.decide(task, deletedSince, T0))).singleElement()
+        Facts deletedSince = new Facts(
+                new Lookup.Missing<>(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.of(new Lookup.Found<>(new GkeApi.PoolOperations(
+                        Optional.of(T0.minusSeconds(30)), Optional.of(T0.minusSeconds(10))))));
+        assertThat(events(reconciler.decide(task, deletedSince, T0)))
+                .singleElement()
                 .isInstanceOf(ExecutorEvent.NodePoolDeleted.class);
-        Facts old = new Facts(new Lookup.Missing<>(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.of(new Lookup.Found<>(new GkeApi.PoolOperations(Optional.of(T0.minus(Duration.ofMinutes(5))),
-                        Optional.empty()))));
-        assertThat(events(reconciler.decide(task, old, T0))).singleElement()
+        Facts old = new Facts(
+                new Lookup.Missing<>(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.of(new Lookup.Found<>(
+                        new GkeApi.PoolOperations(Optional.of(T0.minus(Duration.ofMinutes(5))), Optional.empty()))));
+        assertThat(events(reconciler.decide(task, old, T0)))
+                .singleElement()
                 .isInstanceOf(ExecutorEvent.NodePoolDeleted.class);
     }
 
     @Test
     void anUnansweredFlexStartCreateOpensTheVisibilityGrace() {
         PoolTask task = PoolTask.create(ensure(SupplyMode.FLEX_START, Optional.empty()));
-        Step step = reconciler.afterCreate(task, new RpcOutcome.Refused(ApiException.Kind.TRANSIENT,
-                "DEADLINE_EXCEEDED"), T0);
+        Step step = reconciler.afterCreate(
+                task, new RpcOutcome.Refused(ApiException.Kind.TRANSIENT, "DEADLINE_EXCEEDED"), T0);
         assertThat(step.task().createAcceptedAt()).contains(T0);
-        assertThat(reconciler.decide(step.task(), facts(new Lookup.Missing<>()), T0.plusSeconds(60)).effects())
-                .as("no second create while the first may still appear").isEmpty();
+        assertThat(reconciler
+                        .decide(step.task(), facts(new Lookup.Missing<>()), T0.plusSeconds(60))
+                        .effects())
+                .as("no second create while the first may still appear")
+                .isEmpty();
     }
 
     @Test
@@ -177,8 +218,11 @@ class PoolReconcilerTest {
         PoolTask task = PoolTask.delete("job-1", CLUSTER, "falcon-job-1");
         List<ExecutorEvent> reported = new java.util.ArrayList<>();
         for (int i = 0; i < 7; i++) {
-            Step step = reconciler.afterDelete(task, new RpcOutcome.Refused(ApiException.Kind.PERMANENT,
-                    "PERMISSION_DENIED: container.nodePools.delete"), T0.plusSeconds(i * 60L));
+            Step step = reconciler.afterDelete(
+                    task,
+                    new RpcOutcome.Refused(
+                            ApiException.Kind.PERMANENT, "PERMISSION_DENIED: container.nodePools.delete"),
+                    T0.plusSeconds(i * 60L));
             reported.addAll(events(step));
             task = step.task();
         }
@@ -188,8 +232,10 @@ class PoolReconcilerTest {
         });
         assertThat(task.done()).isFalse();
         // a "busy" answer (the create operation still runs) is not a failure
-        Step busy = reconciler.afterDelete(PoolTask.delete("job-1", CLUSTER, "falcon-job-1"),
-                new RpcOutcome.Refused(ApiException.Kind.FAILED_PRECONDITION, "operation running"), T0);
+        Step busy = reconciler.afterDelete(
+                PoolTask.delete("job-1", CLUSTER, "falcon-job-1"),
+                new RpcOutcome.Refused(ApiException.Kind.FAILED_PRECONDITION, "operation running"),
+                T0);
         assertThat(busy.task().deleteFailures()).isZero();
     }
 
@@ -199,45 +245,57 @@ class PoolReconcilerTest {
         // when its VMs are to come up. The seed's answer is ClusterBusy, not NodePoolFailed.
         String capacity = "Reservation 'projects/proj/zones/us-central1-a/reservations/res-a' does not have enough "
                 + "available capacity: requested 2, available 1.";
-        Lookup<GkeApi.PoolInfo> failed = new Lookup.Found<>(new GkeApi.PoolInfo("falcon-job-1",
-                GkeApi.PoolStatus.ERROR, capacity, Map.of(), Optional.of(T0), 2));
-        Step step = reconciler.decide(PoolTask.create(ensure(SupplyMode.RESERVATION, Optional.of("res-a"))),
-                facts(failed), T0);
-        assertThat(events(step)).singleElement().isInstanceOfSatisfying(ExecutorEvent.ReservationShort.class,
-                r -> {
-                    assertThat(r.remainingSlices()).isEqualTo(1);
-                    assertThat(r.reservation()).isEqualTo("res-a");
-                });
+        Lookup<GkeApi.PoolInfo> failed = new Lookup.Found<>(
+                new GkeApi.PoolInfo("falcon-job-1", GkeApi.PoolStatus.ERROR, capacity, Map.of(), Optional.of(T0), 2));
+        Step step = reconciler.decide(
+                PoolTask.create(ensure(SupplyMode.RESERVATION, Optional.of("res-a"))), facts(failed), T0);
+        assertThat(events(step)).singleElement().isInstanceOfSatisfying(ExecutorEvent.ReservationShort.class, r -> {
+            assertThat(r.remainingSlices()).isEqualTo(1);
+            assertThat(r.reservation()).isEqualTo("res-a");
+        });
         assertThat(step.effects()).contains(new Effect.DeletePool());
         assertThat(step.task().done()).isTrue();
 
         // the same words for an on-demand pool, or a quota, stay a failure
-        Step onDemand = reconciler.decide(PoolTask.create(ensure(SupplyMode.ON_DEMAND, Optional.empty())),
-                facts(failed), T0);
+        Step onDemand =
+                reconciler.decide(PoolTask.create(ensure(SupplyMode.ON_DEMAND, Optional.empty())), facts(failed), T0);
         assertThat(events(onDemand)).singleElement().isInstanceOf(ExecutorEvent.NodePoolCreateFailed.class);
-        Lookup<GkeApi.PoolInfo> quota = new Lookup.Found<>(new GkeApi.PoolInfo("falcon-job-1",
-                GkeApi.PoolStatus.ERROR, "RESOURCE_EXHAUSTED: Quota 'TPUS_PER_PROJECT' exceeded for reservation res-a",
-                Map.of(), Optional.of(T0), 2));
-        Step quotaStep = reconciler.decide(PoolTask.create(ensure(SupplyMode.RESERVATION, Optional.of("res-a"))),
-                facts(quota), T0);
+        Lookup<GkeApi.PoolInfo> quota = new Lookup.Found<>(new GkeApi.PoolInfo(
+                "falcon-job-1",
+                GkeApi.PoolStatus.ERROR,
+                "RESOURCE_EXHAUSTED: Quota 'TPUS_PER_PROJECT' exceeded for reservation res-a",
+                Map.of(),
+                Optional.of(T0),
+                2));
+        Step quotaStep = reconciler.decide(
+                PoolTask.create(ensure(SupplyMode.RESERVATION, Optional.of("res-a"))), facts(quota), T0);
         assertThat(events(quotaStep)).singleElement().isInstanceOf(ExecutorEvent.NodePoolCreateFailed.class);
     }
 
     @Test
     void aCreateRefusedForWantOfReservationCapacityIsReservationShort() {
         PoolTask task = PoolTask.create(ensure(SupplyMode.RESERVATION, Optional.of("res-a")));
-        Step step = reconciler.afterCreate(task, new RpcOutcome.Refused(ApiException.Kind.PERMANENT,
-                "RESOURCE_EXHAUSTED: reservation res-a does not have enough available capacity: requested 2, "
-                        + "available 0."), T0);
-        assertThat(events(step)).singleElement().isInstanceOfSatisfying(ExecutorEvent.ReservationShort.class,
-                r -> assertThat(r.remainingSlices()).isZero());
+        Step step = reconciler.afterCreate(
+                task,
+                new RpcOutcome.Refused(
+                        ApiException.Kind.PERMANENT,
+                        "RESOURCE_EXHAUSTED: reservation res-a does not have enough available capacity: requested 2, "
+                                + "available 0."),
+                T0);
+        assertThat(events(step))
+                .singleElement()
+                .isInstanceOfSatisfying(
+                        ExecutorEvent.ReservationShort.class,
+                        r -> assertThat(r.remainingSlices()).isZero());
         assertThat(step.task().done()).isTrue();
     }
 
     @Test
     void aPoolBeingDeletedUnderACreateIsWaitedForNotFailed() {
-        Step step = reconciler.decide(PoolTask.create(ensure(SupplyMode.RESERVATION, Optional.of("res-a"))),
-                facts(pool(GkeApi.PoolStatus.STOPPING, T0.minus(Duration.ofMinutes(20)))), T0);
+        Step step = reconciler.decide(
+                PoolTask.create(ensure(SupplyMode.RESERVATION, Optional.of("res-a"))),
+                facts(pool(GkeApi.PoolStatus.STOPPING, T0.minus(Duration.ofMinutes(20)))),
+                T0);
         assertThat(step.effects()).isEmpty();
         assertThat(step.task().done()).isFalse();
     }

@@ -29,9 +29,13 @@ class NodePoolManagerIT {
 
     @BeforeEach
     void start() {
-        h = new SimHarness(Map.of("falcon.executor.node-pool.create-timeout", "3s",
-                "falcon.executor.node-pool.inventory-interval", "400ms",
-                "falcon.executor.node-pool.scale-down.flex-start", "7h"));
+        h = new SimHarness(Map.of(
+                "falcon.executor.node-pool.create-timeout",
+                "3s",
+                "falcon.executor.node-pool.inventory-interval",
+                "400ms",
+                "falcon.executor.node-pool.scale-down.flex-start",
+                "7h"));
     }
 
     @AfterEach
@@ -40,14 +44,25 @@ class NodePoolManagerIT {
     }
 
     private static EnsureNodePool ensure(String jobId, String topology, SupplyMode mode, String reservation) {
-        return new EnsureNodePool(Meta.of("test", Instant.now()), jobId, SimHarness.cluster(), "falcon-" + jobId,
-                "v7x", topology, mode, Optional.ofNullable(reservation));
+        return new EnsureNodePool(
+                Meta.of("test", Instant.now()),
+                jobId,
+                SimHarness.cluster(),
+                "falcon-" + jobId,
+                "v7x",
+                topology,
+                mode,
+                Optional.ofNullable(reservation));
     }
 
     /** What the scheduler sends when the job's pool is no longer wanted. */
     private static EnsureNodePoolDeleted deletePool(String jobId) {
-        return executorCommand(jobId).cluster(SimHarness.cluster()).nodePoolName("falcon-" + jobId).producer("test")
-                .at(Instant.now()).ensureNodePoolDeleted();
+        return executorCommand(jobId)
+                .cluster(SimHarness.cluster())
+                .nodePoolName("falcon-" + jobId)
+                .producer("test")
+                .at(Instant.now())
+                .ensureNodePoolDeleted();
     }
 
     private NodePool pool(String name) {
@@ -63,15 +78,21 @@ class NodePoolManagerIT {
     }
 
     private void awaitNoneInFlight() {
-        Await.until("no pool operation in flight", Duration.ofSeconds(5), () -> h.nodePools.inFlight() == 0,
+        Await.until(
+                "no pool operation in flight",
+                Duration.ofSeconds(5),
+                () -> h.nodePools.inFlight() == 0,
                 () -> h.nodePools.inFlight() + " in flight");
         assertThat(h.nodePools.inFlight()).isZero();
     }
 
     /** Until the sink holds at least count events of the type for the job. */
     private void awaitEvents(Class<? extends ExecutorEvent> type, String jobId, int count) {
-        Await.until(count + " " + type.getSimpleName() + " for " + jobId, Duration.ofSeconds(10),
-                () -> h.sink.of(type, jobId).size() >= count, () -> "events " + h.sink.all());
+        Await.until(
+                count + " " + type.getSimpleName() + " for " + jobId,
+                Duration.ofSeconds(10),
+                () -> h.sink.of(type, jobId).size() >= count,
+                () -> "events " + h.sink.all());
     }
 
     @Test
@@ -88,8 +109,10 @@ class NodePoolManagerIT {
         assertThat(pool.getConfig().getMachineType()).isEqualTo("tpu7x-standard-4t");
         assertThat(pool.getInitialNodeCount()).isEqualTo(2);
         assertThat(pool.getPlacementPolicy().getTpuTopology()).isEqualTo("2x4");
-        assertThat(pool.getConfig().getResourceLabelsMap()).containsEntry("managed-by", "falcon")
-                .containsEntry("falcon-job", "np-1").containsEntry("falcon-topology", "2x4");
+        assertThat(pool.getConfig().getResourceLabelsMap())
+                .containsEntry("managed-by", "falcon")
+                .containsEntry("falcon-job", "np-1")
+                .containsEntry("falcon-topology", "2x4");
         assertThat(pool.getConfig().getLabelsMap()).containsEntry("managed-by", "falcon");
         assertThat(pool.getConfig().getReservationAffinity().getValuesList()).containsExactly("res-a");
         assertThat(pool.getConfig().getConsolidationDelay().getSeconds()).isEqualTo(600); // reservation: short
@@ -111,7 +134,8 @@ class NodePoolManagerIT {
         assertThat(createOperations("falcon-np-2")).isEqualTo(1);
         assertThat(h.sink.of(ExecutorEvent.NodePoolCreateFailed.class, "np-2")).isEmpty();
         // flex-start: the long scale-down delay, from the configuration
-        assertThat(pool("falcon-np-2").getConfig().getConsolidationDelay().getSeconds()).isEqualTo(7 * 3600);
+        assertThat(pool("falcon-np-2").getConfig().getConsolidationDelay().getSeconds())
+                .isEqualTo(7 * 3600);
     }
 
     @Test
@@ -119,8 +143,8 @@ class NodePoolManagerIT {
         h.knobs().failNextCreationsWithQuota(1);
         h.dispatcher.handle(ensure("np-3", "2x4", SupplyMode.ON_DEMAND, null));
 
-        ExecutorEvent.NodePoolCreateFailed failed = h.sink.await(ExecutorEvent.NodePoolCreateFailed.class, "np-3",
-                WAIT);
+        ExecutorEvent.NodePoolCreateFailed failed =
+                h.sink.await(ExecutorEvent.NodePoolCreateFailed.class, "np-3", WAIT);
         assertThat(failed.timedOut()).isFalse();
         assertThat(failed.message()).contains("TPUS_PER_PROJECT");
         assertThat(h.sink.of(ExecutorEvent.NodePoolReady.class, "np-3")).isEmpty();
@@ -131,8 +155,8 @@ class NodePoolManagerIT {
         h.knobs().neverFinishCreations(true);
         h.dispatcher.handle(ensure("np-4", "2x4", SupplyMode.ON_DEMAND, null));
 
-        ExecutorEvent.NodePoolCreateFailed failed = h.sink.await(ExecutorEvent.NodePoolCreateFailed.class, "np-4",
-                WAIT);
+        ExecutorEvent.NodePoolCreateFailed failed =
+                h.sink.await(ExecutorEvent.NodePoolCreateFailed.class, "np-4", WAIT);
         assertThat(failed.timedOut()).isTrue();
         assertThat(failed.timeoutSeconds()).as("the configured create timeout").isEqualTo(3);
         assertThat(failed.message()).contains("falcon-np-4").contains("PROVISIONING");
@@ -160,7 +184,8 @@ class NodePoolManagerIT {
     void creationStartedBeforeARestartIsCarriedOnFromGkeWhenTheSchedulerAsksAgain() {
         h.knobs().creationDelay(Duration.ofMillis(1000));
         // started by an earlier process whose command offset was already committed
-        h.gke.createNodePool(SimHarness.cluster().resourceName(),
+        h.gke.createNodePool(
+                SimHarness.cluster().resourceName(),
                 NodePoolSpec.render(ensure("np-7", "2x4", SupplyMode.ON_DEMAND, null)));
 
         // the scheduler re-sends EnsureNodePool while the job is Provisioning
@@ -232,8 +257,8 @@ class NodePoolManagerIT {
     void unknownReservationFailsWithComputesAnswer() {
         h.dispatcher.handle(ensure("rs-3", "2x4", SupplyMode.RESERVATION, "no-such-res"));
 
-        ExecutorEvent.NodePoolCreateFailed failed = h.sink.await(ExecutorEvent.NodePoolCreateFailed.class, "rs-3",
-                WAIT);
+        ExecutorEvent.NodePoolCreateFailed failed =
+                h.sink.await(ExecutorEvent.NodePoolCreateFailed.class, "rs-3", WAIT);
         assertThat(failed.timedOut()).isFalse();
         assertThat(failed.message()).contains("no-such-res").contains("not found");
         assertThat(createOperations("falcon-rs-3")).isZero();
@@ -244,10 +269,11 @@ class NodePoolManagerIT {
         h.knobs().failNextCreationsWithInvalidReservation(1);
         h.dispatcher.handle(ensure("rs-4", "2x4", SupplyMode.RESERVATION, "res-a"));
 
-        ExecutorEvent.NodePoolCreateFailed failed = h.sink.await(ExecutorEvent.NodePoolCreateFailed.class, "rs-4",
-                WAIT);
+        ExecutorEvent.NodePoolCreateFailed failed =
+                h.sink.await(ExecutorEvent.NodePoolCreateFailed.class, "rs-4", WAIT);
         assertThat(failed.timedOut()).isFalse();
-        assertThat(failed.message()).contains("Invalid value for field 'nodePool.config.reservationAffinity'")
+        assertThat(failed.message())
+                .contains("Invalid value for field 'nodePool.config.reservationAffinity'")
                 .contains("res-a");
     }
 
@@ -256,8 +282,8 @@ class NodePoolManagerIT {
         h.knobs().nodeRegistrationDelay(Duration.ofMillis(3500)); // longer than the 3s create timeout
         h.dispatcher.handle(ensure("wn-1", "2x4", SupplyMode.FLEX_START, null));
 
-        ExecutorEvent.NodePoolWaitingForNodes waiting = h.sink.await(ExecutorEvent.NodePoolWaitingForNodes.class,
-                "wn-1", WAIT);
+        ExecutorEvent.NodePoolWaitingForNodes waiting =
+                h.sink.await(ExecutorEvent.NodePoolWaitingForNodes.class, "wn-1", WAIT);
         assertThat(waiting.registered()).isZero();
         assertThat(waiting.ready()).isZero();
         assertThat(waiting.expected()).isEqualTo(2);
@@ -267,12 +293,14 @@ class NodePoolManagerIT {
         h.sink.await(ExecutorEvent.NodePoolReady.class, "wn-1", WAIT);
         assertThat(h.sink.of(ExecutorEvent.NodePoolCreateFailed.class, "wn-1")).isEmpty();
         // once per change: nodes may register one by one (0/2, then 1/2), never the same count twice
-        List<ExecutorEvent.NodePoolWaitingForNodes> waits = h.sink.of(ExecutorEvent.NodePoolWaitingForNodes.class,
-                "wn-1");
+        List<ExecutorEvent.NodePoolWaitingForNodes> waits =
+                h.sink.of(ExecutorEvent.NodePoolWaitingForNodes.class, "wn-1");
         assertThat(waits).extracting(w -> w.registered() + "/" + w.ready()).doesNotHaveDuplicates();
         assertThat(waits).allSatisfy(w -> assertThat(w.ready()).isLessThan(2));
-        List<ExecutorEvent> order = h.sink.all().stream().filter(e -> e.jobId().equals("wn-1"))
-                .filter(e -> !(e instanceof ExecutorEvent.NodePoolCreating)).toList();
+        List<ExecutorEvent> order = h.sink.all().stream()
+                .filter(e -> e.jobId().equals("wn-1"))
+                .filter(e -> !(e instanceof ExecutorEvent.NodePoolCreating))
+                .toList();
         assertThat(order.get(order.size() - 1)).isInstanceOf(ExecutorEvent.NodePoolReady.class);
         assertThat(order.subList(0, order.size() - 1))
                 .allSatisfy(e -> assertThat(e).isInstanceOf(ExecutorEvent.NodePoolWaitingForNodes.class));
@@ -304,17 +332,23 @@ class NodePoolManagerIT {
         h.dispatcher.handle(ensure("inv-1", "2x4", SupplyMode.ON_DEMAND, null));
         h.sink.await(ExecutorEvent.NodePoolReady.class, "inv-1", WAIT);
 
-        ExecutorEvent.NodePoolInventory inventory = h.sink.await(ExecutorEvent.NodePoolInventory.class, "",
-                e -> e.pools().stream().anyMatch(p -> p.name().equals("falcon-inv-1") && p.status().equals("RUNNING")),
+        ExecutorEvent.NodePoolInventory inventory = h.sink.await(
+                ExecutorEvent.NodePoolInventory.class,
+                "",
+                e -> e.pools().stream()
+                        .anyMatch(p ->
+                                p.name().equals("falcon-inv-1") && p.status().equals("RUNNING")),
                 WAIT);
         assertThat(inventory.clusterId()).isEqualTo("cluster-1");
         assertThat(inventory.tpuType()).isEqualTo("v7x");
-        ExecutorEvent.ObservedPool pool = inventory.pools().stream().filter(p -> p.name().equals("falcon-inv-1"))
-                .findFirst().orElseThrow();
+        ExecutorEvent.ObservedPool pool = inventory.pools().stream()
+                .filter(p -> p.name().equals("falcon-inv-1"))
+                .findFirst()
+                .orElseThrow();
         assertThat(pool.falconJob()).isEqualTo("inv-1");
         assertThat(pool.topology()).isEqualTo("2x4");
-        assertThat(pool.createdAt()).hasValueSatisfying(t ->
-                assertThat(t).isBetween(Instant.now().minusSeconds(60), Instant.now()));
+        assertThat(pool.createdAt())
+                .hasValueSatisfying(t -> assertThat(t).isBetween(Instant.now().minusSeconds(60), Instant.now()));
     }
 
     @Test
@@ -346,19 +380,25 @@ class NodePoolManagerIT {
         // Issue 11 cases 1 and 8: a RUNNING pool whose creator has no Kubernetes Job (its NodePoolReady was lost, or
         // it was inherited by a later job) must not be re-announced as ready by a restarted executor: the scheduler
         // would take it for idle and delete it under the job running on it.
-        h.gke.createNodePool(SimHarness.cluster().resourceName(),
+        h.gke.createNodePool(
+                SimHarness.cluster().resourceName(),
                 NodePoolSpec.render(ensure("rr-1", "2x4", SupplyMode.ON_DEMAND, null)));
-        h.gke.createNodePool(SimHarness.cluster().resourceName(),
+        h.gke.createNodePool(
+                SimHarness.cluster().resourceName(),
                 NodePoolSpec.render(ensure("rr-2", "2x4", SupplyMode.ON_DEMAND, null)));
-        Await.until("falcon-rr-1 and falcon-rr-2 RUNNING", Duration.ofSeconds(10),
+        Await.until(
+                "falcon-rr-1 and falcon-rr-2 RUNNING",
+                Duration.ofSeconds(10),
                 () -> pool("falcon-rr-1").getStatus() == NodePool.Status.RUNNING
                         && pool("falcon-rr-2").getStatus() == NodePool.Status.RUNNING,
-                () -> pool("falcon-rr-1").getStatus() + ", " + pool("falcon-rr-2").getStatus());
+                () -> pool("falcon-rr-1").getStatus() + ", "
+                        + pool("falcon-rr-2").getStatus());
 
         h.nodePools.discovered(SimHarness.cluster());
 
         ExecutorEvent.NodePoolInventory inventory = h.sink.await(ExecutorEvent.NodePoolInventory.class, "", WAIT);
-        assertThat(inventory.pools()).extracting(ExecutorEvent.ObservedPool::name)
+        assertThat(inventory.pools())
+                .extracting(ExecutorEvent.ObservedPool::name)
                 .contains("falcon-rr-1", "falcon-rr-2");
         assertThat(h.sink.of(ExecutorEvent.NodePoolReady.class, "rr-1")).isEmpty();
         assertThat(h.sink.of(ExecutorEvent.NodePoolReady.class, "rr-2")).isEmpty();

@@ -18,25 +18,44 @@ class NodePoolObservationTest {
     @Test
     void inventoryReportsOnlyFalconPoolsWithTheirLabels() {
         NodePool falcon = NodePoolSpec.withCreatedAt(
-                NodePoolSpec.render(Fixtures.ensurePool("job-1", "2x4", SupplyMode.ON_DEMAND, null)), Fixtures.T0)
-                .toBuilder().setStatus(NodePool.Status.RUNNING).build();
-        NodePool noLabels = NodePool.newBuilder().setName("falcon-stray").setStatus(NodePool.Status.ERROR).build();
-        NodePool system = NodePool.newBuilder().setName("default-pool").setStatus(NodePool.Status.RUNNING).build();
+                        NodePoolSpec.render(Fixtures.ensurePool("job-1", "2x4", SupplyMode.ON_DEMAND, null)),
+                        Fixtures.T0)
+                .toBuilder()
+                .setStatus(NodePool.Status.RUNNING)
+                .build();
+        NodePool noLabels = NodePool.newBuilder()
+                .setName("falcon-stray")
+                .setStatus(NodePool.Status.ERROR)
+                .build();
+        NodePool system = NodePool.newBuilder()
+                .setName("default-pool")
+                .setStatus(NodePool.Status.RUNNING)
+                .build();
 
-        List<ObservedPool> observed = NodePoolDriver.observe(List.of(falcon, noLabels, system).stream().map(GkeClusterApi::info).toList());
+        List<ObservedPool> observed = NodePoolDriver.observe(List.of(falcon, noLabels, system).stream()
+                .map(GkeClusterApi::info)
+                .toList());
 
-        assertThat(observed).containsExactly(
-                new ObservedPool("falcon-job-1", "RUNNING", "job-1", "2x4", Optional.of(Fixtures.T0)),
-                new ObservedPool("falcon-stray", "ERROR", "", "", Optional.empty()));
+        assertThat(observed)
+                .containsExactly(
+                        new ObservedPool("falcon-job-1", "RUNNING", "job-1", "2x4", Optional.of(Fixtures.T0)),
+                        new ObservedPool("falcon-stray", "ERROR", "", "", Optional.empty()));
     }
 
     @Test
     void expectedHosts() {
-        assertThat(GkeClusterApi.expectedHosts(NodePool.newBuilder().setInitialNodeCount(4).build())).isEqualTo(4);
-        assertThat(GkeClusterApi.expectedHosts(NodePool.newBuilder().setPlacementPolicy(
-                NodePool.PlacementPolicy.newBuilder().setTpuTopology("4x4x4")).build())).isEqualTo(16);
-        assertThat(GkeClusterApi.expectedHosts(NodePool.newBuilder().setConfig(
-                NodeConfig.newBuilder().putResourceLabels("falcon-topology", "2x4")).build())).isEqualTo(2);
+        assertThat(GkeClusterApi.expectedHosts(
+                        NodePool.newBuilder().setInitialNodeCount(4).build()))
+                .isEqualTo(4);
+        assertThat(GkeClusterApi.expectedHosts(NodePool.newBuilder()
+                        .setPlacementPolicy(
+                                NodePool.PlacementPolicy.newBuilder().setTpuTopology("4x4x4"))
+                        .build()))
+                .isEqualTo(16);
+        assertThat(GkeClusterApi.expectedHosts(NodePool.newBuilder()
+                        .setConfig(NodeConfig.newBuilder().putResourceLabels("falcon-topology", "2x4"))
+                        .build()))
+                .isEqualTo(2);
         assertThat(GkeClusterApi.expectedHosts(NodePool.getDefaultInstance())).isEqualTo(1);
     }
 }

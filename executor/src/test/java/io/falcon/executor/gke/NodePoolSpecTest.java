@@ -28,10 +28,14 @@ class NodePoolSpecTest {
         assertThat(affinity.getKey()).isEqualTo("compute.googleapis.com/reservation-name");
         assertThat(affinity.getValuesList()).containsExactly("res-a");
         assertThat(pool.getConfig().getFlexStart()).isFalse();
-        assertThat(pool.getConfig().getResourceLabelsMap()).containsEntry("managed-by", "falcon")
-                .containsEntry("falcon-job", "job-1").containsEntry("falcon-topology", "4x4");
-        assertThat(pool.getConfig().getLabelsMap()).containsEntry("managed-by", "falcon")
-                .containsEntry("falcon-job", "job-1").containsEntry("falcon-topology", "4x4");
+        assertThat(pool.getConfig().getResourceLabelsMap())
+                .containsEntry("managed-by", "falcon")
+                .containsEntry("falcon-job", "job-1")
+                .containsEntry("falcon-topology", "4x4");
+        assertThat(pool.getConfig().getLabelsMap())
+                .containsEntry("managed-by", "falcon")
+                .containsEntry("falcon-job", "job-1")
+                .containsEntry("falcon-topology", "4x4");
     }
 
     @Test
@@ -57,9 +61,16 @@ class NodePoolSpecTest {
 
     @Test
     void machineTypePerTpuType() {
-        for (String[] row : new String[][] {{"v5e", "ct5lp-hightpu-4t"}, {"v5p", "ct5p-hightpu-4t"},
-                {"v6e", "ct6e-standard-4t"}, {"v7x", "tpu7x-standard-4t"}}) {
-            var cmd = executorCommand("j").cluster(Fixtures.cluster()).tpuType(row[0]).topology("2x2")
+        for (String[] row : new String[][] {
+            {"v5e", "ct5lp-hightpu-4t"},
+            {"v5p", "ct5p-hightpu-4t"},
+            {"v6e", "ct6e-standard-4t"},
+            {"v7x", "tpu7x-standard-4t"}
+        }) {
+            var cmd = executorCommand("j")
+                    .cluster(Fixtures.cluster())
+                    .tpuType(row[0])
+                    .topology("2x2")
                     .ensureNodePool();
             assertThat(NodePoolSpec.render(cmd).getConfig().getMachineType()).isEqualTo(row[1]);
         }
@@ -67,17 +78,16 @@ class NodePoolSpecTest {
 
     @Test
     void reservationModeNeedsAReservation() {
-        assertThatThrownBy(() -> NodePoolSpec.render(Fixtures.ensurePool("job-1", "2x2", SupplyMode.RESERVATION,
-                null))).hasMessageContaining("reservation");
+        assertThatThrownBy(() -> NodePoolSpec.render(Fixtures.ensurePool("job-1", "2x2", SupplyMode.RESERVATION, null)))
+                .hasMessageContaining("reservation");
     }
 
     @Test
     void scaleDownDelayFollowsTheActualSupplyMode() {
         var scaleDown = new NodePoolSpec.ScaleDown(Duration.ofMinutes(10), Duration.ofMinutes(20), Duration.ofHours(6));
-        NodePool reservation = NodePoolSpec.render(Fixtures.ensurePool("j", "2x4", SupplyMode.RESERVATION, "r"),
-                scaleDown);
-        NodePool onDemand = NodePoolSpec.render(Fixtures.ensurePool("j", "2x4", SupplyMode.ON_DEMAND, null),
-                scaleDown);
+        NodePool reservation =
+                NodePoolSpec.render(Fixtures.ensurePool("j", "2x4", SupplyMode.RESERVATION, "r"), scaleDown);
+        NodePool onDemand = NodePoolSpec.render(Fixtures.ensurePool("j", "2x4", SupplyMode.ON_DEMAND, null), scaleDown);
         NodePool flex = NodePoolSpec.render(Fixtures.ensurePool("j", "2x4", SupplyMode.FLEX_START, null), scaleDown);
 
         assertThat(reservation.getConfig().getConsolidationDelay().getSeconds()).isEqualTo(600);
@@ -85,15 +95,25 @@ class NodePoolSpecTest {
         assertThat(flex.getConfig().getConsolidationDelay().getSeconds()).isEqualTo(6 * 3600);
         // defaults: the seed's table
         assertThat(NodePoolSpec.render(Fixtures.ensurePool("j", "2x4", SupplyMode.FLEX_START, null))
-                .getConfig().getConsolidationDelay().getSeconds()).isEqualTo(6 * 3600);
+                        .getConfig()
+                        .getConsolidationDelay()
+                        .getSeconds())
+                .isEqualTo(6 * 3600);
         assertThat(NodePoolSpec.render(Fixtures.ensurePool("j", "2x4", SupplyMode.RESERVATION, "r"))
-                .getConfig().getConsolidationDelay().getSeconds()).isEqualTo(600);
+                        .getConfig()
+                        .getConsolidationDelay()
+                        .getSeconds())
+                .isEqualTo(600);
     }
 
     @Test
     void autoscalingKeepsTheSliceWholeAndTheJobIdTravelsInMetadata() {
-        NodePool pool = NodePoolSpec.render(executorCommand("Job_1").cluster(Fixtures.cluster())
-                .nodePoolName("falcon-job-1-3f2a").topology("4x4").supplyMode(SupplyMode.FLEX_START).ensureNodePool());
+        NodePool pool = NodePoolSpec.render(executorCommand("Job_1")
+                .cluster(Fixtures.cluster())
+                .nodePoolName("falcon-job-1-3f2a")
+                .topology("4x4")
+                .supplyMode(SupplyMode.FLEX_START)
+                .ensureNodePool());
 
         NodePoolAutoscaling autoscaling = pool.getAutoscaling();
         assertThat(autoscaling.getEnabled()).isTrue();

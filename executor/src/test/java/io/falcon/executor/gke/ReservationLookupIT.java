@@ -16,8 +16,8 @@ class ReservationLookupIT {
         try (SimHarness h = new SimHarness(Map.of())) {
             h.sim.reservations().setInUseCount(SimHarness.PROJECT, SimHarness.LOCATION, "res-a", 3);
             List<Long> observed = new ArrayList<>();
-            ReservationLookup lookup = new ReservationLookup(h.reservationsClient,
-                    (cluster, reservation, capacity) -> observed.add(capacity.remaining()));
+            ReservationLookup lookup = new ReservationLookup(
+                    h.reservationsClient, (cluster, reservation, capacity) -> observed.add(capacity.remaining()));
 
             io.falcon.executor.core.GkeApi.Capacity capacity = lookup.capacity(SimHarness.cluster(), "res-a");
 

@@ -18,7 +18,8 @@ class ReservationLookupTest {
         assertThat(capacity.freeSlices(2)).isEqualTo(2);
         assertThat(capacity.freeSlices(4)).isEqualTo(1);
         assertThat(capacity.freeSlices(8)).isZero();
-        assertThat(new io.falcon.executor.core.GkeApi.Capacity("r", 2, 5).freeSlices(1)).isZero(); // over-consumed
+        assertThat(new io.falcon.executor.core.GkeApi.Capacity("r", 2, 5).freeSlices(1))
+                .isZero(); // over-consumed
     }
 
     @Test

@@ -45,8 +45,10 @@ class IsolationActuatorTest {
     @BeforeAll
     static void startSim() {
         sim = FleetSim.start(FleetSimConfig.of(EdgeClusterConfig.of("proj", "us-central1", "edge-1", "tpu7x")));
-        client = new KubernetesClientBuilder().withHttpClientFactory(new JdkHttpClientFactory())
-                .withConfig(new ConfigBuilder().withMasterUrl(sim.kubernetesUrl("proj", "us-central1", "edge-1"))
+        client = new KubernetesClientBuilder()
+                .withHttpClientFactory(new JdkHttpClientFactory())
+                .withConfig(new ConfigBuilder()
+                        .withMasterUrl(sim.kubernetesUrl("proj", "us-central1", "edge-1"))
                         .build())
                 .build();
     }
@@ -59,10 +61,16 @@ class IsolationActuatorTest {
 
     @BeforeEach
     void start() {
-        client.configMaps().inNamespace(ManualInfoConfigMap.NAMESPACE).withName(ManualInfoConfigMap.NAME).delete();
+        client.configMaps()
+                .inNamespace(ManualInfoConfigMap.NAMESPACE)
+                .withName(ManualInfoConfigMap.NAME)
+                .delete();
         producer = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
-        actuator = new IsolationActuator(new MockConsumer<>("earliest"), producer,
-                id -> CLUSTER.equals(id) ? Optional.of(client) : Optional.empty(), Clock.systemUTC(),
+        actuator = new IsolationActuator(
+                new MockConsumer<>("earliest"),
+                producer,
+                id -> CLUSTER.equals(id) ? Optional.of(client) : Optional.empty(),
+                Clock.systemUTC(),
                 Duration.ofMinutes(5));
     }
 
@@ -74,37 +82,50 @@ class IsolationActuatorTest {
     private static NodeIsolation isolated(String... devices) {
         Map<String, List<NodeIsolation.DeviceIsolation>> detail = new HashMap<>();
         for (String d : devices) {
-            detail.put(d, List.of(new NodeIsolation.DeviceIsolation("8C084E00", "ManuallySeparateNPU",
-                    1770811685650L)));
+            detail.put(
+                    d, List.of(new NodeIsolation.DeviceIsolation("8C084E00", "ManuallySeparateNPU", 1770811685650L)));
         }
         return new NodeIsolation(List.of(devices), detail);
     }
 
     private void deliver(String node, NodeIsolation state) {
-        actuator.handle(new ConsumerRecord<>(Topics.ISOLATION.name(), 0, 0,
+        actuator.handle(new ConsumerRecord<>(
+                Topics.ISOLATION.name(),
+                0,
+                0,
                 NodeIsolation.key(CLUSTER, node).getBytes(StandardCharsets.UTF_8),
                 Topics.ISOLATION.valueSerde().toBytes(state)));
     }
 
     private static ConfigMap configMap() {
-        return client.configMaps().inNamespace(ManualInfoConfigMap.NAMESPACE).withName(ManualInfoConfigMap.NAME).get();
+        return client.configMaps()
+                .inNamespace(ManualInfoConfigMap.NAMESPACE)
+                .withName(ManualInfoConfigMap.NAME)
+                .get();
     }
 
     private static void operatorEdits(java.util.function.Consumer<Map<String, String>> edit) {
         ConfigMap cm = configMap();
         Map<String, String> data = new HashMap<>(cm.getData());
         edit.accept(data);
-        client.configMaps().inNamespace(ManualInfoConfigMap.NAMESPACE)
-                .resource(new ConfigMapBuilder(cm).withData(data).build()).update();
+        client.configMaps()
+                .inNamespace(ManualInfoConfigMap.NAMESPACE)
+                .resource(new ConfigMapBuilder(cm).withData(data).build())
+                .update();
     }
 
     private List<IsolationCommand.Release> releasesWithin(Duration timeout) {
-        Await.until("a release from the ConfigMap's watch", timeout, () -> {
-            actuator.runChecks();
-            return !producer.history().isEmpty();
-        }, () -> "nothing sent; the ConfigMap holds " + configMap().getData());
+        Await.until(
+                "a release from the ConfigMap's watch",
+                timeout,
+                () -> {
+                    actuator.runChecks();
+                    return !producer.history().isEmpty();
+                },
+                () -> "nothing sent; the ConfigMap holds " + configMap().getData());
         return producer.history().stream()
-                .map(r -> (IsolationCommand.Release) Topics.ISOLATION_COMMANDS.valueSerde().fromBytes(r.value()))
+                .map(r -> (IsolationCommand.Release)
+                        Topics.ISOLATION_COMMANDS.valueSerde().fromBytes(r.value()))
                 .toList();
     }
 
@@ -114,11 +135,14 @@ class IsolationActuatorTest {
 
         ConfigMap cm = configMap();
         assertThat(cm.getMetadata().getNamespace()).isEqualTo("cluster-system");
-        assertThat(cm.getData()).containsEntry("localhost.localdomain", "{\"Total\":[\"Ascend910-0\"],\"Detail\":"
-                + "{\"Ascend910-0\":[{\"FaultCode\":\"8C084E00\",\"FaultLevel\":\"ManuallySeparateNPU\","
-                + "\"LastSeparateTime\":1770811685650}]}}");
-        assertThat(ManualInfoConfigMap.written(cm)).containsEntry("localhost.localdomain",
-                java.util.Set.of("Ascend910-0"));
+        assertThat(cm.getData())
+                .containsEntry(
+                        "localhost.localdomain",
+                        "{\"Total\":[\"Ascend910-0\"],\"Detail\":"
+                                + "{\"Ascend910-0\":[{\"FaultCode\":\"8C084E00\",\"FaultLevel\":\"ManuallySeparateNPU\","
+                                + "\"LastSeparateTime\":1770811685650}]}}");
+        assertThat(ManualInfoConfigMap.written(cm))
+                .containsEntry("localhost.localdomain", java.util.Set.of("Ascend910-0"));
     }
 
     @Test
@@ -150,7 +174,8 @@ class IsolationActuatorTest {
     void removingTheWholeNodeKeyReleasesAllItsDevices() throws Exception {
         deliver("n1", isolated("d0", "d3"));
         operatorEdits(data -> data.remove("n1"));
-        assertThat(releasesWithin(Duration.ofSeconds(10))).extracting(IsolationCommand.Release::deviceName)
+        assertThat(releasesWithin(Duration.ofSeconds(10)))
+                .extracting(IsolationCommand.Release::deviceName)
                 .containsExactlyInAnyOrder("d0", "d3");
     }
 
@@ -158,8 +183,11 @@ class IsolationActuatorTest {
     void anIsolationOfAClusterNotKnownYetIsWrittenOnceItIs() {
         java.util.concurrent.atomic.AtomicBoolean known = new java.util.concurrent.atomic.AtomicBoolean();
         actuator.close();
-        actuator = new IsolationActuator(new MockConsumer<>("earliest"), producer,
-                id -> CLUSTER.equals(id) && known.get() ? Optional.of(client) : Optional.empty(), Clock.systemUTC(),
+        actuator = new IsolationActuator(
+                new MockConsumer<>("earliest"),
+                producer,
+                id -> CLUSTER.equals(id) && known.get() ? Optional.of(client) : Optional.empty(),
+                Clock.systemUTC(),
                 Duration.ofMinutes(5));
         deliver("n1", isolated("d0")); // before the clusters registry told the executor about the cluster
         assertThat(configMap()).isNull();
@@ -174,7 +202,7 @@ class IsolationActuatorTest {
     @Test
     void aConcurrentEditIsRetriedAndKept() {
         AtomicInteger calls = new AtomicInteger();
-        ConfigMapSync sync = new ConfigMapSync(id -> Optional.of(client), command -> { }, Clock.systemUTC(), "t");
+        ConfigMapSync sync = new ConfigMapSync(id -> Optional.of(client), command -> {}, Clock.systemUTC(), "t");
         sync.apply(CLUSTER, "n1", Optional.of(isolated("d0")));
         sync.betweenReadAndWrite = () -> {
             if (calls.incrementAndGet() == 1) {
@@ -188,9 +216,16 @@ class IsolationActuatorTest {
     }
 
     private static void operatorCreates(Map<String, String> data) {
-        client.configMaps().inNamespace(ManualInfoConfigMap.NAMESPACE).resource(new ConfigMapBuilder()
-                .withNewMetadata().withName(ManualInfoConfigMap.NAME).withNamespace(ManualInfoConfigMap.NAMESPACE)
-                .endMetadata().withData(data).build()).create();
+        client.configMaps()
+                .inNamespace(ManualInfoConfigMap.NAMESPACE)
+                .resource(new ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withName(ManualInfoConfigMap.NAME)
+                        .withNamespace(ManualInfoConfigMap.NAMESPACE)
+                        .endMetadata()
+                        .withData(data)
+                        .build())
+                .create();
     }
 
     private static NodeIsolation node(String key) throws Exception {
@@ -199,10 +234,13 @@ class IsolationActuatorTest {
 
     @Test
     void devicesAnOperatorListedBeforeFalconsFirstWriteAreKeptAndOnlyFalconsOwnAreRemoved() throws Exception {
-        NodeIsolation operators = new NodeIsolation(List.of("d5"), Map.of("d5", List.of(
-                new NodeIsolation.DeviceIsolation("80E01801", "ManuallySeparateNPU", 1770000000000L))));
-        operatorCreates(Map.of("n1", ManualInfoConfigMap.json(operators),
-                "n9", ManualInfoConfigMap.json(isolated("d2"))));
+        NodeIsolation operators = new NodeIsolation(
+                List.of("d5"),
+                Map.of(
+                        "d5",
+                        List.of(new NodeIsolation.DeviceIsolation("80E01801", "ManuallySeparateNPU", 1770000000000L))));
+        operatorCreates(
+                Map.of("n1", ManualInfoConfigMap.json(operators), "n9", ManualInfoConfigMap.json(isolated("d2"))));
 
         deliver("n1", isolated("d0"));
         assertThat(node("n1").total()).containsExactlyInAnyOrder("d5", "d0");
@@ -236,7 +274,8 @@ class IsolationActuatorTest {
         deliver("n1", isolated("d0"));
 
         operatorEdits(data -> data.put("n1", ManualInfoConfigMap.json(isolated("d7"))));
-        assertThat(releasesWithin(Duration.ofSeconds(10))).extracting(IsolationCommand.Release::deviceName)
+        assertThat(releasesWithin(Duration.ofSeconds(10)))
+                .extracting(IsolationCommand.Release::deviceName)
                 .containsExactly("d0");
         assertThat(node("n1").total()).containsExactly("d7");
     }

@@ -16,18 +16,23 @@ class ClusterChangeIT {
             ClusterTarget before = SimHarness.cluster();
             h.dispatcher.watchCluster(before);
             String firstUrl = h.edges.client(before).getConfiguration().getMasterUrl();
-            assertThat(firstUrl).startsWith(h.sim.kubernetesUrl(SimHarness.PROJECT, SimHarness.LOCATION,
-                    SimHarness.CLUSTER));
+            assertThat(firstUrl)
+                    .startsWith(h.sim.kubernetesUrl(SimHarness.PROJECT, SimHarness.LOCATION, SimHarness.CLUSTER));
 
             h.dispatcher.watchCluster(before); // same row again: nothing rebuilt
             assertThat(h.edges.client(before).getConfiguration().getMasterUrl()).isEqualTo(firstUrl);
 
-            ClusterTarget after = new ClusterTarget(before.clusterId(), SimHarness.OTHER_CLUSTER, before.project(),
-                    before.location(), before.tpuType(), before.gcsBucket());
+            ClusterTarget after = new ClusterTarget(
+                    before.clusterId(),
+                    SimHarness.OTHER_CLUSTER,
+                    before.project(),
+                    before.location(),
+                    before.tpuType(),
+                    before.gcsBucket());
             h.dispatcher.watchCluster(after);
 
-            assertThat(h.edges.client(after).getConfiguration().getMasterUrl()).startsWith(
-                    h.sim.kubernetesUrl(SimHarness.PROJECT, SimHarness.LOCATION, SimHarness.OTHER_CLUSTER));
+            assertThat(h.edges.client(after).getConfiguration().getMasterUrl())
+                    .startsWith(h.sim.kubernetesUrl(SimHarness.PROJECT, SimHarness.LOCATION, SimHarness.OTHER_CLUSTER));
             assertThat(h.reconciler.watchedTarget(before.clusterId())).contains(after);
         }
     }

@@ -41,8 +41,9 @@ class EdgeClusterClientsTest {
         apiServer.createContext("/", exchange -> {
             String auth = exchange.getRequestHeaders().getFirst("Authorization");
             authorizations.add(auth == null ? "" : auth);
-            byte[] body = "{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"1\"},\"items\":[]}"
-                    .getBytes(StandardCharsets.UTF_8);
+            byte[] body =
+                    "{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"1\"},\"items\":[]}"
+                            .getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "application/json");
             exchange.sendResponseHeaders(200, body.length);
             exchange.getResponseBody().write(body);
@@ -63,8 +64,8 @@ class EdgeClusterClientsTest {
     @Test
     void aSecondRequestUsesTheRefreshedToken() {
         ChangingCredentials creds = new ChangingCredentials();
-        try (KubernetesClient client = EdgeClusterClients.build(url(), FleetSim.fakeCaCertificate(),
-                EdgeClusterClients.tokenProvider(creds), "default")) {
+        try (KubernetesClient client = EdgeClusterClients.build(
+                url(), FleetSim.fakeCaCertificate(), EdgeClusterClients.tokenProvider(creds), "default")) {
             client.pods().inNamespace("default").list();
             client.pods().inNamespace("default").list();
         }
@@ -79,8 +80,8 @@ class EdgeClusterClientsTest {
     void aValidTokenIsReusedUntilItNearsExpiry() {
         GoogleCredentials creds = GoogleCredentials.create(
                 new AccessToken("long-lived", new Date(System.currentTimeMillis() + 3_600_000)));
-        try (KubernetesClient client = EdgeClusterClients.build(url(), null, EdgeClusterClients.tokenProvider(creds),
-                "default")) {
+        try (KubernetesClient client =
+                EdgeClusterClients.build(url(), null, EdgeClusterClients.tokenProvider(creds), "default")) {
             client.pods().inNamespace("default").list();
             client.pods().inNamespace("default").list();
         }
@@ -97,8 +98,8 @@ class EdgeClusterClientsTest {
 
     @Test
     void httpsEndpointsTrustTheClusterCa() {
-        try (KubernetesClient client = EdgeClusterClients.build("10.0.0.1", FleetSim.fakeCaCertificate(), null,
-                "default")) {
+        try (KubernetesClient client =
+                EdgeClusterClients.build("10.0.0.1", FleetSim.fakeCaCertificate(), null, "default")) {
             assertThat(client.getConfiguration().getMasterUrl()).isEqualTo("https://10.0.0.1/");
             assertThat(client.getConfiguration().getCaCertData()).isEqualTo(FleetSim.fakeCaCertificate());
         }

@@ -31,8 +31,15 @@ class JobLifecycleIT {
     static void start() {
         h = new SimHarness(Map.of("falcon.executor.image-pull-grace", "500ms"));
         // A 2-host pool (2x4) that every job of this class runs on, one job at a time.
-        h.dispatcher.handle(new EnsureNodePool(Meta.of("test", Instant.now()), POOL_JOB, SimHarness.cluster(),
-                "falcon-pool", "v7x", "2x4", SupplyMode.ON_DEMAND, Optional.empty()));
+        h.dispatcher.handle(new EnsureNodePool(
+                Meta.of("test", Instant.now()),
+                POOL_JOB,
+                SimHarness.cluster(),
+                "falcon-pool",
+                "v7x",
+                "2x4",
+                SupplyMode.ON_DEMAND,
+                Optional.empty()));
         h.sink.await(ExecutorEvent.NodePoolReady.class, POOL_JOB, WAIT);
     }
 
@@ -42,8 +49,15 @@ class JobLifecycleIT {
     }
 
     private static EnsureJob ensureJob(String jobId, String image, Map<String, String> env) {
-        return new EnsureJob(Meta.of("test", Instant.now()), jobId, SimHarness.cluster(), "falcon-pool",
-                "falcon-" + jobId, "v7x", "2x4", new JobSpec(image, List.of("python", "train.py"), List.of(), env));
+        return new EnsureJob(
+                Meta.of("test", Instant.now()),
+                jobId,
+                SimHarness.cluster(),
+                "falcon-pool",
+                "falcon-" + jobId,
+                "v7x",
+                "2x4",
+                new JobSpec(image, List.of("python", "train.py"), List.of(), env));
     }
 
     private static KubernetesClient kube() {
@@ -51,8 +65,8 @@ class JobLifecycleIT {
     }
 
     private static void deleteJob(String jobId) {
-        h.dispatcher.handle(new EnsureJobDeleted(Meta.of("test", Instant.now()), jobId, SimHarness.cluster(),
-                "falcon-" + jobId));
+        h.dispatcher.handle(
+                new EnsureJobDeleted(Meta.of("test", Instant.now()), jobId, SimHarness.cluster(), "falcon-" + jobId));
         h.sink.await(ExecutorEvent.JobDeleted.class, jobId, WAIT);
     }
 
@@ -63,7 +77,12 @@ class JobLifecycleIT {
 
         ExecutorEvent.JobSubmitted submitted = h.sink.await(ExecutorEvent.JobSubmitted.class, "ok-1", WAIT);
         assertThat(submitted.k8sJobName()).isEqualTo("falcon-ok-1");
-        Job job = kube().batch().v1().jobs().inNamespace("default").withName("falcon-ok-1").get();
+        Job job = kube().batch()
+                .v1()
+                .jobs()
+                .inNamespace("default")
+                .withName("falcon-ok-1")
+                .get();
         assertThat(submitted.jobUid()).isEqualTo(job.getMetadata().getUid());
         assertThat(job.getSpec().getCompletions()).isEqualTo(2);
         assertThat(job.getMetadata().getLabels()).containsEntry("managed-by", "falcon");
@@ -75,8 +94,9 @@ class JobLifecycleIT {
 
         // redelivered EnsureJob: already exists = success, same uid, nothing created twice
         h.dispatcher.handle(command);
-        assertThat(h.sink.await(ExecutorEvent.JobSubmitted.class, "ok-1",
-                e -> e != submitted, WAIT).jobUid()).isEqualTo(submitted.jobUid());
+        assertThat(h.sink.await(ExecutorEvent.JobSubmitted.class, "ok-1", e -> e != submitted, WAIT)
+                        .jobUid())
+                .isEqualTo(submitted.jobUid());
         assertThat(h.sink.of(ExecutorEvent.JobRunning.class, "ok-1")).hasSize(1);
         assertThat(h.sink.of(ExecutorEvent.JobSucceeded.class, "ok-1")).hasSize(1);
         deleteJob("ok-1");
@@ -84,8 +104,8 @@ class JobLifecycleIT {
 
     @Test
     void nonZeroExitFailsTheJob() {
-        h.dispatcher.handle(ensureJob("exit-1", "img:1",
-                Map.of("FALCON_SIM_DURATION_SECONDS", "0.3", "FALCON_SIM_EXIT_CODE", "3")));
+        h.dispatcher.handle(ensureJob(
+                "exit-1", "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "0.3", "FALCON_SIM_EXIT_CODE", "3")));
 
         ExecutorEvent.JobFailed failed = h.sink.await(ExecutorEvent.JobFailed.class, "exit-1", WAIT);
         assertThat(failed.message()).isEqualTo("Pod terminated: Error (exit code 3)");
@@ -95,8 +115,8 @@ class JobLifecycleIT {
 
     @Test
     void oomKillIsReportedWithItsReason() {
-        h.dispatcher.handle(ensureJob("oom-1", "img:1",
-                Map.of("FALCON_SIM_DURATION_SECONDS", "0.3", "FALCON_SIM_OOM", "true")));
+        h.dispatcher.handle(
+                ensureJob("oom-1", "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "0.3", "FALCON_SIM_OOM", "true")));
 
         ExecutorEvent.JobFailed failed = h.sink.await(ExecutorEvent.JobFailed.class, "oom-1", WAIT);
         assertThat(failed.message()).isEqualTo("Pod terminated: OOMKilled (exit code 137)");
@@ -114,8 +134,15 @@ class JobLifecycleIT {
 
     @Test
     void invalidSpecIsASubmitFailure() {
-        h.dispatcher.handle(new EnsureJob(Meta.of("test", Instant.now()), "bad-1", SimHarness.cluster(),
-                "falcon-pool", "falcon-bad-1", "v7x", "2x4", new JobSpec("img", List.of(), List.of(), Map.of())));
+        h.dispatcher.handle(new EnsureJob(
+                Meta.of("test", Instant.now()),
+                "bad-1",
+                SimHarness.cluster(),
+                "falcon-pool",
+                "falcon-bad-1",
+                "v7x",
+                "2x4",
+                new JobSpec("img", List.of(), List.of(), Map.of())));
 
         ExecutorEvent.JobSubmitFailed failed = h.sink.await(ExecutorEvent.JobSubmitFailed.class, "bad-1", WAIT);
         assertThat(failed.message()).startsWith("invalid job:").contains("command");
@@ -127,10 +154,16 @@ class JobLifecycleIT {
         h.sink.await(ExecutorEvent.JobSubmitted.class, "del-1", WAIT);
 
         deleteJob("del-1");
-        assertThat(kube().batch().v1().jobs().inNamespace("default").withName("falcon-del-1").get()).isNull();
+        assertThat(kube().batch()
+                        .v1()
+                        .jobs()
+                        .inNamespace("default")
+                        .withName("falcon-del-1")
+                        .get())
+                .isNull();
         int before = h.sink.of(ExecutorEvent.JobDeleted.class, "del-1").size();
-        h.dispatcher.handle(new EnsureJobDeleted(Meta.of("test", Instant.now()), "del-1", SimHarness.cluster(),
-                "falcon-del-1")); // not found = success
+        h.dispatcher.handle(new EnsureJobDeleted(
+                Meta.of("test", Instant.now()), "del-1", SimHarness.cluster(), "falcon-del-1")); // not found = success
         assertThat(h.sink.of(ExecutorEvent.JobDeleted.class, "del-1")).hasSize(before + 1);
     }
 
@@ -144,15 +177,21 @@ class JobLifecycleIT {
         ExecutorEvent.JobSubmitFailed failed = h.sink.await(ExecutorEvent.JobSubmitFailed.class, "deny-1", WAIT);
         assertThat(failed.message()).isEqualTo(denial);
         assertThat(failed.k8sJobName()).isEqualTo("falcon-deny-1");
-        assertThat(kube().batch().v1().jobs().inNamespace("default").withName("falcon-deny-1").get()).isNull();
+        assertThat(kube().batch()
+                        .v1()
+                        .jobs()
+                        .inNamespace("default")
+                        .withName("falcon-deny-1")
+                        .get())
+                .isNull();
         assertThat(h.sink.of(ExecutorEvent.JobSubmitted.class, "deny-1")).isEmpty();
     }
 
     @Test
     void aBrieflyOverloadedApiServerIsRetriedByTheClient() {
         h.sim.kubernetesKnobs(SimHarness.PROJECT, SimHarness.LOCATION, SimHarness.CLUSTER)
-                .rejectNextJobCreations(2, 503, "ServiceUnavailable",
-                        "the server is currently unable to handle the request");
+                .rejectNextJobCreations(
+                        2, 503, "ServiceUnavailable", "the server is currently unable to handle the request");
         h.dispatcher.handle(ensureJob("busy-1", "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "0.2")));
 
         h.sink.await(ExecutorEvent.JobSubmitted.class, "busy-1", WAIT);

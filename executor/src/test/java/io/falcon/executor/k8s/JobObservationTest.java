@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 class JobObservationTest {
     /** The pure observation over the views the informers build from fabric8's objects. */
     private static JobObservation observe(Job job, List<Pod> pods, Instant now, Duration grace) {
-        return JobObservation.observe(Fabric8Views.job(job), pods.stream().map(Fabric8Views::pod).toList(), now,
-                grace);
+        return JobObservation.observe(
+                Fabric8Views.job(job), pods.stream().map(Fabric8Views::pod).toList(), now, grace);
     }
 
     private static final Instant NOW = Instant.parse("2026-04-15T10:05:00Z");
@@ -38,26 +38,59 @@ class JobObservationTest {
 
     @Test
     void succeededOnCompleteCondition() {
-        Job done = new JobBuilder(job).withNewStatus().addNewCondition().withType("Complete").withStatus("True")
-                .endCondition().endStatus().build();
+        Job done = new JobBuilder(job)
+                .withNewStatus()
+                .addNewCondition()
+                .withType("Complete")
+                .withStatus("True")
+                .endCondition()
+                .endStatus()
+                .build();
         assertThat(observe(done, List.of(), NOW, GRACE)).isInstanceOf(JobObservation.Succeeded.class);
     }
 
     @Test
     void failedWithThePodsTerminationReason() {
-        Job failed = new JobBuilder(job).withNewStatus().addNewCondition().withType("Failed").withStatus("True")
-                .withReason("BackoffLimitExceeded").endCondition().endStatus().build();
-        Pod oom = new PodBuilder(running("p0")).editStatus().withPhase("Failed").withContainerStatuses()
-                .addNewContainerStatus().withName("workload").withNewState().withNewTerminated().withExitCode(137)
-                .withReason("OOMKilled").endTerminated().endState().endContainerStatus().endStatus().build();
+        Job failed = new JobBuilder(job)
+                .withNewStatus()
+                .addNewCondition()
+                .withType("Failed")
+                .withStatus("True")
+                .withReason("BackoffLimitExceeded")
+                .endCondition()
+                .endStatus()
+                .build();
+        Pod oom = new PodBuilder(running("p0"))
+                .editStatus()
+                .withPhase("Failed")
+                .withContainerStatuses()
+                .addNewContainerStatus()
+                .withName("workload")
+                .withNewState()
+                .withNewTerminated()
+                .withExitCode(137)
+                .withReason("OOMKilled")
+                .endTerminated()
+                .endState()
+                .endContainerStatus()
+                .endStatus()
+                .build();
         assertThat(observe(failed, List.of(oom, running("p1")), NOW, GRACE))
                 .isEqualTo(new JobObservation.Failed("Pod terminated: OOMKilled (exit code 137)"));
     }
 
     @Test
     void failedConditionWithoutPods() {
-        Job failed = new JobBuilder(job).withNewStatus().addNewCondition().withType("Failed").withStatus("True")
-                .withReason("DeadlineExceeded").withMessage("too slow").endCondition().endStatus().build();
+        Job failed = new JobBuilder(job)
+                .withNewStatus()
+                .addNewCondition()
+                .withType("Failed")
+                .withStatus("True")
+                .withReason("DeadlineExceeded")
+                .withMessage("too slow")
+                .endCondition()
+                .endStatus()
+                .build();
         assertThat(observe(failed, List.of(), NOW, GRACE))
                 .isEqualTo(new JobObservation.Failed("Job failed: DeadlineExceeded (too slow)"));
     }
@@ -66,26 +99,51 @@ class JobObservationTest {
     void imagePullErrorFailsOnlyAfterGrace() {
         Pod young = pullError("p0", NOW.minusSeconds(30));
         Pod old = pullError("p0", NOW.minusSeconds(300));
-        assertThat(observe(job, List.of(young), NOW, GRACE))
-                .isInstanceOf(JobObservation.Pending.class);
+        assertThat(observe(job, List.of(young), NOW, GRACE)).isInstanceOf(JobObservation.Pending.class);
         assertThat(observe(job, List.of(old), NOW, GRACE))
                 .isEqualTo(new JobObservation.Failed("Pod image pull failed: ImagePullBackOff (Back-off pulling)"));
     }
 
     private static Pod running(String name) {
-        return new PodBuilder().withNewMetadata().withName(name).endMetadata().withNewStatus().withPhase("Running")
-                .endStatus().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withNewStatus()
+                .withPhase("Running")
+                .endStatus()
+                .build();
     }
 
     private static Pod pending(String name) {
-        return new PodBuilder().withNewMetadata().withName(name).endMetadata().withNewStatus().withPhase("Pending")
-                .endStatus().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withNewStatus()
+                .withPhase("Pending")
+                .endStatus()
+                .build();
     }
 
     private static Pod pullError(String name, Instant created) {
-        return new PodBuilder().withNewMetadata().withName(name).withCreationTimestamp(created.toString())
-                .endMetadata().withNewStatus().withPhase("Pending").addNewContainerStatus().withName("workload")
-                .withNewState().withNewWaiting().withReason("ImagePullBackOff").withMessage("Back-off pulling")
-                .endWaiting().endState().endContainerStatus().endStatus().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withCreationTimestamp(created.toString())
+                .endMetadata()
+                .withNewStatus()
+                .withPhase("Pending")
+                .addNewContainerStatus()
+                .withName("workload")
+                .withNewState()
+                .withNewWaiting()
+                .withReason("ImagePullBackOff")
+                .withMessage("Back-off pulling")
+                .endWaiting()
+                .endState()
+                .endContainerStatus()
+                .endStatus()
+                .build();
     }
 }

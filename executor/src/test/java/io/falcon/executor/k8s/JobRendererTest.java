@@ -27,10 +27,14 @@ class JobRendererTest {
 
         assertThat(job.getMetadata().getName()).isEqualTo("falcon-job-1");
         assertThat(job.getMetadata().getNamespace()).isEqualTo("falcon-jobs");
-        assertThat(job.getMetadata().getLabels()).containsEntry("managed-by", "falcon")
-                .containsEntry("falcon-job", "job-1").containsEntry("falcon-topology", "2x2");
-        assertThat(job.getMetadata().getAnnotations()).containsEntry("falcon.io/job-id", "job-1")
-                .containsEntry("falcon.io/cluster-id", "c-1").containsEntry("falcon.io/tpu-type", "v7x")
+        assertThat(job.getMetadata().getLabels())
+                .containsEntry("managed-by", "falcon")
+                .containsEntry("falcon-job", "job-1")
+                .containsEntry("falcon-topology", "2x2");
+        assertThat(job.getMetadata().getAnnotations())
+                .containsEntry("falcon.io/job-id", "job-1")
+                .containsEntry("falcon.io/cluster-id", "c-1")
+                .containsEntry("falcon.io/tpu-type", "v7x")
                 .containsEntry("falcon.io/expected-pods", "1");
         assertThat(job.getSpec().getCompletionMode()).isEqualTo("Indexed");
         assertThat(job.getSpec().getCompletions()).isEqualTo(1);
@@ -39,10 +43,11 @@ class JobRendererTest {
 
         PodSpec pod = job.getSpec().getTemplate().getSpec();
         assertThat(pod.getRestartPolicy()).isEqualTo("Never");
-        assertThat(pod.getNodeSelector()).containsExactlyInAnyOrderEntriesOf(Map.of(
-                "cloud.google.com/gke-tpu-accelerator", "tpu7x",
-                "cloud.google.com/gke-tpu-topology", "2x2",
-                "cloud.google.com/gke-nodepool", "falcon-job-1"));
+        assertThat(pod.getNodeSelector())
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        "cloud.google.com/gke-tpu-accelerator", "tpu7x",
+                        "cloud.google.com/gke-tpu-topology", "2x2",
+                        "cloud.google.com/gke-nodepool", "falcon-job-1"));
         assertThat(pod.getTolerations()).singleElement().satisfies(t -> {
             assertThat(t.getKey()).isEqualTo("google.com/tpu");
             assertThat(t.getOperator()).isEqualTo("Exists");
@@ -59,12 +64,14 @@ class JobRendererTest {
         Volume v = pod.getVolumes().get(0);
         assertThat(v.getName()).isEqualTo("gcs");
         assertThat(v.getCsi().getDriver()).isEqualTo("gcsfuse.csi.storage.gke.io");
-        assertThat(v.getCsi().getVolumeAttributes()).containsEntry("bucketName", "bucket-a")
+        assertThat(v.getCsi().getVolumeAttributes())
+                .containsEntry("bucketName", "bucket-a")
                 .containsEntry("mountOptions", "implicit-dirs");
         assertThat(job.getSpec().getTemplate().getMetadata().getAnnotations())
                 .containsEntry("gke-gcsfuse/volumes", "true");
         assertThat(job.getSpec().getTemplate().getMetadata().getLabels())
-                .containsEntry("managed-by", "falcon").containsEntry("falcon-job", "job-1")
+                .containsEntry("managed-by", "falcon")
+                .containsEntry("falcon-job", "job-1")
                 .containsEntry("falcon-k8s-job", "falcon-job-1");
     }
 
@@ -74,14 +81,18 @@ class JobRendererTest {
         Container c = job.getSpec().getTemplate().getSpec().getContainers().get(0);
 
         assertThat(c.getCommand()).containsExactly("/bin/sh", "-c");
-        assertThat(c.getArgs()).containsExactly("mkdir -p '/gcs/logs/job-1' && exec >>'/gcs/logs/job-1'/\"${POD_NAME}.log\""
-                + " 2>&1; exec 'python' 'train.py' '--steps' 'it'\"'\"'s 10'");
+        assertThat(c.getArgs())
+                .containsExactly("mkdir -p '/gcs/logs/job-1' && exec >>'/gcs/logs/job-1'/\"${POD_NAME}.log\""
+                        + " 2>&1; exec 'python' 'train.py' '--steps' 'it'\"'\"'s 10'");
         EnvVar podName = c.getEnv().get(0);
         assertThat(podName.getName()).isEqualTo("POD_NAME");
         assertThat(podName.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.name");
         assertThat(c.getEnv()).extracting(EnvVar::getName).containsExactly("POD_NAME", "FALCON_JOB_ID", "A", "B");
-        assertThat(c.getEnv()).filteredOn(e -> e.getName().equals("A")).singleElement()
-                .extracting(EnvVar::getValue).isEqualTo("1");
+        assertThat(c.getEnv())
+                .filteredOn(e -> e.getName().equals("A"))
+                .singleElement()
+                .extracting(EnvVar::getValue)
+                .isEqualTo("1");
     }
 
     @Test
@@ -93,7 +104,8 @@ class JobRendererTest {
         assertThat(job.getSpec().getParallelism()).isEqualTo(4);
         assertThat(job.getMetadata().getAnnotations()).containsEntry("falcon.io/expected-pods", "4");
         PodSpec pod = job.getSpec().getTemplate().getSpec();
-        assertThat(pod.getNodeSelector()).containsEntry("cloud.google.com/gke-tpu-topology", "4x4")
+        assertThat(pod.getNodeSelector())
+                .containsEntry("cloud.google.com/gke-tpu-topology", "4x4")
                 .containsEntry("cloud.google.com/gke-nodepool", "falcon-job-2");
         assertThat(pod.getContainers().get(0).getResources().getLimits())
                 .containsEntry("google.com/tpu", new Quantity("4"));
@@ -103,41 +115,56 @@ class JobRendererTest {
     @Test
     void refusesPrivilegedContainer() {
         Job job = withPod(renderer.render(Fixtures.ensureJob("job-1", "2x2", Fixtures.spec())), pod -> {
-            Container c = new ContainerBuilder(pod.getContainers().get(0)).withNewSecurityContext()
-                    .withPrivileged(true).endSecurityContext().build();
+            Container c = new ContainerBuilder(pod.getContainers().get(0))
+                    .withNewSecurityContext()
+                    .withPrivileged(true)
+                    .endSecurityContext()
+                    .build();
             pod.setContainers(List.of(c));
         });
-        assertThatThrownBy(() -> JobRenderer.validate(job)).isInstanceOf(InvalidJobException.class)
+        assertThatThrownBy(() -> JobRenderer.validate(job))
+                .isInstanceOf(InvalidJobException.class)
                 .hasMessageContaining("privileged");
     }
 
     @Test
     void refusesHostPath() {
-        Job job = withPod(renderer.render(Fixtures.ensureJob("job-1", "2x2", Fixtures.spec())), pod ->
-                pod.getVolumes().add(new VolumeBuilder().withName("host").withNewHostPath().withPath("/")
-                        .endHostPath().build()));
-        assertThatThrownBy(() -> JobRenderer.validate(job)).isInstanceOf(InvalidJobException.class)
+        Job job = withPod(
+                renderer.render(Fixtures.ensureJob("job-1", "2x2", Fixtures.spec())),
+                pod -> pod.getVolumes()
+                        .add(new VolumeBuilder()
+                                .withName("host")
+                                .withNewHostPath()
+                                .withPath("/")
+                                .endHostPath()
+                                .build()));
+        assertThatThrownBy(() -> JobRenderer.validate(job))
+                .isInstanceOf(InvalidJobException.class)
                 .hasMessageContaining("hostPath");
     }
 
     @Test
     void refusesHostNetwork() {
-        Job job = withPod(renderer.render(Fixtures.ensureJob("job-1", "2x2", Fixtures.spec())),
-                pod -> pod.setHostNetwork(true));
-        assertThatThrownBy(() -> JobRenderer.validate(job)).isInstanceOf(InvalidJobException.class)
+        Job job = withPod(
+                renderer.render(Fixtures.ensureJob("job-1", "2x2", Fixtures.spec())), pod -> pod.setHostNetwork(true));
+        assertThatThrownBy(() -> JobRenderer.validate(job))
+                .isInstanceOf(InvalidJobException.class)
                 .hasMessageContaining("hostNetwork");
     }
 
     @Test
     void refusesBadInput() {
         assertThatThrownBy(() -> renderer.render(Fixtures.ensureJob("job-1", "3x3", Fixtures.spec())))
-                .isInstanceOf(InvalidJobException.class).hasMessageContaining("topology");
-        assertThatThrownBy(() -> renderer.render(Fixtures.ensureJob("job-1", "2x2",
-                new JobSpec("img", List.of(), List.of(), Map.of())))).isInstanceOf(InvalidJobException.class)
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("topology");
+        assertThatThrownBy(() -> renderer.render(
+                        Fixtures.ensureJob("job-1", "2x2", new JobSpec("img", List.of(), List.of(), Map.of()))))
+                .isInstanceOf(InvalidJobException.class)
                 .hasMessageContaining("command");
-        assertThatThrownBy(() -> renderer.render(Fixtures.ensureJob("job-1", "2x2",
-                new JobSpec("img", List.of("x"), List.of(), Map.of("POD_NAME", "x")))))
-                .isInstanceOf(InvalidJobException.class).hasMessageContaining("POD_NAME");
+        assertThatThrownBy(() -> renderer.render(Fixtures.ensureJob(
+                        "job-1", "2x2", new JobSpec("img", List.of("x"), List.of(), Map.of("POD_NAME", "x")))))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("POD_NAME");
         assertThatThrownBy(() -> renderer.render(Fixtures.ensureJob("../etc", "2x2", Fixtures.spec())))
                 .isInstanceOf(InvalidJobException.class);
     }

@@ -13,7 +13,12 @@ class KubernetesEdgeApiTest {
     private static Node node(String name, String ready) {
         NodeBuilder b = new NodeBuilder().withNewMetadata().withName(name).endMetadata();
         if (ready != null) {
-            b.withNewStatus().addNewCondition().withType("Ready").withStatus(ready).endCondition().endStatus();
+            b.withNewStatus()
+                    .addNewCondition()
+                    .withType("Ready")
+                    .withStatus(ready)
+                    .endCondition()
+                    .endStatus();
         }
         return b.build();
     }
@@ -21,7 +26,8 @@ class KubernetesEdgeApiTest {
     @Test
     void registeredAndReadyAreCountedApart() {
         assertThat(KubernetesEdgeApi.count(List.of())).isEqualTo(new EdgeApi.NodeCount(0, 0));
-        assertThat(KubernetesEdgeApi.count(List.of(node("a", "True"), node("b", "False"), node("c", "Unknown"),
-                node("d", null)))).isEqualTo(new EdgeApi.NodeCount(4, 1));
+        assertThat(KubernetesEdgeApi.count(
+                        List.of(node("a", "True"), node("b", "False"), node("c", "Unknown"), node("d", null))))
+                .isEqualTo(new EdgeApi.NodeCount(4, 1));
     }
 }

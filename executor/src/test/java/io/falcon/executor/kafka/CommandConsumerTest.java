@@ -26,19 +26,25 @@ class CommandConsumerTest {
     @Test
     void badRecordsGoToDeadLetterAndTheLoopGoesOnAndCommits() {
         MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
-        MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(),
-                new ByteArraySerializer());
+        MockProducer<byte[], byte[]> producer =
+                new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
         List<ExecutorCommand> handled = new ArrayList<>();
-        ExecutorCommand good = Fixtures.ensurePool("job-1", "2x2", io.falcon.events.executor.SupplyMode.ON_DEMAND,
-                null);
-        ExecutorCommand poison = Fixtures.ensurePool("job-boom", "2x2",
-                io.falcon.events.executor.SupplyMode.ON_DEMAND, null);
-        CommandConsumer loop = new CommandConsumer(consumer, producer, new KafkaEventSink(producer), c -> {
-            if (c.jobId().equals("job-boom")) {
-                throw new IllegalStateException("boom");
-            }
-            handled.add(c);
-        }, Clock.systemUTC(), "executor-test");
+        ExecutorCommand good =
+                Fixtures.ensurePool("job-1", "2x2", io.falcon.events.executor.SupplyMode.ON_DEMAND, null);
+        ExecutorCommand poison =
+                Fixtures.ensurePool("job-boom", "2x2", io.falcon.events.executor.SupplyMode.ON_DEMAND, null);
+        CommandConsumer loop = new CommandConsumer(
+                consumer,
+                producer,
+                new KafkaEventSink(producer),
+                c -> {
+                    if (c.jobId().equals("job-boom")) {
+                        throw new IllegalStateException("boom");
+                    }
+                    handled.add(c);
+                },
+                Clock.systemUTC(),
+                "executor-test");
 
         TopicPartition tp = new TopicPartition(TOPIC, 0);
         byte[] key = "c-1".getBytes(StandardCharsets.UTF_8);

@@ -37,57 +37,91 @@ class ExecutorKafkaIT {
     @Test
     void commandsOnTheTopicYieldEventsOnTheEventsTopic() throws Exception {
         EmbeddedKafka kafka = SharedInfra.kafka();
-        kafka.createTopics(3, Topics.EXECUTOR_COMMANDS.name(), Topics.EXECUTOR_EVENTS.name(),
-                Topics.DEAD_LETTER.name(), Topics.CDC_CLUSTERS.name());
+        kafka.createTopics(
+                3,
+                Topics.EXECUTOR_COMMANDS.name(),
+                Topics.EXECUTOR_EVENTS.name(),
+                Topics.DEAD_LETTER.name(),
+                Topics.CDC_CLUSTERS.name());
         String run = SharedInfra.uniqueName("exec").replace('_', '-');
         String jobId = "job-" + run;
-        ClusterTarget cluster = new ClusterTarget("cluster-" + run, "edge-a", "proj-a", "us-central1", "v7x",
-                "bucket-a");
+        ClusterTarget cluster =
+                new ClusterTarget("cluster-" + run, "edge-a", "proj-a", "us-central1", "v7x", "bucket-a");
 
-        try (FleetSim sim = FleetSim.start(FleetSimConfig.of(
-                EdgeClusterConfig.of("proj-a", "us-central1", "edge-a", "tpu7x")));
-                TopicProducer<String, ExecutorCommand> commands = TopicProducer.to(kafka.bootstrapServers(),
-                        Topics.EXECUTOR_COMMANDS);
-                TopicReader<String, ExecutorEvent> events = TopicReader.fromBeginning(kafka.bootstrapServers(),
-                        Topics.EXECUTOR_EVENTS);
+        try (FleetSim sim = FleetSim.start(
+                        FleetSimConfig.of(EdgeClusterConfig.of("proj-a", "us-central1", "edge-a", "tpu7x")));
+                TopicProducer<String, ExecutorCommand> commands =
+                        TopicProducer.to(kafka.bootstrapServers(), Topics.EXECUTOR_COMMANDS);
+                TopicReader<String, ExecutorEvent> events =
+                        TopicReader.fromBeginning(kafka.bootstrapServers(), Topics.EXECUTOR_EVENTS);
                 TopicReader<String, DeadLetter> deadLetters = DeadLetters.reader(kafka.bootstrapServers())) {
-            Map<String, String> settings = new HashMap<>(ExecutorConfig.simulatorDefaults(kafka.bootstrapServers(),
-                    sim.gkeEndpoint(), sim.computeEndpoint()));
+            Map<String, String> settings = new HashMap<>(ExecutorConfig.simulatorDefaults(
+                    kafka.bootstrapServers(), sim.gkeEndpoint(), sim.computeEndpoint()));
             settings.put(ExecutorKeys.GROUP_ID.key(), "executor-" + run);
             settings.put(ExecutorKeys.POLL_INTERVAL.key(), "100ms");
             try (ExecutorApp app = new ExecutorApp(ExecutorConfig.from(settings)).start()) {
-                String pool = "falcon-" + jobId.substring(0, Math.min(20, jobId.length())).replaceAll("-$", "");
+                String pool = "falcon-"
+                        + jobId.substring(0, Math.min(20, jobId.length())).replaceAll("-$", "");
                 String k8sJob = "falcon-" + run;
-                ExecutorCommandBuilder command = executorCommand(jobId).cluster(cluster).nodePoolName(pool)
-                        .k8sJobName(k8sJob).producer("test").at(Instant.now());
+                ExecutorCommandBuilder command = executorCommand(jobId)
+                        .cluster(cluster)
+                        .nodePoolName(pool)
+                        .k8sJobName(k8sJob)
+                        .producer("test")
+                        .at(Instant.now());
                 commands.send(cluster.clusterId(), command.ensureNodePool());
-                commands.sendRaw(cluster.clusterId(),
+                commands.sendRaw(
+                        cluster.clusterId(),
                         ("{\"type\":\"Nonsense\",\"run\":\"" + run + "\"}").getBytes(StandardCharsets.UTF_8));
 
-                ConsumerRecord<String, ExecutorEvent> ready = events.awaitRecord("NodePoolReady of " + jobId, WAIT,
-                        r -> r.value() instanceof ExecutorEvent.NodePoolReady e && e.jobId().equals(jobId));
+                ConsumerRecord<String, ExecutorEvent> ready = events.awaitRecord(
+                        "NodePoolReady of " + jobId,
+                        WAIT,
+                        r -> r.value() instanceof ExecutorEvent.NodePoolReady e
+                                && e.jobId().equals(jobId));
                 assertThat(ready.key()).isEqualTo("v7x");
 
-                DeadLetter letter = deadLetters.awaitValue("the dead letter of the Nonsense command", WAIT,
+                DeadLetter letter = deadLetters.awaitValue(
+                        "the dead letter of the Nonsense command",
+                        WAIT,
                         l -> DeadLetters.payloadText(l).contains(run));
                 assertThat(letter.reason()).contains("cannot decode");
                 assertThat(letter.sourceTopic()).isEqualTo(Topics.EXECUTOR_COMMANDS.name());
 
-                commands.send(cluster.clusterId(), command.spec(new JobSpec("img:1", List.of("python", "train.py"),
-                        List.of(), Map.of("FALCON_SIM_DURATION_SECONDS", "0.5"))).ensureJob());
-                events.awaitValue("JobSucceeded of " + jobId, WAIT,
-                        e -> e instanceof ExecutorEvent.JobSucceeded && e.jobId().equals(jobId));
-                List<Class<?>> seen = events.values().stream().filter(e -> e.jobId().equals(jobId))
-                        .<Class<?>>map(ExecutorEvent::getClass).toList();
-                assertThat(seen).containsSubsequence(ExecutorEvent.JobSubmitted.class, ExecutorEvent.JobRunning.class,
-                        ExecutorEvent.JobSucceeded.class);
+                commands.send(
+                        cluster.clusterId(),
+                        command.spec(new JobSpec(
+                                        "img:1",
+                                        List.of("python", "train.py"),
+                                        List.of(),
+                                        Map.of("FALCON_SIM_DURATION_SECONDS", "0.5")))
+                                .ensureJob());
+                events.awaitValue(
+                        "JobSucceeded of " + jobId,
+                        WAIT,
+                        e -> e instanceof ExecutorEvent.JobSucceeded
+                                && e.jobId().equals(jobId));
+                List<Class<?>> seen = events.values().stream()
+                        .filter(e -> e.jobId().equals(jobId))
+                        .<Class<?>>map(ExecutorEvent::getClass)
+                        .toList();
+                assertThat(seen)
+                        .containsSubsequence(
+                                ExecutorEvent.JobSubmitted.class,
+                                ExecutorEvent.JobRunning.class,
+                                ExecutorEvent.JobSucceeded.class);
 
                 commands.send(cluster.clusterId(), command.ensureJobDeleted());
                 commands.send(cluster.clusterId(), command.ensureNodePoolDeleted());
-                events.awaitValue("JobDeleted of " + jobId, WAIT,
+                events.awaitValue(
+                        "JobDeleted of " + jobId,
+                        WAIT,
                         e -> e instanceof ExecutorEvent.JobDeleted && e.jobId().equals(jobId));
-                events.awaitValue("NodePoolDeleted of " + jobId, WAIT,
-                        e -> e instanceof ExecutorEvent.NodePoolDeleted && e.jobId().equals(jobId));
+                events.awaitValue(
+                        "NodePoolDeleted of " + jobId,
+                        WAIT,
+                        e -> e instanceof ExecutorEvent.NodePoolDeleted
+                                && e.jobId().equals(jobId));
             }
         }
     }

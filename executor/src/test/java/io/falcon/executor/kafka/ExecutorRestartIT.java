@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.cloud.container.v1.ClusterManagerClient;
 import com.google.container.v1.NodePool;
 import com.google.container.v1.Operation;
-import io.falcon.events.ClusterStatus;
 import io.falcon.embedded.EmbeddedKafka;
 import io.falcon.embedded.SharedInfra;
 import io.falcon.events.Topics;
@@ -47,41 +46,56 @@ class ExecutorRestartIT {
     @Test
     void poolProvisioningAcrossARestartIsCarriedOnByTheNewProcessWhenAskedAgain() throws Exception {
         EmbeddedKafka kafka = SharedInfra.kafka();
-        kafka.createTopics(3, Topics.EXECUTOR_COMMANDS.name(), Topics.EXECUTOR_EVENTS.name(),
-                Topics.DEAD_LETTER.name(), Topics.CDC_CLUSTERS.name());
+        kafka.createTopics(
+                3,
+                Topics.EXECUTOR_COMMANDS.name(),
+                Topics.EXECUTOR_EVENTS.name(),
+                Topics.DEAD_LETTER.name(),
+                Topics.CDC_CLUSTERS.name());
         String run = SharedInfra.uniqueName("restart").replace('_', '-');
         String jobId = "job-" + run;
         String group = "executor-" + run;
-        ClusterTarget cluster = new ClusterTarget("cluster-" + run, "edge-r", "proj-r", "us-central1", "v7x",
-                "bucket-r");
+        ClusterTarget cluster =
+                new ClusterTarget("cluster-" + run, "edge-r", "proj-r", "us-central1", "v7x", "bucket-r");
         String pool = "falcon-rs-" + Integer.toHexString(run.hashCode());
 
-        try (FleetSim sim = FleetSim.start(FleetSimConfig.of(
-                EdgeClusterConfig.of("proj-r", "us-central1", "edge-r", "tpu7x")));
-                TopicProducer<String, ExecutorCommand> commands = TopicProducer.to(kafka.bootstrapServers(),
-                        Topics.EXECUTOR_COMMANDS);
-                TopicProducer<String, ClusterChange> clusterRows = TopicProducer.to(kafka.bootstrapServers(),
-                        Topics.CDC_CLUSTERS);
-                TopicReader<String, ExecutorEvent> events = TopicReader.fromBeginning(kafka.bootstrapServers(),
-                        Topics.EXECUTOR_EVENTS);
-                Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        kafka.bootstrapServers()))) {
+        try (FleetSim sim = FleetSim.start(
+                        FleetSimConfig.of(EdgeClusterConfig.of("proj-r", "us-central1", "edge-r", "tpu7x")));
+                TopicProducer<String, ExecutorCommand> commands =
+                        TopicProducer.to(kafka.bootstrapServers(), Topics.EXECUTOR_COMMANDS);
+                TopicProducer<String, ClusterChange> clusterRows =
+                        TopicProducer.to(kafka.bootstrapServers(), Topics.CDC_CLUSTERS);
+                TopicReader<String, ExecutorEvent> events =
+                        TopicReader.fromBeginning(kafka.bootstrapServers(), Topics.EXECUTOR_EVENTS);
+                Admin admin =
+                        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
             sim.nodePoolKnobs("proj-r", "us-central1", "edge-r").creationDelay(Duration.ofSeconds(4));
-            Map<String, String> settings = new HashMap<>(ExecutorConfig.simulatorDefaults(kafka.bootstrapServers(),
-                    sim.gkeEndpoint(), sim.computeEndpoint()));
+            Map<String, String> settings = new HashMap<>(ExecutorConfig.simulatorDefaults(
+                    kafka.bootstrapServers(), sim.gkeEndpoint(), sim.computeEndpoint()));
             settings.put(ExecutorKeys.GROUP_ID.key(), group);
             settings.put(ExecutorKeys.POLL_INTERVAL.key(), "100ms");
             ExecutorConfig config = ExecutorConfig.from(settings);
             // the clusters registry, as cdc-ingest publishes it
-            clusterRows.send(cluster.clusterId(), RowChangeBuilder.inserted(ClusterRowBuilder.of(cluster)
-                    .createdAt(Instant.now()).build()).at(Instant.now()).build());
+            clusterRows.send(
+                    cluster.clusterId(),
+                    RowChangeBuilder.inserted(ClusterRowBuilder.of(cluster)
+                                    .createdAt(Instant.now())
+                                    .build())
+                            .at(Instant.now())
+                            .build());
 
             try (ClusterManagerClient gke = GoogleClients.clusterManager(config)) {
                 String poolPath = cluster.resourceName() + "/nodePools/" + pool;
                 Map<String, String> first = new HashMap<>(settings);
                 first.put(ExecutorKeys.PRODUCER_NAME.key(), "executor-first");
-                Runnable ensurePool = () -> commands.send(cluster.clusterId(), executorCommand(jobId).cluster(cluster)
-                        .nodePoolName(pool).producer("test").at(Instant.now()).ensureNodePool());
+                Runnable ensurePool = () -> commands.send(
+                        cluster.clusterId(),
+                        executorCommand(jobId)
+                                .cluster(cluster)
+                                .nodePoolName(pool)
+                                .producer("test")
+                                .at(Instant.now())
+                                .ensureNodePool());
                 try (ExecutorApp app = new ExecutorApp(ExecutorConfig.from(first)).start()) {
                     ensurePool.run();
                     awaitPool(gke, poolPath);
@@ -96,8 +110,11 @@ class ExecutorRestartIT {
                     // The new process remembers nothing; the scheduler re-sends EnsureNodePool while the job is
                     // Provisioning, and the executor carries the pool on from what GKE shows.
                     ensurePool.run();
-                    var ready = (ExecutorEvent.NodePoolReady) events.awaitValue("NodePoolReady of " + jobId, WAIT,
-                            e -> e instanceof ExecutorEvent.NodePoolReady && e.jobId().equals(jobId));
+                    var ready = (ExecutorEvent.NodePoolReady) events.awaitValue(
+                            "NodePoolReady of " + jobId,
+                            WAIT,
+                            e -> e instanceof ExecutorEvent.NodePoolReady
+                                    && e.jobId().equals(jobId));
                     // An upper bound of the takeover: the old process left the group when it closed, so the new
                     // one is assigned the commands at once (this also includes the rest of the pool's creation).
                     Duration takeover = Duration.ofNanos(System.nanoTime() - restarted);
@@ -108,15 +125,19 @@ class ExecutorRestartIT {
                     assertThat(ready.nodePoolName()).isEqualTo(pool);
                     assertThat(ready.clusterId()).isEqualTo(cluster.clusterId());
                 }
-                long creates = gke.listOperations("projects/proj-r/locations/us-central1").getOperationsList()
-                        .stream().filter(o -> o.getOperationType() == Operation.Type.CREATE_NODE_POOL).count();
+                long creates = gke.listOperations("projects/proj-r/locations/us-central1").getOperationsList().stream()
+                        .filter(o -> o.getOperationType() == Operation.Type.CREATE_NODE_POOL)
+                        .count();
                 assertThat(creates).isEqualTo(1);
             }
         }
     }
 
     private static void awaitPool(ClusterManagerClient gke, String poolPath) {
-        Await.until("pool " + poolPath + " created", WAIT, () -> gke.getNodePool(poolPath) != null,
+        Await.until(
+                "pool " + poolPath + " created",
+                WAIT,
+                () -> gke.getNodePool(poolPath) != null,
                 () -> "GKE does not know it");
     }
 
@@ -127,16 +148,23 @@ class ExecutorRestartIT {
             latest.put(new TopicPartition(Topics.EXECUTOR_COMMANDS.name(), p), OffsetSpec.latest());
         }
         Map<String, Object> observed = new HashMap<>();
-        Await.until("the commands committed by " + group, WAIT, () -> {
-            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
-                    .partitionsToOffsetAndMetadata().get();
-            var ends = admin.listOffsets(latest).all().get();
-            observed.put("committed", committed);
-            observed.put("ends", ends);
-            boolean done = ends.entrySet().stream().allMatch(e -> e.getValue().offset() == 0
-                    || (committed.get(e.getKey()) != null
-                            && committed.get(e.getKey()).offset() >= e.getValue().offset()));
-            return done && !committed.isEmpty();
-        }, observed::toString);
+        Await.until(
+                "the commands committed by " + group,
+                WAIT,
+                () -> {
+                    Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
+                            .partitionsToOffsetAndMetadata()
+                            .get();
+                    var ends = admin.listOffsets(latest).all().get();
+                    observed.put("committed", committed);
+                    observed.put("ends", ends);
+                    boolean done = ends.entrySet().stream()
+                            .allMatch(e -> e.getValue().offset() == 0
+                                    || (committed.get(e.getKey()) != null
+                                            && committed.get(e.getKey()).offset()
+                                                    >= e.getValue().offset()));
+                    return done && !committed.isEmpty();
+                },
+                observed::toString);
     }
 }

@@ -26,8 +26,12 @@ public final class FaultCounting {
     public Effects onCountedFault(DeviceFault fault, IsolationPolicy policy, long nowMs) {
         Effects effects = new Effects();
         if (!policy.enabled()) {
-            effects.verdict(Verdicts.about(fault, Outcome.NOT_COUNTED_POLICY_DISABLED, policy,
-                    "manual isolation is disabled by policy v" + policy.version(), nowMs));
+            effects.verdict(Verdicts.about(
+                    fault,
+                    Outcome.NOT_COUNTED_POLICY_DISABLED,
+                    policy,
+                    "manual isolation is disabled by policy v" + policy.version(),
+                    nowMs));
             return effects;
         }
         NodeIsolationState node = state.node(fault.clusterId(), fault.nodeName());
@@ -43,9 +47,16 @@ public final class FaultCounting {
         if (!FrequencyRule.reached(times, policy.faultThreshold(), policy.faultWindowMs())) {
             state.putFaultTimes(key, times);
             List<Long> inWindow = FrequencyRule.withinWindow(times, policy.faultWindowMs());
-            effects.verdict(Verdicts.about(fault, Outcome.COUNTED, policy, List.of(), 0, inWindow,
-                    inWindow.size() + " of " + policy.faultThreshold() + " faults within "
-                            + policy.faultWindowHours() + "h", nowMs));
+            effects.verdict(Verdicts.about(
+                    fault,
+                    Outcome.COUNTED,
+                    policy,
+                    List.of(),
+                    0,
+                    inWindow,
+                    inWindow.size() + " of " + policy.faultThreshold() + " faults within " + policy.faultWindowHours()
+                            + "h",
+                    nowMs));
             return effects;
         }
         // dealFrequencyFault: the counter is cleared whatever happens next.
@@ -57,46 +68,89 @@ public final class FaultCounting {
         String reached = policy.faultThreshold() + " faults of " + fault.faultCode() + " within "
                 + policy.faultWindowHours() + "h";
         if (policy.dryRun()) {
-            effects.verdict(Verdicts.about(fault, Outcome.WOULD_ISOLATE, policy, List.of(), 0, decisive,
-                    "dry-run: " + reached + " would isolate " + fault.deviceRef(), nowMs));
+            effects.verdict(Verdicts.about(
+                    fault,
+                    Outcome.WOULD_ISOLATE,
+                    policy,
+                    List.of(),
+                    0,
+                    decisive,
+                    "dry-run: " + reached + " would isolate " + fault.deviceRef(),
+                    nowMs));
             return effects;
         }
         boolean alreadyIsolated = node.isIsolated(fault.deviceName());
-        if (!alreadyIsolated && policy.hasBudget()
+        if (!alreadyIsolated
+                && policy.hasBudget()
                 && state.isolatedDevices(fault.clusterId()) >= policy.maxIsolatedDevicesPerCluster()) {
             List<Candidate> candidates = new ArrayList<>(state.candidates(fault.clusterId()));
             candidates.removeIf(c -> c.sameDevice(fault.nodeName(), fault.deviceName())
                     && c.fault().faultCode().equals(fault.faultCode()));
             candidates.add(new Candidate(fault, nowMs, separateTimeMs));
             state.putCandidates(fault.clusterId(), candidates);
-            effects.verdict(Verdicts.about(fault, Outcome.HELD_BY_BUDGET, policy, List.of(), 0, decisive,
+            effects.verdict(Verdicts.about(
+                    fault,
+                    Outcome.HELD_BY_BUDGET,
+                    policy,
+                    List.of(),
+                    0,
+                    decisive,
                     reached + ", but cluster " + fault.clusterId() + " already has "
                             + policy.maxIsolatedDevicesPerCluster()
-                            + " isolated devices (budget): held as a candidate", nowMs));
+                            + " isolated devices (budget): held as a candidate",
+                    nowMs));
             return effects;
         }
-        isolate(node, fault, decisive, separateTimeMs, policy, nowMs, alreadyIsolated ? "re-isolated (LastSeparateTime refreshed): "
-                : "isolated: ", effects);
+        isolate(
+                node,
+                fault,
+                decisive,
+                separateTimeMs,
+                policy,
+                nowMs,
+                alreadyIsolated ? "re-isolated (LastSeparateTime refreshed): " : "isolated: ",
+                effects);
         return effects;
     }
 
-    private void isolate(NodeIsolationState node, DeviceFault fault, List<Long> decisive, long separateTimeMs,
-            IsolationPolicy policy, long nowMs, String prefix, Effects effects) {
+    private void isolate(
+            NodeIsolationState node,
+            DeviceFault fault,
+            List<Long> decisive,
+            long separateTimeMs,
+            IsolationPolicy policy,
+            long nowMs,
+            String prefix,
+            Effects effects) {
         NodeIsolationState next = node.isolate(fault.deviceName(), fault.faultCode(), separateTimeMs);
         state.putNode(next);
         effects.nodeChanged(next);
-        effects.verdict(Verdicts.about(fault, Outcome.ISOLATED, policy, List.of(), 0, decisive,
+        effects.verdict(Verdicts.about(
+                fault,
+                Outcome.ISOLATED,
+                policy,
+                List.of(),
+                0,
+                decisive,
                 prefix + policy.faultThreshold() + " faults of " + fault.faultCode() + " within "
-                        + policy.faultWindowHours() + "h on " + fault.deviceRef(), nowMs));
+                        + policy.faultWindowHours() + "h on " + fault.deviceRef(),
+                nowMs));
     }
 
     /** Releases the device (operator or auto) and clears its counters and candidacies. */
-    public Effects release(String clusterId, String nodeName, String deviceName, Outcome outcome, String reason,
-            IsolationPolicy policy, long nowMs) {
+    public Effects release(
+            String clusterId,
+            String nodeName,
+            String deviceName,
+            Outcome outcome,
+            String reason,
+            IsolationPolicy policy,
+            long nowMs) {
         Effects effects = new Effects();
         NodeIsolationState node = state.node(clusterId, nodeName);
         String codes = node.device(deviceName)
-                .map(d -> d.codes().stream().map(NodeIsolation.DeviceIsolation::faultCode)
+                .map(d -> d.codes().stream()
+                        .map(NodeIsolation.DeviceIsolation::faultCode)
                         .collect(Collectors.joining(",")))
                 .orElse("");
         state.clearDevice(clusterId, nodeName, deviceName);
@@ -109,8 +163,15 @@ public final class FaultCounting {
             state.putNode(next);
             effects.nodeChanged(next);
         }
-        effects.verdict(Verdicts.aboutDevice(clusterId, nodeName, deviceName, codes, outcome, policy,
-                reason + "; counters of " + nodeName + "/" + deviceName + " cleared", nowMs));
+        effects.verdict(Verdicts.aboutDevice(
+                clusterId,
+                nodeName,
+                deviceName,
+                codes,
+                outcome,
+                policy,
+                reason + "; counters of " + nodeName + "/" + deviceName + " cleared",
+                nowMs));
         effects.addAll(promoteCandidates(clusterId, policy, nowMs));
         return effects;
     }
@@ -122,10 +183,17 @@ public final class FaultCounting {
             return effects;
         }
         for (String device : node.faultFreeDevices(nowMs, policy.faultFreeMs())) {
-            effects.addAll(release(node.clusterId(), node.nodeName(), device, Outcome.AUTO_RELEASED,
+            effects.addAll(release(
+                    node.clusterId(),
+                    node.nodeName(),
+                    device,
+                    Outcome.AUTO_RELEASED,
                     "no fault for " + policy.faultFreeHours() + "h (fault_free_hours) since "
-                            + Instant.ofEpochMilli(node.device(device).map(d -> Math.max(d.lastFaultMs(),
-                                    d.lastSeparateTimeMs())).orElse(0L)), policy, nowMs));
+                            + Instant.ofEpochMilli(node.device(device)
+                                    .map(d -> Math.max(d.lastFaultMs(), d.lastSeparateTimeMs()))
+                                    .orElse(0L)),
+                    policy,
+                    nowMs));
         }
         return effects;
     }
@@ -138,12 +206,18 @@ public final class FaultCounting {
             return effects;
         }
         boolean changed = false;
-        while (!candidates.isEmpty() && (!policy.hasBudget()
-                || state.isolatedDevices(clusterId) < policy.maxIsolatedDevicesPerCluster())) {
+        while (!candidates.isEmpty()
+                && (!policy.hasBudget() || state.isolatedDevices(clusterId) < policy.maxIsolatedDevicesPerCluster())) {
             Candidate next = candidates.remove(0);
             changed = true;
             NodeIsolationState node = state.node(clusterId, next.fault().nodeName());
-            isolate(node, next.fault(), List.of(next.separateTimeMs()), next.separateTimeMs(), policy, nowMs,
+            isolate(
+                    node,
+                    next.fault(),
+                    List.of(next.separateTimeMs()),
+                    next.separateTimeMs(),
+                    policy,
+                    nowMs,
                     "isolated from candidate held since " + Instant.ofEpochMilli(next.heldSinceMs()) + ": ",
                     effects);
         }

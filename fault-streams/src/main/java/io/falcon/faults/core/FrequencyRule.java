@@ -16,8 +16,7 @@ public final class FrequencyRule {
      */
     public static final long MAX_WINDOW_MS = PolicyRules.MAX_WINDOW_HOURS * 3_600_000L;
 
-    private FrequencyRule() {
-    }
+    private FrequencyRule() {}
 
     /**
      * Adds a fault time (kept sorted) and drops what can no longer be part of a decision under any policy: times

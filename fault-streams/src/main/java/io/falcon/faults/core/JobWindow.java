@@ -18,8 +18,7 @@ public final class JobWindow {
     /** Receive-time order, arrival order among equal times. */
     public static final Comparator<DeviceFault> ORDER = Comparator.comparingLong(DeviceFault::receiveTimeMs);
 
-    private JobWindow() {
-    }
+    private JobWindow() {}
 
     /** The outcome of one fault decided by the job window. */
     public sealed interface Outcome {
@@ -27,8 +26,7 @@ public final class JobWindow {
     }
 
     /** Hardware fault: passes on to the frequency counter. */
-    public record Counted(DeviceFault fault) implements Outcome {
-    }
+    public record Counted(DeviceFault fault) implements Outcome {}
 
     /**
      * Software fault: not counted. windowDevices are the node/device refs with the same code in the window
@@ -41,7 +39,9 @@ public final class JobWindow {
 
         /** The other devices, at most {@link #MAX_PEERS_LISTED} of them. */
         public List<String> listedPeers() {
-            return windowDevices.stream().filter(ref -> !ref.equals(fault.deviceRef())).limit(MAX_PEERS_LISTED)
+            return windowDevices.stream()
+                    .filter(ref -> !ref.equals(fault.deviceRef()))
+                    .limit(MAX_PEERS_LISTED)
                     .toList();
         }
 
@@ -138,7 +138,8 @@ public final class JobWindow {
     public static final int MAX_PEERS_LISTED = 16;
 
     static boolean sameDevice(DeviceFault a, DeviceFault b) {
-        return a.clusterId().equals(b.clusterId()) && a.nodeName().equals(b.nodeName())
+        return a.clusterId().equals(b.clusterId())
+                && a.nodeName().equals(b.nodeName())
                 && a.deviceName().equals(b.deviceName());
     }
 }

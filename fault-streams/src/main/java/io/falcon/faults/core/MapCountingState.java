@@ -27,8 +27,10 @@ public final class MapCountingState implements CountingState {
 
     @Override
     public void clearDevice(String clusterId, String nodeName, String deviceName) {
-        counters.keySet().removeIf(k -> k.clusterId().equals(clusterId) && k.nodeName().equals(nodeName)
-                && k.deviceName().equals(deviceName));
+        counters.keySet()
+                .removeIf(k -> k.clusterId().equals(clusterId)
+                        && k.nodeName().equals(nodeName)
+                        && k.deviceName().equals(deviceName));
     }
 
     @Override
@@ -47,8 +49,10 @@ public final class MapCountingState implements CountingState {
 
     @Override
     public int isolatedDevices(String clusterId) {
-        return nodes.values().stream().filter(n -> n.clusterId().equals(clusterId))
-                .mapToInt(n -> n.devices().size()).sum();
+        return nodes.values().stream()
+                .filter(n -> n.clusterId().equals(clusterId))
+                .mapToInt(n -> n.devices().size())
+                .sum();
     }
 
     @Override

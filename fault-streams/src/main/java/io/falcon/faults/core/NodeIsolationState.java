@@ -24,7 +24,10 @@ public record NodeIsolationState(String clusterId, String nodeName, Map<String, 
         }
 
         public long lastSeparateTimeMs() {
-            return codes.stream().mapToLong(NodeIsolation.DeviceIsolation::lastSeparateTime).max().orElse(0);
+            return codes.stream()
+                    .mapToLong(NodeIsolation.DeviceIsolation::lastSeparateTime)
+                    .max()
+                    .orElse(0);
         }
     }
 
@@ -83,9 +86,12 @@ public record NodeIsolationState(String clusterId, String nodeName, Map<String, 
     /** Devices without a fault for faultFreeMs at nowMs. */
     public List<String> faultFreeDevices(long nowMs, long faultFreeMs) {
         return devices.entrySet().stream()
-                .filter(e -> nowMs - Math.max(e.getValue().lastFaultMs(), e.getValue().lastSeparateTimeMs())
+                .filter(e -> nowMs
+                                - Math.max(
+                                        e.getValue().lastFaultMs(), e.getValue().lastSeparateTimeMs())
                         >= faultFreeMs)
-                .map(Map.Entry::getKey).toList();
+                .map(Map.Entry::getKey)
+                .toList();
     }
 
     /** The RFC's ConfigMap value for this node. */

@@ -28,15 +28,12 @@ public final class PolicyRules {
     public static final String DRY_RUN = ROOT + ".safeguards.dry_run";
     public static final String BUDGET = ROOT + ".safeguards.max_isolated_devices_per_cluster";
 
-    private PolicyRules() {
-    }
+    private PolicyRules() {}
 
     /** A parsed and validated policy, or every problem found. */
-    public sealed interface Validated {
-    }
+    public sealed interface Validated {}
 
-    public record Valid(IsolationPolicy policy) implements Validated {
-    }
+    public record Valid(IsolationPolicy policy) implements Validated {}
 
     public record Invalid(List<String> errors) implements Validated {
         public Invalid {
@@ -50,8 +47,15 @@ public final class PolicyRules {
 
     /** The RFC's example configuration, in force until a policy is published. */
     public static IsolationPolicy defaultPolicy() {
-        return new IsolationPolicy(new Meta("default-policy", Instant.EPOCH, "fault-streams"), 0, true, 24, 3,
-                IsolationPolicy.NEVER_RELEASE, false, 0);
+        return new IsolationPolicy(
+                new Meta("default-policy", Instant.EPOCH, "fault-streams"),
+                0,
+                true,
+                24,
+                3,
+                IsolationPolicy.NEVER_RELEASE,
+                false,
+                0);
     }
 
     /** Checks the RFC's bounds (and the safeguards'); empty when the policy may be applied. */

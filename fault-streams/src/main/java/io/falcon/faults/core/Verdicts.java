@@ -13,29 +13,59 @@ import java.util.Optional;
 public final class Verdicts {
     public static final String PRODUCER = "fault-streams";
 
-    private Verdicts() {
-    }
+    private Verdicts() {}
 
-    public static FaultVerdict about(DeviceFault fault, Outcome outcome, IsolationPolicy policy, List<String> peers,
-            int peerCount, List<Long> times, String explanation, long nowMs) {
-        Meta meta = Meta.deterministic(PRODUCER, Instant.ofEpochMilli(nowMs),
-                fault.meta().eventId() + "/" + outcome + "/" + policy.version());
-        return new FaultVerdict(meta, fault.clusterId(), fault.nodeName(), fault.deviceName(), fault.faultCode(),
-                fault.jobId(), fault.receiveTimeMs(), outcome,
+    public static FaultVerdict about(
+            DeviceFault fault,
+            Outcome outcome,
+            IsolationPolicy policy,
+            List<String> peers,
+            int peerCount,
+            List<Long> times,
+            String explanation,
+            long nowMs) {
+        Meta meta = Meta.deterministic(
+                PRODUCER, Instant.ofEpochMilli(nowMs), fault.meta().eventId() + "/" + outcome + "/" + policy.version());
+        return new FaultVerdict(
+                meta,
+                fault.clusterId(),
+                fault.nodeName(),
+                fault.deviceName(),
+                fault.faultCode(),
+                fault.jobId(),
+                fault.receiveTimeMs(),
+                outcome,
                 new FaultVerdict.Evidence(policy.version(), peers, peerCount, times, explanation));
     }
 
-    public static FaultVerdict about(DeviceFault fault, Outcome outcome, IsolationPolicy policy, String explanation,
-            long nowMs) {
+    public static FaultVerdict about(
+            DeviceFault fault, Outcome outcome, IsolationPolicy policy, String explanation, long nowMs) {
         return about(fault, outcome, policy, List.of(), 0, List.of(), explanation, nowMs);
     }
 
     /** A verdict about a device rather than a fault (releases). */
-    public static FaultVerdict aboutDevice(String clusterId, String nodeName, String deviceName, String faultCodes,
-            Outcome outcome, IsolationPolicy policy, String explanation, long nowMs) {
-        Meta meta = Meta.deterministic(PRODUCER, Instant.ofEpochMilli(nowMs),
+    public static FaultVerdict aboutDevice(
+            String clusterId,
+            String nodeName,
+            String deviceName,
+            String faultCodes,
+            Outcome outcome,
+            IsolationPolicy policy,
+            String explanation,
+            long nowMs) {
+        Meta meta = Meta.deterministic(
+                PRODUCER,
+                Instant.ofEpochMilli(nowMs),
                 clusterId + "/" + nodeName + "/" + deviceName + "/" + outcome + "/" + nowMs);
-        return new FaultVerdict(meta, clusterId, nodeName, deviceName, faultCodes, Optional.empty(), nowMs, outcome,
+        return new FaultVerdict(
+                meta,
+                clusterId,
+                nodeName,
+                deviceName,
+                faultCodes,
+                Optional.empty(),
+                nowMs,
+                outcome,
                 new FaultVerdict.Evidence(policy.version(), List.of(), 0, List.of(), explanation));
     }
 }

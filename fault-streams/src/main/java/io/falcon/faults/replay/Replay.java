@@ -58,13 +58,21 @@ public final class Replay implements AutoCloseable {
         wallClock = start;
         driver = new TopologyTestDriver(FaultTopology.build(options), props, start);
         var keys = Serdes.String();
-        faults = driver.createInputTopic(Topics.DEVICE_FAULTS.name(), keys.serializer(),
+        faults = driver.createInputTopic(
+                Topics.DEVICE_FAULTS.name(),
+                keys.serializer(),
                 Topics.DEVICE_FAULTS.valueSerde().serializer());
-        policies = driver.createInputTopic(Topics.ISOLATION_POLICY.name(), keys.serializer(),
+        policies = driver.createInputTopic(
+                Topics.ISOLATION_POLICY.name(),
+                keys.serializer(),
                 Topics.ISOLATION_POLICY.valueSerde().serializer());
-        verdicts = driver.createOutputTopic(Topics.FAULT_VERDICTS.name(), keys.deserializer(),
+        verdicts = driver.createOutputTopic(
+                Topics.FAULT_VERDICTS.name(),
+                keys.deserializer(),
                 Topics.FAULT_VERDICTS.valueSerde().deserializer());
-        isolations = driver.createOutputTopic(Topics.ISOLATION.name(), keys.deserializer(),
+        isolations = driver.createOutputTopic(
+                Topics.ISOLATION.name(),
+                keys.deserializer(),
                 Topics.ISOLATION.valueSerde().deserializer());
         policies.pipeInput(IsolationPolicy.KEY, policy);
     }
@@ -112,7 +120,10 @@ public final class Replay implements AutoCloseable {
 
     /** Lets every pending job window close (and one release check run), then drains. */
     public void finish() {
-        advanceTo(wallClock.plus(options.jobWindow()).plus(options.grace()).plus(options.decideInterval())
+        advanceTo(wallClock
+                .plus(options.jobWindow())
+                .plus(options.grace())
+                .plus(options.decideInterval())
                 .plusSeconds(1));
         advanceTo(wallClock.plus(options.releaseCheckInterval()));
     }

@@ -20,8 +20,7 @@ import java.util.List;
  * stdout, then a summary line to stderr. Exit 2 for bad arguments, an unreadable trace or an invalid policy.
  */
 public final class ReplayMain {
-    private ReplayMain() {
-    }
+    private ReplayMain() {}
 
     public static void main(String[] args) throws Exception {
         System.exit(runFromCommandLine(args));
@@ -52,10 +51,22 @@ public final class ReplayMain {
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : "";
             switch (args[i]) {
-                case "--trace" -> { trace = Path.of(value); i++; }
-                case "--policy" -> { policyFile = Path.of(value); i++; }
-                case "--job-window" -> { window = Duration.parse("PT" + value); i++; }
-                case "--grace" -> { grace = Duration.parse("PT" + value); i++; }
+                case "--trace" -> {
+                    trace = Path.of(value);
+                    i++;
+                }
+                case "--policy" -> {
+                    policyFile = Path.of(value);
+                    i++;
+                }
+                case "--job-window" -> {
+                    window = Duration.parse("PT" + value);
+                    i++;
+                }
+                case "--grace" -> {
+                    grace = Duration.parse("PT" + value);
+                    i++;
+                }
                 case "--no-jobless" -> jobless = false;
                 default -> {
                     err.println("unknown argument " + args[i]);
@@ -74,9 +85,11 @@ public final class ReplayMain {
         }
         IsolationPolicy policy = ((PolicyRules.Valid) validated).policy();
         List<DeviceFault> faults = Replay.readTrace(trace).toList();
-        Instant start = faults.isEmpty() ? Instant.EPOCH : Instant.ofEpochMilli(faults.get(0).receiveTimeMs());
-        FaultTopologyOptions replayOptions = new FaultTopologyOptions(window, grace, options.decideInterval(),
-                options.releaseCheckInterval(), jobless, true);
+        Instant start = faults.isEmpty()
+                ? Instant.EPOCH
+                : Instant.ofEpochMilli(faults.get(0).receiveTimeMs());
+        FaultTopologyOptions replayOptions = new FaultTopologyOptions(
+                window, grace, options.decideInterval(), options.releaseCheckInterval(), jobless, true);
         try (Replay replay = new Replay(replayOptions, policy, start, out::println)) {
             faults.forEach(replay::feed);
             replay.finish();

@@ -28,26 +28,27 @@ final class BinaryCodec {
     private static final JsonSerde<DeviceFault> FAULT_JSON = JsonSerde.of(DeviceFault.class);
     private static final JsonSerde<StoredValues.FaultTimes> TIMES_JSON = JsonSerde.of(StoredValues.FaultTimes.class);
 
-    private BinaryCodec() {
-    }
+    private BinaryCodec() {}
 
     static Serde<DeviceFault> faults() {
-        return Serdes.serdeFrom((Serializer<DeviceFault>) (topic, fault) -> fault == null ? null : encode(fault),
+        return Serdes.serdeFrom(
+                (Serializer<DeviceFault>) (topic, fault) -> fault == null ? null : encode(fault),
                 (Deserializer<DeviceFault>) (topic, bytes) -> bytes == null ? null : decodeFault(bytes));
     }
 
     static Serde<StoredValues.FaultTimes> faultTimes() {
         return Serdes.serdeFrom(
                 (Serializer<StoredValues.FaultTimes>) (topic, times) -> times == null ? null : encode(times.times()),
-                (Deserializer<StoredValues.FaultTimes>) (topic, bytes) -> bytes == null ? null
-                        : new StoredValues.FaultTimes(decodeTimes(bytes)));
+                (Deserializer<StoredValues.FaultTimes>)
+                        (topic, bytes) -> bytes == null ? null : new StoredValues.FaultTimes(decodeTimes(bytes)));
     }
 
     static byte[] encode(DeviceFault fault) {
         byte[][] strings = {
             utf8(fault.meta().eventId()), utf8(fault.meta().producer()), utf8(fault.clusterId()),
             utf8(fault.nodeName()), utf8(fault.deviceName()), utf8(fault.faultCode()),
-            utf8(fault.faultLevel().orElse("")), utf8(fault.jobId().orElse(""))};
+            utf8(fault.faultLevel().orElse("")), utf8(fault.jobId().orElse(""))
+        };
         int size = 1 + 8 + 8;
         for (byte[] s : strings) {
             size += 4 + s.length;
@@ -82,9 +83,15 @@ final class BinaryCodec {
             String code = string(in);
             String level = string(in);
             String job = string(in);
-            return new DeviceFault(new Meta(eventId, Instant.ofEpochMilli(occurredAt), producer), cluster, node,
-                    device, code, Optional.of(level).filter(s -> !s.isEmpty()),
-                    Optional.of(job).filter(s -> !s.isEmpty()), receiveTimeMs);
+            return new DeviceFault(
+                    new Meta(eventId, Instant.ofEpochMilli(occurredAt), producer),
+                    cluster,
+                    node,
+                    device,
+                    code,
+                    Optional.of(level).filter(s -> !s.isEmpty()),
+                    Optional.of(job).filter(s -> !s.isEmpty()),
+                    receiveTimeMs);
         } catch (RuntimeException e) {
             throw new SerializationException("undecodable fault: " + e.getMessage(), e);
         }

@@ -1,6 +1,5 @@
 package io.falcon.faults.topology;
 
-import io.falcon.ops.FalconMetrics;
 import io.falcon.events.Topics;
 import io.falcon.events.fault.DeviceFault;
 import io.falcon.events.fault.FaultVerdict;
@@ -11,6 +10,7 @@ import io.falcon.events.fault.NodeIsolation;
 import io.falcon.faults.core.Effects;
 import io.falcon.faults.core.FaultCounting;
 import io.falcon.faults.core.NodeIsolationState;
+import io.falcon.ops.FalconMetrics;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -57,29 +57,41 @@ final class CountingProcessor implements Processor<String, byte[], String, Objec
         this.context = context;
         nodes = context.getStateStore(FaultTopology.NODE_STORE);
         candidates = context.getStateStore(FaultTopology.CANDIDATE_STORE);
-        counting = new FaultCounting(new StoreCountingState(context.getStateStore(FaultTopology.COUNTER_STORE), nodes,
-                candidates));
+        counting = new FaultCounting(
+                new StoreCountingState(context.getStateStore(FaultTopology.COUNTER_STORE), nodes, candidates));
         context.schedule(options.releaseCheckInterval(), PunctuationType.WALL_CLOCK_TIME, this::checkReleases);
     }
 
     @Override
     public void process(Record<String, byte[]> record) {
         // A record whose processing throws is dead-lettered with the reason; the stream goes on.
-        FaultTopology.DEAD_LETTERS.guard(record, context, metrics::deadLetter, () -> processSafely(record), () -> { });
+        FaultTopology.DEAD_LETTERS.guard(record, context, metrics::deadLetter, () -> processSafely(record), () -> {});
     }
 
     private void processSafely(Record<String, byte[]> record) {
         long nowMs = context.currentSystemTimeMs();
         String topic = context.recordMetadata().map(m -> m.topic()).orElse("");
         if (topic.equals(Topics.ISOLATION_COMMANDS.name())) {
-            FaultTopology.DEAD_LETTERS.decode(Topics.ISOLATION_COMMANDS.valueSerde(), record, context).ifPresent(command -> {
-                if (command instanceof IsolationCommand.Release release) {
-                    LOG.info("release requested cluster={} node={} device={} reason={}", release.clusterId(),
-                            release.nodeName(), release.deviceName(), release.reason());
-                    emit(counting.release(release.clusterId(), release.nodeName(), release.deviceName(),
-                            Outcome.RELEASED_BY_OPERATOR, release.reason(), policy(), nowMs));
-                }
-            });
+            FaultTopology.DEAD_LETTERS
+                    .decode(Topics.ISOLATION_COMMANDS.valueSerde(), record, context)
+                    .ifPresent(command -> {
+                        if (command instanceof IsolationCommand.Release release) {
+                            LOG.info(
+                                    "release requested cluster={} node={} device={} reason={}",
+                                    release.clusterId(),
+                                    release.nodeName(),
+                                    release.deviceName(),
+                                    release.reason());
+                            emit(counting.release(
+                                    release.clusterId(),
+                                    release.nodeName(),
+                                    release.deviceName(),
+                                    Outcome.RELEASED_BY_OPERATOR,
+                                    release.reason(),
+                                    policy(),
+                                    nowMs));
+                        }
+                    });
             return;
         }
         DeviceFault fault;
@@ -116,14 +128,24 @@ final class CountingProcessor implements Processor<String, byte[], String, Objec
     private void emit(Effects effects) {
         for (FaultVerdict verdict : effects.verdicts()) {
             if (verdict.outcome() != Outcome.COUNTED) {
-                LOG.info("verdict={} cluster={} node={} device={} code={} job={} policy=v{}: {}", verdict.outcome(),
-                        verdict.clusterId(), verdict.nodeName(), verdict.deviceName(), verdict.faultCode(),
-                        verdict.jobId().orElse(""), verdict.evidence().policyVersion(),
+                LOG.info(
+                        "verdict={} cluster={} node={} device={} code={} job={} policy=v{}: {}",
+                        verdict.outcome(),
+                        verdict.clusterId(),
+                        verdict.nodeName(),
+                        verdict.deviceName(),
+                        verdict.faultCode(),
+                        verdict.jobId().orElse(""),
+                        verdict.evidence().policyVersion(),
                         verdict.evidence().explanation());
             }
             metrics.faultVerdict(verdict.outcome().name(), verdict.clusterId());
-            context.forward(new Record<>(NodeIsolation.key(verdict.clusterId(), verdict.nodeName()),
-                    (Object) verdict, verdict.meta().occurredAt().toEpochMilli()), FaultTopology.VERDICT_SINK);
+            context.forward(
+                    new Record<>(
+                            NodeIsolation.key(verdict.clusterId(), verdict.nodeName()),
+                            (Object) verdict,
+                            verdict.meta().occurredAt().toEpochMilli()),
+                    FaultTopology.VERDICT_SINK);
         }
         long nowMs = context.currentSystemTimeMs();
         for (NodeIsolationState node : effects.changedNodes()) {
@@ -142,8 +164,7 @@ final class CountingProcessor implements Processor<String, byte[], String, Objec
         Map<String, Integer> nodes = isolatedByCluster.computeIfAbsent(clusterAndNode[0], c -> new HashMap<>());
         int devices = node.devices().size();
         Integer before = nodes.put(clusterAndNode[1], devices);
-        long total = isolatedTotals.merge(clusterAndNode[0], (long) devices - (before == null ? 0 : before),
-                Long::sum);
+        long total = isolatedTotals.merge(clusterAndNode[0], (long) devices - (before == null ? 0 : before), Long::sum);
         metrics.isolatedDevices(clusterAndNode[0], total);
     }
 }

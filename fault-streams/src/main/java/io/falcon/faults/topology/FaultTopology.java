@@ -1,14 +1,14 @@
 package io.falcon.faults.topology;
 
-import io.falcon.events.streams.StreamsDeadLetters;
-import io.falcon.faults.core.Verdicts;
-import io.falcon.ops.FalconMetrics;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.falcon.events.JsonSerde;
 import io.falcon.events.Topic;
 import io.falcon.events.Topics;
 import io.falcon.events.fault.IsolationPolicy;
+import io.falcon.events.streams.StreamsDeadLetters;
 import io.falcon.faults.core.NodeIsolationState;
+import io.falcon.faults.core.Verdicts;
+import io.falcon.ops.FalconMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.Map;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -35,8 +35,7 @@ public final class FaultTopology {
     static final String DEAD_LETTER_SINK = "to-dead-letter";
     static final StreamsDeadLetters DEAD_LETTERS = new StreamsDeadLetters(Verdicts.PRODUCER, DEAD_LETTER_SINK);
 
-    private FaultTopology() {
-    }
+    private FaultTopology() {}
 
     /** The topology without metrics (tests, replay). */
     public static Topology build(FaultTopologyOptions options) {
@@ -49,25 +48,36 @@ public final class FaultTopology {
         var keys = Serdes.String().deserializer();
 
         CurrentPolicy policy = new CurrentPolicy();
-        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(POLICY_STORE),
-                        Serdes.String(), JsonSerde.of(IsolationPolicy.class)).withLoggingDisabled(),
-                "policy-source", keys, bytes, Topics.ISOLATION_POLICY.name(), "policy",
+        topology.addGlobalStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.inMemoryKeyValueStore(POLICY_STORE),
+                                Serdes.String(),
+                                JsonSerde.of(IsolationPolicy.class))
+                        .withLoggingDisabled(),
+                "policy-source",
+                keys,
+                bytes,
+                Topics.ISOLATION_POLICY.name(),
+                "policy",
                 () -> new PolicyProcessor(policy));
 
         topology.addSource("faults", keys, bytes, Topics.DEVICE_FAULTS.name());
         topology.addProcessor("job-window", () -> new JobWindowProcessor(options, policy, metrics), "faults");
         topology.addStateStore(store(options, PENDING_STORE, BinaryCodec.faults()), "job-window");
         // internal: the compact binary encoding, not the catalog's JSON (docs/topics.md)
-        topology.addSink(COUNTING_SINK, Topics.FAULT_COUNTING.name(), Serdes.String().serializer(),
-                BinaryCodec.faults().serializer(), "job-window");
+        topology.addSink(
+                COUNTING_SINK,
+                Topics.FAULT_COUNTING.name(),
+                Serdes.String().serializer(),
+                BinaryCodec.faults().serializer(),
+                "job-window");
 
-        topology.addSource("counting-in", keys, bytes, Topics.FAULT_COUNTING.name(),
-                Topics.ISOLATION_COMMANDS.name());
-        topology.addProcessor("counting", () -> new CountingProcessor(options, policy, metrics),
-                "counting-in");
+        topology.addSource("counting-in", keys, bytes, Topics.FAULT_COUNTING.name(), Topics.ISOLATION_COMMANDS.name());
+        topology.addProcessor("counting", () -> new CountingProcessor(options, policy, metrics), "counting-in");
         topology.addStateStore(store(options, COUNTER_STORE, BinaryCodec.faultTimes()), "counting");
         topology.addStateStore(store(options, NODE_STORE, JsonSerde.of(NodeIsolationState.class)), "counting");
-        topology.addStateStore(store(options, CANDIDATE_STORE, JsonSerde.of(StoredValues.Candidates.class)), "counting");
+        topology.addStateStore(
+                store(options, CANDIDATE_STORE, JsonSerde.of(StoredValues.Candidates.class)), "counting");
         addSink(topology, ISOLATION_SINK, Topics.ISOLATION, "counting");
 
         addSink(topology, VERDICT_SINK, Topics.FAULT_VERDICTS, "job-window", "counting");
@@ -76,17 +86,17 @@ public final class FaultTopology {
     }
 
     private static <V> StoreBuilder<?> store(FaultTopologyOptions options, String name, Serde<V> values) {
-        var supplier = options.inMemoryStores() ? Stores.inMemoryKeyValueStore(name)
-                : Stores.persistentKeyValueStore(name);
+        var supplier =
+                options.inMemoryStores() ? Stores.inMemoryKeyValueStore(name) : Stores.persistentKeyValueStore(name);
         // not cached: the processors keep what they read often decoded themselves, and a held fault or a counter
         // is rarely written twice between two commits, so the cache would only add copying
-        return Stores.keyValueStoreBuilder(supplier, Serdes.String(), values)
-                .withLoggingEnabled(Map.of());
+        return Stores.keyValueStoreBuilder(supplier, Serdes.String(), values).withLoggingEnabled(Map.of());
     }
 
     @SuppressWarnings("unchecked")
     private static <V> void addSink(Topology topology, String name, Topic<String, V> topic, String... parents) {
-        Serializer<Object> values = (Serializer<Object>) (Serializer<?>) topic.valueSerde().serializer();
+        Serializer<Object> values =
+                (Serializer<Object>) (Serializer<?>) topic.valueSerde().serializer();
         topology.addSink(name, topic.name(), topic.keySerde().serializer(), values, parents);
     }
 }

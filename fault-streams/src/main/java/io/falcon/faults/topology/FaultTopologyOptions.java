@@ -12,39 +12,65 @@ import java.time.Duration;
  * in memory instead of RocksDB: replay and tests, where a RocksDB flush per TopologyTestDriver commit would
  * dominate.
  */
-public record FaultTopologyOptions(Duration jobWindow, Duration grace, Duration allowedLateness,
-        Duration decideInterval, Duration releaseCheckInterval, boolean countJoblessFaults, boolean inMemoryStores) {
+public record FaultTopologyOptions(
+        Duration jobWindow,
+        Duration grace,
+        Duration allowedLateness,
+        Duration decideInterval,
+        Duration releaseCheckInterval,
+        boolean countJoblessFaults,
+        boolean inMemoryStores) {
 
     public static final Duration DEFAULT_ALLOWED_LATENESS = Duration.ofMinutes(5);
 
-    public FaultTopologyOptions(Duration jobWindow, Duration grace, Duration decideInterval,
-            Duration releaseCheckInterval, boolean countJoblessFaults, boolean inMemoryStores) {
-        this(jobWindow, grace, DEFAULT_ALLOWED_LATENESS, decideInterval, releaseCheckInterval, countJoblessFaults,
+    public FaultTopologyOptions(
+            Duration jobWindow,
+            Duration grace,
+            Duration decideInterval,
+            Duration releaseCheckInterval,
+            boolean countJoblessFaults,
+            boolean inMemoryStores) {
+        this(
+                jobWindow,
+                grace,
+                DEFAULT_ALLOWED_LATENESS,
+                decideInterval,
+                releaseCheckInterval,
+                countJoblessFaults,
                 inMemoryStores);
     }
 
-    public FaultTopologyOptions(Duration jobWindow, Duration grace, Duration decideInterval,
-            Duration releaseCheckInterval, boolean countJoblessFaults) {
+    public FaultTopologyOptions(
+            Duration jobWindow,
+            Duration grace,
+            Duration decideInterval,
+            Duration releaseCheckInterval,
+            boolean countJoblessFaults) {
         this(jobWindow, grace, decideInterval, releaseCheckInterval, countJoblessFaults, false);
     }
 
     public static FaultTopologyOptions defaults() {
-        return new FaultTopologyOptions(Duration.ofSeconds(30), Duration.ofSeconds(5), Duration.ofSeconds(1),
-                Duration.ofMinutes(1), true, false);
+        return new FaultTopologyOptions(
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(1),
+                Duration.ofMinutes(1),
+                true,
+                false);
     }
 
     public FaultTopologyOptions withCountJoblessFaults(boolean count) {
-        return new FaultTopologyOptions(jobWindow, grace, allowedLateness, decideInterval, releaseCheckInterval, count,
-                inMemoryStores);
+        return new FaultTopologyOptions(
+                jobWindow, grace, allowedLateness, decideInterval, releaseCheckInterval, count, inMemoryStores);
     }
 
     public FaultTopologyOptions withInMemoryStores(boolean inMemory) {
-        return new FaultTopologyOptions(jobWindow, grace, allowedLateness, decideInterval, releaseCheckInterval,
-                countJoblessFaults, inMemory);
+        return new FaultTopologyOptions(
+                jobWindow, grace, allowedLateness, decideInterval, releaseCheckInterval, countJoblessFaults, inMemory);
     }
 
     public FaultTopologyOptions withAllowedLateness(Duration lateness) {
-        return new FaultTopologyOptions(jobWindow, grace, lateness, decideInterval, releaseCheckInterval,
-                countJoblessFaults, inMemoryStores);
+        return new FaultTopologyOptions(
+                jobWindow, grace, lateness, decideInterval, releaseCheckInterval, countJoblessFaults, inMemoryStores);
     }
 }

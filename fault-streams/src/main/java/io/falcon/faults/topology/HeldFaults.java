@@ -18,17 +18,15 @@ import java.util.TreeSet;
  */
 final class HeldFaults {
     /** One held fault and the store key it is kept under. */
-    record Held(String storeKey, DeviceFault fault) {
-    }
+    record Held(String storeKey, DeviceFault fault) {}
 
     /** A job's place in the decision order: its first fault's receive time. */
-    private record Due(long firstMs, String jobKey) {
-    }
+    private record Due(long firstMs, String jobKey) {}
 
-    private static final Comparator<Held> ORDER = Comparator.comparingLong((Held h) -> h.fault().receiveTimeMs())
-            .thenComparing(Held::storeKey);
-    private static final Comparator<Due> DUE_ORDER = Comparator.comparingLong(Due::firstMs)
-            .thenComparing(Due::jobKey);
+    private static final Comparator<Held> ORDER =
+            Comparator.comparingLong((Held h) -> h.fault().receiveTimeMs()).thenComparing(Held::storeKey);
+    private static final Comparator<Due> DUE_ORDER =
+            Comparator.comparingLong(Due::firstMs).thenComparing(Due::jobKey);
 
     private final Map<String, List<Held>> byJob = new HashMap<>();
     private final NavigableSet<Due> due = new TreeSet<>(DUE_ORDER);

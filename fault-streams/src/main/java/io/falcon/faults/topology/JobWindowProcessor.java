@@ -1,6 +1,5 @@
 package io.falcon.faults.topology;
 
-import io.falcon.ops.FalconMetrics;
 import io.falcon.events.Topics;
 import io.falcon.events.fault.DeviceFault;
 import io.falcon.events.fault.FaultVerdict.Outcome;
@@ -8,12 +7,9 @@ import io.falcon.events.fault.IsolationPolicy;
 import io.falcon.events.fault.NodeIsolation;
 import io.falcon.faults.core.JobWindow;
 import io.falcon.faults.core.Verdicts;
+import io.falcon.ops.FalconMetrics;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -45,6 +41,7 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
     private long lastRecordWallMs;
     /** Event time is only known once a record (or a restored held fault) has shown a receive time. */
     private boolean eventTimeKnown;
+
     private long sequence;
 
     private final FalconMetrics metrics;
@@ -66,7 +63,8 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
             while (it.hasNext()) {
                 KeyValue<String, DeviceFault> kv = it.next();
                 // the (cluster, job) comes from the value, so keys of an earlier layout are read as well
-                held.add(StoreKeys.job(kv.value.clusterId(), kv.value.jobId().orElse("")),
+                held.add(
+                        StoreKeys.job(kv.value.clusterId(), kv.value.jobId().orElse("")),
                         new HeldFaults.Held(kv.key, kv.value));
                 streamTimeMs = Math.max(streamTimeMs, kv.value.receiveTimeMs());
             }
@@ -75,7 +73,10 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
         lastRecordWallMs = context.currentSystemTimeMs();
         eventTimeKnown = restored > 0;
         if (restored > 0) {
-            LOG.info("job window task {} restored {} pending faults, event time {}", context.taskId(), restored,
+            LOG.info(
+                    "job window task {} restored {} pending faults, event time {}",
+                    context.taskId(),
+                    restored,
                     streamTimeMs);
         }
         context.schedule(options.decideInterval(), PunctuationType.WALL_CLOCK_TIME, this::decide);
@@ -84,11 +85,13 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
     @Override
     public void process(Record<String, byte[]> record) {
         // A record whose processing throws is dead-lettered with the reason; the stream goes on.
-        FaultTopology.DEAD_LETTERS.guard(record, context, metrics::deadLetter, () -> processSafely(record), () -> { });
+        FaultTopology.DEAD_LETTERS.guard(record, context, metrics::deadLetter, () -> processSafely(record), () -> {});
     }
 
     private void processSafely(Record<String, byte[]> record) {
-        FaultTopology.DEAD_LETTERS.decode(Topics.DEVICE_FAULTS.valueSerde(), record, context).ifPresent(this::accept);
+        FaultTopology.DEAD_LETTERS
+                .decode(Topics.DEVICE_FAULTS.valueSerde(), record, context)
+                .ifPresent(this::accept);
     }
 
     private void accept(DeviceFault fault) {
@@ -97,8 +100,12 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
             if (options.countJoblessFaults()) {
                 toCounting(fault, wallMs);
             } else {
-                forwardVerdict(Verdicts.about(fault, Outcome.NOT_COUNTED_NO_JOB, policy(),
-                        "faults without a job id are not counted (falcon.faults.count-jobless-faults=false)", wallMs));
+                forwardVerdict(Verdicts.about(
+                        fault,
+                        Outcome.NOT_COUNTED_NO_JOB,
+                        policy(),
+                        "faults without a job id are not counted (falcon.faults.count-jobless-faults=false)",
+                        wallMs));
             }
             return;
         }
@@ -108,9 +115,15 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
         streamTimeMs = Math.max(eventTimeMs, fault.receiveTimeMs());
         lastRecordWallMs = wallMs;
         eventTimeKnown = true;
-        if (JobWindow.isTooLate(fault.receiveTimeMs(), eventTimeMs, options.allowedLateness().toMillis())) {
-            forwardVerdict(Verdicts.about(fault, Outcome.LATE_COUNTED_DIRECTLY, policy(),
-                    "arrived " + Duration.ofMillis(eventTimeMs - fault.receiveTimeMs()).toSeconds()
+        if (JobWindow.isTooLate(
+                fault.receiveTimeMs(), eventTimeMs, options.allowedLateness().toMillis())) {
+            forwardVerdict(Verdicts.about(
+                    fault,
+                    Outcome.LATE_COUNTED_DIRECTLY,
+                    policy(),
+                    "arrived "
+                            + Duration.ofMillis(eventTimeMs - fault.receiveTimeMs())
+                                    .toSeconds()
                             + "s behind the job window's event time, more than the allowed lateness ("
                             + options.allowedLateness().toSeconds()
                             + "s, falcon.faults.allowed-lateness): counted directly, without the job window",
@@ -119,12 +132,20 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
             return;
         }
         String jobKey = StoreKeys.job(fault.clusterId(), jobId);
-        long seq = context.recordMetadata().map(m -> m.offset()).filter(o -> o >= 0).orElse(sequence++);
+        long seq = context.recordMetadata()
+                .map(m -> m.offset())
+                .filter(o -> o >= 0)
+                .orElse(sequence++);
         String storeKey = StoreKeys.pending(jobKey, fault.receiveTimeMs(), seq);
         pending.put(storeKey, fault);
         held.add(jobKey, new HeldFaults.Held(storeKey, fault));
-        LOG.debug("job={} cluster={} node={} device={} code={} held in the job window", jobId, fault.clusterId(),
-                fault.nodeName(), fault.deviceName(), fault.faultCode());
+        LOG.debug(
+                "job={} cluster={} node={} device={} code={} held in the job window",
+                jobId,
+                fault.clusterId(),
+                fault.nodeName(),
+                fault.deviceName(),
+                fault.faultCode());
     }
 
     /** Event time as seen by this task: the newest receive time, plus wall time spent idle since. */
@@ -146,16 +167,24 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
         JobWindow.Decision decision = JobWindow.decideDue(held.faults(jobKey), windowMs, graceMs, now);
         held.keep(jobKey, decision.remaining()).forEach(pending::delete);
         IsolationPolicy policy = policy();
-        String jobId = decision.decided().isEmpty() ? jobKey
+        String jobId = decision.decided().isEmpty()
+                ? jobKey
                 : decision.decided().get(0).fault().jobId().orElse(jobKey);
         int software = 0;
         for (JobWindow.Outcome outcome : decision.decided()) {
             if (outcome instanceof JobWindow.Software s) {
                 software++;
-                forwardVerdict(Verdicts.about(s.fault(), Outcome.SOFTWARE_FAULT, policy, s.listedPeers(),
-                        s.peerCount(), List.of(), "code " + s.fault().faultCode() + " also on " + s.peerCount()
+                forwardVerdict(Verdicts.about(
+                        s.fault(),
+                        Outcome.SOFTWARE_FAULT,
+                        policy,
+                        s.listedPeers(),
+                        s.peerCount(),
+                        List.of(),
+                        "code " + s.fault().faultCode() + " also on " + s.peerCount()
                                 + " other device(s) of job " + jobId + " within "
-                                + options.jobWindow().toSeconds() + "s: software fault, not counted", wallMs));
+                                + options.jobWindow().toSeconds() + "s: software fault, not counted",
+                        wallMs));
             } else {
                 toCounting(outcome.fault(), wallMs);
             }
@@ -171,8 +200,12 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
 
     private void forwardVerdict(io.falcon.events.fault.FaultVerdict verdict) {
         metrics.faultVerdict(verdict.outcome().name(), verdict.clusterId());
-        context.forward(new Record<>(NodeIsolation.key(verdict.clusterId(), verdict.nodeName()), (Object) verdict,
-                verdict.meta().occurredAt().toEpochMilli()), FaultTopology.VERDICT_SINK);
+        context.forward(
+                new Record<>(
+                        NodeIsolation.key(verdict.clusterId(), verdict.nodeName()),
+                        (Object) verdict,
+                        verdict.meta().occurredAt().toEpochMilli()),
+                FaultTopology.VERDICT_SINK);
     }
 
     private IsolationPolicy policy() {

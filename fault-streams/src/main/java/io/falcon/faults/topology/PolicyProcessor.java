@@ -51,7 +51,10 @@ final class PolicyProcessor implements Processor<String, byte[], Void, Void> {
         }
         var problems = PolicyRules.problems(policy);
         if (!problems.isEmpty()) {
-            LOG.error("rejected isolation policy v{}: {}; keeping {}", policy.version(), String.join("; ", problems),
+            LOG.error(
+                    "rejected isolation policy v{}: {}; keeping {}",
+                    policy.version(),
+                    String.join("; ", problems),
                     describe(current()));
             return;
         }

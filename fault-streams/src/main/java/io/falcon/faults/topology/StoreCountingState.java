@@ -6,8 +6,8 @@ import io.falcon.faults.core.CountingState;
 import io.falcon.faults.core.NodeIsolationState;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -24,8 +24,10 @@ final class StoreCountingState implements CountingState {
     private final Map<String, NodeIsolationState> isolatedNodes = new HashMap<>();
     private final Map<String, Integer> isolatedByCluster = new HashMap<>();
 
-    StoreCountingState(KeyValueStore<String, StoredValues.FaultTimes> counters,
-            KeyValueStore<String, NodeIsolationState> nodes, KeyValueStore<String, StoredValues.Candidates> candidates) {
+    StoreCountingState(
+            KeyValueStore<String, StoredValues.FaultTimes> counters,
+            KeyValueStore<String, NodeIsolationState> nodes,
+            KeyValueStore<String, StoredValues.Candidates> candidates) {
         this.counters = counters;
         this.nodes = nodes;
         this.candidates = candidates;
@@ -36,7 +38,8 @@ final class StoreCountingState implements CountingState {
 
     private void cache(String key, NodeIsolationState state) {
         NodeIsolationState before = state.isEmpty() ? isolatedNodes.remove(key) : isolatedNodes.put(key, state);
-        int delta = state.devices().size() - (before == null ? 0 : before.devices().size());
+        int delta =
+                state.devices().size() - (before == null ? 0 : before.devices().size());
         isolatedByCluster.merge(state.clusterId(), delta, Integer::sum);
     }
 
@@ -59,7 +62,8 @@ final class StoreCountingState implements CountingState {
     public void clearDevice(String clusterId, String nodeName, String deviceName) {
         List<String> keys = new ArrayList<>();
         try (KeyValueIterator<String, StoredValues.FaultTimes> it = counters.prefixScan(
-                StoreKeys.devicePrefix(clusterId, nodeName, deviceName), Serdes.String().serializer())) {
+                StoreKeys.devicePrefix(clusterId, nodeName, deviceName),
+                Serdes.String().serializer())) {
             it.forEachRemaining(kv -> keys.add(kv.key));
         }
         keys.forEach(counters::delete);

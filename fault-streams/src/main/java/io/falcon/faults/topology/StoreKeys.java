@@ -8,8 +8,7 @@ import io.falcon.faults.core.CounterKey;
 final class StoreKeys {
     static final char SEP = '\u0000';
 
-    private StoreKeys() {
-    }
+    private StoreKeys() {}
 
     /** Zero-padded to 19 digits (every non-negative long), so byte order is numeric order. */
     static String time(long ms) {
@@ -25,8 +24,6 @@ final class StoreKeys {
     static String pending(String jobKey, long receiveMs, long sequence) {
         return jobKey + SEP + time(receiveMs) + SEP + time(sequence);
     }
-
-
 
     static String counter(CounterKey key) {
         return key.clusterId() + SEP + key.nodeName() + SEP + key.deviceName() + SEP + key.faultCode();

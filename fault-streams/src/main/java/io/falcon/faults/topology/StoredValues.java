@@ -5,8 +5,7 @@ import java.util.List;
 
 /** Wrappers so lists get a named JSON shape in the changelogged stores. */
 final class StoredValues {
-    private StoredValues() {
-    }
+    private StoredValues() {}
 
     record FaultTimes(List<Long> times) {
         FaultTimes {

@@ -15,8 +15,7 @@ import java.util.Random;
  * (default 200000), "rocksdb" to use the production RocksDB stores (TopologyTestDriver flushes them per record).
  */
 public final class FaultThroughputHarness {
-    private FaultThroughputHarness() {
-    }
+    private FaultThroughputHarness() {}
 
     public static void main(String[] args) {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
@@ -28,20 +27,31 @@ public final class FaultThroughputHarness {
         for (int i = 0; i < n; i++) {
             int node = random.nextInt(4000);
             Optional<String> job = random.nextInt(4) == 0 ? Optional.empty() : Optional.of("job-" + node / 4);
-            faults[i] = DeviceFault.of("c" + node % 4, "node-" + node, "Ascend910-" + random.nextInt(8),
-                    "CODE" + random.nextInt(20), job, start.toEpochMilli() + i * 10L);
+            faults[i] = DeviceFault.of(
+                    "c" + node % 4,
+                    "node-" + node,
+                    "Ascend910-" + random.nextInt(8),
+                    "CODE" + random.nextInt(20),
+                    job,
+                    start.toEpochMilli() + i * 10L);
         }
         FaultTopologyOptions options = FaultTopologyOptions.defaults().withInMemoryStores(!rocks);
-        try (Replay replay = new Replay(options, policy, start, line -> { })) {
+        try (Replay replay = new Replay(options, policy, start, line -> {})) {
             long t0 = System.nanoTime();
             for (DeviceFault fault : faults) {
                 replay.feedQuietly(fault);
             }
             replay.finish();
             double seconds = (System.nanoTime() - t0) / 1e9;
-            System.out.printf("%d faults in %.2f s: %.0f faults/s (TopologyTestDriver, %s stores, one thread); "
-                    + "%d verdicts, %d isolation changes%n", n, seconds, n / seconds, rocks ? "RocksDB" : "in-memory",
-                    replay.verdictCount(), replay.isolationCount());
+            System.out.printf(
+                    "%d faults in %.2f s: %.0f faults/s (TopologyTestDriver, %s stores, one thread); "
+                            + "%d verdicts, %d isolation changes%n",
+                    n,
+                    seconds,
+                    n / seconds,
+                    rocks ? "RocksDB" : "in-memory",
+                    replay.verdictCount(),
+                    replay.isolationCount());
         }
     }
 }

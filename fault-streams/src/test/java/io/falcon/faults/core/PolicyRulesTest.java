@@ -55,21 +55,32 @@ class PolicyRulesTest {
                   enabled: yes please
                   separate: {fault_window_hours: 721, fault_threshold: "three"}
                 """;
-        assertThat(PolicyYaml.parse(yaml, 1, META)).isInstanceOfSatisfying(PolicyRules.Invalid.class,
-                invalid -> assertThat(invalid.errors()).containsExactly(
-                        "manuallySeparatePolicy.enabled must be true or false, got 'yes please'",
-                        "manuallySeparatePolicy.separate.fault_threshold must be a whole number, got 'three'",
-                        "manuallySeparatePolicy.release.fault_free_hours is required"));
-        assertThat(PolicyYaml.parse("manuallySeparatePolicy:\n  enabled: true\n  separate: "
-                + "{fault_window_hours: 721, fault_threshold: 3}\n  release: {fault_free_hours: -1}\n", 1, META))
-                .isInstanceOfSatisfying(PolicyRules.Invalid.class, invalid -> assertThat(invalid.message())
-                        .contains("manuallySeparatePolicy.separate.fault_window_hours must be between 1 and 720, got 721"));
+        assertThat(PolicyYaml.parse(yaml, 1, META))
+                .isInstanceOfSatisfying(
+                        PolicyRules.Invalid.class,
+                        invalid -> assertThat(invalid.errors())
+                                .containsExactly(
+                                        "manuallySeparatePolicy.enabled must be true or false, got 'yes please'",
+                                        "manuallySeparatePolicy.separate.fault_threshold must be a whole number, got 'three'",
+                                        "manuallySeparatePolicy.release.fault_free_hours is required"));
+        assertThat(PolicyYaml.parse(
+                        "manuallySeparatePolicy:\n  enabled: true\n  separate: "
+                                + "{fault_window_hours: 721, fault_threshold: 3}\n  release: {fault_free_hours: -1}\n",
+                        1,
+                        META))
+                .isInstanceOfSatisfying(
+                        PolicyRules.Invalid.class,
+                        invalid -> assertThat(invalid.message())
+                                .contains(
+                                        "manuallySeparatePolicy.separate.fault_window_hours must be between 1 and 720, got 721"));
     }
 
     @Test
     void aFileWithoutThePolicyBlockIsRejected() {
-        assertThat(PolicyYaml.parse("other: 1\n", 1, META)).isInstanceOfSatisfying(PolicyRules.Invalid.class,
-                invalid -> assertThat(invalid.message()).contains("manuallySeparatePolicy is required"));
+        assertThat(PolicyYaml.parse("other: 1\n", 1, META))
+                .isInstanceOfSatisfying(
+                        PolicyRules.Invalid.class,
+                        invalid -> assertThat(invalid.message()).contains("manuallySeparatePolicy is required"));
         assertThat(PolicyYaml.parse("a: [", 1, META)).isInstanceOf(PolicyRules.Invalid.class);
     }
 }

@@ -17,9 +17,9 @@ import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
-import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
 
 /** The core (job window + frequency counter) decides exactly what the RFC's plain algorithm decides. */
 class RfcPropertyTest {
@@ -29,24 +29,30 @@ class RfcPropertyTest {
     @Provide
     Arbitrary<List<DeviceFault>> traces() {
         Arbitrary<DeviceFault> fault = Combinators.combine(
-                Arbitraries.of("job-1", "job-2", ""),
-                Arbitraries.of("n1", "n2"),
-                Arbitraries.of("d0", "d1"),
-                Arbitraries.of("A", "B"),
-                Arbitraries.longs().between(0, 3 * 3600 / 5).map(step -> BASE + step * 5_000))
-                .as((job, node, device, code, time) -> DeviceFault.of("c1", node, device, code,
-                        Optional.of(job).filter(j -> !j.isEmpty()), time));
-        return fault.list().ofMinSize(0).ofMaxSize(60)
-                .map(list -> list.stream().sorted(Comparator.comparingLong(DeviceFault::receiveTimeMs)).toList());
+                        Arbitraries.of("job-1", "job-2", ""),
+                        Arbitraries.of("n1", "n2"),
+                        Arbitraries.of("d0", "d1"),
+                        Arbitraries.of("A", "B"),
+                        Arbitraries.longs().between(0, 3 * 3600 / 5).map(step -> BASE + step * 5_000))
+                .as((job, node, device, code, time) -> DeviceFault.of(
+                        "c1", node, device, code, Optional.of(job).filter(j -> !j.isEmpty()), time));
+        return fault.list()
+                .ofMinSize(0)
+                .ofMaxSize(60)
+                .map(list -> list.stream()
+                        .sorted(Comparator.comparingLong(DeviceFault::receiveTimeMs))
+                        .toList());
     }
 
     @Property(tries = 300)
-    void coreMatchesTheRfcReferenceModel(@ForAll("traces") List<DeviceFault> trace,
-            @ForAll @IntRange(min = 1, max = 4) int threshold, @ForAll @IntRange(min = 1, max = 2) int windowHours) {
-        IsolationPolicy policy = new IsolationPolicy(Meta.of("test", Instant.EPOCH), 1, true, windowHours, threshold,
-                -1, false, 0);
-        RfcReferenceModel.Result expected = RfcReferenceModel.run(trace, JOB_WINDOW_MS, threshold,
-                policy.faultWindowMs());
+    void coreMatchesTheRfcReferenceModel(
+            @ForAll("traces") List<DeviceFault> trace,
+            @ForAll @IntRange(min = 1, max = 4) int threshold,
+            @ForAll @IntRange(min = 1, max = 2) int windowHours) {
+        IsolationPolicy policy =
+                new IsolationPolicy(Meta.of("test", Instant.EPOCH), 1, true, windowHours, threshold, -1, false, 0);
+        RfcReferenceModel.Result expected =
+                RfcReferenceModel.run(trace, JOB_WINDOW_MS, threshold, policy.faultWindowMs());
 
         Map<String, List<DeviceFault>> byJob = new LinkedHashMap<>();
         List<DeviceFault> counted = new ArrayList<>();
@@ -59,7 +65,8 @@ class RfcPropertyTest {
             }
         }
         for (List<DeviceFault> jobFaults : byJob.values()) {
-            for (JobWindow.Outcome outcome : JobWindow.decideAll(jobFaults, JOB_WINDOW_MS).decided()) {
+            for (JobWindow.Outcome outcome :
+                    JobWindow.decideAll(jobFaults, JOB_WINDOW_MS).decided()) {
                 if (outcome instanceof JobWindow.Software s) {
                     software.add(s.fault());
                 } else {
@@ -71,10 +78,11 @@ class RfcPropertyTest {
         FaultCounting counting = new FaultCounting(new MapCountingState());
         List<RfcReferenceModel.Isolation> isolations = new ArrayList<>();
         for (DeviceFault f : counted) {
-            for (FaultVerdict v : counting.onCountedFault(f, policy, f.receiveTimeMs()).verdicts()) {
+            for (FaultVerdict v :
+                    counting.onCountedFault(f, policy, f.receiveTimeMs()).verdicts()) {
                 if (v.outcome() == FaultVerdict.Outcome.ISOLATED) {
-                    isolations.add(new RfcReferenceModel.Isolation(v.nodeName(), v.deviceName(), v.faultCode(),
-                            v.receiveTimeMs()));
+                    isolations.add(new RfcReferenceModel.Isolation(
+                            v.nodeName(), v.deviceName(), v.faultCode(), v.receiveTimeMs()));
                 }
             }
         }

@@ -14,11 +14,9 @@ import java.util.Map;
  * isReachFrequency, dealFrequencyFault) with unbounded lists and no pruning: the oracle for the property test.
  */
 final class RfcReferenceModel {
-    record Isolation(String node, String device, String code, long time) {
-    }
+    record Isolation(String node, String device, String code, long time) {}
 
-    record Result(List<DeviceFault> software, List<Isolation> isolations) {
-    }
+    record Result(List<DeviceFault> software, List<Isolation> isolations) {}
 
     static Result run(List<DeviceFault> faults, long jobWindowMs, int threshold, long windowMs) {
         Map<String, List<DeviceFault>> byJob = new LinkedHashMap<>();
@@ -39,8 +37,10 @@ final class RfcReferenceModel {
                 boolean soft = false;
                 for (int i = 1; i < list.size(); i++) {
                     DeviceFault f = list.get(i);
-                    if (f.faultCode().equals(f0.faultCode()) && f.receiveTimeMs() <= f0.receiveTimeMs() + jobWindowMs
-                            && (!f.nodeName().equals(f0.nodeName()) || !f.deviceName().equals(f0.deviceName()))) {
+                    if (f.faultCode().equals(f0.faultCode())
+                            && f.receiveTimeMs() <= f0.receiveTimeMs() + jobWindowMs
+                            && (!f.nodeName().equals(f0.nodeName())
+                                    || !f.deviceName().equals(f0.deviceName()))) {
                         soft = true;
                     }
                 }

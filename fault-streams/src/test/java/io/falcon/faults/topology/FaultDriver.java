@@ -48,28 +48,44 @@ final class FaultDriver implements AutoCloseable {
         props.put(StreamsConfig.STATE_DIR_CONFIG, dir.toString());
         driver = new TopologyTestDriver(FaultTopology.build(options), props, START);
         var keys = Serdes.String();
-        faults = driver.createInputTopic(Topics.DEVICE_FAULTS.name(), keys.serializer(),
+        faults = driver.createInputTopic(
+                Topics.DEVICE_FAULTS.name(),
+                keys.serializer(),
                 Topics.DEVICE_FAULTS.valueSerde().serializer());
-        rawFaults = driver.createInputTopic(Topics.DEVICE_FAULTS.name(), keys.serializer(),
+        rawFaults = driver.createInputTopic(
+                Topics.DEVICE_FAULTS.name(),
+                keys.serializer(),
                 Serdes.ByteArray().serializer());
-        policies = driver.createInputTopic(Topics.ISOLATION_POLICY.name(), keys.serializer(),
+        policies = driver.createInputTopic(
+                Topics.ISOLATION_POLICY.name(),
+                keys.serializer(),
                 Topics.ISOLATION_POLICY.valueSerde().serializer());
-        rawPolicies = driver.createInputTopic(Topics.ISOLATION_POLICY.name(), keys.serializer(),
+        rawPolicies = driver.createInputTopic(
+                Topics.ISOLATION_POLICY.name(),
+                keys.serializer(),
                 Serdes.ByteArray().serializer());
-        commands = driver.createInputTopic(Topics.ISOLATION_COMMANDS.name(), keys.serializer(),
+        commands = driver.createInputTopic(
+                Topics.ISOLATION_COMMANDS.name(),
+                keys.serializer(),
                 Topics.ISOLATION_COMMANDS.valueSerde().serializer());
-        verdicts = driver.createOutputTopic(Topics.FAULT_VERDICTS.name(), keys.deserializer(),
+        verdicts = driver.createOutputTopic(
+                Topics.FAULT_VERDICTS.name(),
+                keys.deserializer(),
                 Topics.FAULT_VERDICTS.valueSerde().deserializer());
-        isolations = driver.createOutputTopic(Topics.ISOLATION.name(), keys.deserializer(),
+        isolations = driver.createOutputTopic(
+                Topics.ISOLATION.name(),
+                keys.deserializer(),
                 Topics.ISOLATION.valueSerde().deserializer());
-        deadLetters = driver.createOutputTopic(Topics.DEAD_LETTER.name(), keys.deserializer(),
+        deadLetters = driver.createOutputTopic(
+                Topics.DEAD_LETTER.name(),
+                keys.deserializer(),
                 Topics.DEAD_LETTER.valueSerde().deserializer());
     }
 
-    static IsolationPolicy policy(long version, boolean enabled, int windowHours, int threshold, int freeHours,
-            boolean dryRun, int budget) {
-        return new IsolationPolicy(Meta.of("test", START), version, enabled, windowHours, threshold, freeHours,
-                dryRun, budget);
+    static IsolationPolicy policy(
+            long version, boolean enabled, int windowHours, int threshold, int freeHours, boolean dryRun, int budget) {
+        return new IsolationPolicy(
+                Meta.of("test", START), version, enabled, windowHours, threshold, freeHours, dryRun, budget);
     }
 
     static IsolationPolicy policy(long version, int windowHours, int threshold, int freeHours) {
@@ -82,7 +98,12 @@ final class FaultDriver implements AutoCloseable {
 
     /** A fault at START + offset. */
     static DeviceFault fault(String job, String node, String device, String code, Duration offset) {
-        return DeviceFault.of(CLUSTER, node, device, code, Optional.ofNullable(job),
+        return DeviceFault.of(
+                CLUSTER,
+                node,
+                device,
+                code,
+                Optional.ofNullable(job),
                 START.plus(offset).toEpochMilli());
     }
 
@@ -91,8 +112,14 @@ final class FaultDriver implements AutoCloseable {
     }
 
     void release(String node, String device) {
-        commands.pipeInput(CLUSTER, new IsolationCommand.Release(Meta.of("test", now), CLUSTER, node, device,
-                "operator removed it from clusterd-manual-info-cm"));
+        commands.pipeInput(
+                CLUSTER,
+                new IsolationCommand.Release(
+                        Meta.of("test", now),
+                        CLUSTER,
+                        node,
+                        device,
+                        "operator removed it from clusterd-manual-info-cm"));
     }
 
     /** Moves the wall clock (punctuators fire). */

@@ -82,16 +82,19 @@ class FaultTopologyTest {
         d.send(fault("job-1", "n1", "Ascend910-0", AIC, ofSeconds(20)));
         windowPasses();
 
-        assertThat(d.verdicts()).extracting(FaultVerdict::outcome)
+        assertThat(d.verdicts())
+                .extracting(FaultVerdict::outcome)
                 .containsExactly(Outcome.COUNTED, Outcome.COUNTED, Outcome.ISOLATED);
         List<KeyValue<String, NodeIsolation>> isolations = d.isolations();
         assertThat(isolations).hasSize(1);
         assertThat(isolations.get(0).key).isEqualTo("c1/n1");
         long separated = FaultDriver.START.plusSeconds(20).toEpochMilli();
-        String json = new String(io.falcon.events.Topics.ISOLATION.valueSerde().toBytes(isolations.get(0).value),
+        String json = new String(
+                io.falcon.events.Topics.ISOLATION.valueSerde().toBytes(isolations.get(0).value),
                 StandardCharsets.UTF_8);
-        assertThat(json).isEqualTo("{\"Total\":[\"Ascend910-0\"],\"Detail\":{\"Ascend910-0\":[{\"FaultCode\":\""
-                + AIC + "\",\"FaultLevel\":\"ManuallySeparateNPU\",\"LastSeparateTime\":" + separated + "}]}}");
+        assertThat(json)
+                .isEqualTo("{\"Total\":[\"Ascend910-0\"],\"Detail\":{\"Ascend910-0\":[{\"FaultCode\":\"" + AIC
+                        + "\",\"FaultLevel\":\"ManuallySeparateNPU\",\"LastSeparateTime\":" + separated + "}]}}");
     }
 
     @Test
@@ -103,11 +106,15 @@ class FaultTopologyTest {
             persistent.send(fault("job-2", "n1", "d1", AIC, ofSeconds(2)));
             persistent.send(fault("job-2", "n2", "d1", AIC, ofSeconds(3)));
             persistent.advance(ofSeconds(40));
-            assertThat(persistent.verdicts()).extracting(FaultVerdict::outcome).containsExactlyInAnyOrder(
-                    Outcome.COUNTED,
-                    Outcome.ISOLATED, Outcome.SOFTWARE_FAULT, Outcome.SOFTWARE_FAULT);
-            assertThat(persistent.driver.producedTopicNames()).contains("fault-test-fault-counters-changelog",
-                    "fault-test-fault-window-pending-changelog", "fault-test-fault-isolation-nodes-changelog");
+            assertThat(persistent.verdicts())
+                    .extracting(FaultVerdict::outcome)
+                    .containsExactlyInAnyOrder(
+                            Outcome.COUNTED, Outcome.ISOLATED, Outcome.SOFTWARE_FAULT, Outcome.SOFTWARE_FAULT);
+            assertThat(persistent.driver.producedTopicNames())
+                    .contains(
+                            "fault-test-fault-counters-changelog",
+                            "fault-test-fault-window-pending-changelog",
+                            "fault-test-fault-isolation-nodes-changelog");
         }
     }
 
@@ -116,7 +123,10 @@ class FaultTopologyTest {
         d.send(fault("job-1", "n1", "Ascend910-0", AIC, ofSeconds(0)));
         d.send(fault("job-1", "n1", "Ascend910-1", HBM, ofSeconds(5)));
         windowPasses();
-        assertThat(d.verdicts()).extracting(FaultVerdict::outcome).containsOnly(Outcome.COUNTED).hasSize(2);
+        assertThat(d.verdicts())
+                .extracting(FaultVerdict::outcome)
+                .containsOnly(Outcome.COUNTED)
+                .hasSize(2);
     }
 
     @Test
@@ -134,9 +144,14 @@ class FaultTopologyTest {
         d.send(fault("job-1", "n1", "d1", AIC, ofSeconds(2)));
         windowPasses();
         List<FaultVerdict> all = d.verdicts();
-        assertThat(all).filteredOn(v -> v.faultCode().equals(AIC)).extracting(FaultVerdict::outcome)
-                .containsOnly(Outcome.SOFTWARE_FAULT).hasSize(2);
-        assertThat(all).filteredOn(v -> v.faultCode().equals(HBM)).extracting(FaultVerdict::outcome)
+        assertThat(all)
+                .filteredOn(v -> v.faultCode().equals(AIC))
+                .extracting(FaultVerdict::outcome)
+                .containsOnly(Outcome.SOFTWARE_FAULT)
+                .hasSize(2);
+        assertThat(all)
+                .filteredOn(v -> v.faultCode().equals(HBM))
+                .extracting(FaultVerdict::outcome)
                 .containsExactly(Outcome.COUNTED);
     }
 
@@ -149,10 +164,12 @@ class FaultTopologyTest {
 
     @Test
     void faultsWithoutAJobAreNotCountedWhenConfiguredSo() throws Exception {
-        try (FaultDriver skipping = new FaultDriver(FaultTopologyOptions.defaults().withCountJoblessFaults(false).withInMemoryStores(true))) {
+        try (FaultDriver skipping = new FaultDriver(
+                FaultTopologyOptions.defaults().withCountJoblessFaults(false).withInMemoryStores(true))) {
             skipping.publish(policy(1, 24, 1, -1));
             skipping.send(fault(null, "n1", "d0", AIC, ofSeconds(0)));
-            assertThat(skipping.verdicts()).extracting(FaultVerdict::outcome)
+            assertThat(skipping.verdicts())
+                    .extracting(FaultVerdict::outcome)
                     .containsExactly(Outcome.NOT_COUNTED_NO_JOB);
             assertThat(skipping.isolations()).isEmpty();
         }
@@ -163,11 +180,11 @@ class FaultTopologyTest {
         d.publish(policy(1, 24, 1, -1));
         d.send(fault(null, "n1", "d0", AIC, ofSeconds(0)));
         d.send(fault(null, "n1", "d0", AIC, ofMinutes(5)));
-        assertThat(d.verdicts()).extracting(FaultVerdict::outcome).containsExactly(Outcome.ISOLATED,
-                Outcome.ISOLATED);
+        assertThat(d.verdicts()).extracting(FaultVerdict::outcome).containsExactly(Outcome.ISOLATED, Outcome.ISOLATED);
         List<KeyValue<String, NodeIsolation>> isolations = d.isolations();
         assertThat(isolations).hasSize(2);
-        assertThat(isolations.get(1).value.detail().get("d0")).singleElement()
+        assertThat(isolations.get(1).value.detail().get("d0"))
+                .singleElement()
                 .extracting(NodeIsolation.DeviceIsolation::lastSeparateTime)
                 .isEqualTo(FaultDriver.START.plus(ofMinutes(5)).toEpochMilli());
     }
@@ -178,10 +195,14 @@ class FaultTopologyTest {
         d.send(fault(null, "n1", "d0", AIC, ofMinutes(0)));
         d.send(fault(null, "n1", "d0", AIC, ofMinutes(40)));
         d.send(fault(null, "n1", "d0", AIC, ofMinutes(61)));
-        assertThat(d.verdicts()).extracting(FaultVerdict::outcome).containsOnly(Outcome.COUNTED).hasSize(3);
+        assertThat(d.verdicts())
+                .extracting(FaultVerdict::outcome)
+                .containsOnly(Outcome.COUNTED)
+                .hasSize(3);
         d.send(fault(null, "n1", "d0", AIC, ofMinutes(62)));
         assertThat(d.verdicts(Outcome.ISOLATED)).hasSize(1);
-        assertThat(d.verdicts(Outcome.ISOLATED).get(0).evidence().recentFaultTimesMs()).hasSize(3);
+        assertThat(d.verdicts(Outcome.ISOLATED).get(0).evidence().recentFaultTimesMs())
+                .hasSize(3);
     }
 
     @Test
@@ -190,7 +211,8 @@ class FaultTopologyTest {
         d.send(fault(null, "n1", "d0", AIC, ofSeconds(0)));
         d.send(fault(null, "n1", "d0", AIC, ofSeconds(1)));
         d.send(fault(null, "n1", "d0", AIC, ofSeconds(2)));
-        assertThat(d.verdicts()).extracting(FaultVerdict::outcome)
+        assertThat(d.verdicts())
+                .extracting(FaultVerdict::outcome)
                 .containsExactly(Outcome.COUNTED, Outcome.ISOLATED, Outcome.COUNTED);
     }
 
@@ -201,7 +223,10 @@ class FaultTopologyTest {
         d.send(fault(null, "n1", "d0", HBM, ofSeconds(1)));
         d.send(fault(null, "n1", "d1", AIC, ofSeconds(2)));
         d.send(fault(null, "n2", "d0", AIC, ofSeconds(3)));
-        assertThat(d.verdicts()).extracting(FaultVerdict::outcome).containsOnly(Outcome.COUNTED).hasSize(4);
+        assertThat(d.verdicts())
+                .extracting(FaultVerdict::outcome)
+                .containsOnly(Outcome.COUNTED)
+                .hasSize(4);
     }
 
     @Test
@@ -213,7 +238,8 @@ class FaultTopologyTest {
         assertThat(d.isolations()).hasSize(1);
 
         d.release("n1", "d0");
-        assertThat(d.verdicts(Outcome.RELEASED_BY_OPERATOR)).singleElement()
+        assertThat(d.verdicts(Outcome.RELEASED_BY_OPERATOR))
+                .singleElement()
                 .satisfies(v -> assertThat(v.faultCode()).isEqualTo(AIC));
         List<KeyValue<String, NodeIsolation>> after = d.isolations();
         assertThat(after).singleElement().satisfies(kv -> {
@@ -234,7 +260,9 @@ class FaultTopologyTest {
         assertThat(d.verdicts(Outcome.AUTO_RELEASED)).isEmpty();
         d.advance(ofMinutes(2));
         assertThat(d.verdicts(Outcome.AUTO_RELEASED)).hasSize(1);
-        assertThat(d.isolations()).singleElement().satisfies(kv -> assertThat(kv.value).isNull());
+        assertThat(d.isolations())
+                .singleElement()
+                .satisfies(kv -> assertThat(kv.value).isNull());
     }
 
     @Test
@@ -263,8 +291,7 @@ class FaultTopologyTest {
     void aDisabledPolicyCountsNothing() {
         d.publish(policy(4, false, 24, 1, -1, false, 0));
         d.send(fault(null, "n1", "d0", AIC, ofSeconds(0)));
-        assertThat(d.verdicts()).extracting(FaultVerdict::outcome)
-                .containsExactly(Outcome.NOT_COUNTED_POLICY_DISABLED);
+        assertThat(d.verdicts()).extracting(FaultVerdict::outcome).containsExactly(Outcome.NOT_COUNTED_POLICY_DISABLED);
         assertThat(d.isolations()).isEmpty();
     }
 
@@ -281,13 +308,15 @@ class FaultTopologyTest {
         d.publish(policy(1, true, 24, 1, -1, false, 1));
         d.send(fault(null, "n1", "d0", AIC, ofSeconds(0)));
         d.send(fault(null, "n2", "d5", AIC, ofSeconds(1)));
-        assertThat(d.verdicts()).extracting(FaultVerdict::outcome)
+        assertThat(d.verdicts())
+                .extracting(FaultVerdict::outcome)
                 .containsExactly(Outcome.ISOLATED, Outcome.HELD_BY_BUDGET);
         assertThat(d.isolations()).extracting(kv -> kv.key).containsExactly("c1/n1");
 
         d.release("n1", "d0");
-        assertThat(d.verdicts()).extracting(FaultVerdict::outcome).endsWith(Outcome.RELEASED_BY_OPERATOR,
-                Outcome.ISOLATED);
+        assertThat(d.verdicts())
+                .extracting(FaultVerdict::outcome)
+                .endsWith(Outcome.RELEASED_BY_OPERATOR, Outcome.ISOLATED);
         assertThat(d.isolations()).extracting(kv -> kv.key).containsExactly("c1/n1", "c1/n2");
     }
 
@@ -305,7 +334,8 @@ class FaultTopologyTest {
     @Test
     void anUndecodableFaultGoesToTheDeadLetterTopic() {
         d.rawFaults.pipeInput("job-1", "{not json".getBytes(StandardCharsets.UTF_8));
-        assertThat(d.deadLetters.readValuesToList()).singleElement()
+        assertThat(d.deadLetters.readValuesToList())
+                .singleElement()
                 .satisfies(letter -> assertThat(letter.sourceTopic()).isEqualTo("falcon.device-faults"));
         assertThat(d.verdicts()).isEmpty();
     }

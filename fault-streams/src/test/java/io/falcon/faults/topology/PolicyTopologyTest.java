@@ -10,9 +10,9 @@ import io.falcon.events.fault.IsolationPolicy;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /** Every bound of the RFC's configuration, applied (or rejected) through the policy topic without restart. */
 class PolicyTopologyTest {
@@ -39,9 +39,20 @@ class PolicyTopologyTest {
 
     @ParameterizedTest(name = "window={0} threshold={1} free={2} accepted={3}")
     @CsvSource({
-            "1, 3, -1, true", "720, 3, -1, true", "0, 3, -1, false", "721, 3, -1, false",
-            "24, 1, -1, true", "24, 50, -1, true", "24, 0, -1, false", "24, 51, -1, false",
-            "24, 3, 1, true", "24, 3, 240, true", "24, 3, 0, false", "24, 3, 241, false", "24, 3, -2, false"})
+        "1, 3, -1, true",
+        "720, 3, -1, true",
+        "0, 3, -1, false",
+        "721, 3, -1, false",
+        "24, 1, -1, true",
+        "24, 50, -1, true",
+        "24, 0, -1, false",
+        "24, 51, -1, false",
+        "24, 3, 1, true",
+        "24, 3, 240, true",
+        "24, 3, 0, false",
+        "24, 3, 241, false",
+        "24, 3, -2, false"
+    })
     void boundsAreEnforcedAndTheLastGoodPolicyStays(int window, int threshold, int free, boolean accepted) {
         assertThat(versionInForce()).isEqualTo(1);
         d.publish(policy(2, window, threshold, free));

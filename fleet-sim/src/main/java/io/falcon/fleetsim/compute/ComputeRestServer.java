@@ -8,8 +8,8 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.format.DateTimeFormatter;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,180 +26,188 @@ import org.slf4j.LoggerFactory;
  */
 public final class ComputeRestServer implements AutoCloseable {
 
-  private static final Logger log = LoggerFactory.getLogger(ComputeRestServer.class);
-  private static final String SELF_LINK_BASE = "https://www.googleapis.com/compute/v1/";
-  private static final Pattern GET_ONE =
-      Pattern.compile("^/compute/v1/projects/([^/]+)/zones/([^/]+)/reservations/([^/]+)$");
-  private static final Pattern LIST =
-      Pattern.compile("^/compute/v1/projects/([^/]+)/zones/([^/]+)/reservations$");
-  private static final Pattern AGGREGATED =
-      Pattern.compile("^/compute/v1/projects/([^/]+)/aggregated/reservations$");
-  /** The one filter shape the sim understands: {@code name = "x"} (also {@code name eq x}); others are ignored. */
-  private static final Pattern NAME_FILTER =
-      Pattern.compile("^\\s*\\(?\\s*name\\s*(?:=|eq)\\s*\"?([^\"\\s)]+)\"?\\s*\\)?\\s*$");
-  private static final DateTimeFormatter RFC3339 =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX").withZone(ZoneOffset.UTC);
+    private static final Logger log = LoggerFactory.getLogger(ComputeRestServer.class);
+    private static final String SELF_LINK_BASE = "https://www.googleapis.com/compute/v1/";
+    private static final Pattern GET_ONE =
+            Pattern.compile("^/compute/v1/projects/([^/]+)/zones/([^/]+)/reservations/([^/]+)$");
+    private static final Pattern LIST = Pattern.compile("^/compute/v1/projects/([^/]+)/zones/([^/]+)/reservations$");
+    private static final Pattern AGGREGATED = Pattern.compile("^/compute/v1/projects/([^/]+)/aggregated/reservations$");
+    /** The one filter shape the sim understands: {@code name = "x"} (also {@code name eq x}); others are ignored. */
+    private static final Pattern NAME_FILTER =
+            Pattern.compile("^\\s*\\(?\\s*name\\s*(?:=|eq)\\s*\"?([^\"\\s)]+)\"?\\s*\\)?\\s*$");
 
-  private final ReservationStore store;
-  private final ObjectMapper json = new ObjectMapper();
-  private final HttpServer server;
-  private final ExecutorService executor;
+    private static final DateTimeFormatter RFC3339 =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX").withZone(ZoneOffset.UTC);
 
-  public ComputeRestServer(ReservationStore store, int port) throws IOException {
-    this.store = store;
-    this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
-    this.executor = Executors.newFixedThreadPool(4, r -> {
-      Thread t = new Thread(r, "fleet-sim-compute");
-      t.setDaemon(true);
-      return t;
-    });
-    server.setExecutor(executor);
-    server.createContext("/", this::handle);
-    server.start();
-    log.info("compute reservations REST sim listening on {}", endpoint());
-  }
+    private final ReservationStore store;
+    private final ObjectMapper json = new ObjectMapper();
+    private final HttpServer server;
+    private final ExecutorService executor;
 
-  /** Endpoint for {@code ReservationsSettings.newBuilder().setEndpoint(..)}: scheme, host, port, no slash. */
-  public String endpoint() {
-    return "http://127.0.0.1:" + port();
-  }
+    public ComputeRestServer(ReservationStore store, int port) throws IOException {
+        this.store = store;
+        this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
+        this.executor = Executors.newFixedThreadPool(4, r -> {
+            Thread t = new Thread(r, "fleet-sim-compute");
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(executor);
+        server.createContext("/", this::handle);
+        server.start();
+        log.info("compute reservations REST sim listening on {}", endpoint());
+    }
 
-  public int port() {
-    return server.getAddress().getPort();
-  }
+    /** Endpoint for {@code ReservationsSettings.newBuilder().setEndpoint(..)}: scheme, host, port, no slash. */
+    public String endpoint() {
+        return "http://127.0.0.1:" + port();
+    }
 
-  private void handle(HttpExchange exchange) throws IOException {
-    try (exchange) {
-      String path = exchange.getRequestURI().getPath();
-      if (!"GET".equals(exchange.getRequestMethod())) {
-        send(exchange, 405, error(405, "Method " + exchange.getRequestMethod() + " not supported by fleet-sim",
-            "methodNotAllowed"));
-        return;
-      }
-      Matcher one = GET_ONE.matcher(path);
-      if (one.matches()) {
-        var found = store.get(one.group(1), one.group(2), one.group(3));
-        if (found.isPresent()) {
-          send(exchange, 200, toJson(found.get()));
-        } else {
-          ReservationKey key = new ReservationKey(one.group(1), one.group(2), one.group(3));
-          send(exchange, 404, error(404, "The resource '" + key.path() + "' was not found", "notFound"));
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String path = exchange.getRequestURI().getPath();
+            if (!"GET".equals(exchange.getRequestMethod())) {
+                send(
+                        exchange,
+                        405,
+                        error(
+                                405,
+                                "Method " + exchange.getRequestMethod() + " not supported by fleet-sim",
+                                "methodNotAllowed"));
+                return;
+            }
+            Matcher one = GET_ONE.matcher(path);
+            if (one.matches()) {
+                var found = store.get(one.group(1), one.group(2), one.group(3));
+                if (found.isPresent()) {
+                    send(exchange, 200, toJson(found.get()));
+                } else {
+                    ReservationKey key = new ReservationKey(one.group(1), one.group(2), one.group(3));
+                    send(exchange, 404, error(404, "The resource '" + key.path() + "' was not found", "notFound"));
+                }
+                return;
+            }
+            Matcher list = LIST.matcher(path);
+            if (list.matches()) {
+                send(exchange, 200, listJson(list.group(1), list.group(2)));
+                return;
+            }
+            Matcher aggregated = AGGREGATED.matcher(path);
+            if (aggregated.matches()) {
+                String filter = queryParam(exchange.getRequestURI().getRawQuery(), "filter");
+                send(exchange, 200, aggregatedJson(aggregated.group(1), filter));
+                return;
+            }
+            send(exchange, 404, error(404, "fleet-sim does not serve " + path, "notFound"));
+        } catch (RuntimeException e) {
+            log.warn("compute sim failed to serve {}", exchange.getRequestURI(), e);
+            send(exchange, 500, error(500, "fleet-sim internal error: " + e, "backendError"));
         }
-        return;
-      }
-      Matcher list = LIST.matcher(path);
-      if (list.matches()) {
-        send(exchange, 200, listJson(list.group(1), list.group(2)));
-        return;
-      }
-      Matcher aggregated = AGGREGATED.matcher(path);
-      if (aggregated.matches()) {
-        String filter = queryParam(exchange.getRequestURI().getRawQuery(), "filter");
-        send(exchange, 200, aggregatedJson(aggregated.group(1), filter));
-        return;
-      }
-      send(exchange, 404, error(404, "fleet-sim does not serve " + path, "notFound"));
-    } catch (RuntimeException e) {
-      log.warn("compute sim failed to serve {}", exchange.getRequestURI(), e);
-      send(exchange, 500, error(500, "fleet-sim internal error: " + e, "backendError"));
     }
-  }
 
-  private Map<String, Object> toJson(SimulatedReservation r) {
-    Map<String, Object> instanceProperties = new LinkedHashMap<>();
-    instanceProperties.put("machineType", r.machineType());
-    Map<String, Object> specific = new LinkedHashMap<>();
-    // int64/uint64 fields travel as JSON strings in Google REST APIs.
-    specific.put("count", Long.toString(r.count()));
-    specific.put("inUseCount", Long.toString(r.inUseCount()));
-    specific.put("assuredCount", Long.toString(r.count()));
-    specific.put("instanceProperties", instanceProperties);
+    private Map<String, Object> toJson(SimulatedReservation r) {
+        Map<String, Object> instanceProperties = new LinkedHashMap<>();
+        instanceProperties.put("machineType", r.machineType());
+        Map<String, Object> specific = new LinkedHashMap<>();
+        // int64/uint64 fields travel as JSON strings in Google REST APIs.
+        specific.put("count", Long.toString(r.count()));
+        specific.put("inUseCount", Long.toString(r.inUseCount()));
+        specific.put("assuredCount", Long.toString(r.count()));
+        specific.put("instanceProperties", instanceProperties);
 
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("kind", "compute#reservation");
-    body.put("id", Long.toUnsignedString(r.id()));
-    body.put("creationTimestamp", RFC3339.format(r.createdAt()));
-    body.put("name", r.key().name());
-    body.put("zone", SELF_LINK_BASE + "projects/" + r.key().project() + "/zones/" + r.key().zone());
-    body.put("selfLink", SELF_LINK_BASE + r.key().path());
-    body.put("specificReservation", specific);
-    body.put("specificReservationRequired", true);
-    body.put("status", "READY");
-    return body;
-  }
-
-  private Map<String, Object> listJson(String project, String zone) {
-    List<Map<String, Object>> items = store.list(project, zone).stream().map(this::toJson).toList();
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("kind", "compute#reservationList");
-    body.put("id", "projects/" + project + "/zones/" + zone + "/reservations");
-    body.put("items", items);
-    body.put("selfLink", SELF_LINK_BASE + "projects/" + project + "/zones/" + zone + "/reservations");
-    return body;
-  }
-
-  /** {@code reservations.aggregatedList}: the project's reservations grouped by "zones/{zone}". */
-  private Map<String, Object> aggregatedJson(String project, String filter) {
-    Matcher byName = filter == null ? null : NAME_FILTER.matcher(filter);
-    String name = byName != null && byName.matches() ? byName.group(1) : null;
-    Map<String, Object> items = new java.util.TreeMap<>();
-    for (SimulatedReservation r : store.all(project)) {
-      if (name != null && !name.equals(r.key().name())) {
-        continue;
-      }
-      @SuppressWarnings("unchecked")
-      List<Map<String, Object>> zone = (List<Map<String, Object>>) ((Map<String, Object>) items
-          .computeIfAbsent("zones/" + r.key().zone(), z -> Map.of("reservations", new java.util.ArrayList<>())))
-          .get("reservations");
-      zone.add(toJson(r));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("kind", "compute#reservation");
+        body.put("id", Long.toUnsignedString(r.id()));
+        body.put("creationTimestamp", RFC3339.format(r.createdAt()));
+        body.put("name", r.key().name());
+        body.put(
+                "zone",
+                SELF_LINK_BASE + "projects/" + r.key().project() + "/zones/"
+                        + r.key().zone());
+        body.put("selfLink", SELF_LINK_BASE + r.key().path());
+        body.put("specificReservation", specific);
+        body.put("specificReservationRequired", true);
+        body.put("status", "READY");
+        return body;
     }
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("kind", "compute#reservationAggregatedList");
-    body.put("id", "projects/" + project + "/aggregated/reservations");
-    body.put("items", items);
-    body.put("selfLink", SELF_LINK_BASE + "projects/" + project + "/aggregated/reservations");
-    return body;
-  }
 
-  static String queryParam(String rawQuery, String key) {
-    if (rawQuery == null) {
-      return null;
+    private Map<String, Object> listJson(String project, String zone) {
+        List<Map<String, Object>> items =
+                store.list(project, zone).stream().map(this::toJson).toList();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("kind", "compute#reservationList");
+        body.put("id", "projects/" + project + "/zones/" + zone + "/reservations");
+        body.put("items", items);
+        body.put("selfLink", SELF_LINK_BASE + "projects/" + project + "/zones/" + zone + "/reservations");
+        return body;
     }
-    for (String pair : rawQuery.split("&")) {
-      int eq = pair.indexOf('=');
-      String k = java.net.URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-      if (k.equals(key)) {
-        return eq < 0 ? "" : java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-      }
+
+    /** {@code reservations.aggregatedList}: the project's reservations grouped by "zones/{zone}". */
+    private Map<String, Object> aggregatedJson(String project, String filter) {
+        Matcher byName = filter == null ? null : NAME_FILTER.matcher(filter);
+        String name = byName != null && byName.matches() ? byName.group(1) : null;
+        Map<String, Object> items = new java.util.TreeMap<>();
+        for (SimulatedReservation r : store.all(project)) {
+            if (name != null && !name.equals(r.key().name())) {
+                continue;
+            }
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> zone = (List<Map<String, Object>>) ((Map<String, Object>) items.computeIfAbsent(
+                            "zones/" + r.key().zone(), z -> Map.of("reservations", new java.util.ArrayList<>())))
+                    .get("reservations");
+            zone.add(toJson(r));
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("kind", "compute#reservationAggregatedList");
+        body.put("id", "projects/" + project + "/aggregated/reservations");
+        body.put("items", items);
+        body.put("selfLink", SELF_LINK_BASE + "projects/" + project + "/aggregated/reservations");
+        return body;
     }
-    return null;
-  }
 
-  /** Google API error envelope, as Compute returns it. */
-  private static Map<String, Object> error(int code, String message, String reason) {
-    Map<String, Object> detail = new LinkedHashMap<>();
-    detail.put("message", message);
-    detail.put("domain", "global");
-    detail.put("reason", reason);
-    Map<String, Object> error = new LinkedHashMap<>();
-    error.put("code", code);
-    error.put("message", message);
-    error.put("errors", List.of(detail));
-    return Map.of("error", error);
-  }
-
-  private void send(HttpExchange exchange, int status, Object body) throws IOException {
-    byte[] bytes = json.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", "application/json; charset=UTF-8");
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
+    static String queryParam(String rawQuery, String key) {
+        if (rawQuery == null) {
+            return null;
+        }
+        for (String pair : rawQuery.split("&")) {
+            int eq = pair.indexOf('=');
+            String k = java.net.URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+            if (k.equals(key)) {
+                return eq < 0 ? "" : java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            }
+        }
+        return null;
     }
-  }
 
-  @Override
-  public void close() {
-    server.stop(0);
-    executor.shutdownNow();
-  }
+    /** Google API error envelope, as Compute returns it. */
+    private static Map<String, Object> error(int code, String message, String reason) {
+        Map<String, Object> detail = new LinkedHashMap<>();
+        detail.put("message", message);
+        detail.put("domain", "global");
+        detail.put("reason", reason);
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("code", code);
+        error.put("message", message);
+        error.put("errors", List.of(detail));
+        return Map.of("error", error);
+    }
+
+    private void send(HttpExchange exchange, int status, Object body) throws IOException {
+        byte[] bytes = json.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/json; charset=UTF-8");
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
 }

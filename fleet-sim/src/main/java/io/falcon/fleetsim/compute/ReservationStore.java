@@ -12,92 +12,98 @@ import org.slf4j.LoggerFactory;
 /** The reservations the Compute REST sim serves; tests and the GKE sim change them at runtime. */
 public final class ReservationStore {
 
-  private static final Logger log = LoggerFactory.getLogger(ReservationStore.class);
+    private static final Logger log = LoggerFactory.getLogger(ReservationStore.class);
 
-  private final ConcurrentMap<ReservationKey, SimulatedReservation> reservations = new ConcurrentHashMap<>();
-  private final AtomicLong ids = new AtomicLong(7_000_000_000_000_000_000L);
-  private final Clock clock;
+    private final ConcurrentMap<ReservationKey, SimulatedReservation> reservations = new ConcurrentHashMap<>();
+    private final AtomicLong ids = new AtomicLong(7_000_000_000_000_000_000L);
+    private final Clock clock;
 
-  public ReservationStore(Clock clock) {
-    this.clock = clock;
-  }
-
-  /** Defines (or redefines) a reservation. */
-  public SimulatedReservation define(
-      String project, String zone, String name, String machineType, long count, long inUseCount) {
-    ReservationKey key = new ReservationKey(project, zone, name);
-    SimulatedReservation reservation =
-        new SimulatedReservation(key, ids.incrementAndGet(), machineType, count, inUseCount, clock.instant());
-    reservations.put(key, reservation);
-    log.info("reservation defined: {} machineType={} count={} inUseCount={}", key.path(), machineType, count, inUseCount);
-    return reservation;
-  }
-
-  public Optional<SimulatedReservation> get(String project, String zone, String name) {
-    return Optional.ofNullable(reservations.get(new ReservationKey(project, zone, name)));
-  }
-
-  public List<SimulatedReservation> list(String project, String zone) {
-    return reservations.values().stream()
-        .filter(r -> r.key().project().equals(project) && r.key().zone().equals(zone))
-        .sorted((a, b) -> a.key().name().compareTo(b.key().name()))
-        .toList();
-  }
-
-  /** Every reservation of a project, in all zones, by zone then name. */
-  public List<SimulatedReservation> all(String project) {
-    return reservations.values().stream()
-        .filter(r -> r.key().project().equals(project))
-        .sorted(java.util.Comparator.comparing((SimulatedReservation r) -> r.key().zone())
-            .thenComparing(r -> r.key().name()))
-        .toList();
-  }
-
-  public void setCount(String project, String zone, String name, long count) {
-    update(project, zone, name, r -> r.withCount(count));
-  }
-
-  public void setInUseCount(String project, String zone, String name, long inUseCount) {
-    update(project, zone, name, r -> r.withInUseCount(inUseCount));
-  }
-
-  /**
-   * Consumes {@code hosts} VMs of a reservation if that many are free (the GKE sim calls this when a node pool
-   * that targets the reservation comes up).
-   *
-   * @return false if the reservation is unknown or has too little free capacity
-   */
-  public boolean tryConsume(ReservationKey key, long hosts) {
-    boolean[] consumed = {false};
-    reservations.computeIfPresent(key, (k, r) -> {
-      if (r.available() < hosts) {
-        return r;
-      }
-      consumed[0] = true;
-      return r.withInUseCount(r.inUseCount() + hosts);
-    });
-    return consumed[0];
-  }
-
-  /** Gives back VMs consumed by {@link #tryConsume}. */
-  public void release(ReservationKey key, long hosts) {
-    reservations.computeIfPresent(key, (k, r) -> r.withInUseCount(Math.max(0, r.inUseCount() - hosts)));
-  }
-
-  /** Reservations may live in any zone of a region; finds one by project and name. */
-  public Optional<SimulatedReservation> findByName(String project, String name) {
-    return reservations.values().stream()
-        .filter(r -> r.key().project().equals(project) && r.key().name().equals(name))
-        .findFirst();
-  }
-
-  private void update(String project, String zone, String name,
-      java.util.function.UnaryOperator<SimulatedReservation> change) {
-    ReservationKey key = new ReservationKey(project, zone, name);
-    SimulatedReservation updated = reservations.computeIfPresent(key, (k, r) -> change.apply(r));
-    if (updated == null) {
-      throw new IllegalArgumentException("no such reservation: " + key.path());
+    public ReservationStore(Clock clock) {
+        this.clock = clock;
     }
-    log.info("reservation updated: {} count={} inUseCount={}", key.path(), updated.count(), updated.inUseCount());
-  }
+
+    /** Defines (or redefines) a reservation. */
+    public SimulatedReservation define(
+            String project, String zone, String name, String machineType, long count, long inUseCount) {
+        ReservationKey key = new ReservationKey(project, zone, name);
+        SimulatedReservation reservation =
+                new SimulatedReservation(key, ids.incrementAndGet(), machineType, count, inUseCount, clock.instant());
+        reservations.put(key, reservation);
+        log.info(
+                "reservation defined: {} machineType={} count={} inUseCount={}",
+                key.path(),
+                machineType,
+                count,
+                inUseCount);
+        return reservation;
+    }
+
+    public Optional<SimulatedReservation> get(String project, String zone, String name) {
+        return Optional.ofNullable(reservations.get(new ReservationKey(project, zone, name)));
+    }
+
+    public List<SimulatedReservation> list(String project, String zone) {
+        return reservations.values().stream()
+                .filter(r -> r.key().project().equals(project) && r.key().zone().equals(zone))
+                .sorted((a, b) -> a.key().name().compareTo(b.key().name()))
+                .toList();
+    }
+
+    /** Every reservation of a project, in all zones, by zone then name. */
+    public List<SimulatedReservation> all(String project) {
+        return reservations.values().stream()
+                .filter(r -> r.key().project().equals(project))
+                .sorted(java.util.Comparator.comparing(
+                                (SimulatedReservation r) -> r.key().zone())
+                        .thenComparing(r -> r.key().name()))
+                .toList();
+    }
+
+    public void setCount(String project, String zone, String name, long count) {
+        update(project, zone, name, r -> r.withCount(count));
+    }
+
+    public void setInUseCount(String project, String zone, String name, long inUseCount) {
+        update(project, zone, name, r -> r.withInUseCount(inUseCount));
+    }
+
+    /**
+     * Consumes {@code hosts} VMs of a reservation if that many are free (the GKE sim calls this when a node pool
+     * that targets the reservation comes up).
+     *
+     * @return false if the reservation is unknown or has too little free capacity
+     */
+    public boolean tryConsume(ReservationKey key, long hosts) {
+        boolean[] consumed = {false};
+        reservations.computeIfPresent(key, (k, r) -> {
+            if (r.available() < hosts) {
+                return r;
+            }
+            consumed[0] = true;
+            return r.withInUseCount(r.inUseCount() + hosts);
+        });
+        return consumed[0];
+    }
+
+    /** Gives back VMs consumed by {@link #tryConsume}. */
+    public void release(ReservationKey key, long hosts) {
+        reservations.computeIfPresent(key, (k, r) -> r.withInUseCount(Math.max(0, r.inUseCount() - hosts)));
+    }
+
+    /** Reservations may live in any zone of a region; finds one by project and name. */
+    public Optional<SimulatedReservation> findByName(String project, String name) {
+        return reservations.values().stream()
+                .filter(r -> r.key().project().equals(project) && r.key().name().equals(name))
+                .findFirst();
+    }
+
+    private void update(
+            String project, String zone, String name, java.util.function.UnaryOperator<SimulatedReservation> change) {
+        ReservationKey key = new ReservationKey(project, zone, name);
+        SimulatedReservation updated = reservations.computeIfPresent(key, (k, r) -> change.apply(r));
+        if (updated == null) {
+            throw new IllegalArgumentException("no such reservation: " + key.path());
+        }
+        log.info("reservation updated: {} count={} inUseCount={}", key.path(), updated.count(), updated.inUseCount());
+    }
 }

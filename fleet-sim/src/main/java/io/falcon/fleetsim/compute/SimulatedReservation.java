@@ -7,17 +7,17 @@ import java.time.Instant;
  * {@code inUseCount} how many of them are consumed.
  */
 public record SimulatedReservation(
-    ReservationKey key, long id, String machineType, long count, long inUseCount, Instant createdAt) {
+        ReservationKey key, long id, String machineType, long count, long inUseCount, Instant createdAt) {
 
-  public long available() {
-    return Math.max(0, count - inUseCount);
-  }
+    public long available() {
+        return Math.max(0, count - inUseCount);
+    }
 
-  SimulatedReservation withCount(long newCount) {
-    return new SimulatedReservation(key, id, machineType, newCount, inUseCount, createdAt);
-  }
+    SimulatedReservation withCount(long newCount) {
+        return new SimulatedReservation(key, id, machineType, newCount, inUseCount, createdAt);
+    }
 
-  SimulatedReservation withInUseCount(long newInUse) {
-    return new SimulatedReservation(key, id, machineType, count, newInUse, createdAt);
-  }
+    SimulatedReservation withInUseCount(long newInUse) {
+        return new SimulatedReservation(key, id, machineType, count, newInUse, createdAt);
+    }
 }

@@ -5,10 +5,10 @@ import com.google.container.v1.MasterAuth;
 import com.google.container.v1.NodePool;
 import com.google.container.v1.Operation;
 import com.google.container.v1.ReservationAffinity;
+import io.falcon.fleetsim.FleetRecord;
 import io.falcon.fleetsim.compute.ReservationKey;
 import io.falcon.fleetsim.compute.ReservationStore;
 import io.falcon.fleetsim.compute.SimulatedReservation;
-import io.falcon.fleetsim.FleetRecord;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.time.Clock;
@@ -34,473 +34,553 @@ import org.slf4j.LoggerFactory;
  */
 public final class GkeFleet implements AutoCloseable {
 
-  private static final Logger log = LoggerFactory.getLogger(GkeFleet.class);
-  static final String API_BASE = "https://container.googleapis.com/v1/";
-  static final String MASTER_VERSION = "1.33.5-gke.1162000";
-  private static final String RESERVATION_KEY = "compute.googleapis.com/reservation-name";
-  /** Node metadata in which Falcon names the job a pool was created for (labels are sanitized). */
-  private static final String JOB_ID_METADATA = "falcon-job-id";
-  private static final DateTimeFormatter RFC3339 =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSSSS'Z'").withZone(ZoneOffset.UTC);
+    private static final Logger log = LoggerFactory.getLogger(GkeFleet.class);
+    static final String API_BASE = "https://container.googleapis.com/v1/";
+    static final String MASTER_VERSION = "1.33.5-gke.1162000";
+    private static final String RESERVATION_KEY = "compute.googleapis.com/reservation-name";
+    /** Node metadata in which Falcon names the job a pool was created for (labels are sanitized). */
+    private static final String JOB_ID_METADATA = "falcon-job-id";
 
-  private final Clock clock;
-  private final ReservationStore reservations;
-  private final ScheduledExecutorService scheduler;
-  private final Map<ClusterRef, SimulatedCluster> clusters = new LinkedHashMap<>();
-  private final Map<ClusterRef, NodeRegistrar> registrars = new LinkedHashMap<>();
-  /** Keyed by the operation's resource name. */
-  private final Map<String, Operation> operations = new LinkedHashMap<>();
-  private final FleetRecord record;
+    private static final DateTimeFormatter RFC3339 =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSSSS'Z'").withZone(ZoneOffset.UTC);
 
-  public GkeFleet(Clock clock, ReservationStore reservations, FleetRecord record) {
-    this.clock = clock;
-    this.reservations = reservations;
-    this.record = record;
-    this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "fleet-sim-gke");
-      t.setDaemon(true);
-      return t;
-    });
-  }
+    private final Clock clock;
+    private final ReservationStore reservations;
+    private final ScheduledExecutorService scheduler;
+    private final Map<ClusterRef, SimulatedCluster> clusters = new LinkedHashMap<>();
+    private final Map<ClusterRef, NodeRegistrar> registrars = new LinkedHashMap<>();
+    /** Keyed by the operation's resource name. */
+    private final Map<String, Operation> operations = new LinkedHashMap<>();
 
-  public synchronized void addCluster(ClusterRef ref, String tpuType, String kubernetesUrl, String caCertBase64,
-      NodePoolKnobs knobs, NodeRegistrar registrar) {
-    clusters.put(ref, new SimulatedCluster(ref, tpuType, kubernetesUrl, caCertBase64, knobs, clock.instant()));
-    registrars.put(ref, registrar);
-  }
+    private final FleetRecord record;
 
-  public synchronized NodePoolKnobs knobs(ClusterRef ref) {
-    return cluster(ref).knobs;
-  }
-
-  synchronized Cluster getCluster(ClusterRef ref) {
-    SimulatedCluster c = cluster(ref);
-    Instant now = clock.instant();
-    Cluster.Builder b = Cluster.newBuilder()
-        .setName(ref.name())
-        .setLocation(ref.location())
-        .setZone(ref.location())
-        .setSelfLink(API_BASE + ref.path())
-        // The sim serves plain HTTP, so the endpoint is a full URL rather than GKE's bare IP.
-        .setEndpoint(c.kubernetesUrl)
-        .setMasterAuth(MasterAuth.newBuilder().setClusterCaCertificate(c.caCertificateBase64))
-        .setStatus(Cluster.Status.RUNNING)
-        .setCurrentMasterVersion(MASTER_VERSION)
-        .setInitialClusterVersion(MASTER_VERSION)
-        .setCreateTime(RFC3339.format(c.createdAt))
-        .putResourceLabels("falcon-fleet-sim", "true");
-    c.pools.values().stream().filter(p -> p.visibleAt(now)).forEach(p -> b.addNodePools(p.proto));
-    return b.build();
-  }
-
-  synchronized List<Cluster> listClusters(String project, String location) {
-    List<Cluster> result = new ArrayList<>();
-    for (ClusterRef ref : clusters.keySet()) {
-      if (ref.project().equals(project) && ("-".equals(location) || ref.location().equals(location))) {
-        result.add(getCluster(ref));
-      }
+    public GkeFleet(Clock clock, ReservationStore reservations, FleetRecord record) {
+        this.clock = clock;
+        this.reservations = reservations;
+        this.record = record;
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "fleet-sim-gke");
+            t.setDaemon(true);
+            return t;
+        });
     }
-    return result;
-  }
 
-  synchronized List<NodePool> listNodePools(ClusterRef ref) {
-    Instant now = clock.instant();
-    return cluster(ref).pools.values().stream().filter(p -> p.visibleAt(now)).map(p -> p.proto).toList();
-  }
+    public synchronized void addCluster(
+            ClusterRef ref,
+            String tpuType,
+            String kubernetesUrl,
+            String caCertBase64,
+            NodePoolKnobs knobs,
+            NodeRegistrar registrar) {
+        clusters.put(ref, new SimulatedCluster(ref, tpuType, kubernetesUrl, caCertBase64, knobs, clock.instant()));
+        registrars.put(ref, registrar);
+    }
 
-  synchronized NodePool getNodePool(ClusterRef ref, String pool) {
-    SimulatedNodePool p = cluster(ref).pools.get(pool);
-    if (p == null || !p.visibleAt(clock.instant())) {
-      throw notFound(ref.nodePoolPath(pool));
+    public synchronized NodePoolKnobs knobs(ClusterRef ref) {
+        return cluster(ref).knobs;
     }
-    return p.proto;
-  }
 
-  synchronized Operation createNodePool(ClusterRef ref, NodePool requested) {
-    try {
-      Operation op = startCreation(ref, requested);
-      recordPool(FleetRecord.Kind.NODE_POOL_CREATE, FleetRecord.Outcome.ACCEPTED, ref, requested.getName(),
-          Optional.ofNullable(requested.getConfig().getMetadataMap().get(JOB_ID_METADATA)));
-      return op;
-    } catch (StatusRuntimeException e) {
-      recordPool(FleetRecord.Kind.NODE_POOL_CREATE, outcomeOf(e), ref, requested.getName(),
-          Optional.ofNullable(requested.getConfig().getMetadataMap().get(JOB_ID_METADATA)));
-      throw e;
+    synchronized Cluster getCluster(ClusterRef ref) {
+        SimulatedCluster c = cluster(ref);
+        Instant now = clock.instant();
+        Cluster.Builder b = Cluster.newBuilder()
+                .setName(ref.name())
+                .setLocation(ref.location())
+                .setZone(ref.location())
+                .setSelfLink(API_BASE + ref.path())
+                // The sim serves plain HTTP, so the endpoint is a full URL rather than GKE's bare IP.
+                .setEndpoint(c.kubernetesUrl)
+                .setMasterAuth(MasterAuth.newBuilder().setClusterCaCertificate(c.caCertificateBase64))
+                .setStatus(Cluster.Status.RUNNING)
+                .setCurrentMasterVersion(MASTER_VERSION)
+                .setInitialClusterVersion(MASTER_VERSION)
+                .setCreateTime(RFC3339.format(c.createdAt))
+                .putResourceLabels("falcon-fleet-sim", "true");
+        c.pools.values().stream().filter(p -> p.visibleAt(now)).forEach(p -> b.addNodePools(p.proto));
+        return b.build();
     }
-  }
 
-  synchronized Operation deleteNodePool(ClusterRef ref, String poolName) {
-    SimulatedNodePool existing = clusters.containsKey(ref) ? clusters.get(ref).pools.get(poolName) : null;
-    Optional<String> job = Optional.ofNullable(existing)
-        .map(p -> p.proto.getConfig().getMetadataMap().get(JOB_ID_METADATA));
-    try {
-      Operation op = startDeletion(ref, poolName);
-      recordPool(FleetRecord.Kind.NODE_POOL_DELETE, FleetRecord.Outcome.ACCEPTED, ref, poolName, job);
-      return op;
-    } catch (StatusRuntimeException e) {
-      recordPool(FleetRecord.Kind.NODE_POOL_DELETE, outcomeOf(e), ref, poolName, job);
-      throw e;
-    }
-  }
-
-  private void recordPool(FleetRecord.Kind kind, FleetRecord.Outcome outcome, ClusterRef ref, String pool,
-      Optional<String> job) {
-    record.add(new FleetRecord.Entry(clock.instant(), kind, outcome, ref.name(), pool, job));
-  }
-
-  private static FleetRecord.Outcome outcomeOf(StatusRuntimeException e) {
-    return switch (e.getStatus().getCode()) {
-      case ALREADY_EXISTS -> FleetRecord.Outcome.ALREADY_EXISTS;
-      case NOT_FOUND -> FleetRecord.Outcome.NOT_FOUND;
-      default -> FleetRecord.Outcome.REFUSED;
-    };
-  }
-
-  private Operation startCreation(ClusterRef ref, NodePool requested) {
-    SimulatedCluster c = cluster(ref);
-    String name = requested.getName();
-    if (name.isEmpty()) {
-      throw Status.INVALID_ARGUMENT.withDescription("Node pool name must be specified.").asRuntimeException();
-    }
-    if (c.pools.containsKey(name)) {
-      throw Status.ALREADY_EXISTS.withDescription("Already exists: " + ref.nodePoolPath(name) + ".")
-          .asRuntimeException();
-    }
-    NodePoolKnobs knobs = c.knobs;
-    Instant now = clock.instant();
-    boolean lateVisible = knobs.lateVisibilityForAllPools() || isFlexStart(requested);
-    Instant visibleFrom = lateVisible ? now.plus(knobs.lateVisibility()) : now;
-    NodePool proto = requested.toBuilder()
-        .setSelfLink(API_BASE + ref.nodePoolPath(name))
-        .setVersion(MASTER_VERSION)
-        .setStatus(NodePool.Status.PROVISIONING)
-        .setStatusMessage("")
-        .build();
-    SimulatedNodePool pool = new SimulatedNodePool(proto, hostsOf(requested), visibleFrom);
-    c.pools.put(name, pool);
-
-    Operation op = startOperation(ref, Operation.Type.CREATE_NODE_POOL, ref.nodePoolPath(name));
-    pool.pendingCreateOperation = op.getName();
-    CreationOutcome outcome = decideOutcome(c, requested);
-    log.info("node pool create started cluster={} pool={} hosts={} operation={} outcome={} visibleFrom={}",
-        ref.name(), name, pool.hosts, shortName(op), outcome.kind, visibleFrom);
-    if (outcome.kind == OutcomeKind.NEVER_FINISH) {
-      return op;
-    }
-    schedule(knobs.creationDelay(), () -> finishCreation(c, pool, op.getName(), outcome));
-    return op;
-  }
-
-  private Operation startDeletion(ClusterRef ref, String poolName) {
-    SimulatedCluster c = cluster(ref);
-    SimulatedNodePool pool = c.pools.get(poolName);
-    if (pool == null || !pool.visibleAt(clock.instant())) {
-      throw notFound(ref.nodePoolPath(poolName));
-    }
-    if (pool.proto.getStatus() == NodePool.Status.STOPPING) {
-      // GKE refuses a second delete while the first runs, naming the running operation.
-      throw Status.FAILED_PRECONDITION.withDescription("Operation " + pool.pendingDeleteOperation
-          + " is currently deleting node pool " + poolName + ". Please wait and try again once it is done.")
-          .asRuntimeException();
-    }
-    if (pool.pendingCreateOperation != null && c.knobs.rejectDeleteWhileCreating()) {
-      throw Status.FAILED_PRECONDITION.withDescription("Operation " + pool.pendingCreateOperation
-          + " is currently creating node pool " + poolName + ". Please wait and try again once it is done.")
-          .asRuntimeException();
-    }
-    if (pool.pendingCreateOperation != null) {
-      // Lenient: GKE may reject this; the sim aborts the creation so callers can clean up stuck pools.
-      finishOperation(pool.pendingCreateOperation,
-          com.google.rpc.Status.newBuilder().setCode(Status.Code.ABORTED.value())
-              .setMessage("Node pool " + poolName + " was deleted while being created.").build());
-      pool.pendingCreateOperation = null;
-    }
-    NodePool.Status before = pool.proto.getStatus();
-    pool.status(NodePool.Status.STOPPING, "");
-    Operation op = startOperation(ref, Operation.Type.DELETE_NODE_POOL, ref.nodePoolPath(poolName));
-    pool.pendingDeleteOperation = op.getName();
-    boolean fail = c.knobs.takeDeletionFailure();
-    log.info("node pool delete started cluster={} pool={} operation={} fail={}", ref.name(), poolName,
-        shortName(op), fail);
-    if (fail) {
-      schedule(c.knobs.deletionDelay(), () -> failDeletion(c, pool, op.getName(), before));
-    } else {
-      schedule(c.knobs.deletionDelay(), () -> finishDeletion(c, pool, op.getName()));
-    }
-    return op;
-  }
-
-  synchronized Operation getOperation(GkeNames.OperationName name) {
-    Operation op = operations.get(name.path());
-    if (op == null) {
-      throw notFound(name.path());
-    }
-    return op;
-  }
-
-  synchronized List<Operation> listOperations(String project, String location) {
-    return operations.values().stream()
-        .filter(op -> op.getSelfLink().startsWith(API_BASE + "projects/" + project + "/locations/"))
-        .filter(op -> "-".equals(location) || op.getLocation().equals(location))
-        .toList();
-  }
-
-  synchronized Operation cancelOperation(GkeNames.OperationName name) {
-    Operation op = getOperation(name);
-    if (op.getStatus() != Operation.Status.DONE) {
-      finishOperation(op.getName(), com.google.rpc.Status.newBuilder().setCode(Status.Code.CANCELLED.value())
-          .setMessage("Operation was cancelled.").build());
-    }
-    return operations.get(name.path());
-  }
-
-  // --- transitions -------------------------------------------------------------------------------------------
-
-  private enum OutcomeKind { SUCCESS, QUOTA, INVALID_RESERVATION, NEVER_FINISH }
-
-  private record CreationOutcome(OutcomeKind kind) {}
-
-  private CreationOutcome decideOutcome(SimulatedCluster c, NodePool requested) {
-    if (c.knobs.neverFinishCreations()) {
-      return new CreationOutcome(OutcomeKind.NEVER_FINISH);
-    }
-    if (c.knobs.takeQuotaFailure()) {
-      return new CreationOutcome(OutcomeKind.QUOTA);
-    }
-    if (c.knobs.takeInvalidReservationFailure()) {
-      return new CreationOutcome(OutcomeKind.INVALID_RESERVATION);
-    }
-    return new CreationOutcome(OutcomeKind.SUCCESS);
-  }
-
-  private synchronized void finishCreation(SimulatedCluster c, SimulatedNodePool pool, String opName,
-      CreationOutcome outcome) {
-    if (pool.deleted || !opName.equals(pool.pendingCreateOperation)) {
-      return;
-    }
-    pool.pendingCreateOperation = null;
-    String poolName = pool.name();
-    com.google.rpc.Status error = switch (outcome.kind) {
-      case QUOTA -> error(Status.Code.RESOURCE_EXHAUSTED, "Quota '" + c.knobs.quotaMetric()
-          + "' exceeded. Limit: 0.0 in region " + region(c.ref.location()) + ".");
-      case INVALID_RESERVATION -> error(Status.Code.INVALID_ARGUMENT, invalidReservationMessage(c,
-          reservationName(pool.proto).orElse("unknown")));
-      default -> consumeReservation(c, pool);
-    };
-    if (error != null) {
-      pool.status(NodePool.Status.ERROR, error.getMessage());
-      finishOperation(opName, error);
-      log.info("node pool create failed cluster={} pool={} code={} message={}", c.ref.name(), poolName,
-          Status.Code.values()[error.getCode()], error.getMessage());
-      return;
-    }
-    pool.status(NodePool.Status.RUNNING, "");
-    finishOperation(opName, null);
-    log.info("node pool RUNNING cluster={} pool={} hosts={}", c.ref.name(), poolName, pool.hosts);
-    PoolNodes nodes = poolNodes(c, pool);
-    schedule(c.knobs.nodeRegistrationDelay(), () -> registerNodes(c, pool, nodes));
-  }
-
-  private void registerNodes(SimulatedCluster c, SimulatedNodePool pool, PoolNodes nodes) {
-    synchronized (this) {
-      if (pool.deleted) {
-        return;
-      }
-    }
-    registrar(c.ref).addNodes(nodes);
-  }
-
-  /** A failed delete: the operation ends with an error and the pool is back where it was. */
-  private synchronized void failDeletion(SimulatedCluster c, SimulatedNodePool pool, String opName,
-      NodePool.Status before) {
-    pool.pendingDeleteOperation = null;
-    pool.status(before == NodePool.Status.STOPPING ? NodePool.Status.RUNNING : before, "");
-    finishOperation(opName, error(Status.Code.INTERNAL, "Internal error while deleting node pool " + pool.name()
-        + ": instance group manager deletion failed. Please retry."));
-    log.info("node pool delete failed (knob) cluster={} pool={}", c.ref.name(), pool.name());
-  }
-
-  /**
-   * The pool's nodes leave Kubernetes and its reservation capacity is given back before the pool disappears and
-   * its operation is DONE, so whoever sees the operation DONE sees the nodes gone (as with GKE).
-   */
-  private void finishDeletion(SimulatedCluster c, SimulatedNodePool pool, String opName) {
-    synchronized (this) {
-      pool.deleted = true; // no late node registration from here on
-    }
-    registrar(c.ref).removeNodes(c.ref.name(), pool.name());
-    ReservationKey consumed;
-    synchronized (this) {
-      c.pools.remove(pool.name(), pool);
-      consumed = pool.consumedReservation;
-      pool.consumedReservation = null;
-    }
-    if (consumed != null) {
-      reservations.release(consumed, pool.hosts);
-    }
-    synchronized (this) {
-      finishOperation(opName, null);
-    }
-    log.info("node pool deleted cluster={} pool={}", c.ref.name(), pool.name());
-  }
-
-
-  /** Takes reservation capacity for a pool with a specific reservation affinity; returns an error if impossible. */
-  private com.google.rpc.Status consumeReservation(SimulatedCluster c, SimulatedNodePool pool) {
-    Optional<String> wanted = reservationName(pool.proto);
-    if (wanted.isEmpty() || reservations == null) {
-      return null;
-    }
-    String value = wanted.get();
-    String project = c.ref.project();
-    String name = value;
-    // Shared reservations are named projects/{owner}/reservations/{name}.
-    String[] parts = value.split("/");
-    if (parts.length >= 4 && parts[0].equals("projects")) {
-      project = parts[1];
-      name = parts[parts.length - 1];
-    }
-    Optional<SimulatedReservation> reservation = reservations.findByName(project, name);
-    if (reservation.isEmpty()) {
-      return error(Status.Code.INVALID_ARGUMENT, invalidReservationMessage(c, value));
-    }
-    if (!reservations.tryConsume(reservation.get().key(), pool.hosts)) {
-      return error(Status.Code.RESOURCE_EXHAUSTED, "Reservation '" + reservation.get().key().path()
-          + "' does not have enough available capacity: requested " + pool.hosts + ", available "
-          + reservations.findByName(project, name).map(SimulatedReservation::available).orElse(0L) + ".");
-    }
-    pool.consumedReservation = reservation.get().key();
-    return null;
-  }
-
-  private static String invalidReservationMessage(SimulatedCluster c, String reservation) {
-    return "Invalid value for field 'nodePool.config.reservationAffinity': reservation '" + reservation
-        + "' does not exist or cannot be consumed by node pools of cluster " + c.ref.path() + ".";
-  }
-
-  private static Optional<String> reservationName(NodePool pool) {
-    ReservationAffinity affinity = pool.getConfig().getReservationAffinity();
-    if (affinity.getConsumeReservationType() != ReservationAffinity.Type.SPECIFIC_RESERVATION
-        || !RESERVATION_KEY.equals(affinity.getKey()) || affinity.getValuesCount() == 0) {
-      return Optional.empty();
-    }
-    return Optional.of(affinity.getValues(0));
-  }
-
-  private PoolNodes poolNodes(SimulatedCluster c, SimulatedNodePool pool) {
-    NodePool p = pool.proto;
-    Optional<TpuMachineTypes.TpuMachine> tpu = TpuMachineTypes.of(p.getConfig().getMachineType());
-    String accelerator = p.getConfig().getAcceleratorsCount() > 0
-        ? p.getConfig().getAccelerators(0).getAcceleratorType()
-        : tpu.map(TpuMachineTypes.TpuMachine::acceleratorLabel).orElse(c.tpuType == null ? "" : c.tpuType);
-    String topology = !p.getPlacementPolicy().getTpuTopology().isBlank()
-        ? p.getPlacementPolicy().getTpuTopology()
-        : tpu.map(TpuMachineTypes.TpuMachine::singleHostTopology).orElse("");
-    return new PoolNodes(c.ref.name(), p.getName(), pool.hosts, p.getConfig().getMachineType(), accelerator,
-        topology, Map.copyOf(p.getConfig().getLabelsMap()));
-  }
-
-  /** initialNodeCount, else one host per 4 TPU chips of the topology ("2x4" = 8 chips = 2 hosts), else 1. */
-  static int hostsOf(NodePool pool) {
-    if (pool.getInitialNodeCount() > 0) {
-      return pool.getInitialNodeCount();
-    }
-    String topology = pool.getPlacementPolicy().getTpuTopology();
-    if (!topology.isBlank()) {
-      try {
-        int chips = 1;
-        for (String dim : topology.toLowerCase().split("x")) {
-          chips *= Integer.parseInt(dim.trim());
+    synchronized List<Cluster> listClusters(String project, String location) {
+        List<Cluster> result = new ArrayList<>();
+        for (ClusterRef ref : clusters.keySet()) {
+            if (ref.project().equals(project)
+                    && ("-".equals(location) || ref.location().equals(location))) {
+                result.add(getCluster(ref));
+            }
         }
-        return Math.max(1, chips / 4);
-      } catch (NumberFormatException e) {
-        log.warn("unparseable tpuTopology {}; assuming 1 host", topology);
-      }
+        return result;
     }
-    return 1;
-  }
 
-  private static boolean isFlexStart(NodePool pool) {
-    return pool.getConfig().getFlexStart() || pool.getQueuedProvisioning().getEnabled();
-  }
-
-  // --- operations --------------------------------------------------------------------------------------------
-
-  private Operation startOperation(ClusterRef ref, Operation.Type type, String target) {
-    String id = "operation-" + clock.millis() + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong())
-        .substring(0, 8);
-    String name = "projects/" + ref.project() + "/locations/" + ref.location() + "/operations/" + id;
-    Operation op = Operation.newBuilder()
-        .setName(id)
-        .setZone(ref.location())
-        .setLocation(ref.location())
-        .setOperationType(type)
-        .setStatus(Operation.Status.RUNNING)
-        .setSelfLink(API_BASE + name)
-        .setTargetLink(API_BASE + target)
-        .setStartTime(RFC3339.format(clock.instant()))
-        .build();
-    operations.put(name, op);
-    return op;
-  }
-
-  /** Marks an operation DONE; a non-null error becomes the operation's {@code error} and statusMessage. */
-  private void finishOperation(String opId, com.google.rpc.Status error) {
-    String key = operations.keySet().stream().filter(k -> k.endsWith("/operations/" + opId)).findFirst()
-        .orElseThrow();
-    Operation.Builder b = operations.get(key).toBuilder()
-        .setStatus(Operation.Status.DONE)
-        .setEndTime(RFC3339.format(clock.instant()));
-    if (error != null) {
-      b.setError(error).setStatusMessage(error.getMessage());
+    synchronized List<NodePool> listNodePools(ClusterRef ref) {
+        Instant now = clock.instant();
+        return cluster(ref).pools.values().stream()
+                .filter(p -> p.visibleAt(now))
+                .map(p -> p.proto)
+                .toList();
     }
-    operations.put(key, b.build());
-  }
 
-  private static com.google.rpc.Status error(Status.Code code, String message) {
-    return com.google.rpc.Status.newBuilder().setCode(code.value()).setMessage(message).build();
-  }
-
-  // --- helpers -----------------------------------------------------------------------------------------------
-
-  private SimulatedCluster cluster(ClusterRef ref) {
-    SimulatedCluster c = clusters.get(ref);
-    if (c == null) {
-      throw notFound(ref.path());
+    synchronized NodePool getNodePool(ClusterRef ref, String pool) {
+        SimulatedNodePool p = cluster(ref).pools.get(pool);
+        if (p == null || !p.visibleAt(clock.instant())) {
+            throw notFound(ref.nodePoolPath(pool));
+        }
+        return p.proto;
     }
-    return c;
-  }
 
-  private synchronized NodeRegistrar registrar(ClusterRef ref) {
-    return registrars.getOrDefault(ref, NodeRegistrar.NONE);
-  }
+    synchronized Operation createNodePool(ClusterRef ref, NodePool requested) {
+        try {
+            Operation op = startCreation(ref, requested);
+            recordPool(
+                    FleetRecord.Kind.NODE_POOL_CREATE,
+                    FleetRecord.Outcome.ACCEPTED,
+                    ref,
+                    requested.getName(),
+                    Optional.ofNullable(requested.getConfig().getMetadataMap().get(JOB_ID_METADATA)));
+            return op;
+        } catch (StatusRuntimeException e) {
+            recordPool(
+                    FleetRecord.Kind.NODE_POOL_CREATE,
+                    outcomeOf(e),
+                    ref,
+                    requested.getName(),
+                    Optional.ofNullable(requested.getConfig().getMetadataMap().get(JOB_ID_METADATA)));
+            throw e;
+        }
+    }
 
-  private static io.grpc.StatusRuntimeException notFound(String path) {
-    return Status.NOT_FOUND.withDescription("Not found: " + path + ".").asRuntimeException();
-  }
+    synchronized Operation deleteNodePool(ClusterRef ref, String poolName) {
+        SimulatedNodePool existing =
+                clusters.containsKey(ref) ? clusters.get(ref).pools.get(poolName) : null;
+        Optional<String> job = Optional.ofNullable(existing)
+                .map(p -> p.proto.getConfig().getMetadataMap().get(JOB_ID_METADATA));
+        try {
+            Operation op = startDeletion(ref, poolName);
+            recordPool(FleetRecord.Kind.NODE_POOL_DELETE, FleetRecord.Outcome.ACCEPTED, ref, poolName, job);
+            return op;
+        } catch (StatusRuntimeException e) {
+            recordPool(FleetRecord.Kind.NODE_POOL_DELETE, outcomeOf(e), ref, poolName, job);
+            throw e;
+        }
+    }
 
-  /** us-central1-a -> us-central1; a region stays as it is. */
-  static String region(String location) {
-    String[] parts = location.split("-");
-    return parts.length == 3 && parts[2].length() == 1 ? parts[0] + "-" + parts[1] : location;
-  }
+    private void recordPool(
+            FleetRecord.Kind kind, FleetRecord.Outcome outcome, ClusterRef ref, String pool, Optional<String> job) {
+        record.add(new FleetRecord.Entry(clock.instant(), kind, outcome, ref.name(), pool, job));
+    }
 
-  private static String shortName(Operation op) {
-    return op.getName();
-  }
+    private static FleetRecord.Outcome outcomeOf(StatusRuntimeException e) {
+        return switch (e.getStatus().getCode()) {
+            case ALREADY_EXISTS -> FleetRecord.Outcome.ALREADY_EXISTS;
+            case NOT_FOUND -> FleetRecord.Outcome.NOT_FOUND;
+            default -> FleetRecord.Outcome.REFUSED;
+        };
+    }
 
-  private void schedule(Duration delay, Runnable task) {
-    scheduler.schedule(() -> {
-      try {
-        task.run();
-      } catch (RuntimeException e) {
-        log.error("GKE sim transition failed", e);
-      }
-    }, Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS);
-  }
+    private Operation startCreation(ClusterRef ref, NodePool requested) {
+        SimulatedCluster c = cluster(ref);
+        String name = requested.getName();
+        if (name.isEmpty()) {
+            throw Status.INVALID_ARGUMENT
+                    .withDescription("Node pool name must be specified.")
+                    .asRuntimeException();
+        }
+        if (c.pools.containsKey(name)) {
+            throw Status.ALREADY_EXISTS
+                    .withDescription("Already exists: " + ref.nodePoolPath(name) + ".")
+                    .asRuntimeException();
+        }
+        NodePoolKnobs knobs = c.knobs;
+        Instant now = clock.instant();
+        boolean lateVisible = knobs.lateVisibilityForAllPools() || isFlexStart(requested);
+        Instant visibleFrom = lateVisible ? now.plus(knobs.lateVisibility()) : now;
+        NodePool proto = requested.toBuilder()
+                .setSelfLink(API_BASE + ref.nodePoolPath(name))
+                .setVersion(MASTER_VERSION)
+                .setStatus(NodePool.Status.PROVISIONING)
+                .setStatusMessage("")
+                .build();
+        SimulatedNodePool pool = new SimulatedNodePool(proto, hostsOf(requested), visibleFrom);
+        c.pools.put(name, pool);
 
-  @Override
-  public void close() {
-    scheduler.shutdownNow();
-  }
+        Operation op = startOperation(ref, Operation.Type.CREATE_NODE_POOL, ref.nodePoolPath(name));
+        pool.pendingCreateOperation = op.getName();
+        CreationOutcome outcome = decideOutcome(c, requested);
+        log.info(
+                "node pool create started cluster={} pool={} hosts={} operation={} outcome={} visibleFrom={}",
+                ref.name(),
+                name,
+                pool.hosts,
+                shortName(op),
+                outcome.kind,
+                visibleFrom);
+        if (outcome.kind == OutcomeKind.NEVER_FINISH) {
+            return op;
+        }
+        schedule(knobs.creationDelay(), () -> finishCreation(c, pool, op.getName(), outcome));
+        return op;
+    }
+
+    private Operation startDeletion(ClusterRef ref, String poolName) {
+        SimulatedCluster c = cluster(ref);
+        SimulatedNodePool pool = c.pools.get(poolName);
+        if (pool == null || !pool.visibleAt(clock.instant())) {
+            throw notFound(ref.nodePoolPath(poolName));
+        }
+        if (pool.proto.getStatus() == NodePool.Status.STOPPING) {
+            // GKE refuses a second delete while the first runs, naming the running operation.
+            throw Status.FAILED_PRECONDITION
+                    .withDescription("Operation " + pool.pendingDeleteOperation + " is currently deleting node pool "
+                            + poolName + ". Please wait and try again once it is done.")
+                    .asRuntimeException();
+        }
+        if (pool.pendingCreateOperation != null && c.knobs.rejectDeleteWhileCreating()) {
+            throw Status.FAILED_PRECONDITION
+                    .withDescription("Operation " + pool.pendingCreateOperation + " is currently creating node pool "
+                            + poolName + ". Please wait and try again once it is done.")
+                    .asRuntimeException();
+        }
+        if (pool.pendingCreateOperation != null) {
+            // Lenient: GKE may reject this; the sim aborts the creation so callers can clean up stuck pools.
+            finishOperation(
+                    pool.pendingCreateOperation,
+                    com.google.rpc.Status.newBuilder()
+                            .setCode(Status.Code.ABORTED.value())
+                            .setMessage("Node pool " + poolName + " was deleted while being created.")
+                            .build());
+            pool.pendingCreateOperation = null;
+        }
+        NodePool.Status before = pool.proto.getStatus();
+        pool.status(NodePool.Status.STOPPING, "");
+        Operation op = startOperation(ref, Operation.Type.DELETE_NODE_POOL, ref.nodePoolPath(poolName));
+        pool.pendingDeleteOperation = op.getName();
+        boolean fail = c.knobs.takeDeletionFailure();
+        log.info(
+                "node pool delete started cluster={} pool={} operation={} fail={}",
+                ref.name(),
+                poolName,
+                shortName(op),
+                fail);
+        if (fail) {
+            schedule(c.knobs.deletionDelay(), () -> failDeletion(c, pool, op.getName(), before));
+        } else {
+            schedule(c.knobs.deletionDelay(), () -> finishDeletion(c, pool, op.getName()));
+        }
+        return op;
+    }
+
+    synchronized Operation getOperation(GkeNames.OperationName name) {
+        Operation op = operations.get(name.path());
+        if (op == null) {
+            throw notFound(name.path());
+        }
+        return op;
+    }
+
+    synchronized List<Operation> listOperations(String project, String location) {
+        return operations.values().stream()
+                .filter(op -> op.getSelfLink().startsWith(API_BASE + "projects/" + project + "/locations/"))
+                .filter(op -> "-".equals(location) || op.getLocation().equals(location))
+                .toList();
+    }
+
+    synchronized Operation cancelOperation(GkeNames.OperationName name) {
+        Operation op = getOperation(name);
+        if (op.getStatus() != Operation.Status.DONE) {
+            finishOperation(
+                    op.getName(),
+                    com.google.rpc.Status.newBuilder()
+                            .setCode(Status.Code.CANCELLED.value())
+                            .setMessage("Operation was cancelled.")
+                            .build());
+        }
+        return operations.get(name.path());
+    }
+
+    // --- transitions -------------------------------------------------------------------------------------------
+
+    private enum OutcomeKind {
+        SUCCESS,
+        QUOTA,
+        INVALID_RESERVATION,
+        NEVER_FINISH
+    }
+
+    private record CreationOutcome(OutcomeKind kind) {}
+
+    private CreationOutcome decideOutcome(SimulatedCluster c, NodePool requested) {
+        if (c.knobs.neverFinishCreations()) {
+            return new CreationOutcome(OutcomeKind.NEVER_FINISH);
+        }
+        if (c.knobs.takeQuotaFailure()) {
+            return new CreationOutcome(OutcomeKind.QUOTA);
+        }
+        if (c.knobs.takeInvalidReservationFailure()) {
+            return new CreationOutcome(OutcomeKind.INVALID_RESERVATION);
+        }
+        return new CreationOutcome(OutcomeKind.SUCCESS);
+    }
+
+    private synchronized void finishCreation(
+            SimulatedCluster c, SimulatedNodePool pool, String opName, CreationOutcome outcome) {
+        if (pool.deleted || !opName.equals(pool.pendingCreateOperation)) {
+            return;
+        }
+        pool.pendingCreateOperation = null;
+        String poolName = pool.name();
+        com.google.rpc.Status error = switch (outcome.kind) {
+            case QUOTA ->
+                error(
+                        Status.Code.RESOURCE_EXHAUSTED,
+                        "Quota '" + c.knobs.quotaMetric() + "' exceeded. Limit: 0.0 in region "
+                                + region(c.ref.location()) + ".");
+            case INVALID_RESERVATION ->
+                error(
+                        Status.Code.INVALID_ARGUMENT,
+                        invalidReservationMessage(c, reservationName(pool.proto).orElse("unknown")));
+            default -> consumeReservation(c, pool);
+        };
+        if (error != null) {
+            pool.status(NodePool.Status.ERROR, error.getMessage());
+            finishOperation(opName, error);
+            log.info(
+                    "node pool create failed cluster={} pool={} code={} message={}",
+                    c.ref.name(),
+                    poolName,
+                    Status.Code.values()[error.getCode()],
+                    error.getMessage());
+            return;
+        }
+        pool.status(NodePool.Status.RUNNING, "");
+        finishOperation(opName, null);
+        log.info("node pool RUNNING cluster={} pool={} hosts={}", c.ref.name(), poolName, pool.hosts);
+        PoolNodes nodes = poolNodes(c, pool);
+        schedule(c.knobs.nodeRegistrationDelay(), () -> registerNodes(c, pool, nodes));
+    }
+
+    private void registerNodes(SimulatedCluster c, SimulatedNodePool pool, PoolNodes nodes) {
+        synchronized (this) {
+            if (pool.deleted) {
+                return;
+            }
+        }
+        registrar(c.ref).addNodes(nodes);
+    }
+
+    /** A failed delete: the operation ends with an error and the pool is back where it was. */
+    private synchronized void failDeletion(
+            SimulatedCluster c, SimulatedNodePool pool, String opName, NodePool.Status before) {
+        pool.pendingDeleteOperation = null;
+        pool.status(before == NodePool.Status.STOPPING ? NodePool.Status.RUNNING : before, "");
+        finishOperation(
+                opName,
+                error(
+                        Status.Code.INTERNAL,
+                        "Internal error while deleting node pool " + pool.name()
+                                + ": instance group manager deletion failed. Please retry."));
+        log.info("node pool delete failed (knob) cluster={} pool={}", c.ref.name(), pool.name());
+    }
+
+    /**
+     * The pool's nodes leave Kubernetes and its reservation capacity is given back before the pool disappears and
+     * its operation is DONE, so whoever sees the operation DONE sees the nodes gone (as with GKE).
+     */
+    private void finishDeletion(SimulatedCluster c, SimulatedNodePool pool, String opName) {
+        synchronized (this) {
+            pool.deleted = true; // no late node registration from here on
+        }
+        registrar(c.ref).removeNodes(c.ref.name(), pool.name());
+        ReservationKey consumed;
+        synchronized (this) {
+            c.pools.remove(pool.name(), pool);
+            consumed = pool.consumedReservation;
+            pool.consumedReservation = null;
+        }
+        if (consumed != null) {
+            reservations.release(consumed, pool.hosts);
+        }
+        synchronized (this) {
+            finishOperation(opName, null);
+        }
+        log.info("node pool deleted cluster={} pool={}", c.ref.name(), pool.name());
+    }
+
+    /** Takes reservation capacity for a pool with a specific reservation affinity; returns an error if impossible. */
+    private com.google.rpc.Status consumeReservation(SimulatedCluster c, SimulatedNodePool pool) {
+        Optional<String> wanted = reservationName(pool.proto);
+        if (wanted.isEmpty() || reservations == null) {
+            return null;
+        }
+        String value = wanted.get();
+        String project = c.ref.project();
+        String name = value;
+        // Shared reservations are named projects/{owner}/reservations/{name}.
+        String[] parts = value.split("/");
+        if (parts.length >= 4 && parts[0].equals("projects")) {
+            project = parts[1];
+            name = parts[parts.length - 1];
+        }
+        Optional<SimulatedReservation> reservation = reservations.findByName(project, name);
+        if (reservation.isEmpty()) {
+            return error(Status.Code.INVALID_ARGUMENT, invalidReservationMessage(c, value));
+        }
+        if (!reservations.tryConsume(reservation.get().key(), pool.hosts)) {
+            return error(
+                    Status.Code.RESOURCE_EXHAUSTED,
+                    "Reservation '" + reservation.get().key().path()
+                            + "' does not have enough available capacity: requested " + pool.hosts + ", available "
+                            + reservations
+                                    .findByName(project, name)
+                                    .map(SimulatedReservation::available)
+                                    .orElse(0L) + ".");
+        }
+        pool.consumedReservation = reservation.get().key();
+        return null;
+    }
+
+    private static String invalidReservationMessage(SimulatedCluster c, String reservation) {
+        return "Invalid value for field 'nodePool.config.reservationAffinity': reservation '" + reservation
+                + "' does not exist or cannot be consumed by node pools of cluster " + c.ref.path() + ".";
+    }
+
+    private static Optional<String> reservationName(NodePool pool) {
+        ReservationAffinity affinity = pool.getConfig().getReservationAffinity();
+        if (affinity.getConsumeReservationType() != ReservationAffinity.Type.SPECIFIC_RESERVATION
+                || !RESERVATION_KEY.equals(affinity.getKey())
+                || affinity.getValuesCount() == 0) {
+            return Optional.empty();
+        }
+        return Optional.of(affinity.getValues(0));
+    }
+
+    private PoolNodes poolNodes(SimulatedCluster c, SimulatedNodePool pool) {
+        NodePool p = pool.proto;
+        Optional<TpuMachineTypes.TpuMachine> tpu =
+                TpuMachineTypes.of(p.getConfig().getMachineType());
+        String accelerator = p.getConfig().getAcceleratorsCount() > 0
+                ? p.getConfig().getAccelerators(0).getAcceleratorType()
+                : tpu.map(TpuMachineTypes.TpuMachine::acceleratorLabel).orElse(c.tpuType == null ? "" : c.tpuType);
+        String topology = !p.getPlacementPolicy().getTpuTopology().isBlank()
+                ? p.getPlacementPolicy().getTpuTopology()
+                : tpu.map(TpuMachineTypes.TpuMachine::singleHostTopology).orElse("");
+        return new PoolNodes(
+                c.ref.name(),
+                p.getName(),
+                pool.hosts,
+                p.getConfig().getMachineType(),
+                accelerator,
+                topology,
+                Map.copyOf(p.getConfig().getLabelsMap()));
+    }
+
+    /** initialNodeCount, else one host per 4 TPU chips of the topology ("2x4" = 8 chips = 2 hosts), else 1. */
+    static int hostsOf(NodePool pool) {
+        if (pool.getInitialNodeCount() > 0) {
+            return pool.getInitialNodeCount();
+        }
+        String topology = pool.getPlacementPolicy().getTpuTopology();
+        if (!topology.isBlank()) {
+            try {
+                int chips = 1;
+                for (String dim : topology.toLowerCase().split("x")) {
+                    chips *= Integer.parseInt(dim.trim());
+                }
+                return Math.max(1, chips / 4);
+            } catch (NumberFormatException e) {
+                log.warn("unparseable tpuTopology {}; assuming 1 host", topology);
+            }
+        }
+        return 1;
+    }
+
+    private static boolean isFlexStart(NodePool pool) {
+        return pool.getConfig().getFlexStart() || pool.getQueuedProvisioning().getEnabled();
+    }
+
+    // --- operations --------------------------------------------------------------------------------------------
+
+    private Operation startOperation(ClusterRef ref, Operation.Type type, String target) {
+        String id = "operation-" + clock.millis() + "-"
+                + Long.toHexString(ThreadLocalRandom.current().nextLong()).substring(0, 8);
+        String name = "projects/" + ref.project() + "/locations/" + ref.location() + "/operations/" + id;
+        Operation op = Operation.newBuilder()
+                .setName(id)
+                .setZone(ref.location())
+                .setLocation(ref.location())
+                .setOperationType(type)
+                .setStatus(Operation.Status.RUNNING)
+                .setSelfLink(API_BASE + name)
+                .setTargetLink(API_BASE + target)
+                .setStartTime(RFC3339.format(clock.instant()))
+                .build();
+        operations.put(name, op);
+        return op;
+    }
+
+    /** Marks an operation DONE; a non-null error becomes the operation's {@code error} and statusMessage. */
+    private void finishOperation(String opId, com.google.rpc.Status error) {
+        String key = operations.keySet().stream()
+                .filter(k -> k.endsWith("/operations/" + opId))
+                .findFirst()
+                .orElseThrow();
+        Operation.Builder b = operations.get(key).toBuilder()
+                .setStatus(Operation.Status.DONE)
+                .setEndTime(RFC3339.format(clock.instant()));
+        if (error != null) {
+            b.setError(error).setStatusMessage(error.getMessage());
+        }
+        operations.put(key, b.build());
+    }
+
+    private static com.google.rpc.Status error(Status.Code code, String message) {
+        return com.google.rpc.Status.newBuilder()
+                .setCode(code.value())
+                .setMessage(message)
+                .build();
+    }
+
+    // --- helpers -----------------------------------------------------------------------------------------------
+
+    private SimulatedCluster cluster(ClusterRef ref) {
+        SimulatedCluster c = clusters.get(ref);
+        if (c == null) {
+            throw notFound(ref.path());
+        }
+        return c;
+    }
+
+    private synchronized NodeRegistrar registrar(ClusterRef ref) {
+        return registrars.getOrDefault(ref, NodeRegistrar.NONE);
+    }
+
+    private static io.grpc.StatusRuntimeException notFound(String path) {
+        return Status.NOT_FOUND.withDescription("Not found: " + path + ".").asRuntimeException();
+    }
+
+    /** us-central1-a -> us-central1; a region stays as it is. */
+    static String region(String location) {
+        String[] parts = location.split("-");
+        return parts.length == 3 && parts[2].length() == 1 ? parts[0] + "-" + parts[1] : location;
+    }
+
+    private static String shortName(Operation op) {
+        return op.getName();
+    }
+
+    private void schedule(Duration delay, Runnable task) {
+        scheduler.schedule(
+                () -> {
+                    try {
+                        task.run();
+                    } catch (RuntimeException e) {
+                        log.error("GKE sim transition failed", e);
+                    }
+                },
+                Math.max(0, delay.toNanos()),
+                TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void close() {
+        scheduler.shutdownNow();
+    }
 }

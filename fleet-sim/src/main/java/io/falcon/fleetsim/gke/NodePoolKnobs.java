@@ -9,142 +9,142 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class NodePoolKnobs {
 
-  private volatile Duration creationDelay;
-  private volatile Duration deletionDelay;
-  private final AtomicInteger quotaFailures = new AtomicInteger();
-  private final AtomicInteger invalidReservationFailures = new AtomicInteger();
-  private volatile String quotaMetric = "TPUS_PER_PROJECT";
-  private volatile boolean neverFinishCreations;
-  private volatile Duration lateVisibility = Duration.ZERO;
-  private volatile boolean lateVisibilityForAllPools;
-  private volatile Duration nodeRegistrationDelay = Duration.ZERO;
-  private final AtomicInteger deletionFailures = new AtomicInteger();
-  private volatile boolean rejectDeleteWhileCreating;
+    private volatile Duration creationDelay;
+    private volatile Duration deletionDelay;
+    private final AtomicInteger quotaFailures = new AtomicInteger();
+    private final AtomicInteger invalidReservationFailures = new AtomicInteger();
+    private volatile String quotaMetric = "TPUS_PER_PROJECT";
+    private volatile boolean neverFinishCreations;
+    private volatile Duration lateVisibility = Duration.ZERO;
+    private volatile boolean lateVisibilityForAllPools;
+    private volatile Duration nodeRegistrationDelay = Duration.ZERO;
+    private final AtomicInteger deletionFailures = new AtomicInteger();
+    private volatile boolean rejectDeleteWhileCreating;
 
-  public NodePoolKnobs(Duration creationDelay, Duration deletionDelay) {
-    this.creationDelay = creationDelay;
-    this.deletionDelay = deletionDelay;
-  }
+    public NodePoolKnobs(Duration creationDelay, Duration deletionDelay) {
+        this.creationDelay = creationDelay;
+        this.deletionDelay = deletionDelay;
+    }
 
-  /** Time a pool stays PROVISIONING (and its create operation RUNNING). */
-  public NodePoolKnobs creationDelay(Duration delay) {
-    this.creationDelay = delay;
-    return this;
-  }
+    /** Time a pool stays PROVISIONING (and its create operation RUNNING). */
+    public NodePoolKnobs creationDelay(Duration delay) {
+        this.creationDelay = delay;
+        return this;
+    }
 
-  /** Time a pool stays STOPPING (and its delete operation RUNNING). */
-  public NodePoolKnobs deletionDelay(Duration delay) {
-    this.deletionDelay = delay;
-    return this;
-  }
+    /** Time a pool stays STOPPING (and its delete operation RUNNING). */
+    public NodePoolKnobs deletionDelay(Duration delay) {
+        this.deletionDelay = delay;
+        return this;
+    }
 
-  /** The next {@code n} creations end with a RESOURCE_EXHAUSTED quota error on the operation. */
-  public NodePoolKnobs failNextCreationsWithQuota(int n) {
-    quotaFailures.set(n);
-    return this;
-  }
+    /** The next {@code n} creations end with a RESOURCE_EXHAUSTED quota error on the operation. */
+    public NodePoolKnobs failNextCreationsWithQuota(int n) {
+        quotaFailures.set(n);
+        return this;
+    }
 
-  /** Quota metric named in the quota error message (default TPUS_PER_PROJECT). */
-  public NodePoolKnobs quotaMetric(String metric) {
-    this.quotaMetric = metric;
-    return this;
-  }
+    /** Quota metric named in the quota error message (default TPUS_PER_PROJECT). */
+    public NodePoolKnobs quotaMetric(String metric) {
+        this.quotaMetric = metric;
+        return this;
+    }
 
-  /** The next {@code n} creations end with an INVALID_ARGUMENT invalid-reservation error on the operation. */
-  public NodePoolKnobs failNextCreationsWithInvalidReservation(int n) {
-    invalidReservationFailures.set(n);
-    return this;
-  }
+    /** The next {@code n} creations end with an INVALID_ARGUMENT invalid-reservation error on the operation. */
+    public NodePoolKnobs failNextCreationsWithInvalidReservation(int n) {
+        invalidReservationFailures.set(n);
+        return this;
+    }
 
-  /** When true, creations stay PROVISIONING / RUNNING forever (for caller timeouts). */
-  public NodePoolKnobs neverFinishCreations(boolean never) {
-    this.neverFinishCreations = never;
-    return this;
-  }
+    /** When true, creations stay PROVISIONING / RUNNING forever (for caller timeouts). */
+    public NodePoolKnobs neverFinishCreations(boolean never) {
+        this.neverFinishCreations = never;
+        return this;
+    }
 
-  /**
-   * Flex-start pools (config.flexStart or queuedProvisioning) are invisible to getNodePool / listNodePools
-   * (NOT_FOUND) for this long after creation, like GKE's eventually consistent reads.
-   */
-  public NodePoolKnobs lateVisibility(Duration delay) {
-    this.lateVisibility = delay;
-    return this;
-  }
+    /**
+     * Flex-start pools (config.flexStart or queuedProvisioning) are invisible to getNodePool / listNodePools
+     * (NOT_FOUND) for this long after creation, like GKE's eventually consistent reads.
+     */
+    public NodePoolKnobs lateVisibility(Duration delay) {
+        this.lateVisibility = delay;
+        return this;
+    }
 
-  /** Apply {@link #lateVisibility} to every pool, not only flex-start ones. */
-  public NodePoolKnobs lateVisibilityForAllPools(boolean all) {
-    this.lateVisibilityForAllPools = all;
-    return this;
-  }
+    /** Apply {@link #lateVisibility} to every pool, not only flex-start ones. */
+    public NodePoolKnobs lateVisibilityForAllPools(boolean all) {
+        this.lateVisibilityForAllPools = all;
+        return this;
+    }
 
-  /** Nodes of a RUNNING pool appear in Kubernetes only this long after the pool became RUNNING. */
-  public NodePoolKnobs nodeRegistrationDelay(Duration delay) {
-    this.nodeRegistrationDelay = delay;
-    return this;
-  }
+    /** Nodes of a RUNNING pool appear in Kubernetes only this long after the pool became RUNNING. */
+    public NodePoolKnobs nodeRegistrationDelay(Duration delay) {
+        this.nodeRegistrationDelay = delay;
+        return this;
+    }
 
-  /**
-   * The next {@code n} deletions fail: the delete operation ends DONE with an INTERNAL error after the deletion
-   * delay and the pool is RUNNING again (callers must retry).
-   */
-  public NodePoolKnobs failNextDeletions(int n) {
-    deletionFailures.set(n);
-    return this;
-  }
+    /**
+     * The next {@code n} deletions fail: the delete operation ends DONE with an INTERNAL error after the deletion
+     * delay and the pool is RUNNING again (callers must retry).
+     */
+    public NodePoolKnobs failNextDeletions(int n) {
+        deletionFailures.set(n);
+        return this;
+    }
 
-  /**
-   * When true, deleting a pool that is still being created answers FAILED_PRECONDITION ("currently creating",
-   * as GKE does) instead of aborting the creation (the lenient default).
-   */
-  public NodePoolKnobs rejectDeleteWhileCreating(boolean reject) {
-    this.rejectDeleteWhileCreating = reject;
-    return this;
-  }
+    /**
+     * When true, deleting a pool that is still being created answers FAILED_PRECONDITION ("currently creating",
+     * as GKE does) instead of aborting the creation (the lenient default).
+     */
+    public NodePoolKnobs rejectDeleteWhileCreating(boolean reject) {
+        this.rejectDeleteWhileCreating = reject;
+        return this;
+    }
 
-  public boolean rejectDeleteWhileCreating() {
-    return rejectDeleteWhileCreating;
-  }
+    public boolean rejectDeleteWhileCreating() {
+        return rejectDeleteWhileCreating;
+    }
 
-  public Duration creationDelay() {
-    return creationDelay;
-  }
+    public Duration creationDelay() {
+        return creationDelay;
+    }
 
-  public Duration deletionDelay() {
-    return deletionDelay;
-  }
+    public Duration deletionDelay() {
+        return deletionDelay;
+    }
 
-  public Duration lateVisibility() {
-    return lateVisibility;
-  }
+    public Duration lateVisibility() {
+        return lateVisibility;
+    }
 
-  public boolean lateVisibilityForAllPools() {
-    return lateVisibilityForAllPools;
-  }
+    public boolean lateVisibilityForAllPools() {
+        return lateVisibilityForAllPools;
+    }
 
-  public Duration nodeRegistrationDelay() {
-    return nodeRegistrationDelay;
-  }
+    public Duration nodeRegistrationDelay() {
+        return nodeRegistrationDelay;
+    }
 
-  public boolean neverFinishCreations() {
-    return neverFinishCreations;
-  }
+    public boolean neverFinishCreations() {
+        return neverFinishCreations;
+    }
 
-  public String quotaMetric() {
-    return quotaMetric;
-  }
+    public String quotaMetric() {
+        return quotaMetric;
+    }
 
-  /** Takes one pending quota failure, if any. */
-  boolean takeQuotaFailure() {
-    return quotaFailures.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0;
-  }
+    /** Takes one pending quota failure, if any. */
+    boolean takeQuotaFailure() {
+        return quotaFailures.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0;
+    }
 
-  /** Takes one pending deletion failure, if any. */
-  boolean takeDeletionFailure() {
-    return deletionFailures.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0;
-  }
+    /** Takes one pending deletion failure, if any. */
+    boolean takeDeletionFailure() {
+        return deletionFailures.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0;
+    }
 
-  /** Takes one pending invalid-reservation failure, if any. */
-  boolean takeInvalidReservationFailure() {
-    return invalidReservationFailures.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0;
-  }
+    /** Takes one pending invalid-reservation failure, if any. */
+    boolean takeInvalidReservationFailure() {
+        return invalidReservationFailures.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0;
+    }
 }

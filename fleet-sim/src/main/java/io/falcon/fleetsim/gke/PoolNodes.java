@@ -10,10 +10,15 @@ import java.util.Map;
  * @param labels the pool's Kubernetes labels (config.labels), copied onto the nodes as GKE does
  */
 public record PoolNodes(
-    String cluster, String pool, int hosts, String machineType, String accelerator, String topology,
-    Map<String, String> labels) {
+        String cluster,
+        String pool,
+        int hosts,
+        String machineType,
+        String accelerator,
+        String topology,
+        Map<String, String> labels) {
 
-  public String nodeName(int index) {
-    return "gke-" + cluster + "-" + pool + "-" + index;
-  }
+    public String nodeName(int index) {
+        return "gke-" + cluster + "-" + pool + "-" + index;
+    }
 }

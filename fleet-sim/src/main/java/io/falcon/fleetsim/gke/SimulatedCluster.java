@@ -7,21 +7,26 @@ import java.util.Map;
 /** One simulated GKE cluster: identity, where its Kubernetes API lives, and its node pools (guarded by GkeFleet). */
 final class SimulatedCluster {
 
-  final ClusterRef ref;
-  final String tpuType;
-  final String kubernetesUrl;
-  final String caCertificateBase64;
-  final NodePoolKnobs knobs;
-  final Instant createdAt;
-  final Map<String, SimulatedNodePool> pools = new LinkedHashMap<>();
+    final ClusterRef ref;
+    final String tpuType;
+    final String kubernetesUrl;
+    final String caCertificateBase64;
+    final NodePoolKnobs knobs;
+    final Instant createdAt;
+    final Map<String, SimulatedNodePool> pools = new LinkedHashMap<>();
 
-  SimulatedCluster(ClusterRef ref, String tpuType, String kubernetesUrl, String caCertificateBase64,
-      NodePoolKnobs knobs, Instant createdAt) {
-    this.ref = ref;
-    this.tpuType = tpuType;
-    this.kubernetesUrl = kubernetesUrl;
-    this.caCertificateBase64 = caCertificateBase64;
-    this.knobs = knobs;
-    this.createdAt = createdAt;
-  }
+    SimulatedCluster(
+            ClusterRef ref,
+            String tpuType,
+            String kubernetesUrl,
+            String caCertificateBase64,
+            NodePoolKnobs knobs,
+            Instant createdAt) {
+        this.ref = ref;
+        this.tpuType = tpuType;
+        this.kubernetesUrl = kubernetesUrl;
+        this.caCertificateBase64 = caCertificateBase64;
+        this.knobs = knobs;
+        this.createdAt = createdAt;
+    }
 }

@@ -7,32 +7,33 @@ import java.time.Instant;
 /** Mutable state of one simulated node pool (guarded by GkeFleet). */
 final class SimulatedNodePool {
 
-  NodePool proto;
-  final int hosts;
-  final Instant visibleFrom;
-  /** Operation that created the pool, while it is still running. */
-  String pendingCreateOperation;
-  /** Operation deleting the pool, while it runs. */
-  String pendingDeleteOperation;
-  /** Reservation capacity taken when the pool came up, given back on deletion. */
-  ReservationKey consumedReservation;
-  boolean deleted;
+    NodePool proto;
+    final int hosts;
+    final Instant visibleFrom;
+    /** Operation that created the pool, while it is still running. */
+    String pendingCreateOperation;
+    /** Operation deleting the pool, while it runs. */
+    String pendingDeleteOperation;
+    /** Reservation capacity taken when the pool came up, given back on deletion. */
+    ReservationKey consumedReservation;
 
-  SimulatedNodePool(NodePool proto, int hosts, Instant visibleFrom) {
-    this.proto = proto;
-    this.hosts = hosts;
-    this.visibleFrom = visibleFrom;
-  }
+    boolean deleted;
 
-  String name() {
-    return proto.getName();
-  }
+    SimulatedNodePool(NodePool proto, int hosts, Instant visibleFrom) {
+        this.proto = proto;
+        this.hosts = hosts;
+        this.visibleFrom = visibleFrom;
+    }
 
-  boolean visibleAt(Instant now) {
-    return !now.isBefore(visibleFrom);
-  }
+    String name() {
+        return proto.getName();
+    }
 
-  void status(NodePool.Status status, String message) {
-    proto = proto.toBuilder().setStatus(status).setStatusMessage(message).build();
-  }
+    boolean visibleAt(Instant now) {
+        return !now.isBefore(visibleFrom);
+    }
+
+    void status(NodePool.Status status, String message) {
+        proto = proto.toBuilder().setStatus(status).setStatusMessage(message).build();
+    }
 }

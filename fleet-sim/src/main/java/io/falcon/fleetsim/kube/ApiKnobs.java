@@ -9,32 +9,32 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class ApiKnobs {
 
-  /** What the next {@code remaining} Job creations are answered with. */
-  record Rejection(int remaining, int code, String reason, String message) {}
+    /** What the next {@code remaining} Job creations are answered with. */
+    record Rejection(int remaining, int code, String reason, String message) {}
 
-  private final AtomicReference<Rejection> jobCreates = new AtomicReference<>();
+    private final AtomicReference<Rejection> jobCreates = new AtomicReference<>();
 
-  /**
-   * The next {@code n} POSTs of batch/v1 Jobs answer {@code code} with a Status of that reason and message, e.g.
-   * {@code 403, "Forbidden", "admission webhook \"x\" denied the request: ..."} or
-   * {@code 503, "ServiceUnavailable", "the server is currently unable to handle the request"}.
-   */
-  public ApiKnobs rejectNextJobCreations(int n, int code, String reason, String message) {
-    jobCreates.set(n <= 0 ? null : new Rejection(n, code, reason, message));
-    return this;
-  }
+    /**
+     * The next {@code n} POSTs of batch/v1 Jobs answer {@code code} with a Status of that reason and message, e.g.
+     * {@code 403, "Forbidden", "admission webhook \"x\" denied the request: ..."} or
+     * {@code 503, "ServiceUnavailable", "the server is currently unable to handle the request"}.
+     */
+    public ApiKnobs rejectNextJobCreations(int n, int code, String reason, String message) {
+        jobCreates.set(n <= 0 ? null : new Rejection(n, code, reason, message));
+        return this;
+    }
 
-  /** Takes one pending rejection, if any. */
-  Rejection takeJobCreateRejection() {
-    Rejection[] taken = {null};
-    jobCreates.getAndUpdate(r -> {
-      if (r == null) {
-        taken[0] = null;
-        return null;
-      }
-      taken[0] = r;
-      return r.remaining() <= 1 ? null : new Rejection(r.remaining() - 1, r.code(), r.reason(), r.message());
-    });
-    return taken[0];
-  }
+    /** Takes one pending rejection, if any. */
+    Rejection takeJobCreateRejection() {
+        Rejection[] taken = {null};
+        jobCreates.getAndUpdate(r -> {
+            if (r == null) {
+                taken[0] = null;
+                return null;
+            }
+            taken[0] = r;
+            return r.remaining() <= 1 ? null : new Rejection(r.remaining() - 1, r.code(), r.reason(), r.message());
+        });
+        return taken[0];
+    }
 }

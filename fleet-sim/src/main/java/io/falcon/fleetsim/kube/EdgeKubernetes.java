@@ -2,7 +2,6 @@ package io.falcon.fleetsim.kube;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.falcon.fleetsim.FleetRecord;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -13,6 +12,7 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.falcon.fleetsim.FleetRecord;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,194 +30,213 @@ import org.slf4j.LoggerFactory;
  */
 public final class EdgeKubernetes implements AutoCloseable {
 
-  private static final Logger log = LoggerFactory.getLogger(EdgeKubernetes.class);
-  /** The mock server logs every request through java.util.logging at INFO; held strongly so the level sticks. */
-  private static final java.util.logging.Logger MOCK_SERVER_LOG =
-      java.util.logging.Logger.getLogger("io.fabric8.mockwebserver.MockWebServer");
+    private static final Logger log = LoggerFactory.getLogger(EdgeKubernetes.class);
+    /** The mock server logs every request through java.util.logging at INFO; held strongly so the level sticks. */
+    private static final java.util.logging.Logger MOCK_SERVER_LOG =
+            java.util.logging.Logger.getLogger("io.fabric8.mockwebserver.MockWebServer");
 
-  static {
-    MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
-  }
+    static {
+        MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
+    }
 
-  private final String cluster;
-  private final KubernetesMockServer server;
-  private final KubernetesClient client;
-  private final SimulatedNodes nodes;
-  private final JobLifecycleSimulator jobs;
-  private final ScheduledExecutorService housekeeping;
-  private final ApiKnobs knobs;
-
-  /**
-   * CRUD dispatcher that can answer Job creations with an error, per {@link ApiKnobs}, and writes every Job create
-   * and delete it answers to the {@link FleetRecord}.
-   */
-  private static final class KnobbedDispatcher extends KubernetesCrudDispatcher {
-    private static final java.util.regex.Pattern JOBS =
-        java.util.regex.Pattern.compile("^/apis/batch/v1/namespaces/[^/]+/jobs/?(\\?.*)?$");
-    private static final java.util.regex.Pattern ONE_JOB =
-        java.util.regex.Pattern.compile("^/apis/batch/v1/namespaces/[^/]+/jobs/([^/?]+)/?(\\?.*)?$");
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private final ApiKnobs knobs;
     private final String cluster;
-    private final FleetRecord record;
-    private final Clock clock;
+    private final KubernetesMockServer server;
+    private final KubernetesClient client;
+    private final SimulatedNodes nodes;
+    private final JobLifecycleSimulator jobs;
+    private final ScheduledExecutorService housekeeping;
+    private final ApiKnobs knobs;
 
-    KnobbedDispatcher(ApiKnobs knobs, String cluster, FleetRecord record, Clock clock) {
-      this.knobs = knobs;
-      this.cluster = cluster;
-      this.record = record;
-      this.clock = clock;
-    }
+    /**
+     * CRUD dispatcher that can answer Job creations with an error, per {@link ApiKnobs}, and writes every Job create
+     * and delete it answers to the {@link FleetRecord}.
+     */
+    private static final class KnobbedDispatcher extends KubernetesCrudDispatcher {
+        private static final java.util.regex.Pattern JOBS =
+                java.util.regex.Pattern.compile("^/apis/batch/v1/namespaces/[^/]+/jobs/?(\\?.*)?$");
+        private static final java.util.regex.Pattern ONE_JOB =
+                java.util.regex.Pattern.compile("^/apis/batch/v1/namespaces/[^/]+/jobs/([^/?]+)/?(\\?.*)?$");
+        private static final ObjectMapper JSON = new ObjectMapper();
+        private final ApiKnobs knobs;
+        private final String cluster;
+        private final FleetRecord record;
+        private final Clock clock;
 
-    @Override
-    public MockResponse handleCreate(RecordedRequest request) {
-      if (!JOBS.matcher(request.getPath()).matches()) {
-        return super.handleCreate(request);
-      }
-      // read before the CRUD dispatcher consumes the request body
-      String body = new String(request.getBody().getBytes(), java.nio.charset.StandardCharsets.UTF_8);
-      MockResponse response;
-      ApiKnobs.Rejection rejection = knobs.takeJobCreateRejection();
-      if (rejection != null) {
-        String status = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
-            + "\"message\":" + quote(rejection.message()) + ",\"reason\":" + quote(rejection.reason())
-            + ",\"code\":" + rejection.code() + "}";
-        response = new MockResponse().setResponseCode(rejection.code()).setBody(status);
-      } else {
-        response = super.handleCreate(request);
-      }
-      String name = "";
-      Optional<String> job = Optional.empty();
-      try {
-        JsonNode metadata = JSON.readTree(body).path("metadata");
-        name = metadata.path("name").asText("");
-        job = Optional.ofNullable(metadata.path("annotations").get(JOB_ID_ANNOTATION)).map(JsonNode::asText);
-      } catch (java.io.IOException | RuntimeException e) {
-        log.debug("unreadable job create body cluster={}", cluster, e);
-      }
-      record.add(new FleetRecord.Entry(clock.instant(), FleetRecord.Kind.K8S_JOB_CREATE, outcomeOf(response.code()),
-          cluster, name, job));
-      return response;
-    }
-
-    @Override
-    public MockResponse handleDelete(String path) {
-      java.util.regex.Matcher one = ONE_JOB.matcher(path);
-      MockResponse response = super.handleDelete(path);
-      if (one.matches()) {
-        record.add(new FleetRecord.Entry(clock.instant(), FleetRecord.Kind.K8S_JOB_DELETE,
-            outcomeOf(response.code()), cluster, one.group(1), Optional.empty()));
-      }
-      return response;
-    }
-
-    private static FleetRecord.Outcome outcomeOf(int code) {
-      if (code >= 200 && code < 300) {
-        return FleetRecord.Outcome.ACCEPTED;
-      }
-      return switch (code) {
-        case 409 -> FleetRecord.Outcome.ALREADY_EXISTS;
-        case 404 -> FleetRecord.Outcome.NOT_FOUND;
-        default -> FleetRecord.Outcome.REFUSED;
-      };
-    }
-
-    private static String quote(String s) {
-      StringBuilder b = new StringBuilder("\"");
-      for (char c : s.toCharArray()) {
-        switch (c) {
-          case '"' -> b.append("\\\"");
-          case '\\' -> b.append("\\\\");
-          case '\n' -> b.append("\\n");
-          default -> b.append(c);
+        KnobbedDispatcher(ApiKnobs knobs, String cluster, FleetRecord record, Clock clock) {
+            this.knobs = knobs;
+            this.cluster = cluster;
+            this.record = record;
+            this.clock = clock;
         }
-      }
-      return b.append('"').toString();
+
+        @Override
+        public MockResponse handleCreate(RecordedRequest request) {
+            if (!JOBS.matcher(request.getPath()).matches()) {
+                return super.handleCreate(request);
+            }
+            // read before the CRUD dispatcher consumes the request body
+            String body = new String(request.getBody().getBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            MockResponse response;
+            ApiKnobs.Rejection rejection = knobs.takeJobCreateRejection();
+            if (rejection != null) {
+                String status = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                        + "\"message\":" + quote(rejection.message()) + ",\"reason\":" + quote(rejection.reason())
+                        + ",\"code\":" + rejection.code() + "}";
+                response = new MockResponse().setResponseCode(rejection.code()).setBody(status);
+            } else {
+                response = super.handleCreate(request);
+            }
+            String name = "";
+            Optional<String> job = Optional.empty();
+            try {
+                JsonNode metadata = JSON.readTree(body).path("metadata");
+                name = metadata.path("name").asText("");
+                job = Optional.ofNullable(metadata.path("annotations").get(JOB_ID_ANNOTATION))
+                        .map(JsonNode::asText);
+            } catch (java.io.IOException | RuntimeException e) {
+                log.debug("unreadable job create body cluster={}", cluster, e);
+            }
+            record.add(new FleetRecord.Entry(
+                    clock.instant(), FleetRecord.Kind.K8S_JOB_CREATE, outcomeOf(response.code()), cluster, name, job));
+            return response;
+        }
+
+        @Override
+        public MockResponse handleDelete(String path) {
+            java.util.regex.Matcher one = ONE_JOB.matcher(path);
+            MockResponse response = super.handleDelete(path);
+            if (one.matches()) {
+                record.add(new FleetRecord.Entry(
+                        clock.instant(),
+                        FleetRecord.Kind.K8S_JOB_DELETE,
+                        outcomeOf(response.code()),
+                        cluster,
+                        one.group(1),
+                        Optional.empty()));
+            }
+            return response;
+        }
+
+        private static FleetRecord.Outcome outcomeOf(int code) {
+            if (code >= 200 && code < 300) {
+                return FleetRecord.Outcome.ACCEPTED;
+            }
+            return switch (code) {
+                case 409 -> FleetRecord.Outcome.ALREADY_EXISTS;
+                case 404 -> FleetRecord.Outcome.NOT_FOUND;
+                default -> FleetRecord.Outcome.REFUSED;
+            };
+        }
+
+        private static String quote(String s) {
+            StringBuilder b = new StringBuilder("\"");
+            for (char c : s.toCharArray()) {
+                switch (c) {
+                    case '"' -> b.append("\\\"");
+                    case '\\' -> b.append("\\\\");
+                    case '\n' -> b.append("\\n");
+                    default -> b.append(c);
+                }
+            }
+            return b.append('"').toString();
+        }
     }
-  }
 
-  /** Annotation in which Falcon names the job a Kubernetes Job runs (labels are sanitized). */
-  private static final String JOB_ID_ANNOTATION = "falcon.io/job-id";
+    /** Annotation in which Falcon names the job a Kubernetes Job runs (labels are sanitized). */
+    private static final String JOB_ID_ANNOTATION = "falcon.io/job-id";
 
-  private EdgeKubernetes(String cluster, KubernetesMockServer server, KubernetesClient client, Clock clock,
-      Duration tick, ApiKnobs knobs) {
-    this.cluster = cluster;
-    this.knobs = knobs;
-    this.server = server;
-    this.client = client;
-    this.nodes = new SimulatedNodes(client, clock);
-    this.jobs = new JobLifecycleSimulator(cluster, client, clock, tick);
-    this.housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "fleet-sim-k8s-housekeeping-" + cluster);
-      t.setDaemon(true);
-      return t;
-    });
-    // The mock server records every request for test assertions; drain them so a long demo does not grow.
-    housekeeping.scheduleWithFixedDelay(this::dropRecordedRequests, 10, 10, TimeUnit.SECONDS);
-  }
-
-  private void dropRecordedRequests() {
-    try {
-      while (server.takeRequest(0, TimeUnit.MILLISECONDS) != null) {
-        // discard
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (RuntimeException e) {
-      log.debug("could not drain recorded requests cluster={}", cluster, e);
+    private EdgeKubernetes(
+            String cluster,
+            KubernetesMockServer server,
+            KubernetesClient client,
+            Clock clock,
+            Duration tick,
+            ApiKnobs knobs) {
+        this.cluster = cluster;
+        this.knobs = knobs;
+        this.server = server;
+        this.client = client;
+        this.nodes = new SimulatedNodes(client, clock);
+        this.jobs = new JobLifecycleSimulator(cluster, client, clock, tick);
+        this.housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "fleet-sim-k8s-housekeeping-" + cluster);
+            t.setDaemon(true);
+            return t;
+        });
+        // The mock server records every request for test assertions; drain them so a long demo does not grow.
+        housekeeping.scheduleWithFixedDelay(this::dropRecordedRequests, 10, 10, TimeUnit.SECONDS);
     }
-  }
 
-  /** Starts the API server on 127.0.0.1 ({@code port} 0 = any free port) and the simulator. */
-  public static EdgeKubernetes start(String cluster, int port, Clock clock, Duration tick, FleetRecord record) {
-    ApiKnobs knobs = new ApiKnobs();
-    KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-        new KnobbedDispatcher(knobs, cluster, record, clock), false);
-    server.init(InetAddress.getLoopbackAddress(), port);
-    String url = "http://127.0.0.1:" + server.getPort();
-    KubernetesClient client = client(url);
-    EdgeKubernetes edge = new EdgeKubernetes(cluster, server, client, clock, tick, knobs);
-    edge.jobs.start();
-    log.info("kubernetes API sim for cluster={} listening on {}", cluster, url);
-    return edge;
-  }
+    private void dropRecordedRequests() {
+        try {
+            while (server.takeRequest(0, TimeUnit.MILLISECONDS) != null) {
+                // discard
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            log.debug("could not drain recorded requests cluster={}", cluster, e);
+        }
+    }
 
-  /** A fabric8 client on the JDK http client, pointed at a sim API server. */
-  public static KubernetesClient client(String url) {
-    return new KubernetesClientBuilder()
-        .withConfig(new ConfigBuilder().withMasterUrl(url).withTrustCerts(true).withNamespace("default")
-            .withRequestRetryBackoffLimit(1).build())
-        .withHttpClientFactory(new JdkHttpClientFactory())
-        .build();
-  }
+    /** Starts the API server on 127.0.0.1 ({@code port} 0 = any free port) and the simulator. */
+    public static EdgeKubernetes start(String cluster, int port, Clock clock, Duration tick, FleetRecord record) {
+        ApiKnobs knobs = new ApiKnobs();
+        KubernetesMockServer server = new KubernetesMockServer(
+                new Context(),
+                new MockWebServer(),
+                new HashMap<>(),
+                new KnobbedDispatcher(knobs, cluster, record, clock),
+                false);
+        server.init(InetAddress.getLoopbackAddress(), port);
+        String url = "http://127.0.0.1:" + server.getPort();
+        KubernetesClient client = client(url);
+        EdgeKubernetes edge = new EdgeKubernetes(cluster, server, client, clock, tick, knobs);
+        edge.jobs.start();
+        log.info("kubernetes API sim for cluster={} listening on {}", cluster, url);
+        return edge;
+    }
 
-  public String url() {
-    return "http://127.0.0.1:" + server.getPort();
-  }
+    /** A fabric8 client on the JDK http client, pointed at a sim API server. */
+    public static KubernetesClient client(String url) {
+        return new KubernetesClientBuilder()
+                .withConfig(new ConfigBuilder()
+                        .withMasterUrl(url)
+                        .withTrustCerts(true)
+                        .withNamespace("default")
+                        .withRequestRetryBackoffLimit(1)
+                        .build())
+                .withHttpClientFactory(new JdkHttpClientFactory())
+                .build();
+    }
 
-  public String cluster() {
-    return cluster;
-  }
+    public String url() {
+        return "http://127.0.0.1:" + server.getPort();
+    }
 
-  /** The simulator's own client; handy for tests that want to look at or seed the cluster. */
-  public KubernetesClient client() {
-    return client;
-  }
+    public String cluster() {
+        return cluster;
+    }
 
-  /** Failure knobs of this API server. */
-  public ApiKnobs knobs() {
-    return knobs;
-  }
+    /** The simulator's own client; handy for tests that want to look at or seed the cluster. */
+    public KubernetesClient client() {
+        return client;
+    }
 
-  public SimulatedNodes nodes() {
-    return nodes;
-  }
+    /** Failure knobs of this API server. */
+    public ApiKnobs knobs() {
+        return knobs;
+    }
 
-  @Override
-  public void close() {
-    housekeeping.shutdownNow();
-    jobs.close();
-    client.close();
-    server.destroy();
-  }
+    public SimulatedNodes nodes() {
+        return nodes;
+    }
+
+    @Override
+    public void close() {
+        housekeeping.shutdownNow();
+        jobs.close();
+        client.close();
+        server.destroy();
+    }
 }

@@ -19,45 +19,49 @@ import java.util.Optional;
  */
 public record JobKnobs(Duration runFor, int exitCode, boolean oomKilled, boolean imageMissing) {
 
-  public static final String DURATION_ENV = "FALCON_SIM_DURATION_SECONDS";
-  public static final String EXIT_CODE_ENV = "FALCON_SIM_EXIT_CODE";
-  public static final String OOM_ENV = "FALCON_SIM_OOM";
-  public static final String MISSING_IMAGE_MARKER = "does-not-exist";
-  static final Duration DEFAULT_DURATION = Duration.ofSeconds(2);
+    public static final String DURATION_ENV = "FALCON_SIM_DURATION_SECONDS";
+    public static final String EXIT_CODE_ENV = "FALCON_SIM_EXIT_CODE";
+    public static final String OOM_ENV = "FALCON_SIM_OOM";
+    public static final String MISSING_IMAGE_MARKER = "does-not-exist";
+    static final Duration DEFAULT_DURATION = Duration.ofSeconds(2);
 
-  public static JobKnobs of(Job job) {
-    PodSpec spec = job.getSpec() == null || job.getSpec().getTemplate() == null
-        ? null : job.getSpec().getTemplate().getSpec();
-    List<Container> containers = spec == null || spec.getContainers() == null ? List.of() : spec.getContainers();
-    List<EnvVar> env = containers.isEmpty() || containers.get(0).getEnv() == null
-        ? List.of() : containers.get(0).getEnv();
-    Duration runFor = env(env, DURATION_ENV)
-        .map(v -> Duration.ofNanos(Math.round(Double.parseDouble(v) * 1e9)))
-        .orElse(DEFAULT_DURATION);
-    int exitCode = env(env, EXIT_CODE_ENV).map(Integer::parseInt).orElse(0);
-    boolean oom = env(env, OOM_ENV).map(Boolean::parseBoolean).orElse(false);
-    boolean imageMissing = containers.stream()
-        .anyMatch(c -> c.getImage() != null && c.getImage().contains(MISSING_IMAGE_MARKER));
-    return new JobKnobs(runFor, exitCode, oom, imageMissing);
-  }
-
-  private static Optional<String> env(List<EnvVar> env, String name) {
-    return env.stream()
-        .filter(e -> name.equals(e.getName()) && e.getValue() != null && !e.getValue().isBlank())
-        .map(e -> e.getValue().trim())
-        .findFirst();
-  }
-
-  /** Exit code the container terminates with. */
-  int effectiveExitCode() {
-    return oomKilled ? 137 : exitCode;
-  }
-
-  /** Container termination reason, as the kubelet reports it. */
-  String terminationReason() {
-    if (oomKilled) {
-      return "OOMKilled";
+    public static JobKnobs of(Job job) {
+        PodSpec spec = job.getSpec() == null || job.getSpec().getTemplate() == null
+                ? null
+                : job.getSpec().getTemplate().getSpec();
+        List<Container> containers = spec == null || spec.getContainers() == null ? List.of() : spec.getContainers();
+        List<EnvVar> env = containers.isEmpty() || containers.get(0).getEnv() == null
+                ? List.of()
+                : containers.get(0).getEnv();
+        Duration runFor = env(env, DURATION_ENV)
+                .map(v -> Duration.ofNanos(Math.round(Double.parseDouble(v) * 1e9)))
+                .orElse(DEFAULT_DURATION);
+        int exitCode = env(env, EXIT_CODE_ENV).map(Integer::parseInt).orElse(0);
+        boolean oom = env(env, OOM_ENV).map(Boolean::parseBoolean).orElse(false);
+        boolean imageMissing = containers.stream()
+                .anyMatch(c -> c.getImage() != null && c.getImage().contains(MISSING_IMAGE_MARKER));
+        return new JobKnobs(runFor, exitCode, oom, imageMissing);
     }
-    return exitCode == 0 ? "Completed" : "Error";
-  }
+
+    private static Optional<String> env(List<EnvVar> env, String name) {
+        return env.stream()
+                .filter(e -> name.equals(e.getName())
+                        && e.getValue() != null
+                        && !e.getValue().isBlank())
+                .map(e -> e.getValue().trim())
+                .findFirst();
+    }
+
+    /** Exit code the container terminates with. */
+    int effectiveExitCode() {
+        return oomKilled ? 137 : exitCode;
+    }
+
+    /** Container termination reason, as the kubelet reports it. */
+    String terminationReason() {
+        if (oomKilled) {
+            return "OOMKilled";
+        }
+        return exitCode == 0 ? "Completed" : "Error";
+    }
 }

@@ -40,427 +40,499 @@ import org.slf4j.LoggerFactory;
  */
 public final class JobLifecycleSimulator implements AutoCloseable {
 
-  private static final Logger log = LoggerFactory.getLogger(JobLifecycleSimulator.class);
-  /** ErrImagePull turns into ImagePullBackOff after this long. */
-  private static final Duration IMAGE_PULL_BACKOFF_AFTER = Duration.ofMillis(500);
-  private static final AtomicInteger POD_IPS = new AtomicInteger();
+    private static final Logger log = LoggerFactory.getLogger(JobLifecycleSimulator.class);
+    /** ErrImagePull turns into ImagePullBackOff after this long. */
+    private static final Duration IMAGE_PULL_BACKOFF_AFTER = Duration.ofMillis(500);
 
-  private final String cluster;
-  private final KubernetesClient client;
-  private final Clock clock;
-  private final Duration tick;
-  private final ScheduledExecutorService loop;
-  private final Map<String, SimulatedJob> jobs = new LinkedHashMap<>();
-  private SharedIndexInformer<Node> nodes;
-  private SharedIndexInformer<Job> jobInformer;
+    private static final AtomicInteger POD_IPS = new AtomicInteger();
 
-  public JobLifecycleSimulator(String cluster, KubernetesClient client, Clock clock, Duration tick) {
-    this.cluster = cluster;
-    this.client = client;
-    this.clock = clock;
-    this.tick = tick;
-    this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "fleet-sim-jobs-" + cluster);
-      t.setDaemon(true);
-      return t;
-    });
-  }
+    private final String cluster;
+    private final KubernetesClient client;
+    private final Clock clock;
+    private final Duration tick;
+    private final ScheduledExecutorService loop;
+    private final Map<String, SimulatedJob> jobs = new LinkedHashMap<>();
+    private SharedIndexInformer<Node> nodes;
+    private SharedIndexInformer<Job> jobInformer;
 
-  public void start() {
-    nodes = client.nodes().inform();
-    jobInformer = client.batch().v1().jobs().inAnyNamespace().inform(new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(Job job) {
-        loop.execute(() -> guarded("add", job, () -> track(job)));
-      }
-
-      @Override
-      public void onUpdate(Job oldJob, Job newJob) {
-        loop.execute(() -> guarded("update", newJob, () -> refresh(newJob)));
-      }
-
-      @Override
-      public void onDelete(Job job, boolean finalStateUnknown) {
-        loop.execute(() -> guarded("delete", job, () -> forget(job)));
-      }
-    });
-    loop.scheduleWithFixedDelay(this::tick, tick.toNanos(), tick.toNanos(), TimeUnit.NANOSECONDS);
-    log.info("job simulator started cluster={} tick={}", cluster, tick);
-  }
-
-  // --- informer events ---------------------------------------------------------------------------------------
-
-  private void track(Job job) {
-    if (job.getMetadata() == null || job.getSpec() == null || job.getSpec().getTemplate() == null) {
-      log.warn("ignoring malformed job cluster={} job={}", cluster, job.getMetadata());
-      return;
+    public JobLifecycleSimulator(String cluster, KubernetesClient client, Clock clock, Duration tick) {
+        this.cluster = cluster;
+        this.client = client;
+        this.clock = clock;
+        this.tick = tick;
+        this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "fleet-sim-jobs-" + cluster);
+            t.setDaemon(true);
+            return t;
+        });
     }
-    String key = job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
-    SimulatedJob existing = jobs.get(key);
-    if (existing != null && Objects.equals(existing.uid, job.getMetadata().getUid())) {
-      existing.job = job;
-      return;
-    }
-    if (isFinished(job)) {
-      return; // finished before we saw it (e.g. the simulator restarted)
-    }
-    SimulatedJob simulated = new SimulatedJob(job);
-    jobs.put(key, simulated);
-    log.info("job tracked cluster={} job={} completions={} indexed={} knobs={}", cluster, key,
-        simulated.completions, simulated.indexed, simulated.knobs);
-  }
 
-  private void refresh(Job job) {
-    String key = job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
-    SimulatedJob simulated = jobs.get(key);
-    if (simulated == null || !Objects.equals(simulated.uid, job.getMetadata().getUid())) {
-      track(job);
-    } else {
-      simulated.job = job;
-    }
-  }
+    public void start() {
+        nodes = client.nodes().inform();
+        jobInformer = client.batch().v1().jobs().inAnyNamespace().inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Job job) {
+                loop.execute(() -> guarded("add", job, () -> track(job)));
+            }
 
-  private void forget(Job job) {
-    String key = job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
-    SimulatedJob simulated = jobs.get(key);
-    if (simulated != null && Objects.equals(simulated.uid, job.getMetadata().getUid())) {
-      jobs.remove(key);
-    }
-    // The mock API server does not garbage-collect dependents, so the simulator deletes the Job's pods.
-    String uid = job.getMetadata().getUid();
-    List<Pod> pods = client.pods().inNamespace(job.getMetadata().getNamespace())
-        .withLabel(PodFactory.CONTROLLER_UID_LABEL, uid).list().getItems();
-    for (Pod pod : pods) {
-      deletePodQuietly(job.getMetadata().getNamespace(), pod.getMetadata().getName());
-    }
-    log.info("job deleted cluster={} job={} podsDeleted={}", cluster, key, pods.size());
-  }
+            @Override
+            public void onUpdate(Job oldJob, Job newJob) {
+                loop.execute(() -> guarded("update", newJob, () -> refresh(newJob)));
+            }
 
-  // --- reconciliation ----------------------------------------------------------------------------------------
+            @Override
+            public void onDelete(Job job, boolean finalStateUnknown) {
+                loop.execute(() -> guarded("delete", job, () -> forget(job)));
+            }
+        });
+        loop.scheduleWithFixedDelay(this::tick, tick.toNanos(), tick.toNanos(), TimeUnit.NANOSECONDS);
+        log.info("job simulator started cluster={} tick={}", cluster, tick);
+    }
 
-  private void tick() {
-    for (SimulatedJob job : new ArrayList<>(jobs.values())) {
-      try {
-        reconcile(job);
-      } catch (KubernetesClientException e) {
-        log.warn("job reconcile failed cluster={} job={} code={} message={}", cluster, job.key(), e.getCode(),
-            e.getMessage());
-      } catch (RuntimeException e) {
-        log.error("job reconcile failed cluster={} job={}", cluster, job.key(), e);
-      }
-    }
-  }
+    // --- informer events ---------------------------------------------------------------------------------------
 
-  private void reconcile(SimulatedJob job) {
-    if (job.finished() || job.suspended()) {
-      return;
-    }
-    Instant now = clock.instant();
-    if (job.startTime == null) {
-      job.startTime = now;
-    }
-    if (job.activeDeadlineSeconds != null
-        && !now.isBefore(job.startTime.plusSeconds(job.activeDeadlineSeconds))) {
-      fail(job, "DeadlineExceeded", "Job was active longer than specified deadline", now);
-      writeJobStatus(job);
-      return;
-    }
-    if (job.failedPods <= job.backoffLimit) {
-      for (int index = 0; index < job.completions; index++) {
-        if (!job.slotCovered(index)) {
-          createPod(job, index, now);
+    private void track(Job job) {
+        if (job.getMetadata() == null || job.getSpec() == null || job.getSpec().getTemplate() == null) {
+            log.warn("ignoring malformed job cluster={} job={}", cluster, job.getMetadata());
+            return;
         }
-      }
-    }
-    for (SimulatedPod pod : job.livePods()) {
-      advance(job, pod, now);
-    }
-    if (job.succeededPods() >= job.completions) {
-      complete(job, now);
-    } else if (job.failedPods > job.backoffLimit) {
-      fail(job, "BackoffLimitExceeded", "Job has reached the specified backoff limit", now);
-    }
-    writeJobStatus(job);
-  }
-
-  private void createPod(SimulatedJob job, int index, Instant now) {
-    SimulatedPod pod = new SimulatedPod(PodFactory.podName(job, index), index,
-        PodFactory.requestsTpu(job.job.getSpec().getTemplate()));
-    try {
-      client.pods().inNamespace(job.namespace).resource(PodFactory.newPod(job, pod, now)).create();
-      job.pods.add(pod);
-      log.info("pod created cluster={} job={} pod={} index={}", cluster, job.key(), pod.name, index);
-    } catch (KubernetesClientException e) {
-      // 409: name clash with a random suffix; the next tick retries with a new one.
-      log.warn("pod create failed cluster={} job={} pod={} code={}", cluster, job.key(), pod.name, e.getCode());
-    }
-  }
-
-  private void advance(SimulatedJob job, SimulatedPod pod, Instant now) {
-    switch (pod.phase) {
-      case UNSCHEDULABLE -> {
-        Node node = pickNode(job, pod);
-        if (node == null) {
-          return;
+        String key = job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
+        SimulatedJob existing = jobs.get(key);
+        if (existing != null && Objects.equals(existing.uid, job.getMetadata().getUid())) {
+            existing.job = job;
+            return;
         }
-        bind(job, pod, node, now);
-      }
-      case IMAGE_PULL_FAILING -> {
-        if (lostNode(job, pod)) {
-          return;
+        if (isFinished(job)) {
+            return; // finished before we saw it (e.g. the simulator restarted)
         }
-        if (!pod.backingOff && !now.isBefore(pod.scheduledAt.plus(IMAGE_PULL_BACKOFF_AFTER))) {
-          pod.backingOff = true;
-          writePod(job, pod);
+        SimulatedJob simulated = new SimulatedJob(job);
+        jobs.put(key, simulated);
+        log.info(
+                "job tracked cluster={} job={} completions={} indexed={} knobs={}",
+                cluster,
+                key,
+                simulated.completions,
+                simulated.indexed,
+                simulated.knobs);
+    }
+
+    private void refresh(Job job) {
+        String key = job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
+        SimulatedJob simulated = jobs.get(key);
+        if (simulated == null
+                || !Objects.equals(simulated.uid, job.getMetadata().getUid())) {
+            track(job);
+        } else {
+            simulated.job = job;
         }
-      }
-      case RUNNING -> {
-        if (lostNode(job, pod)) {
-          return;
+    }
+
+    private void forget(Job job) {
+        String key = job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
+        SimulatedJob simulated = jobs.get(key);
+        if (simulated != null && Objects.equals(simulated.uid, job.getMetadata().getUid())) {
+            jobs.remove(key);
         }
-        if (!now.isBefore(pod.finishAt)) {
-          pod.finishedAt = now;
-          pod.phase = job.knobs.effectiveExitCode() == 0 ? SimulatedPod.Phase.SUCCEEDED : SimulatedPod.Phase.FAILED;
-          if (pod.phase == SimulatedPod.Phase.FAILED) {
-            job.failedPods++;
-          }
-          log.info("pod finished cluster={} job={} pod={} phase={} exitCode={} reason={}", cluster, job.key(),
-              pod.name, pod.phase, job.knobs.effectiveExitCode(), job.knobs.terminationReason());
-          writePod(job, pod);
+        // The mock API server does not garbage-collect dependents, so the simulator deletes the Job's pods.
+        String uid = job.getMetadata().getUid();
+        List<Pod> pods = client.pods()
+                .inNamespace(job.getMetadata().getNamespace())
+                .withLabel(PodFactory.CONTROLLER_UID_LABEL, uid)
+                .list()
+                .getItems();
+        for (Pod pod : pods) {
+            deletePodQuietly(job.getMetadata().getNamespace(), pod.getMetadata().getName());
         }
-      }
-      default -> { }
+        log.info("job deleted cluster={} job={} podsDeleted={}", cluster, key, pods.size());
     }
-  }
 
-  private void bind(SimulatedJob job, SimulatedPod pod, Node node, Instant now) {
-    pod.nodeName = node.getMetadata().getName();
-    pod.hostIp = internalIp(node);
-    int ip = POD_IPS.incrementAndGet();
-    pod.podIp = "10.8." + (ip / 250) + "." + (ip % 250 + 2);
-    pod.scheduledAt = now;
-    if (job.knobs.imageMissing()) {
-      pod.phase = SimulatedPod.Phase.IMAGE_PULL_FAILING;
-    } else {
-      pod.phase = SimulatedPod.Phase.RUNNING;
-      pod.startedAt = now;
-      pod.finishAt = now.plus(job.knobs.runFor());
-    }
-    log.info("pod scheduled cluster={} job={} pod={} node={} phase={}", cluster, job.key(), pod.name,
-        pod.nodeName, pod.phase);
-    writePod(job, pod);
-  }
+    // --- reconciliation ----------------------------------------------------------------------------------------
 
-  /** A pod whose node went away (its pool was deleted) is gone, and counts as a failure, as with PodGC. */
-  private boolean lostNode(SimulatedJob job, SimulatedPod pod) {
-    if (nodes.getStore().getByKey(pod.nodeName) != null) {
-      return false;
-    }
-    log.info("pod lost its node cluster={} job={} pod={} node={}", cluster, job.key(), pod.name, pod.nodeName);
-    deletePodQuietly(job.namespace, pod.name);
-    job.pods.remove(pod);
-    job.failedPods++;
-    return true;
-  }
-
-  /** A Ready node matching the pod's nodeSelector; TPU pods get a node of their own. */
-  private Node pickNode(SimulatedJob job, SimulatedPod pod) {
-    PodSpec spec = job.job.getSpec().getTemplate().getSpec();
-    Map<String, String> selector = spec.getNodeSelector() == null ? Map.of() : spec.getNodeSelector();
-    List<Node> candidates = nodes.getStore().list().stream()
-        .filter(JobLifecycleSimulator::ready)
-        .filter(n -> matches(n, selector))
-        .sorted(Comparator.comparing(n -> n.getMetadata().getName()))
-        .toList();
-    if (candidates.isEmpty()) {
-      return null;
-    }
-    if (pod.needsTpu) {
-      Set<String> busy = tpuBusyNodes();
-      return candidates.stream().filter(n -> !busy.contains(n.getMetadata().getName())).findFirst().orElse(null);
-    }
-    return candidates.get(pod.index % candidates.size());
-  }
-
-  private Set<String> tpuBusyNodes() {
-    Set<String> busy = new HashSet<>();
-    for (SimulatedJob j : jobs.values()) {
-      for (SimulatedPod p : j.pods) {
-        if (p.needsTpu && !p.terminal() && p.nodeName != null) {
-          busy.add(p.nodeName);
+    private void tick() {
+        for (SimulatedJob job : new ArrayList<>(jobs.values())) {
+            try {
+                reconcile(job);
+            } catch (KubernetesClientException e) {
+                log.warn(
+                        "job reconcile failed cluster={} job={} code={} message={}",
+                        cluster,
+                        job.key(),
+                        e.getCode(),
+                        e.getMessage());
+            } catch (RuntimeException e) {
+                log.error("job reconcile failed cluster={} job={}", cluster, job.key(), e);
+            }
         }
-      }
     }
-    return busy;
-  }
 
-  private void complete(SimulatedJob job, Instant now) {
-    job.outcome = SimulatedJob.Outcome.COMPLETE;
-    job.finishedAt = now;
-    job.completionTime = now;
-    log.info("job complete cluster={} job={} succeeded={}", cluster, job.key(), job.succeededPods());
-  }
-
-  private void fail(SimulatedJob job, String reason, String message, Instant now) {
-    job.outcome = SimulatedJob.Outcome.FAILED;
-    job.failureReason = reason;
-    job.failureMessage = message;
-    job.finishedAt = now;
-    // Like the real controller, a failed Job's remaining pods are terminated.
-    for (SimulatedPod pod : job.livePods()) {
-      deletePodQuietly(job.namespace, pod.name);
-      job.pods.remove(pod);
-    }
-    log.info("job failed cluster={} job={} reason={} failedPods={}", cluster, job.key(), reason, job.failedPods);
-  }
-
-  // --- writes ------------------------------------------------------------------------------------------------
-
-  private void writePod(SimulatedJob job, SimulatedPod pod) {
-    try {
-      client.pods().inNamespace(job.namespace).withName(pod.name).edit(p -> {
-        if (pod.nodeName != null) {
-          p.getSpec().setNodeName(pod.nodeName);
+    private void reconcile(SimulatedJob job) {
+        if (job.finished() || job.suspended()) {
+            return;
         }
-        p.setStatus(PodFactory.status(job, pod, p.getSpec(), clock.instant(), nodes.getStore().list().size()));
-        return p;
-      });
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 404) {
-        throw e;
-      }
-      // Deleted behind our back: the controller counts an unfinished pod as failed and replaces it.
-      log.info("pod vanished cluster={} job={} pod={}", cluster, job.key(), pod.name);
-      job.pods.remove(pod);
-      if (!pod.terminal()) {
+        Instant now = clock.instant();
+        if (job.startTime == null) {
+            job.startTime = now;
+        }
+        if (job.activeDeadlineSeconds != null && !now.isBefore(job.startTime.plusSeconds(job.activeDeadlineSeconds))) {
+            fail(job, "DeadlineExceeded", "Job was active longer than specified deadline", now);
+            writeJobStatus(job);
+            return;
+        }
+        if (job.failedPods <= job.backoffLimit) {
+            for (int index = 0; index < job.completions; index++) {
+                if (!job.slotCovered(index)) {
+                    createPod(job, index, now);
+                }
+            }
+        }
+        for (SimulatedPod pod : job.livePods()) {
+            advance(job, pod, now);
+        }
+        if (job.succeededPods() >= job.completions) {
+            complete(job, now);
+        } else if (job.failedPods > job.backoffLimit) {
+            fail(job, "BackoffLimitExceeded", "Job has reached the specified backoff limit", now);
+        }
+        writeJobStatus(job);
+    }
+
+    private void createPod(SimulatedJob job, int index, Instant now) {
+        SimulatedPod pod = new SimulatedPod(
+                PodFactory.podName(job, index),
+                index,
+                PodFactory.requestsTpu(job.job.getSpec().getTemplate()));
+        try {
+            client.pods()
+                    .inNamespace(job.namespace)
+                    .resource(PodFactory.newPod(job, pod, now))
+                    .create();
+            job.pods.add(pod);
+            log.info("pod created cluster={} job={} pod={} index={}", cluster, job.key(), pod.name, index);
+        } catch (KubernetesClientException e) {
+            // 409: name clash with a random suffix; the next tick retries with a new one.
+            log.warn("pod create failed cluster={} job={} pod={} code={}", cluster, job.key(), pod.name, e.getCode());
+        }
+    }
+
+    private void advance(SimulatedJob job, SimulatedPod pod, Instant now) {
+        switch (pod.phase) {
+            case UNSCHEDULABLE -> {
+                Node node = pickNode(job, pod);
+                if (node == null) {
+                    return;
+                }
+                bind(job, pod, node, now);
+            }
+            case IMAGE_PULL_FAILING -> {
+                if (lostNode(job, pod)) {
+                    return;
+                }
+                if (!pod.backingOff && !now.isBefore(pod.scheduledAt.plus(IMAGE_PULL_BACKOFF_AFTER))) {
+                    pod.backingOff = true;
+                    writePod(job, pod);
+                }
+            }
+            case RUNNING -> {
+                if (lostNode(job, pod)) {
+                    return;
+                }
+                if (!now.isBefore(pod.finishAt)) {
+                    pod.finishedAt = now;
+                    pod.phase = job.knobs.effectiveExitCode() == 0
+                            ? SimulatedPod.Phase.SUCCEEDED
+                            : SimulatedPod.Phase.FAILED;
+                    if (pod.phase == SimulatedPod.Phase.FAILED) {
+                        job.failedPods++;
+                    }
+                    log.info(
+                            "pod finished cluster={} job={} pod={} phase={} exitCode={} reason={}",
+                            cluster,
+                            job.key(),
+                            pod.name,
+                            pod.phase,
+                            job.knobs.effectiveExitCode(),
+                            job.knobs.terminationReason());
+                    writePod(job, pod);
+                }
+            }
+            default -> {}
+        }
+    }
+
+    private void bind(SimulatedJob job, SimulatedPod pod, Node node, Instant now) {
+        pod.nodeName = node.getMetadata().getName();
+        pod.hostIp = internalIp(node);
+        int ip = POD_IPS.incrementAndGet();
+        pod.podIp = "10.8." + (ip / 250) + "." + (ip % 250 + 2);
+        pod.scheduledAt = now;
+        if (job.knobs.imageMissing()) {
+            pod.phase = SimulatedPod.Phase.IMAGE_PULL_FAILING;
+        } else {
+            pod.phase = SimulatedPod.Phase.RUNNING;
+            pod.startedAt = now;
+            pod.finishAt = now.plus(job.knobs.runFor());
+        }
+        log.info(
+                "pod scheduled cluster={} job={} pod={} node={} phase={}",
+                cluster,
+                job.key(),
+                pod.name,
+                pod.nodeName,
+                pod.phase);
+        writePod(job, pod);
+    }
+
+    /** A pod whose node went away (its pool was deleted) is gone, and counts as a failure, as with PodGC. */
+    private boolean lostNode(SimulatedJob job, SimulatedPod pod) {
+        if (nodes.getStore().getByKey(pod.nodeName) != null) {
+            return false;
+        }
+        log.info("pod lost its node cluster={} job={} pod={} node={}", cluster, job.key(), pod.name, pod.nodeName);
+        deletePodQuietly(job.namespace, pod.name);
+        job.pods.remove(pod);
         job.failedPods++;
-      }
+        return true;
     }
-  }
 
-  private void writeJobStatus(SimulatedJob job) {
-    JobStatus status = jobStatus(job);
-    if (status.equals(job.lastWritten)) {
-      return;
+    /** A Ready node matching the pod's nodeSelector; TPU pods get a node of their own. */
+    private Node pickNode(SimulatedJob job, SimulatedPod pod) {
+        PodSpec spec = job.job.getSpec().getTemplate().getSpec();
+        Map<String, String> selector = spec.getNodeSelector() == null ? Map.of() : spec.getNodeSelector();
+        List<Node> candidates = nodes.getStore().list().stream()
+                .filter(JobLifecycleSimulator::ready)
+                .filter(n -> matches(n, selector))
+                .sorted(Comparator.comparing(n -> n.getMetadata().getName()))
+                .toList();
+        if (candidates.isEmpty()) {
+            return null;
+        }
+        if (pod.needsTpu) {
+            Set<String> busy = tpuBusyNodes();
+            return candidates.stream()
+                    .filter(n -> !busy.contains(n.getMetadata().getName()))
+                    .findFirst()
+                    .orElse(null);
+        }
+        return candidates.get(pod.index % candidates.size());
     }
-    try {
-      client.batch().v1().jobs().inNamespace(job.namespace).withName(job.name).edit(j -> {
-        j.setStatus(status);
-        return j;
-      });
-      job.lastWritten = status;
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 404) {
-        throw e;
-      }
-      log.info("job vanished cluster={} job={}", cluster, job.key());
+
+    private Set<String> tpuBusyNodes() {
+        Set<String> busy = new HashSet<>();
+        for (SimulatedJob j : jobs.values()) {
+            for (SimulatedPod p : j.pods) {
+                if (p.needsTpu && !p.terminal() && p.nodeName != null) {
+                    busy.add(p.nodeName);
+                }
+            }
+        }
+        return busy;
     }
-  }
 
-  private JobStatus jobStatus(SimulatedJob job) {
-    JobStatus status = new JobStatus();
-    status.setStartTime(PodFactory.time(job.startTime));
-    // Like the API server, zero counters are omitted (null) except ready and terminating.
-    int active = job.livePods().size();
-    status.setActive(active > 0 ? active : null);
-    status.setReady((int) job.pods.stream().filter(p -> p.phase == SimulatedPod.Phase.RUNNING).count());
-    status.setTerminating(0);
-    long succeeded = job.succeededPods();
-    status.setSucceeded(succeeded > 0 ? (int) succeeded : null);
-    status.setFailed(job.failedPods > 0 ? job.failedPods : null);
-    status.setUncountedTerminatedPods(new UncountedTerminatedPods());
-    if (job.indexed && succeeded > 0) {
-      status.setCompletedIndexes(indexRanges(job));
+    private void complete(SimulatedJob job, Instant now) {
+        job.outcome = SimulatedJob.Outcome.COMPLETE;
+        job.finishedAt = now;
+        job.completionTime = now;
+        log.info("job complete cluster={} job={} succeeded={}", cluster, job.key(), job.succeededPods());
     }
-    String at = PodFactory.time(job.finishedAt);
-    if (job.outcome == SimulatedJob.Outcome.COMPLETE) {
-      status.setConditions(List.of(
-          condition("SuccessCriteriaMet", "CompletionsReached", "Reached expected number of succeeded pods", at),
-          condition("Complete", "CompletionsReached", "Reached expected number of succeeded pods", at)));
-      status.setCompletionTime(PodFactory.time(job.completionTime));
-    } else if (job.outcome == SimulatedJob.Outcome.FAILED) {
-      status.setConditions(List.of(
-          condition("FailureTarget", job.failureReason, job.failureMessage, at),
-          condition("Failed", job.failureReason, job.failureMessage, at)));
+
+    private void fail(SimulatedJob job, String reason, String message, Instant now) {
+        job.outcome = SimulatedJob.Outcome.FAILED;
+        job.failureReason = reason;
+        job.failureMessage = message;
+        job.finishedAt = now;
+        // Like the real controller, a failed Job's remaining pods are terminated.
+        for (SimulatedPod pod : job.livePods()) {
+            deletePodQuietly(job.namespace, pod.name);
+            job.pods.remove(pod);
+        }
+        log.info("job failed cluster={} job={} reason={} failedPods={}", cluster, job.key(), reason, job.failedPods);
     }
-    return status;
-  }
 
-  private static JobCondition condition(String type, String reason, String message, String at) {
-    return new JobConditionBuilder().withType(type).withStatus("True").withReason(reason).withMessage(message)
-        .withLastProbeTime(at).withLastTransitionTime(at).build();
-  }
+    // --- writes ------------------------------------------------------------------------------------------------
 
-  /** "0-2,4" style, as in status.completedIndexes. */
-  private static String indexRanges(SimulatedJob job) {
-    int[] done = job.pods.stream().filter(p -> p.phase == SimulatedPod.Phase.SUCCEEDED)
-        .mapToInt(p -> p.index).distinct().sorted().toArray();
-    StringBuilder out = new StringBuilder();
-    for (int i = 0; i < done.length; i++) {
-      int start = done[i];
-      while (i + 1 < done.length && done[i + 1] == done[i] + 1) {
-        i++;
-      }
-      if (out.length() > 0) {
-        out.append(',');
-      }
-      out.append(start == done[i] ? Integer.toString(start) : start + "-" + done[i]);
+    private void writePod(SimulatedJob job, SimulatedPod pod) {
+        try {
+            client.pods().inNamespace(job.namespace).withName(pod.name).edit(p -> {
+                if (pod.nodeName != null) {
+                    p.getSpec().setNodeName(pod.nodeName);
+                }
+                p.setStatus(PodFactory.status(
+                        job,
+                        pod,
+                        p.getSpec(),
+                        clock.instant(),
+                        nodes.getStore().list().size()));
+                return p;
+            });
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 404) {
+                throw e;
+            }
+            // Deleted behind our back: the controller counts an unfinished pod as failed and replaces it.
+            log.info("pod vanished cluster={} job={} pod={}", cluster, job.key(), pod.name);
+            job.pods.remove(pod);
+            if (!pod.terminal()) {
+                job.failedPods++;
+            }
+        }
     }
-    return out.toString();
-  }
 
-  // --- helpers -----------------------------------------------------------------------------------------------
-
-  private void deletePodQuietly(String namespace, String name) {
-    try {
-      client.pods().inNamespace(namespace).withName(name).delete();
-    } catch (KubernetesClientException e) {
-      log.debug("pod delete failed cluster={} pod={}/{} code={}", cluster, namespace, name, e.getCode());
+    private void writeJobStatus(SimulatedJob job) {
+        JobStatus status = jobStatus(job);
+        if (status.equals(job.lastWritten)) {
+            return;
+        }
+        try {
+            client.batch()
+                    .v1()
+                    .jobs()
+                    .inNamespace(job.namespace)
+                    .withName(job.name)
+                    .edit(j -> {
+                        j.setStatus(status);
+                        return j;
+                    });
+            job.lastWritten = status;
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 404) {
+                throw e;
+            }
+            log.info("job vanished cluster={} job={}", cluster, job.key());
+        }
     }
-  }
 
-  private static boolean isFinished(Job job) {
-    return job.getStatus() != null && job.getStatus().getConditions() != null
-        && job.getStatus().getConditions().stream().anyMatch(c -> "True".equals(c.getStatus())
-            && ("Complete".equals(c.getType()) || "Failed".equals(c.getType())));
-  }
-
-  private static boolean ready(Node node) {
-    return node.getStatus() != null && node.getStatus().getConditions() != null
-        && node.getStatus().getConditions().stream()
-            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-  }
-
-  private static boolean matches(Node node, Map<String, String> selector) {
-    Map<String, String> labels = node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
-    return selector.entrySet().stream().allMatch(e -> e.getValue().equals(labels.get(e.getKey())));
-  }
-
-  private static String internalIp(Node node) {
-    if (node.getStatus() == null || node.getStatus().getAddresses() == null) {
-      return null;
+    private JobStatus jobStatus(SimulatedJob job) {
+        JobStatus status = new JobStatus();
+        status.setStartTime(PodFactory.time(job.startTime));
+        // Like the API server, zero counters are omitted (null) except ready and terminating.
+        int active = job.livePods().size();
+        status.setActive(active > 0 ? active : null);
+        status.setReady((int) job.pods.stream()
+                .filter(p -> p.phase == SimulatedPod.Phase.RUNNING)
+                .count());
+        status.setTerminating(0);
+        long succeeded = job.succeededPods();
+        status.setSucceeded(succeeded > 0 ? (int) succeeded : null);
+        status.setFailed(job.failedPods > 0 ? job.failedPods : null);
+        status.setUncountedTerminatedPods(new UncountedTerminatedPods());
+        if (job.indexed && succeeded > 0) {
+            status.setCompletedIndexes(indexRanges(job));
+        }
+        String at = PodFactory.time(job.finishedAt);
+        if (job.outcome == SimulatedJob.Outcome.COMPLETE) {
+            status.setConditions(List.of(
+                    condition(
+                            "SuccessCriteriaMet",
+                            "CompletionsReached",
+                            "Reached expected number of succeeded pods",
+                            at),
+                    condition("Complete", "CompletionsReached", "Reached expected number of succeeded pods", at)));
+            status.setCompletionTime(PodFactory.time(job.completionTime));
+        } else if (job.outcome == SimulatedJob.Outcome.FAILED) {
+            status.setConditions(List.of(
+                    condition("FailureTarget", job.failureReason, job.failureMessage, at),
+                    condition("Failed", job.failureReason, job.failureMessage, at)));
+        }
+        return status;
     }
-    return node.getStatus().getAddresses().stream().filter(a -> "InternalIP".equals(a.getType()))
-        .map(NodeAddress::getAddress).findFirst().orElse(null);
-  }
 
-  private void guarded(String event, Job job, Runnable action) {
-    try {
-      action.run();
-    } catch (RuntimeException e) {
-      log.error("job {} handling failed cluster={} job={}", event, cluster,
-          job.getMetadata() == null ? "?" : job.getMetadata().getName(), e);
+    private static JobCondition condition(String type, String reason, String message, String at) {
+        return new JobConditionBuilder()
+                .withType(type)
+                .withStatus("True")
+                .withReason(reason)
+                .withMessage(message)
+                .withLastProbeTime(at)
+                .withLastTransitionTime(at)
+                .build();
     }
-  }
 
-  @Override
-  public void close() {
-    if (jobInformer != null) {
-      jobInformer.close();
+    /** "0-2,4" style, as in status.completedIndexes. */
+    private static String indexRanges(SimulatedJob job) {
+        int[] done = job.pods.stream()
+                .filter(p -> p.phase == SimulatedPod.Phase.SUCCEEDED)
+                .mapToInt(p -> p.index)
+                .distinct()
+                .sorted()
+                .toArray();
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < done.length; i++) {
+            int start = done[i];
+            while (i + 1 < done.length && done[i + 1] == done[i] + 1) {
+                i++;
+            }
+            if (out.length() > 0) {
+                out.append(',');
+            }
+            out.append(start == done[i] ? Integer.toString(start) : start + "-" + done[i]);
+        }
+        return out.toString();
     }
-    if (nodes != null) {
-      nodes.close();
+
+    // --- helpers -----------------------------------------------------------------------------------------------
+
+    private void deletePodQuietly(String namespace, String name) {
+        try {
+            client.pods().inNamespace(namespace).withName(name).delete();
+        } catch (KubernetesClientException e) {
+            log.debug("pod delete failed cluster={} pod={}/{} code={}", cluster, namespace, name, e.getCode());
+        }
     }
-    loop.shutdownNow();
-  }
+
+    private static boolean isFinished(Job job) {
+        return job.getStatus() != null
+                && job.getStatus().getConditions() != null
+                && job.getStatus().getConditions().stream()
+                        .anyMatch(c -> "True".equals(c.getStatus())
+                                && ("Complete".equals(c.getType()) || "Failed".equals(c.getType())));
+    }
+
+    private static boolean ready(Node node) {
+        return node.getStatus() != null
+                && node.getStatus().getConditions() != null
+                && node.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+
+    private static boolean matches(Node node, Map<String, String> selector) {
+        Map<String, String> labels = node.getMetadata().getLabels() == null
+                ? Map.of()
+                : node.getMetadata().getLabels();
+        return selector.entrySet().stream().allMatch(e -> e.getValue().equals(labels.get(e.getKey())));
+    }
+
+    private static String internalIp(Node node) {
+        if (node.getStatus() == null || node.getStatus().getAddresses() == null) {
+            return null;
+        }
+        return node.getStatus().getAddresses().stream()
+                .filter(a -> "InternalIP".equals(a.getType()))
+                .map(NodeAddress::getAddress)
+                .findFirst()
+                .orElse(null);
+    }
+
+    private void guarded(String event, Job job, Runnable action) {
+        try {
+            action.run();
+        } catch (RuntimeException e) {
+            log.error(
+                    "job {} handling failed cluster={} job={}",
+                    event,
+                    cluster,
+                    job.getMetadata() == null ? "?" : job.getMetadata().getName(),
+                    e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (jobInformer != null) {
+            jobInformer.close();
+        }
+        if (nodes != null) {
+            nodes.close();
+        }
+        loop.shutdownNow();
+    }
 }

@@ -9,62 +9,68 @@ import java.util.List;
 /** The simulator's view of one Job (owned by the simulator thread). */
 final class SimulatedJob {
 
-  enum Outcome { NONE, COMPLETE, FAILED }
+    enum Outcome {
+        NONE,
+        COMPLETE,
+        FAILED
+    }
 
-  final String namespace;
-  final String name;
-  final String uid;
-  Job job;
-  final JobKnobs knobs;
-  final boolean indexed;
-  final int completions;
-  final int backoffLimit;
-  final Long activeDeadlineSeconds;
-  final List<SimulatedPod> pods = new ArrayList<>();
-  int failedPods;
-  Instant startTime;
-  Instant completionTime;
-  Outcome outcome = Outcome.NONE;
-  String failureReason;
-  String failureMessage;
-  Instant finishedAt;
-  JobStatus lastWritten;
+    final String namespace;
+    final String name;
+    final String uid;
+    Job job;
+    final JobKnobs knobs;
+    final boolean indexed;
+    final int completions;
+    final int backoffLimit;
+    final Long activeDeadlineSeconds;
+    final List<SimulatedPod> pods = new ArrayList<>();
+    int failedPods;
+    Instant startTime;
+    Instant completionTime;
+    Outcome outcome = Outcome.NONE;
+    String failureReason;
+    String failureMessage;
+    Instant finishedAt;
+    JobStatus lastWritten;
 
-  SimulatedJob(Job job) {
-    this.job = job;
-    this.namespace = job.getMetadata().getNamespace();
-    this.name = job.getMetadata().getName();
-    this.uid = job.getMetadata().getUid();
-    this.knobs = JobKnobs.of(job);
-    var spec = job.getSpec();
-    this.indexed = "Indexed".equals(spec.getCompletionMode());
-    this.completions = spec.getCompletions() == null ? 1 : Math.max(0, spec.getCompletions());
-    this.backoffLimit = spec.getBackoffLimit() == null ? 6 : spec.getBackoffLimit();
-    this.activeDeadlineSeconds = spec.getActiveDeadlineSeconds();
-  }
+    SimulatedJob(Job job) {
+        this.job = job;
+        this.namespace = job.getMetadata().getNamespace();
+        this.name = job.getMetadata().getName();
+        this.uid = job.getMetadata().getUid();
+        this.knobs = JobKnobs.of(job);
+        var spec = job.getSpec();
+        this.indexed = "Indexed".equals(spec.getCompletionMode());
+        this.completions = spec.getCompletions() == null ? 1 : Math.max(0, spec.getCompletions());
+        this.backoffLimit = spec.getBackoffLimit() == null ? 6 : spec.getBackoffLimit();
+        this.activeDeadlineSeconds = spec.getActiveDeadlineSeconds();
+    }
 
-  String key() {
-    return namespace + "/" + name;
-  }
+    String key() {
+        return namespace + "/" + name;
+    }
 
-  boolean suspended() {
-    return Boolean.TRUE.equals(job.getSpec().getSuspend());
-  }
+    boolean suspended() {
+        return Boolean.TRUE.equals(job.getSpec().getSuspend());
+    }
 
-  boolean finished() {
-    return outcome != Outcome.NONE;
-  }
+    boolean finished() {
+        return outcome != Outcome.NONE;
+    }
 
-  long succeededPods() {
-    return pods.stream().filter(p -> p.phase == SimulatedPod.Phase.SUCCEEDED).count();
-  }
+    long succeededPods() {
+        return pods.stream()
+                .filter(p -> p.phase == SimulatedPod.Phase.SUCCEEDED)
+                .count();
+    }
 
-  /** The pod currently responsible for a completion slot: live, or succeeded. */
-  boolean slotCovered(int index) {
-    return pods.stream().anyMatch(p -> p.index == index && p.phase != SimulatedPod.Phase.FAILED);
-  }
+    /** The pod currently responsible for a completion slot: live, or succeeded. */
+    boolean slotCovered(int index) {
+        return pods.stream().anyMatch(p -> p.index == index && p.phase != SimulatedPod.Phase.FAILED);
+    }
 
-  List<SimulatedPod> livePods() {
-    return pods.stream().filter(p -> !p.terminal()).toList();
-  }
+    List<SimulatedPod> livePods() {
+        return pods.stream().filter(p -> !p.terminal()).toList();
+    }
 }

@@ -5,29 +5,35 @@ import java.time.Instant;
 /** The simulator's view of one pod it created (owned by the simulator thread). */
 final class SimulatedPod {
 
-  enum Phase { UNSCHEDULABLE, IMAGE_PULL_FAILING, RUNNING, SUCCEEDED, FAILED }
+    enum Phase {
+        UNSCHEDULABLE,
+        IMAGE_PULL_FAILING,
+        RUNNING,
+        SUCCEEDED,
+        FAILED
+    }
 
-  final String name;
-  final int index;
-  final boolean needsTpu;
-  Phase phase = Phase.UNSCHEDULABLE;
-  String nodeName;
-  String hostIp;
-  String podIp;
-  Instant scheduledAt;
-  Instant startedAt;
-  Instant finishAt;
-  Instant finishedAt;
-  /** ImagePullBackOff follows the first ErrImagePull. */
-  boolean backingOff;
+    final String name;
+    final int index;
+    final boolean needsTpu;
+    Phase phase = Phase.UNSCHEDULABLE;
+    String nodeName;
+    String hostIp;
+    String podIp;
+    Instant scheduledAt;
+    Instant startedAt;
+    Instant finishAt;
+    Instant finishedAt;
+    /** ImagePullBackOff follows the first ErrImagePull. */
+    boolean backingOff;
 
-  SimulatedPod(String name, int index, boolean needsTpu) {
-    this.name = name;
-    this.index = index;
-    this.needsTpu = needsTpu;
-  }
+    SimulatedPod(String name, int index, boolean needsTpu) {
+        this.name = name;
+        this.index = index;
+        this.needsTpu = needsTpu;
+    }
 
-  boolean terminal() {
-    return phase == Phase.SUCCEEDED || phase == Phase.FAILED;
-  }
+    boolean terminal() {
+        return phase == Phase.SUCCEEDED || phase == Phase.FAILED;
+    }
 }

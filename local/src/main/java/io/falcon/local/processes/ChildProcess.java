@@ -22,15 +22,14 @@ import java.util.function.Predicate;
  * SIGKILL as a crash would). It is started again with the same command and environment, like a restarted pod.
  */
 public final class ChildProcess {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
     /** What tells that the process serves: a line in its output, or its ops endpoint answering /readyz. */
     public sealed interface Readiness {
-        record LogLine(String prefix) implements Readiness {
-        }
+        record LogLine(String prefix) implements Readiness {}
 
-        record OpsReady(int port) implements Readiness {
-        }
+        record OpsReady(int port) implements Readiness {}
     }
 
     private final String name;
@@ -42,8 +41,8 @@ public final class ChildProcess {
     private long logOffsetAtStart;
     private int starts;
 
-    public ChildProcess(String name, List<String> command, Map<String, String> environment, Path log,
-            Readiness readiness) {
+    public ChildProcess(
+            String name, List<String> command, Map<String, String> environment, Path log, Readiness readiness) {
         this.name = name;
         this.command = List.copyOf(command);
         this.environment = Map.copyOf(environment);
@@ -89,9 +88,14 @@ public final class ChildProcess {
             try {
                 Files.createDirectories(log.getParent());
                 logOffsetAtStart = Files.exists(log) ? Files.size(log) : 0;
-                Files.writeString(log, "==== " + Instant.now() + " starting " + name + "\n", StandardCharsets.UTF_8,
-                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
-                ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                Files.writeString(
+                        log,
+                        "==== " + Instant.now() + " starting " + name + "\n",
+                        StandardCharsets.UTF_8,
+                        java.nio.file.StandardOpenOption.CREATE,
+                        java.nio.file.StandardOpenOption.APPEND);
+                ProcessBuilder builder = new ProcessBuilder(command)
+                        .redirectErrorStream(true)
                         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
                 // Only what the deployment gives it: none of the supervisor's own FALCON_* variables leak in.
                 builder.environment().keySet().removeIf(k -> k.startsWith("FALCON_"));
@@ -146,8 +150,11 @@ public final class ChildProcess {
 
     private static boolean answers(int port) {
         try {
-            HttpResponse<Void> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                    + "/readyz")).timeout(Duration.ofSeconds(1)).build(), HttpResponse.BodyHandlers.discarding());
+            HttpResponse<Void> response = HTTP.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/readyz"))
+                            .timeout(Duration.ofSeconds(1))
+                            .build(),
+                    HttpResponse.BodyHandlers.discarding());
             return response.statusCode() == 200;
         } catch (IOException e) {
             return false;

@@ -21,12 +21,11 @@ import java.util.regex.Pattern;
 public record DeploymentSpec(Map<String, Component> components) {
 
     /** The five components of the pipeline, in start order (status-sink first: it migrates the clusters table). */
-    public static final List<String> PIPELINE = List.of("status-sink", "cdc-ingest", "scheduler", "executor",
-            "fault-streams");
+    public static final List<String> PIPELINE =
+            List.of("status-sink", "cdc-ingest", "scheduler", "executor", "fault-streams");
 
     /** One component as deployed: the main class the entrypoint maps it to, the environment compose gives it. */
-    public record Component(String name, String mainClass, Map<String, String> environment) {
-    }
+    public record Component(String name, String mainClass, Map<String, String> environment) {}
 
     private static final Pattern ENTRYPOINT_LINE =
             Pattern.compile("(?m)^\\s*([a-z-]+)\\)\\s+module=([a-z-]+);\\s+main=([A-Za-z0-9_.]+)\\s*;;");
@@ -38,19 +37,22 @@ public record DeploymentSpec(Map<String, Component> components) {
             while (m.find()) {
                 mains.put(m.group(1), m.group(3));
             }
-            JsonNode services = new YAMLMapper().readTree(repositoryRoot.resolve("docker-compose.yml").toFile())
+            JsonNode services = new YAMLMapper()
+                    .readTree(repositoryRoot.resolve("docker-compose.yml").toFile())
                     .path("services");
             Map<String, Component> components = new LinkedHashMap<>();
             for (String name : PIPELINE) {
                 JsonNode service = services.path(name);
                 String command = service.path("command").path(0).asText("");
                 if (!command.equals(name) || !mains.containsKey(name)) {
-                    throw new IllegalStateException("docker-compose.yml service " + name + " does not run the "
-                            + name + " component of deploy/entrypoint.sh");
+                    throw new IllegalStateException("docker-compose.yml service " + name + " does not run the " + name
+                            + " component of deploy/entrypoint.sh");
                 }
                 Map<String, String> environment = new LinkedHashMap<>();
-                service.path("environment").fields()
-                        .forEachRemaining(e -> environment.put(e.getKey(), e.getValue().asText()));
+                service.path("environment")
+                        .fields()
+                        .forEachRemaining(
+                                e -> environment.put(e.getKey(), e.getValue().asText()));
                 components.put(name, new Component(name, mains.get(name), environment));
             }
             return new DeploymentSpec(Map.copyOf(components));

@@ -39,6 +39,7 @@ public final class ProcessFalcon implements AutoCloseable {
     private static final Duration STOP_GRACE = Duration.ofSeconds(30);
     /** As the image's entrypoint does: JSON lines on stdout, which the supervisor appends to the process's log. */
     private static final String JSON_LOGS = "-Dlogback.configurationFile=falcon-logback-json.xml";
+
     public static final String DATABASE = "falcon";
 
     /**
@@ -50,21 +51,32 @@ public final class ProcessFalcon implements AutoCloseable {
      * @param poolDelays fleet-sim's node-pool creation and deletion delays
      * @param jvmOptions options of every component JVM (heap, GC)
      */
-    public record Options(Path repositoryRoot, Path dataDir, List<DemoFleet.DemoCluster> clusters,
-            List<EdgeClusterConfig> simulation, Duration[] poolDelays, List<String> jvmOptions,
+    public record Options(
+            Path repositoryRoot,
+            Path dataDir,
+            List<DemoFleet.DemoCluster> clusters,
+            List<EdgeClusterConfig> simulation,
+            Duration[] poolDelays,
+            List<String> jvmOptions,
             Map<String, Map<String, String>> overrides) {
 
         public static Options demo(Path repositoryRoot, Path dataDir) {
-            return new Options(repositoryRoot, dataDir, DemoFleet.CLUSTERS,
-                    DemoFleet.CLUSTERS.stream().map(DemoFleet.DemoCluster::simulation).toList(),
+            return new Options(
+                    repositoryRoot,
+                    dataDir,
+                    DemoFleet.CLUSTERS,
+                    DemoFleet.CLUSTERS.stream()
+                            .map(DemoFleet.DemoCluster::simulation)
+                            .toList(),
                     new Duration[] {Duration.ofSeconds(3), Duration.ofSeconds(2)},
-                    List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k"), Map.of());
+                    List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k"),
+                    Map.of());
         }
 
-        public Options withFleet(List<DemoFleet.DemoCluster> rows, List<EdgeClusterConfig> sim, Duration create,
-                Duration delete) {
-            return new Options(repositoryRoot, dataDir, rows, sim, new Duration[] {create, delete}, jvmOptions,
-                    overrides);
+        public Options withFleet(
+                List<DemoFleet.DemoCluster> rows, List<EdgeClusterConfig> sim, Duration create, Duration delete) {
+            return new Options(
+                    repositoryRoot, dataDir, rows, sim, new Duration[] {create, delete}, jvmOptions, overrides);
         }
 
         /** Environment set on top of docker-compose's for one component (say why wherever it is used). */
@@ -89,8 +101,8 @@ public final class ProcessFalcon implements AutoCloseable {
     /** Every component instance by name (scheduler-1, scheduler-2, ...), in start order. */
     private final Map<String, ChildProcess> instances = new LinkedHashMap<>();
 
-    private ProcessFalcon(Options options, DeploymentSpec deployment, EmbeddedMariaDb mariaDb, ChildProcess kafka,
-            int kafkaPort) {
+    private ProcessFalcon(
+            Options options, DeploymentSpec deployment, EmbeddedMariaDb mariaDb, ChildProcess kafka, int kafkaPort) {
         this.options = options;
         this.deployment = deployment;
         this.mariaDb = mariaDb;
@@ -106,10 +118,21 @@ public final class ProcessFalcon implements AutoCloseable {
         mkdirs(data.resolve("logs"));
         int kafkaPort = freePort();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ChildProcess kafka = new ChildProcess("kafka", List.of(java, "-Xmx768m", "-XX:+UseSerialGC", JSON_LOGS, "-cp",
-                System.getProperty("java.class.path"), "io.falcon.embedded.EmbeddedKafkaMain",
-                data.resolve("kafka").toString(), Integer.toString(kafkaPort)), Map.of(),
-                data.resolve("logs/kafka.log"), new ChildProcess.Readiness.LogLine("kafka ready"));
+        ChildProcess kafka = new ChildProcess(
+                "kafka",
+                List.of(
+                        java,
+                        "-Xmx768m",
+                        "-XX:+UseSerialGC",
+                        JSON_LOGS,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "io.falcon.embedded.EmbeddedKafkaMain",
+                        data.resolve("kafka").toString(),
+                        Integer.toString(kafkaPort)),
+                Map.of(),
+                data.resolve("logs/kafka.log"),
+                new ChildProcess.Readiness.LogLine("kafka ready"));
         kafka.start(START_TIMEOUT);
         EmbeddedMariaDb mariaDb;
         try {
@@ -141,15 +164,31 @@ public final class ProcessFalcon implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        fleetSim = new ChildProcess("fleet-sim", List.of(java, "-Xmx512m", "-XX:+UseSerialGC", JSON_LOGS, "-cp", classPath,
-                "io.falcon.fleetsim.FleetSim", "--fleet", fleetFile.toString(), "--record",
-                recordFile().toString(), "--pool-delays", millis(options.poolDelays()[0]) + ","
-                        + millis(options.poolDelays()[1]), "--tick", "50ms"),
-                Map.of(), data.resolve("logs/fleet-sim.log"), new ChildProcess.Readiness.LogLine("fleet-sim ready"));
+        fleetSim = new ChildProcess(
+                "fleet-sim",
+                List.of(
+                        java,
+                        "-Xmx512m",
+                        "-XX:+UseSerialGC",
+                        JSON_LOGS,
+                        "-cp",
+                        classPath,
+                        "io.falcon.fleetsim.FleetSim",
+                        "--fleet",
+                        fleetFile.toString(),
+                        "--record",
+                        recordFile().toString(),
+                        "--pool-delays",
+                        millis(options.poolDelays()[0]) + "," + millis(options.poolDelays()[1]),
+                        "--tick",
+                        "50ms"),
+                Map.of(),
+                data.resolve("logs/fleet-sim.log"),
+                new ChildProcess.Readiness.LogLine("fleet-sim ready"));
         fleetSim.start(START_TIMEOUT);
         String ready = fleetSim.outputLine(l -> l.startsWith("fleet-sim ready")).orElseThrow();
-        endpoints = new DeploymentSpec.Endpoints(bootstrapServers(), mariaDb.host(), mariaDb.port(),
-                field(ready, "gke="), field(ready, "compute="));
+        endpoints = new DeploymentSpec.Endpoints(
+                bootstrapServers(), mariaDb.host(), mariaDb.port(), field(ready, "gke="), field(ready, "compute="));
         for (String component : DeploymentSpec.PIPELINE) {
             addInstance(component);
             if (component.equals("status-sink")) {
@@ -180,7 +219,10 @@ public final class ProcessFalcon implements AutoCloseable {
         // its stable name, as a pod's: a restarted instance rejoins its consumer groups at once (GroupMembership)
         environment.put(GroupMembership.INSTANCE_ID_ENV, name);
         environment.putAll(options.overrides().getOrDefault(component, Map.of()));
-        ChildProcess child = new ChildProcess(name, command, environment,
+        ChildProcess child = new ChildProcess(
+                name,
+                command,
+                environment,
                 options.dataDir().toAbsolutePath().resolve("logs").resolve(name + ".log"),
                 new ChildProcess.Readiness.OpsReady(opsPort));
         instances.put(name, child);
@@ -253,15 +295,28 @@ public final class ProcessFalcon implements AutoCloseable {
     public synchronized String describe() {
         StringBuilder b = new StringBuilder();
         b.append(String.format("  %-16s %-8s %s%n", "process", "pid", "where"));
-        b.append(String.format("  %-16s %-8s %s (log dir %s)%n", "kafka", kafka.pid().map(String::valueOf).orElse("-"),
-                bootstrapServers(), options.dataDir().resolve("kafka")));
-        b.append(String.format("  %-16s %-8s %s user %s (data dir %s)%n", "mariadb", "-", jdbcUrl(),
-                mariaDb.user(), mariaDb.dataDir()));
-        b.append(String.format("  %-16s %-8s gke %s, compute %s, record %s%n", "fleet-sim",
-                fleetSim.pid().map(String::valueOf).orElse("-"), endpoints.gke(), endpoints.compute(), recordFile()));
-        instances.forEach((name, child) -> b.append(String.format("  %-16s %-8s ops http://127.0.0.1:%d (/healthz "
-                        + "/readyz /metrics), log %s%n", name, child.pid().map(String::valueOf).orElse("-"),
-                ((ChildProcess.Readiness.OpsReady) child.readiness()).port(), child.log())));
+        b.append(String.format(
+                "  %-16s %-8s %s (log dir %s)%n",
+                "kafka",
+                kafka.pid().map(String::valueOf).orElse("-"),
+                bootstrapServers(),
+                options.dataDir().resolve("kafka")));
+        b.append(String.format(
+                "  %-16s %-8s %s user %s (data dir %s)%n",
+                "mariadb", "-", jdbcUrl(), mariaDb.user(), mariaDb.dataDir()));
+        b.append(String.format(
+                "  %-16s %-8s gke %s, compute %s, record %s%n",
+                "fleet-sim",
+                fleetSim.pid().map(String::valueOf).orElse("-"),
+                endpoints.gke(),
+                endpoints.compute(),
+                recordFile()));
+        instances.forEach((name, child) -> b.append(String.format(
+                "  %-16s %-8s ops http://127.0.0.1:%d (/healthz " + "/readyz /metrics), log %s%n",
+                name,
+                child.pid().map(String::valueOf).orElse("-"),
+                ((ChildProcess.Readiness.OpsReady) child.readiness()).port(),
+                child.log())));
         return b.toString();
     }
 

@@ -37,7 +37,8 @@ import org.junit.jupiter.api.Test;
  * field the serializer writes must be documented.
  */
 class TopicContractsTest {
-    private static final Path CONTRACTS = Path.of("..").toAbsolutePath().normalize().resolve("docs/contracts");
+    private static final Path CONTRACTS =
+            Path.of("..").toAbsolutePath().normalize().resolve("docs/contracts");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Instant AT = Instant.parse("2026-12-02T10:00:03.120Z");
 
@@ -64,7 +65,9 @@ class TopicContractsTest {
         Iterator<Map.Entry<String, JsonNode>> fields = record.fields();
         while (fields.hasNext()) {
             Map.Entry<String, JsonNode> field = fields.next();
-            assertThat(properties.has(field.getKey())).as(where + "." + field.getKey() + " is documented").isTrue();
+            assertThat(properties.has(field.getKey()))
+                    .as(where + "." + field.getKey() + " is documented")
+                    .isTrue();
             if (field.getValue().isObject() && properties.get(field.getKey()).has("properties")) {
                 assertDocumented(properties.get(field.getKey()), field.getValue(), where + "." + field.getKey());
             }
@@ -78,29 +81,50 @@ class TopicContractsTest {
     }
 
     private static TaskStatus fullStatus() {
-        return taskStatus("job-42").version(4).status(Status.Failed, Reason.NodePoolTimeout)
-                .message("node pool not ready after 10m").clusterId("cluster-a").nodePoolName("falcon-job-42")
-                .k8sJobName("falcon-job-42").jobUid("uid-1").dispatchedAt(AT.minusSeconds(600)).finishedAt(AT)
-                .producer("scheduler-streams").at(AT).build();
+        return taskStatus("job-42")
+                .version(4)
+                .status(Status.Failed, Reason.NodePoolTimeout)
+                .message("node pool not ready after 10m")
+                .clusterId("cluster-a")
+                .nodePoolName("falcon-job-42")
+                .k8sJobName("falcon-job-42")
+                .jobUid("uid-1")
+                .dispatchedAt(AT.minusSeconds(600))
+                .finishedAt(AT)
+                .producer("scheduler-streams")
+                .at(AT)
+                .build();
     }
 
     @Test
     void taskStatusRecordsValidateAgainstTheSchema() throws IOException {
         JsonSchema schema = schema("task-status.schema.json");
         JsonNode schemaNode = schemaNode("task-status.schema.json");
-        TaskStatus minimal = taskStatus("job-1").status(Status.Pending, Reason.Waiting).message("queue position #1")
-                .producer("scheduler-streams").at(AT).build();
-        TaskStatus aborted = taskStatus("job-2").version(9).status(Status.Aborted).clusterId("cluster-b")
-                .abortedAt(AT).producer("scheduler-streams").at(AT).build();
+        TaskStatus minimal = taskStatus("job-1")
+                .status(Status.Pending, Reason.Waiting)
+                .message("queue position #1")
+                .producer("scheduler-streams")
+                .at(AT)
+                .build();
+        TaskStatus aborted = taskStatus("job-2")
+                .version(9)
+                .status(Status.Aborted)
+                .clusterId("cluster-b")
+                .abortedAt(AT)
+                .producer("scheduler-streams")
+                .at(AT)
+                .build();
         for (TaskStatus status : List.of(minimal, fullStatus(), aborted)) {
             JsonNode record = serialized(Topics.TASK_STATUS, status);
             assertValid(schema, record);
             assertDocumented(schemaNode, record, "TaskStatus");
         }
         assertThat(enumOf(schemaNode, "status"))
-                .containsExactlyElementsOf(Arrays.stream(Status.values()).map(Enum::name).toList());
+                .containsExactlyElementsOf(
+                        Arrays.stream(Status.values()).map(Enum::name).toList());
         assertThat(enumOf(schemaNode, "reason"))
-                .containsExactlyElementsOf(Arrays.stream(Reason.values()).map(Enum::name).toList());
+                .containsExactlyElementsOf(
+                        Arrays.stream(Reason.values()).map(Enum::name).toList());
     }
 
     @Test
@@ -109,10 +133,12 @@ class TopicContractsTest {
         ObjectNode record = (ObjectNode) serialized(Topics.TASK_STATUS, fullStatus());
         ObjectNode noJobId = record.deepCopy();
         noJobId.remove("jobId");
-        assertThat(schema.validate(noJobId)).anySatisfy(m -> assertThat(m.getMessage()).contains("jobId"));
+        assertThat(schema.validate(noJobId))
+                .anySatisfy(m -> assertThat(m.getMessage()).contains("jobId"));
         ObjectNode noEventId = record.deepCopy();
         ((ObjectNode) noEventId.get("meta")).remove("eventId");
-        assertThat(schema.validate(noEventId)).anySatisfy(m -> assertThat(m.getMessage()).contains("eventId"));
+        assertThat(schema.validate(noEventId))
+                .anySatisfy(m -> assertThat(m.getMessage()).contains("eventId"));
         ObjectNode badStatus = record.deepCopy();
         badStatus.put("status", "Done");
         assertThat(schema.validate(badStatus)).isNotEmpty();
@@ -122,12 +148,18 @@ class TopicContractsTest {
     void isolationRecordsValidateAgainstTheSchema() throws IOException {
         JsonSchema schema = schema("isolation.schema.json");
         JsonNode schemaNode = schemaNode("isolation.schema.json");
-        NodeIsolation isolation = new NodeIsolation(List.of("npu-3", "npu-5"), Map.of(
-                "npu-3", List.of(new NodeIsolation.DeviceIsolation("8C1F8609", NodeIsolation.MANUALLY_SEPARATE_NPU,
-                        1_767_600_000_000L)),
-                "npu-5", List.of(new NodeIsolation.DeviceIsolation("80E01801", NodeIsolation.MANUALLY_SEPARATE_NPU,
-                        1_767_600_000_500L), new NodeIsolation.DeviceIsolation("8C1F8609",
-                        NodeIsolation.MANUALLY_SEPARATE_NPU, 1_767_600_001_000L))));
+        NodeIsolation isolation = new NodeIsolation(
+                List.of("npu-3", "npu-5"),
+                Map.of(
+                        "npu-3",
+                                List.of(new NodeIsolation.DeviceIsolation(
+                                        "8C1F8609", NodeIsolation.MANUALLY_SEPARATE_NPU, 1_767_600_000_000L)),
+                        "npu-5",
+                                List.of(
+                                        new NodeIsolation.DeviceIsolation(
+                                                "80E01801", NodeIsolation.MANUALLY_SEPARATE_NPU, 1_767_600_000_500L),
+                                        new NodeIsolation.DeviceIsolation(
+                                                "8C1F8609", NodeIsolation.MANUALLY_SEPARATE_NPU, 1_767_600_001_000L))));
         JsonNode record = serialized(Topics.ISOLATION, isolation);
         assertValid(schema, record);
         assertDocumented(schemaNode, record, "NodeIsolation");
@@ -135,23 +167,47 @@ class TopicContractsTest {
 
         ObjectNode noTotal = ((ObjectNode) record).deepCopy();
         noTotal.remove("Total");
-        assertThat(schema.validate(noTotal)).anySatisfy(m -> assertThat(m.getMessage()).contains("Total"));
+        assertThat(schema.validate(noTotal))
+                .anySatisfy(m -> assertThat(m.getMessage()).contains("Total"));
         ObjectNode noTime = ((ObjectNode) record).deepCopy();
         ((ObjectNode) noTime.at("/Detail/npu-3/0")).remove("LastSeparateTime");
-        assertThat(schema.validate(noTime)).anySatisfy(m -> assertThat(m.getMessage()).contains("LastSeparateTime"));
+        assertThat(schema.validate(noTime))
+                .anySatisfy(m -> assertThat(m.getMessage()).contains("LastSeparateTime"));
     }
 
     @Test
     void faultVerdictRecordsValidateAgainstTheSchema() throws IOException {
         JsonSchema schema = schema("fault-verdicts.schema.json");
         JsonNode schemaNode = schemaNode("fault-verdicts.schema.json");
-        FaultVerdict isolated = new FaultVerdict(Meta.of("fault-streams", AT), "cluster-a", "node-1", "npu-3",
-                "8C1F8609", Optional.of("job-42"), AT.toEpochMilli(), FaultVerdict.Outcome.ISOLATED,
-                new FaultVerdict.Evidence(3, List.of(), 0, List.of(AT.toEpochMilli() - 2000, AT.toEpochMilli()),
+        FaultVerdict isolated = new FaultVerdict(
+                Meta.of("fault-streams", AT),
+                "cluster-a",
+                "node-1",
+                "npu-3",
+                "8C1F8609",
+                Optional.of("job-42"),
+                AT.toEpochMilli(),
+                FaultVerdict.Outcome.ISOLATED,
+                new FaultVerdict.Evidence(
+                        3,
+                        List.of(),
+                        0,
+                        List.of(AT.toEpochMilli() - 2000, AT.toEpochMilli()),
                         "3rd fault 8C1F8609 on node-1/npu-3 within 24h: isolated"));
-        FaultVerdict software = new FaultVerdict(Meta.of("fault-streams", AT), "cluster-a", "node-2", "npu-0",
-                "80E01801", Optional.empty(), AT.toEpochMilli(), FaultVerdict.Outcome.SOFTWARE_FAULT,
-                new FaultVerdict.Evidence(3, List.of("node-2/npu-1", "node-3/npu-0"), 2, List.of(),
+        FaultVerdict software = new FaultVerdict(
+                Meta.of("fault-streams", AT),
+                "cluster-a",
+                "node-2",
+                "npu-0",
+                "80E01801",
+                Optional.empty(),
+                AT.toEpochMilli(),
+                FaultVerdict.Outcome.SOFTWARE_FAULT,
+                new FaultVerdict.Evidence(
+                        3,
+                        List.of("node-2/npu-1", "node-3/npu-0"),
+                        2,
+                        List.of(),
                         "same code on 2 other devices of the job within 30s: software fault"));
         for (FaultVerdict verdict : List.of(isolated, software)) {
             JsonNode record = serialized(Topics.FAULT_VERDICTS, verdict);
@@ -159,10 +215,13 @@ class TopicContractsTest {
             assertDocumented(schemaNode, record, "FaultVerdict");
         }
         assertThat(enumOf(schemaNode, "outcome"))
-                .containsExactlyElementsOf(Arrays.stream(FaultVerdict.Outcome.values()).map(Enum::name).toList());
+                .containsExactlyElementsOf(Arrays.stream(FaultVerdict.Outcome.values())
+                        .map(Enum::name)
+                        .toList());
 
         ObjectNode noEvidence = (ObjectNode) serialized(Topics.FAULT_VERDICTS, isolated);
         noEvidence.remove("evidence");
-        assertThat(schema.validate(noEvidence)).anySatisfy(m -> assertThat(m.getMessage()).contains("evidence"));
+        assertThat(schema.validate(noEvidence))
+                .anySatisfy(m -> assertThat(m.getMessage()).contains("evidence"));
     }
 }

@@ -56,11 +56,12 @@ import org.yaml.snakeyaml.Yaml;
 class DeploymentFilesTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final Path K8S = ROOT.resolve("k8s");
-    private static final List<String> COMPONENTS = List.of("cdc-ingest", "scheduler", "executor", "status-sink",
-            "fault-streams");
+    private static final List<String> COMPONENTS =
+            List.of("cdc-ingest", "scheduler", "executor", "status-sink", "fault-streams");
     /** Read by deploy/entrypoint.sh or the JVM, not by a config class. */
-    private static final Set<String> LAUNCHER_ENV = Set.of("FALCON_LOG_FORMAT", "FALCON_LOG_LEVEL",
-            "FALCON_JAVA_OPTS", "JAVA_TOOL_OPTIONS");
+    private static final Set<String> LAUNCHER_ENV =
+            Set.of("FALCON_LOG_FORMAT", "FALCON_LOG_LEVEL", "FALCON_JAVA_OPTS", "JAVA_TOOL_OPTIONS");
+
     private static final Map<String, Function<Map<String, String>, Object>> CONFIGS = Map.of(
             "cdc-ingest", env -> CdcConfig.fromEnvironment(env, new Properties()),
             "scheduler", env -> SchedulerConfig.from(env),
@@ -100,7 +101,9 @@ class DeploymentFilesTest {
     }
 
     private static <T extends HasMetadata> T named(Class<T> type, String name) {
-        return all(type).stream().filter(o -> o.getMetadata().getName().equals(name)).findFirst()
+        return all(type).stream()
+                .filter(o -> o.getMetadata().getName().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " " + name + " in k8s/"));
     }
 
@@ -122,10 +125,15 @@ class DeploymentFilesTest {
         assertThat(named(Namespace.class, "falcon")).isNotNull();
         ServiceAccount account = named(ServiceAccount.class, "falcon-controller");
         assertThat(account.getMetadata().getNamespace()).isEqualTo("falcon");
-        assertThat(account.getMetadata().getAnnotations()).hasEntrySatisfying("iam.gke.io/gcp-service-account",
-                gsa -> assertThat(gsa).matches("falcon-controller@[A-Za-z0-9_-]+\\.iam\\.gserviceaccount\\.com"));
-        manifests.stream().filter(o -> !(o instanceof Namespace)).forEach(o ->
-                assertThat(o.getMetadata().getNamespace()).as(o.getKind() + " " + o.getMetadata().getName())
+        assertThat(account.getMetadata().getAnnotations())
+                .hasEntrySatisfying(
+                        "iam.gke.io/gcp-service-account",
+                        gsa -> assertThat(gsa)
+                                .matches("falcon-controller@[A-Za-z0-9_-]+\\.iam\\.gserviceaccount\\.com"));
+        manifests.stream()
+                .filter(o -> !(o instanceof Namespace))
+                .forEach(o -> assertThat(o.getMetadata().getNamespace())
+                        .as(o.getKind() + " " + o.getMetadata().getName())
                         .isEqualTo("falcon"));
     }
 
@@ -136,7 +144,8 @@ class DeploymentFilesTest {
             Deployment deployment = named(Deployment.class, "falcon-" + component);
             var pod = deployment.getSpec().getTemplate().getSpec();
             assertThat(pod.getServiceAccountName()).isEqualTo("falcon-controller");
-            assertThat(pod.getTerminationGracePeriodSeconds()).as(component)
+            assertThat(pod.getTerminationGracePeriodSeconds())
+                    .as(component)
                     .isGreaterThan(GracefulShutdown.DEFAULT_DEADLINE.toSeconds());
             assertThat(deployment.getSpec().getSelector().getMatchLabels())
                     .isEqualTo(Map.of("app.kubernetes.io/name", "falcon-" + component));
@@ -154,11 +163,16 @@ class DeploymentFilesTest {
             assertThat(container.getResources().getRequests()).as(component).containsKeys("cpu", "memory");
             assertThat(container.getResources().getLimits()).as(component).containsKeys("cpu", "memory");
             for (EnvFromSource from : container.getEnvFrom()) {
-                assertThat(named(ConfigMap.class, from.getConfigMapRef().getName())).isNotNull();
+                assertThat(named(ConfigMap.class, from.getConfigMapRef().getName()))
+                        .isNotNull();
             }
         }
-        assertThat(named(Deployment.class, "falcon-cdc-ingest").getSpec().getReplicas()).isEqualTo(1);
-        assertThat(named(Deployment.class, "falcon-cdc-ingest").getSpec().getStrategy().getType())
+        assertThat(named(Deployment.class, "falcon-cdc-ingest").getSpec().getReplicas())
+                .isEqualTo(1);
+        assertThat(named(Deployment.class, "falcon-cdc-ingest")
+                        .getSpec()
+                        .getStrategy()
+                        .getType())
                 .isEqualTo("Recreate");
     }
 
@@ -177,9 +191,13 @@ class DeploymentFilesTest {
                     .isEqualTo(deployment.getSpec().getSelector().getMatchLabels());
             boolean single = deployment.getSpec().getReplicas() == 1;
             if (single) {
-                assertThat(pdb.getSpec().getMaxUnavailable().getIntVal()).as(component).isEqualTo(1);
+                assertThat(pdb.getSpec().getMaxUnavailable().getIntVal())
+                        .as(component)
+                        .isEqualTo(1);
             } else {
-                assertThat(pdb.getSpec().getMinAvailable().getIntVal()).as(component).isEqualTo(1);
+                assertThat(pdb.getSpec().getMinAvailable().getIntVal())
+                        .as(component)
+                        .isEqualTo(1);
             }
         }
     }
@@ -189,9 +207,14 @@ class DeploymentFilesTest {
         Map<String, String> common = named(ConfigMap.class, "falcon-common").getData();
         Set<String> commonUsed = new TreeSet<>();
         for (String component : COMPONENTS) {
-            Container container = named(Deployment.class, "falcon-" + component).getSpec().getTemplate().getSpec()
-                    .getContainers().get(0);
-            Map<String, String> own = new HashMap<>(named(ConfigMap.class, "falcon-" + component).getData());
+            Container container = named(Deployment.class, "falcon-" + component)
+                    .getSpec()
+                    .getTemplate()
+                    .getSpec()
+                    .getContainers()
+                    .get(0);
+            Map<String, String> own =
+                    new HashMap<>(named(ConfigMap.class, "falcon-" + component).getData());
             for (EnvVar secret : container.getEnv() == null ? List.<EnvVar>of() : container.getEnv()) {
                 own.put(secret.getName(), "secret-value");
             }
@@ -241,15 +264,17 @@ class DeploymentFilesTest {
 
     private static Map<String, String> env(JsonNode service) {
         Map<String, String> env = new LinkedHashMap<>();
-        service.path("environment").fields().forEachRemaining(e -> env.put(e.getKey(), e.getValue().asText()));
+        service.path("environment")
+                .fields()
+                .forEachRemaining(e -> env.put(e.getKey(), e.getValue().asText()));
         return env;
     }
 
     @Test
     void composeBuildsEveryComponentFromTheDockerfile() throws IOException {
         JsonNode services = compose().get("services");
-        for (String component : List.of("cdc-ingest", "scheduler", "executor", "status-sink", "fault-streams",
-                "fleet-sim")) {
+        for (String component :
+                List.of("cdc-ingest", "scheduler", "executor", "status-sink", "fault-streams", "fleet-sim")) {
             JsonNode service = services.get(component);
             assertThat(service).as("service " + component).isNotNull();
             assertThat(service.at("/build/context").asText()).isEqualTo(".");
@@ -258,8 +283,10 @@ class DeploymentFilesTest {
             assertThat(service.path("stop_grace_period").asText()).isEqualTo("40s");
         }
         assertThat(Files.exists(ROOT.resolve("Dockerfile"))).isTrue();
-        assertThat(Files.readString(ROOT.resolve("Dockerfile"))).contains("FROM maven:")
-                .contains("FROM eclipse-temurin:17-jre").contains("ENTRYPOINT [\"/falcon/entrypoint.sh\"]");
+        assertThat(Files.readString(ROOT.resolve("Dockerfile")))
+                .contains("FROM maven:")
+                .contains("FROM eclipse-temurin:17-jre")
+                .contains("ENTRYPOINT [\"/falcon/entrypoint.sh\"]");
     }
 
     @Test
@@ -268,14 +295,21 @@ class DeploymentFilesTest {
         assertThat(mysql.get("image").asText()).startsWith("mysql:8");
         List<String> command = new ArrayList<>();
         mysql.get("command").forEach(c -> command.add(c.asText()));
-        assertThat(command).contains("--binlog-format=ROW", "--binlog-row-image=FULL", "--server-id=1",
-                "--gtid-mode=ON", "--enforce-gtid-consistency=ON").anyMatch(c -> c.startsWith("--log-bin"));
+        assertThat(command)
+                .contains(
+                        "--binlog-format=ROW",
+                        "--binlog-row-image=FULL",
+                        "--server-id=1",
+                        "--gtid-mode=ON",
+                        "--enforce-gtid-consistency=ON")
+                .anyMatch(c -> c.startsWith("--log-bin"));
         List<String> volumes = new ArrayList<>();
         mysql.get("volumes").forEach(v -> volumes.add(v.asText()));
         assertThat(volumes).anyMatch(v -> v.startsWith("./docs/schema/jobs.sql:/docker-entrypoint-initdb.d/"));
         for (String volume : volumes) {
             if (volume.startsWith("./")) {
-                assertThat(ROOT.resolve(volume.substring(2, volume.indexOf(':')))).exists();
+                assertThat(ROOT.resolve(volume.substring(2, volume.indexOf(':'))))
+                        .exists();
             }
         }
     }
@@ -286,11 +320,12 @@ class DeploymentFilesTest {
         Map<String, String> env = env(kafka);
         assertThat(kafka.get("image").asText()).startsWith("apache/kafka:");
         assertThat(env.get("KAFKA_PROCESS_ROLES")).isEqualTo("broker,controller");
-        assertThat(env).containsKeys("KAFKA_NODE_ID", "KAFKA_CONTROLLER_QUORUM_VOTERS",
-                "KAFKA_CONTROLLER_LISTENER_NAMES");
+        assertThat(env)
+                .containsKeys("KAFKA_NODE_ID", "KAFKA_CONTROLLER_QUORUM_VOTERS", "KAFKA_CONTROLLER_LISTENER_NAMES");
         assertThat(env).doesNotContainKey("KAFKA_ZOOKEEPER_CONNECT");
         JsonNode topics = compose().at("/services/topics-init/command");
-        assertThat(topics.get(0).asText() + " " + topics.get(1).asText() + " " + topics.get(2).asText())
+        assertThat(topics.get(0).asText() + " " + topics.get(1).asText() + " "
+                        + topics.get(2).asText())
                 .isEqualTo("cli topics create");
     }
 
@@ -303,7 +338,8 @@ class DeploymentFilesTest {
         String gkePort = fleet.at("/command/1").asText();
         String computePort = fleet.at("/command/2").asText();
         Map<String, String> env = env(executor);
-        assertThat(env).containsEntry("FALCON_EXECUTOR_CREDENTIALS", "none")
+        assertThat(env)
+                .containsEntry("FALCON_EXECUTOR_CREDENTIALS", "none")
                 .containsEntry("FALCON_EXECUTOR_GKE_ENDPOINT", "127.0.0.1:" + gkePort)
                 .containsEntry("FALCON_EXECUTOR_COMPUTE_ENDPOINT", "http://127.0.0.1:" + computePort);
         // sharing fleet-sim's network, the executor's ops port is published by fleet-sim
@@ -319,10 +355,13 @@ class DeploymentFilesTest {
         for (String component : COMPONENTS) {
             JsonNode service = services.get(component);
             Map<String, String> env = env(service);
-            assertThat(CONFIGS.get(component).apply(env)).as(component + " config from compose").isNotNull();
+            assertThat(CONFIGS.get(component).apply(env))
+                    .as(component + " config from compose")
+                    .isNotNull();
             env.keySet().forEach(key -> assertRead(component, env, key));
             int opsPort = OpsServer.portFrom(env);
-            assertThat(service.at("/healthcheck/test").toString()).as(component + " healthcheck")
+            assertThat(service.at("/healthcheck/test").toString())
+                    .as(component + " healthcheck")
                     .contains("http://localhost:" + opsPort + "/readyz");
         }
         assertThat(env(services.get("cli"))).containsKeys("FALCON_DB_URL", "FALCON_KAFKA_BOOTSTRAP_SERVERS");
@@ -349,38 +388,56 @@ class DeploymentFilesTest {
 
     @Test
     void eachComponentRunsWithTheClassPathOfTheModuleThatHoldsItsMainAndTheImageBuildsThemAll() throws IOException {
-        Matcher list = Pattern.compile("ARG COMPONENTS=\"([a-z -]+)\"").matcher(Files.readString(ROOT.resolve("Dockerfile")));
+        Matcher list =
+                Pattern.compile("ARG COMPONENTS=\"([a-z -]+)\"").matcher(Files.readString(ROOT.resolve("Dockerfile")));
         assertThat(list.find()).as("the Dockerfile's COMPONENTS list").isTrue();
         List<String> built = List.of(list.group(1).split(" "));
         Map<String, String[]> components = entrypointComponents();
         assertThat(components).hasSize(7);
         components.forEach((component, moduleAndMain) -> {
-            Path source = ROOT.resolve(moduleAndMain[0]).resolve("src/main/java")
+            Path source = ROOT.resolve(moduleAndMain[0])
+                    .resolve("src/main/java")
                     .resolve(moduleAndMain[1].replace('.', '/') + ".java");
-            assertThat(source).as(component + "'s main in module " + moduleAndMain[0]).exists();
-            assertThat(built).as("the image builds the class path of " + component).contains(moduleAndMain[0]);
+            assertThat(source)
+                    .as(component + "'s main in module " + moduleAndMain[0])
+                    .exists();
+            assertThat(built)
+                    .as("the image builds the class path of " + component)
+                    .contains(moduleAndMain[0]);
         });
     }
 
     @Test
     void theEntrypointMapsEveryComponentToAMainClassThatExists() throws Exception {
         Map<String, String> mains = entrypointMainClasses();
-        assertThat(mains).containsKeys("cdc-ingest", "scheduler", "executor", "status-sink", "fault-streams",
-                "fleet-sim", "cli");
+        assertThat(mains)
+                .containsKeys(
+                        "cdc-ingest", "scheduler", "executor", "status-sink", "fault-streams", "fleet-sim", "cli");
         for (Map.Entry<String, String> entry : mains.entrySet()) {
             Class<?> type;
             try {
                 type = Class.forName(entry.getValue(), false, getClass().getClassLoader());
             } catch (ClassNotFoundException e) {
-                throw new AssertionError("entrypoint.sh maps " + entry.getKey() + " to " + entry.getValue()
-                        + ", which is not on the class path", e);
+                throw new AssertionError(
+                        "entrypoint.sh maps " + entry.getKey() + " to " + entry.getValue()
+                                + ", which is not on the class path",
+                        e);
             }
             Method main = type.getMethod("main", String[].class);
-            assertThat(Modifier.isStatic(main.getModifiers())).as(entry.getValue() + ".main is static").isTrue();
+            assertThat(Modifier.isStatic(main.getModifiers()))
+                    .as(entry.getValue() + ".main is static")
+                    .isTrue();
         }
         for (Deployment deployment : all(Deployment.class)) {
-            assertThat(mains).containsKey(deployment.getSpec().getTemplate().getSpec().getContainers().get(0)
-                    .getArgs().get(0));
+            assertThat(mains)
+                    .containsKey(deployment
+                            .getSpec()
+                            .getTemplate()
+                            .getSpec()
+                            .getContainers()
+                            .get(0)
+                            .getArgs()
+                            .get(0));
         }
     }
 
@@ -393,13 +450,26 @@ class DeploymentFilesTest {
         Map<String, Object> role = new YAMLMapper().readValue(text, Map.class);
         List<String> permissions = (List<String>) role.get("includedPermissions");
         assertThat(role).containsKeys("title", "description", "stage");
-        assertThat(permissions).doesNotHaveDuplicates().contains("container.clusters.get",
-                "container.nodePools.create", "container.nodePools.delete", "container.nodePools.get",
-                "container.operations.get", "container.jobs.create", "container.jobs.delete", "container.pods.list",
-                "container.configMaps.update", "compute.reservations.get");
-        assertThat(permissions).noneMatch(p -> p.contains("*") || p.startsWith("container.clusters.delete")
-                || p.startsWith("container.clusters.update") || p.startsWith("container.secrets.")
-                || p.startsWith("container.pods.exec") || p.startsWith("resourcemanager."));
+        assertThat(permissions)
+                .doesNotHaveDuplicates()
+                .contains(
+                        "container.clusters.get",
+                        "container.nodePools.create",
+                        "container.nodePools.delete",
+                        "container.nodePools.get",
+                        "container.operations.get",
+                        "container.jobs.create",
+                        "container.jobs.delete",
+                        "container.pods.list",
+                        "container.configMaps.update",
+                        "compute.reservations.get");
+        assertThat(permissions)
+                .noneMatch(p -> p.contains("*")
+                        || p.startsWith("container.clusters.delete")
+                        || p.startsWith("container.clusters.update")
+                        || p.startsWith("container.secrets.")
+                        || p.startsWith("container.pods.exec")
+                        || p.startsWith("resourcemanager."));
         // every group of permissions is preceded by the comment that justifies it
         List<String> lines = text.lines().toList();
         for (int i = 0; i < lines.size(); i++) {
@@ -408,7 +478,9 @@ class DeploymentFilesTest {
                 while (lines.get(j).trim().startsWith("- ")) {
                     j--;
                 }
-                assertThat(lines.get(j).trim()).as("justification above " + lines.get(i).trim()).startsWith("#");
+                assertThat(lines.get(j).trim())
+                        .as("justification above " + lines.get(i).trim())
+                        .startsWith("#");
             }
         }
     }

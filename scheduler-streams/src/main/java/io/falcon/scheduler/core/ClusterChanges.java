@@ -22,8 +22,7 @@ final class ClusterChanges {
     private final JobEnding ending;
     private final Orphans orphans;
 
-    ClusterChanges(SchedulerState state, Placement placement, PoolLifecycle pools, JobEnding ending,
-            Orphans orphans) {
+    ClusterChanges(SchedulerState state, Placement placement, PoolLifecycle pools, JobEnding ending, Orphans orphans) {
         this.state = state;
         this.placement = placement;
         this.pools = pools;
@@ -47,9 +46,15 @@ final class ClusterChanges {
             return;
         }
         if (previous != null && !SchedulerState.target(previous).equals(SchedulerState.target(cluster))) {
-            endActiveJobsOf(cluster.id(), job -> Messages.clusterMoved(cluster.id(),
-                    SchedulerState.target(previous).resourceName(), SchedulerState.target(cluster).resourceName(),
-                    phaseWord(job)), now, out);
+            endActiveJobsOf(
+                    cluster.id(),
+                    job -> Messages.clusterMoved(
+                            cluster.id(),
+                            SchedulerState.target(previous).resourceName(),
+                            SchedulerState.target(cluster).resourceName(),
+                            phaseWord(job)),
+                    now,
+                    out);
         }
         boolean lostActive = previous != null && previous.isActive() && !cluster.isActive();
         if (lostActive) {
@@ -84,7 +89,8 @@ final class ClusterChanges {
     /** Running jobs of a cluster that is not active say so in their Message, and stop saying it when it is again. */
     private void noteClusterStatusOnRunningJobs(ClusterRow cluster, Instant now, Decisions out) {
         for (ScheduledJob job : List.copyOf(state.jobs.values())) {
-            if (job.phase() == Phase.RUNNING && job.clusterId().filter(cluster.id()::equals).isPresent()) {
+            if (job.phase() == Phase.RUNNING
+                    && job.clusterId().filter(cluster.id()::equals).isPresent()) {
                 String message = state.runningMessage(Messages.withoutClusterNote(job.message()), cluster.id());
                 if (!message.equals(job.message())) {
                     state.publish(job, Status.Running, Optional.empty(), message, now, out);
@@ -102,7 +108,8 @@ final class ClusterChanges {
         state.clusters.remove(clusterId); // first, so that nothing below starts a job or reuses a pool there
         endActiveJobsOf(clusterId, job -> Messages.clusterRemoved(name, phaseWord(job)), now, out);
         List<ScheduledJob> waiting = new ArrayList<>();
-        List<QueueKey> affected = state.queues.keySet().stream().filter(k -> k.clusterId().equals(clusterId))
+        List<QueueKey> affected = state.queues.keySet().stream()
+                .filter(k -> k.clusterId().equals(clusterId))
                 .toList();
         for (QueueKey key : affected) {
             WaitQueue queue = state.queues.remove(key);
@@ -124,13 +131,15 @@ final class ClusterChanges {
      * Ends the jobs of a cluster whose resources Falcon can no longer reach where they are: slot holders first (so
      * that their queue does not hand a released pool to another of them), then running and aborting jobs.
      */
-    private void endActiveJobsOf(String clusterId, Function<ScheduledJob, String> message, Instant now,
-            Decisions out) {
+    private void endActiveJobsOf(String clusterId, Function<ScheduledJob, String> message, Instant now, Decisions out) {
         List<ScheduledJob> affected = state.jobs.values().stream()
                 .filter(j -> j.clusterId().filter(clusterId::equals).isPresent())
-                .filter(j -> j.phase() == Phase.PROVISIONING || j.phase() == Phase.DISPATCHING
-                        || j.phase() == Phase.RUNNING || j.phase().aborting())
-                .sorted(Comparator.comparing((ScheduledJob j) -> !j.phase().holdsSlot()).thenComparing(ScheduledJob::id))
+                .filter(j -> j.phase() == Phase.PROVISIONING
+                        || j.phase() == Phase.DISPATCHING
+                        || j.phase() == Phase.RUNNING
+                        || j.phase().aborting())
+                .sorted(Comparator.comparing((ScheduledJob j) -> !j.phase().holdsSlot())
+                        .thenComparing(ScheduledJob::id))
                 .toList();
         for (ScheduledJob stale : affected) {
             ScheduledJob job = state.jobs.get(stale.id());
@@ -138,12 +147,17 @@ final class ClusterChanges {
                 continue;
             }
             switch (job.phase()) {
-                case ABORTING, CANCELLING -> ending.end(job, Status.Aborted, Optional.empty(), Messages.aborted(),
-                        now, out);
-                case PROVISIONING -> ending.end(job, Status.Failed, Optional.of(Reason.NodePoolFailed),
-                        Messages.nodePoolFailed(message.apply(job)), now, out);
-                default -> ending.end(job, Status.Failed, Optional.of(Reason.JobFailed), message.apply(job), now,
-                        out);
+                case ABORTING, CANCELLING ->
+                    ending.end(job, Status.Aborted, Optional.empty(), Messages.aborted(), now, out);
+                case PROVISIONING ->
+                    ending.end(
+                            job,
+                            Status.Failed,
+                            Optional.of(Reason.NodePoolFailed),
+                            Messages.nodePoolFailed(message.apply(job)),
+                            now,
+                            out);
+                default -> ending.end(job, Status.Failed, Optional.of(Reason.JobFailed), message.apply(job), now, out);
             }
         }
     }

@@ -14,20 +14,20 @@ import java.util.function.ToIntFunction;
  * Ties go to the smaller cluster id, so the choice is deterministic.
  */
 public final class ClusterChoice {
-    private ClusterChoice() {
-    }
+    private ClusterChoice() {}
 
-    public sealed interface Result {
-    }
+    public sealed interface Result {}
 
-    public record Chosen(ClusterRow cluster) implements Result {
-    }
+    public record Chosen(ClusterRow cluster) implements Result {}
 
-    public record NoneEligible(String why) implements Result {
-    }
+    public record NoneEligible(String why) implements Result {}
 
-    public static Result choose(String tpuType, Optional<SupplyMode> requestedSupply, Collection<ClusterRow> clusters,
-            Predicate<ClusterRow> hasIdlePool, ToIntFunction<ClusterRow> queueDepth) {
+    public static Result choose(
+            String tpuType,
+            Optional<SupplyMode> requestedSupply,
+            Collection<ClusterRow> clusters,
+            Predicate<ClusterRow> hasIdlePool,
+            ToIntFunction<ClusterRow> queueDepth) {
         var ofType = clusters.stream().filter(c -> c.tpuType().equals(tpuType)).toList();
         if (ofType.isEmpty()) {
             return new NoneEligible("no cluster is registered for it");
@@ -37,13 +37,16 @@ public final class ClusterChoice {
             return new NoneEligible("all " + ofType.size() + " of its clusters are in maintenance or offline");
         }
         var eligible = requestedSupply.filter(SupplyMode.RESERVATION::equals).isPresent()
-                ? active.stream().filter(c -> c.defaultReservation().filter(r -> !r.isBlank()).isPresent()).toList()
+                ? active.stream()
+                        .filter(c ->
+                                c.defaultReservation().filter(r -> !r.isBlank()).isPresent())
+                        .toList()
                 : active;
         if (eligible.isEmpty()) {
-            return new NoneEligible("supply_mode=reservation but none of its active clusters has a default_reservation");
+            return new NoneEligible(
+                    "supply_mode=reservation but none of its active clusters has a default_reservation");
         }
-        Comparator<ClusterRow> preference = Comparator
-                .comparing((ClusterRow c) -> !hasIdlePool.test(c))
+        Comparator<ClusterRow> preference = Comparator.comparing((ClusterRow c) -> !hasIdlePool.test(c))
                 .thenComparingInt(queueDepth)
                 .thenComparing(ClusterRow::id);
         return new Chosen(eligible.stream().min(preference).orElseThrow());

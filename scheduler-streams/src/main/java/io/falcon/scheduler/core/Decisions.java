@@ -98,7 +98,12 @@ public final class Decisions {
     }
 
     public boolean isEmpty() {
-        return statuses.isEmpty() && commands.isEmpty() && changedJobs.isEmpty() && changedPools.isEmpty()
-                && changedQueues.isEmpty() && changedDeletions.isEmpty() && changedClusters.isEmpty();
+        return statuses.isEmpty()
+                && commands.isEmpty()
+                && changedJobs.isEmpty()
+                && changedPools.isEmpty()
+                && changedQueues.isEmpty()
+                && changedDeletions.isEmpty()
+                && changedClusters.isEmpty();
     }
 }

@@ -31,18 +31,26 @@ final class Execution {
      * (JobRunning came first): only the uid is new. Anything else (aborting, terminal): ignored.
      */
     void onSubmitted(ExecutorEvent.JobSubmitted submitted, Instant now, Decisions out) {
-        executing(submitted.jobId(), submitted.clusterId(), submitted.k8sJobName()).ifPresent(job -> {
-            if (job.phase() == Phase.DISPATCHING && !job.submitted()) {
-                ScheduledJob updated = job.withSubmission(Optional.of(submitted.jobUid()), now)
-                        .withWakeAt(Optional.empty());
-                state.publish(updated, Status.Pending, Optional.of(Reason.Dispatching),
-                        Messages.submitted(submitted.k8sJobName(), job.request().topology().hosts()), now, out);
-                timers.arm(state.jobs.get(job.id()));
-            } else if (job.jobUid().isEmpty() && !submitted.jobUid().isBlank()) {
-                ScheduledJob updated = job.withSubmission(Optional.of(submitted.jobUid()), now);
-                state.publish(updated, job.status(), job.reason(), job.message(), now, out);
-            }
-        });
+        executing(submitted.jobId(), submitted.clusterId(), submitted.k8sJobName())
+                .ifPresent(job -> {
+                    if (job.phase() == Phase.DISPATCHING && !job.submitted()) {
+                        ScheduledJob updated = job.withSubmission(Optional.of(submitted.jobUid()), now)
+                                .withWakeAt(Optional.empty());
+                        state.publish(
+                                updated,
+                                Status.Pending,
+                                Optional.of(Reason.Dispatching),
+                                Messages.submitted(
+                                        submitted.k8sJobName(),
+                                        job.request().topology().hosts()),
+                                now,
+                                out);
+                        timers.arm(state.jobs.get(job.id()));
+                    } else if (job.jobUid().isEmpty() && !submitted.jobUid().isBlank()) {
+                        ScheduledJob updated = job.withSubmission(Optional.of(submitted.jobUid()), now);
+                        state.publish(updated, job.status(), job.reason(), job.message(), now, out);
+                    }
+                });
     }
 
     /**
@@ -55,8 +63,13 @@ final class Execution {
                 .filter(job -> job.phase() == Phase.DISPATCHING && !job.submitted())
                 .ifPresent(job -> {
                     if (!failed.retryable()) {
-                        ending.end(job, Status.Failed, Optional.of(Reason.JobSubmitFailed),
-                                Messages.jobSubmitFailed(failed.message()), now, out);
+                        ending.end(
+                                job,
+                                Status.Failed,
+                                Optional.of(Reason.JobSubmitFailed),
+                                Messages.jobSubmitFailed(failed.message()),
+                                now,
+                                out);
                         return;
                     }
                     ScheduledJob retrying = job.withLastError(failed.message());
@@ -76,8 +89,8 @@ final class Execution {
      */
     void onRunning(ExecutorEvent.JobRunning running, Instant now, Decisions out) {
         executing(running.jobId(), running.clusterId(), running.k8sJobName()).ifPresent(job -> {
-            String message = state.runningMessage(Messages.running(running.active(), running.expected()),
-                    running.clusterId());
+            String message =
+                    state.runningMessage(Messages.running(running.active(), running.expected()), running.clusterId());
             if (job.phase() == Phase.RUNNING) {
                 ScheduledJob updated = job.withSubmission(Optional.of(running.jobUid()), now);
                 if (!message.equals(job.message()) || !updated.jobUid().equals(job.jobUid())) {
@@ -86,7 +99,8 @@ final class Execution {
                 return;
             }
             ScheduledJob runningJob = job.withSubmission(Optional.of(running.jobUid()), now)
-                    .enter(Phase.RUNNING, now).withWakeAt(Optional.empty());
+                    .enter(Phase.RUNNING, now)
+                    .withWakeAt(Optional.empty());
             state.publish(runningJob, Status.Running, Optional.empty(), message, now, out);
             timers.arm(state.jobs.get(job.id()));
             out.started(state.jobs.get(job.id()));
@@ -102,16 +116,19 @@ final class Execution {
     }
 
     void onFailed(ExecutorEvent.JobFailed failed, Instant now, Decisions out) {
-        executing(failed.jobId(), failed.clusterId(), failed.k8sJobName()).ifPresent(job ->
-                ending.end(job, Status.Failed, Optional.of(Reason.JobFailed), failed.message(), now, out));
+        executing(failed.jobId(), failed.clusterId(), failed.k8sJobName())
+                .ifPresent(job ->
+                        ending.end(job, Status.Failed, Optional.of(Reason.JobFailed), failed.message(), now, out));
     }
 
     /** Confirms the deletion of an aborting job's Job (then Aborted), or of a finished job's. */
     void onDeleted(ExecutorEvent.JobDeleted deleted, Instant now, Decisions out) {
         deletions.confirmed(new JobDeletion.Key(deleted.clusterId(), deleted.k8sJobName()), out);
         ScheduledJob job = state.jobs.get(deleted.jobId());
-        if (job != null && job.phase().aborting() && job.k8sJobName().filter(deleted.k8sJobName()::equals)
-                .isPresent() && job.clusterId().filter(deleted.clusterId()::equals).isPresent()) {
+        if (job != null
+                && job.phase().aborting()
+                && job.k8sJobName().filter(deleted.k8sJobName()::equals).isPresent()
+                && job.clusterId().filter(deleted.clusterId()::equals).isPresent()) {
             ending.end(job, Status.Aborted, Optional.empty(), Messages.aborted(), true, now, out);
         }
     }

@@ -13,8 +13,7 @@ import java.util.Optional;
  * is Falcon's own status-sink echo and is ignored, so the scheduler never reacts to itself.
  */
 public final class Intake {
-    private Intake() {
-    }
+    private Intake() {}
 
     public sealed interface Intent {
         String jobId();
@@ -27,8 +26,7 @@ public final class Intake {
         }
     }
 
-    public record Abort(String jobId, Instant requestedAt) implements Intent {
-    }
+    public record Abort(String jobId, Instant requestedAt) implements Intent {}
 
     /**
      * Which of the upper components' writes the change is ({@link SchedulerRouting#isUpperComponentWrite}): an
@@ -40,13 +38,21 @@ public final class Intake {
             return Optional.empty();
         }
         JobRow row = change.after().orElseThrow();
-        return Optional.of(Status.Aborting.name().equals(row.status()) ? abort(row, fallbackTime)
-                : submit(row, fallbackTime));
+        return Optional.of(
+                Status.Aborting.name().equals(row.status()) ? abort(row, fallbackTime) : submit(row, fallbackTime));
     }
 
     private static Intent submit(JobRow row, Instant fallbackTime) {
-        return new Submit(new JobRequest(row.id(), row.actor(), row.name(), row.tpuType(), row.topology(), row.spec(),
-                row.supplyMode(), row.timeoutSeconds(), row.createdAt().orElse(fallbackTime)));
+        return new Submit(new JobRequest(
+                row.id(),
+                row.actor(),
+                row.name(),
+                row.tpuType(),
+                row.topology(),
+                row.spec(),
+                row.supplyMode(),
+                row.timeoutSeconds(),
+                row.createdAt().orElse(fallbackTime)));
     }
 
     private static Intent abort(JobRow row, Instant fallbackTime) {

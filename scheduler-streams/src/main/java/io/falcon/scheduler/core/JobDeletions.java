@@ -28,8 +28,8 @@ final class JobDeletions {
 
     /** Sends EnsureJobDeleted and arms the next re-send. */
     void ask(JobDeletion deletion, Instant now, Decisions out) {
-        out.send(new ExecutorCommand.EnsureJobDeleted(SchedulerState.meta(now), deletion.jobId(), deletion.target(),
-                deletion.k8sJobName()));
+        out.send(new ExecutorCommand.EnsureJobDeleted(
+                SchedulerState.meta(now), deletion.jobId(), deletion.target(), deletion.k8sJobName()));
         timers.arm(deletion.key(), now.plus(state.settings.cleanupRetry()));
     }
 

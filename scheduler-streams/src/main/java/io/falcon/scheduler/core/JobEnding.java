@@ -52,7 +52,8 @@ final class JobEnding {
                 // is released when pods run or the job ends); then its pool goes to the next job of the queue.
                 String k8sJob = job.k8sJobName().orElse(ResourceNames.k8sJob(job.id()));
                 Phase next = job.phase() == Phase.DISPATCHING ? Phase.CANCELLING : Phase.ABORTING;
-                ScheduledJob aborting = job.enter(next, now).withK8sJob(k8sJob)
+                ScheduledJob aborting = job.enter(next, now)
+                        .withK8sJob(k8sJob)
                         .withWakeAt(Optional.of(now.plus(state.settings.abortRetry())));
                 job.target().ifPresent(t -> out.send(SchedulerState.ensureJobDeleted(aborting, t, now)));
                 state.publish(aborting, Status.Aborting, Optional.empty(), Messages.aborting(), now, out);
@@ -68,12 +69,19 @@ final class JobEnding {
     }
 
     /** k8sJobGone: the executor confirmed its Kubernetes Job deleted, so no deletion is left to ask for. */
-    void end(ScheduledJob job, Status status, Optional<Reason> reason, String message, boolean k8sJobGone,
-            Instant now, Decisions out) {
+    void end(
+            ScheduledJob job,
+            Status status,
+            Optional<Reason> reason,
+            String message,
+            boolean k8sJobGone,
+            Instant now,
+            Decisions out) {
         boolean heldSlot = job.phase().holdsSlot();
         if (!k8sJobGone) {
-            job.k8sJobName().ifPresent(name -> job.target().ifPresent(t ->
-                    deletions.request(new JobDeletion(t, name, job.id(), now), now, out)));
+            job.k8sJobName()
+                    .ifPresent(name -> job.target()
+                            .ifPresent(t -> deletions.request(new JobDeletion(t, name, job.id(), now), now, out)));
         }
         state.unplaced.remove(job.id());
         ScheduledJob done = job.enter(Phase.DONE, now).withWakeAt(Optional.empty());

@@ -13,5 +13,4 @@ public record JobRequest(
         String spec,
         Optional<String> supplyMode,
         Optional<Long> timeoutSeconds,
-        Instant submittedAt) {
-}
+        Instant submittedAt) {}

@@ -42,12 +42,20 @@ final class JobTimers {
         switch (job.phase()) {
             case PROVISIONING -> {
                 ProvisioningStep step = job.provisioningStep().orElse(ProvisioningStep.REQUESTED);
-                if (step == ProvisioningStep.REQUESTED && !since.plus(settings.provisioningBackstop()).isAfter(now)) {
-                    ending.end(job, Status.Failed, Optional.of(Reason.NodePoolTimeout), Messages.nodePoolTimeout(
-                            settings.provisioningBackstop(), "no answer from the executor"), now, out);
+                if (step == ProvisioningStep.REQUESTED
+                        && !since.plus(settings.provisioningBackstop()).isAfter(now)) {
+                    ending.end(
+                            job,
+                            Status.Failed,
+                            Optional.of(Reason.NodePoolTimeout),
+                            Messages.nodePoolTimeout(settings.provisioningBackstop(), "no answer from the executor"),
+                            now,
+                            out);
                 } else if (wakeDue) {
-                    ScheduledJob again = job.withWakeAt(Optional.of(now.plus(step == ProvisioningStep.RESERVATION_SHORT
-                            ? settings.reservationRetry() : settings.provisioningRetry())));
+                    ScheduledJob again = job.withWakeAt(Optional.of(now.plus(
+                            step == ProvisioningStep.RESERVATION_SHORT
+                                    ? settings.reservationRetry()
+                                    : settings.provisioningRetry())));
                     state.store(again, out);
                     out.send(state.ensurePool(again, now));
                     timers.arm(again);
@@ -58,13 +66,26 @@ final class JobTimers {
                 if (execution.filter(at -> !at.isAfter(now)).isPresent()) {
                     ending.end(job, Status.Failed, Optional.of(Reason.Timeout), timeoutMessage(job), now, out);
                 } else if (job.submitted()) {
-                    if (!job.dispatchedAt().orElseThrow().plus(settings.dispatchDeadline()).isAfter(now)) {
-                        ending.end(job, Status.Failed, Optional.of(Reason.JobFailed), Messages.podsNeverRan(
-                                job.k8sJobName().orElse(""), settings.dispatchDeadline()), now, out);
+                    if (!job.dispatchedAt()
+                            .orElseThrow()
+                            .plus(settings.dispatchDeadline())
+                            .isAfter(now)) {
+                        ending.end(
+                                job,
+                                Status.Failed,
+                                Optional.of(Reason.JobFailed),
+                                Messages.podsNeverRan(job.k8sJobName().orElse(""), settings.dispatchDeadline()),
+                                now,
+                                out);
                     }
                 } else if (!since.plus(settings.submitDeadline()).isAfter(now)) {
-                    ending.end(job, Status.Failed, Optional.of(Reason.JobSubmitFailed), Messages.submitGaveUp(
-                            settings.submitDeadline(), job.lastError().orElse("no answer from the executor")), now,
+                    ending.end(
+                            job,
+                            Status.Failed,
+                            Optional.of(Reason.JobSubmitFailed),
+                            Messages.submitGaveUp(
+                                    settings.submitDeadline(), job.lastError().orElse("no answer from the executor")),
+                            now,
                             out);
                 } else if (wakeDue) {
                     ScheduledJob again = job.withWakeAt(Optional.of(now.plus(settings.dispatchRetry())));
@@ -74,13 +95,15 @@ final class JobTimers {
                 }
             }
             case RUNNING -> {
-                if (job.executionDeadline(settings.defaultExecutionTimeout()).filter(at -> !at.isAfter(now))
+                if (job.executionDeadline(settings.defaultExecutionTimeout())
+                        .filter(at -> !at.isAfter(now))
                         .isPresent()) {
                     ending.end(job, Status.Failed, Optional.of(Reason.Timeout), timeoutMessage(job), now, out);
                 }
             }
             case CANCELLING, ABORTING -> {
-                if (job.phase() == Phase.CANCELLING && !since.plus(settings.dispatchDeadline()).isAfter(now)) {
+                if (job.phase() == Phase.CANCELLING
+                        && !since.plus(settings.dispatchDeadline()).isAfter(now)) {
                     // The deletion cannot be confirmed (the edge cluster does not answer): the queue must not wait
                     // for it. The job stays Aborting, without the slot, and its deletion is asked for on.
                     ScheduledJob aborting = job.enter(Phase.ABORTING, now).withWakeAt(job.wakeAt());
@@ -98,11 +121,12 @@ final class JobTimers {
                     timers.arm(again);
                 }
             }
-            default -> { }
+            default -> {}
         }
     }
 
     private String timeoutMessage(ScheduledJob job) {
-        return Messages.timeout(job.executionTimeout(state.settings.defaultExecutionTimeout()).toSeconds());
+        return Messages.timeout(
+                job.executionTimeout(state.settings.defaultExecutionTimeout()).toSeconds());
     }
 }

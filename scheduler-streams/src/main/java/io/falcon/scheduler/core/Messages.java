@@ -10,12 +10,13 @@ import java.util.stream.Collectors;
 public final class Messages {
     private static final int NAMES_SHOWN = 5;
 
-    private Messages() {
-    }
+    private Messages() {}
 
     /** "队列位置 #3,前面有 2 个任务 (user-a: profiling-v7x, user-b: benchmark-v7x)". */
     public static String waiting(int position, List<WaitQueue.Entry> ahead) {
-        String names = ahead.stream().limit(NAMES_SHOWN).map(e -> e.actor() + ": " + e.name())
+        String names = ahead.stream()
+                .limit(NAMES_SHOWN)
+                .map(e -> e.actor() + ": " + e.name())
                 .collect(Collectors.joining(", "));
         String more = ahead.size() > NAMES_SHOWN ? ", ..." : "";
         return ahead.isEmpty()
@@ -63,11 +64,12 @@ public final class Messages {
      * for maintenance), and no new job starts there.
      */
     public static String runningOnInactiveCluster(String running, String cluster, ClusterStatus status) {
-        return withoutClusterNote(running) + CLUSTER_NOTE + cluster + " is " + switch (status) {
-            case MAINTENANCE -> "in maintenance";
-            case UNKNOWN -> "in a status Falcon does not know";
-            default -> status.wireName();
-        }
+        return withoutClusterNote(running) + CLUSTER_NOTE + cluster + " is "
+                + switch (status) {
+                    case MAINTENANCE -> "in maintenance";
+                    case UNKNOWN -> "in a status Falcon does not know";
+                    default -> status.wireName();
+                }
                 + ": this job keeps running, no new jobs start there";
     }
 
@@ -117,8 +119,8 @@ public final class Messages {
 
     /** The Kubernetes Job was never confirmed created within the submit deadline. */
     public static String submitGaveUp(Duration deadline, String lastError) {
-        return jobSubmitFailed("no Kubernetes Job after " + duration(deadline) + " of retries (last error: "
-                + lastError + ")");
+        return jobSubmitFailed(
+                "no Kubernetes Job after " + duration(deadline) + " of retries (last error: " + lastError + ")");
     }
 
     /** An active job whose cluster row was deleted: its resources there are deleted. */

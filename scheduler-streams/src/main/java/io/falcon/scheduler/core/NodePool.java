@@ -10,10 +10,20 @@ import java.util.Optional;
  * so that its deletion reaches it even after the clusters row moved or was deleted; since is when it became idle
  * (READY without a holder: the idle linger counts from it) or when its deletion was first asked for.
  */
-public record NodePool(ClusterTarget target, String name, String topology, SupplyMode supplyMode, State state,
-        Optional<String> heldBy, Optional<Instant> since) {
+public record NodePool(
+        ClusterTarget target,
+        String name,
+        String topology,
+        SupplyMode supplyMode,
+        State state,
+        Optional<String> heldBy,
+        Optional<Instant> since) {
 
-    public enum State { CREATING, READY, DELETING }
+    public enum State {
+        CREATING,
+        READY,
+        DELETING
+    }
 
     public String clusterId() {
         return target.clusterId();
@@ -39,7 +49,13 @@ public record NodePool(ClusterTarget target, String name, String topology, Suppl
 
     /** Being deleted, since the first time that was asked for. */
     public NodePool deleting(Instant now) {
-        return new NodePool(target, name, topology, supplyMode, State.DELETING, Optional.empty(),
+        return new NodePool(
+                target,
+                name,
+                topology,
+                supplyMode,
+                State.DELETING,
+                Optional.empty(),
                 Optional.of(state == State.DELETING ? since.orElse(now) : now));
     }
 

@@ -60,12 +60,24 @@ final class Orphans {
                 orphanPools.remove(key);
                 continue;
             }
-            Instant firstSeen = orphanPools.computeIfAbsent(key,
-                    k -> observed.createdAt().filter(created -> created.isBefore(now)).orElse(now));
+            Instant firstSeen = orphanPools.computeIfAbsent(
+                    key,
+                    k -> observed.createdAt()
+                            .filter(created -> created.isBefore(now))
+                            .orElse(now));
             if (!firstSeen.plus(state.settings.orphanGrace()).isAfter(now)) {
                 orphanPools.remove(key);
-                pools.delete(new NodePool(here, observed.name(), observed.topology(), SupplyMode.ON_DEMAND,
-                        NodePool.State.DELETING, Optional.empty(), Optional.empty()), now, out);
+                pools.delete(
+                        new NodePool(
+                                here,
+                                observed.name(),
+                                observed.topology(),
+                                SupplyMode.ON_DEMAND,
+                                NodePool.State.DELETING,
+                                Optional.empty(),
+                                Optional.empty()),
+                        now,
+                        out);
             }
         }
         orphanPools.keySet().removeIf(key -> key.clusterId().equals(inventory.clusterId()) && !seen.contains(key));
@@ -75,9 +87,13 @@ final class Orphans {
         List<NodePool.PoolKey> gone = state.pools.values().stream()
                 .filter(p -> p.clusterId().equals(inventory.clusterId()) && p.state() == NodePool.State.DELETING)
                 .filter(p -> p.target().equals(here))
-                .filter(p -> p.since().filter(since -> since.plus(state.settings.orphanGrace()).isBefore(listedAt))
+                .filter(p -> p.since()
+                        .filter(since ->
+                                since.plus(state.settings.orphanGrace()).isBefore(listedAt))
                         .isPresent())
-                .map(NodePool::key).filter(key -> !seen.contains(key)).toList();
+                .map(NodePool::key)
+                .filter(key -> !seen.contains(key))
+                .toList();
         for (NodePool.PoolKey key : gone) {
             state.pools.remove(key);
             out.poolChanged(key);
@@ -103,7 +119,8 @@ final class Orphans {
                 continue;
             }
             ScheduledJob job = state.jobs.get(observed.falconJobId());
-            boolean owned = job != null && job.phase() != Phase.DONE
+            boolean owned = job != null
+                    && job.phase() != Phase.DONE
                     && job.clusterId().filter(inventory.clusterId()::equals).isPresent()
                     && job.target().filter(here::equals).isPresent()
                     && job.k8sJobName().filter(observed.name()::equals).isPresent();
@@ -112,8 +129,11 @@ final class Orphans {
                 continue;
             }
             boolean ended = job != null && job.phase() == Phase.DONE;
-            Instant firstSeen = orphanJobs.computeIfAbsent(key,
-                    k -> observed.createdAt().filter(created -> created.isBefore(now)).orElse(now));
+            Instant firstSeen = orphanJobs.computeIfAbsent(
+                    key,
+                    k -> observed.createdAt()
+                            .filter(created -> created.isBefore(now))
+                            .orElse(now));
             if (ended || !firstSeen.plus(state.settings.orphanGrace()).isAfter(now)) {
                 orphanJobs.remove(key);
                 deletions.request(new JobDeletion(here, observed.name(), observed.falconJobId(), now), now, out);
@@ -121,8 +141,11 @@ final class Orphans {
         }
         orphanJobs.keySet().removeIf(key -> key.clusterId().equals(inventory.clusterId()) && !seen.contains(key));
         List<JobDeletion.Key> gone = state.deletions.values().stream()
-                .filter(d -> d.target().equals(here) && d.requestedAt().isBefore(inventory.meta().occurredAt()))
-                .map(JobDeletion::key).filter(key -> !seen.contains(key)).toList();
+                .filter(d -> d.target().equals(here)
+                        && d.requestedAt().isBefore(inventory.meta().occurredAt()))
+                .map(JobDeletion::key)
+                .filter(key -> !seen.contains(key))
+                .toList();
         for (JobDeletion.Key key : gone) {
             deletions.confirmed(key, out);
         }
@@ -133,7 +156,8 @@ final class Orphans {
      * inventory of a location the row has left says nothing about where its pools and Jobs are now).
      */
     private Optional<ClusterTarget> listedHere(String clusterId, String clusterResource) {
-        return Optional.ofNullable(state.clusters.get(clusterId)).map(SchedulerState::target)
+        return Optional.ofNullable(state.clusters.get(clusterId))
+                .map(SchedulerState::target)
                 .filter(t -> t.resourceName().equals(clusterResource));
     }
 }

@@ -34,9 +34,20 @@ final class Placement {
         }
         RequestValidator.Result result = RequestValidator.validate(request);
         if (result instanceof RequestValidator.Invalid invalid) {
-            out.publish(new TaskStatus(SchedulerState.meta(now), request.id(), 1, Status.Failed,
-                    Optional.of(Reason.InvalidSpec), invalid.message(), Optional.empty(), Optional.empty(),
-                    Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(now), Optional.empty()));
+            out.publish(new TaskStatus(
+                    SchedulerState.meta(now),
+                    request.id(),
+                    1,
+                    Status.Failed,
+                    Optional.of(Reason.InvalidSpec),
+                    invalid.message(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.of(now),
+                    Optional.empty()));
         } else if (result instanceof RequestValidator.Valid valid) {
             ScheduledJob job = ScheduledJob.accepted(valid.request());
             state.jobs.put(job.id(), job);
@@ -70,7 +81,8 @@ final class Placement {
             Set<String> told = slots.refreshPositions(key, now, out);
             for (ScheduledJob job : waiting) {
                 ScheduledJob current = state.jobs.get(job.id());
-                if (current.phase() == Phase.WAITING && current.queue().filter(key::equals).isPresent()
+                if (current.phase() == Phase.WAITING
+                        && current.queue().filter(key::equals).isPresent()
                         && !told.contains(current.id())) {
                     slots.tellDeepPosition(current, key, now, out);
                 }
@@ -80,12 +92,17 @@ final class Placement {
 
     /** Chooses the job's cluster and puts it in that queue (or parks it); returns the queue. */
     private Optional<QueueKey> placeOnly(ScheduledJob job, Instant now, Decisions out) {
-        ClusterChoice.Result choice = ClusterChoice.choose(job.request().tpuType().wireName(),
-                job.request().supplyMode(), state.clusters.values(),
-                cluster -> state.idlePool(cluster, job.request().topology().text(), job).isPresent(),
-                cluster -> state.queueDepth(new QueueKey(cluster.id(), job.request().topology().text())));
+        ClusterChoice.Result choice = ClusterChoice.choose(
+                job.request().tpuType().wireName(),
+                job.request().supplyMode(),
+                state.clusters.values(),
+                cluster -> state.idlePool(cluster, job.request().topology().text(), job)
+                        .isPresent(),
+                cluster -> state.queueDepth(
+                        new QueueKey(cluster.id(), job.request().topology().text())));
         if (choice instanceof ClusterChoice.Chosen chosen) {
-            ScheduledJob queued = job.withCluster(Optional.of(chosen.cluster().id())).enter(Phase.WAITING, now);
+            ScheduledJob queued =
+                    job.withCluster(Optional.of(chosen.cluster().id())).enter(Phase.WAITING, now);
             state.store(queued, out);
             QueueKey key = queued.queue().orElseThrow();
             state.queue(key).add(SchedulerState.entry(queued));
@@ -132,7 +149,8 @@ final class Placement {
     /** The waiting jobs of a cluster that left active go where they can start. */
     void rerouteWaitingJobsOf(String clusterId, Instant now, Decisions out) {
         List<ScheduledJob> waiting = new ArrayList<>();
-        List<QueueKey> affected = state.queues.keySet().stream().filter(k -> k.clusterId().equals(clusterId))
+        List<QueueKey> affected = state.queues.keySet().stream()
+                .filter(k -> k.clusterId().equals(clusterId))
                 .toList();
         for (QueueKey key : affected) {
             WaitQueue queue = state.queues.get(key);

@@ -33,16 +33,22 @@ final class PoolLifecycle {
         state.storePool(idle, out);
         QueueKey key = new QueueKey(idle.clusterId(), idle.topology());
         ClusterRow cluster = state.clusters.get(idle.clusterId());
-        if (cluster == null || !cluster.isActive() || !SchedulerState.target(cluster).equals(idle.target())) {
+        if (cluster == null
+                || !cluster.isActive()
+                || !SchedulerState.target(cluster).equals(idle.target())) {
             delete(idle, now, out);
             slots.startNext(key, now, out); // the queue's slot is free all the same
             return;
         }
-        Optional<ScheduledJob> provisioning = state.queue(key).slotHolder().map(state.jobs::get)
-                .filter(job -> job.phase() == Phase.PROVISIONING).filter(idle::suits);
+        Optional<ScheduledJob> provisioning = state.queue(key)
+                .slotHolder()
+                .map(state.jobs::get)
+                .filter(job -> job.phase() == Phase.PROVISIONING)
+                .filter(idle::suits);
         if (provisioning.isPresent()) {
             ScheduledJob job = provisioning.get();
-            job.nodePoolName().map(name -> state.pools.get(new NodePool.PoolKey(key.clusterId(), name)))
+            job.nodePoolName()
+                    .map(name -> state.pools.get(new NodePool.PoolKey(key.clusterId(), name)))
                     .filter(own -> own.state() != NodePool.State.DELETING)
                     .ifPresent(own -> delete(own, now, out));
             slots.dispatchOn(job, idle, Messages.reusedPool(idle.name()), now, out);
@@ -79,8 +85,8 @@ final class PoolLifecycle {
     void delete(NodePool pool, Instant now, Decisions out) {
         NodePool deleting = pool.deleting(now);
         state.storePool(deleting, out);
-        out.send(new ExecutorCommand.EnsureNodePoolDeleted(SchedulerState.meta(now), pool.heldBy().orElse(""),
-                pool.target(), pool.name()));
+        out.send(new ExecutorCommand.EnsureNodePoolDeleted(
+                SchedulerState.meta(now), pool.heldBy().orElse(""), pool.target(), pool.name()));
         timers.arm(deleting.key(), now.plus(state.settings.cleanupRetry()));
     }
 
@@ -107,10 +113,10 @@ final class PoolLifecycle {
         state.jobs.values().stream()
                 .filter(j -> j.phase() == Phase.DONE)
                 .filter(j -> j.clusterId().filter(failing.clusterId()::equals).isPresent())
-                .filter(j -> j.nodePoolName().filter(failing.nodePoolName()::equals).isPresent())
+                .filter(j ->
+                        j.nodePoolName().filter(failing.nodePoolName()::equals).isPresent())
                 .max(Comparator.comparing((ScheduledJob j) -> j.phaseSince().orElse(Instant.EPOCH)))
                 .filter(j -> !j.message().contains(note))
-                .ifPresent(j -> state.publish(j, j.status(), j.reason(), (j.message() + " " + note).strip(), now,
-                        out));
+                .ifPresent(j -> state.publish(j, j.status(), j.reason(), (j.message() + " " + note).strip(), now, out));
     }
 }

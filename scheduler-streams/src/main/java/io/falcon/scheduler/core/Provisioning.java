@@ -38,7 +38,8 @@ final class Provisioning {
         if (pool == null || pool.state() != NodePool.State.CREATING) {
             return;
         }
-        Optional<ScheduledJob> holder = pool.heldBy().map(state.jobs::get)
+        Optional<ScheduledJob> holder = pool.heldBy()
+                .map(state.jobs::get)
                 .filter(job -> job.phase() == Phase.PROVISIONING)
                 .filter(job -> job.nodePoolName().filter(pool.name()::equals).isPresent());
         if (holder.isPresent()) {
@@ -51,8 +52,8 @@ final class Provisioning {
 
     void onWaitingForNodes(ExecutorEvent.NodePoolWaitingForNodes waiting, Instant now, Decisions out) {
         provisioningWith(waiting.clusterId(), waiting.nodePoolName()).ifPresent(job -> {
-            String message = Messages.waitingForNode(waiting.nodePoolName(), waiting.registered(), waiting.ready(),
-                    waiting.expected());
+            String message = Messages.waitingForNode(
+                    waiting.nodePoolName(), waiting.registered(), waiting.ready(), waiting.expected());
             // GKE keeps retrying the nodes (seed section 4): no backstop timeout while it does.
             ScheduledJob awaiting = job.inProvisioningStep(ProvisioningStep.AWAITING_NODES);
             if (!message.equals(job.message())) {
@@ -66,11 +67,16 @@ final class Provisioning {
     /** Capacity appeared and GKE accepted the creation: a ClusterBusy job is Provisioning again. */
     void onCreating(ExecutorEvent.NodePoolCreating creating, Instant now, Decisions out) {
         provisioningWith(creating.clusterId(), creating.nodePoolName())
-                .filter(job -> job.provisioningStep().filter(ProvisioningStep.RESERVATION_SHORT::equals).isPresent())
-                .ifPresent(job -> state.publish(job.requestedAgainAt(now)
-                                .withWakeAt(Optional.of(now.plus(state.settings.provisioningRetry()))),
-                        Status.Pending, Optional.of(Reason.Provisioning),
-                        Messages.provisioning(job.supplyMode().orElse(SupplyMode.FLEX_START)), now, out));
+                .filter(job -> job.provisioningStep()
+                        .filter(ProvisioningStep.RESERVATION_SHORT::equals)
+                        .isPresent())
+                .ifPresent(job -> state.publish(
+                        job.requestedAgainAt(now).withWakeAt(Optional.of(now.plus(state.settings.provisioningRetry()))),
+                        Status.Pending,
+                        Optional.of(Reason.Provisioning),
+                        Messages.provisioning(job.supplyMode().orElse(SupplyMode.FLEX_START)),
+                        now,
+                        out));
         Optional.ofNullable(state.jobs.get(creating.jobId())).ifPresent(timers::arm);
     }
 
@@ -92,7 +98,9 @@ final class Provisioning {
      */
     void onReservationShort(ExecutorEvent.ReservationShort shortage, Instant now, Decisions out) {
         provisioningWith(shortage.clusterId(), shortage.nodePoolName())
-                .filter(job -> job.provisioningStep().filter(ProvisioningStep.AWAITING_NODES::equals).isEmpty())
+                .filter(job -> job.provisioningStep()
+                        .filter(ProvisioningStep.AWAITING_NODES::equals)
+                        .isEmpty())
                 .ifPresent(job -> {
                     String message = Messages.clusterBusy(shortage.remainingSlices(), shortage.neededSlices());
                     ScheduledJob busy = job.inProvisioningStep(ProvisioningStep.RESERVATION_SHORT)
@@ -113,7 +121,8 @@ final class Provisioning {
     private Optional<ScheduledJob> provisioningWith(String clusterId, String poolName) {
         return Optional.ofNullable(state.pools.get(new NodePool.PoolKey(clusterId, poolName)))
                 .filter(pool -> pool.state() == NodePool.State.CREATING)
-                .flatMap(NodePool::heldBy).map(state.jobs::get)
+                .flatMap(NodePool::heldBy)
+                .map(state.jobs::get)
                 .filter(job -> job.phase() == Phase.PROVISIONING)
                 .filter(job -> job.clusterId().filter(clusterId::equals).isPresent())
                 .filter(job -> job.nodePoolName().filter(poolName::equals).isPresent());

@@ -46,30 +46,57 @@ final class QueueSlots {
         Optional<NodePool> idle = state.idlePool(cluster, key.topology(), job);
         Optional<NodePool> handedOver = idle.isPresent() ? Optional.empty() : state.handedOverPool(cluster, key, job);
         if (idle.isPresent()) {
-            dispatchOn(job.withTarget(target), idle.get(), Messages.reusedPool(idle.get().name()), now, out);
+            dispatchOn(
+                    job.withTarget(target),
+                    idle.get(),
+                    Messages.reusedPool(idle.get().name()),
+                    now,
+                    out);
         } else if (handedOver.isPresent()) {
             // An aborted job's pool still being created: this job takes it over instead of asking for another.
             NodePool pool = handedOver.get();
             state.storePool(pool.heldBy(job.id(), NodePool.State.CREATING), out);
-            ScheduledJob provisioning = job.enter(Phase.PROVISIONING, now).withTarget(target)
-                    .withSupplyMode(pool.supplyMode()).withNodePool(pool.name())
+            ScheduledJob provisioning = job.enter(Phase.PROVISIONING, now)
+                    .withTarget(target)
+                    .withSupplyMode(pool.supplyMode())
+                    .withNodePool(pool.name())
                     .withWakeAt(Optional.of(now.plus(state.settings.provisioningRetry())));
             out.send(state.ensurePool(provisioning, now));
             out.reused(pool);
-            state.publish(provisioning, Status.Pending, Optional.of(Reason.Provisioning),
-                    Messages.provisioning(pool.supplyMode()) + " (taking over node pool " + pool.name() + ")", now, out);
+            state.publish(
+                    provisioning,
+                    Status.Pending,
+                    Optional.of(Reason.Provisioning),
+                    Messages.provisioning(pool.supplyMode()) + " (taking over node pool " + pool.name() + ")",
+                    now,
+                    out);
             timers.arm(state.jobs.get(job.id()));
         } else {
             SupplyDecision supply = SupplyDecision.decide(job.request().supplyMode(), cluster);
             String poolName = ResourceNames.nodePool(job.id());
-            state.storePool(new NodePool(target, poolName, key.topology(), supply.mode(), NodePool.State.CREATING,
-                    Optional.of(job.id()), Optional.empty()), out);
-            ScheduledJob provisioning = job.enter(Phase.PROVISIONING, now).withTarget(target)
-                    .withSupplyMode(supply.mode()).withNodePool(poolName)
+            state.storePool(
+                    new NodePool(
+                            target,
+                            poolName,
+                            key.topology(),
+                            supply.mode(),
+                            NodePool.State.CREATING,
+                            Optional.of(job.id()),
+                            Optional.empty()),
+                    out);
+            ScheduledJob provisioning = job.enter(Phase.PROVISIONING, now)
+                    .withTarget(target)
+                    .withSupplyMode(supply.mode())
+                    .withNodePool(poolName)
                     .withWakeAt(Optional.of(now.plus(state.settings.provisioningRetry())));
             out.send(state.ensurePool(provisioning, now));
-            state.publish(provisioning, Status.Pending, Optional.of(Reason.Provisioning),
-                    Messages.provisioning(supply.mode()), now, out);
+            state.publish(
+                    provisioning,
+                    Status.Pending,
+                    Optional.of(Reason.Provisioning),
+                    Messages.provisioning(supply.mode()),
+                    now,
+                    out);
             timers.arm(state.jobs.get(job.id()));
         }
         refreshPositions(key, now, out);
@@ -78,12 +105,15 @@ final class QueueSlots {
 
     /** The job holds a READY pool now: ask for its Kubernetes Job, and keep asking until it is confirmed. */
     void dispatchOn(ScheduledJob job, NodePool pool, String message, Instant now, Decisions out) {
-        if (!pool.name().equals(ResourceNames.nodePool(job.id())) && pool.heldBy().filter(job.id()::equals).isEmpty()) {
+        if (!pool.name().equals(ResourceNames.nodePool(job.id()))
+                && pool.heldBy().filter(job.id()::equals).isEmpty()) {
             out.reused(pool);
         }
         state.storePool(pool.heldBy(job.id(), NodePool.State.READY), out);
-        ScheduledJob dispatching = job.enter(Phase.DISPATCHING, now).withSupplyMode(pool.supplyMode())
-                .withNodePool(pool.name()).withK8sJob(ResourceNames.k8sJob(job.id()))
+        ScheduledJob dispatching = job.enter(Phase.DISPATCHING, now)
+                .withSupplyMode(pool.supplyMode())
+                .withNodePool(pool.name())
+                .withK8sJob(ResourceNames.k8sJob(job.id()))
                 .withWakeAt(Optional.of(now.plus(state.settings.dispatchRetry())));
         out.send(SchedulerState.ensureJob(dispatching, now));
         state.publish(dispatching, Status.Pending, Optional.of(Reason.Dispatching), message, now, out);
@@ -104,7 +134,8 @@ final class QueueSlots {
             ScheduledJob job = state.jobs.get(entry.jobId());
             String message = Messages.waiting(ahead.size() + 1, ahead);
             // Compared with what the job last showed, so that an unchanged position is not published again.
-            if (!message.equals(job.message()) || job.reason().filter(Reason.Waiting::equals).isEmpty()) {
+            if (!message.equals(job.message())
+                    || job.reason().filter(Reason.Waiting::equals).isEmpty()) {
                 state.publish(job, Status.Pending, Optional.of(Reason.Waiting), message, now, out);
             }
             covered.add(entry.jobId());

@@ -15,14 +15,11 @@ import java.util.Optional;
 public final class RequestValidator {
     static final long MAX_TIMEOUT_SECONDS = 30L * 24 * 3600;
 
-    private RequestValidator() {
-    }
+    private RequestValidator() {}
 
-    public sealed interface Result {
-    }
+    public sealed interface Result {}
 
-    public record Valid(ValidRequest request) implements Result {
-    }
+    public record Valid(ValidRequest request) implements Result {}
 
     public record Invalid(String field, String problem) implements Result {
         public String message() {
@@ -34,13 +31,17 @@ public final class RequestValidator {
      * A job id becomes part of gs://bucket/logs/JOB_ID/POD.log and of shell commands: letters, digits, '.', '_'
      * and '-', not starting with '.' (no "..", no '/', no spaces), at most 128 characters.
      */
-    private static final java.util.regex.Pattern JOB_ID = java.util.regex.Pattern.compile(
-            "[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}");
+    private static final java.util.regex.Pattern JOB_ID =
+            java.util.regex.Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}");
 
     public static Result validate(JobRequest request) {
-        if (request.id() == null || !JOB_ID.matcher(request.id()).matches() || request.id().contains("..")) {
-            return new Invalid("id", "'" + request.id() + "' cannot name its log path gs://<bucket>/logs/<id>/: "
-                    + "use letters, digits, '.', '_' and '-' (not starting with '.', no '..'), at most 128");
+        if (request.id() == null
+                || !JOB_ID.matcher(request.id()).matches()
+                || request.id().contains("..")) {
+            return new Invalid(
+                    "id",
+                    "'" + request.id() + "' cannot name its log path gs://<bucket>/logs/<id>/: "
+                            + "use letters, digits, '.', '_' and '-' (not starting with '.', no '..'), at most 128");
         }
         if (request.actor() == null || request.actor().isBlank()) {
             return new Invalid("actor", "is required");
@@ -51,21 +52,25 @@ public final class RequestValidator {
         }
         Optional<TpuTopology> topology = TpuTopology.parse(request.topology());
         if (topology.isEmpty() || !tpuType.get().accepts(topology.get())) {
-            return new Invalid("topology", "'" + request.topology() + "' is not a " + tpuType.get().wireName()
-                    + " slice shape; valid: " + tpuType.get().validShapes());
+            return new Invalid(
+                    "topology",
+                    "'" + request.topology() + "' is not a " + tpuType.get().wireName() + " slice shape; valid: "
+                            + tpuType.get().validShapes());
         }
         Optional<SupplyMode> supplyMode = Optional.empty();
         if (request.supplyMode().isPresent() && !request.supplyMode().get().isBlank()) {
             supplyMode = SupplyMode.fromWire(request.supplyMode().get());
             if (supplyMode.isEmpty()) {
-                return new Invalid("supply_mode",
+                return new Invalid(
+                        "supply_mode",
                         "'" + request.supplyMode().get() + "' is not one of reservation, on-demand, flex-start");
             }
         }
         if (request.timeoutSeconds().isPresent()) {
             long timeout = request.timeoutSeconds().get();
             if (timeout <= 0 || timeout > MAX_TIMEOUT_SECONDS) {
-                return new Invalid("timeout_seconds", "must be between 1 and " + MAX_TIMEOUT_SECONDS + ", got " + timeout);
+                return new Invalid(
+                        "timeout_seconds", "must be between 1 and " + MAX_TIMEOUT_SECONDS + ", got " + timeout);
             }
         }
         JobSpec spec;
@@ -74,8 +79,16 @@ public final class RequestValidator {
         } catch (FieldProblem problem) {
             return problem.invalid;
         }
-        return new Valid(new ValidRequest(request.id(), request.actor(), request.name(), tpuType.get(), topology.get(),
-                spec, supplyMode, request.timeoutSeconds(), request.submittedAt()));
+        return new Valid(new ValidRequest(
+                request.id(),
+                request.actor(),
+                request.name(),
+                tpuType.get(),
+                topology.get(),
+                spec,
+                supplyMode,
+                request.timeoutSeconds(),
+                request.submittedAt()));
     }
 
     /** Carries an Invalid out of the nested spec parsing. */
@@ -106,7 +119,8 @@ public final class RequestValidator {
                 throw new FieldProblem("spec." + forbidden, "is not allowed: Falcon renders the pod itself");
             }
         }
-        if (!(members.get("image") instanceof JsonTree.JsonString image) || image.value().isBlank()) {
+        if (!(members.get("image") instanceof JsonTree.JsonString image)
+                || image.value().isBlank()) {
             throw new FieldProblem("spec.image", "is required and must be a non-empty string");
         }
         List<String> command = stringList(members, "command");

@@ -49,10 +49,25 @@ public record ScheduledJob(
      * scheduler would not do: row changes reach it through differently keyed partitions.
      */
     public static ScheduledJob accepted(ValidRequest request) {
-        return new ScheduledJob(request, request.submittedAt().toEpochMilli(), Phase.UNPLACED, Optional.empty(),
-                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty(), Optional.empty(), Optional.empty(), Status.Pending, Optional.of(Reason.Waiting), "",
-                0, Optional.empty(), Optional.empty());
+        return new ScheduledJob(
+                request,
+                request.submittedAt().toEpochMilli(),
+                Phase.UNPLACED,
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Status.Pending,
+                Optional.of(Reason.Waiting),
+                "",
+                0,
+                Optional.empty(),
+                Optional.empty());
     }
 
     public String id() {
@@ -74,15 +89,47 @@ public record ScheduledJob(
 
     /** A new phase, starting now; a pool creation starts with its EnsureNodePool sent and no word yet. */
     public ScheduledJob enter(Phase newPhase, Instant now) {
-        return new ScheduledJob(request, seq, newPhase, clusterId, target, supplyMode, nodePoolName, k8sJobName, jobUid,
-                dispatchedAt, Optional.of(now), Optional.empty(), status, reason, message, version, wakeAt,
+        return new ScheduledJob(
+                request,
+                seq,
+                newPhase,
+                clusterId,
+                target,
+                supplyMode,
+                nodePoolName,
+                k8sJobName,
+                jobUid,
+                dispatchedAt,
+                Optional.of(now),
+                Optional.empty(),
+                status,
+                reason,
+                message,
+                version,
+                wakeAt,
                 firstStepOf(newPhase));
     }
 
     /** Only for the terminal bookkeeping and re-placement, where no deadline depends on the phase's start. */
     public ScheduledJob withPhase(Phase newPhase) {
-        return new ScheduledJob(request, seq, newPhase, clusterId, target, supplyMode, nodePoolName, k8sJobName, jobUid,
-                dispatchedAt, phaseSince, lastError, status, reason, message, version, wakeAt,
+        return new ScheduledJob(
+                request,
+                seq,
+                newPhase,
+                clusterId,
+                target,
+                supplyMode,
+                nodePoolName,
+                k8sJobName,
+                jobUid,
+                dispatchedAt,
+                phaseSince,
+                lastError,
+                status,
+                reason,
+                message,
+                version,
+                wakeAt,
                 newPhase == phase ? provisioningStep : firstStepOf(newPhase));
     }
 
@@ -92,8 +139,25 @@ public record ScheduledJob(
 
     /** The provisioning job's pool moved on (capacity short, nodes awaited, creation accepted again). */
     public ScheduledJob inProvisioningStep(ProvisioningStep step) {
-        return new ScheduledJob(request, seq, phase, clusterId, target, supplyMode, nodePoolName, k8sJobName, jobUid,
-                dispatchedAt, phaseSince, lastError, status, reason, message, version, wakeAt, Optional.of(step));
+        return new ScheduledJob(
+                request,
+                seq,
+                phase,
+                clusterId,
+                target,
+                supplyMode,
+                nodePoolName,
+                k8sJobName,
+                jobUid,
+                dispatchedAt,
+                phaseSince,
+                lastError,
+                status,
+                reason,
+                message,
+                version,
+                wakeAt,
+                Optional.of(step));
     }
 
     /**
@@ -102,8 +166,24 @@ public record ScheduledJob(
      * ClusterBusy longer than the backstop would time out the moment its pool is finally being created.
      */
     public ScheduledJob requestedAgainAt(Instant now) {
-        return new ScheduledJob(request, seq, phase, clusterId, target, supplyMode, nodePoolName, k8sJobName, jobUid,
-                dispatchedAt, Optional.of(now), lastError, status, reason, message, version, wakeAt,
+        return new ScheduledJob(
+                request,
+                seq,
+                phase,
+                clusterId,
+                target,
+                supplyMode,
+                nodePoolName,
+                k8sJobName,
+                jobUid,
+                dispatchedAt,
+                Optional.of(now),
+                lastError,
+                status,
+                reason,
+                message,
+                version,
+                wakeAt,
                 Optional.of(ProvisioningStep.REQUESTED));
     }
 
@@ -116,68 +196,212 @@ public record ScheduledJob(
             return this;
         }
         ProvisioningStep step = reason.map(shown -> switch (shown) {
-            case ClusterBusy -> ProvisioningStep.RESERVATION_SHORT;
-            case WaitingForNode -> ProvisioningStep.AWAITING_NODES;
-            default -> ProvisioningStep.REQUESTED;
-        }).orElse(ProvisioningStep.REQUESTED);
+                    case ClusterBusy -> ProvisioningStep.RESERVATION_SHORT;
+                    case WaitingForNode -> ProvisioningStep.AWAITING_NODES;
+                    default -> ProvisioningStep.REQUESTED;
+                })
+                .orElse(ProvisioningStep.REQUESTED);
         return inProvisioningStep(step);
     }
 
     public ScheduledJob withCluster(Optional<String> newClusterId) {
-        return new ScheduledJob(request, seq, phase, newClusterId, target, supplyMode, nodePoolName, k8sJobName,
-                jobUid, dispatchedAt, phaseSince, lastError, status, reason, message, version,
-                wakeAt, provisioningStep);
+        return new ScheduledJob(
+                request,
+                seq,
+                phase,
+                newClusterId,
+                target,
+                supplyMode,
+                nodePoolName,
+                k8sJobName,
+                jobUid,
+                dispatchedAt,
+                phaseSince,
+                lastError,
+                status,
+                reason,
+                message,
+                version,
+                wakeAt,
+                provisioningStep);
     }
 
     public ScheduledJob withTarget(ClusterTarget newTarget) {
-        return new ScheduledJob(request, seq, phase, clusterId, Optional.of(newTarget), supplyMode, nodePoolName,
-                k8sJobName, jobUid, dispatchedAt, phaseSince, lastError, status, reason, message, version,
-                wakeAt, provisioningStep);
+        return new ScheduledJob(
+                request,
+                seq,
+                phase,
+                clusterId,
+                Optional.of(newTarget),
+                supplyMode,
+                nodePoolName,
+                k8sJobName,
+                jobUid,
+                dispatchedAt,
+                phaseSince,
+                lastError,
+                status,
+                reason,
+                message,
+                version,
+                wakeAt,
+                provisioningStep);
     }
 
     public ScheduledJob withSupplyMode(SupplyMode mode) {
-        return new ScheduledJob(request, seq, phase, clusterId, target, Optional.of(mode), nodePoolName, k8sJobName,
-                jobUid, dispatchedAt, phaseSince, lastError, status, reason, message, version,
-                wakeAt, provisioningStep);
+        return new ScheduledJob(
+                request,
+                seq,
+                phase,
+                clusterId,
+                target,
+                Optional.of(mode),
+                nodePoolName,
+                k8sJobName,
+                jobUid,
+                dispatchedAt,
+                phaseSince,
+                lastError,
+                status,
+                reason,
+                message,
+                version,
+                wakeAt,
+                provisioningStep);
     }
 
     public ScheduledJob withNodePool(String pool) {
-        return new ScheduledJob(request, seq, phase, clusterId, target, supplyMode, Optional.of(pool), k8sJobName,
-                jobUid, dispatchedAt, phaseSince, lastError, status, reason, message, version,
-                wakeAt, provisioningStep);
+        return new ScheduledJob(
+                request,
+                seq,
+                phase,
+                clusterId,
+                target,
+                supplyMode,
+                Optional.of(pool),
+                k8sJobName,
+                jobUid,
+                dispatchedAt,
+                phaseSince,
+                lastError,
+                status,
+                reason,
+                message,
+                version,
+                wakeAt,
+                provisioningStep);
     }
 
     public ScheduledJob withK8sJob(String name) {
-        return new ScheduledJob(request, seq, phase, clusterId, target, supplyMode, nodePoolName, Optional.of(name),
-                jobUid, dispatchedAt, phaseSince, lastError, status, reason, message, version,
-                wakeAt, provisioningStep);
+        return new ScheduledJob(
+                request,
+                seq,
+                phase,
+                clusterId,
+                target,
+                supplyMode,
+                nodePoolName,
+                Optional.of(name),
+                jobUid,
+                dispatchedAt,
+                phaseSince,
+                lastError,
+                status,
+                reason,
+                message,
+                version,
+                wakeAt,
+                provisioningStep);
     }
 
     /** The Kubernetes Job exists: its uid (when the event carried one) and when it was first seen. */
     public ScheduledJob withSubmission(Optional<String> uid, Instant seenAt) {
-        return new ScheduledJob(request, seq, phase, clusterId, target, supplyMode, nodePoolName, k8sJobName,
-                jobUid.or(() -> uid.filter(u -> !u.isBlank())), Optional.of(dispatchedAt.orElse(seenAt)), phaseSince,
-                lastError, status, reason, message, version,
-                wakeAt, provisioningStep);
+        return new ScheduledJob(
+                request,
+                seq,
+                phase,
+                clusterId,
+                target,
+                supplyMode,
+                nodePoolName,
+                k8sJobName,
+                jobUid.or(() -> uid.filter(u -> !u.isBlank())),
+                Optional.of(dispatchedAt.orElse(seenAt)),
+                phaseSince,
+                lastError,
+                status,
+                reason,
+                message,
+                version,
+                wakeAt,
+                provisioningStep);
     }
 
     public ScheduledJob withLastError(String error) {
-        return new ScheduledJob(request, seq, phase, clusterId, target, supplyMode, nodePoolName, k8sJobName, jobUid,
-                dispatchedAt, phaseSince, Optional.of(error), status, reason, message, version,
-                wakeAt, provisioningStep);
+        return new ScheduledJob(
+                request,
+                seq,
+                phase,
+                clusterId,
+                target,
+                supplyMode,
+                nodePoolName,
+                k8sJobName,
+                jobUid,
+                dispatchedAt,
+                phaseSince,
+                Optional.of(error),
+                status,
+                reason,
+                message,
+                version,
+                wakeAt,
+                provisioningStep);
     }
 
     /** The next published status; the version grows so that writers can drop stale events. */
     public ScheduledJob withStatus(Status newStatus, Optional<Reason> newReason, String newMessage) {
-        return new ScheduledJob(request, seq, phase, clusterId, target, supplyMode, nodePoolName, k8sJobName, jobUid,
-                dispatchedAt, phaseSince, lastError, newStatus, newReason, newMessage, version + 1,
-                wakeAt, provisioningStep);
+        return new ScheduledJob(
+                request,
+                seq,
+                phase,
+                clusterId,
+                target,
+                supplyMode,
+                nodePoolName,
+                k8sJobName,
+                jobUid,
+                dispatchedAt,
+                phaseSince,
+                lastError,
+                newStatus,
+                newReason,
+                newMessage,
+                version + 1,
+                wakeAt,
+                provisioningStep);
     }
 
     /** When the scheduler must re-drive this job's command, if ever. */
     public ScheduledJob withWakeAt(Optional<Instant> at) {
-        return new ScheduledJob(request, seq, phase, clusterId, target, supplyMode, nodePoolName, k8sJobName, jobUid,
-                dispatchedAt, phaseSince, lastError, status, reason, message, version, at,
+        return new ScheduledJob(
+                request,
+                seq,
+                phase,
+                clusterId,
+                target,
+                supplyMode,
+                nodePoolName,
+                k8sJobName,
+                jobUid,
+                dispatchedAt,
+                phaseSince,
+                lastError,
+                status,
+                reason,
+                message,
+                version,
+                at,
                 provisioningStep);
     }
 

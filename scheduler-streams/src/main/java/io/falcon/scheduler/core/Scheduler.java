@@ -348,11 +348,12 @@ public final class Scheduler {
                 continue;
             }
             switch (due.kind()) {
-                case JOB -> job(due.key()).filter(job -> job.phase() != Phase.DONE)
-                        .ifPresent(job -> jobTimers.fire(job, now, out));
+                case JOB ->
+                    job(due.key())
+                            .filter(job -> job.phase() != Phase.DONE)
+                            .ifPresent(job -> jobTimers.fire(job, now, out));
                 case POOL -> pool(NodePool.PoolKey.parse(due.key())).ifPresent(p -> pools.onTimer(p, now, out));
-                case DELETION -> deletion(JobDeletion.Key.parse(due.key()))
-                        .ifPresent(d -> deletions.ask(d, now, out));
+                case DELETION -> deletion(JobDeletion.Key.parse(due.key())).ifPresent(d -> deletions.ask(d, now, out));
             }
         }
         return out;

@@ -30,9 +30,18 @@ import java.util.Map;
  *     5 deletes it at once: 0, the default; flex-start capacity is scarce, so operators may keep it minutes), while
  *     a new job of its topology prefers its cluster (seed section 3)
  */
-public record SchedulerSettings(Duration reservationRetry, Duration provisioningRetry, Duration provisioningBackstop,
-        Duration dispatchRetry, Duration submitDeadline, Duration dispatchDeadline, Duration defaultExecutionTimeout,
-        Duration abortRetry, Duration cleanupRetry, Duration orphanGrace, int positionUpdates,
+public record SchedulerSettings(
+        Duration reservationRetry,
+        Duration provisioningRetry,
+        Duration provisioningBackstop,
+        Duration dispatchRetry,
+        Duration submitDeadline,
+        Duration dispatchDeadline,
+        Duration defaultExecutionTimeout,
+        Duration abortRetry,
+        Duration cleanupRetry,
+        Duration orphanGrace,
+        int positionUpdates,
         Map<SupplyMode, Duration> idleLinger) {
 
     public SchedulerSettings {
@@ -41,13 +50,19 @@ public record SchedulerSettings(Duration reservationRetry, Duration provisioning
 
     /** The defaults declared in the settings catalog (SchedulerKeys), so that they are written down once. */
     public static SchedulerSettings defaults() {
-        return new SchedulerSettings(SchedulerKeys.RESERVATION_RETRY.defaultValue(),
-                SchedulerKeys.PROVISIONING_RETRY.defaultValue(), SchedulerKeys.PROVISIONING_BACKSTOP.defaultValue(),
-                SchedulerKeys.DISPATCH_RETRY.defaultValue(), SchedulerKeys.SUBMIT_DEADLINE.defaultValue(),
-                SchedulerKeys.DISPATCH_DEADLINE.defaultValue(), SchedulerKeys.DEFAULT_EXECUTION_TIMEOUT.defaultValue(),
-                SchedulerKeys.ABORT_RETRY.defaultValue(), SchedulerKeys.CLEANUP_RETRY.defaultValue(),
+        return new SchedulerSettings(
+                SchedulerKeys.RESERVATION_RETRY.defaultValue(),
+                SchedulerKeys.PROVISIONING_RETRY.defaultValue(),
+                SchedulerKeys.PROVISIONING_BACKSTOP.defaultValue(),
+                SchedulerKeys.DISPATCH_RETRY.defaultValue(),
+                SchedulerKeys.SUBMIT_DEADLINE.defaultValue(),
+                SchedulerKeys.DISPATCH_DEADLINE.defaultValue(),
+                SchedulerKeys.DEFAULT_EXECUTION_TIMEOUT.defaultValue(),
+                SchedulerKeys.ABORT_RETRY.defaultValue(),
+                SchedulerKeys.CLEANUP_RETRY.defaultValue(),
                 SchedulerKeys.ORPHAN_GRACE.defaultValue(),
-                Math.toIntExact(SchedulerKeys.POSITION_UPDATES.defaultValue()), Map.of());
+                Math.toIntExact(SchedulerKeys.POSITION_UPDATES.defaultValue()),
+                Map.of());
     }
 
     /** How long an idle pool of this supply mode is kept (zero: deleted at once). */
@@ -56,14 +71,34 @@ public record SchedulerSettings(Duration reservationRetry, Duration provisioning
     }
 
     public SchedulerSettings withPositionUpdates(int n) {
-        return new SchedulerSettings(reservationRetry, provisioningRetry, provisioningBackstop, dispatchRetry,
-                submitDeadline, dispatchDeadline, defaultExecutionTimeout, abortRetry, cleanupRetry, orphanGrace, n,
+        return new SchedulerSettings(
+                reservationRetry,
+                provisioningRetry,
+                provisioningBackstop,
+                dispatchRetry,
+                submitDeadline,
+                dispatchDeadline,
+                defaultExecutionTimeout,
+                abortRetry,
+                cleanupRetry,
+                orphanGrace,
+                n,
                 idleLinger);
     }
 
     public SchedulerSettings withIdleLinger(Map<SupplyMode, Duration> linger) {
-        return new SchedulerSettings(reservationRetry, provisioningRetry, provisioningBackstop, dispatchRetry,
-                submitDeadline, dispatchDeadline, defaultExecutionTimeout, abortRetry, cleanupRetry, orphanGrace,
-                positionUpdates, linger);
+        return new SchedulerSettings(
+                reservationRetry,
+                provisioningRetry,
+                provisioningBackstop,
+                dispatchRetry,
+                submitDeadline,
+                dispatchDeadline,
+                defaultExecutionTimeout,
+                abortRetry,
+                cleanupRetry,
+                orphanGrace,
+                positionUpdates,
+                linger);
     }
 }

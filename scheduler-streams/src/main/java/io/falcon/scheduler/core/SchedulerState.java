@@ -43,7 +43,8 @@ final class SchedulerState {
     }
 
     static WaitQueue.Entry entry(ScheduledJob job) {
-        return new WaitQueue.Entry(job.seq(), job.id(), job.actor(), job.request().name());
+        return new WaitQueue.Entry(
+                job.seq(), job.id(), job.actor(), job.request().name());
     }
 
     /** Waiting plus acquiring jobs of the queue: what cluster choice compares. */
@@ -80,36 +81,56 @@ final class SchedulerState {
     /** A running job's Message, with a note while its cluster is not active. */
     String runningMessage(String running, String clusterId) {
         ClusterRow cluster = clusters.get(clusterId);
-        return cluster == null || cluster.isActive() ? running
+        return cluster == null || cluster.isActive()
+                ? running
                 : Messages.runningOnInactiveCluster(running, cluster.name(), cluster.status());
     }
 
     static ClusterTarget target(ClusterRow cluster) {
-        return new ClusterTarget(cluster.id(), cluster.name(), cluster.project(), cluster.location(),
-                cluster.tpuType(), cluster.gcsBucket());
+        return new ClusterTarget(
+                cluster.id(),
+                cluster.name(),
+                cluster.project(),
+                cluster.location(),
+                cluster.tpuType(),
+                cluster.gcsBucket());
     }
 
     // ---- commands ----
 
     ExecutorCommand.EnsureNodePool ensurePool(ScheduledJob job, Instant now) {
         ClusterTarget target = job.target().orElseThrow();
-        Optional<String> reservation = job.supplyMode().filter(SupplyMode.RESERVATION::equals)
+        Optional<String> reservation = job.supplyMode()
+                .filter(SupplyMode.RESERVATION::equals)
                 .flatMap(m -> Optional.ofNullable(clusters.get(target.clusterId())))
-                .flatMap(ClusterRow::defaultReservation).filter(r -> !r.isBlank());
-        return new ExecutorCommand.EnsureNodePool(meta(now), job.id(), target, job.nodePoolName().orElseThrow(),
-                job.request().tpuType().wireName(), job.request().topology().text(),
-                job.supplyMode().orElse(SupplyMode.FLEX_START), reservation);
+                .flatMap(ClusterRow::defaultReservation)
+                .filter(r -> !r.isBlank());
+        return new ExecutorCommand.EnsureNodePool(
+                meta(now),
+                job.id(),
+                target,
+                job.nodePoolName().orElseThrow(),
+                job.request().tpuType().wireName(),
+                job.request().topology().text(),
+                job.supplyMode().orElse(SupplyMode.FLEX_START),
+                reservation);
     }
 
     static ExecutorCommand.EnsureJob ensureJob(ScheduledJob job, Instant now) {
-        return new ExecutorCommand.EnsureJob(meta(now), job.id(), job.target().orElseThrow(),
-                job.nodePoolName().orElseThrow(), job.k8sJobName().orElse(ResourceNames.k8sJob(job.id())),
-                job.request().tpuType().wireName(), job.request().topology().text(), job.request().spec());
+        return new ExecutorCommand.EnsureJob(
+                meta(now),
+                job.id(),
+                job.target().orElseThrow(),
+                job.nodePoolName().orElseThrow(),
+                job.k8sJobName().orElse(ResourceNames.k8sJob(job.id())),
+                job.request().tpuType().wireName(),
+                job.request().topology().text(),
+                job.request().spec());
     }
 
     static ExecutorCommand.EnsureJobDeleted ensureJobDeleted(ScheduledJob job, ClusterTarget target, Instant now) {
-        return new ExecutorCommand.EnsureJobDeleted(meta(now), job.id(), target,
-                job.k8sJobName().orElse(ResourceNames.k8sJob(job.id())));
+        return new ExecutorCommand.EnsureJobDeleted(
+                meta(now), job.id(), target, job.k8sJobName().orElse(ResourceNames.k8sJob(job.id())));
     }
 
     static Meta meta(Instant now) {
@@ -129,26 +150,36 @@ final class SchedulerState {
     }
 
     /** Stores the job with its next status and publishes that status. */
-    void publish(ScheduledJob job, Status status, Optional<Reason> reason, String message, Instant now,
-            Decisions out) {
+    void publish(ScheduledJob job, Status status, Optional<Reason> reason, String message, Instant now, Decisions out) {
         ScheduledJob updated = job.withStatus(status, reason, message);
         store(updated, out);
         out.publish(statusOf(updated, now, Optional.empty(), Optional.empty()));
     }
 
     /** Like {@link #publish}, for the final status: finished_at (and aborted_at) are set. */
-    void publishEnd(ScheduledJob job, Status status, Optional<Reason> reason, String message, Instant now,
-            Decisions out) {
+    void publishEnd(
+            ScheduledJob job, Status status, Optional<Reason> reason, String message, Instant now, Decisions out) {
         ScheduledJob updated = job.withStatus(status, reason, message);
         store(updated, out);
-        out.publish(statusOf(updated, now, Optional.of(now),
-                status == Status.Aborted ? Optional.of(now) : Optional.empty()));
+        out.publish(statusOf(
+                updated, now, Optional.of(now), status == Status.Aborted ? Optional.of(now) : Optional.empty()));
     }
 
-    private static TaskStatus statusOf(ScheduledJob job, Instant now, Optional<Instant> finishedAt,
-            Optional<Instant> abortedAt) {
-        return new TaskStatus(meta(now), job.id(), job.version(), job.status(), job.reason(), job.message(),
-                job.clusterId(), job.nodePoolName(), job.k8sJobName(), job.jobUid(), job.dispatchedAt(), finishedAt,
+    private static TaskStatus statusOf(
+            ScheduledJob job, Instant now, Optional<Instant> finishedAt, Optional<Instant> abortedAt) {
+        return new TaskStatus(
+                meta(now),
+                job.id(),
+                job.version(),
+                job.status(),
+                job.reason(),
+                job.message(),
+                job.clusterId(),
+                job.nodePoolName(),
+                job.k8sJobName(),
+                job.jobUid(),
+                job.dispatchedAt(),
+                finishedAt,
                 abortedAt);
     }
 }

@@ -11,8 +11,12 @@ import java.util.function.BiConsumer;
  *
  * @param queues per queue (QueueKey.asString), the actor served last, for the round-robin
  */
-public record SchedulerStore(Table<ScheduledJob> jobs, Table<NodePool> pools, Table<ClusterRow> clusters,
-        Table<String> queues, Table<JobDeletion> deletions) {
+public record SchedulerStore(
+        Table<ScheduledJob> jobs,
+        Table<NodePool> pools,
+        Table<ClusterRow> clusters,
+        Table<String> queues,
+        Table<JobDeletion> deletions) {
 
     /** One key-value table. */
     public interface Table<V> {

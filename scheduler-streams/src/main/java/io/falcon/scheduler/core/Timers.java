@@ -14,14 +14,17 @@ import java.util.TreeSet;
  * harmless and nothing is ever removed from the index but by firing.
  */
 final class Timers {
-    enum Kind { JOB, POOL, DELETION }
-
-    record Due(Instant at, Kind kind, String key) {
+    enum Kind {
+        JOB,
+        POOL,
+        DELETION
     }
 
+    record Due(Instant at, Kind kind, String key) {}
+
     private final SchedulerSettings settings;
-    private final TreeSet<Due> index = new TreeSet<>(
-            Comparator.comparing(Due::at).thenComparing(Due::kind).thenComparing(Due::key));
+    private final TreeSet<Due> index =
+            new TreeSet<>(Comparator.comparing(Due::at).thenComparing(Due::kind).thenComparing(Due::key));
 
     Timers(SchedulerSettings settings) {
         this.settings = settings;
@@ -67,9 +70,10 @@ final class Timers {
                     at.add(since.plus(settings.submitDeadline()));
                 }
             }
-            case RUNNING -> job.executionDeadline(settings.defaultExecutionTimeout()).ifPresent(at::add);
+            case RUNNING ->
+                job.executionDeadline(settings.defaultExecutionTimeout()).ifPresent(at::add);
             case CANCELLING -> at.add(since.plus(settings.dispatchDeadline()));
-            default -> { }
+            default -> {}
         }
         return at;
     }

@@ -17,5 +17,4 @@ public record ValidRequest(
         JobSpec spec,
         Optional<SupplyMode> supplyMode,
         Optional<Long> timeoutSeconds,
-        Instant submittedAt) {
-}
+        Instant submittedAt) {}

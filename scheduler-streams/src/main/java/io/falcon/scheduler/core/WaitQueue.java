@@ -17,10 +17,10 @@ import java.util.TreeSet;
  */
 public final class WaitQueue {
     /** A waiting job, ordered by submission time, ties by job id. */
-    public record Entry(long seq, String jobId, String actor, String name) {
-    }
+    public record Entry(long seq, String jobId, String actor, String name) {}
 
-    private static final Comparator<Entry> BY_SEQ = Comparator.comparingLong(Entry::seq).thenComparing(Entry::jobId);
+    private static final Comparator<Entry> BY_SEQ =
+            Comparator.comparingLong(Entry::seq).thenComparing(Entry::jobId);
 
     private final Map<String, TreeSet<Entry>> byActor = new HashMap<>();
     private final TreeSet<Entry> heads = new TreeSet<>(BY_SEQ);
@@ -102,8 +102,10 @@ public final class WaitQueue {
         Optional<String> last = lastServedActor;
         while (order.size() < limit && !candidates.isEmpty()) {
             Entry first = candidates.first();
-            Entry pick = candidates.size() > 1 && last.filter(first.actor()::equals).isPresent()
-                    ? candidates.higher(first) : first;
+            Entry pick =
+                    candidates.size() > 1 && last.filter(first.actor()::equals).isPresent()
+                            ? candidates.higher(first)
+                            : first;
             candidates.remove(pick);
             order.add(pick);
             last = Optional.of(pick.actor());

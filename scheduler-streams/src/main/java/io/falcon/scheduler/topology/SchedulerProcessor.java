@@ -59,8 +59,12 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
 
     private Scheduler restore() {
         Scheduler restored = SchedulerStore.restore(store, scheduling);
-        LOG.info("scheduler task {} restored {} jobs, {} pools, {} pending Job deletions and {} clusters",
-                context.taskId(), restored.jobs().size(), restored.pools().size(), restored.deletions().size(),
+        LOG.info(
+                "scheduler task {} restored {} jobs, {} pools, {} pending Job deletions and {} clusters",
+                context.taskId(),
+                restored.jobs().size(),
+                restored.pools().size(),
+                restored.deletions().size(),
                 restored.clusters().size());
         return restored;
     }
@@ -86,8 +90,8 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
 
     @Override
     public void process(Record<String, byte[]> record) {
-        SchedulerTopology.DEAD_LETTERS.guard(record, context, metrics::deadLetter, () -> processSafely(record),
-                this::rebuild);
+        SchedulerTopology.DEAD_LETTERS.guard(
+                record, context, metrics::deadLetter, () -> processSafely(record), this::rebuild);
     }
 
     private void processSafely(Record<String, byte[]> record) {
@@ -95,36 +99,39 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
         Instant now = Instant.ofEpochMilli(nowMs);
         String topic = context.recordMetadata().map(m -> m.topic()).orElse("");
         if (topic.equals(Topics.EXECUTOR_EVENTS.name())) {
-            SchedulerTopology.DEAD_LETTERS.decode(Topics.EXECUTOR_EVENTS.valueSerde(), record, context,
-                    metrics::deadLetter).ifPresent(event -> apply(scheduler.observe(event, now), nowMs));
+            SchedulerTopology.DEAD_LETTERS
+                    .decode(Topics.EXECUTOR_EVENTS.valueSerde(), record, context, metrics::deadLetter)
+                    .ifPresent(event -> apply(scheduler.observe(event, now), nowMs));
             return;
         }
-        SchedulerTopology.DEAD_LETTERS.decode(Topics.SCHEDULER_INPUT.valueSerde(), record, context,
-                metrics::deadLetter).ifPresent(input -> {
-            if (input instanceof SchedulerInput.JobChanged job) {
-                Intake.classify(job.change(), now).ifPresent(intent -> {
-                    if (intent instanceof Intake.Submit submit) {
-                        apply(scheduler.submit(submit.request(), now), nowMs);
-                    } else if (intent instanceof Intake.Abort abort) {
-                        apply(scheduler.abort(abort.jobId(), now), nowMs);
+        SchedulerTopology.DEAD_LETTERS
+                .decode(Topics.SCHEDULER_INPUT.valueSerde(), record, context, metrics::deadLetter)
+                .ifPresent(input -> {
+                    if (input instanceof SchedulerInput.JobChanged job) {
+                        Intake.classify(job.change(), now).ifPresent(intent -> {
+                            if (intent instanceof Intake.Submit submit) {
+                                apply(scheduler.submit(submit.request(), now), nowMs);
+                            } else if (intent instanceof Intake.Abort abort) {
+                                apply(scheduler.abort(abort.jobId(), now), nowMs);
+                            }
+                        });
+                    } else if (input instanceof SchedulerInput.ClusterChanged cluster) {
+                        Optional<ClusterRow> after = cluster.change().after();
+                        if (after.isPresent()) {
+                            if (after.get().status() == ClusterStatus.UNKNOWN) {
+                                LOG.warn(
+                                        "cluster {} has a status this Falcon does not know: treated as not schedulable (no new "
+                                                + "jobs start there, its waiting jobs move, its running jobs keep running)",
+                                        after.get().id());
+                            }
+                            apply(scheduler.clusterUpserted(after.get(), now), nowMs);
+                        } else {
+                            apply(scheduler.clusterRemoved(cluster.change().clusterId(), now), nowMs);
+                        }
+                    } else if (input instanceof SchedulerInput.ClusterLeft left) {
+                        apply(scheduler.clusterRemoved(left.clusterId(), now), nowMs);
                     }
                 });
-            } else if (input instanceof SchedulerInput.ClusterChanged cluster) {
-                Optional<ClusterRow> after = cluster.change().after();
-                if (after.isPresent()) {
-                    if (after.get().status() == ClusterStatus.UNKNOWN) {
-                        LOG.warn("cluster {} has a status this Falcon does not know: treated as not schedulable (no new "
-                                + "jobs start there, its waiting jobs move, its running jobs keep running)",
-                                after.get().id());
-                    }
-                    apply(scheduler.clusterUpserted(after.get(), now), nowMs);
-                } else {
-                    apply(scheduler.clusterRemoved(cluster.change().clusterId(), now), nowMs);
-                }
-            } else if (input instanceof SchedulerInput.ClusterLeft left) {
-                apply(scheduler.clusterRemoved(left.clusterId(), now), nowMs);
-            }
-        });
     }
 
     private void record(Decisions decisions, long nowMs) {
@@ -137,7 +144,9 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
             metrics.nodePoolReuse(reused.clusterId(), reused.supplyMode().wireName());
         }
         for (ScheduledJob started : decisions.startedJobs()) {
-            metrics.dispatchLatency(started.request().tpuType().wireName(), started.clusterId().orElse(""))
+            metrics.dispatchLatency(
+                            started.request().tpuType().wireName(),
+                            started.clusterId().orElse(""))
                     .record(Duration.between(started.request().submittedAt(), Instant.ofEpochMilli(nowMs)));
         }
     }
@@ -151,20 +160,31 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
         SchedulerStore.persist(scheduler, decisions, store);
         record(decisions, nowMs);
         for (TaskStatus status : decisions.statuses()) {
-            try (FalconMdc mdc = FalconMdc.job(status.jobId()).cluster(status.clusterId().orElse(""))
+            try (FalconMdc mdc = FalconMdc.job(status.jobId())
+                    .cluster(status.clusterId().orElse(""))
                     .nodePool(status.nodePoolName().orElse(""))) {
-                LOG.info("job={} status={} reason={} cluster={} pool={} message={}", status.jobId(), status.status(),
-                        status.reason().map(Enum::name).orElse(""), status.clusterId().orElse(""),
-                        status.nodePoolName().orElse(""), status.message());
+                LOG.info(
+                        "job={} status={} reason={} cluster={} pool={} message={}",
+                        status.jobId(),
+                        status.status(),
+                        status.reason().map(Enum::name).orElse(""),
+                        status.clusterId().orElse(""),
+                        status.nodePoolName().orElse(""),
+                        status.message());
             }
             context.forward(new Record<>(status.jobId(), (Object) status, nowMs), SchedulerTopology.STATUS_SINK);
         }
         for (ExecutorCommand command : decisions.commands()) {
-            try (FalconMdc mdc = FalconMdc.job(command.jobId()).cluster(command.cluster().clusterId())) {
-                LOG.info("job={} cluster={} command={}", command.jobId(), command.cluster().clusterId(),
+            try (FalconMdc mdc =
+                    FalconMdc.job(command.jobId()).cluster(command.cluster().clusterId())) {
+                LOG.info(
+                        "job={} cluster={} command={}",
+                        command.jobId(),
+                        command.cluster().clusterId(),
                         command.getClass().getSimpleName());
             }
-            context.forward(new Record<>(command.cluster().clusterId(), (Object) command, nowMs),
+            context.forward(
+                    new Record<>(command.cluster().clusterId(), (Object) command, nowMs),
                     SchedulerTopology.COMMAND_SINK);
         }
     }

@@ -1,17 +1,17 @@
 package io.falcon.scheduler.topology;
 
 import io.falcon.events.JsonSerde;
-import io.falcon.ops.FalconMetrics;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.falcon.events.Topic;
 import io.falcon.events.Topics;
-import io.falcon.events.streams.StreamsDeadLetters;
-import io.falcon.scheduler.core.Scheduler;
-import io.falcon.scheduler.core.SchedulerSettings;
 import io.falcon.events.cdc.ClusterRow;
+import io.falcon.events.streams.StreamsDeadLetters;
+import io.falcon.ops.FalconMetrics;
 import io.falcon.scheduler.core.JobDeletion;
 import io.falcon.scheduler.core.NodePool;
 import io.falcon.scheduler.core.ScheduledJob;
+import io.falcon.scheduler.core.Scheduler;
+import io.falcon.scheduler.core.SchedulerSettings;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -34,8 +34,7 @@ public final class SchedulerTopology {
     static final String DEAD_LETTER_SINK = "to-dead-letter";
     static final StreamsDeadLetters DEAD_LETTERS = new StreamsDeadLetters(Scheduler.PRODUCER, DEAD_LETTER_SINK);
 
-    private SchedulerTopology() {
-    }
+    private SchedulerTopology() {}
 
     /** The topology without metrics (tests, replay). */
     public static Topology build(Duration tickInterval) {
@@ -48,7 +47,8 @@ public final class SchedulerTopology {
         var keys = Serdes.String().deserializer();
 
         topology.addSource("scheduler-in", keys, bytes, Topics.SCHEDULER_INPUT.name(), Topics.EXECUTOR_EVENTS.name());
-        topology.addProcessor("scheduler", () -> new SchedulerProcessor(tickInterval, scheduling, metrics), "scheduler-in");
+        topology.addProcessor(
+                "scheduler", () -> new SchedulerProcessor(tickInterval, scheduling, metrics), "scheduler-in");
         topology.addStateStore(store(JOB_STORE, JsonSerde.of(ScheduledJob.class)), "scheduler");
         topology.addStateStore(store(POOL_STORE, JsonSerde.of(NodePool.class)), "scheduler");
         topology.addStateStore(store(CLUSTER_STORE, JsonSerde.of(ClusterRow.class)), "scheduler");
@@ -67,7 +67,8 @@ public final class SchedulerTopology {
 
     @SuppressWarnings("unchecked")
     private static <V> void addSink(Topology topology, String name, Topic<String, V> topic, String... parents) {
-        Serializer<Object> values = (Serializer<Object>) (Serializer<?>) topic.valueSerde().serializer();
+        Serializer<Object> values =
+                (Serializer<Object>) (Serializer<?>) topic.valueSerde().serializer();
         topology.addSink(name, topic.name(), topic.keySerde().serializer(), values, parents);
     }
 }

@@ -8,11 +8,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /** The scheduler's durable state in the topology's changelogged key-value stores. */
 final class StreamsStore {
-    private StreamsStore() {
-    }
+    private StreamsStore() {}
 
     static SchedulerStore of(ProcessorContext<?, ?> context) {
-        return new SchedulerStore(table(context.getStateStore(SchedulerTopology.JOB_STORE)),
+        return new SchedulerStore(
+                table(context.getStateStore(SchedulerTopology.JOB_STORE)),
                 table(context.getStateStore(SchedulerTopology.POOL_STORE)),
                 table(context.getStateStore(SchedulerTopology.CLUSTER_STORE)),
                 table(context.getStateStore(SchedulerTopology.QUEUE_STORE)),

@@ -22,15 +22,18 @@ class IntakeTest {
 
     @Test
     void anInsertSubmitsWithTheRowsCreationTime() {
-        Optional<Intake.Intent> intent = Intake.classify(RowChangeBuilder.inserted(pending).build(), NOW);
+        Optional<Intake.Intent> intent =
+                Intake.classify(RowChangeBuilder.inserted(pending).build(), NOW);
         assertThat(intent).get().isInstanceOf(Intake.Submit.class);
-        assertThat(((Intake.Submit) intent.get()).request().submittedAt()).isEqualTo(pending.createdAt().get());
+        assertThat(((Intake.Submit) intent.get()).request().submittedAt())
+                .isEqualTo(pending.createdAt().get());
     }
 
     @Test
     void theTransitionToAbortingAborts() {
         JobRow aborting = JobRowBuilder.from(pending).aborting(ABORTING_AT).build();
-        assertThat(Intake.classify(updated(pending, aborting), NOW)).get()
+        assertThat(Intake.classify(updated(pending, aborting), NOW))
+                .get()
                 .isEqualTo(new Intake.Abort("j1", aborting.abortingAt().get()));
     }
 
@@ -40,19 +43,39 @@ class IntakeTest {
         JobRow aborting = JobRowBuilder.from(pending).aborting(ABORTING_AT).build();
         assertThat(Intake.classify(updated(pending, running), NOW)).isEmpty();
         assertThat(Intake.classify(updated(aborting, aborting), NOW)).isEmpty();
-        assertThat(Intake.classify(updated(aborting, JobRowBuilder.from(pending).status("Aborted").build()), NOW))
+        assertThat(Intake.classify(
+                        updated(
+                                aborting,
+                                JobRowBuilder.from(pending).status("Aborted").build()),
+                        NOW))
                 .isEmpty();
-        assertThat(Intake.classify(change(ChangeOp.DELETE, Optional.of(pending), Optional.empty()), NOW)).isEmpty();
+        assertThat(Intake.classify(change(ChangeOp.DELETE, Optional.of(pending), Optional.empty()), NOW))
+                .isEmpty();
     }
 
     @Test
     void aSnapshotResubmitsLiveRowsOnlyAndAbortsAbortingOnes() {
-        assertThat(Intake.classify(change(ChangeOp.SNAPSHOT, Optional.empty(), Optional.of(pending)), NOW)).get()
+        assertThat(Intake.classify(change(ChangeOp.SNAPSHOT, Optional.empty(), Optional.of(pending)), NOW))
+                .get()
                 .isInstanceOf(Intake.Submit.class);
-        assertThat(Intake.classify(change(ChangeOp.SNAPSHOT, Optional.empty(),
-                Optional.of(JobRowBuilder.from(pending).status("Succeeded").build())), NOW)).isEmpty();
-        assertThat(Intake.classify(change(ChangeOp.SNAPSHOT, Optional.empty(),
-                Optional.of(JobRowBuilder.from(pending).aborting(ABORTING_AT).build())), NOW)).get()
+        assertThat(Intake.classify(
+                        change(
+                                ChangeOp.SNAPSHOT,
+                                Optional.empty(),
+                                Optional.of(JobRowBuilder.from(pending)
+                                        .status("Succeeded")
+                                        .build())),
+                        NOW))
+                .isEmpty();
+        assertThat(Intake.classify(
+                        change(
+                                ChangeOp.SNAPSHOT,
+                                Optional.empty(),
+                                Optional.of(JobRowBuilder.from(pending)
+                                        .aborting(ABORTING_AT)
+                                        .build())),
+                        NOW))
+                .get()
                 .isInstanceOf(Intake.Abort.class);
     }
 

@@ -21,7 +21,8 @@ class ProvisioningStepTest {
     /** j1 short of reservation capacity (ClusterBusy) in the scheduler that stored it. */
     private ScheduledJob reservationShortJob() {
         before.submit("j1", "alice");
-        String pool = before.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1").nodePoolName();
+        String pool =
+                before.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1").nodePoolName();
         before.observe(new ExecutorEvent.ReservationShort(before.meta(), "j1", "c1", "v6e", pool, "res-1", 1, 2));
         assertThat(before.last("j1").reason()).contains(Reason.ClusterBusy);
         return before.scheduler.job("j1").orElseThrow();
@@ -47,7 +48,9 @@ class ProvisioningStepTest {
     @Test
     void aClusterBusyJobStoredWithoutItsStepIsStillAskedAgainAndNeverTimesOut() throws Exception {
         ObjectNode stored = (ObjectNode) Json.mapper().readTree(JOBS.toBytes(reservationShortJob()));
-        assertThat(stored.remove("provisioningStep")).as("the new field is in the stored form").isNotNull();
+        assertThat(stored.remove("provisioningStep"))
+                .as("the new field is in the stored form")
+                .isNotNull();
         ScheduledJob old = JOBS.fromBytes(Json.mapper().writeValueAsBytes(stored));
         assertThat(old.provisioningStep()).isEmpty();
 
@@ -65,8 +68,8 @@ class ProvisioningStepTest {
     void theTimersReadTheStepNotTheReasonShown() {
         ScheduledJob busy = reservationShortJob();
         // The same job as if it were shown Provisioning: the step alone decides that no backstop applies.
-        ScheduledJob shownProvisioning = busy.withStatus(Status.Pending, java.util.Optional.of(Reason.Provisioning),
-                "正在创建 node pool (supply: reservation)...");
+        ScheduledJob shownProvisioning = busy.withStatus(
+                Status.Pending, java.util.Optional.of(Reason.Provisioning), "正在创建 node pool (supply: reservation)...");
         SchedulerFixture restored = restoredWith(shownProvisioning);
         tickThrough(restored, Duration.ofMinutes(20));
         assertThat(restored.statuses).noneMatch(s -> s.status() == Status.Failed);
@@ -83,13 +86,17 @@ class ProvisioningStepTest {
     void aJobClusterBusyLongerThanTheBackstopIsNotTimedOutWhenItsPoolIsFinallyBeingCreated() {
         reservationShortJob();
         tickThrough(before, Duration.ofMinutes(20)); // ClusterBusy past the 15 min backstop
-        String pool = before.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1").nodePoolName();
+        String pool =
+                before.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1").nodePoolName();
         before.observe(new ExecutorEvent.NodePoolCreating(before.meta(), "j1", "c1", "v6e", pool));
         assertThat(before.last("j1").reason()).contains(Reason.Provisioning);
         tickThrough(before, Duration.ofMinutes(5));
-        assertThat(before.last("j1").status()).as("the executor answered: no backstop yet").isEqualTo(Status.Pending);
+        assertThat(before.last("j1").status())
+                .as("the executor answered: no backstop yet")
+                .isEqualTo(Status.Pending);
         tickThrough(before, Duration.ofMinutes(11));
-        assertThat(before.last("j1").reason()).as("15 min without a word since the creation began")
+        assertThat(before.last("j1").reason())
+                .as("15 min without a word since the creation began")
                 .contains(Reason.NodePoolTimeout);
     }
 }

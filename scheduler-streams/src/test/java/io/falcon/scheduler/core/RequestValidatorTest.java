@@ -13,21 +13,45 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RequestValidatorTest {
 
     private static JobRequest request(String id, String tpuType, String topology) {
-        return new JobRequest(id, "alice", "n", tpuType, topology, SchedulerFixture.SPEC, Optional.empty(),
-                Optional.empty(), Instant.parse("2026-12-02T09:00:00Z"));
+        return new JobRequest(
+                id,
+                "alice",
+                "n",
+                tpuType,
+                topology,
+                SchedulerFixture.SPEC,
+                Optional.empty(),
+                Optional.empty(),
+                Instant.parse("2026-12-02T09:00:00Z"));
     }
 
     @ParameterizedTest
-    @CsvSource({"v6e, 2x4", "v6e, 16x16", "v5e, 4x8", "v5p, 2x2x1", "v5p, 4x4x4", "v5p, 4x8x8", "v7x, 2x2x4",
-            "v7x, 8x8x16"})
+    @CsvSource({
+        "v6e, 2x4",
+        "v6e, 16x16",
+        "v5e, 4x8",
+        "v5p, 2x2x1",
+        "v5p, 4x4x4",
+        "v5p, 4x8x8",
+        "v7x, 2x2x4",
+        "v7x, 8x8x16"
+    })
     void everyGenerationsSliceShapesAreAccepted(String tpuType, String topology) {
         assertThat(RequestValidator.validate(request("j1", tpuType, topology)))
                 .isInstanceOf(RequestValidator.Valid.class);
     }
 
     @ParameterizedTest
-    @CsvSource({"v6e, 4x4x4", "v6e, 2x6", "v5e, 32x32", "v5p, 2x4", "v5p, 4x2x2", "v5p, 2x4x8", "v7x, 2x4",
-            "v7x, 64x64x64"})
+    @CsvSource({
+        "v6e, 4x4x4",
+        "v6e, 2x6",
+        "v5e, 32x32",
+        "v5p, 2x4",
+        "v5p, 4x2x2",
+        "v5p, 2x4x8",
+        "v7x, 2x4",
+        "v7x, 64x64x64"
+    })
     void aShapeTheGenerationDoesNotHaveIsInvalidSpecListingTheValidOnes(String tpuType, String topology) {
         RequestValidator.Result result = RequestValidator.validate(request("j1", tpuType, topology));
         assertThat(result).isInstanceOfSatisfying(RequestValidator.Invalid.class, invalid -> {
@@ -56,33 +80,47 @@ class RequestValidatorTest {
     }
 
     private static RequestValidator.Result withSpec(String spec) {
-        return RequestValidator.validate(new JobRequest("j1", "alice", "n", "v6e", "2x4", spec, Optional.empty(),
-                Optional.empty(), Instant.parse("2026-12-02T09:00:00Z")));
+        return RequestValidator.validate(new JobRequest(
+                "j1",
+                "alice",
+                "n",
+                "v6e",
+                "2x4",
+                spec,
+                Optional.empty(),
+                Optional.empty(),
+                Instant.parse("2026-12-02T09:00:00Z")));
     }
 
     /** Every spec problem's Message, word for word (the upper components show it as it is). */
     @ParameterizedTest
-    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
-        "{not json | spec is not valid JSON: Unexpected character ('n' (code 110)): was expecting double-quote to "
-                + "start field name",
-        "`{\"image\":\"x\",\"command\":[\"sh\"],}` | spec is not valid JSON: Unexpected character ('}' (code "
-                + "125)): was expecting double-quote to start field name",
-        "[1,2] | spec must be a JSON object",
-        "null | spec must be a JSON object",
-        "`{\"hostPath\":null}` | spec.hostPath is not allowed: Falcon renders the pod itself",
-        "`{\"image\":7,\"command\":[\"sh\"]}` | spec.image is required and must be a non-empty string",
-        "`{\"image\":\"x\",\"command\":[]}` | spec.command is required: a non-empty array of strings",
-        "`{\"image\":\"x\",\"command\":\"sh\"}` | spec.command must be an array of strings",
-        "`{\"image\":\"x\",\"command\":[\"sh\",3]}` | spec.command[1] must be a string",
-        "`{\"image\":\"x\",\"command\":[\"sh\"],\"args\":[null]}` | spec.args[0] must be a string",
-        "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":[]}` | spec.env must be an object of string values",
-        "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"1A\":\"v\"}}` | spec.env.1A is not a valid "
-                + "environment variable name",
-        "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"A\":null}}` | spec.env.A must be a string",
-        "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"A\":[\"v\"]}}` | spec.env.A must be a string"})
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '`',
+            value = {
+                "{not json | spec is not valid JSON: Unexpected character ('n' (code 110)): was expecting double-quote to "
+                        + "start field name",
+                "`{\"image\":\"x\",\"command\":[\"sh\"],}` | spec is not valid JSON: Unexpected character ('}' (code "
+                        + "125)): was expecting double-quote to start field name",
+                "[1,2] | spec must be a JSON object",
+                "null | spec must be a JSON object",
+                "`{\"hostPath\":null}` | spec.hostPath is not allowed: Falcon renders the pod itself",
+                "`{\"image\":7,\"command\":[\"sh\"]}` | spec.image is required and must be a non-empty string",
+                "`{\"image\":\"x\",\"command\":[]}` | spec.command is required: a non-empty array of strings",
+                "`{\"image\":\"x\",\"command\":\"sh\"}` | spec.command must be an array of strings",
+                "`{\"image\":\"x\",\"command\":[\"sh\",3]}` | spec.command[1] must be a string",
+                "`{\"image\":\"x\",\"command\":[\"sh\"],\"args\":[null]}` | spec.args[0] must be a string",
+                "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":[]}` | spec.env must be an object of string values",
+                "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"1A\":\"v\"}}` | spec.env.1A is not a valid "
+                        + "environment variable name",
+                "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"A\":null}}` | spec.env.A must be a string",
+                "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"A\":[\"v\"]}}` | spec.env.A must be a string"
+            })
     void eachSpecProblemHasItsExactMessage(String spec, String problem) {
-        assertThat(withSpec(spec)).isInstanceOfSatisfying(RequestValidator.Invalid.class,
-                invalid -> assertThat(invalid.message()).isEqualTo("invalid request: " + problem));
+        assertThat(withSpec(spec))
+                .isInstanceOfSatisfying(
+                        RequestValidator.Invalid.class,
+                        invalid -> assertThat(invalid.message()).isEqualTo("invalid request: " + problem));
     }
 
     @Test

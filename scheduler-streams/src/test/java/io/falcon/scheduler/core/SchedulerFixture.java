@@ -30,8 +30,16 @@ final class SchedulerFixture {
     }
 
     static ClusterRow cluster(String id, String tpuType, String status, Optional<String> reservation) {
-        return new ClusterRow(id, "edge-" + id, "proj-" + id, "us-central1", tpuType, "bucket-" + id, reservation,
-                ClusterStatus.fromWire(status), Optional.empty());
+        return new ClusterRow(
+                id,
+                "edge-" + id,
+                "proj-" + id,
+                "us-central1",
+                tpuType,
+                "bucket-" + id,
+                reservation,
+                ClusterStatus.fromWire(status),
+                Optional.empty());
     }
 
     SchedulerFixture withCluster(String id, String tpuType) {
@@ -45,7 +53,15 @@ final class SchedulerFixture {
     }
 
     static JobRequest request(String id, String actor, String tpuType, String topology, String spec) {
-        return new JobRequest(id, actor, "name-" + id, tpuType, topology, spec, Optional.empty(), Optional.empty(),
+        return new JobRequest(
+                id,
+                actor,
+                "name-" + id,
+                tpuType,
+                topology,
+                spec,
+                Optional.empty(),
+                Optional.empty(),
                 Instant.parse("2026-12-02T09:00:00Z"));
     }
 
@@ -73,26 +89,26 @@ final class SchedulerFixture {
     /** Plays the executor's part for the pool creation a job is waiting for. */
     SchedulerFixture poolReady(String jobId) {
         ExecutorCommand.EnsureNodePool ensure = lastCommand(ExecutorCommand.EnsureNodePool.class, jobId);
-        return observe(new ExecutorEvent.NodePoolReady(meta(), jobId, ensure.cluster().clusterId(), "v6e",
-                ensure.nodePoolName()));
+        return observe(new ExecutorEvent.NodePoolReady(
+                meta(), jobId, ensure.cluster().clusterId(), "v6e", ensure.nodePoolName()));
     }
 
     SchedulerFixture submitted(String jobId) {
         ExecutorCommand.EnsureJob ensure = lastCommand(ExecutorCommand.EnsureJob.class, jobId);
-        return observe(new ExecutorEvent.JobSubmitted(meta(), jobId, ensure.cluster().clusterId(), "v6e",
-                ensure.k8sJobName(), "uid-" + jobId));
+        return observe(new ExecutorEvent.JobSubmitted(
+                meta(), jobId, ensure.cluster().clusterId(), "v6e", ensure.k8sJobName(), "uid-" + jobId));
     }
 
     SchedulerFixture running(String jobId) {
         ExecutorCommand.EnsureJob ensure = lastCommand(ExecutorCommand.EnsureJob.class, jobId);
-        return observe(new ExecutorEvent.JobRunning(meta(), jobId, ensure.cluster().clusterId(), "v6e",
-                ensure.k8sJobName(), "uid-" + jobId, 2, 2));
+        return observe(new ExecutorEvent.JobRunning(
+                meta(), jobId, ensure.cluster().clusterId(), "v6e", ensure.k8sJobName(), "uid-" + jobId, 2, 2));
     }
 
     SchedulerFixture succeeded(String jobId) {
         ExecutorCommand.EnsureJob ensure = lastCommand(ExecutorCommand.EnsureJob.class, jobId);
-        return observe(new ExecutorEvent.JobSucceeded(meta(), jobId, ensure.cluster().clusterId(), "v6e",
-                ensure.k8sJobName()));
+        return observe(new ExecutorEvent.JobSucceeded(
+                meta(), jobId, ensure.cluster().clusterId(), "v6e", ensure.k8sJobName()));
     }
 
     /** Pool ready, job submitted, pods running. */

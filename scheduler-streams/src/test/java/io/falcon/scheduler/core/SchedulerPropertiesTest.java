@@ -31,38 +31,40 @@ class SchedulerPropertiesTest {
     private static final List<String> TOPOLOGIES = List.of("2x2", "2x4");
     private static final List<String> CLUSTERS = List.of("c1", "c2");
 
-    sealed interface Action {
-    }
+    sealed interface Action {}
 
-    record Submit(int actor, int topology) implements Action {
-    }
+    record Submit(int actor, int topology) implements Action {}
 
-    record Abort(int job) implements Action {
-    }
+    record Abort(int job) implements Action {}
 
-    record FleetStep(int index, boolean fail) implements Action {
-    }
+    record FleetStep(int index, boolean fail) implements Action {}
 
-    record Redeliver(int event) implements Action {
-    }
+    record Redeliver(int event) implements Action {}
 
-    record Tick(int seconds) implements Action {
-    }
+    record Tick(int seconds) implements Action {}
 
     @Provide
     Arbitrary<List<Action>> scenarios() {
-        Arbitrary<Action> submit = Combinators.combine(Arbitraries.integers().between(0, ACTORS.size() - 1),
-                Arbitraries.integers().between(0, TOPOLOGIES.size() - 1)).as(Submit::new);
+        Arbitrary<Action> submit = Combinators.combine(
+                        Arbitraries.integers().between(0, ACTORS.size() - 1),
+                        Arbitraries.integers().between(0, TOPOLOGIES.size() - 1))
+                .as(Submit::new);
         Arbitrary<Action> abort = Arbitraries.integers().between(0, 40).map(Abort::new);
-        Arbitrary<Action> step = Combinators.combine(Arbitraries.integers().between(0, 50),
-                Arbitraries.integers().between(0, 9).map(n -> n == 0)).as(FleetStep::new);
+        Arbitrary<Action> step = Combinators.combine(
+                        Arbitraries.integers().between(0, 50),
+                        Arbitraries.integers().between(0, 9).map(n -> n == 0))
+                .as(FleetStep::new);
         Arbitrary<Action> redeliver = Arbitraries.integers().between(0, 200).map(Redeliver::new);
         Arbitrary<Action> tick = Arbitraries.integers().between(1, 120).map(Tick::new);
         return Arbitraries.frequencyOf(
-                        net.jqwik.api.Tuple.of(4, submit), net.jqwik.api.Tuple.of(1, abort),
-                        net.jqwik.api.Tuple.of(8, step), net.jqwik.api.Tuple.of(1, redeliver),
+                        net.jqwik.api.Tuple.of(4, submit),
+                        net.jqwik.api.Tuple.of(1, abort),
+                        net.jqwik.api.Tuple.of(8, step),
+                        net.jqwik.api.Tuple.of(1, redeliver),
                         net.jqwik.api.Tuple.of(1, tick))
-                .list().ofMinSize(1).ofMaxSize(80);
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(80);
     }
 
     @Property(tries = 300)
@@ -75,8 +77,10 @@ class SchedulerPropertiesTest {
         run.drain();
         run.checkInvariants();
 
-        assertThat(run.scheduler.jobs()).allSatisfy(job -> assertThat(job.phase()).isEqualTo(Phase.DONE));
-        assertThat(run.lastStatus.values()).allSatisfy(s -> assertThat(s.status().isTerminal()).isTrue());
+        assertThat(run.scheduler.jobs())
+                .allSatisfy(job -> assertThat(job.phase()).isEqualTo(Phase.DONE));
+        assertThat(run.lastStatus.values())
+                .allSatisfy(s -> assertThat(s.status().isTerminal()).isTrue());
         assertThat(run.fleet.livePools).as("pools left at quiescence").isEmpty();
         assertThat(run.scheduler.pools()).as("pools the scheduler still tracks").isEmpty();
     }
@@ -97,8 +101,18 @@ class SchedulerPropertiesTest {
 
         Run() {
             for (String cluster : CLUSTERS) {
-                record(scheduler.clusterUpserted(new ClusterRow(cluster, cluster, "p-" + cluster, "us-central1", "v6e",
-                        "b", Optional.empty(), ClusterStatus.ACTIVE, Optional.empty()), now));
+                record(scheduler.clusterUpserted(
+                        new ClusterRow(
+                                cluster,
+                                cluster,
+                                "p-" + cluster,
+                                "us-central1",
+                                "v6e",
+                                "b",
+                                Optional.empty(),
+                                ClusterStatus.ACTIVE,
+                                Optional.empty()),
+                        now));
             }
         }
 
@@ -108,9 +122,18 @@ class SchedulerPropertiesTest {
                 submitted.add(id);
                 actorOf.put(id, ACTORS.get(submit.actor()));
                 topologyOf.put(id, TOPOLOGIES.get(submit.topology()));
-                record(scheduler.submit(new JobRequest(id, ACTORS.get(submit.actor()), "n-" + id, "v6e",
-                        TOPOLOGIES.get(submit.topology()), SchedulerFixture.SPEC, Optional.empty(), Optional.of(3600L),
-                        now), now));
+                record(scheduler.submit(
+                        new JobRequest(
+                                id,
+                                ACTORS.get(submit.actor()),
+                                "n-" + id,
+                                "v6e",
+                                TOPOLOGIES.get(submit.topology()),
+                                SchedulerFixture.SPEC,
+                                Optional.empty(),
+                                Optional.of(3600L),
+                                now),
+                        now));
             } else if (action instanceof Abort abort && !submitted.isEmpty()) {
                 String id = submitted.get(abort.job() % submitted.size());
                 record(scheduler.abort(id, now));
@@ -139,9 +162,11 @@ class SchedulerPropertiesTest {
             for (TaskStatus status : decisions.statuses()) {
                 TaskStatus previous = lastStatus.get(status.jobId());
                 if (previous != null) {
-                    assertThat(previous.status().isTerminal()).as("a status after the final one: %s", status)
+                    assertThat(previous.status().isTerminal())
+                            .as("a status after the final one: %s", status)
                             .isFalse();
-                    assertThat(status.version()).as("versions grow for %s", status.jobId())
+                    assertThat(status.version())
+                            .as("versions grow for %s", status.jobId())
                             .isGreaterThan(previous.version());
                 }
                 lastStatus.put(status.jobId(), status);
@@ -153,9 +178,11 @@ class SchedulerPropertiesTest {
         /** Checks each slot grant against the seed's pick rule, using only what the statuses said. */
         private void model(TaskStatus status, TaskStatus previous) {
             String id = status.jobId();
-            String queue = status.clusterId().map(c -> c + "|" + topologyOf.get(id)).orElse(null);
+            String queue =
+                    status.clusterId().map(c -> c + "|" + topologyOf.get(id)).orElse(null);
             boolean waitingNow = status.status() == Status.Pending
-                    && status.reason().filter(Reason.Waiting::equals).isPresent() && queue != null;
+                    && status.reason().filter(Reason.Waiting::equals).isPresent()
+                    && queue != null;
             if (waitingNow) {
                 String old = queueOf.put(id, queue);
                 if (old != null && !old.equals(queue)) {
@@ -172,8 +199,11 @@ class SchedulerPropertiesTest {
             boolean granted = status.status() == Status.Pending || status.status() == Status.Running;
             if (granted) {
                 String actor = actorOf.get(id);
-                String earliestOfActor = inQueue.entrySet().stream().filter(e -> e.getValue().equals(actor))
-                        .map(Map.Entry::getKey).findFirst().orElseThrow();
+                String earliestOfActor = inQueue.entrySet().stream()
+                        .filter(e -> e.getValue().equals(actor))
+                        .map(Map.Entry::getKey)
+                        .findFirst()
+                        .orElseThrow();
                 assertThat(id).as("FIFO within actor %s in %s", actor, was).isEqualTo(earliestOfActor);
                 boolean othersWait = inQueue.values().stream().anyMatch(a -> !a.equals(actor));
                 if (othersWait) {
@@ -191,7 +221,9 @@ class SchedulerPropertiesTest {
                     acquiring.merge(job.queue().orElseThrow(), 1L, Long::sum);
                 }
             }
-            assertThat(acquiring.values()).as("at most one job acquiring per queue").allMatch(n -> n == 1);
+            assertThat(acquiring.values())
+                    .as("at most one job acquiring per queue")
+                    .allMatch(n -> n == 1);
         }
     }
 }

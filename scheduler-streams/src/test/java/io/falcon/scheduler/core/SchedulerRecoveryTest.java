@@ -18,12 +18,22 @@ class SchedulerRecoveryTest {
     private final SchedulerFixture f = new SchedulerFixture().withCluster("c1", "v6e");
 
     private static JobRequest withTimeout(String id, long seconds) {
-        return new JobRequest(id, "alice", "name-" + id, "v6e", "2x4", SchedulerFixture.SPEC, Optional.empty(),
-                Optional.of(seconds), Instant.parse("2026-12-02T09:00:00Z"));
+        return new JobRequest(
+                id,
+                "alice",
+                "name-" + id,
+                "v6e",
+                "2x4",
+                SchedulerFixture.SPEC,
+                Optional.empty(),
+                Optional.of(seconds),
+                Instant.parse("2026-12-02T09:00:00Z"));
     }
 
     private int count(Class<? extends ExecutorCommand> type, String jobId) {
-        return (int) f.commands.stream().filter(c -> type.isInstance(c) && c.jobId().equals(jobId)).count();
+        return (int) f.commands.stream()
+                .filter(c -> type.isInstance(c) && c.jobId().equals(jobId))
+                .count();
     }
 
     @Test
@@ -35,7 +45,8 @@ class SchedulerRecoveryTest {
         f.submitted("j1").running("j1");
         f.poolReady("j1");
         assertThat(f.commands).hasSize(commands + 0);
-        assertThat(f.statuses.subList(statuses, f.statuses.size())).extracting(s -> s.status())
+        assertThat(f.statuses.subList(statuses, f.statuses.size()))
+                .extracting(s -> s.status())
                 .containsExactly(Status.Pending, Status.Running);
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).isEmpty();
     }
@@ -79,8 +90,14 @@ class SchedulerRecoveryTest {
     @Test
     void aRetryableSubmitFailureKeepsTheJobDispatchingUntilTheSubmitDeadline() {
         f.submit("j1", "alice").poolReady("j1");
-        f.observe(new ExecutorEvent.JobSubmitFailed(f.meta(), "j1", "c1", "v6e", "falcon-j1",
-                "503 the server is currently unable to handle the request", true));
+        f.observe(new ExecutorEvent.JobSubmitFailed(
+                f.meta(),
+                "j1",
+                "c1",
+                "v6e",
+                "falcon-j1",
+                "503 the server is currently unable to handle the request",
+                true));
         assertThat(f.last("j1").reason()).contains(Reason.Dispatching);
         assertThat(f.last("j1").message()).contains("重试中: 503");
         f.advance(Duration.ofMinutes(10));
@@ -104,8 +121,8 @@ class SchedulerRecoveryTest {
     void waitingForNodeHasNoDeadlineButTheCommandIsReSent() {
         f.submit("j1", "alice");
         ExecutorCommand.EnsureNodePool ensure = f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1");
-        f.observe(new ExecutorEvent.NodePoolWaitingForNodes(f.meta(), "j1", "c1", "v6e", ensure.nodePoolName(), 0, 0,
-                2));
+        f.observe(
+                new ExecutorEvent.NodePoolWaitingForNodes(f.meta(), "j1", "c1", "v6e", ensure.nodePoolName(), 0, 0, 2));
         for (int minute = 0; minute < 120; minute++) {
             f.advance(Duration.ofMinutes(1));
         }
@@ -138,8 +155,12 @@ class SchedulerRecoveryTest {
         assertThat(f.last("j3").reason()).contains(Reason.Waiting);
         assertThat(f.last("j3").message()).startsWith("no eligible cluster for tpu_type v6e");
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
-                .extracting(ExecutorCommand.EnsureNodePoolDeleted::nodePoolName).contains(pool);
-        assertThat(f.lastCommand(ExecutorCommand.EnsureJobDeleted.class, "j1").cluster().clusterId()).isEqualTo("c1");
+                .extracting(ExecutorCommand.EnsureNodePoolDeleted::nodePoolName)
+                .contains(pool);
+        assertThat(f.lastCommand(ExecutorCommand.EnsureJobDeleted.class, "j1")
+                        .cluster()
+                        .clusterId())
+                .isEqualTo("c1");
 
         // nothing about the gone cluster throws any more
         f.observe(new ExecutorEvent.JobSucceeded(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
@@ -150,37 +171,60 @@ class SchedulerRecoveryTest {
     @Test
     void aMovedClusterEndsItsActiveJobsAndCleansUpAtTheOldLocation() {
         f.submit("j1", "alice").submit("j2", "bob").startRunning("j1").submit("j3", "carol");
-        ClusterRow moved = new ClusterRow("c1", "edge-c1", "proj-c1", "europe-west4", "v6e", "bucket-c1",
-                Optional.empty(), ClusterStatus.ACTIVE, Optional.empty());
+        ClusterRow moved = new ClusterRow(
+                "c1",
+                "edge-c1",
+                "proj-c1",
+                "europe-west4",
+                "v6e",
+                "bucket-c1",
+                Optional.empty(),
+                ClusterStatus.ACTIVE,
+                Optional.empty());
         f.record(f.scheduler.clusterUpserted(moved, f.now));
 
         assertThat(f.last("j1").message()).contains("moved from projects/proj-c1/locations/us-central1");
-        assertThat(f.lastCommand(ExecutorCommand.EnsureJobDeleted.class, "j1").cluster().location())
+        assertThat(f.lastCommand(ExecutorCommand.EnsureJobDeleted.class, "j1")
+                        .cluster()
+                        .location())
                 .isEqualTo("us-central1");
-        assertThat(f.last("j2").status()).as("j2 was provisioning at the old location").isEqualTo(Status.Failed);
-        assertThat(f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j3").cluster().location())
-                .as("the waiting job starts at the new location").isEqualTo("europe-west4");
+        assertThat(f.last("j2").status())
+                .as("j2 was provisioning at the old location")
+                .isEqualTo(Status.Failed);
+        assertThat(f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j3")
+                        .cluster()
+                        .location())
+                .as("the waiting job starts at the new location")
+                .isEqualTo("europe-west4");
     }
 
     @Test
     void anInventoryOfAnotherLocationIsIgnored() {
         f.submit("j1", "alice").startRunning("j1").succeeded("j1").advance(Duration.ofSeconds(1));
-        f.observe(new ExecutorEvent.JobInventory(f.meta(), "", "c1", "v6e",
-                "projects/other/locations/x/clusters/edge-c1", java.util.List.of()));
-        assertThat(f.scheduler.deletions()).as("not confirmed by a listing of somewhere else").isNotEmpty();
-        f.observe(new ExecutorEvent.JobInventory(f.meta(), "", "c1", "v6e",
-                "projects/proj-c1/locations/us-central1/clusters/edge-c1", java.util.List.of()));
+        f.observe(new ExecutorEvent.JobInventory(
+                f.meta(), "", "c1", "v6e", "projects/other/locations/x/clusters/edge-c1", java.util.List.of()));
+        assertThat(f.scheduler.deletions())
+                .as("not confirmed by a listing of somewhere else")
+                .isNotEmpty();
+        f.observe(new ExecutorEvent.JobInventory(
+                f.meta(),
+                "",
+                "c1",
+                "v6e",
+                "projects/proj-c1/locations/us-central1/clusters/edge-c1",
+                java.util.List.of()));
         assertThat(f.scheduler.deletions()).isEmpty();
     }
 
     @Test
     void aRunningJobKeepsRunningWhenItsClusterGoesToMaintenanceAndSaysSo() {
         f.submit("j1", "alice").startRunning("j1");
-        f.record(f.scheduler.clusterUpserted(SchedulerFixture.cluster("c1", "v6e", "maintenance", Optional.empty()),
-                f.now));
+        f.record(f.scheduler.clusterUpserted(
+                SchedulerFixture.cluster("c1", "v6e", "maintenance", Optional.empty()), f.now));
         assertThat(f.last("j1").status()).isEqualTo(Status.Running);
-        assertThat(f.last("j1").message()).isEqualTo("Pod 运行中 (2/2 active); cluster edge-c1 is in maintenance: this "
-                + "job keeps running, no new jobs start there");
+        assertThat(f.last("j1").message())
+                .isEqualTo("Pod 运行中 (2/2 active); cluster edge-c1 is in maintenance: this "
+                        + "job keeps running, no new jobs start there");
         f.record(f.scheduler.clusterUpserted(SchedulerFixture.cluster("c1", "v6e", "active", Optional.empty()), f.now));
         assertThat(f.last("j1").message()).isEqualTo("Pod 运行中 (2/2 active)");
         f.succeeded("j1");
@@ -191,17 +235,19 @@ class SchedulerRecoveryTest {
     void aPoolDeletionThatKeepsFailingIsAppendedToTheJobsMessageWhoseStatusStays() {
         f.submit("j1", "alice").startRunning("j1").succeeded("j1");
         String pool = f.last("j1").nodePoolName().orElseThrow();
-        f.observe(new ExecutorEvent.NodePoolDeleteFailing(f.meta(), "", "c1", "v6e", pool, 5,
-                "INTERNAL: delete operation failed"));
+        f.observe(new ExecutorEvent.NodePoolDeleteFailing(
+                f.meta(), "", "c1", "v6e", pool, 5, "INTERNAL: delete operation failed"));
         assertThat(f.last("j1").status()).isEqualTo(Status.Succeeded);
-        assertThat(f.last("j1").message()).isEqualTo("(node pool " + pool + " 删除失败,重试中: INTERNAL: delete "
-                + "operation failed)");
+        assertThat(f.last("j1").message())
+                .isEqualTo("(node pool " + pool + " 删除失败,重试中: INTERNAL: delete " + "operation failed)");
         int published = f.of("j1").size();
-        f.observe(new ExecutorEvent.NodePoolDeleteFailing(f.meta(), "", "c1", "v6e", pool, 5,
-                "INTERNAL: delete operation failed"));
+        f.observe(new ExecutorEvent.NodePoolDeleteFailing(
+                f.meta(), "", "c1", "v6e", pool, 5, "INTERNAL: delete operation failed"));
         assertThat(f.of("j1")).as("said once").hasSize(published);
         f.advance(Duration.ofMinutes(2));
-        assertThat(count(ExecutorCommand.EnsureNodePoolDeleted.class, "")).as("still retried").isGreaterThan(1);
+        assertThat(count(ExecutorCommand.EnsureNodePoolDeleted.class, ""))
+                .as("still retried")
+                .isGreaterThan(1);
     }
 
     @Test
@@ -211,8 +257,16 @@ class SchedulerRecoveryTest {
         f.submit("j1", "alice");
         String pool = f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1").nodePoolName();
         f.observe(new ExecutorEvent.NodePoolWaitingForNodes(f.meta(), "j1", "c1", "v6e", pool, 0, 0, 2));
-        f.submit(new JobRequest("k1", "bob", "name-k1", "v6e", "4x4", SchedulerFixture.SPEC, Optional.empty(),
-                Optional.empty(), Instant.parse("2026-12-02T09:00:00Z")));
+        f.submit(new JobRequest(
+                "k1",
+                "bob",
+                "name-k1",
+                "v6e",
+                "4x4",
+                SchedulerFixture.SPEC,
+                Optional.empty(),
+                Optional.empty(),
+                Instant.parse("2026-12-02T09:00:00Z")));
         assertThat(f.last("k1").reason()).contains(Reason.Provisioning);
         for (int minute = 0; minute < 180; minute++) {
             f.advance(Duration.ofMinutes(1));
@@ -226,8 +280,9 @@ class SchedulerRecoveryTest {
     void anAbortedDispatchingJobWhoseDeletionIsNeverConfirmedGivesUpItsSlotAfterTheDispatchDeadline() {
         f.submit("j1", "alice").poolReady("j1").submit("j2", "bob").abort("j1");
         f.advance(Duration.ofMinutes(29));
-        assertThat(f.last("j2").reason()).as("the slot is held while the deletion may still come").contains(
-                Reason.Waiting);
+        assertThat(f.last("j2").reason())
+                .as("the slot is held while the deletion may still come")
+                .contains(Reason.Waiting);
         f.advance(Duration.ofMinutes(2));
         assertThat(f.last("j2").reason()).as("the queue does not wait for ever").contains(Reason.Provisioning);
         assertThat(f.last("j1").status()).isEqualTo(Status.Aborting);

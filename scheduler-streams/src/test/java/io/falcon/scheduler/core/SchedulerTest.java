@@ -20,7 +20,8 @@ class SchedulerTest {
     @Test
     void aJobGoesWaitingProvisioningDispatchingRunningSucceeded() {
         f.submit("j1", "alice");
-        assertThat(f.of("j1")).extracting(TaskStatus::reason)
+        assertThat(f.of("j1"))
+                .extracting(TaskStatus::reason)
                 .containsExactly(Optional.of(Reason.Waiting), Optional.of(Reason.Provisioning));
         ExecutorCommand.EnsureNodePool pool = f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1");
         assertThat(pool.nodePoolName()).isEqualTo("falcon-j1");
@@ -51,8 +52,10 @@ class SchedulerTest {
         assertThat(done.clusterId()).contains("c1");
         assertThat(done.nodePoolName()).contains("falcon-j1");
         assertThat(f.commandsOf(ExecutorCommand.EnsureJobDeleted.class)).hasSize(1);
-        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).singleElement()
-                .extracting(ExecutorCommand.EnsureNodePoolDeleted::nodePoolName).isEqualTo("falcon-j1");
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
+                .singleElement()
+                .extracting(ExecutorCommand.EnsureNodePoolDeleted::nodePoolName)
+                .isEqualTo("falcon-j1");
     }
 
     @Test
@@ -76,7 +79,8 @@ class SchedulerTest {
         f.submit(SchedulerFixture.request("t", "a", "v9", "2x4", SchedulerFixture.SPEC));
         f.submit(SchedulerFixture.request("p", "a", "v6e", "3x3", SchedulerFixture.SPEC));
         f.submit(SchedulerFixture.request("j", "a", "v6e", "2x4", "{not json"));
-        f.submit(SchedulerFixture.request("e", "a", "v6e", "2x4", "{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"A\":{\"b\":1}}}"));
+        f.submit(SchedulerFixture.request(
+                "e", "a", "v6e", "2x4", "{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"A\":{\"b\":1}}}"));
         assertThat(f.last("t").message()).contains("tpu_type");
         assertThat(f.last("p").message()).contains("topology");
         assertThat(f.last("j").message()).contains("spec is not valid JSON");
@@ -107,7 +111,8 @@ class SchedulerTest {
         f.startRunning("b1");
         f.startRunning("a2");
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class))
-                .extracting(ExecutorCommand::jobId).containsExactly("a1", "b1", "a2", "a3");
+                .extracting(ExecutorCommand::jobId)
+                .containsExactly("a1", "b1", "a2", "a3");
     }
 
     @Test
@@ -145,7 +150,8 @@ class SchedulerTest {
         f.withCluster("c2", "v6e").withCluster("c3", "v7x");
         f.submit("j1", "a").submit("j2", "a").submit("j3", "a");
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class))
-                .extracting(c -> c.cluster().clusterId()).containsExactly("c1", "c2");
+                .extracting(c -> c.cluster().clusterId())
+                .containsExactly("c1", "c2");
         assertThat(f.last("j3").clusterId()).contains("c1");
     }
 
@@ -175,8 +181,8 @@ class SchedulerTest {
     void waitingJobsOfAClusterGoingToMaintenanceAreRerouted() {
         f.submit("j1", "a").submit("j2", "b");
         f.withCluster("c2", "v6e");
-        f.record(f.scheduler.clusterUpserted(SchedulerFixture.cluster("c1", "v6e", "maintenance", Optional.empty()),
-                f.now));
+        f.record(f.scheduler.clusterUpserted(
+                SchedulerFixture.cluster("c1", "v6e", "maintenance", Optional.empty()), f.now));
         assertThat(f.last("j2").clusterId()).contains("c2");
         assertThat(f.last("j2").reason()).contains(Reason.Provisioning);
     }
@@ -184,8 +190,8 @@ class SchedulerTest {
     @Test
     void reservationByDefaultWhenTheClusterHasOne() {
         SchedulerFixture r = new SchedulerFixture();
-        r.record(r.scheduler.clusterUpserted(SchedulerFixture.cluster("r1", "v6e", "active", Optional.of("res-1")),
-                r.now));
+        r.record(r.scheduler.clusterUpserted(
+                SchedulerFixture.cluster("r1", "v6e", "active", Optional.of("res-1")), r.now));
         r.submit("j1", "a");
         ExecutorCommand.EnsureNodePool pool = r.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1");
         assertThat(pool.supplyMode()).isEqualTo(SupplyMode.RESERVATION);
@@ -199,9 +205,11 @@ class SchedulerTest {
         assertThat(f.last("j2").reason()).contains(Reason.Provisioning);
         f.succeeded("j1");
         assertThat(f.last("j2").reason()).contains(Reason.Dispatching);
-        assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j2").nodePoolName()).isEqualTo("falcon-j1");
+        assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j2").nodePoolName())
+                .isEqualTo("falcon-j1");
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
-                .extracting(ExecutorCommand.EnsureNodePoolDeleted::nodePoolName).containsExactly("falcon-j2");
+                .extracting(ExecutorCommand.EnsureNodePoolDeleted::nodePoolName)
+                .containsExactly("falcon-j2");
     }
 
     @Test
@@ -225,14 +233,16 @@ class SchedulerTest {
         assertThat(f.last("j2").message()).contains("taking over node pool falcon-j1");
         f.observe(new ExecutorEvent.NodePoolReady(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
         assertThat(f.last("j2").reason()).contains(Reason.Dispatching);
-        assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j2").nodePoolName()).isEqualTo("falcon-j1");
+        assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j2").nodePoolName())
+                .isEqualTo("falcon-j1");
     }
 
     @Test
     void abortWhileProvisioningWithNobodyToTakeThePoolDeletesIt() {
         f.submit("j1", "a").abort("j1");
         assertThat(f.last("j1").status()).isEqualTo(Status.Aborted);
-        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).singleElement()
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
+                .singleElement()
                 .satisfies(d -> assertThat(d.nodePoolName()).isEqualTo("falcon-j1"));
     }
 
@@ -258,25 +268,38 @@ class SchedulerTest {
         f.abort("j1");
         assertThat(f.last("j1").status()).isEqualTo(Status.Aborting);
         assertThat(f.last("j2").reason()).contains(Reason.Waiting);
-        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class)).extracting(ExecutorCommand::jobId)
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class))
+                .extracting(ExecutorCommand::jobId)
                 .containsExactly("j1");
         f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
         assertThat(f.last("j1").status()).isEqualTo(Status.Aborted);
         assertThat(f.last("j2").reason()).contains(Reason.Dispatching);
-        assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j2").nodePoolName()).isEqualTo("falcon-j1");
-        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class)).extracting(ExecutorCommand::jobId)
-                .as("j2 never asked for a pool of its own").containsExactly("j1");
+        assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j2").nodePoolName())
+                .isEqualTo("falcon-j1");
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class))
+                .extracting(ExecutorCommand::jobId)
+                .as("j2 never asked for a pool of its own")
+                .containsExactly("j1");
     }
 
     @Test
     void anExplicitSupplyModeIsHonouredOnReuse() {
-        JobRequest onDemand = new JobRequest("j2", "b", "name-j2", "v6e", "2x4", SchedulerFixture.SPEC,
-                Optional.of("on-demand"), Optional.empty(), Instant.parse("2026-12-02T09:00:00Z"));
+        JobRequest onDemand = new JobRequest(
+                "j2",
+                "b",
+                "name-j2",
+                "v6e",
+                "2x4",
+                SchedulerFixture.SPEC,
+                Optional.of("on-demand"),
+                Optional.empty(),
+                Instant.parse("2026-12-02T09:00:00Z"));
         f.submit("j1", "a").startRunning("j1").submit(onDemand); // j1's pool is flex-start (no reservation)
         assertThat(f.last("j2").reason()).contains(Reason.Provisioning);
         f.succeeded("j1");
         assertThat(f.last("j2").reason()).as("not handed j1's flex-start pool").contains(Reason.Provisioning);
-        assertThat(f.lastCommand(ExecutorCommand.EnsureNodePoolDeleted.class, "").nodePoolName())
+        assertThat(f.lastCommand(ExecutorCommand.EnsureNodePoolDeleted.class, "")
+                        .nodePoolName())
                 .isEqualTo("falcon-j1");
         assertThat(f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j2").supplyMode())
                 .isEqualTo(SupplyMode.ON_DEMAND);
@@ -285,18 +308,23 @@ class SchedulerTest {
     @Test
     void anIdlePoolLingersAttractsTheNextJobOfItsTopologyAndIsReused() {
         SchedulerFixture lingering = new SchedulerFixture(SchedulerSettings.defaults()
-                .withIdleLinger(java.util.Map.of(SupplyMode.FLEX_START, Duration.ofMinutes(10))))
-                .withCluster("c1", "v6e").withCluster("c2", "v6e");
+                        .withIdleLinger(java.util.Map.of(SupplyMode.FLEX_START, Duration.ofMinutes(10))))
+                .withCluster("c1", "v6e")
+                .withCluster("c2", "v6e");
         lingering.submit("j1", "a").startRunning("j1").succeeded("j1");
-        assertThat(lingering.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).isEmpty();
+        assertThat(lingering.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
+                .isEmpty();
         String cluster = lingering.last("j1").clusterId().orElseThrow();
 
         lingering.advance(Duration.ofMinutes(5)).submit("j2", "b");
-        assertThat(lingering.last("j2").clusterId()).as("prefers the cluster with the idle pool").contains(cluster);
+        assertThat(lingering.last("j2").clusterId())
+                .as("prefers the cluster with the idle pool")
+                .contains(cluster);
         assertThat(lingering.last("j2").reason()).contains(Reason.Dispatching);
         assertThat(lingering.last("j2").nodePoolName()).contains("falcon-j1");
         lingering.submitted("j2").running("j2").succeeded("j2").advance(Duration.ofMinutes(11));
-        assertThat(lingering.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).singleElement()
+        assertThat(lingering.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
+                .singleElement()
                 .satisfies(d -> assertThat(d.nodePoolName()).isEqualTo("falcon-j1"));
     }
 
@@ -311,8 +339,8 @@ class SchedulerTest {
     @Test
     void aShortReservationKeepsTheJobClusterBusyHoldingTheSlotAndRetries() {
         SchedulerFixture r = new SchedulerFixture();
-        r.record(r.scheduler.clusterUpserted(SchedulerFixture.cluster("r1", "v6e", "active", Optional.of("res-1")),
-                r.now));
+        r.record(r.scheduler.clusterUpserted(
+                SchedulerFixture.cluster("r1", "v6e", "active", Optional.of("res-1")), r.now));
         r.submit("j1", "a").submit("j2", "b");
         r.observe(new ExecutorEvent.ReservationShort(r.meta(), "j1", "r1", "v6e", "falcon-j1", "res-1", 1, 2));
         assertThat(r.last("j1").status()).isEqualTo(Status.Pending);
@@ -322,7 +350,8 @@ class SchedulerTest {
         assertThat(r.last("j2").reason()).contains(Reason.Waiting);
 
         r.advance(Duration.ofSeconds(31));
-        assertThat(r.commandsOf(ExecutorCommand.EnsureNodePool.class)).extracting(ExecutorCommand::jobId)
+        assertThat(r.commandsOf(ExecutorCommand.EnsureNodePool.class))
+                .extracting(ExecutorCommand::jobId)
                 .containsExactly("j1", "j1");
         assertThat(r.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1").supplyMode())
                 .isEqualTo(SupplyMode.RESERVATION);
@@ -339,8 +368,9 @@ class SchedulerTest {
         f.submit("j1", "a");
         f.observe(new ExecutorEvent.NodePoolWaitingForNodes(f.meta(), "j1", "c1", "v6e", "falcon-j1", 0, 0, 2));
         assertThat(f.last("j1").reason()).contains(Reason.WaitingForNode);
-        assertThat(f.last("j1").message()).isEqualTo(
-                "node pool falcon-j1 control-plane RUNNING but 0/2 expected node(s) registered (Ready=0)...");
+        assertThat(f.last("j1").message())
+                .isEqualTo(
+                        "node pool falcon-j1 control-plane RUNNING but 0/2 expected node(s) registered (Ready=0)...");
         f.advance(Duration.ofHours(2));
         assertThat(f.last("j1").reason()).contains(Reason.WaitingForNode);
         f.poolReady("j1");
@@ -361,21 +391,40 @@ class SchedulerTest {
         var live = new ExecutorEvent.ObservedPool("falcon-j1", "PROVISIONING", "j1", "2x4", Optional.of(f.now));
         var orphan = new ExecutorEvent.ObservedPool("falcon-old", "RUNNING", "old", "2x4", Optional.empty());
         var foreign = new ExecutorEvent.ObservedPool("default-pool", "RUNNING", "", "", Optional.empty());
-        f.observe(new ExecutorEvent.NodePoolInventory(f.meta(), "", "c1", "v6e",
-                "projects/proj-c1/locations/us-central1/clusters/edge-c1", List.of(live, orphan, foreign)));
+        f.observe(new ExecutorEvent.NodePoolInventory(
+                f.meta(),
+                "",
+                "c1",
+                "v6e",
+                "projects/proj-c1/locations/us-central1/clusters/edge-c1",
+                List.of(live, orphan, foreign)));
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).isEmpty();
 
         f.advance(Duration.ofMinutes(10));
-        f.observe(new ExecutorEvent.NodePoolInventory(f.meta(), "", "c1", "v6e",
-                "projects/proj-c1/locations/us-central1/clusters/edge-c1", List.of(live, orphan, foreign)));
+        f.observe(new ExecutorEvent.NodePoolInventory(
+                f.meta(),
+                "",
+                "c1",
+                "v6e",
+                "projects/proj-c1/locations/us-central1/clusters/edge-c1",
+                List.of(live, orphan, foreign)));
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
-                .extracting(ExecutorCommand.EnsureNodePoolDeleted::nodePoolName).containsExactly("falcon-old");
+                .extracting(ExecutorCommand.EnsureNodePoolDeleted::nodePoolName)
+                .containsExactly("falcon-old");
     }
 
     @Test
     void executionTimeoutFailsTheJobFromDispatchedAt() {
-        f.submit(new JobRequest("t1", "a", "n", "v6e", "2x4", SchedulerFixture.SPEC, Optional.empty(),
-                Optional.of(60L), Instant.EPOCH));
+        f.submit(new JobRequest(
+                "t1",
+                "a",
+                "n",
+                "v6e",
+                "2x4",
+                SchedulerFixture.SPEC,
+                Optional.empty(),
+                Optional.of(60L),
+                Instant.EPOCH));
         f.startRunning("t1");
         f.advance(Duration.ofSeconds(59));
         assertThat(f.last("t1").status()).isEqualTo(Status.Running);
@@ -388,11 +437,18 @@ class SchedulerTest {
     @Test
     void poolCreationFailureAndTimeoutMapToTheirReasons() {
         f.submit("q", "a").submit("t", "b");
-        f.observe(new ExecutorEvent.NodePoolCreateFailed(f.meta(), "q", "c1", "v6e", "falcon-q", false, 0,
-                "Quota 'TPUS_PER_PROJECT' exceeded"));
+        f.observe(new ExecutorEvent.NodePoolCreateFailed(
+                f.meta(), "q", "c1", "v6e", "falcon-q", false, 0, "Quota 'TPUS_PER_PROJECT' exceeded"));
         assertThat(f.last("q").reason()).contains(Reason.NodePoolFailed);
         assertThat(f.last("q").message()).isEqualTo("node pool 创建失败: Quota 'TPUS_PER_PROJECT' exceeded");
-        f.observe(new ExecutorEvent.NodePoolCreateFailed(f.meta(), "t", "c1", "v6e", "falcon-t", true, 600,
+        f.observe(new ExecutorEvent.NodePoolCreateFailed(
+                f.meta(),
+                "t",
+                "c1",
+                "v6e",
+                "falcon-t",
+                true,
+                600,
                 "node pool falcon-t not RUNNING (node pool PROVISIONING)"));
         assertThat(f.last("t").reason()).contains(Reason.NodePoolTimeout);
         assertThat(f.last("t").message())
@@ -402,21 +458,22 @@ class SchedulerTest {
     @Test
     void aRejectedSubmissionFailsJobSubmitFailedAndReleasesThePool() {
         f.submit("j1", "a").poolReady("j1").submit("j2", "b");
-        f.observe(new ExecutorEvent.JobSubmitFailed(f.meta(), "j1", "c1", "v6e", "falcon-j1",
-                "admission webhook denied", false));
+        f.observe(new ExecutorEvent.JobSubmitFailed(
+                f.meta(), "j1", "c1", "v6e", "falcon-j1", "admission webhook denied", false));
         assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
         assertThat(f.last("j1").reason()).contains(Reason.JobSubmitFailed);
         assertThat(f.last("j1").message()).isEqualTo("K8s Job 提交失败: admission webhook denied");
         // j2 was waiting behind j1: it takes over j1's ready pool instead of creating one
         assertThat(f.last("j2").reason()).contains(Reason.Dispatching);
-        assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j2").nodePoolName()).isEqualTo("falcon-j1");
+        assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j2").nodePoolName())
+                .isEqualTo("falcon-j1");
     }
 
     @Test
     void aFailedPodFailsJobFailedWithThePodReason() {
         f.submit("j1", "a").startRunning("j1");
-        f.observe(new ExecutorEvent.JobFailed(f.meta(), "j1", "c1", "v6e", "falcon-j1",
-                "Pod terminated: OOMKilled (exit code 137)"));
+        f.observe(new ExecutorEvent.JobFailed(
+                f.meta(), "j1", "c1", "v6e", "falcon-j1", "Pod terminated: OOMKilled (exit code 137)"));
         assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
         assertThat(f.last("j1").reason()).contains(Reason.JobFailed);
         assertThat(f.last("j1").message()).isEqualTo("Pod terminated: OOMKilled (exit code 137)");

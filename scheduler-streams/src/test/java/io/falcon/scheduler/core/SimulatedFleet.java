@@ -16,17 +16,13 @@ import java.util.function.Consumer;
  */
 final class SimulatedFleet {
     /** Something the fleet will do when the test lets it. */
-    sealed interface Pending {
-    }
+    sealed interface Pending {}
 
-    record Answer(ExecutorCommand command) implements Pending {
-    }
+    record Answer(ExecutorCommand command) implements Pending {}
 
-    record StartPods(ExecutorCommand.EnsureJob job) implements Pending {
-    }
+    record StartPods(ExecutorCommand.EnsureJob job) implements Pending {}
 
-    record FinishPods(ExecutorCommand.EnsureJob job, boolean succeed) implements Pending {
-    }
+    record FinishPods(ExecutorCommand.EnsureJob job, boolean succeed) implements Pending {}
 
     final List<Pending> pending = new ArrayList<>();
     final Set<String> livePools = new HashSet<>();
@@ -54,8 +50,10 @@ final class SimulatedFleet {
         if (item instanceof Answer chosen) {
             // The executor handles the commands about one pool or one job in the order they were sent.
             String resource = resource(chosen.command());
-            item = pending.stream().filter(p -> p instanceof Answer a && resource(a.command()).equals(resource))
-                    .findFirst().orElseThrow();
+            item = pending.stream()
+                    .filter(p -> p instanceof Answer a && resource(a.command()).equals(resource))
+                    .findFirst()
+                    .orElseThrow();
         }
         pending.remove(item);
         Meta meta = Meta.of("fleet", now);
@@ -63,16 +61,29 @@ final class SimulatedFleet {
             answer(answer.command(), failIt, meta);
         } else if (item instanceof StartPods start) {
             var job = start.job();
-            emit(new ExecutorEvent.JobRunning(meta, job.jobId(), job.cluster().clusterId(), job.tpuType(),
-                    job.k8sJobName(), "uid-" + job.jobId(), 1, 1));
+            emit(new ExecutorEvent.JobRunning(
+                    meta,
+                    job.jobId(),
+                    job.cluster().clusterId(),
+                    job.tpuType(),
+                    job.k8sJobName(),
+                    "uid-" + job.jobId(),
+                    1,
+                    1));
             pending.add(new FinishPods(job, !failIt));
         } else if (item instanceof FinishPods finish) {
             var job = finish.job();
-            emit(finish.succeed()
-                    ? new ExecutorEvent.JobSucceeded(meta, job.jobId(), job.cluster().clusterId(), job.tpuType(),
-                            job.k8sJobName())
-                    : new ExecutorEvent.JobFailed(meta, job.jobId(), job.cluster().clusterId(), job.tpuType(),
-                            job.k8sJobName(), "Pod terminated: Error (exit code 1)"));
+            emit(
+                    finish.succeed()
+                            ? new ExecutorEvent.JobSucceeded(
+                                    meta, job.jobId(), job.cluster().clusterId(), job.tpuType(), job.k8sJobName())
+                            : new ExecutorEvent.JobFailed(
+                                    meta,
+                                    job.jobId(),
+                                    job.cluster().clusterId(),
+                                    job.tpuType(),
+                                    job.k8sJobName(),
+                                    "Pod terminated: Error (exit code 1)"));
         }
     }
 
@@ -81,18 +92,26 @@ final class SimulatedFleet {
         String tpu = command.cluster().tpuType();
         if (command instanceof ExecutorCommand.EnsureNodePool pool) {
             if (failIt) {
-                emit(new ExecutorEvent.NodePoolCreateFailed(meta, pool.jobId(), cluster, tpu, pool.nodePoolName(),
-                        false, 0, "Quota 'TPUS_PER_PROJECT' exceeded"));
+                emit(new ExecutorEvent.NodePoolCreateFailed(
+                        meta,
+                        pool.jobId(),
+                        cluster,
+                        tpu,
+                        pool.nodePoolName(),
+                        false,
+                        0,
+                        "Quota 'TPUS_PER_PROJECT' exceeded"));
             } else {
                 livePools.add(pool.nodePoolName());
                 emit(new ExecutorEvent.NodePoolReady(meta, pool.jobId(), cluster, tpu, pool.nodePoolName()));
             }
         } else if (command instanceof ExecutorCommand.EnsureJob job) {
             if (failIt) {
-                emit(new ExecutorEvent.JobSubmitFailed(meta, job.jobId(), cluster, tpu, job.k8sJobName(), "denied", false));
+                emit(new ExecutorEvent.JobSubmitFailed(
+                        meta, job.jobId(), cluster, tpu, job.k8sJobName(), "denied", false));
             } else {
-                emit(new ExecutorEvent.JobSubmitted(meta, job.jobId(), cluster, tpu, job.k8sJobName(),
-                        "uid-" + job.jobId()));
+                emit(new ExecutorEvent.JobSubmitted(
+                        meta, job.jobId(), cluster, tpu, job.k8sJobName(), "uid-" + job.jobId()));
                 pending.add(new StartPods(job));
             }
         } else if (command instanceof ExecutorCommand.EnsureJobDeleted deleted) {

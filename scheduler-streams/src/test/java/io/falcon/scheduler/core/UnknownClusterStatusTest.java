@@ -26,14 +26,16 @@ class UnknownClusterStatusTest {
         assertThat(f.scheduler.cluster("c1").orElseThrow().status()).isEqualTo(ClusterStatus.UNKNOWN);
 
         assertThat(f.last("j1").status()).isEqualTo(Status.Running);
-        assertThat(f.last("j1").message()).endsWith(
-                "; cluster edge-c1 is in a status Falcon does not know: this job keeps running, no new jobs start there");
+        assertThat(f.last("j1").message())
+                .endsWith(
+                        "; cluster edge-c1 is in a status Falcon does not know: this job keeps running, no new jobs start there");
         assertThat(f.last("j3").reason()).contains(Reason.Waiting);
         assertThat(f.last("j3").clusterId()).isEmpty();
 
         f.submit("j4", "d");
         assertThat(f.last("j4").clusterId()).isEmpty();
-        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class)).extracting(ExecutorCommand::jobId)
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class))
+                .extracting(ExecutorCommand::jobId)
                 .containsExactly("j1", "j2");
 
         setStatus("c2", "active");

@@ -40,9 +40,11 @@ class WaitQueueTest {
 
     /** pickOrder predicts exactly what successive polls do, whatever the history of adds, removes and polls. */
     @Property(tries = 300)
-    void pickOrderPredictsThePolls(@ForAll @Size(max = 60) List<@IntRange(min = 0, max = 5) Integer> actors,
+    void pickOrderPredictsThePolls(
+            @ForAll @Size(max = 60) List<@IntRange(min = 0, max = 5) Integer> actors,
             @ForAll @Size(max = 20) List<@IntRange(min = 0, max = 59) Integer> removals,
-            @ForAll @IntRange(min = 0, max = 10) int pollsFirst, @ForAll @IntRange(min = 0, max = 70) int limit) {
+            @ForAll @IntRange(min = 0, max = 10) int pollsFirst,
+            @ForAll @IntRange(min = 0, max = 70) int limit) {
         WaitQueue queue = new WaitQueue();
         List<WaitQueue.Entry> added = new ArrayList<>();
         for (int i = 0; i < actors.size(); i++) {

@@ -15,7 +15,10 @@ import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;
+import io.falcon.ops.FalconMetrics;
+import io.falcon.scheduler.core.SchedulerSettings;
 import io.falcon.testkit.builders.RowChangeBuilder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -25,9 +28,6 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
-import io.falcon.ops.FalconMetrics;
-import io.falcon.scheduler.core.SchedulerSettings;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -53,6 +53,7 @@ class SchedulerTopologyTest {
             route.apply(change).forEach(r -> input.pipeInput(r.key(), r.input()));
         }
     }
+
     private TestInputTopic<String, ExecutorEvent> events;
     private TestInputTopic<String, byte[]> rawEvents;
     private TestOutputTopic<String, TaskStatus> statuses;
@@ -64,24 +65,40 @@ class SchedulerTopologyTest {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "scheduler-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        driver = new TopologyTestDriver(SchedulerTopology.build(Duration.ofSeconds(1), SchedulerSettings.defaults(),
-                new FalconMetrics(registry)), props, START);
+        driver = new TopologyTestDriver(
+                SchedulerTopology.build(
+                        Duration.ofSeconds(1), SchedulerSettings.defaults(), new FalconMetrics(registry)),
+                props,
+                START);
         var keys = Serdes.String();
-        input = driver.createInputTopic(Topics.SCHEDULER_INPUT.name(), keys.serializer(),
+        input = driver.createInputTopic(
+                Topics.SCHEDULER_INPUT.name(),
+                keys.serializer(),
                 Topics.SCHEDULER_INPUT.valueSerde().serializer());
         jobs = new RoutedInput<>(io.falcon.events.cdc.SchedulerRouting::route);
         clusters = new RoutedInput<>(io.falcon.events.cdc.SchedulerRouting::route);
-        events = driver.createInputTopic(Topics.EXECUTOR_EVENTS.name(), keys.serializer(),
+        events = driver.createInputTopic(
+                Topics.EXECUTOR_EVENTS.name(),
+                keys.serializer(),
                 Topics.EXECUTOR_EVENTS.valueSerde().serializer());
-        rawEvents = driver.createInputTopic(Topics.EXECUTOR_EVENTS.name(), keys.serializer(),
+        rawEvents = driver.createInputTopic(
+                Topics.EXECUTOR_EVENTS.name(),
+                keys.serializer(),
                 Serdes.ByteArray().serializer());
-        statuses = driver.createOutputTopic(Topics.TASK_STATUS.name(), keys.deserializer(),
+        statuses = driver.createOutputTopic(
+                Topics.TASK_STATUS.name(),
+                keys.deserializer(),
                 Topics.TASK_STATUS.valueSerde().deserializer());
-        commands = driver.createOutputTopic(Topics.EXECUTOR_COMMANDS.name(), keys.deserializer(),
+        commands = driver.createOutputTopic(
+                Topics.EXECUTOR_COMMANDS.name(),
+                keys.deserializer(),
                 Topics.EXECUTOR_COMMANDS.valueSerde().deserializer());
-        deadLetters = driver.createOutputTopic(Topics.DEAD_LETTER.name(), keys.deserializer(),
+        deadLetters = driver.createOutputTopic(
+                Topics.DEAD_LETTER.name(),
+                keys.deserializer(),
                 Topics.DEAD_LETTER.valueSerde().deserializer());
-        clusters.pipeInput("c1", RowChangeBuilder.inserted(clusterRow("c1").build()).build());
+        clusters.pipeInput(
+                "c1", RowChangeBuilder.inserted(clusterRow("c1").build()).build());
     }
 
     @AfterEach
@@ -94,8 +111,9 @@ class SchedulerTopologyTest {
         jobs.pipeInput("j1", RowChangeBuilder.inserted(jobRow("j1").build()).build());
 
         List<TaskStatus> out = statuses.readValuesToList();
-        assertThat(out).extracting(TaskStatus::reason).containsExactly(java.util.Optional.of(Reason.Waiting),
-                java.util.Optional.of(Reason.Provisioning));
+        assertThat(out)
+                .extracting(TaskStatus::reason)
+                .containsExactly(java.util.Optional.of(Reason.Waiting), java.util.Optional.of(Reason.Provisioning));
         var command = commands.readKeyValue();
         assertThat(command.key).isEqualTo("c1");
         assertThat(command.value).isInstanceOf(ExecutorCommand.EnsureNodePool.class);
@@ -106,11 +124,16 @@ class SchedulerTopologyTest {
         JobRow row = jobRow("j1").build();
         jobs.pipeInput("j1", RowChangeBuilder.inserted(row).build());
         statuses.readValuesToList();
-        jobs.pipeInput("j1", RowChangeBuilder.updated(row, r -> r.status("Pending")).build());
-        jobs.pipeInput("j1", RowChangeBuilder.updated(row, r -> r.status("Running")).build());
+        jobs.pipeInput(
+                "j1", RowChangeBuilder.updated(row, r -> r.status("Pending")).build());
+        jobs.pipeInput(
+                "j1", RowChangeBuilder.updated(row, r -> r.status("Running")).build());
         assertThat(statuses.isEmpty()).isTrue();
 
-        jobs.pipeInput("j1", RowChangeBuilder.updated(row, r -> r.aborting(START.minusSeconds(1800))).build());
+        jobs.pipeInput(
+                "j1",
+                RowChangeBuilder.updated(row, r -> r.aborting(START.minusSeconds(1800)))
+                        .build());
         TaskStatus aborted = statuses.readValue();
         assertThat(aborted.status()).isEqualTo(Status.Aborted);
         assertThat(aborted.message()).isEqualTo("用户中止");
@@ -118,7 +141,9 @@ class SchedulerTopologyTest {
 
     @Test
     void executorEventsDriveTheJobToSucceeded() {
-        jobs.pipeInput("j1", RowChangeBuilder.inserted(jobRow("j1").topology("2x2").build()).build());
+        jobs.pipeInput(
+                "j1",
+                RowChangeBuilder.inserted(jobRow("j1").topology("2x2").build()).build());
         events.pipeInput("v6e", executorEvent("j1").at(START).nodePoolReady());
         events.pipeInput("v6e", executorEvent("j1").at(START).jobUid("uid-1").jobSubmitted());
         events.pipeInput("v6e", executorEvent("j1").at(START).jobRunning());
@@ -127,42 +152,71 @@ class SchedulerTopologyTest {
         List<TaskStatus> out = statuses.readValuesToList();
         assertThat(out).extracting(TaskStatus::status).endsWith(Status.Running, Status.Succeeded);
         assertThat(out.get(out.size() - 1).jobUid()).contains("uid-1");
-        assertThat(commands.readValuesToList()).extracting(c -> c.getClass().getSimpleName())
+        assertThat(commands.readValuesToList())
+                .extracting(c -> c.getClass().getSimpleName())
                 .containsExactly("EnsureNodePool", "EnsureJob", "EnsureJobDeleted", "EnsureNodePoolDeleted");
     }
 
     @Test
     void aPoolHandedToTheNextJobCountsAsAReuseHit() {
-        jobs.pipeInput("j1", RowChangeBuilder.inserted(jobRow("j1").topology("2x2").build()).build());
-        jobs.pipeInput("j2", RowChangeBuilder.inserted(jobRow("j2").actor("bob").topology("2x2").build()).build());
+        jobs.pipeInput(
+                "j1",
+                RowChangeBuilder.inserted(jobRow("j1").topology("2x2").build()).build());
+        jobs.pipeInput(
+                "j2",
+                RowChangeBuilder.inserted(
+                                jobRow("j2").actor("bob").topology("2x2").build())
+                        .build());
         events.pipeInput("v6e", executorEvent("j1").at(START).nodePoolReady());
         events.pipeInput("v6e", executorEvent("j1").at(START).jobRunning());
         assertThat(registry.find(FalconMetrics.NODE_POOL_REUSE).counter()).isNull();
         // j2 is creating its own pool when j1 ends: j1's READY pool goes to j2 (its own creation is cancelled)
         events.pipeInput("v6e", executorEvent("j1").at(START).jobSucceeded());
 
-        assertThat(registry.get(FalconMetrics.NODE_POOL_REUSE).tag(FalconMetrics.TAG_CLUSTER, "c1").counter().count())
+        assertThat(registry.get(FalconMetrics.NODE_POOL_REUSE)
+                        .tag(FalconMetrics.TAG_CLUSTER, "c1")
+                        .counter()
+                        .count())
                 .isEqualTo(1.0);
-        assertThat(commands.readValuesToList()).filteredOn(c -> c instanceof ExecutorCommand.EnsureJob)
-                .extracting(c -> ((ExecutorCommand.EnsureJob) c).nodePoolName()).containsExactly("falcon-j1",
-                        "falcon-j1");
+        assertThat(commands.readValuesToList())
+                .filteredOn(c -> c instanceof ExecutorCommand.EnsureJob)
+                .extracting(c -> ((ExecutorCommand.EnsureJob) c).nodePoolName())
+                .containsExactly("falcon-j1", "falcon-j1");
     }
 
     @Test
     void failuresDispatchLatencyAndQueueDepthAreMeasured() {
-        jobs.pipeInput("bad", RowChangeBuilder.inserted(jobRow("bad").spec("{}").build()).build());
-        jobs.pipeInput("j1", RowChangeBuilder.inserted(jobRow("j1").topology("2x2").build()).build());
-        jobs.pipeInput("j2", RowChangeBuilder.inserted(jobRow("j2").actor("bob").topology("2x2").build()).build());
+        jobs.pipeInput(
+                "bad",
+                RowChangeBuilder.inserted(jobRow("bad").spec("{}").build()).build());
+        jobs.pipeInput(
+                "j1",
+                RowChangeBuilder.inserted(jobRow("j1").topology("2x2").build()).build());
+        jobs.pipeInput(
+                "j2",
+                RowChangeBuilder.inserted(
+                                jobRow("j2").actor("bob").topology("2x2").build())
+                        .build());
         events.pipeInput("v6e", executorEvent("j1").at(START).nodePoolReady());
         events.pipeInput("v6e", executorEvent("j1").at(START).jobRunning());
         driver.advanceWallClockTime(Duration.ofSeconds(10));
 
-        assertThat(registry.get(FalconMetrics.FAILURES).tag(FalconMetrics.TAG_REASON, "InvalidSpec").counter()
-                .count()).isEqualTo(1.0);
+        assertThat(registry.get(FalconMetrics.FAILURES)
+                        .tag(FalconMetrics.TAG_REASON, "InvalidSpec")
+                        .counter()
+                        .count())
+                .isEqualTo(1.0);
         assertThat(registry.get(FalconMetrics.DISPATCH_LATENCY).timer().count()).isEqualTo(1);
-        assertThat(registry.get(FalconMetrics.QUEUE_DEPTH).tag(FalconMetrics.TAG_CLUSTER, "c1")
-                .tag(FalconMetrics.TAG_TOPOLOGY, "2x2").gauge().value()).isEqualTo(1.0);
-        assertThat(registry.get(FalconMetrics.RUNNING_JOBS).tag(FalconMetrics.TAG_CLUSTER, "c1").gauge().value())
+        assertThat(registry.get(FalconMetrics.QUEUE_DEPTH)
+                        .tag(FalconMetrics.TAG_CLUSTER, "c1")
+                        .tag(FalconMetrics.TAG_TOPOLOGY, "2x2")
+                        .gauge()
+                        .value())
+                .isEqualTo(1.0);
+        assertThat(registry.get(FalconMetrics.RUNNING_JOBS)
+                        .tag(FalconMetrics.TAG_CLUSTER, "c1")
+                        .gauge()
+                        .value())
                 .isEqualTo(1.0);
     }
 
@@ -186,15 +240,21 @@ class SchedulerTopologyTest {
         DeadLetter letter = deadLetters.readValue();
         assertThat(letter.sourceTopic()).isEqualTo(Topics.EXECUTOR_EVENTS.name());
         assertThat(letter.reason()).contains("ExecutorEvent");
-        assertThat(new String(java.util.Base64.getDecoder().decode(letter.payloadBase64()))).contains("Mystery");
+        assertThat(new String(java.util.Base64.getDecoder().decode(letter.payloadBase64())))
+                .contains("Mystery");
 
-        jobs.pipeInput("j2", RowChangeBuilder.inserted(jobRow("j2").actor("bob").build()).build());
+        jobs.pipeInput(
+                "j2",
+                RowChangeBuilder.inserted(jobRow("j2").actor("bob").build()).build());
         assertThat(statuses.readValuesToList()).isNotEmpty();
     }
 
     @Test
     void anInvalidSpecRowEndsFailedInvalidSpec() {
-        jobs.pipeInput("bad", RowChangeBuilder.inserted(jobRow("bad").spec("{\"args\":[1]}").build()).build());
+        jobs.pipeInput(
+                "bad",
+                RowChangeBuilder.inserted(jobRow("bad").spec("{\"args\":[1]}").build())
+                        .build());
         TaskStatus failed = statuses.readValue();
         assertThat(failed.status()).isEqualTo(Status.Failed);
         assertThat(failed.reason()).contains(Reason.InvalidSpec);

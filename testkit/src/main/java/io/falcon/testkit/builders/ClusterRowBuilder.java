@@ -35,8 +35,12 @@ public final class ClusterRowBuilder {
 
     /** The row of the cluster an executor command targets (the scheduler copies the target from the row). */
     public static ClusterRowBuilder of(ClusterTarget target) {
-        return clusterRow(target.clusterId()).name(target.name()).project(target.project())
-                .location(target.location()).tpuType(target.tpuType()).gcsBucket(target.gcsBucket());
+        return clusterRow(target.clusterId())
+                .name(target.name())
+                .project(target.project())
+                .location(target.location())
+                .tpuType(target.tpuType())
+                .gcsBucket(target.gcsBucket());
     }
 
     public ClusterRowBuilder name(String value) {

@@ -59,7 +59,14 @@ public final class DeviceFaultBuilder {
     }
 
     public DeviceFault build() {
-        return new DeviceFault(Meta.of(producer, Instant.ofEpochMilli(receiveTimeMs)), clusterId, nodeName,
-                deviceName, faultCode, faultLevel, jobId, receiveTimeMs);
+        return new DeviceFault(
+                Meta.of(producer, Instant.ofEpochMilli(receiveTimeMs)),
+                clusterId,
+                nodeName,
+                deviceName,
+                faultCode,
+                faultLevel,
+                jobId,
+                receiveTimeMs);
     }
 }

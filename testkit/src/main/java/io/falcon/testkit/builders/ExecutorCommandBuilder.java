@@ -19,8 +19,8 @@ import java.util.Optional;
  */
 public final class ExecutorCommandBuilder {
     public static final Instant AT = Instant.parse("2026-12-02T10:00:00Z");
-    public static final JobSpec SPEC = new JobSpec("us-docker.pkg.dev/p/r/train:1", List.of("python", "train.py"),
-            List.of(), Map.of());
+    public static final JobSpec SPEC =
+            new JobSpec("us-docker.pkg.dev/p/r/train:1", List.of("python", "train.py"), List.of(), Map.of());
 
     private final String jobId;
     private ClusterTarget cluster = ClusterRowBuilder.clusterRow("c1").target();
@@ -103,8 +103,8 @@ public final class ExecutorCommandBuilder {
     }
 
     public ExecutorCommand.EnsureNodePool ensureNodePool() {
-        return new ExecutorCommand.EnsureNodePool(meta(), jobId, cluster, nodePoolName, tpuType, topology, supplyMode,
-                reservation);
+        return new ExecutorCommand.EnsureNodePool(
+                meta(), jobId, cluster, nodePoolName, tpuType, topology, supplyMode, reservation);
     }
 
     public ExecutorCommand.EnsureJob ensureJob() {

@@ -106,24 +106,24 @@ public final class ExecutorEventBuilder {
 
     /** GKE refused the creation (with the message). */
     public ExecutorEvent.NodePoolCreateFailed nodePoolCreateFailed() {
-        return new ExecutorEvent.NodePoolCreateFailed(meta(), jobId, clusterId, tpuType, nodePoolName, false, 0,
-                message);
+        return new ExecutorEvent.NodePoolCreateFailed(
+                meta(), jobId, clusterId, tpuType, nodePoolName, false, 0, message);
     }
 
     /** The creation did not finish within the executor's create timeout. */
     public ExecutorEvent.NodePoolCreateFailed nodePoolCreateTimedOut(long timeoutSeconds) {
-        return new ExecutorEvent.NodePoolCreateFailed(meta(), jobId, clusterId, tpuType, nodePoolName, true,
-                timeoutSeconds, message);
+        return new ExecutorEvent.NodePoolCreateFailed(
+                meta(), jobId, clusterId, tpuType, nodePoolName, true, timeoutSeconds, message);
     }
 
     public ExecutorEvent.NodePoolWaitingForNodes nodePoolWaitingForNodes(int registered, int ready, int expectedNodes) {
-        return new ExecutorEvent.NodePoolWaitingForNodes(meta(), jobId, clusterId, tpuType, nodePoolName, registered,
-                ready, expectedNodes);
+        return new ExecutorEvent.NodePoolWaitingForNodes(
+                meta(), jobId, clusterId, tpuType, nodePoolName, registered, ready, expectedNodes);
     }
 
     public ExecutorEvent.ReservationShort reservationShort(String reservation, int remainingSlices, int neededSlices) {
-        return new ExecutorEvent.ReservationShort(meta(), jobId, clusterId, tpuType, nodePoolName, reservation,
-                remainingSlices, neededSlices);
+        return new ExecutorEvent.ReservationShort(
+                meta(), jobId, clusterId, tpuType, nodePoolName, reservation, remainingSlices, neededSlices);
     }
 
     public ExecutorEvent.NodePoolDeleted nodePoolDeleted() {
@@ -131,8 +131,8 @@ public final class ExecutorEventBuilder {
     }
 
     public ExecutorEvent.NodePoolDeleteFailing nodePoolDeleteFailing(int failures) {
-        return new ExecutorEvent.NodePoolDeleteFailing(meta(), jobId, clusterId, tpuType, nodePoolName, failures,
-                message);
+        return new ExecutorEvent.NodePoolDeleteFailing(
+                meta(), jobId, clusterId, tpuType, nodePoolName, failures, message);
     }
 
     public ExecutorEvent.JobSubmitted jobSubmitted() {

@@ -12,6 +12,7 @@ public final class JobRowBuilder {
     /** A valid job spec: an image and a command. */
     public static final String SPEC =
             "{\"image\":\"us-docker.pkg.dev/p/r/train:1\",\"command\":[\"python\",\"train.py\"]}";
+
     public static final Instant CREATED_AT = Instant.parse("2026-12-02T09:00:00Z");
 
     private String id;
@@ -181,8 +182,27 @@ public final class JobRowBuilder {
     }
 
     public JobRow build() {
-        return new JobRow(id, actor, name, tpuType, topology, spec, supplyMode, timeoutSeconds, status, reason,
-                message, clusterId, nodePoolName, k8sJobName, jobUid, createdAt, dispatchedAt, finishedAt, abortingAt,
-                abortedAt, updatedAt);
+        return new JobRow(
+                id,
+                actor,
+                name,
+                tpuType,
+                topology,
+                spec,
+                supplyMode,
+                timeoutSeconds,
+                status,
+                reason,
+                message,
+                clusterId,
+                nodePoolName,
+                k8sJobName,
+                jobUid,
+                createdAt,
+                dispatchedAt,
+                finishedAt,
+                abortingAt,
+                abortedAt,
+                updatedAt);
     }
 }

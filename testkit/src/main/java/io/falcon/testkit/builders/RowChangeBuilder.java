@@ -54,8 +54,8 @@ public final class RowChangeBuilder<R, C> {
     }
 
     /** An update whose after image is the before image changed by the function. */
-    public static RowChangeBuilder<JobRow, JobChange> updated(JobRow before,
-            Function<JobRowBuilder, JobRowBuilder> change) {
+    public static RowChangeBuilder<JobRow, JobChange> updated(
+            JobRow before, Function<JobRowBuilder, JobRowBuilder> change) {
         return updated(before, change.apply(JobRowBuilder.from(before)).build());
     }
 

@@ -113,7 +113,19 @@ public final class TaskStatusBuilder {
     }
 
     public TaskStatus build() {
-        return new TaskStatus(Meta.of(producer, at), jobId, version, status, reason, message, clusterId, nodePoolName,
-                k8sJobName, jobUid, dispatchedAt, finishedAt, abortedAt);
+        return new TaskStatus(
+                Meta.of(producer, at),
+                jobId,
+                version,
+                status,
+                reason,
+                message,
+                clusterId,
+                nodePoolName,
+                k8sJobName,
+                jobUid,
+                dispatchedAt,
+                finishedAt,
+                abortedAt);
     }
 }

@@ -8,8 +8,7 @@ import java.util.function.Predicate;
 
 /** Reading falcon.dead-letter, which every component of every test in the JVM shares. */
 public final class DeadLetters {
-    private DeadLetters() {
-    }
+    private DeadLetters() {}
 
     /** A reader of falcon.dead-letter from its beginning; narrow it down with {@link #from(String)}. */
     public static TopicReader<String, DeadLetter> reader(String bootstrapServers) {

@@ -32,10 +32,17 @@ public final class TopicProducer<K, V> implements AutoCloseable {
 
     /** Writes to a topic of another name with the catalog topic's serdes (a test's own copy of the topic). */
     public static <K, V> TopicProducer<K, V> to(String bootstrapServers, Topic<K, V> topic, String name) {
-        return new TopicProducer<>(new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ProducerConfig.ACKS_CONFIG, "all"),
-                new ByteArraySerializer(), new ByteArraySerializer()), topic, name);
+        return new TopicProducer<>(
+                new KafkaProducer<>(
+                        Map.of(
+                                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                                bootstrapServers,
+                                ProducerConfig.ACKS_CONFIG,
+                                "all"),
+                        new ByteArraySerializer(),
+                        new ByteArraySerializer()),
+                topic,
+                name);
     }
 
     public RecordMetadata send(K key, V value) {
@@ -54,8 +61,9 @@ public final class TopicProducer<K, V> implements AutoCloseable {
 
     private RecordMetadata sendBytes(K key, byte[] payload) {
         try {
-            return producer.send(new ProducerRecord<>(name, topic.keySerde().serializer().serialize(name, key),
-                    payload)).get();
+            return producer.send(new ProducerRecord<>(
+                            name, topic.keySerde().serializer().serialize(name, key), payload))
+                    .get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while sending to " + name, e);

@@ -41,11 +41,18 @@ public final class TopicReader<K, V> implements AutoCloseable {
         this.consumer = consumer;
         this.topic = topic;
         this.name = name;
-        List<TopicPartition> partitions = Await.present("the partitions of " + name, METADATA_WAIT, () -> {
-            List<PartitionInfo> infos = consumer.partitionsFor(name, Duration.ofSeconds(5));
-            return infos == null || infos.isEmpty() ? Optional.empty()
-                    : Optional.of(infos.stream().map(i -> new TopicPartition(name, i.partition())).toList());
-        }, () -> "no partitions yet");
+        List<TopicPartition> partitions = Await.present(
+                "the partitions of " + name,
+                METADATA_WAIT,
+                () -> {
+                    List<PartitionInfo> infos = consumer.partitionsFor(name, Duration.ofSeconds(5));
+                    return infos == null || infos.isEmpty()
+                            ? Optional.empty()
+                            : Optional.of(infos.stream()
+                                    .map(i -> new TopicPartition(name, i.partition()))
+                                    .toList());
+                },
+                () -> "no partitions yet");
         consumer.assign(partitions);
         consumer.seekToBeginning(partitions);
     }
@@ -57,11 +64,19 @@ public final class TopicReader<K, V> implements AutoCloseable {
 
     /** Reads a topic of another name with the catalog topic's serdes (a test's own copy of the topic). */
     public static <K, V> TopicReader<K, V> fromBeginning(String bootstrapServers, Topic<K, V> topic, String name) {
-        return new TopicReader<>(new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer()), topic, name);
+        return new TopicReader<>(
+                new KafkaConsumer<>(
+                        Map.of(
+                                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                                bootstrapServers,
+                                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                                "read_committed",
+                                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                                false),
+                        new ByteArrayDeserializer(),
+                        new ByteArrayDeserializer()),
+                topic,
+                name);
     }
 
     /** Counts and skips records that cannot be decoded instead of failing. */
@@ -75,8 +90,12 @@ public final class TopicReader<K, V> implements AutoCloseable {
         List<ConsumerRecord<K, V>> added = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> raw : consumer.poll(POLL)) {
             try {
-                K key = raw.key() == null ? null : topic.keySerde().deserializer().deserialize(name, raw.key());
-                V value = raw.value() == null ? null : topic.valueSerde().deserializer().deserialize(name, raw.value());
+                K key = raw.key() == null
+                        ? null
+                        : topic.keySerde().deserializer().deserialize(name, raw.key());
+                V value = raw.value() == null
+                        ? null
+                        : topic.valueSerde().deserializer().deserialize(name, raw.value());
                 added.add(new ConsumerRecord<>(raw.topic(), raw.partition(), raw.offset(), key, value));
             } catch (RuntimeException e) {
                 undecodable++;
@@ -94,7 +113,10 @@ public final class TopicReader<K, V> implements AutoCloseable {
 
     /** The values read so far; a tombstone's value is left out. */
     public List<V> values() {
-        return records.stream().map(ConsumerRecord::value).filter(v -> v != null).toList();
+        return records.stream()
+                .map(ConsumerRecord::value)
+                .filter(v -> v != null)
+                .toList();
     }
 
     /** How many records were read so far: a mark for {@link #awaitValueAfter}. */
@@ -104,19 +126,29 @@ public final class TopicReader<K, V> implements AutoCloseable {
 
     /** Reads until the values read so far satisfy the condition, and returns them. */
     public List<V> awaitValues(String what, Duration timeout, Predicate<List<V>> condition) {
-        return decodedAll(Await.present(what, timeout, () -> {
-            poll();
-            List<V> values = values();
-            return condition.test(values) ? Optional.of(values) : Optional.empty();
-        }, this::describe));
+        return decodedAll(Await.present(
+                what,
+                timeout,
+                () -> {
+                    poll();
+                    List<V> values = values();
+                    return condition.test(values) ? Optional.of(values) : Optional.empty();
+                },
+                this::describe));
     }
 
     /** Reads until a record matches, and returns the first one that does (among all read since the beginning). */
     public ConsumerRecord<K, V> awaitRecord(String what, Duration timeout, Predicate<ConsumerRecord<K, V>> match) {
-        return decodedAll(Await.present(what, timeout, () -> {
-            poll();
-            return records.stream().filter(r -> r.value() != null && match.test(r)).findFirst();
-        }, this::describe));
+        return decodedAll(Await.present(
+                what,
+                timeout,
+                () -> {
+                    poll();
+                    return records.stream()
+                            .filter(r -> r.value() != null && match.test(r))
+                            .findFirst();
+                },
+                this::describe));
     }
 
     /** Reads until a value matches, and returns the first one that does. */
@@ -129,27 +161,39 @@ public final class TopicReader<K, V> implements AutoCloseable {
      * that does: for "the next status of this kind" when earlier ones of the same kind were read already.
      */
     public V awaitValueAfter(int mark, String what, Duration timeout, Predicate<V> match) {
-        return decodedAll(Await.present(what, timeout, () -> {
-            poll();
-            return records.subList(Math.min(mark, records.size()), records.size()).stream()
-                    .map(ConsumerRecord::value).filter(v -> v != null && match.test(v)).findFirst();
-        }, this::describe));
+        return decodedAll(Await.present(
+                what,
+                timeout,
+                () -> {
+                    poll();
+                    return records.subList(Math.min(mark, records.size()), records.size()).stream()
+                            .map(ConsumerRecord::value)
+                            .filter(v -> v != null && match.test(v))
+                            .findFirst();
+                },
+                this::describe));
     }
 
     /** Reads until at least count records match, and returns every matching record read by then. */
-    public List<ConsumerRecord<K, V>> awaitRecords(String what, Duration timeout,
-            Predicate<ConsumerRecord<K, V>> match, int count) {
-        return decodedAll(Await.present(what, timeout, () -> {
-            poll();
-            List<ConsumerRecord<K, V>> matching = records.stream().filter(r -> r.value() != null && match.test(r))
-                    .toList();
-            return matching.size() >= count ? Optional.of(matching) : Optional.empty();
-        }, this::describe));
+    public List<ConsumerRecord<K, V>> awaitRecords(
+            String what, Duration timeout, Predicate<ConsumerRecord<K, V>> match, int count) {
+        return decodedAll(Await.present(
+                what,
+                timeout,
+                () -> {
+                    poll();
+                    List<ConsumerRecord<K, V>> matching = records.stream()
+                            .filter(r -> r.value() != null && match.test(r))
+                            .toList();
+                    return matching.size() >= count ? Optional.of(matching) : Optional.empty();
+                },
+                this::describe));
     }
 
     /** Reads until at least count values match, and returns every matching value read by then. */
     public List<V> awaitMatching(String what, Duration timeout, Predicate<V> match, int count) {
-        return awaitRecords(what, timeout, r -> match.test(r.value()), count).stream().map(ConsumerRecord::value)
+        return awaitRecords(what, timeout, r -> match.test(r.value()), count).stream()
+                .map(ConsumerRecord::value)
                 .toList();
     }
 
@@ -177,9 +221,12 @@ public final class TopicReader<K, V> implements AutoCloseable {
         int from = Math.max(0, records.size() - STATE_RECORDS);
         return "read " + records.size() + " records of " + name
                 + (undecodable == 0 ? "" : " (and " + undecodable + " undecodable, last: " + lastDecodeError + ")")
-                + (records.isEmpty() ? "" : "; the last " + (records.size() - from) + ": "
-                        + records.subList(from, records.size()).stream()
-                                .map(r -> r.key() + "=" + r.value()).toList());
+                + (records.isEmpty()
+                        ? ""
+                        : "; the last " + (records.size() - from) + ": "
+                                + records.subList(from, records.size()).stream()
+                                        .map(r -> r.key() + "=" + r.value())
+                                        .toList());
     }
 
     @Override

@@ -43,7 +43,11 @@ class BuildersTest {
         assertThat(row.supplyMode()).isEmpty();
         assertThat(row.clusterId()).isEmpty();
 
-        JobRow changed = JobRowBuilder.from(row).actor("bob").timeoutSeconds(30).aborting(LATER).build();
+        JobRow changed = JobRowBuilder.from(row)
+                .actor("bob")
+                .timeoutSeconds(30)
+                .aborting(LATER)
+                .build();
         assertThat(changed.actor()).isEqualTo("bob");
         assertThat(changed.timeoutSeconds()).contains(30L);
         assertThat(changed.status()).isEqualTo("Aborting");
@@ -61,7 +65,9 @@ class BuildersTest {
         assertThat(inserted.meta().producer()).isEqualTo("test");
         assertThat(inserted.source()).isEqualTo(RowChangeBuilder.SOURCE);
 
-        JobChange updated = RowChangeBuilder.updated(row, r -> r.status("Running")).at(LATER).build();
+        JobChange updated = RowChangeBuilder.updated(row, r -> r.status("Running"))
+                .at(LATER)
+                .build();
         assertThat(updated.op()).isEqualTo(ChangeOp.UPDATE);
         assertThat(updated.before()).contains(row);
         assertThat(updated.after().orElseThrow().status()).isEqualTo("Running");
@@ -69,12 +75,18 @@ class BuildersTest {
         assertThat(RowChangeBuilder.deleted(row).build().after()).isEmpty();
         assertThat(RowChangeBuilder.snapshotted(row).build().op()).isEqualTo(ChangeOp.SNAPSHOT);
 
-        ClusterChange cluster = RowChangeBuilder.inserted(clusterRow("c1").status("maintenance").build()).build();
+        ClusterChange cluster = RowChangeBuilder.inserted(
+                        clusterRow("c1").status("maintenance").build())
+                .build();
         assertThat(cluster.clusterId()).isEqualTo("c1");
         assertThat(cluster.after().orElseThrow().isActive()).isFalse();
-        assertThat(Topics.CDC_JOBS.valueSerde().fromBytes(Topics.CDC_JOBS.valueSerde().toBytes(updated)))
+        assertThat(Topics.CDC_JOBS
+                        .valueSerde()
+                        .fromBytes(Topics.CDC_JOBS.valueSerde().toBytes(updated)))
                 .isEqualTo(updated);
-        assertThat(Topics.CDC_CLUSTERS.valueSerde().fromBytes(Topics.CDC_CLUSTERS.valueSerde().toBytes(cluster)))
+        assertThat(Topics.CDC_CLUSTERS
+                        .valueSerde()
+                        .fromBytes(Topics.CDC_CLUSTERS.valueSerde().toBytes(cluster)))
                 .isEqualTo(cluster);
     }
 
@@ -95,10 +107,17 @@ class BuildersTest {
         assertThat(status.message()).isEmpty();
         assertThat(status.clusterId()).isEmpty();
 
-        TaskStatus failed = taskStatus("j1").version(4).status(Status.Failed, Reason.JobFailed).message("OOMKilled")
-                .clusterId("c1").finishedAt(LATER).build();
+        TaskStatus failed = taskStatus("j1")
+                .version(4)
+                .status(Status.Failed, Reason.JobFailed)
+                .message("OOMKilled")
+                .clusterId("c1")
+                .finishedAt(LATER)
+                .build();
         assertThat(failed.reason()).contains(Reason.JobFailed);
-        assertThat(Topics.TASK_STATUS.valueSerde().fromBytes(Topics.TASK_STATUS.valueSerde().toBytes(failed)))
+        assertThat(Topics.TASK_STATUS
+                        .valueSerde()
+                        .fromBytes(Topics.TASK_STATUS.valueSerde().toBytes(failed)))
                 .isEqualTo(failed);
     }
 
@@ -116,13 +135,18 @@ class BuildersTest {
         assertThat(executorEvent("j1").jobSubmitRetryable().retryable()).isTrue();
         assertThat(executorEvent("j1").jobSubmitRefused().retryable()).isFalse();
 
-        ExecutorEvent.NodePoolInventory inventory = inventoryOf("c2").nodePools("projects/p/locations/l/clusters/n",
-                List.of(new ExecutorEvent.ObservedPool("falcon-j1", "RUNNING", "j1", "2x4", Optional.empty())));
+        ExecutorEvent.NodePoolInventory inventory = inventoryOf("c2")
+                .nodePools(
+                        "projects/p/locations/l/clusters/n",
+                        List.of(new ExecutorEvent.ObservedPool("falcon-j1", "RUNNING", "j1", "2x4", Optional.empty())));
         assertThat(inventory.jobId()).isEmpty();
         assertThat(inventory.clusterId()).isEqualTo("c2");
-        for (ExecutorEvent event : List.of(running, inventory, executorEvent("j1").message("quota").jobFailed())) {
-            assertThat(Topics.EXECUTOR_EVENTS.valueSerde().fromBytes(Topics.EXECUTOR_EVENTS.valueSerde()
-                    .toBytes(event))).isEqualTo(event);
+        for (ExecutorEvent event :
+                List.of(running, inventory, executorEvent("j1").message("quota").jobFailed())) {
+            assertThat(Topics.EXECUTOR_EVENTS
+                            .valueSerde()
+                            .fromBytes(Topics.EXECUTOR_EVENTS.valueSerde().toBytes(event)))
+                    .isEqualTo(event);
         }
     }
 
@@ -142,10 +166,15 @@ class BuildersTest {
         assertThat(job.tpuType()).isEqualTo("v7x");
         assertThat(job.k8sJobName()).isEqualTo("falcon-j1");
         assertThat(job.spec()).isEqualTo(ExecutorCommandBuilder.SPEC);
-        for (ExecutorCommand command : List.of(pool, job, executorCommand("j1").ensureJobDeleted(),
+        for (ExecutorCommand command : List.of(
+                pool,
+                job,
+                executorCommand("j1").ensureJobDeleted(),
                 executorCommand("j1").ensureNodePoolDeleted())) {
-            assertThat(Topics.EXECUTOR_COMMANDS.valueSerde().fromBytes(Topics.EXECUTOR_COMMANDS.valueSerde()
-                    .toBytes(command))).isEqualTo(command);
+            assertThat(Topics.EXECUTOR_COMMANDS
+                            .valueSerde()
+                            .fromBytes(Topics.EXECUTOR_COMMANDS.valueSerde().toBytes(command)))
+                    .isEqualTo(command);
         }
     }
 
@@ -156,6 +185,7 @@ class BuildersTest {
         assertThat(fault.topicKey()).isEqualTo("c1/node-7");
         assertThat(fault.faultLevel()).contains("L2");
         assertThat(fault.receiveTimeMs()).isEqualTo(DeviceFaultBuilder.RECEIVED_AT);
-        assertThat(deviceFault("c1", "node-7", "npu-3").job("j9").build().topicKey()).isEqualTo("j9");
+        assertThat(deviceFault("c1", "node-7", "npu-3").job("j9").build().topicKey())
+                .isEqualTo("j9");
     }
 }

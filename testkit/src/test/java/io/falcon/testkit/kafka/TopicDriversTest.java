@@ -33,8 +33,8 @@ class TopicDriversTest {
 
     private TopicReader<String, TaskStatus> reader() {
         Node node = new Node(0, "localhost", 9092);
-        consumer.updatePartitions(TOPIC, List.of(new PartitionInfo(TOPIC, 0, node, new Node[] {node},
-                new Node[] {node})));
+        consumer.updatePartitions(
+                TOPIC, List.of(new PartitionInfo(TOPIC, 0, node, new Node[] {node}, new Node[] {node})));
         consumer.updateBeginningOffsets(Map.of(new TopicPartition(TOPIC, 0), 0L));
         return new TopicReader<>(consumer, Topics.TASK_STATUS, TOPIC);
     }
@@ -76,12 +76,18 @@ class TopicDriversTest {
     void waitsForTheFirstMatchOrTheNextOneAfterAMark() {
         try (TopicReader<String, TaskStatus> reader = reader()) {
             arrives(taskStatus("j1").version(1).build());
-            assertThat(reader.awaitValue("j1", SHORT, s -> s.jobId().equals("j1")).version()).isEqualTo(1);
+            assertThat(reader.awaitValue("j1", SHORT, s -> s.jobId().equals("j1"))
+                            .version())
+                    .isEqualTo(1);
             int mark = reader.size();
             arrives(taskStatus("j1").version(2).build());
-            assertThat(reader.awaitValueAfter(mark, "the next j1", SHORT, s -> s.jobId().equals("j1")).version())
+            assertThat(reader.awaitValueAfter(
+                                    mark, "the next j1", SHORT, s -> s.jobId().equals("j1"))
+                            .version())
                     .isEqualTo(2);
-            assertThat(reader.awaitRecord("j1's record", SHORT, r -> r.key().equals("j1")).offset()).isZero();
+            assertThat(reader.awaitRecord("j1's record", SHORT, r -> r.key().equals("j1"))
+                            .offset())
+                    .isZero();
         }
     }
 
@@ -93,22 +99,26 @@ class TopicDriversTest {
             arrives("garbled", "{not json".getBytes(StandardCharsets.UTF_8));
             arrives(taskStatus("j1").version(2).build());
             assertThat(reader.awaitMatching("two of j1", SHORT, s -> s.jobId().equals("j1"), 2))
-                    .extracting(TaskStatus::version).containsExactly(1L, 2L);
-            assertThat(reader.awaitRecords("the record of other", SHORT, r -> r.key().equals("other"), 1))
-                    .singleElement().satisfies(r -> assertThat(r.offset()).isEqualTo(1));
+                    .extracting(TaskStatus::version)
+                    .containsExactly(1L, 2L);
+            assertThat(reader.awaitRecords(
+                            "the record of other", SHORT, r -> r.key().equals("other"), 1))
+                    .singleElement()
+                    .satisfies(r -> assertThat(r.offset()).isEqualTo(1));
 
-            assertThatThrownBy(() -> reader.awaitMatching("three of j1", SHORT, s -> s.jobId().equals("j1"), 3))
+            assertThatThrownBy(() -> reader.awaitMatching(
+                            "three of j1", SHORT, s -> s.jobId().equals("j1"), 3))
                     .isInstanceOf(AssertionError.class)
-                    .hasMessageContaining("waiting for three of j1; last state: read 3 records of " + TOPIC
-                            + " (and 1 undecodable")
+                    .hasMessageContaining(
+                            "waiting for three of j1; last state: read 3 records of " + TOPIC + " (and 1 undecodable")
                     .hasMessageContaining("other=TaskStatus[");
         }
     }
 
     @Test
     void theProducerSendsWithTheCatalogsSerdesAndRawBytesAndTombstonesAsTheyAre() {
-        MockProducer<byte[], byte[]> mock = new MockProducer<>(true, null, new ByteArraySerializer(),
-                new ByteArraySerializer());
+        MockProducer<byte[], byte[]> mock =
+                new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
         try (TopicProducer<String, TaskStatus> producer = new TopicProducer<>(mock, Topics.TASK_STATUS, "mine")) {
             TaskStatus status = taskStatus("j1").build();
             producer.send("j1", status);
@@ -116,20 +126,32 @@ class TopicDriversTest {
             producer.tombstone("j3");
 
             assertThat(mock.history()).extracting(r -> r.topic()).containsOnly("mine");
-            assertThat(mock.history()).extracting(r -> new String(r.key(), StandardCharsets.UTF_8))
+            assertThat(mock.history())
+                    .extracting(r -> new String(r.key(), StandardCharsets.UTF_8))
                     .containsExactly("j1", "j2", "j3");
-            assertThat(Topics.TASK_STATUS.valueSerde().fromBytes(mock.history().get(0).value())).isEqualTo(status);
-            assertThat(new String(mock.history().get(1).value(), StandardCharsets.UTF_8)).isEqualTo("{not json");
+            assertThat(Topics.TASK_STATUS
+                            .valueSerde()
+                            .fromBytes(mock.history().get(0).value()))
+                    .isEqualTo(status);
+            assertThat(new String(mock.history().get(1).value(), StandardCharsets.UTF_8))
+                    .isEqualTo("{not json");
             assertThat(mock.history().get(2).value()).isNull();
         }
     }
 
     @Test
     void deadLettersAreToldApartByTheirSourceTopicAndShowTheirPayload() {
-        DeadLetter mine = DeadLetter.of(Meta.of("test", Instant.EPOCH), "my-topic", 0, 7, null,
-                "{\"type\":\"Mystery\"}".getBytes(StandardCharsets.UTF_8), "cannot decode", null);
-        DeadLetter theirs = DeadLetter.of(Meta.of("test", Instant.EPOCH), "their-topic", 0, 7, null, new byte[0],
-                "cannot decode", null);
+        DeadLetter mine = DeadLetter.of(
+                Meta.of("test", Instant.EPOCH),
+                "my-topic",
+                0,
+                7,
+                null,
+                "{\"type\":\"Mystery\"}".getBytes(StandardCharsets.UTF_8),
+                "cannot decode",
+                null);
+        DeadLetter theirs = DeadLetter.of(
+                Meta.of("test", Instant.EPOCH), "their-topic", 0, 7, null, new byte[0], "cannot decode", null);
         assertThat(DeadLetters.from("my-topic")).accepts(mine).rejects(theirs);
         assertThat(DeadLetters.payloadText(mine)).isEqualTo("{\"type\":\"Mystery\"}");
     }
