@@ -10,6 +10,8 @@ import io.falcon.events.config.FaultStreamsKeys;
 import io.falcon.events.config.SharedKeys;
 import io.falcon.events.fault.DeviceFault;
 import io.falcon.events.fault.FaultVerdict;
+import io.falcon.testkit.kafka.TopicProducer;
+import io.falcon.testkit.kafka.TopicReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,14 +21,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,8 +51,9 @@ class FaultWindowRestartIT {
                 FaultStreamsKeys.GRACE.key(),
                 "1s");
         List<FaultVerdict> verdicts = new ArrayList<>();
-        try (KafkaProducer<String, DeviceFault> producer = producer(bootstrap);
-                KafkaConsumer<String, FaultVerdict> consumer = verdictConsumer(bootstrap, appId)) {
+        try (TopicProducer<String, DeviceFault> producer = TopicProducer.to(bootstrap, Topics.DEVICE_FAULTS);
+                TopicReader<String, FaultVerdict> reader =
+                        TopicReader.fromBeginning(bootstrap, Topics.FAULT_VERDICTS)) {
             long now = System.currentTimeMillis();
             try (FaultStreamsApp app = new FaultStreamsApp(FaultStreamsConfig.from(settings)).start()) {
                 send(producer, jobFault(cluster, "npu-0", now));
@@ -70,7 +65,11 @@ class FaultWindowRestartIT {
                 paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
             try (FaultStreamsApp app = new FaultStreamsApp(FaultStreamsConfig.from(settings)).start()) {
-                awaitVerdicts(consumer, verdicts, cluster, 2);
+                verdicts.addAll(reader.awaitMatching(
+                        "2 verdicts for " + cluster,
+                        Duration.ofSeconds(60),
+                        verdict -> verdict.clusterId().equals(cluster),
+                        2));
             }
         }
         assertThat(verdicts).extracting(FaultVerdict::outcome).containsOnly(FaultVerdict.Outcome.SOFTWARE_FAULT);
@@ -88,42 +87,7 @@ class FaultWindowRestartIT {
                 receivedMs);
     }
 
-    private static void send(KafkaProducer<String, DeviceFault> producer, DeviceFault fault) throws Exception {
-        producer.send(new ProducerRecord<>(Topics.DEVICE_FAULTS.name(), fault.topicKey(), fault))
-                .get();
-    }
-
-    private static void awaitVerdicts(
-            KafkaConsumer<String, FaultVerdict> consumer, List<FaultVerdict> verdicts, String cluster, int count) {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-        while (verdicts.size() < count && Instant.now().isBefore(deadline)) {
-            consumer.poll(Duration.ofMillis(200)).forEach(record -> {
-                if (record.value().clusterId().equals(cluster)) {
-                    verdicts.add(record.value());
-                }
-            });
-        }
-        assertThat(verdicts).as("verdicts for %s", cluster).hasSize(count);
-    }
-
-    private static KafkaProducer<String, DeviceFault> producer(String bootstrap) {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        return new KafkaProducer<>(
-                props, new StringSerializer(), Topics.DEVICE_FAULTS.valueSerde().serializer());
-    }
-
-    private static KafkaConsumer<String, FaultVerdict> verdictConsumer(String bootstrap, String group) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, group + "-reader");
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        KafkaConsumer<String, FaultVerdict> consumer = new KafkaConsumer<>(
-                props,
-                new StringDeserializer(),
-                Topics.FAULT_VERDICTS.valueSerde().deserializer());
-        consumer.subscribe(java.util.List.of(Topics.FAULT_VERDICTS.name()));
-        return consumer;
+    private static void send(TopicProducer<String, DeviceFault> producer, DeviceFault fault) {
+        producer.send(fault.topicKey(), fault);
     }
 }
