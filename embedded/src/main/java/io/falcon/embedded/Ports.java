@@ -7,14 +7,14 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 
 /** Loopback port helpers shared by the embedded servers. */
-final class Ports {
+public final class Ports {
 
     static final String LOOPBACK = "127.0.0.1";
 
     private Ports() {}
 
     /** A port that is free right now; a tiny race remains until the server binds it. */
-    static int freePort() {
+    public static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();

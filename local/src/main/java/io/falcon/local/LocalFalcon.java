@@ -25,7 +25,6 @@ import io.falcon.statussink.StatusSink;
 import io.falcon.statussink.StatusSinkConfig;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -92,21 +91,8 @@ public final class LocalFalcon implements AutoCloseable {
     }
 
     private void registerDemoClusters() throws SQLException {
-        try (Connection connection = db.connect(database);
-                PreparedStatement insert = connection.prepareStatement(
-                        "INSERT IGNORE INTO clusters (id, name, project, location, tpu_type, gcs_bucket, default_reservation,"
-                                + " status) VALUES (?, ?, ?, ?, ?, ?, ?, 'active')")) {
-            for (DemoFleet.DemoCluster cluster : DemoFleet.CLUSTERS) {
-                insert.setString(1, cluster.id());
-                insert.setString(2, cluster.name());
-                insert.setString(3, cluster.project());
-                insert.setString(4, cluster.location());
-                insert.setString(5, cluster.tpuType());
-                insert.setString(6, cluster.gcsBucket());
-                insert.setString(7, cluster.defaultReservation().orElse(null));
-                insert.addBatch();
-            }
-            insert.executeBatch();
+        try (Connection connection = db.connect(database)) {
+            DemoFleet.register(connection, DemoFleet.CLUSTERS);
         }
     }
 

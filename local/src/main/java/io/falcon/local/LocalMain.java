@@ -57,16 +57,7 @@ public final class LocalMain {
                     + ") | GKE " + falcon.fleet().gkeEndpoint());
             out.println();
             try (Connection connection = falcon.connect()) {
-                List<JobSubmission.Request> demo =
-                        DemoJobs.requests("demo-" + Instant.now().getEpochSecond() % 100000);
-                for (JobSubmission.Request request : demo) {
-                    JobSubmission.submit(connection, request);
-                    out.printf(
-                            "submitted %-22s actor=%-6s tpu=%s topology=%s%n",
-                            request.id(), request.actor(), request.tpuType(), request.topology());
-                }
-                out.println();
-                watch(connection, demo.stream().map(JobSubmission.Request::id).toList(), out);
+                submitAndWatchTheDemoJobs(connection, out);
             }
             if (keepRunning) {
                 out.println("Falcon keeps running; press Ctrl-C to stop.");
@@ -87,16 +78,7 @@ public final class LocalMain {
                 ProcessFalcon.start(ProcessFalcon.Options.demo(Path.of("").toAbsolutePath(), dataDir))) {
             out.println(falcon.describe());
             try (Connection connection = falcon.connect()) {
-                List<JobSubmission.Request> demo =
-                        DemoJobs.requests("demo-" + Instant.now().getEpochSecond() % 100000);
-                for (JobSubmission.Request request : demo) {
-                    JobSubmission.submit(connection, request);
-                    out.printf(
-                            "submitted %-22s actor=%-6s tpu=%s topology=%s%n",
-                            request.id(), request.actor(), request.tpuType(), request.topology());
-                }
-                out.println();
-                watch(connection, demo.stream().map(JobSubmission.Request::id).toList(), out);
+                submitAndWatchTheDemoJobs(connection, out);
             }
             if (keepRunning) {
                 out.println("Falcon keeps running as processes (kill -9 any pid above; it is not restarted by"
@@ -104,6 +86,20 @@ public final class LocalMain {
                 Thread.currentThread().join();
             }
         }
+    }
+
+    /** Submits the demo jobs as an upper component would and prints every change until all are final. */
+    private static void submitAndWatchTheDemoJobs(Connection connection, PrintStream out) throws Exception {
+        List<JobSubmission.Request> demo =
+                DemoJobs.requests("demo-" + Instant.now().getEpochSecond() % 100000);
+        for (JobSubmission.Request request : demo) {
+            JobSubmission.submit(connection, request);
+            out.printf(
+                    "submitted %-22s actor=%-6s tpu=%s topology=%s%n",
+                    request.id(), request.actor(), request.tpuType(), request.topology());
+        }
+        out.println();
+        watch(connection, demo.stream().map(JobSubmission.Request::id).toList(), out);
     }
 
     private static void watch(Connection connection, List<String> jobIds, PrintStream out) throws Exception {

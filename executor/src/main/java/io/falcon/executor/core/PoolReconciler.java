@@ -209,15 +209,7 @@ public final class PoolReconciler {
         if (cap.freeSlices(hosts) >= 1) {
             return new Step(fresh, List.of(new Effect.CreatePool()));
         }
-        ExecutorEvent shortage = events.reservationShort(
-                fresh.jobId(),
-                fresh.cluster(),
-                fresh.pool(),
-                reservation,
-                (int) Math.min(Integer.MAX_VALUE, cap.remaining()),
-                hosts,
-                fresh.create().map(c -> c.meta().eventId()).orElse(""));
-        return new Step(fresh.with(b -> b.done = true), List.of(new Effect.Emit(shortage)));
+        return shortOfReservation(fresh, cap.remaining(), List.of());
     }
 
     private Step createSeen(PoolTask task, GkeApi.PoolInfo pool, Facts facts, Instant now) {
@@ -416,6 +408,7 @@ public final class PoolReconciler {
 
     private static final java.util.regex.Pattern AVAILABLE = java.util.regex.Pattern.compile("available (\\d+)");
 
+    /** ReservationShort for the scheduler (ClusterBusy), then {@code more}; the task is done. */
     private Step shortOfReservation(PoolTask task, long remaining, List<Effect> more) {
         String reservation = task.create().flatMap(EnsureNodePool::reservation).orElse("");
         ExecutorEvent shortage = events.reservationShort(

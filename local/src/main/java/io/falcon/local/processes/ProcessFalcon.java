@@ -3,13 +3,13 @@ package io.falcon.local.processes;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.falcon.embedded.EmbeddedMariaDb;
 import io.falcon.embedded.JobsTable;
+import io.falcon.embedded.Ports;
 import io.falcon.events.GroupMembership;
 import io.falcon.events.TopicProvisioner;
 import io.falcon.fleetsim.EdgeClusterConfig;
 import io.falcon.local.DemoFleet;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -116,7 +116,7 @@ public final class ProcessFalcon implements AutoCloseable {
         DeploymentSpec deployment = DeploymentSpec.read(options.repositoryRoot());
         Path data = options.dataDir().toAbsolutePath();
         mkdirs(data.resolve("logs"));
-        int kafkaPort = freePort();
+        int kafkaPort = Ports.freePort();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ChildProcess kafka = new ChildProcess(
                 "kafka",
@@ -209,7 +209,7 @@ public final class ProcessFalcon implements AutoCloseable {
             n++;
         }
         String name = component + "-" + n;
-        int opsPort = freePort();
+        int opsPort = Ports.freePort();
         Path state = options.dataDir().toAbsolutePath().resolve("state").resolve(name);
         List<String> command = new ArrayList<>();
         command.add(java);
@@ -349,15 +349,6 @@ public final class ProcessFalcon implements AutoCloseable {
 
     private static String millis(Duration d) {
         return d.toMillis() + "ms";
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private static void mkdirs(Path dir) {
