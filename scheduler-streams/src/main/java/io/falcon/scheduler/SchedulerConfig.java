@@ -47,6 +47,7 @@ public record SchedulerConfig(
                         values.get(SchedulerKeys.CLEANUP_RETRY),
                         values.get(SchedulerKeys.ORPHAN_GRACE),
                         values.getInt(SchedulerKeys.POSITION_UPDATES),
+                        values.get(SchedulerKeys.TERMINAL_RETENTION),
                         idleLinger(values)));
     }
 

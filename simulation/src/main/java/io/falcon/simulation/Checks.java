@@ -117,7 +117,9 @@ final class Checks {
     }
 
     private static Set<QueueKey> queueKeys(Scheduler core) {
-        Set<QueueKey> keys = new HashSet<>();
+        // Every queue the core keeps (a queue whose jobs all finished still remembers who it served last), and
+        // every queue a live job names.
+        Set<QueueKey> keys = new HashSet<>(core.queueDepths().keySet());
         for (ScheduledJob job : core.jobs()) {
             job.queue().ifPresent(keys::add);
         }

@@ -4,9 +4,11 @@ import io.falcon.events.JsonSerde;
 import io.falcon.events.cdc.ClusterRow;
 import io.falcon.scheduler.core.JobDeletion;
 import io.falcon.scheduler.core.NodePool;
+import io.falcon.scheduler.core.RetiredJobs;
 import io.falcon.scheduler.core.ScheduledJob;
 import io.falcon.scheduler.core.SchedulerStore;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.BiConsumer;
 import java.util.function.UnaryOperator;
@@ -18,9 +20,16 @@ final class MapStore {
     private final MapTable<ClusterRow> clusters;
     private final MapTable<String> queues;
     private final MapTable<JobDeletion> deletions;
+    private final MapTable<ScheduledJob> retired;
 
     MapStore() {
-        this(new MapTable<>(), new MapTable<>(), new MapTable<>(), new MapTable<>(), new MapTable<>());
+        this(
+                new MapTable<>(),
+                new MapTable<>(),
+                new MapTable<>(),
+                new MapTable<>(),
+                new MapTable<>(),
+                new MapTable<>());
     }
 
     private MapStore(
@@ -28,8 +37,10 @@ final class MapStore {
             MapTable<NodePool> pools,
             MapTable<ClusterRow> clusters,
             MapTable<String> queues,
-            MapTable<JobDeletion> deletions) {
+            MapTable<JobDeletion> deletions,
+            MapTable<ScheduledJob> retired) {
         this.jobs = jobs;
+        this.retired = retired;
         this.pools = pools;
         this.clusters = clusters;
         this.queues = queues;
@@ -38,7 +49,7 @@ final class MapStore {
 
     /** The same tables as the scheduler's persist and restore see them. */
     SchedulerStore store() {
-        return new SchedulerStore(jobs, pools, clusters, queues, deletions);
+        return new SchedulerStore(jobs, pools, clusters, queues, deletions, new RetiredTable(retired));
     }
 
     /** A copy (values are immutable records, so sharing them is safe). */
@@ -48,7 +59,8 @@ final class MapStore {
                 pools.copy(UnaryOperator.identity()),
                 clusters.copy(UnaryOperator.identity()),
                 queues.copy(UnaryOperator.identity()),
-                deletions.copy(UnaryOperator.identity()));
+                deletions.copy(UnaryOperator.identity()),
+                retired.copy(UnaryOperator.identity()));
     }
 
     /**
@@ -61,7 +73,8 @@ final class MapStore {
                 pools.copy(through(JsonSerde.of(NodePool.class))),
                 clusters.copy(through(JsonSerde.of(ClusterRow.class))),
                 queues.copy(UnaryOperator.identity()),
-                deletions.copy(through(JsonSerde.of(JobDeletion.class))));
+                deletions.copy(through(JsonSerde.of(JobDeletion.class))),
+                retired.copy(through(JsonSerde.of(ScheduledJob.class))));
     }
 
     private static <V> UnaryOperator<V> through(JsonSerde<V> serde) {
@@ -74,8 +87,34 @@ final class MapStore {
         };
     }
 
+    /** Every job the stores hold: the live ones and the finished ones still retained. */
     Map<String, ScheduledJob> jobMap() {
+        Map<String, ScheduledJob> all = new TreeMap<>(retired.map);
+        all.putAll(jobs.map);
+        return all;
+    }
+
+    /** One job, live or retired, without copying the tables. */
+    Optional<ScheduledJob> job(String id) {
+        return Optional.ofNullable(jobs.map.get(id)).or(() -> Optional.ofNullable(retired.map.get(id)));
+    }
+
+    /** The live job table alone (the retirement invariant reads it). */
+    Map<String, ScheduledJob> liveJobMap() {
         return jobs.map;
+    }
+
+    /** The retired store of the simulation: the core applies the retention on every lookup. */
+    private record RetiredTable(MapTable<ScheduledJob> table) implements RetiredJobs {
+        @Override
+        public void put(ScheduledJob done) {
+            table.put(done.id(), done);
+        }
+
+        @Override
+        public Optional<ScheduledJob> get(String jobId) {
+            return Optional.ofNullable(table.map.get(jobId));
+        }
     }
 
     private static final class MapTable<V> implements SchedulerStore.Table<V> {

@@ -72,8 +72,10 @@ final class SimScheduler {
     void start() {
         up = true;
         generation++;
-        core = SchedulerStore.restore(committed.roundTrip().store(), settings);
-        working = committed.copy();
+        // The core reads and writes its retired store directly (as the processor does its window store): it must be
+        // the working copy's, so that what it retires is committed with the transaction.
+        working = committed.roundTrip();
+        core = SchedulerStore.restore(working.store(), settings);
         inputs = inputsCommitted;
         events = eventsCommitted;
         inTransaction = false;

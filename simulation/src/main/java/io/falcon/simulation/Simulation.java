@@ -81,7 +81,7 @@ public final class Simulation {
         logs.onInputOrEvent = scheduler::wake;
         logs.onCommand = executor::wake;
         fleet.onPoolLoss(loss -> {
-            ScheduledJob job = scheduler.committed().jobMap().get(loss.falconJobId());
+            ScheduledJob job = scheduler.committed().job(loss.falconJobId()).orElse(null);
             if (job != null && job.phase() != Phase.DONE) {
                 checks.violation("node pool " + loss.pool() + " deleted at " + loss.at() + " under the Kubernetes Job"
                         + " of live job " + job.id() + " (" + job.phase() + " " + job.status() + ")");
@@ -130,8 +130,13 @@ public final class Simulation {
         }
         scheduler.start();
         executor.start();
+        int n = 0;
         for (Scenario.JobPlan plan : scenario.jobs()) {
             loop.at(plan.submitAt(), () -> logs.appendInput(new Logs.Submit(request(plan))));
+            // CDC redelivers (a Debezium restart replays the binlog from its last flushed offset; a snapshot re-reads
+            // rows still Pending or Running): the same submission again, while the job waits, runs or has finished.
+            Duration later = Duration.ofMinutes((n++ * 37L) % 420);
+            loop.at(plan.submitAt().plus(later), () -> logs.appendInput(new Logs.Submit(request(plan))));
             plan.abortAt().ifPresent(at -> loop.at(at, () -> logs.appendInput(new Logs.Abort(plan.id()))));
         }
         for (Scenario.Disruption d : scenario.disruptions()) {
@@ -146,7 +151,7 @@ public final class Simulation {
 
     /** The committed view of a job, as a restarted scheduler would see it. */
     Optional<ScheduledJob> job(String id) {
-        return Optional.ofNullable(scheduler.committed().jobMap().get(id));
+        return scheduler.committed().job(id);
     }
 
     Result finish(boolean quiet) {
@@ -154,6 +159,13 @@ public final class Simulation {
             checks.violation("not quiescent " + QUIESCENCE_LIMIT.toHours() + "h after the heal: " + remaining());
         }
         checks.atQuiescence(scheduler.committed().jobMap(), this::allowedToWait, fleet, logs.statuses);
+        // Bounded state: a finished job leaves the live table (and memory) for the retired store.
+        scheduler.committed().liveJobMap().values().stream()
+                .filter(j -> j.phase() == Phase.DONE)
+                .forEach(j -> checks.violation("finished job " + j.id() + " is still in the live job table"));
+        scheduler.core().jobs().stream()
+                .filter(j -> j.phase() == Phase.DONE)
+                .forEach(j -> checks.violation("finished job " + j.id() + " is still in the scheduler's memory"));
         SchedulerSettings settings = SchedulerSettings.defaults();
         checks.checkDeadlines(
                 logs.statuses,
@@ -307,7 +319,7 @@ public final class Simulation {
         if (!healed || !scheduler.idle() || !executor.up() || !executor.idle()) {
             return false;
         }
-        for (ScheduledJob job : scheduler.committed().jobMap().values()) {
+        for (ScheduledJob job : scheduler.committed().liveJobMap().values()) {
             if (job.phase() != Phase.DONE && allowedToWait(job).isEmpty()) {
                 return false;
             }

@@ -85,6 +85,13 @@ public final class SchedulerKeys {
     public static final Setting<Duration> IDLE_LINGER_RESERVATION = linger("reservation");
     public static final Setting<Duration> IDLE_LINGER_ON_DEMAND = linger("on-demand");
     public static final Setting<Duration> IDLE_LINGER_FLEX_START = linger("flex-start");
+    public static final Setting<Duration> TERMINAL_RETENTION = withDefault(
+            "falcon.scheduler.terminal-retention",
+            SettingType.DURATION,
+            Duration.ofHours(24),
+            Validator.between(Duration.ofMinutes(1), Duration.ofDays(90)),
+            "how long a finished job is remembered (on disk, not in memory) after it ended: within it a redelivered"
+                    + " or snapshotted submission of the job is a duplicate; after it the job is forgotten");
 
     public static final Component COMPONENT = new Component(
             "scheduler",
@@ -108,6 +115,7 @@ public final class SchedulerKeys {
                     DEFAULT_EXECUTION_TIMEOUT,
                     ABORT_RETRY,
                     CLEANUP_RETRY,
+                    TERMINAL_RETENTION,
                     ORPHAN_GRACE,
                     POSITION_UPDATES,
                     IDLE_LINGER_RESERVATION,

@@ -22,6 +22,7 @@ public final class Decisions {
     private final Set<String> changedClusters = new LinkedHashSet<>();
     private final List<ScheduledJob> startedJobs = new ArrayList<>();
     private final List<NodePool> reusedPools = new ArrayList<>();
+    private final List<ScheduledJob> retiredJobs = new ArrayList<>();
 
     void publish(TaskStatus status) {
         statuses.add(status);
@@ -59,6 +60,15 @@ public final class Decisions {
     /** A job took a pool it did not create (seed section 5 reuse), for the reuse metric. */
     void reused(NodePool pool) {
         reusedPools.add(pool);
+    }
+
+    /** A finished job left the scheduler's memory for the retired store. */
+    void retired(ScheduledJob job) {
+        retiredJobs.add(job);
+    }
+
+    public List<ScheduledJob> retiredJobs() {
+        return Collections.unmodifiableList(retiredJobs);
     }
 
     public List<NodePool> reusedPools() {

@@ -68,7 +68,7 @@ final class Orphans {
             if (!firstSeen.plus(state.settings.orphanGrace()).isAfter(now)) {
                 orphanPools.remove(key);
                 pools.delete(
-                        new NodePool(
+                        NodePool.of(
                                 here,
                                 observed.name(),
                                 observed.topology(),
@@ -128,7 +128,11 @@ final class Orphans {
                 orphanJobs.remove(key);
                 continue;
             }
-            boolean ended = job != null && job.phase() == Phase.DONE;
+            boolean ended = job == null
+                    ? state.retired
+                            .find(observed.falconJobId(), now, state.settings.terminalRetention())
+                            .isPresent()
+                    : job.phase() == Phase.DONE;
             Instant firstSeen = orphanJobs.computeIfAbsent(
                     key,
                     k -> observed.createdAt()

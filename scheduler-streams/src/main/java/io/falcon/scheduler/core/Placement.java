@@ -29,8 +29,8 @@ final class Placement {
     }
 
     void submit(JobRequest request, Instant now, Decisions out) {
-        if (state.jobs.containsKey(request.id())) {
-            return; // a redelivered or snapshotted submission of a job already known
+        if (state.known(request.id(), now)) {
+            return; // a redelivered or snapshotted submission of a job already known (live, or finished and retained)
         }
         RequestValidator.Result result = RequestValidator.validate(request);
         if (result instanceof RequestValidator.Invalid invalid) {
@@ -50,7 +50,7 @@ final class Placement {
                     Optional.empty()));
         } else if (result instanceof RequestValidator.Valid valid) {
             ScheduledJob job = ScheduledJob.accepted(valid.request());
-            state.jobs.put(job.id(), job);
+            state.put(job);
             place(job, now, out);
         }
     }

@@ -5,7 +5,6 @@ import io.falcon.events.executor.ExecutorCommand;
 import io.falcon.events.executor.ExecutorEvent;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.Optional;
 
 /**
@@ -110,12 +109,12 @@ final class PoolLifecycle {
             return;
         }
         String note = Messages.poolDeleteFailing(failing.nodePoolName(), failing.message());
-        state.jobs.values().stream()
+        pool.lastHolder()
+                .flatMap(state::liveOrRetired)
                 .filter(j -> j.phase() == Phase.DONE)
                 .filter(j -> j.clusterId().filter(failing.clusterId()::equals).isPresent())
                 .filter(j ->
                         j.nodePoolName().filter(failing.nodePoolName()::equals).isPresent())
-                .max(Comparator.comparing((ScheduledJob j) -> j.phaseSince().orElse(Instant.EPOCH)))
                 .filter(j -> !j.message().contains(note))
                 .ifPresent(j -> state.publish(j, j.status(), j.reason(), (j.message() + " " + note).strip(), now, out));
     }

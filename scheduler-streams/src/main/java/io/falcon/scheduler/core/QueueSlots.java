@@ -75,7 +75,7 @@ final class QueueSlots {
             SupplyDecision supply = SupplyDecision.decide(job.request().supplyMode(), cluster);
             String poolName = ResourceNames.nodePool(job.id());
             state.storePool(
-                    new NodePool(
+                    NodePool.of(
                             target,
                             poolName,
                             key.topology(),

@@ -25,7 +25,7 @@ import java.util.Set;
  *
  * <p><b>submit</b> (a jobs row inserted):
  * <ol>
- *   <li>A job already known (redelivery, a CDC snapshot) is ignored.</li>
+ *   <li>A job already known (redelivery, a CDC snapshot), live or finished within the retention, is ignored.</li>
  *   <li>The request is validated ({@link RequestValidator}); an invalid one gets one Failed/InvalidSpec status naming
  *       the field, and nothing is kept.</li>
  *   <li>The valid job is kept, and its cluster chosen ({@link ClusterChoice}: an active cluster of its TPU type, one
@@ -101,6 +101,9 @@ import java.util.Set;
  *   <li>A Job deletion's: EnsureJobDeleted is sent again.</li>
  * </ol>
  *
+ * <p><b>every input</b> ends with one more step: the jobs it finished leave memory and their timers for the retired
+ * store ({@link RetiredJobs}), where they are kept for the terminal retention.
+ *
  * <p>Two paths the steps above share:
  * <ul>
  *   <li><i>start-next</i> ({@link QueueSlots#startNext}): on an active cluster with a free slot, the next job by the
@@ -142,8 +145,14 @@ public final class Scheduler {
     private final Orphans orphans;
     private final ClusterChanges clusterChanges;
 
+    /** A scheduler whose finished jobs are retained in memory (tests; bounded by the retention all the same). */
     public Scheduler(SchedulerSettings settings) {
-        state = new SchedulerState(settings);
+        this(settings, RetiredJobs.inMemory(settings.terminalRetention()));
+    }
+
+    /** A scheduler whose finished jobs go to the given retired store (the shell's, durable). */
+    public Scheduler(SchedulerSettings settings, RetiredJobs retired) {
+        state = new SchedulerState(settings, retired);
         timers = new Timers(settings);
         QueueSlots slots = new QueueSlots(state, timers);
         placement = new Placement(state, slots);
@@ -189,7 +198,7 @@ public final class Scheduler {
 
     public void restoreJob(ScheduledJob stored) {
         ScheduledJob job = stored.withProvisioningStepOfStoredRecord();
-        state.jobs.put(job.id(), job);
+        state.put(job);
         switch (job.phase()) {
             case UNPLACED -> state.unplaced.add(job.id());
             case WAITING -> job.queue().ifPresent(key -> state.queue(key).add(SchedulerState.entry(job)));
@@ -204,7 +213,13 @@ public final class Scheduler {
 
     // ---- reads for the shell ----
 
+    /** A live job, or a finished one the retired store still holds. */
     public Optional<ScheduledJob> job(String jobId) {
+        return state.liveOrRetired(jobId);
+    }
+
+    /** A job that has not finished (what the shell's job table holds). */
+    public Optional<ScheduledJob> liveJob(String jobId) {
         return Optional.ofNullable(state.jobs.get(jobId));
     }
 
@@ -237,7 +252,7 @@ public final class Scheduler {
         return state.clusters.values();
     }
 
-    /** Every job the scheduler knows, terminal ones included (for inspection and tests). */
+    /** Every live job; finished ones have left for the retired store (for inspection and tests). */
     public Collection<ScheduledJob> jobs() {
         return Collections.unmodifiableCollection(state.jobs.values());
     }
@@ -249,15 +264,11 @@ public final class Scheduler {
         return depths;
     }
 
-    /** Jobs whose pods run, per cluster (a scan: for periodic gauges, not per event). */
+    /** Jobs whose pods run, per known cluster (counted as jobs change: no scan). */
     public Map<String, Long> runningJobsByCluster() {
         Map<String, Long> running = new HashMap<>();
         state.clusters.keySet().forEach(id -> running.put(id, 0L));
-        for (ScheduledJob job : state.jobs.values()) {
-            if (job.phase() == Phase.RUNNING) {
-                job.clusterId().ifPresent(c -> running.merge(c, 1L, Long::sum));
-            }
-        }
+        state.runningPerCluster().forEach((cluster, n) -> running.put(cluster, (long) n));
         return running;
     }
 
@@ -281,25 +292,25 @@ public final class Scheduler {
     public Decisions submit(JobRequest request, Instant now) {
         Decisions out = new Decisions();
         placement.submit(request, now, out);
-        return out;
+        return finished(out);
     }
 
     public Decisions abort(String jobId, Instant now) {
         Decisions out = new Decisions();
         ending.abort(jobId, now, out);
-        return out;
+        return finished(out);
     }
 
     public Decisions clusterUpserted(ClusterRow cluster, Instant now) {
         Decisions out = new Decisions();
         clusterChanges.upserted(cluster, now, out);
-        return out;
+        return finished(out);
     }
 
     public Decisions clusterRemoved(String clusterId, Instant now) {
         Decisions out = new Decisions();
         clusterChanges.removed(clusterId, now, out);
-        return out;
+        return finished(out);
     }
 
     public Decisions observe(ExecutorEvent event, Instant now) {
@@ -335,7 +346,7 @@ public final class Scheduler {
         } else if (event instanceof ExecutorEvent.JobInventory inventory) {
             orphans.onJobInventory(inventory, now, out);
         }
-        return out;
+        return finished(out);
     }
 
     /** Fires the timers that are due; the cost is proportional to the number due, not to all jobs. */
@@ -349,13 +360,24 @@ public final class Scheduler {
             }
             switch (due.kind()) {
                 case JOB ->
-                    job(due.key())
+                    liveJob(due.key())
                             .filter(job -> job.phase() != Phase.DONE)
                             .ifPresent(job -> jobTimers.fire(job, now, out));
                 case POOL -> pool(NodePool.PoolKey.parse(due.key())).ifPresent(p -> pools.onTimer(p, now, out));
                 case DELETION -> deletion(JobDeletion.Key.parse(due.key())).ifPresent(d -> deletions.ask(d, now, out));
             }
         }
+        return finished(out);
+    }
+
+    /** Every input ends here: the jobs it finished leave memory for the retired store. */
+    private Decisions finished(Decisions out) {
+        state.retireFinished(timers, out);
         return out;
+    }
+
+    /** How many job timers are armed (for tests of the index's bound). */
+    int armedJobTimers() {
+        return timers.jobTimers();
     }
 }

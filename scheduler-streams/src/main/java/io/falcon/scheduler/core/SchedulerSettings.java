@@ -26,6 +26,8 @@ import java.util.Map;
  * @param orphanGrace how long an unknown falcon-* pool or Job may exist before it is deleted as an orphan (covers
  *     the flex-start create-visibility delay)
  * @param positionUpdates how many waiting jobs per queue get their exact position refreshed on every change
+ * @param terminalRetention how long a finished job is remembered after it ended (in the retired store, not in
+ *     memory): within it a redelivered submission of the job is a duplicate
  * @param idleLinger per supply mode, how long a READY pool no job takes is kept before it is deleted (seed section
  *     5 deletes it at once: 0, the default; flex-start capacity is scarce, so operators may keep it minutes), while
  *     a new job of its topology prefers its cluster (seed section 3)
@@ -42,6 +44,7 @@ public record SchedulerSettings(
         Duration cleanupRetry,
         Duration orphanGrace,
         int positionUpdates,
+        Duration terminalRetention,
         Map<SupplyMode, Duration> idleLinger) {
 
     public SchedulerSettings {
@@ -62,6 +65,7 @@ public record SchedulerSettings(
                 SchedulerKeys.CLEANUP_RETRY.defaultValue(),
                 SchedulerKeys.ORPHAN_GRACE.defaultValue(),
                 Math.toIntExact(SchedulerKeys.POSITION_UPDATES.defaultValue()),
+                SchedulerKeys.TERMINAL_RETENTION.defaultValue(),
                 Map.of());
     }
 
@@ -83,6 +87,7 @@ public record SchedulerSettings(
                 cleanupRetry,
                 orphanGrace,
                 n,
+                terminalRetention,
                 idleLinger);
     }
 
@@ -99,6 +104,24 @@ public record SchedulerSettings(
                 cleanupRetry,
                 orphanGrace,
                 positionUpdates,
+                terminalRetention,
                 linger);
+    }
+
+    public SchedulerSettings withTerminalRetention(Duration retention) {
+        return new SchedulerSettings(
+                reservationRetry,
+                provisioningRetry,
+                provisioningBackstop,
+                dispatchRetry,
+                submitDeadline,
+                dispatchDeadline,
+                defaultExecutionTimeout,
+                abortRetry,
+                cleanupRetry,
+                orphanGrace,
+                positionUpdates,
+                retention,
+                idleLinger);
     }
 }

@@ -25,18 +25,40 @@ import java.util.Set;
 final class SchedulerState {
     final SchedulerSettings settings;
     final Map<String, ClusterRow> clusters = new HashMap<>();
+    /** The live jobs: a job that finished moves to {@link #retired} at the end of the step that ended it. */
     final Map<String, ScheduledJob> jobs = new HashMap<>();
+
+    final RetiredJobs retired;
+    /** Per cluster, how many jobs are RUNNING: kept as jobs change, so that gauges never scan the jobs. */
+    private final Map<String, Integer> running = new HashMap<>();
+
     final Map<QueueKey, WaitQueue> queues = new HashMap<>();
     final Map<NodePool.PoolKey, NodePool> pools = new HashMap<>();
     final Map<JobDeletion.Key, JobDeletion> deletions = new HashMap<>();
     /** Valid jobs that no active cluster offers their TPU type to yet, in the order they were parked. */
     final Set<String> unplaced = new LinkedHashSet<>();
 
-    SchedulerState(SchedulerSettings settings) {
+    SchedulerState(SchedulerSettings settings, RetiredJobs retired) {
         this.settings = settings;
+        this.retired = retired;
     }
 
     // ---- reads ----
+
+    /** Live, or finished within the retention: a submission of such an id is a duplicate. */
+    boolean known(String jobId, Instant now) {
+        return jobs.containsKey(jobId)
+                || retired.find(jobId, now, settings.terminalRetention()).isPresent();
+    }
+
+    /** A live job, or a finished one still retained. */
+    Optional<ScheduledJob> liveOrRetired(String jobId) {
+        return Optional.ofNullable(jobs.get(jobId)).or(() -> retired.get(jobId));
+    }
+
+    Map<String, Integer> runningPerCluster() {
+        return Map.copyOf(running);
+    }
 
     WaitQueue queue(QueueKey key) {
         return queues.computeIfAbsent(key, k -> new WaitQueue());
@@ -140,8 +162,36 @@ final class SchedulerState {
     // ---- writes ----
 
     void store(ScheduledJob job, Decisions out) {
-        jobs.put(job.id(), job);
+        put(job);
         out.jobChanged(job.id());
+    }
+
+    /** Every write of a job goes through here, to keep the running counts. */
+    void put(ScheduledJob job) {
+        count(jobs.put(job.id(), job), -1);
+        count(job, 1);
+    }
+
+    private void count(ScheduledJob job, int delta) {
+        if (job != null && job.phase() == Phase.RUNNING) {
+            job.clusterId().ifPresent(c -> running.merge(c, delta, (a, b) -> a + b == 0 ? null : a + b));
+        }
+    }
+
+    /**
+     * The last step of every input: the jobs it finished leave memory for the retired store, and their timers are
+     * dropped. Their store entries are deleted by the shell (the job reads as absent from the live table).
+     */
+    void retireFinished(Timers timers, Decisions out) {
+        for (String jobId : out.changedJobs()) {
+            ScheduledJob job = jobs.get(jobId);
+            if (job != null && job.phase() == Phase.DONE) {
+                count(jobs.remove(jobId), -1);
+                timers.disarm(jobId);
+                retired.put(job);
+                out.retired(job);
+            }
+        }
     }
 
     void storePool(NodePool pool, Decisions out) {

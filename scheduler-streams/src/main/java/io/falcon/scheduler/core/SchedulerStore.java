@@ -10,13 +10,16 @@ import java.util.function.BiConsumer;
  * #restore} rebuilds a scheduler from it, as after a restart.
  *
  * @param queues per queue (QueueKey.asString), the actor served last, for the round-robin
+ * @param retired the finished jobs, for the retention (written by the core itself as jobs finish, read on demand;
+ *     never loaded into memory on restore)
  */
 public record SchedulerStore(
         Table<ScheduledJob> jobs,
         Table<NodePool> pools,
         Table<ClusterRow> clusters,
         Table<String> queues,
-        Table<JobDeletion> deletions) {
+        Table<JobDeletion> deletions,
+        RetiredJobs retired) {
 
     /** One key-value table. */
     public interface Table<V> {
@@ -30,7 +33,7 @@ public record SchedulerStore(
     /** Writes what the step changed, reading the values from the scheduler it ran on. */
     public static void persist(Scheduler scheduler, Decisions decisions, SchedulerStore store) {
         for (String jobId : decisions.changedJobs()) {
-            write(store.jobs(), jobId, scheduler.job(jobId));
+            write(store.jobs(), jobId, scheduler.liveJob(jobId)); // a finished job leaves the table
         }
         for (NodePool.PoolKey key : decisions.changedPools()) {
             write(store.pools(), key.asString(), scheduler.pool(key));
@@ -48,7 +51,7 @@ public record SchedulerStore(
 
     /** A scheduler holding exactly what the store holds; timers are rebuilt from the jobs' deadlines. */
     public static Scheduler restore(SchedulerStore store, SchedulerSettings settings) {
-        Scheduler restored = new Scheduler(settings);
+        Scheduler restored = new Scheduler(settings, store.retired());
         store.clusters().forEach((key, row) -> restored.restoreCluster(row));
         store.pools().forEach((key, pool) -> restored.restorePool(pool));
         store.deletions().forEach((key, deletion) -> restored.restoreDeletion(deletion));

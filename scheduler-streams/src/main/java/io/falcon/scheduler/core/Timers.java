@@ -3,7 +3,9 @@ package io.falcon.scheduler.core;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 
@@ -11,7 +13,8 @@ import java.util.TreeSet;
  * The index of every deadline and re-drive of jobs, pools and Job deletions, earliest first (design: timers are
  * punctuators over an index of deadlines, not scans of every job). An entry names what to look at, not what to do:
  * when it fires, the owner of that kind looks at the current state, so an entry made stale by a later change is
- * harmless and nothing is ever removed from the index but by firing.
+ * harmless and an entry leaves the index by firing, or when its job finishes and leaves the scheduler's memory (so
+ * that the index holds the timers of live jobs only, not a day's worth of finished jobs' execution deadlines).
  */
 final class Timers {
     enum Kind {
@@ -25,6 +28,8 @@ final class Timers {
     private final SchedulerSettings settings;
     private final TreeSet<Due> index =
             new TreeSet<>(Comparator.comparing(Due::at).thenComparing(Due::kind).thenComparing(Due::key));
+    /** The JOB entries of the index per job, so that a finished job's can be dropped without a scan. */
+    private final Map<String, List<Due>> byJob = new HashMap<>();
 
     Timers(SchedulerSettings settings) {
         this.settings = settings;
@@ -35,8 +40,28 @@ final class Timers {
         if (job.phase() == Phase.DONE) {
             return;
         }
-        deadlines(job).forEach(at -> index.add(new Due(at, Kind.JOB, job.id())));
-        job.wakeAt().ifPresent(at -> index.add(new Due(at, Kind.JOB, job.id())));
+        deadlines(job).forEach(at -> armJob(at, job.id()));
+        job.wakeAt().ifPresent(at -> armJob(at, job.id()));
+    }
+
+    private void armJob(Instant at, String jobId) {
+        Due due = new Due(at, Kind.JOB, jobId);
+        if (index.add(due)) {
+            byJob.computeIfAbsent(jobId, k -> new ArrayList<>(2)).add(due);
+        }
+    }
+
+    /** Drops every timer of a job that has left the scheduler. */
+    void disarm(String jobId) {
+        List<Due> armed = byJob.remove(jobId);
+        if (armed != null) {
+            armed.forEach(index::remove);
+        }
+    }
+
+    /** How many job timers the index holds (for tests of its bound). */
+    int jobTimers() {
+        return byJob.values().stream().mapToInt(List::size).sum();
     }
 
     void arm(NodePool.PoolKey pool, Instant at) {
@@ -53,7 +78,17 @@ final class Timers {
 
     /** Takes the earliest entry off the index if it is due by now. */
     Optional<Due> pollDue(Instant now) {
-        return index.isEmpty() || index.first().at().isAfter(now) ? Optional.empty() : Optional.of(index.pollFirst());
+        if (index.isEmpty() || index.first().at().isAfter(now)) {
+            return Optional.empty();
+        }
+        Due due = index.pollFirst();
+        if (due.kind() == Kind.JOB) {
+            List<Due> armed = byJob.get(due.key());
+            if (armed != null && armed.remove(due) && armed.isEmpty()) {
+                byJob.remove(due.key());
+            }
+        }
+        return Optional.of(due);
     }
 
     /** The deadlines of the job's phase, from the phase table of docs/architecture.md. */

@@ -29,6 +29,9 @@ public final class SchedulerTopology {
     static final String CLUSTER_STORE = "scheduler-clusters";
     static final String QUEUE_STORE = "scheduler-queues";
     static final String DELETION_STORE = "scheduler-job-deletions";
+    /** Finished jobs for the retention: a window store, so whole segments past it are dropped without a scan. */
+    static final String RETIRED_STORE = "scheduler-retired-jobs";
+
     static final String STATUS_SINK = "to-task-status";
     static final String COMMAND_SINK = "to-executor-commands";
     static final String DEAD_LETTER_SINK = "to-dead-letter";
@@ -54,6 +57,7 @@ public final class SchedulerTopology {
         topology.addStateStore(store(CLUSTER_STORE, JsonSerde.of(ClusterRow.class)), "scheduler");
         topology.addStateStore(store(QUEUE_STORE, Serdes.String()), "scheduler");
         topology.addStateStore(store(DELETION_STORE, JsonSerde.of(JobDeletion.class)), "scheduler");
+        topology.addStateStore(retiredStore(scheduling.terminalRetention()), "scheduler");
         addSink(topology, STATUS_SINK, Topics.TASK_STATUS, "scheduler");
         addSink(topology, COMMAND_SINK, Topics.EXECUTOR_COMMANDS, "scheduler");
         addSink(topology, DEAD_LETTER_SINK, Topics.DEAD_LETTER, "scheduler");
@@ -62,6 +66,19 @@ public final class SchedulerTopology {
 
     private static <V> org.apache.kafka.streams.state.StoreBuilder<?> store(String name, Serde<V> values) {
         return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), values)
+                .withLoggingEnabled(java.util.Map.of());
+    }
+
+    /**
+     * Keyed by job id, at the time the job ended (a retired job is rewritten at the same time, so it replaces
+     * itself). The segments span half the retention; a whole segment is dropped once it is past it, and the
+     * changelog is compacted and deleted past it too, so neither the store nor its restore grows with every job.
+     */
+    private static org.apache.kafka.streams.state.StoreBuilder<?> retiredStore(Duration retention) {
+        return Stores.windowStoreBuilder(
+                        Stores.persistentWindowStore(RETIRED_STORE, retention, Duration.ofMillis(1), false),
+                        Serdes.String(),
+                        JsonSerde.of(ScheduledJob.class))
                 .withLoggingEnabled(java.util.Map.of());
     }
 
