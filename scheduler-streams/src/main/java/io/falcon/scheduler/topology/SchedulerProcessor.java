@@ -58,14 +58,17 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
     }
 
     private Scheduler restore() {
+        long started = System.nanoTime();
         Scheduler restored = SchedulerStore.restore(store, scheduling);
         LOG.info(
-                "scheduler task {} restored {} jobs, {} pools, {} pending Job deletions and {} clusters",
+                "scheduler task {} restored {} live jobs, {} pools, {} pending Job deletions and {} clusters from its"
+                        + " stores in {} ms",
                 context.taskId(),
                 restored.jobs().size(),
                 restored.pools().size(),
                 restored.deletions().size(),
-                restored.clusters().size());
+                restored.clusters().size(),
+                (System.nanoTime() - started) / 1_000_000);
         return restored;
     }
 
