@@ -40,6 +40,7 @@ public record FaultStreamsConfig(
                         values.get(FaultStreamsKeys.ALLOWED_LATENESS),
                         values.get(FaultStreamsKeys.DECIDE_INTERVAL),
                         values.get(FaultStreamsKeys.RELEASE_CHECK_INTERVAL),
+                        values.get(FaultStreamsKeys.STATE_SWEEP_INTERVAL),
                         values.get(FaultStreamsKeys.COUNT_JOBLESS_FAULTS),
                         false),
                 values.find(FaultStreamsKeys.POLICY_FILE),

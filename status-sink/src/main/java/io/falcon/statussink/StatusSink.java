@@ -17,7 +17,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -39,7 +42,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Consumes task-status and writes it to the jobs table. Offsets are committed only after the database commit,
  * so a crash in between replays the batch, which the SQL guards make harmless. A database outage pauses the
- * loop with backoff and resumes with the same batch: nothing is lost.
+ * loop with backoff and resumes with the same batch: nothing is lost. Every falcon.sink.prune-interval a timer
+ * deletes the versions of terminal jobs past falcon.sink.terminal-retention ({@link StatusVersionPruner}).
  */
 public final class StatusSink implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StatusSink.class);
@@ -54,6 +58,14 @@ public final class StatusSink implements AutoCloseable {
     private final Thread loop;
     private final FalconMetrics metrics;
     private final Checks.AssignmentTracker assignment = new Checks.AssignmentTracker();
+    private final StatusVersionPruner pruner;
+    /** Prunes on its own thread and connection: a pass never holds up the write loop. */
+    private final ScheduledExecutorService pruning = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "status-sink-pruner");
+        thread.setDaemon(true);
+        return thread;
+    });
+
     private Connection connection;
 
     public StatusSink(StatusSinkConfig config) {
@@ -88,12 +100,34 @@ public final class StatusSink implements AutoCloseable {
         producerProps.put(ProducerConfig.ACKS_CONFIG, "all");
         deadLetters = new KafkaProducer<>(producerProps, new ByteArraySerializer(), new ByteArraySerializer());
         loop = new Thread(this::run, "status-sink");
+        pruner = new StatusVersionPruner(config.terminalRetention(), config.pruneBatch());
     }
 
     public StatusSink start() {
         consumer.subscribe(List.of(topic), assignment);
         loop.start();
+        long intervalMs = config.pruneInterval().toMillis();
+        pruning.scheduleWithFixedDelay(this::pruneVersions, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
         return this;
+    }
+
+    /**
+     * One pruning pass. A failure (the database away) is logged and the next pass tries again: until then the table
+     * only keeps a few more rows.
+     */
+    private void pruneVersions() {
+        Instant now = Instant.now();
+        try (Connection pruneConnection = openConnection()) {
+            int deleted = pruner.prune(pruneConnection, now);
+            if (deleted > 0) {
+                LOG.info("pruned versions of terminal jobs deleted={} terminalBefore={}", deleted, pruner.cutoff(now));
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn(
+                    "pruning versions of terminal jobs failed, next pass in {}: {}",
+                    config.pruneInterval(),
+                    e.getMessage());
+        }
     }
 
     private void run() {
@@ -276,12 +310,20 @@ public final class StatusSink implements AutoCloseable {
 
     private Connection connection() throws SQLException {
         if (connection == null || connection.isClosed()) {
-            connection = DriverManager.getConnection(config.jdbcUrl(), config.dbUser(), config.dbPassword());
-            try (var statement = connection.createStatement()) {
-                statement.execute("SET time_zone = '+00:00'");
-            }
+            connection = openConnection();
         }
         return connection;
+    }
+
+    private Connection openConnection() throws SQLException {
+        Connection opened = DriverManager.getConnection(config.jdbcUrl(), config.dbUser(), config.dbPassword());
+        try (var statement = opened.createStatement()) {
+            statement.execute("SET time_zone = '+00:00'");
+        } catch (SQLException e) {
+            opened.close();
+            throw e;
+        }
+        return opened;
     }
 
     private void closeConnection() {
@@ -326,9 +368,11 @@ public final class StatusSink implements AutoCloseable {
 
     @Override
     public void close() {
+        pruning.shutdownNow();
         running.set(false);
         consumer.wakeup();
         try {
+            pruning.awaitTermination(5, TimeUnit.SECONDS);
             loop.join(Duration.ofSeconds(30).toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -17,7 +17,10 @@ public record StatusSinkConfig(
         String dbUser,
         String dbPassword,
         int maxBatch,
-        Duration maxBackoff) {
+        Duration maxBackoff,
+        Duration terminalRetention,
+        Duration pruneInterval,
+        int pruneBatch) {
 
     /** Parses raw settings (keys or environment names); every problem is reported at once. */
     public static StatusSinkConfig from(Map<String, String> raw) {
@@ -32,13 +35,18 @@ public record StatusSinkConfig(
                 values.get(SharedKeys.DB_USER),
                 values.get(SharedKeys.DB_PASSWORD),
                 values.getInt(StatusSinkKeys.MAX_BATCH),
-                values.get(StatusSinkKeys.MAX_BACKOFF));
+                values.get(StatusSinkKeys.MAX_BACKOFF),
+                values.get(StatusSinkKeys.TERMINAL_RETENTION),
+                values.get(StatusSinkKeys.PRUNE_INTERVAL),
+                values.getInt(StatusSinkKeys.PRUNE_BATCH));
     }
 
     @Override
     public String toString() {
         // the password stays out of logs
         return "StatusSinkConfig[bootstrapServers=" + bootstrapServers + ", groupId=" + groupId + ", jdbcUrl=" + jdbcUrl
-                + ", dbUser=" + dbUser + ", maxBatch=" + maxBatch + ", maxBackoff=" + maxBackoff + "]";
+                + ", dbUser=" + dbUser + ", maxBatch=" + maxBatch + ", maxBackoff=" + maxBackoff
+                + ", terminalRetention=" + terminalRetention + ", pruneInterval="
+                + pruneInterval + ", pruneBatch=" + pruneBatch + "]";
     }
 }

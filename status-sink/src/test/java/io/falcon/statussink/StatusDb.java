@@ -64,6 +64,27 @@ final class StatusDb {
         }
     }
 
+    /** The jobs with a row in falcon_status_versions. */
+    java.util.Set<String> versionedJobs() throws SQLException {
+        java.util.Set<String> jobs = new java.util.TreeSet<>();
+        try (Connection c = connect();
+                ResultSet rows = c.createStatement().executeQuery("SELECT job_id FROM falcon_status_versions")) {
+            while (rows.next()) {
+                jobs.add(rows.getString(1));
+            }
+        }
+        return jobs;
+    }
+
+    /** A connection whose session is at UTC, as the status-sink's are. */
+    Connection connectAtUtc() throws SQLException {
+        Connection c = connect();
+        try (var statement = c.createStatement()) {
+            statement.execute("SET time_zone = '+00:00'");
+        }
+        return c;
+    }
+
     /** A transition as the scheduler sends it for a job dispatched to cluster c1, with its finish time if final. */
     static TaskStatus status(String jobId, long version, Status status, Optional<Reason> reason, String message) {
         TaskStatusBuilder transition = taskStatus(jobId)

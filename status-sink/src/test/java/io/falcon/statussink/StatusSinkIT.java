@@ -36,17 +36,19 @@ class StatusSinkIT {
         topic = SharedInfra.uniqueName("status");
         SharedInfra.kafka().createTopics(3, topic);
         producer = TopicProducer.to(SharedInfra.kafka().bootstrapServers(), Topics.TASK_STATUS, topic);
-        sink = new StatusSink(
-                        StatusSinkConfig.from(Map.of(
-                                "falcon.kafka.bootstrap-servers",
-                                        SharedInfra.kafka().bootstrapServers(),
-                                "falcon.sink.group-id", topic,
-                                "falcon.db.url", db.url(),
-                                "falcon.db.user", db.db.user(),
-                                "falcon.db.password", db.db.password(),
-                                "falcon.sink.max-backoff", "1s")),
-                        new FalconMetrics(new SimpleMeterRegistry()),
-                        topic)
+        sink = startSink(Map.of());
+    }
+
+    private StatusSink startSink(Map<String, String> extra) {
+        Map<String, String> settings = new java.util.HashMap<>(Map.of(
+                "falcon.kafka.bootstrap-servers", SharedInfra.kafka().bootstrapServers(),
+                "falcon.sink.group-id", topic,
+                "falcon.db.url", db.url(),
+                "falcon.db.user", db.db.user(),
+                "falcon.db.password", db.db.password(),
+                "falcon.sink.max-backoff", "1s"));
+        settings.putAll(extra);
+        return new StatusSink(StatusSinkConfig.from(settings), new FalconMetrics(new SimpleMeterRegistry()), topic)
                 .start();
     }
 
@@ -68,6 +70,31 @@ class StatusSinkIT {
         send(StatusDb.status("j1", 3, Status.Succeeded, Optional.empty(), ""));
         awaitStatus("j1", "Succeeded");
         assertThat(db.column("j1", "finished_at")).isNotNull();
+    }
+
+    @Test
+    void theTimerPrunesVersionsOfTerminalJobsAndKeepsThoseInFlight() throws Exception {
+        sink.close();
+        sink = startSink(Map.of("falcon.sink.terminal-retention", "1ms", "falcon.sink.prune-interval", "100ms"));
+        db.insertJob("done", "Pending");
+        db.insertJob("busy", "Pending");
+        send(StatusDb.status("done", 1, Status.Running, Optional.empty(), ""));
+        send(StatusDb.status("busy", 1, Status.Running, Optional.empty(), ""));
+        send(StatusDb.status("done", 2, Status.Succeeded, Optional.empty(), ""));
+        awaitStatus("done", "Succeeded");
+        awaitStatus("busy", "Running");
+        Await.until(
+                "the version of the finished job pruned",
+                Duration.ofSeconds(30),
+                () -> !db.versionedJobs().contains("done"),
+                () -> {
+                    try {
+                        return "versions of " + db.versionedJobs();
+                    } catch (SQLException e) {
+                        return "versions cannot be read: " + e;
+                    }
+                });
+        assertThat(db.versionedJobs()).contains("busy");
     }
 
     @Test

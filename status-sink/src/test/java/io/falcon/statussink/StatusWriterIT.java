@@ -120,6 +120,56 @@ class StatusWriterIT {
     }
 
     @Test
+    void theTransitionsOfAJobWithinOneBatchAreGuardedInVersionOrder() throws Exception {
+        db.insertJob("j1", "Pending");
+        try (Connection c = db.connect()) {
+            StatusWriter.Outcome outcome = writer.write(
+                    c,
+                    List.of(
+                            StatusDb.status("j1", 1, Status.Pending, Optional.of(Reason.Provisioning), "creating"),
+                            StatusDb.status("j1", 3, Status.Running, Optional.empty(), "running"),
+                            // reordered on the way: older than the Running one just before it in the same batch
+                            StatusDb.status("j1", 2, Status.Pending, Optional.of(Reason.Dispatching), "submitting")));
+            assertThat(outcome.applied()).isEqualTo(2);
+            assertThat(outcome.guarded()).isEqualTo(1);
+        }
+        assertThat(db.column("j1", "status")).isEqualTo("Running");
+        assertThat(db.column("j1", "message")).isEqualTo("running");
+    }
+
+    @Test
+    void aTerminalStatusAndItsAmendmentInOneBatchAreBothWritten() throws Exception {
+        db.insertJob("j1", "Pending");
+        try (Connection c = db.connect()) {
+            StatusWriter.Outcome outcome = writer.write(
+                    c,
+                    List.of(
+                            StatusDb.status("j1", 1, Status.Failed, Optional.of(Reason.NodePoolFailed), "quota"),
+                            StatusDb.status(
+                                    "j1",
+                                    2,
+                                    Status.Failed,
+                                    Optional.of(Reason.NodePoolFailed),
+                                    "quota (node pool falcon-j1 删除失败,重试中)")));
+            assertThat(outcome.applied()).isEqualTo(2);
+        }
+        assertThat(db.column("j1", "message")).isEqualTo("quota (node pool falcon-j1 删除失败,重试中)");
+    }
+
+    @Test
+    void aTerminalRowWithoutAVersionIsSealed() throws Exception {
+        // terminal without any version Falcon wrote: pruned after the retention (or written by someone else)
+        db.insertJob("j1", "Aborted");
+        try (Connection c = db.connect()) {
+            StatusWriter.Outcome outcome =
+                    writer.write(c, List.of(StatusDb.status("j1", 9, Status.Aborted, Optional.empty(), "用户中止")));
+            assertThat(outcome.guarded()).isEqualTo(1);
+        }
+        assertThat(db.column("j1", "message")).isNull();
+        assertThat(db.column("j1", "aborted_at")).isNull();
+    }
+
+    @Test
     void eventsForUnknownJobsAreReportedNotWritten() throws Exception {
         try (Connection c = db.connect()) {
             StatusWriter.Outcome outcome = writer.write(

@@ -40,6 +40,11 @@ public final class FaultStreamsKeys {
             timer("decide-interval", Duration.ofSeconds(1), "how often due job windows are decided");
     public static final Setting<Duration> RELEASE_CHECK_INTERVAL = timer(
             "release-check-interval", Duration.ofMinutes(1), "how often isolated devices are checked for auto-release");
+    public static final Setting<Duration> STATE_SWEEP_INTERVAL = timer(
+            "state-sweep-interval",
+            Duration.ofHours(1),
+            "how often fault counters and budget candidates whose newest fault is older than the largest fault window"
+                    + " (720h) are deleted");
     public static final Setting<Boolean> COUNT_JOBLESS_FAULTS = withDefault(
             "falcon.faults.count-jobless-faults",
             SettingType.BOOLEAN,
@@ -80,6 +85,7 @@ public final class FaultStreamsKeys {
                     ALLOWED_LATENESS,
                     DECIDE_INTERVAL,
                     RELEASE_CHECK_INTERVAL,
+                    STATE_SWEEP_INTERVAL,
                     COUNT_JOBLESS_FAULTS,
                     POLICY_FILE,
                     POLICY_POLL_INTERVAL,

@@ -25,6 +25,25 @@ public final class StatusSinkKeys {
             Duration.ofSeconds(30),
             Validator.positive(),
             "longest wait between retries while the database fails");
+    public static final Setting<Duration> TERMINAL_RETENTION = withDefault(
+            "falcon.sink.terminal-retention",
+            SettingType.DURATION,
+            Duration.ofHours(24),
+            Validator.positive(),
+            "how long the write guard keeps the version of a job after its terminal write; later, the terminal"
+                    + " row is sealed and the version deleted");
+    public static final Setting<Duration> PRUNE_INTERVAL = withDefault(
+            "falcon.sink.prune-interval",
+            SettingType.DURATION,
+            Duration.ofMinutes(10),
+            Validator.positive(),
+            "how often versions of terminal jobs past the retention are deleted");
+    public static final Setting<Long> PRUNE_BATCH = withDefault(
+            "falcon.sink.prune-batch",
+            SettingType.WHOLE,
+            1_000L,
+            Validator.between(1, 100_000),
+            "most versions deleted in one statement (and transaction) while pruning");
 
     public static final Component COMPONENT = new Component(
             "status-sink",
@@ -38,7 +57,10 @@ public final class StatusSinkKeys {
                     SharedKeys.DB_PASSWORD,
                     GROUP_ID,
                     MAX_BATCH,
-                    MAX_BACKOFF),
+                    MAX_BACKOFF,
+                    TERMINAL_RETENTION,
+                    PRUNE_INTERVAL,
+                    PRUNE_BATCH),
             List.of(),
             List.of());
 

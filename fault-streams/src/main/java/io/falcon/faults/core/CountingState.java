@@ -10,6 +10,12 @@ public interface CountingState {
     /** Stores the counter; an empty list deletes it. */
     void putFaultTimes(CounterKey key, List<Long> sortedTimes);
 
+    /** Deletes every counter whose sorted times match, and returns how many. */
+    int removeCountersIf(java.util.function.Predicate<List<Long>> matching);
+
+    /** The clusters that hold budget candidates. */
+    java.util.Set<String> clustersWithCandidates();
+
     /** Clears every counter of the device (all codes). */
     void clearDevice(String clusterId, String nodeName, String deviceName);
 

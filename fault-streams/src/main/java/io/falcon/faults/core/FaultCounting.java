@@ -198,6 +198,37 @@ public final class FaultCounting {
         return effects;
     }
 
+    /** What {@link #forgetExpired} deleted: how many counters, and which candidates (for the log). */
+    public record Forgotten(int counters, List<Candidate> candidates) {
+        public Forgotten {
+            candidates = List.copyOf(candidates);
+        }
+    }
+
+    /**
+     * Deletes what can no longer take part in a decision at nowMs under any policy: counters whose newest fault is
+     * the largest window ({@link FrequencyRule#MAX_WINDOW_MS}) old, and budget candidates whose deciding faults are
+     * that old (the counter they came from would have forgotten them too). Without this, the keys of nodes that
+     * are gone (node pools are created and deleted per job) would stay forever. Isolations are not touched: they
+     * end by release.
+     */
+    public Forgotten forgetExpired(long nowMs) {
+        int counters = state.removeCountersIf(times -> FrequencyRule.isExpired(times, nowMs));
+        List<Candidate> expired = new ArrayList<>();
+        for (String clusterId : state.clustersWithCandidates()) {
+            List<Candidate> candidates = new ArrayList<>(state.candidates(clusterId));
+            List<Candidate> old = candidates.stream()
+                    .filter(c -> FrequencyRule.isExpired(List.of(c.separateTimeMs()), nowMs))
+                    .toList();
+            if (!old.isEmpty()) {
+                candidates.removeAll(old);
+                state.putCandidates(clusterId, candidates);
+                expired.addAll(old);
+            }
+        }
+        return new Forgotten(counters, expired);
+    }
+
     /** Isolates held candidates, oldest first, while the cluster's budget allows (budget freed or raised). */
     public Effects promoteCandidates(String clusterId, IsolationPolicy policy, long nowMs) {
         Effects effects = new Effects();

@@ -38,6 +38,16 @@ public final class FrequencyRule {
         return List.copyOf(next);
     }
 
+    /**
+     * Whether a counter can no longer take part in any decision at nowMs: its newest time is at least the largest
+     * window old, so the next fault of the key (received now or later) would drop all of it in {@link #record}.
+     * Such a counter is deleted rather than kept until a fault of its key comes, which for a node that is gone
+     * never does.
+     */
+    public static boolean isExpired(List<Long> sortedTimes, long nowMs) {
+        return sortedTimes.isEmpty() || sortedTimes.get(sortedTimes.size() - 1) <= nowMs - MAX_WINDOW_MS;
+    }
+
     /** isReachFrequency of the RFC over sorted times. */
     public static boolean reached(List<Long> sortedTimes, int threshold, long windowMs) {
         if (sortedTimes.size() < threshold) {

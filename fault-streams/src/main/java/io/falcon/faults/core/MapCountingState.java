@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
 
 /** CountingState over plain maps: tests, the reference checks and anything that needs no persistence. */
 public final class MapCountingState implements CountingState {
@@ -23,6 +25,18 @@ public final class MapCountingState implements CountingState {
         } else {
             counters.put(key, List.copyOf(sortedTimes));
         }
+    }
+
+    @Override
+    public int removeCountersIf(Predicate<List<Long>> matching) {
+        int before = counters.size();
+        counters.values().removeIf(matching);
+        return before - counters.size();
+    }
+
+    @Override
+    public Set<String> clustersWithCandidates() {
+        return Set.copyOf(candidates.keySet());
     }
 
     @Override
@@ -75,5 +89,9 @@ public final class MapCountingState implements CountingState {
 
     public Map<CounterKey, List<Long>> counters() {
         return Map.copyOf(counters);
+    }
+
+    public Map<String, List<Candidate>> candidates() {
+        return Map.copyOf(candidates);
     }
 }

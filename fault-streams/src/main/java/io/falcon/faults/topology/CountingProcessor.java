@@ -7,8 +7,10 @@ import io.falcon.events.fault.FaultVerdict.Outcome;
 import io.falcon.events.fault.IsolationCommand;
 import io.falcon.events.fault.IsolationPolicy;
 import io.falcon.events.fault.NodeIsolation;
+import io.falcon.faults.core.Candidate;
 import io.falcon.faults.core.Effects;
 import io.falcon.faults.core.FaultCounting;
+import io.falcon.faults.core.FrequencyRule;
 import io.falcon.faults.core.NodeIsolationState;
 import io.falcon.ops.FalconMetrics;
 import java.util.ArrayList;
@@ -60,6 +62,28 @@ final class CountingProcessor implements Processor<String, byte[], String, Objec
         counting = new FaultCounting(
                 new StoreCountingState(context.getStateStore(FaultTopology.COUNTER_STORE), nodes, candidates));
         context.schedule(options.releaseCheckInterval(), PunctuationType.WALL_CLOCK_TIME, this::checkReleases);
+        context.schedule(options.stateSweepInterval(), PunctuationType.WALL_CLOCK_TIME, this::forgetExpired);
+    }
+
+    private void forgetExpired(long nowMs) {
+        FaultCounting.Forgotten forgotten = counting.forgetExpired(nowMs);
+        for (Candidate candidate : forgotten.candidates()) {
+            LOG.info(
+                    "budget candidate dropped cluster={} node={} device={} code={}: its faults are {}h old, older than"
+                            + " any fault window",
+                    candidate.fault().clusterId(),
+                    candidate.fault().nodeName(),
+                    candidate.fault().deviceName(),
+                    candidate.fault().faultCode(),
+                    FrequencyRule.MAX_WINDOW_MS / 3_600_000L);
+        }
+        if (forgotten.counters() > 0) {
+            LOG.info(
+                    "task {} deleted {} fault counters without a fault for {}h",
+                    context.taskId(),
+                    forgotten.counters(),
+                    FrequencyRule.MAX_WINDOW_MS / 3_600_000L);
+        }
     }
 
     @Override
@@ -163,7 +187,8 @@ final class CountingProcessor implements Processor<String, byte[], String, Objec
         String[] clusterAndNode = NodeIsolation.splitKey(node.key());
         Map<String, Integer> nodes = isolatedByCluster.computeIfAbsent(clusterAndNode[0], c -> new HashMap<>());
         int devices = node.devices().size();
-        Integer before = nodes.put(clusterAndNode[1], devices);
+        // a node without isolated devices leaves the map: node names come and go with node pools
+        Integer before = devices == 0 ? nodes.remove(clusterAndNode[1]) : nodes.put(clusterAndNode[1], devices);
         long total = isolatedTotals.merge(clusterAndNode[0], (long) devices - (before == null ? 0 : before), Long::sum);
         metrics.isolatedDevices(clusterAndNode[0], total);
     }

@@ -8,6 +8,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -56,6 +59,29 @@ final class StoreCountingState implements CountingState {
         } else {
             counters.put(StoreKeys.counter(key), new StoredValues.FaultTimes(sortedTimes));
         }
+    }
+
+    @Override
+    public int removeCountersIf(Predicate<List<Long>> matching) {
+        List<String> keys = new ArrayList<>();
+        try (KeyValueIterator<String, StoredValues.FaultTimes> it = counters.all()) {
+            it.forEachRemaining(kv -> {
+                if (matching.test(kv.value.times())) {
+                    keys.add(kv.key);
+                }
+            });
+        }
+        keys.forEach(counters::delete);
+        return keys.size();
+    }
+
+    @Override
+    public Set<String> clustersWithCandidates() {
+        Set<String> clusters = new TreeSet<>();
+        try (KeyValueIterator<String, StoredValues.Candidates> it = candidates.all()) {
+            it.forEachRemaining(kv -> clusters.add(kv.key));
+        }
+        return clusters;
     }
 
     @Override

@@ -142,6 +142,18 @@ final class FaultDriver implements AutoCloseable {
         return isolations.readKeyValuesToList();
     }
 
+    /** How many entries the named state store holds now. */
+    long entries(String store) {
+        long count = 0;
+        try (var all = driver.getKeyValueStore(store).all()) {
+            while (all.hasNext()) {
+                all.next();
+                count++;
+            }
+        }
+        return count;
+    }
+
     @Override
     public void close() {
         driver.close();

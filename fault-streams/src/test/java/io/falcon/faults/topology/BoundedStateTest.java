@@ -1,0 +1,108 @@
+package io.falcon.faults.topology;
+
+import static io.falcon.faults.topology.FaultDriver.fault;
+import static io.falcon.faults.topology.FaultDriver.policy;
+import static java.time.Duration.ofHours;
+import static java.time.Duration.ofSeconds;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.falcon.events.fault.FaultVerdict;
+import io.falcon.events.fault.FaultVerdict.Outcome;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Every store of the topology goes back down once what it holds can no longer matter (docs/fault-streams.md). */
+class BoundedStateTest {
+    private static final String AIC = "8C084E00";
+
+    private FaultDriver d;
+
+    @BeforeEach
+    void start() throws Exception {
+        d = new FaultDriver(FaultTopologyOptions.defaults().withInMemoryStores(true));
+    }
+
+    @AfterEach
+    void stop() {
+        d.close();
+    }
+
+    @Test
+    void countersWithoutAFaultForTheLargestWindowAreDeletedByTheSweep() {
+        d.publish(policy(1, 24, 3, -1));
+        d.send(fault(null, "n1", "d0", AIC, ofHours(0)));
+        d.send(fault(null, "n2", "d0", AIC, ofHours(0)));
+        d.send(fault(null, "n3", "d0", AIC, ofHours(0)));
+        assertThat(d.entries(FaultTopology.COUNTER_STORE)).isEqualTo(3);
+
+        d.advance(ofHours(700));
+        d.send(fault(null, "n1", "d0", AIC, ofHours(700)));
+        assertThat(d.entries(FaultTopology.COUNTER_STORE)).isEqualTo(3);
+
+        // 721 h: n2 and n3 have had no fault for the largest window (720 h); n1's newest is 21 h old
+        d.advance(ofHours(21));
+        assertThat(d.entries(FaultTopology.COUNTER_STORE)).isEqualTo(1);
+
+        d.advance(ofHours(700));
+        assertThat(d.entries(FaultTopology.COUNTER_STORE)).isZero();
+    }
+
+    @Test
+    void aCounterIsDeletedWhenItsThresholdIsReachedAndItsDeviceWhenReleased() {
+        d.publish(policy(1, 24, 2, -1));
+        d.send(fault(null, "n1", "d0", AIC, ofSeconds(0)));
+        d.send(fault(null, "n1", "d1", AIC, ofSeconds(1)));
+        assertThat(d.entries(FaultTopology.COUNTER_STORE)).isEqualTo(2);
+
+        d.send(fault(null, "n1", "d0", AIC, ofSeconds(2)));
+        assertThat(d.verdicts(Outcome.ISOLATED)).hasSize(1);
+        // cleared on isolation: deleted, not kept as an empty history
+        assertThat(d.entries(FaultTopology.COUNTER_STORE)).isEqualTo(1);
+        assertThat(d.entries(FaultTopology.NODE_STORE)).isEqualTo(1);
+
+        d.release("n1", "d0");
+        d.release("n1", "d1");
+        assertThat(d.entries(FaultTopology.COUNTER_STORE)).isZero();
+        // a node without isolated devices is deleted too
+        assertThat(d.entries(FaultTopology.NODE_STORE)).isZero();
+    }
+
+    @Test
+    void heldJobFaultsLeaveTheStoreOnceTheirWindowIsDecided() {
+        d.send(fault("job-1", "n1", "d0", AIC, ofSeconds(0)));
+        d.send(fault("job-1", "n2", "d0", AIC, ofSeconds(5)));
+        d.send(fault("job-2", "n3", "d0", AIC, ofSeconds(6)));
+        assertThat(d.entries(FaultTopology.PENDING_STORE)).isEqualTo(3);
+
+        d.advance(ofSeconds(40));
+
+        assertThat(d.verdicts())
+                .extracting(FaultVerdict::outcome)
+                .containsExactlyInAnyOrder(Outcome.SOFTWARE_FAULT, Outcome.SOFTWARE_FAULT, Outcome.COUNTED);
+        assertThat(d.entries(FaultTopology.PENDING_STORE)).isZero();
+    }
+
+    @Test
+    void aBudgetCandidateWhoseFaultsAreOlderThanTheLargestWindowIsDropped() {
+        d.publish(policy(1, true, 24, 1, -1, false, 1));
+        d.send(fault(null, "n1", "d0", AIC, ofSeconds(0)));
+        d.send(fault(null, "n2", "d0", AIC, ofSeconds(1)));
+        assertThat(d.verdicts())
+                .extracting(FaultVerdict::outcome)
+                .containsExactly(Outcome.ISOLATED, Outcome.HELD_BY_BUDGET);
+        assertThat(d.entries(FaultTopology.CANDIDATE_STORE)).isEqualTo(1);
+
+        d.advance(ofHours(719));
+        assertThat(d.entries(FaultTopology.CANDIDATE_STORE)).isEqualTo(1);
+
+        d.advance(ofHours(2));
+        assertThat(d.entries(FaultTopology.CANDIDATE_STORE)).isZero();
+
+        // budget frees up, and the month-old candidate is not isolated
+        d.release("n1", "d0");
+        assertThat(d.verdicts())
+                .extracting(FaultVerdict::outcome)
+                .containsExactly(Outcome.ISOLATED, Outcome.HELD_BY_BUDGET, Outcome.RELEASED_BY_OPERATOR);
+    }
+}
