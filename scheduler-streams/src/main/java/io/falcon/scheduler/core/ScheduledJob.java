@@ -1,11 +1,14 @@
 package io.falcon.scheduler.core;
 
 import io.falcon.events.executor.ClusterTarget;
+import io.falcon.events.executor.JobSpec;
 import io.falcon.events.executor.SupplyMode;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -357,6 +360,43 @@ public record ScheduledJob(
                 version,
                 wakeAt,
                 provisioningStep);
+    }
+
+    /**
+     * What the retired store keeps of a finished job: everything a status or a lookup needs, but not the workload's
+     * command, arguments and environment (the bulk of a record, and never read again once the job ended), so that
+     * a day of finished jobs is small on disk and in the changelog a cold restore reads.
+     */
+    public ScheduledJob retiredForm() {
+        ValidRequest slim = new ValidRequest(
+                request.id(),
+                request.actor(),
+                request.name(),
+                request.tpuType(),
+                request.topology(),
+                new JobSpec(request.spec().image(), List.of(), List.of(), Map.of()),
+                request.supplyMode(),
+                request.timeoutSeconds(),
+                request.submittedAt());
+        return new ScheduledJob(
+                slim,
+                seq,
+                phase,
+                clusterId,
+                target,
+                supplyMode,
+                nodePoolName,
+                k8sJobName,
+                jobUid,
+                dispatchedAt,
+                phaseSince,
+                Optional.empty(),
+                status,
+                reason,
+                message,
+                version,
+                Optional.empty(),
+                Optional.empty());
     }
 
     /** The next published status; the version grows so that writers can drop stale events. */

@@ -188,8 +188,9 @@ final class SchedulerState {
             if (job != null && job.phase() == Phase.DONE) {
                 count(jobs.remove(jobId), -1);
                 timers.disarm(jobId);
-                retired.put(job);
-                out.retired(job);
+                ScheduledJob kept = job.retiredForm();
+                retired.put(kept);
+                out.retired(kept);
             }
         }
     }
