@@ -3,7 +3,6 @@ package io.falcon.bench;
 import io.falcon.embedded.EmbeddedKafka;
 import io.falcon.events.ClusterStatus;
 import io.falcon.events.Meta;
-import io.falcon.events.ResourceNames;
 import io.falcon.events.Topics;
 import io.falcon.events.cdc.ChangeOp;
 import io.falcon.events.cdc.ClusterChange;
@@ -12,6 +11,7 @@ import io.falcon.events.cdc.JobChange;
 import io.falcon.events.cdc.JobRow;
 import io.falcon.events.cdc.SchedulerRouting;
 import io.falcon.events.cdc.SourcePosition;
+import io.falcon.events.executor.ExecutorCommand;
 import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.events.status.TaskStatus;
 import java.io.IOException;
@@ -104,6 +104,9 @@ public final class ScaleHarness {
     }
 
     private void run(int waiting, int retired, int clusters) throws Exception {
+        Thread executor = new Thread(this::confirmPoolDeletions, "scale-executor");
+        executor.setDaemon(true);
+        executor.start();
         startScheduler();
         for (int c = 0; c < clusters; c++) {
             send(cluster("c" + c, "v6e"));
@@ -135,16 +138,10 @@ public final class ScaleHarness {
                             Optional.of(row),
                             jobRow(id, row.actor(), "v5e", "2x2", "Aborting", Optional.of(Instant.now()))));
                 }
-                awaitConsumed(Duration.ofMinutes(10));
-                // The executor's part: the pools those aborted jobs had asked for are confirmed deleted (otherwise
-                // they would wait, DELETING, for a confirmation that never comes, and be what the heap measures).
-                for (int i = done; i < done + round; i++) {
-                    String id = "r" + i;
-                    sendEvent(
-                            new ExecutorEvent.NodePoolDeleted(meta(), id, "churn", "v5e", ResourceNames.nodePool(id)));
-                }
                 done += round;
             }
+            awaitConsumed(Duration.ofMinutes(10));
+            Thread.sleep(2000); // the executor's confirmations of the last deletions, and their processing
             awaitConsumed(Duration.ofMinutes(10));
             Duration took = Duration.between(churnStart, Instant.now());
             row(
@@ -173,6 +170,39 @@ public final class ScaleHarness {
                 Duration.between(start, first).toMillis() + " ms process start -> first decision on a new job;"
                         + " scheduler's own store scan: " + restoreLine(),
                 heapAfterGc());
+    }
+
+    /**
+     * The executor's part that matters for the scheduler's state: every node-pool deletion asked for is confirmed
+     * (each time it is asked, as the executor does), so that the pools of the passing jobs are forgotten. Pool
+     * creations are never answered: the slot holders of the waiting queues stay Provisioning.
+     */
+    private void confirmPoolDeletions() {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, "scale-executor");
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                p, new StringDeserializer(), new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(Topics.EXECUTOR_COMMANDS.name()));
+            while (!Thread.currentThread().isInterrupted()) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                    ExecutorCommand command =
+                            Topics.EXECUTOR_COMMANDS.valueSerde().deserializer().deserialize("", r.value());
+                    if (command instanceof ExecutorCommand.EnsureNodePoolDeleted delete) {
+                        sendEvent(new ExecutorEvent.NodePoolDeleted(
+                                meta(),
+                                delete.jobId(),
+                                delete.cluster().clusterId(),
+                                delete.cluster().tpuType(),
+                                delete.nodePoolName()));
+                    }
+                }
+            }
+        } catch (org.apache.kafka.common.errors.InterruptException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     // ---- the scheduler process ----
@@ -246,7 +276,7 @@ public final class ScaleHarness {
     private void sendEvent(ExecutorEvent event) {
         producer.send(new ProducerRecord<>(
                 Topics.EXECUTOR_EVENTS.name(),
-                "v5e",
+                event.tpuType(),
                 Topics.EXECUTOR_EVENTS.valueSerde().serializer().serialize("", event)));
     }
 

@@ -376,6 +376,11 @@ public final class Scheduler {
         return out;
     }
 
+    /** How many timers are armed in all (for tests of the index's bound). */
+    int armedTimers() {
+        return timers.size();
+    }
+
     /** How many job timers are armed (for tests of the index's bound). */
     int armedJobTimers() {
         return timers.jobTimers();

@@ -30,6 +30,8 @@ final class Timers {
             new TreeSet<>(Comparator.comparing(Due::at).thenComparing(Due::kind).thenComparing(Due::key));
     /** The JOB entries of the index per job, so that a finished job's can be dropped without a scan. */
     private final Map<String, List<Due>> byJob = new HashMap<>();
+    /** The one pending entry of each pool and deletion (kind + key). */
+    private final Map<String, Due> single = new HashMap<>();
 
     Timers(SchedulerSettings settings) {
         this.settings = settings;
@@ -59,17 +61,40 @@ final class Timers {
         }
     }
 
+    /** How many entries the index holds (for tests of its bound). */
+    int size() {
+        return index.size();
+    }
+
     /** How many job timers the index holds (for tests of its bound). */
     int jobTimers() {
         return byJob.values().stream().mapToInt(List::size).sum();
     }
 
     void arm(NodePool.PoolKey pool, Instant at) {
-        index.add(new Due(at, Kind.POOL, pool.asString()));
+        armOnce(new Due(at, Kind.POOL, pool.asString()));
     }
 
     void arm(JobDeletion.Key deletion, Instant at) {
-        index.add(new Due(at, Kind.DELETION, deletion.asString()));
+        armOnce(new Due(at, Kind.DELETION, deletion.asString()));
+    }
+
+    /**
+     * A pool or deletion keeps one entry, the earliest asked for: whatever fires re-derives the next time from the
+     * state (linger end, re-ask interval), so a later entry adds nothing but another chain of re-asks that would
+     * re-arm itself for as long as the pool is being deleted.
+     */
+    private void armOnce(Due due) {
+        String key = due.kind() + due.key();
+        Due pending = single.get(key);
+        if (pending != null) {
+            if (!due.at().isBefore(pending.at())) {
+                return;
+            }
+            index.remove(pending);
+        }
+        single.put(key, due);
+        index.add(due);
     }
 
     Optional<Instant> next() {
@@ -87,6 +112,8 @@ final class Timers {
             if (armed != null && armed.remove(due) && armed.isEmpty()) {
                 byJob.remove(due.key());
             }
+        } else {
+            single.remove(due.kind() + due.key(), due);
         }
         return Optional.of(due);
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.events.executor.ExecutorCommand;
 import io.falcon.events.executor.ExecutorEvent;
+import io.falcon.events.executor.SupplyMode;
 import io.falcon.events.status.Status;
 import java.time.Duration;
 import java.time.Instant;
@@ -68,6 +69,34 @@ class BoundedStateTest {
         assertThat(f.last("j1").message()).contains("PERMISSION_DENIED on delete");
         assertThat(f.scheduler.job("j1").orElseThrow().message()).contains("PERMISSION_DENIED on delete");
         assertThat(f.scheduler.jobs()).isEmpty();
+    }
+
+    @Test
+    void aPoolBeingDeletedKeepsOneTimerHoweverManyTimesItWasArmed() {
+        SchedulerFixture f = new SchedulerFixture(SchedulerSettings.defaults()
+                        .withIdleLinger(Map.of(SupplyMode.FLEX_START, Duration.ofMinutes(10))))
+                .withCluster("c1", "v6e");
+        f.submit("j1", "a").startRunning("j1").succeeded("j1"); // idle, lingering: looked at again in 10 minutes
+        step(f, Duration.ofSeconds(150));
+        f.record(f.scheduler.clusterRemoved("c1", f.now)); // deleted now, and re-asked every minute from now on
+
+        step(f, Duration.ofMinutes(20));
+        int before = f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class).size();
+        step(f, Duration.ofMinutes(10));
+
+        // Once a minute, not once a minute per path that ever armed it (the linger's look would start a second
+        // chain of re-asks that re-arms itself for as long as the deletion is unconfirmed).
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class).size() - before)
+                .isEqualTo(10);
+        // One for the pool's deletion, one for the deletion of j1's Kubernetes Job (also unconfirmed).
+        assertThat(f.scheduler.armedTimers()).isEqualTo(2);
+    }
+
+    /** Time passes in 10-second ticks, as the punctuator would see it. */
+    private static void step(SchedulerFixture f, Duration total) {
+        for (Duration d = Duration.ZERO; d.compareTo(total) < 0; d = d.plusSeconds(10)) {
+            f.advance(Duration.ofSeconds(10));
+        }
     }
 
     @Test
