@@ -99,12 +99,16 @@ final class E2e {
         insert.setString(offset + 6, job.spec());
     }
 
-    /** Aborts every row whose id starts with {@code prefix} and is not final, as an upper component does. */
+    /**
+     * Aborts every row whose id starts with {@code prefix} and is not final, as an upper component does; the last
+     * submitted first, so that a waiting job's abort does not move the jobs behind it (and re-tell their positions).
+     */
     int abortAll(String prefix) throws SQLException {
         try (Connection c = connect();
-                PreparedStatement update = c.prepareStatement(
-                        "UPDATE jobs SET status = 'Aborting', aborting_at = CURRENT_TIMESTAMP(3)"
-                                + " WHERE id LIKE ? AND status NOT IN ('Succeeded', 'Failed', 'Aborted', 'Aborting')")) {
+                PreparedStatement update =
+                        c.prepareStatement("UPDATE jobs SET status = 'Aborting', aborting_at = CURRENT_TIMESTAMP(3)"
+                                + " WHERE id LIKE ? AND status NOT IN ('Succeeded', 'Failed', 'Aborted', 'Aborting')"
+                                + " ORDER BY id DESC")) {
             update.setString(1, prefix + "%");
             return update.executeUpdate();
         }

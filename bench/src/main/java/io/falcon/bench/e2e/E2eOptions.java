@@ -30,8 +30,8 @@ record E2eOptions(
         Map<String, Map<String, String>> settings) {
 
     static final String USAGE = "bench/e2e [--stages a,b,b2,c,d] [--burst-jobs 10000] [--burst-batch 500]"
-            + " [--burst-spread 1s] [--rate 50] [--steady-for 30s] [--steady-run-seconds 1] [--steady-clusters 12]"
-            + " [--handoff-jobs 500] [--reuse-jobs 200] [--reuse-run-seconds 1] [--poll-every 5s] [--sim-tick 5ms]"
+            + " [--burst-spread 1s] [--rate 50] [--steady-for 20s] [--steady-run-seconds 1] [--steady-clusters 12]"
+            + " [--handoff-jobs 500] [--reuse-jobs 200] [--reuse-run-seconds 1] [--poll-every 5s] [--sim-tick 20ms]"
             + " [--pool-delay 0ms] [--row-poll 5ms] [--data-dir DIR] [--set COMPONENT:KEY=VALUE ...]";
 
     static E2eOptions parse(String[] args) {
@@ -84,14 +84,14 @@ record E2eOptions(
                 Integer.parseInt(o.getOrDefault("burst-batch", "500")),
                 duration(o.getOrDefault("burst-spread", "1s")),
                 Double.parseDouble(o.getOrDefault("rate", "50")),
-                duration(o.getOrDefault("steady-for", "30s")),
+                duration(o.getOrDefault("steady-for", "20s")),
                 Double.parseDouble(o.getOrDefault("steady-run-seconds", "1")),
                 Integer.parseInt(o.getOrDefault("steady-clusters", "12")),
                 Integer.parseInt(o.getOrDefault("handoff-jobs", "500")),
                 Integer.parseInt(o.getOrDefault("reuse-jobs", "200")),
                 Double.parseDouble(o.getOrDefault("reuse-run-seconds", "1")),
                 duration(o.getOrDefault("poll-every", "5s")),
-                duration(o.getOrDefault("sim-tick", "5ms")),
+                duration(o.getOrDefault("sim-tick", "20ms")),
                 duration(o.getOrDefault("pool-delay", "0ms")),
                 duration(o.getOrDefault("row-poll", "5ms")),
                 Optional.ofNullable(o.get("data-dir")).map(Path::of),

@@ -69,7 +69,7 @@ final class RowLog implements AutoCloseable {
         return log;
     }
 
-    /** Every change of the job seen so far, in commit order as the tail read it. */
+    /** Every change of the job seen so far, in the order the database logged them. */
     List<Change> changes(String jobId) {
         List<Change> list = byJob.get(jobId);
         if (list == null) {
@@ -138,6 +138,10 @@ final class RowLog implements AutoCloseable {
                     List<Change> list = byJob.computeIfAbsent(change.jobId(), k -> new ArrayList<>());
                     synchronized (list) {
                         list.add(change);
+                        if (list.size() > 1 && list.get(list.size() - 2).seq() > seq) {
+                            // found late (its transaction committed after a later one): keep commit order
+                            list.sort(java.util.Comparator.comparingLong(Change::seq));
+                        }
                     }
                 }
                 gaps.values().removeIf(since -> nowMs - since > 5_000);

@@ -73,7 +73,7 @@ final class SteadyRun {
         e2e.log(
                 "steady: %d INSERTed in %.1f s (latest INSERT %d ms behind schedule); waiting for them to end",
                 n, (System.nanoTime() - start) / 1e9, run.lateness.toMillis());
-        run.allFinal = e2e.awaitFinal(run.ids, Duration.ofMinutes(3));
+        run.allFinal = e2e.awaitFinal(run.ids, Duration.ofSeconds(Math.max(180, n / 4)));
         run.took = Duration.ofNanos(System.nanoTime() - start);
         // one more poll period, so that the poller has looked after the last INSERT
         Thread.sleep(o.pollEvery().toMillis() + 200);
