@@ -37,6 +37,9 @@ record E2eOptions(
     static E2eOptions parse(String[] args) {
         Map<String, String> o = new LinkedHashMap<>();
         Map<String, Map<String, String>> settings = new HashMap<>();
+        if (List.of(args).contains("--help")) {
+            throw new IllegalArgumentException("usage: " + USAGE);
+        }
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (!a.startsWith("--") || i + 1 >= args.length) {

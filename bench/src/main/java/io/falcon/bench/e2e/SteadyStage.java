@@ -65,7 +65,7 @@ final class SteadyStage implements Stage {
                 GOAL_MS,
                 rate + "; row read every " + e2e.options.rowPoll().toMillis() + " ms");
         if (!run.allFinal) {
-            table.add(new Table.Row("b) (not every job ended within 3 min)", "", "", "", "NO", ""));
+            table.add(new Table.Row("b) (not every job ended in time)", "", "", "", "NO", ""));
         }
     }
 }
