@@ -59,12 +59,9 @@ final class ReuseStage implements Stage {
                     .ifPresent(next ->
                             (next.type() == Type.NODE_POOL_DELETED ? deleted : reused).add(end.at(), next.at()));
         }
-        table.latency("c) job end -> next job's Job POST on the reused pool", reused, GOAL_MS, "");
-        table.latency(
-                "c) job end -> DeleteNodePool (nothing waits)",
-                deleted,
-                GOAL_MS,
-                steady == null ? "" : "; with the steady run's jobs");
+        String with = steady == null ? "" : "; this stage's and the steady run's jobs";
+        table.latency("c) job end -> next job's Job POST on the reused pool", reused, GOAL_MS, with);
+        table.latency("c) job end -> DeleteNodePool (nothing waits)", deleted, GOAL_MS, with);
         if (!done) {
             table.add(new Table.Row("c) (not every job ended in time)", "", "", "", "NO", ""));
         }
