@@ -21,6 +21,7 @@ import io.falcon.ops.FalconMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -55,11 +56,11 @@ public final class ExecutorApp implements AutoCloseable {
     private final NodePoolManager nodePools;
     private final JobStatusReconciler reconciler;
     private final CommandDispatcher dispatcher;
-    private final CommandConsumer commands;
+    private final List<CommandConsumer> commands = new java.util.ArrayList<>();
     private final ClusterRegistryWatcher registry;
     private final KnownClusters knownClusters;
     private final IsolationActuator isolation;
-    private Thread commandThread;
+    private final List<Thread> commandThreads = new java.util.ArrayList<>();
     private Thread registryThread;
     private boolean closed;
 
@@ -109,14 +110,16 @@ public final class ExecutorApp implements AutoCloseable {
                 gkeApi, edgeApi, metered, events, scheduler, clock, NodePoolManager.Settings.of(config));
         JobDriver jobs = new JobDriver(edgeApi, metered, events);
         this.dispatcher = new CommandDispatcher(nodePools, jobs, reconciler, edgeClients);
-        this.commands = new CommandConsumer(
-                        new KafkaConsumer<>(consumerProps(config)),
-                        producer,
-                        sink,
-                        dispatcher::handle,
-                        clock,
-                        config.producerName())
-                .onDeadLetter(metrics::deadLetter);
+        for (int i = 0; i < config.commandThreads(); i++) {
+            commands.add(new CommandConsumer(
+                            new KafkaConsumer<>(consumerProps(config, i)),
+                            producer,
+                            sink,
+                            dispatcher::handle,
+                            clock,
+                            config.producerName())
+                    .onDeadLetter(metrics::deadLetter));
+        }
         this.knownClusters = new KnownClusters(edgeClients);
         this.isolation =
                 new IsolationActuator(config.bootstrapServers(), config.groupId() + "-isolation", knownClusters, clock);
@@ -127,13 +130,16 @@ public final class ExecutorApp implements AutoCloseable {
 
     /** Starts the loops and returns. */
     public synchronized ExecutorApp start() {
-        if (commandThread != null) {
+        if (!commandThreads.isEmpty()) {
             return this;
         }
         nodePools.start();
         isolation.start();
-        commandThread = new Thread(commands, "falcon-executor-commands");
-        commandThread.start();
+        for (int i = 0; i < commands.size(); i++) {
+            Thread thread = new Thread(commands.get(i), "falcon-executor-commands" + (i == 0 ? "" : "-" + i));
+            commandThreads.add(thread);
+            thread.start();
+        }
         if (registry != null) {
             registryThread = new Thread(registry, "falcon-executor-cluster-registry");
             registryThread.setDaemon(true);
@@ -156,14 +162,14 @@ public final class ExecutorApp implements AutoCloseable {
         knownClusters.accept(cluster);
     }
 
-    /** The command partitions this instance holds, for readiness. */
+    /** The command partitions the first command loop holds, for readiness (it joins like the others). */
     public io.falcon.ops.Checks.AssignmentTracker commandAssignment() {
-        return commands.assignment();
+        return commands.get(0).assignment();
     }
 
-    /** Whether the command loop is alive, for liveness. */
+    /** Whether every command loop is alive, for liveness. */
     public boolean running() {
-        return commandThread != null && commandThread.isAlive() && !closed;
+        return !commandThreads.isEmpty() && commandThreads.stream().allMatch(Thread::isAlive) && !closed;
     }
 
     public ExecutorConfig config() {
@@ -182,11 +188,11 @@ public final class ExecutorApp implements AutoCloseable {
         }
         closed = true;
         log.info("executor stopping");
-        commands.stop();
+        commands.forEach(CommandConsumer::stop);
         if (registry != null) {
             registry.stop();
         }
-        join(commandThread);
+        commandThreads.forEach(ExecutorApp::join);
         join(registryThread);
         nodePools.close();
         reconciler.close();
@@ -235,7 +241,13 @@ public final class ExecutorApp implements AutoCloseable {
     }
 
     static Map<String, Object> consumerProps(ExecutorConfig config) {
+        return consumerProps(config, 0);
+    }
+
+    /** The consumer of command loop {@code loop}; each loop is its own static member of the group. */
+    static Map<String, Object> consumerProps(ExecutorConfig config, int loop) {
         // static membership: a restarted executor takes its partitions back at once (GroupMembership)
+        String instanceId = io.falcon.events.GroupMembership.instanceId();
         return io.falcon.events.GroupMembership.staticMember(
                 Map.of(
                         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
@@ -255,7 +267,7 @@ public final class ExecutorApp implements AutoCloseable {
                         ByteArrayDeserializer.class,
                         ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
                         ByteArrayDeserializer.class),
-                io.falcon.events.GroupMembership.instanceId());
+                loop == 0 ? instanceId : instanceId + "-" + loop);
     }
 
     static Map<String, Object> registryProps(ExecutorConfig config) {

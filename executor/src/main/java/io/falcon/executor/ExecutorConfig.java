@@ -30,7 +30,8 @@ public record ExecutorConfig(
         Duration inventoryInterval,
         Duration maxBackoff,
         int deleteFailuresReported,
-        NodePoolSpec.ScaleDown scaleDown) {
+        NodePoolSpec.ScaleDown scaleDown,
+        int commandThreads) {
 
     /** How the executor authenticates to GKE, Compute and the edge Kubernetes APIs. */
     public enum Credentials {
@@ -93,7 +94,8 @@ public record ExecutorConfig(
                 new NodePoolSpec.ScaleDown(
                         values.get(ExecutorKeys.SCALE_DOWN_RESERVATION),
                         values.get(ExecutorKeys.SCALE_DOWN_ON_DEMAND),
-                        values.get(ExecutorKeys.SCALE_DOWN_FLEX_START)));
+                        values.get(ExecutorKeys.SCALE_DOWN_FLEX_START)),
+                values.getInt(ExecutorKeys.COMMAND_THREADS));
     }
 
     /** The settings for the fleet simulator: no credentials, plaintext gRPC, short timers. */

@@ -36,6 +36,7 @@ public final class FleetSim implements AutoCloseable {
     private final GkeServer gkeServer;
     private final ComputeRestServer computeServer;
     private final FleetRecord record;
+    private final FleetMilestones milestones;
 
     private FleetSim(
             ReservationStore reservations,
@@ -44,8 +45,10 @@ public final class FleetSim implements AutoCloseable {
             Map<ClusterRef, NodePoolKnobs> knobs,
             GkeServer gkeServer,
             ComputeRestServer computeServer,
-            FleetRecord record) {
+            FleetRecord record,
+            FleetMilestones milestones) {
         this.record = record;
+        this.milestones = milestones;
         this.reservations = reservations;
         this.gke = gke;
         this.edges = edges;
@@ -60,7 +63,8 @@ public final class FleetSim implements AutoCloseable {
         started.add(record);
         try {
             ReservationStore reservations = new ReservationStore(config.clock());
-            GkeFleet gke = new GkeFleet(config.clock(), reservations, record);
+            FleetMilestones milestones = new FleetMilestones();
+            GkeFleet gke = new GkeFleet(config.clock(), reservations, record, milestones);
             started.add(gke);
             Map<ClusterRef, EdgeKubernetes> edges = new LinkedHashMap<>();
             Map<ClusterRef, NodePoolKnobs> knobs = new LinkedHashMap<>();
@@ -70,7 +74,7 @@ public final class FleetSim implements AutoCloseable {
                     throw new IllegalArgumentException("duplicate cluster " + ref);
                 }
                 EdgeKubernetes edge =
-                        EdgeKubernetes.start(ref.name(), 0, config.clock(), config.simulatorTick(), record);
+                        EdgeKubernetes.start(ref.name(), 0, config.clock(), config.simulatorTick(), record, milestones);
                 started.add(edge);
                 NodePoolKnobs clusterKnobs = new NodePoolKnobs(config.poolCreationDelay(), config.poolDeletionDelay());
                 gke.addCluster(ref, cluster.tpuType(), edge.url(), fakeCaCertificate(), clusterKnobs, edge.nodes());
@@ -90,7 +94,7 @@ public final class FleetSim implements AutoCloseable {
             started.add(gkeServer);
             ComputeRestServer computeServer = new ComputeRestServer(reservations, config.computePort());
             started.add(computeServer);
-            return new FleetSim(reservations, gke, edges, knobs, gkeServer, computeServer, record);
+            return new FleetSim(reservations, gke, edges, knobs, gkeServer, computeServer, record, milestones);
         } catch (IOException | RuntimeException e) {
             for (AutoCloseable c : started) {
                 closeQuietly(c);
@@ -144,6 +148,11 @@ public final class FleetSim implements AutoCloseable {
     /** Every node-pool and Kubernetes Job create and delete served so far, with its outcome. */
     public FleetRecord record() {
         return record;
+    }
+
+    /** The moments of each job's life as the fleet sees them, for a listener in the same JVM. */
+    public FleetMilestones milestones() {
+        return milestones;
     }
 
     public List<ClusterRef> clusters() {

@@ -29,6 +29,7 @@ import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,6 +64,23 @@ public final class LocalFalcon implements AutoCloseable {
     public static LocalFalcon start(
             EmbeddedKafka kafka, EmbeddedMariaDb db, String instanceName, Path stateDir, FleetSimConfig fleetConfig)
             throws SQLException {
+        return start(kafka, db, instanceName, stateDir, fleetConfig, DemoFleet.CLUSTERS, Map.of());
+    }
+
+    /**
+     * As above on a fleet of the caller's: {@code clusters} are registered as clusters rows and must be the clusters
+     * {@code fleetConfig} simulates ({@link #fleetConfig}); {@code overrides} (component catalog name -> setting key ->
+     * value) are laid over each component's local settings, e.g. for a load harness.
+     */
+    public static LocalFalcon start(
+            EmbeddedKafka kafka,
+            EmbeddedMariaDb db,
+            String instanceName,
+            Path stateDir,
+            FleetSimConfig fleetConfig,
+            List<DemoFleet.DemoCluster> clusters,
+            Map<String, Map<String, String>> overrides)
+            throws SQLException {
         String database = instanceName.replaceAll("[^A-Za-z0-9_]", "_");
         db.createDatabase(database);
         try (Connection connection = db.connect(database)) {
@@ -75,8 +93,8 @@ public final class LocalFalcon implements AutoCloseable {
         LocalFalcon falcon = new LocalFalcon(kafka, db, database, fleet);
         falcon.started.push(fleet);
         try {
-            falcon.registerDemoClusters();
-            falcon.startComponents(instanceName, stateDir);
+            falcon.registerClusters(clusters);
+            falcon.startComponents(instanceName, stateDir, overrides);
         } catch (RuntimeException | SQLException e) {
             falcon.close();
             throw e;
@@ -85,14 +103,19 @@ public final class LocalFalcon implements AutoCloseable {
     }
 
     public static FleetSimConfig demoFleetConfig() {
-        return FleetSimConfig.of(DemoFleet.CLUSTERS.stream()
+        return fleetConfig(DemoFleet.CLUSTERS);
+    }
+
+    /** The fleet-sim configuration simulating {@code clusters} (fast test defaults; adjust with its with* methods). */
+    public static FleetSimConfig fleetConfig(List<DemoFleet.DemoCluster> clusters) {
+        return FleetSimConfig.of(clusters.stream()
                 .map(DemoFleet.DemoCluster::simulation)
                 .toArray(io.falcon.fleetsim.EdgeClusterConfig[]::new));
     }
 
-    private void registerDemoClusters() throws SQLException {
+    private void registerClusters(List<DemoFleet.DemoCluster> clusters) throws SQLException {
         try (Connection connection = db.connect(database)) {
-            DemoFleet.register(connection, DemoFleet.CLUSTERS);
+            DemoFleet.register(connection, clusters);
         }
     }
 
@@ -170,8 +193,8 @@ public final class LocalFalcon implements AutoCloseable {
                 faults);
     }
 
-    private void startComponents(String instanceName, Path stateDir) {
-        Map<String, Map<String, String>> settings = componentSettings(
+    private void startComponents(String instanceName, Path stateDir, Map<String, Map<String, String>> overrides) {
+        Map<String, Map<String, String>> settings = new HashMap<>(componentSettings(
                 new Endpoints(
                         kafka.bootstrapServers(),
                         db.host(),
@@ -183,7 +206,12 @@ public final class LocalFalcon implements AutoCloseable {
                         fleet.gkeEndpoint(),
                         fleet.computeEndpoint()),
                 instanceName,
-                stateDir);
+                stateDir));
+        overrides.forEach((component, values) -> {
+            Map<String, String> merged = new HashMap<>(settings.getOrDefault(component, Map.of()));
+            merged.putAll(values);
+            settings.put(component, merged);
+        });
         CdcIngest ingest = new CdcIngest(CdcConfig.from(settings.get(CdcIngestKeys.COMPONENT.name())));
         ingest.start();
         started.push(ingest);

@@ -6,6 +6,7 @@ import io.falcon.scheduler.topology.SchedulerTopology;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.Properties;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +28,8 @@ public final class SchedulerApp implements AutoCloseable {
                 config.stateDir(),
                 config.streamThreads(),
                 config.sessionTimeout());
+        props.put(
+                StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
         streams = new KafkaStreams(SchedulerTopology.build(config.tickInterval(), config.scheduling(), metrics), props);
         streams.setStateListener((next, previous) -> LOG.info("scheduler streams {} -> {}", previous, next));
     }

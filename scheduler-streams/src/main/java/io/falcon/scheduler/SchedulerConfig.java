@@ -18,6 +18,7 @@ public record SchedulerConfig(
         short replicationFactor,
         int streamThreads,
         Duration tickInterval,
+        Duration commitInterval,
         Duration sessionTimeout,
         SchedulerSettings scheduling) {
 
@@ -34,6 +35,7 @@ public record SchedulerConfig(
                 (short) values.getInt(SharedKeys.KAFKA_REPLICATION_FACTOR),
                 values.getInt(SchedulerKeys.STREAM_THREADS),
                 values.get(SchedulerKeys.TICK_INTERVAL),
+                values.get(SchedulerKeys.COMMIT_INTERVAL),
                 values.get(SchedulerKeys.SESSION_TIMEOUT),
                 new SchedulerSettings(
                         values.get(SchedulerKeys.RESERVATION_RETRY),

@@ -82,6 +82,14 @@ public final class ExecutorKeys {
             "how often falcon-* pools and Jobs are inventoried per cluster");
     public static final Setting<Duration> MAX_BACKOFF =
             timer("max-backoff", Duration.ofMinutes(1), "longest wait between retries of a failing API call");
+    public static final Setting<Long> COMMAND_THREADS = withDefault(
+            "falcon.executor.command-threads",
+            SettingType.WHOLE,
+            1L,
+            Validator.between(1, 64),
+            "command loops, each its own consumer of falcon.executor.commands in the executor's group: a command"
+                    + " partition (the commands of a cluster, in order) is carried out by one loop, so up to as many"
+                    + " partitions as loops progress at once; each loop still commits every command before the next");
     public static final Setting<Long> DELETE_FAILURES_REPORTED = withDefault(
             "falcon.executor.node-pool.delete-failures-reported",
             SettingType.WHOLE,
@@ -125,6 +133,7 @@ public final class ExecutorKeys {
                     INVENTORY_INTERVAL,
                     MAX_BACKOFF,
                     DELETE_FAILURES_REPORTED,
+                    COMMAND_THREADS,
                     SCALE_DOWN_RESERVATION,
                     SCALE_DOWN_ON_DEMAND,
                     SCALE_DOWN_FLEX_START),

@@ -32,6 +32,12 @@ public final class SchedulerKeys {
             "Kafka Streams threads");
     public static final Setting<Duration> TICK_INTERVAL =
             timer("tick-interval", Duration.ofSeconds(1), "how often due timers are looked at");
+    public static final Setting<Duration> COMMIT_INTERVAL = timer(
+            "commit-interval",
+            Duration.ofMillis(100),
+            "Kafka Streams commit interval: decisions (statuses, executor commands) become visible to their readers"
+                    + " only when the exactly-once transaction commits, so every hop through the scheduler waits up to"
+                    + " this long; each commit is a transaction round trip and a store flush");
     public static final Setting<Duration> SESSION_TIMEOUT = timer(
             "session-timeout",
             Duration.ofSeconds(45),
@@ -105,6 +111,7 @@ public final class SchedulerKeys {
                     STATE_DIR,
                     STREAM_THREADS,
                     TICK_INTERVAL,
+                    COMMIT_INTERVAL,
                     SESSION_TIMEOUT,
                     RESERVATION_RETRY,
                     PROVISIONING_RETRY,

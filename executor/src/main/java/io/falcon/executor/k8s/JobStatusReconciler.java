@@ -175,7 +175,10 @@ public final class JobStatusReconciler implements AutoCloseable {
             return;
         }
         JobView view = Fabric8Views.job(job);
+        // the cheap label look-up first: converting every pod of the cluster for every Job evaluated (each informer
+        // event, and every Job at each re-check) cost O(Jobs x pods) per re-check, most of the executor's CPU
         List<PodView> pods = w.pods.getStore().list().stream()
+                .filter(p -> jobName.equals(jobNameOf(p)))
                 .map(Fabric8Views::pod)
                 .filter(p -> p.belongsTo(view))
                 .toList();

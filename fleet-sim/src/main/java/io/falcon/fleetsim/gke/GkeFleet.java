@@ -5,6 +5,7 @@ import com.google.container.v1.MasterAuth;
 import com.google.container.v1.NodePool;
 import com.google.container.v1.Operation;
 import com.google.container.v1.ReservationAffinity;
+import io.falcon.fleetsim.FleetMilestones;
 import io.falcon.fleetsim.FleetRecord;
 import io.falcon.fleetsim.compute.ReservationKey;
 import io.falcon.fleetsim.compute.ReservationStore;
@@ -53,11 +54,17 @@ public final class GkeFleet implements AutoCloseable {
     private final Map<String, Operation> operations = new LinkedHashMap<>();
 
     private final FleetRecord record;
+    private final FleetMilestones milestones;
 
     public GkeFleet(Clock clock, ReservationStore reservations, FleetRecord record) {
+        this(clock, reservations, record, new FleetMilestones());
+    }
+
+    public GkeFleet(Clock clock, ReservationStore reservations, FleetRecord record, FleetMilestones milestones) {
         this.clock = clock;
         this.reservations = reservations;
         this.record = record;
+        this.milestones = milestones;
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "fleet-sim-gke");
             t.setDaemon(true);
@@ -165,7 +172,14 @@ public final class GkeFleet implements AutoCloseable {
 
     private void recordPool(
             FleetRecord.Kind kind, FleetRecord.Outcome outcome, ClusterRef ref, String pool, Optional<String> job) {
-        record.add(new FleetRecord.Entry(clock.instant(), kind, outcome, ref.name(), pool, job));
+        Instant at = clock.instant();
+        record.add(new FleetRecord.Entry(at, kind, outcome, ref.name(), pool, job));
+        if (outcome == FleetRecord.Outcome.ACCEPTED) {
+            FleetMilestones.Type type = kind == FleetRecord.Kind.NODE_POOL_CREATE
+                    ? FleetMilestones.Type.NODE_POOL_CREATED
+                    : FleetMilestones.Type.NODE_POOL_DELETED;
+            milestones.announce(new FleetMilestones.Milestone(at, type, ref.name(), pool, job, Optional.of(pool)));
+        }
     }
 
     private static FleetRecord.Outcome outcomeOf(StatusRuntimeException e) {
@@ -364,6 +378,15 @@ public final class GkeFleet implements AutoCloseable {
             }
         }
         registrar(c.ref).addNodes(nodes);
+        if (milestones.observed()) {
+            milestones.announce(new FleetMilestones.Milestone(
+                    clock.instant(),
+                    FleetMilestones.Type.NODES_READY,
+                    c.ref.name(),
+                    pool.name(),
+                    Optional.ofNullable(pool.proto.getConfig().getMetadataMap().get(JOB_ID_METADATA)),
+                    Optional.of(pool.name())));
+        }
     }
 
     /** A failed delete: the operation ends with an error and the pool is back where it was. */

@@ -12,6 +12,7 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.falcon.fleetsim.FleetMilestones;
 import io.falcon.fleetsim.FleetRecord;
 import java.net.InetAddress;
 import java.time.Clock;
@@ -60,12 +61,14 @@ public final class EdgeKubernetes implements AutoCloseable {
         private final ApiKnobs knobs;
         private final String cluster;
         private final FleetRecord record;
+        private final FleetMilestones milestones;
         private final Clock clock;
 
-        KnobbedDispatcher(ApiKnobs knobs, String cluster, FleetRecord record, Clock clock) {
+        KnobbedDispatcher(ApiKnobs knobs, String cluster, FleetRecord record, FleetMilestones milestones, Clock clock) {
             this.knobs = knobs;
             this.cluster = cluster;
             this.record = record;
+            this.milestones = milestones;
             this.clock = clock;
         }
 
@@ -88,16 +91,29 @@ public final class EdgeKubernetes implements AutoCloseable {
             }
             String name = "";
             Optional<String> job = Optional.empty();
+            Optional<String> pool = Optional.empty();
             try {
-                JsonNode metadata = JSON.readTree(body).path("metadata");
+                JsonNode tree = JSON.readTree(body);
+                JsonNode metadata = tree.path("metadata");
                 name = metadata.path("name").asText("");
                 job = Optional.ofNullable(metadata.path("annotations").get(JOB_ID_ANNOTATION))
+                        .map(JsonNode::asText);
+                pool = Optional.ofNullable(tree.path("spec")
+                                .path("template")
+                                .path("spec")
+                                .path("nodeSelector")
+                                .get(SimulatedNodes.NODE_POOL_LABEL))
                         .map(JsonNode::asText);
             } catch (java.io.IOException | RuntimeException e) {
                 log.debug("unreadable job create body cluster={}", cluster, e);
             }
-            record.add(new FleetRecord.Entry(
-                    clock.instant(), FleetRecord.Kind.K8S_JOB_CREATE, outcomeOf(response.code()), cluster, name, job));
+            FleetRecord.Outcome outcome = outcomeOf(response.code());
+            java.time.Instant at = clock.instant();
+            record.add(new FleetRecord.Entry(at, FleetRecord.Kind.K8S_JOB_CREATE, outcome, cluster, name, job));
+            if (outcome == FleetRecord.Outcome.ACCEPTED) {
+                milestones.announce(new FleetMilestones.Milestone(
+                        at, FleetMilestones.Type.K8S_JOB_POSTED, cluster, name, job, pool));
+            }
             return response;
         }
 
@@ -151,13 +167,14 @@ public final class EdgeKubernetes implements AutoCloseable {
             KubernetesClient client,
             Clock clock,
             Duration tick,
-            ApiKnobs knobs) {
+            ApiKnobs knobs,
+            FleetMilestones milestones) {
         this.cluster = cluster;
         this.knobs = knobs;
         this.server = server;
         this.client = client;
         this.nodes = new SimulatedNodes(client, clock);
-        this.jobs = new JobLifecycleSimulator(cluster, client, clock, tick);
+        this.jobs = new JobLifecycleSimulator(cluster, client, clock, tick, milestones);
         this.housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "fleet-sim-k8s-housekeeping-" + cluster);
             t.setDaemon(true);
@@ -181,17 +198,23 @@ public final class EdgeKubernetes implements AutoCloseable {
 
     /** Starts the API server on 127.0.0.1 ({@code port} 0 = any free port) and the simulator. */
     public static EdgeKubernetes start(String cluster, int port, Clock clock, Duration tick, FleetRecord record) {
+        return start(cluster, port, clock, tick, record, new FleetMilestones());
+    }
+
+    /** As above, announcing the Job POSTs it accepts and the Jobs' pods running and Jobs finishing to milestones. */
+    public static EdgeKubernetes start(
+            String cluster, int port, Clock clock, Duration tick, FleetRecord record, FleetMilestones milestones) {
         ApiKnobs knobs = new ApiKnobs();
         KubernetesMockServer server = new KubernetesMockServer(
                 new Context(),
                 new MockWebServer(),
                 new HashMap<>(),
-                new KnobbedDispatcher(knobs, cluster, record, clock),
+                new KnobbedDispatcher(knobs, cluster, record, milestones, clock),
                 false);
         server.init(InetAddress.getLoopbackAddress(), port);
         String url = "http://127.0.0.1:" + server.getPort();
         KubernetesClient client = client(url);
-        EdgeKubernetes edge = new EdgeKubernetes(cluster, server, client, clock, tick, knobs);
+        EdgeKubernetes edge = new EdgeKubernetes(cluster, server, client, clock, tick, knobs, milestones);
         edge.jobs.start();
         log.info("kubernetes API sim for cluster={} listening on {}", cluster, url);
         return edge;

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.falcon.fleetsim.FleetMilestones;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -41,6 +43,8 @@ import org.slf4j.LoggerFactory;
 public final class JobLifecycleSimulator implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(JobLifecycleSimulator.class);
+    /** The annotation in which Falcon names its job. */
+    private static final String JOB_ID_ANNOTATION = "falcon.io/job-id";
     /** ErrImagePull turns into ImagePullBackOff after this long. */
     private static final Duration IMAGE_PULL_BACKOFF_AFTER = Duration.ofMillis(500);
 
@@ -51,11 +55,18 @@ public final class JobLifecycleSimulator implements AutoCloseable {
     private final Clock clock;
     private final Duration tick;
     private final ScheduledExecutorService loop;
+    private final FleetMilestones milestones;
     private final Map<String, SimulatedJob> jobs = new LinkedHashMap<>();
     private SharedIndexInformer<Node> nodes;
     private SharedIndexInformer<Job> jobInformer;
 
     public JobLifecycleSimulator(String cluster, KubernetesClient client, Clock clock, Duration tick) {
+        this(cluster, client, clock, tick, new FleetMilestones());
+    }
+
+    public JobLifecycleSimulator(
+            String cluster, KubernetesClient client, Clock clock, Duration tick, FleetMilestones milestones) {
+        this.milestones = milestones;
         this.cluster = cluster;
         this.client = client;
         this.clock = clock;
@@ -194,6 +205,25 @@ public final class JobLifecycleSimulator implements AutoCloseable {
             fail(job, "BackoffLimitExceeded", "Job has reached the specified backoff limit", now);
         }
         writeJobStatus(job);
+        if (job.finished()) {
+            announce(job, FleetMilestones.Type.K8S_JOB_FINISHED);
+        }
+    }
+
+    /** Once per Job and type, after the state it names was written to the API server. */
+    private void announce(SimulatedJob job, FleetMilestones.Type type) {
+        if (!milestones.observed() || !job.announced.add(type)) {
+            return;
+        }
+        var annotations = job.job.getMetadata().getAnnotations();
+        var selector = job.job.getSpec().getTemplate().getSpec().getNodeSelector();
+        milestones.announce(new FleetMilestones.Milestone(
+                clock.instant(),
+                type,
+                cluster,
+                job.name,
+                Optional.ofNullable(annotations == null ? null : annotations.get(JOB_ID_ANNOTATION)),
+                Optional.ofNullable(selector == null ? null : selector.get(SimulatedNodes.NODE_POOL_LABEL))));
     }
 
     private void createPod(SimulatedJob job, int index, Instant now) {
@@ -280,6 +310,12 @@ public final class JobLifecycleSimulator implements AutoCloseable {
                 pod.nodeName,
                 pod.phase);
         writePod(job, pod);
+        long running = job.pods.stream()
+                .filter(p -> p.phase == SimulatedPod.Phase.RUNNING)
+                .count();
+        if (running >= job.completions) {
+            announce(job, FleetMilestones.Type.PODS_RUNNING);
+        }
     }
 
     /** A pod whose node went away (its pool was deleted) is gone, and counts as a failure, as with PodGC. */

@@ -33,6 +33,9 @@ final class SimulatedJob {
     String failureMessage;
     Instant finishedAt;
     JobStatus lastWritten;
+    /** The milestones already announced for this Job. */
+    final java.util.Set<io.falcon.fleetsim.FleetMilestones.Type> announced =
+            java.util.EnumSet.noneOf(io.falcon.fleetsim.FleetMilestones.Type.class);
 
     SimulatedJob(Job job) {
         this.job = job;
