@@ -141,8 +141,6 @@ public final class ScaleHarness {
                 done += round;
             }
             awaitConsumed(Duration.ofMinutes(10));
-            Thread.sleep(2000); // the executor's confirmations of the last deletions, and their processing
-            awaitConsumed(Duration.ofMinutes(10));
             Duration took = Duration.between(churnStart, Instant.now());
             row(
                     "retired: " + done + " jobs passed (submitted, slot, pool asked, aborted)",
@@ -181,6 +179,7 @@ public final class ScaleHarness {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         p.put(ConsumerConfig.GROUP_ID_CONFIG, "scale-executor");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
@@ -199,6 +198,9 @@ public final class ScaleHarness {
                                 delete.nodePoolName()));
                     }
                 }
+                // Committed after the answers are sent: the harness reads this lag to know the executor caught up.
+                producer.flush();
+                consumer.commitSync();
             }
         } catch (org.apache.kafka.common.errors.InterruptException e) {
             Thread.currentThread().interrupt();
@@ -344,36 +346,54 @@ public final class ScaleHarness {
 
     // ---- waiting ----
 
-    /** Until the scheduler has committed every input produced so far. */
+    /**
+     * Until the scheduler has committed every input produced so far and the executor's part has answered every
+     * command: repeated until a pass finds nothing new on either side (each side's output is the other's input).
+     */
     private void awaitConsumed(Duration limit) throws Exception {
         producer.flush();
         Instant deadline = Instant.now().plus(limit);
         try (Admin admin = kafka.admin()) {
-            List<TopicPartition> inputs = List.of(
-                    new TopicPartition(Topics.SCHEDULER_INPUT.name(), 0),
-                    new TopicPartition(Topics.EXECUTOR_EVENTS.name(), 0));
-            Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
-            inputs.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
-            var ends = admin.listOffsets(latest).all().get();
-            while (Instant.now().isBefore(deadline)) {
-                Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(APP_ID)
-                        .partitionsToOffsetAndMetadata()
-                        .get();
-                boolean all = inputs.stream().allMatch(tp -> {
-                    OffsetAndMetadata at = committed.get(tp);
-                    long end = ends.get(tp).offset();
-                    return end == 0 || (at != null && at.offset() >= end);
-                });
-                if (all) {
+            while (true) {
+                boolean schedulerWasBehind = awaitGroup(
+                        admin, APP_ID, List.of(Topics.SCHEDULER_INPUT.name(), Topics.EXECUTOR_EVENTS.name()), deadline);
+                boolean executorWasBehind =
+                        awaitGroup(admin, "scale-executor", List.of(Topics.EXECUTOR_COMMANDS.name()), deadline);
+                producer.flush();
+                if (!schedulerWasBehind && !executorWasBehind) {
                     return;
                 }
-                if (!scheduler.isAlive()) {
-                    throw new IllegalStateException("the scheduler process died; see " + logDir);
-                }
-                Thread.sleep(100);
             }
         }
-        throw new IllegalStateException("the scheduler did not consume its input within " + limit);
+    }
+
+    /** Waits until the group has committed the end of every partition of the topics; whether it had to wait. */
+    private boolean awaitGroup(Admin admin, String group, List<String> topics, Instant deadline) throws Exception {
+        Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
+        for (var d : admin.describeTopics(topics).allTopicNames().get().values()) {
+            d.partitions().forEach(pi -> latest.put(new TopicPartition(d.name(), pi.partition()), OffsetSpec.latest()));
+        }
+        var ends = admin.listOffsets(latest).all().get();
+        boolean waited = false;
+        while (Instant.now().isBefore(deadline)) {
+            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
+                    .partitionsToOffsetAndMetadata()
+                    .get();
+            boolean all = latest.keySet().stream().allMatch(tp -> {
+                OffsetAndMetadata at = committed.get(tp);
+                long end = ends.get(tp).offset();
+                return end == 0 || (at != null && at.offset() >= end);
+            });
+            if (all) {
+                return waited;
+            }
+            waited = true;
+            if (!scheduler.isAlive()) {
+                throw new IllegalStateException("the scheduler process died; see " + logDir);
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException(group + " did not catch up with " + topics + " in time");
     }
 
     /** When the first status of the job was produced (its record timestamp). */
