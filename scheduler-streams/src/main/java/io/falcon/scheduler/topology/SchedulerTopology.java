@@ -64,19 +64,9 @@ public final class SchedulerTopology {
         return topology;
     }
 
-    /**
-     * The changelogs roll a segment every 64 MiB or hour, so that the log cleaner compacts them as they go (the
-     * broker's 1 GiB default would leave a whole day of a busy scheduler's changes, finished jobs included, for a
-     * cold restore to read); a finished job's tombstone is kept for the broker's delete.retention.ms (1 day).
-     */
-    static final java.util.Map<String, String> CHANGELOG_CONFIG = java.util.Map.of(
-            "segment.bytes", Integer.toString(64 * 1024 * 1024),
-            "segment.ms", Long.toString(Duration.ofHours(1).toMillis()),
-            "min.cleanable.dirty.ratio", "0.2");
-
     private static <V> org.apache.kafka.streams.state.StoreBuilder<?> store(String name, Serde<V> values) {
         return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), values)
-                .withLoggingEnabled(CHANGELOG_CONFIG);
+                .withLoggingEnabled(java.util.Map.of());
     }
 
     /**
@@ -89,7 +79,7 @@ public final class SchedulerTopology {
                         Stores.persistentWindowStore(RETIRED_STORE, retention, Duration.ofMillis(1), false),
                         Serdes.String(),
                         JsonSerde.of(ScheduledJob.class))
-                .withLoggingEnabled(CHANGELOG_CONFIG);
+                .withLoggingEnabled(java.util.Map.of());
     }
 
     @SuppressWarnings("unchecked")
