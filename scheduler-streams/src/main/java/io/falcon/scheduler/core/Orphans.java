@@ -95,7 +95,7 @@ final class Orphans {
                 .filter(key -> !seen.contains(key))
                 .toList();
         for (NodePool.PoolKey key : gone) {
-            state.pools.remove(key);
+            state.removePool(key);
             out.poolChanged(key);
         }
     }

@@ -94,7 +94,7 @@ final class PoolLifecycle {
         NodePool.PoolKey key = new NodePool.PoolKey(deleted.clusterId(), deleted.nodePoolName());
         NodePool pool = state.pools.get(key);
         if (pool != null && pool.state() == NodePool.State.DELETING) {
-            state.pools.remove(key);
+            state.removePool(key);
             out.poolChanged(key);
         }
     }

@@ -181,7 +181,7 @@ public final class Scheduler {
      * one is looked at then too (its linger may be over).
      */
     public void restorePool(NodePool pool) {
-        state.pools.put(pool.key(), pool);
+        state.putPool(pool);
         if (pool.state() != NodePool.State.CREATING) {
             timers.arm(pool.key(), Instant.EPOCH);
         }

@@ -12,6 +12,7 @@ import io.falcon.events.status.TaskStatus;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
@@ -33,7 +34,15 @@ final class SchedulerState {
     private final Map<String, Integer> running = new HashMap<>();
 
     final Map<QueueKey, WaitQueue> queues = new HashMap<>();
+    /** Written only through {@link #putPool} and {@link #removePool}, which keep {@link #poolsByQueue}. */
     final Map<NodePool.PoolKey, NodePool> pools = new HashMap<>();
+    /**
+     * The pools of each (cluster, topology) that are not being deleted: a job looking for a free pool reads its
+     * queue's few, not every pool of the task (those awaiting their deletion's confirmation included), which made
+     * each slot grant O(pools).
+     */
+    private final Map<QueueKey, Set<NodePool.PoolKey>> poolsByQueue = new HashMap<>();
+
     final Map<JobDeletion.Key, JobDeletion> deletions = new HashMap<>();
     /** Valid jobs that no active cluster offers their TPU type to yet, in the order they were parked. */
     final Set<String> unplaced = new LinkedHashSet<>();
@@ -92,8 +101,8 @@ final class SchedulerState {
 
     private Optional<NodePool> freePool(ClusterRow cluster, String topology, ScheduledJob job, NodePool.State state) {
         ClusterTarget here = target(cluster);
-        return pools.values().stream()
-                .filter(p -> p.clusterId().equals(cluster.id()) && p.topology().equals(topology))
+        return poolsByQueue.getOrDefault(new QueueKey(cluster.id(), topology), Set.of()).stream()
+                .map(pools::get)
                 .filter(p -> p.state() == state && p.heldBy().isEmpty())
                 .filter(p -> p.target().equals(here))
                 .filter(p -> p.suits(job))
@@ -166,6 +175,33 @@ final class SchedulerState {
         out.jobChanged(job.id());
     }
 
+    void putPool(NodePool pool) {
+        NodePool previous = pools.put(pool.key(), pool);
+        if (previous != null) {
+            unindex(previous);
+        }
+        if (pool.state() != NodePool.State.DELETING) {
+            poolsByQueue
+                    .computeIfAbsent(new QueueKey(pool.clusterId(), pool.topology()), k -> new HashSet<>())
+                    .add(pool.key());
+        }
+    }
+
+    void removePool(NodePool.PoolKey key) {
+        NodePool previous = pools.remove(key);
+        if (previous != null) {
+            unindex(previous);
+        }
+    }
+
+    private void unindex(NodePool pool) {
+        QueueKey queue = new QueueKey(pool.clusterId(), pool.topology());
+        Set<NodePool.PoolKey> keys = poolsByQueue.get(queue);
+        if (keys != null && keys.remove(pool.key()) && keys.isEmpty()) {
+            poolsByQueue.remove(queue);
+        }
+    }
+
     /** Every write of a job goes through here, to keep the running counts. */
     void put(ScheduledJob job) {
         count(jobs.put(job.id(), job), -1);
@@ -196,7 +232,7 @@ final class SchedulerState {
     }
 
     void storePool(NodePool pool, Decisions out) {
-        pools.put(pool.key(), pool);
+        putPool(pool);
         out.poolChanged(pool.key());
     }
 
