@@ -42,4 +42,12 @@ public final class Fixtures {
         return new ExecutorCommand.EnsureNodePool(
                 meta(), jobId, cluster(), "falcon-" + jobId, "v7x", topology, mode, Optional.ofNullable(reservation));
     }
+
+    public static ExecutorCommand.EnsureJobDeleted deleteJob(String jobId) {
+        return new ExecutorCommand.EnsureJobDeleted(meta(), jobId, cluster(), "falcon-" + jobId);
+    }
+
+    public static ExecutorCommand.EnsureNodePoolDeleted deletePool(String jobId) {
+        return new ExecutorCommand.EnsureNodePoolDeleted(meta(), jobId, cluster(), "falcon-" + jobId);
+    }
 }

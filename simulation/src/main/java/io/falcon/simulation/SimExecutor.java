@@ -4,6 +4,7 @@ import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorCommand;
 import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.executor.Events;
+import io.falcon.executor.core.CommandBatch;
 import io.falcon.executor.core.JobDriver;
 import io.falcon.executor.core.JobReports;
 import io.falcon.executor.core.JobView;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.function.Supplier;
 
@@ -27,6 +29,9 @@ import java.util.function.Supplier;
  */
 final class SimExecutor {
     static final Duration POLL = Duration.ofSeconds(10);
+    /** The largest batch one poll hands the command loop here (small, so that batches of every size occur). */
+    static final int MAX_BATCH = 8;
+
     static final Duration INFORMER = Duration.ofSeconds(5);
     static final Duration INVENTORY = Duration.ofSeconds(60);
     static final PoolReconciler.Settings SETTINGS =
@@ -53,7 +58,7 @@ final class SimExecutor {
 
     private Duration holdFor = Duration.ZERO;
 
-    /** Events of the command in hand, published when it completes (the flush before the commit). */
+    /** Events of the batch in hand since its last commit, published at the next (the flush before the commit). */
     private List<ExecutorEvent> buffer;
 
     SimExecutor(
@@ -112,7 +117,7 @@ final class SimExecutor {
         loop.after(down, this::start);
     }
 
-    /** New commands were committed: carry them out one at a time. */
+    /** New commands were committed: the next poll takes up to MAX_BATCH of them, carried out as one batch. */
     void wake() {
         if (!up || busy || position >= logs.commands.size()) {
             return;
@@ -123,13 +128,49 @@ final class SimExecutor {
             if (gen != generation) {
                 return;
             }
-            handle(logs.commands.get(position));
+            int end = Math.min(logs.commands.size(), position + 1 + rnd.nextInt(MAX_BATCH));
+            runBatch(List.copyOf(logs.commands.subList(position, end)));
         });
+    }
+
+    /**
+     * The batch as CommandConsumer carries it out ({@link CommandBatch}'s plan): events are published and the
+     * position committed at each Commit step; a crash after any command loses what was not committed.
+     */
+    private void runBatch(List<ExecutorCommand> batch) {
+        int start = position;
+        buffer = new ArrayList<>();
+        List<Optional<ExecutorCommand>> commands =
+                batch.stream().map(Optional::of).toList();
+        for (CommandBatch.Step step : CommandBatch.plan(commands)) {
+            if (step instanceof CommandBatch.Run run) {
+                handle(batch.get(run.index()));
+                if (faults.get().crashBeforeCommit() > 0
+                        && rnd.nextDouble() < faults.get().crashBeforeCommit()) {
+                    // Died after carrying out a command and before the commit: its events may or may not have
+                    // gone out, and the batch's rest from the last commit is redelivered.
+                    List<ExecutorEvent> done = buffer;
+                    buffer = null;
+                    if (rnd.nextBoolean()) {
+                        done.forEach(this::publish);
+                    }
+                    crash(Duration.ofSeconds(1 + rnd.nextInt(60)));
+                    return;
+                }
+            } else if (step instanceof CommandBatch.Commit commit) {
+                buffer.forEach(this::publish);
+                buffer = new ArrayList<>();
+                position = start + commit.through() + 1;
+                logs.commandsCommitted = position;
+            }
+        }
+        buffer = null;
+        busy = false;
+        wake();
     }
 
     private void handle(ExecutorCommand command) {
         discover(command.cluster());
-        buffer = new ArrayList<>();
         Instant now = loop.now();
         if (command instanceof ExecutorCommand.EnsureNodePool c) {
             pools.ensure(c, now);
@@ -140,22 +181,6 @@ final class SimExecutor {
         } else if (command instanceof ExecutorCommand.EnsureJobDeleted c) {
             jobs.ensureDeleted(c);
         }
-        List<ExecutorEvent> done = buffer;
-        buffer = null;
-        if (faults.get().crashBeforeCommit() > 0
-                && rnd.nextDouble() < faults.get().crashBeforeCommit()) {
-            // Died between carrying out the command and committing it: its events may or may not have gone out.
-            if (rnd.nextBoolean()) {
-                done.forEach(this::publish);
-            }
-            crash(Duration.ofSeconds(1 + rnd.nextInt(60)));
-            return;
-        }
-        done.forEach(this::publish);
-        position++;
-        logs.commandsCommitted = position;
-        busy = false;
-        wake();
     }
 
     private void discover(ClusterTarget cluster) {

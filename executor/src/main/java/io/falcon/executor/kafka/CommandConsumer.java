@@ -4,11 +4,14 @@ import io.falcon.events.DeadLetter;
 import io.falcon.events.Meta;
 import io.falcon.events.Topics;
 import io.falcon.events.executor.ExecutorCommand;
+import io.falcon.executor.core.CommandBatch;
 import io.falcon.ops.Checks;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -21,12 +24,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The command loop: poll EXECUTOR_COMMANDS; for each command, hand it to its handler, flush the events it produced,
- * then commit its offset before the next command is carried out. Committing each command before acting on the next
- * means a restart redelivers at most the one command in hand, never one that a later command already undid (an
- * EnsureJob replayed after its EnsureJobDeleted would create the Job a second time). An undecodable command (or
- * one whose handler throws) goes to DEAD_LETTER with the reason; nothing ends the loop but {@link #stop()}. If
- * publishing failed, the command is not committed but read again.
+ * The command loop: poll EXECUTOR_COMMANDS; carry out each partition's commands of the poll in offset order as
+ * {@link CommandBatch} plans them, then flush the events they produced and commit the partition's offsets once.
+ * A restart redelivers what was not committed, at most one poll's commands of a partition: each is idempotent, and
+ * the plan never carries out a creation whose deletion follows in the same batch (and commits such a deletion at
+ * once), so a redelivery never re-creates a Job or node pool that a later command already deleted. An undecodable
+ * command (or one whose handler throws) goes to DEAD_LETTER with the reason; nothing ends the loop but {@link
+ * #stop()}. If publishing failed, or the commit was refused, the uncommitted rest is read again.
  */
 public final class CommandConsumer implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(CommandConsumer.class);
@@ -94,47 +98,72 @@ public final class CommandConsumer implements Runnable {
     }
 
     /**
-     * Carries out the batch one command at a time. If a command's events cannot be published, or its commit is
-     * refused (the partition was taken away in a rebalance), the rest of the batch is not carried out: every
-     * partition of the batch is rewound to its first command not yet committed, and read again.
+     * Carries out the batch partition by partition. If the events cannot be published, or a commit is refused (the
+     * partition was taken away in a rebalance), the rest of the batch is not carried out: every partition of the
+     * batch is rewound to its first command not yet committed, and read again.
      */
     private void runBatch(ConsumerRecords<byte[], byte[]> records) {
         Map<TopicPartition, Long> unfinished = new java.util.LinkedHashMap<>();
         for (TopicPartition partition : records.partitions()) {
             unfinished.put(partition, records.records(partition).get(0).offset());
         }
-        for (ConsumerRecord<byte[], byte[]> record : records) {
-            if (!running) {
-                return; // not committed: the next owner of the partition carries it out
+        for (TopicPartition partition : records.partitions()) {
+            List<ConsumerRecord<byte[], byte[]>> own = records.records(partition);
+            List<Optional<ExecutorCommand>> commands = new ArrayList<>(own.size());
+            for (ConsumerRecord<byte[], byte[]> record : own) {
+                commands.add(decode(record));
             }
-            TopicPartition partition = new TopicPartition(record.topic(), record.partition());
-            handle(record);
-            producer.flush();
-            Exception sendError = sink.takeError();
-            if (sendError != null) {
-                log.error(
-                        "events of command {}-{}@{} were not all published; reading it again",
-                        record.topic(),
-                        record.partition(),
-                        record.offset(),
-                        sendError);
-                rewind(unfinished);
-                return;
+            for (CommandBatch.Step step : CommandBatch.plan(commands)) {
+                if (!running) {
+                    return; // not committed: the next owner of the partition carries it out
+                }
+                if (step instanceof CommandBatch.Run run) {
+                    ConsumerRecord<byte[], byte[]> record = own.get(run.index());
+                    commands.get(run.index()).ifPresent(command -> handle(record, command));
+                } else if (step instanceof CommandBatch.Skip skip) {
+                    ExecutorCommand skipped = commands.get(skip.index()).orElseThrow();
+                    log.info(
+                            "skipping {} of job {}: {} follows in the same batch",
+                            skipped.getClass().getSimpleName(),
+                            skipped.jobId(),
+                            commands.get(skip.supersededBy())
+                                    .map(c -> c.getClass().getSimpleName())
+                                    .orElse(""));
+                } else if (step instanceof CommandBatch.Commit commit) {
+                    ConsumerRecord<byte[], byte[]> last = own.get(commit.through());
+                    if (!publishAndCommit(partition, last)) {
+                        rewind(unfinished);
+                        return;
+                    }
+                    unfinished.put(partition, last.offset() + 1);
+                }
             }
-            try {
-                consumer.commitSync(Map.of(partition, new OffsetAndMetadata(record.offset() + 1)));
-            } catch (org.apache.kafka.clients.consumer.CommitFailedException
-                    | org.apache.kafka.common.errors.RebalanceInProgressException e) {
-                log.warn(
-                        "commit of command {}-{}@{} refused ({}); reading the batch again",
-                        record.topic(),
-                        record.partition(),
-                        record.offset(),
-                        e.getMessage());
-                rewind(unfinished);
-                return;
-            }
-            unfinished.put(partition, record.offset() + 1);
+        }
+    }
+
+    /** Flushes the events produced so far, then commits the partition through {@code last}. */
+    private boolean publishAndCommit(TopicPartition partition, ConsumerRecord<byte[], byte[]> last) {
+        producer.flush();
+        Exception sendError = sink.takeError();
+        if (sendError != null) {
+            log.error(
+                    "events of the commands of {} up to offset {} were not all published; reading them again",
+                    partition,
+                    last.offset(),
+                    sendError);
+            return false;
+        }
+        try {
+            consumer.commitSync(Map.of(partition, new OffsetAndMetadata(last.offset() + 1)));
+            return true;
+        } catch (org.apache.kafka.clients.consumer.CommitFailedException
+                | org.apache.kafka.common.errors.RebalanceInProgressException e) {
+            log.warn(
+                    "commit of the commands of {} up to offset {} refused ({}); reading them again",
+                    partition,
+                    last.offset(),
+                    e.getMessage());
+            return false;
         }
     }
 
@@ -146,21 +175,26 @@ public final class CommandConsumer implements Runnable {
         });
     }
 
-    private void handle(ConsumerRecord<byte[], byte[]> record) {
-        ExecutorCommand command;
+    /** The command of a record; empty (and dead-lettered) if it cannot be decoded. */
+    private Optional<ExecutorCommand> decode(ConsumerRecord<byte[], byte[]> record) {
         try {
-            command = Topics.EXECUTOR_COMMANDS.valueSerde().deserializer().deserialize(record.topic(), record.value());
+            ExecutorCommand command =
+                    Topics.EXECUTOR_COMMANDS.valueSerde().deserializer().deserialize(record.topic(), record.value());
             if (command == null) {
                 throw new IllegalArgumentException("empty command (tombstone)");
             }
             if (command.cluster() == null || command.cluster().clusterId() == null) {
                 throw new IllegalArgumentException("command without a cluster");
             }
+            return Optional.of(command);
         } catch (RuntimeException e) {
             deadLetter(record, "cannot decode executor command: " + e.getMessage(), e);
             deadLettered.accept(record.topic(), "decode");
-            return;
+            return Optional.empty();
         }
+    }
+
+    private void handle(ConsumerRecord<byte[], byte[]> record, ExecutorCommand command) {
         try {
             dispatcher.accept(command);
         } catch (RuntimeException e) {

@@ -78,6 +78,52 @@ class CommandConsumerTest {
         assertThat(letters.get(1).offset()).isEqualTo(2);
     }
 
+    @Test
+    void aBatchIsCarriedOutWithoutTheCreationsItsOwnDeletionsUndoAndCommittedWithOneFlushAtTheEnd() {
+        MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
+        MockProducer<byte[], byte[]> producer =
+                new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+        List<ExecutorCommand> handled = new ArrayList<>();
+        List<Long> committedWhenHandled = new ArrayList<>();
+        TopicPartition tp = new TopicPartition(TOPIC, 0);
+        CommandConsumer loop = new CommandConsumer(
+                consumer,
+                producer,
+                new KafkaEventSink(producer),
+                c -> {
+                    handled.add(c);
+                    var offset = consumer.committed(Set.of(tp)).get(tp);
+                    committedWhenHandled.add(offset == null ? -1 : offset.offset());
+                },
+                Clock.systemUTC(),
+                "executor-test");
+        ExecutorCommand jobA = Fixtures.ensureJob("a", "2x2", Fixtures.spec());
+        ExecutorCommand jobB = Fixtures.ensureJob("b", "2x2", Fixtures.spec());
+        ExecutorCommand jobADeleted = Fixtures.deleteJob("a");
+        ExecutorCommand jobC = Fixtures.ensureJob("c", "2x2", Fixtures.spec());
+        byte[] key = "c-1".getBytes(StandardCharsets.UTF_8);
+        AtomicLong committed = new AtomicLong(-1);
+        consumer.schedulePollTask(() -> {
+            consumer.rebalance(List.of(tp));
+            consumer.updateBeginningOffsets(Map.of(tp, 0L));
+            consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, 0, key, bytes(jobA)));
+            consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, 1, key, bytes(jobB)));
+            consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, 2, key, bytes(jobADeleted)));
+            consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, 3, key, bytes(jobC)));
+        });
+        consumer.schedulePollTask(() -> {
+            committed.set(consumer.committed(Set.of(tp)).get(tp).offset());
+            loop.stop();
+        });
+
+        loop.run();
+
+        assertThat(handled).containsExactly(jobB, jobADeleted, jobC);
+        // the deletion ran only once all before it was committed; jobC ran in the same uncommitted stretch
+        assertThat(committedWhenHandled).containsExactly(-1L, 2L, 2L);
+        assertThat(committed.get()).isEqualTo(4);
+    }
+
     private static byte[] bytes(ExecutorCommand c) {
         return Topics.EXECUTOR_COMMANDS.valueSerde().serializer().serialize(TOPIC, c);
     }
