@@ -108,6 +108,7 @@ public final class ExecutorApp implements AutoCloseable {
                 this::watchCluster);
         this.nodePools = new NodePoolManager(
                 gkeApi, edgeApi, metered, events, scheduler, clock, NodePoolManager.Settings.of(config));
+        reconciler.onNodeReady(nodePools::nodeReady);
         JobDriver jobs = new JobDriver(edgeApi, metered, events);
         this.dispatcher = new CommandDispatcher(nodePools, jobs, reconciler, edgeClients);
         for (int i = 0; i < config.commandThreads(); i++) {

@@ -88,6 +88,7 @@ public final class SimHarness implements AutoCloseable {
         nodePools = new NodePoolManager(
                 gkeApi, edgeApi, sink, events, scheduler, clock, NodePoolManager.Settings.of(config));
         nodePools.start();
+        reconciler.onNodeReady(nodePools::nodeReady);
         jobs = new JobDriver(edgeApi, sink, events);
         dispatcher = new CommandDispatcher(nodePools, jobs, reconciler, edges);
     }

@@ -106,6 +106,26 @@ public final class NodePoolDriver {
         }
     }
 
+    /**
+     * Something the task waits for may have happened (a node of the pool turned Ready): a creation in flight takes
+     * its next step now instead of at its next attempt. A deletion, or a pool without a task, is left alone.
+     */
+    public void nudge(ClusterTarget cluster, String pool, Instant now) {
+        Slot slot = tasks.get(PoolTask.key(cluster, pool));
+        if (slot == null) {
+            return;
+        }
+        synchronized (slot) {
+            if (slot.dead
+                    || slot.task.kind() != PoolTask.Kind.CREATE
+                    || !slot.task.nextAttempt().isAfter(now)) {
+                return;
+            }
+            slot.task = slot.task.with(b -> b.nextAttempt = now);
+        }
+        step(slot, now);
+    }
+
     /** Steps every task that is due. */
     public void tick(Instant now) {
         for (Slot slot : List.copyOf(tasks.values())) {

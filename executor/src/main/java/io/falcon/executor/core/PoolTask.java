@@ -82,6 +82,11 @@ public record PoolTask(
     }
 
     public String key() {
+        return key(cluster, pool);
+    }
+
+    /** The key of the task of this pool on this cluster (one task per pool). */
+    public static String key(ClusterTarget cluster, String pool) {
         return cluster.resourceName() + "/nodePools/" + pool;
     }
 

@@ -1,6 +1,7 @@
 package io.falcon.executor.k8s;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -45,7 +46,14 @@ public final class JobStatusReconciler implements AutoCloseable {
     private final ScheduledFuture<?> recheck;
     private final ScheduledFuture<?> inventory;
 
-    private record Watched(ClusterTarget cluster, SharedIndexInformer<Job> jobs, SharedIndexInformer<Pod> pods) {}
+    private record Watched(
+            ClusterTarget cluster,
+            SharedIndexInformer<Job> jobs,
+            SharedIndexInformer<Pod> pods,
+            SharedIndexInformer<Node> nodes) {}
+
+    /** Told (cluster, node pool) when a node of a falcon-* pool turns Ready; see {@link #onNodeReady}. */
+    private volatile java.util.function.BiConsumer<ClusterTarget, String> nodeReady = (cluster, pool) -> {};
 
     /**
      * @param inventoryInterval how often the Falcon Jobs of every watched cluster are reported (JobInventory), for
@@ -95,12 +103,18 @@ public final class JobStatusReconciler implements AutoCloseable {
                     .inNamespace(namespace)
                     .withLabel(FalconLabels.MANAGED_BY, FalconLabels.MANAGED_BY_VALUE)
                     .runnableInformer(resyncMs);
-            Watched w = new Watched(cluster, jobs, pods);
+            // Nodes of every pool (the GKE pool label; a falcon-* prefix cannot be selected): a pool's last node
+            // turning Ready steps its creation at once instead of at the next poll (up to the poll interval later).
+            SharedIndexInformer<Node> nodes =
+                    client.nodes().withLabel(KubernetesEdgeApi.NODE_POOL_LABEL).runnableInformer(resyncMs);
+            Watched w = new Watched(cluster, jobs, pods, nodes);
             jobs.addEventHandler(handler(w, job -> job.getMetadata().getName(), true));
             pods.addEventHandler(handler(w, JobStatusReconciler::jobNameOf, false));
+            nodes.addEventHandler(nodeHandler(cluster));
             watched.put(cluster.clusterId(), w);
             jobs.start();
             pods.start();
+            nodes.start();
             log.info(
                     "watching jobs and pods with {} on cluster {} ({})",
                     FalconLabels.selector(),
@@ -109,12 +123,56 @@ public final class JobStatusReconciler implements AutoCloseable {
         }
     }
 
+    /** Who is told when a node of a falcon-* node pool turns Ready (the node-pool side of the executor). */
+    public void onNodeReady(java.util.function.BiConsumer<ClusterTarget, String> listener) {
+        this.nodeReady = listener;
+    }
+
+    private ResourceEventHandler<Node> nodeHandler(ClusterTarget cluster) {
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Node node) {
+                if (KubernetesEdgeApi.isReady(node)) {
+                    tell(node);
+                }
+            }
+
+            @Override
+            public void onUpdate(Node before, Node after) {
+                if (KubernetesEdgeApi.isReady(after) && !KubernetesEdgeApi.isReady(before)) {
+                    tell(after);
+                }
+            }
+
+            @Override
+            public void onDelete(Node node, boolean unknownFinalState) {}
+
+            private void tell(Node node) {
+                String pool = node.getMetadata().getLabels() == null
+                        ? null
+                        : node.getMetadata().getLabels().get(KubernetesEdgeApi.NODE_POOL_LABEL);
+                if (pool != null && io.falcon.events.ResourceNames.isFalconNodePool(pool)) {
+                    try {
+                        nodeReady.accept(cluster, pool);
+                    } catch (RuntimeException e) {
+                        log.warn(
+                                "node pool {} on cluster {}: reacting to a Ready node failed",
+                                pool,
+                                cluster.clusterId(),
+                                e);
+                    }
+                }
+            }
+        };
+    }
+
     /** Stops the cluster's informers (its row changed or it left the registry). */
     public synchronized void unwatch(String clusterId) {
         Watched w = watched.remove(clusterId);
         if (w != null) {
             w.jobs.stop();
             w.pods.stop();
+            w.nodes.stop();
             log.info("stopped watching cluster {}", clusterId);
         }
     }

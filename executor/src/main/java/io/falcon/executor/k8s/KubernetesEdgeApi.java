@@ -53,18 +53,27 @@ public final class KubernetesEdgeApi implements EdgeApi {
     static NodeCount count(List<Node> nodes) {
         int ready = 0;
         for (Node node : nodes) {
-            if (node.getMetadata().getDeletionTimestamp() == null
-                    && node.getStatus() != null
-                    && node.getStatus().getConditions() != null) {
-                for (NodeCondition c : node.getStatus().getConditions()) {
-                    if ("Ready".equals(c.getType()) && "True".equals(c.getStatus())) {
-                        ready++;
-                        break;
-                    }
-                }
+            if (isReady(node)) {
+                ready++;
             }
         }
         return new NodeCount(nodes.size(), ready);
+    }
+
+    /** Not being deleted and condition Ready=True (pure). */
+    static boolean isReady(Node node) {
+        if (node.getMetadata() == null
+                || node.getMetadata().getDeletionTimestamp() != null
+                || node.getStatus() == null
+                || node.getStatus().getConditions() == null) {
+            return false;
+        }
+        for (NodeCondition c : node.getStatus().getConditions()) {
+            if ("Ready".equals(c.getType()) && "True".equals(c.getStatus())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

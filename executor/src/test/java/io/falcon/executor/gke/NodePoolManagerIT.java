@@ -307,6 +307,18 @@ class NodePoolManagerIT {
     }
 
     @Test
+    void aPoolIsReportedReadyWhenItsLastNodeTurnsReadyNotAtTheNextPoll() {
+        h.close();
+        // A poll far longer than the test's wait: only the node watch can step the creation in time.
+        h = new SimHarness(Map.of(io.falcon.events.config.ExecutorKeys.POLL_INTERVAL.key(), "60s"));
+        h.knobs().nodeRegistrationDelay(Duration.ofMillis(1500));
+        h.dispatcher.handle(ensure("nw-1", "2x4", SupplyMode.ON_DEMAND, null));
+
+        h.sink.await(ExecutorEvent.NodePoolReady.class, "nw-1", WAIT);
+        assertThat(h.sink.of(ExecutorEvent.NodePoolReady.class, "nw-1")).hasSize(1);
+    }
+
+    @Test
     void flexStartPoolInvisibleRightAfterCreateIsNotAnError() {
         h.knobs().lateVisibility(Duration.ofMillis(1500));
         h.dispatcher.handle(ensure("lv-1", "2x4", SupplyMode.FLEX_START, null));

@@ -154,6 +154,13 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
         }
     }
 
+    private static boolean isWaiting(TaskStatus status) {
+        return status.status() == Status.Pending
+                && status.reason()
+                        .filter(io.falcon.events.status.Reason.Waiting::equals)
+                        .isPresent();
+    }
+
     private void updateGauges() {
         scheduler.queueDepths().forEach((key, depth) -> metrics.queueDepth(key.clusterId(), key.topology(), depth));
         scheduler.runningJobsByCluster().forEach(metrics::runningJobs);
@@ -162,20 +169,38 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
     private void apply(Decisions decisions, long nowMs) {
         SchedulerStore.persist(scheduler, decisions, store);
         record(decisions, nowMs);
+        boolean urgent = !decisions.commands().isEmpty();
         for (TaskStatus status : decisions.statuses()) {
-            try (FalconMdc mdc = FalconMdc.job(status.jobId())
-                    .cluster(status.clusterId().orElse(""))
-                    .nodePool(status.nodePoolName().orElse(""))) {
-                LOG.info(
-                        "job={} status={} reason={} cluster={} pool={} message={}",
+            boolean waiting = isWaiting(status);
+            urgent |= !waiting;
+            if (!waiting || LOG.isDebugEnabled()) {
+                try (FalconMdc mdc = FalconMdc.job(status.jobId())
+                        .cluster(status.clusterId().orElse(""))
+                        .nodePool(status.nodePoolName().orElse(""))) {
+                    // A waiting job's position changes with every job ahead of it: those are DEBUG (the status
+                    // topic keeps every one), the moves from phase to phase are INFO.
+                    String format = "job={} status={} reason={} cluster={} pool={} message={}";
+                    Object[] args = {
                         status.jobId(),
                         status.status(),
                         status.reason().map(Enum::name).orElse(""),
                         status.clusterId().orElse(""),
                         status.nodePoolName().orElse(""),
-                        status.message());
+                        status.message()
+                    };
+                    if (waiting) {
+                        LOG.debug(format, args);
+                    } else {
+                        LOG.info(format, args);
+                    }
+                }
             }
             context.forward(new Record<>(status.jobId(), (Object) status, nowMs), SchedulerTopology.STATUS_SINK);
+        }
+        if (urgent) {
+            // A command to the executor or a move to another phase should not wait out the commit interval
+            // (up to falcon.scheduler.commit-interval added to a hop); bulk queue-position updates do.
+            context.commit();
         }
         for (ExecutorCommand command : decisions.commands()) {
             try (FalconMdc mdc =
