@@ -1,6 +1,8 @@
 package io.falcon.scheduler.core;
 
 import io.falcon.events.executor.ExecutorCommand;
+import io.falcon.events.status.Reason;
+import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -65,6 +67,21 @@ public final class Decisions {
     /** A finished job left the scheduler's memory for the retired store. */
     void retired(ScheduledJob job) {
         retiredJobs.add(job);
+    }
+
+    /**
+     * Whether the step decided more than queue-position updates: a command for the executor, or a job moved to
+     * another status than Pending/Waiting. The shell commits such a step at once rather than at the end of the
+     * commit interval, since the next hop (the executor, the row) waits for it.
+     */
+    public boolean urgent() {
+        return !commands.isEmpty() || statuses.stream().anyMatch(s -> !isPositionUpdate(s));
+    }
+
+    /** A waiting job's status (its position and who is ahead): re-published whenever the queue in front changes. */
+    public static boolean isPositionUpdate(TaskStatus status) {
+        return status.status() == Status.Pending
+                && status.reason().filter(Reason.Waiting::equals).isPresent();
     }
 
     public List<ScheduledJob> retiredJobs() {

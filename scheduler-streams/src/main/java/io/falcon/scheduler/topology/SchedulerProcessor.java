@@ -34,6 +34,8 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerProcessor.class);
 
     private static final Duration GAUGE_INTERVAL = Duration.ofSeconds(10);
+    /** The least time between two commits asked for by urgent steps (see {@link #apply}). */
+    static final Duration PROMPT_COMMIT_GAP = Duration.ofMillis(20);
 
     private final Duration tickInterval;
     private final SchedulerSettings scheduling;
@@ -41,6 +43,8 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
     private ProcessorContext<String, Object> context;
     private SchedulerStore store;
     private Scheduler scheduler;
+    private long lastPromptCommitMs;
+    private boolean promptCommitWanted;
 
     SchedulerProcessor(Duration tickInterval, SchedulerSettings scheduling, FalconMetrics metrics) {
         this.tickInterval = tickInterval;
@@ -154,13 +158,6 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
         }
     }
 
-    private static boolean isWaiting(TaskStatus status) {
-        return status.status() == Status.Pending
-                && status.reason()
-                        .filter(io.falcon.events.status.Reason.Waiting::equals)
-                        .isPresent();
-    }
-
     private void updateGauges() {
         scheduler.queueDepths().forEach((key, depth) -> metrics.queueDepth(key.clusterId(), key.topology(), depth));
         scheduler.runningJobsByCluster().forEach(metrics::runningJobs);
@@ -169,10 +166,8 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
     private void apply(Decisions decisions, long nowMs) {
         SchedulerStore.persist(scheduler, decisions, store);
         record(decisions, nowMs);
-        boolean urgent = !decisions.commands().isEmpty();
         for (TaskStatus status : decisions.statuses()) {
-            boolean waiting = isWaiting(status);
-            urgent |= !waiting;
+            boolean waiting = Decisions.isPositionUpdate(status);
             if (!waiting || LOG.isDebugEnabled()) {
                 try (FalconMdc mdc = FalconMdc.job(status.jobId())
                         .cluster(status.clusterId().orElse(""))
@@ -197,10 +192,15 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
             }
             context.forward(new Record<>(status.jobId(), (Object) status, nowMs), SchedulerTopology.STATUS_SINK);
         }
-        if (urgent) {
-            // A command to the executor or a move to another phase should not wait out the commit interval
-            // (up to falcon.scheduler.commit-interval added to a hop); bulk queue-position updates do.
+        // A command to the executor or a move to another phase should not wait out the commit interval (up to
+        // falcon.scheduler.commit-interval added to a hop); bulk queue-position updates do. At most one such commit
+        // per PROMPT_COMMIT_GAP: a flood of them (10,000 aborts) committed one record at a time would run at the
+        // broker's transaction rate, so within the gap they ride on the next one.
+        promptCommitWanted |= decisions.urgent();
+        if (promptCommitWanted && nowMs - lastPromptCommitMs >= PROMPT_COMMIT_GAP.toMillis()) {
             context.commit();
+            lastPromptCommitMs = nowMs;
+            promptCommitWanted = false;
         }
         for (ExecutorCommand command : decisions.commands()) {
             try (FalconMdc mdc =
