@@ -36,6 +36,8 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
     private static final Duration GAUGE_INTERVAL = Duration.ofSeconds(10);
     /** The least time between two commits asked for by urgent steps (see {@link #apply}). */
     static final Duration PROMPT_COMMIT_GAP = Duration.ofMillis(20);
+    /** Input older than this when processed means the stream is behind: no prompt commits then. */
+    static final Duration PROMPT_COMMIT_MAX_LAG = Duration.ofMillis(100);
 
     private final Duration tickInterval;
     private final SchedulerSettings scheduling;
@@ -45,6 +47,7 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
     private Scheduler scheduler;
     private long lastPromptCommitMs;
     private boolean promptCommitWanted;
+    private boolean caughtUp = true;
 
     SchedulerProcessor(Duration tickInterval, SchedulerSettings scheduling, FalconMetrics metrics) {
         this.tickInterval = tickInterval;
@@ -103,6 +106,9 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
 
     private void processSafely(Record<String, byte[]> record) {
         long nowMs = context.currentSystemTimeMs();
+        // Behind the input by more than a few commits' worth: the stream is catching up, and commits per urgent
+        // step would slow it further (each costs a transaction); the commit interval batches them instead.
+        caughtUp = nowMs - record.timestamp() <= PROMPT_COMMIT_MAX_LAG.toMillis();
         Instant now = Instant.ofEpochMilli(nowMs);
         String topic = context.recordMetadata().map(m -> m.topic()).orElse("");
         if (topic.equals(Topics.EXECUTOR_EVENTS.name())) {
@@ -195,9 +201,10 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
         // A command to the executor or a move to another phase should not wait out the commit interval (up to
         // falcon.scheduler.commit-interval added to a hop); bulk queue-position updates do. At most one such commit
         // per PROMPT_COMMIT_GAP: a flood of them (10,000 aborts) committed one record at a time would run at the
-        // broker's transaction rate, so within the gap they ride on the next one.
+        // broker's transaction rate, so within the gap they ride on the next one; and none while the stream is
+        // catching up (see processSafely).
         promptCommitWanted |= decisions.urgent();
-        if (promptCommitWanted && nowMs - lastPromptCommitMs >= PROMPT_COMMIT_GAP.toMillis()) {
+        if (promptCommitWanted && caughtUp && nowMs - lastPromptCommitMs >= PROMPT_COMMIT_GAP.toMillis()) {
             context.commit();
             lastPromptCommitMs = nowMs;
             promptCommitWanted = false;
