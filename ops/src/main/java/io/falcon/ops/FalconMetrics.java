@@ -31,6 +31,10 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class FalconMetrics {
     /** Timer, tags tpu_type, cluster: from the job's creation to its pod Running. */
     public static final String DISPATCH_LATENCY = "falcon.dispatch.latency";
+    /** Timer, tags tpu_type, topology, outcome (Succeeded, Failed, Aborted): pods Running to the job's end. */
+    public static final String JOB_DURATION = "falcon.job.duration";
+    /** Timer, tags cluster, topology: the job's submission to the moment its queue gave it the slot. */
+    public static final String QUEUE_WAIT = "falcon.queue.wait";
     /** Gauge, tags cluster, topology: jobs waiting in the (cluster, topology) queue. */
     public static final String QUEUE_DEPTH = "falcon.queue.depth";
     /** Gauge, tags cluster, reservation: free capacity (count - inUseCount) in hosts. */
@@ -65,10 +69,13 @@ public final class FalconMetrics {
     public static final String TAG_VERDICT = "verdict";
     public static final String TAG_SOURCE = "source";
     public static final String TAG_STAGE = "stage";
+    public static final String TAG_OUTCOME = "outcome";
 
     /** Every Falcon metric name, for documentation and tests. */
     public static final List<String> NAMES = List.of(
             DISPATCH_LATENCY,
+            JOB_DURATION,
+            QUEUE_WAIT,
             QUEUE_DEPTH,
             RESERVATION_REMAINING,
             ACTIVE_POOLS,
@@ -115,6 +122,26 @@ public final class FalconMetrics {
                 .publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofSeconds(1))
                 .maximumExpectedValue(Duration.ofHours(6))
+                .register(registry);
+    }
+
+    public Timer jobDuration(String tpuType, String topology, String outcome) {
+        return Timer.builder(JOB_DURATION)
+                .description("Pods Running to the job's end, by outcome")
+                .tags(TAG_TPU_TYPE, tpuType, TAG_TOPOLOGY, topology, TAG_OUTCOME, outcome)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofSeconds(1))
+                .maximumExpectedValue(Duration.ofDays(7))
+                .register(registry);
+    }
+
+    public Timer queueWait(String cluster, String topology) {
+        return Timer.builder(QUEUE_WAIT)
+                .description("Submission to the slot of the job's (cluster, topology) queue")
+                .tags(TAG_CLUSTER, cluster, TAG_TOPOLOGY, topology)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(10))
+                .maximumExpectedValue(Duration.ofDays(2))
                 .register(registry);
     }
 

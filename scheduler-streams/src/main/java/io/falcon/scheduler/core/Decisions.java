@@ -25,6 +25,10 @@ public final class Decisions {
     private final List<ScheduledJob> startedJobs = new ArrayList<>();
     private final List<NodePool> reusedPools = new ArrayList<>();
     private final List<ScheduledJob> retiredJobs = new ArrayList<>();
+    private final List<SlotGrant> slotGrants = new ArrayList<>();
+
+    /** A queue gave its acquiring slot to this job (as it was when it waited). */
+    public record SlotGrant(ScheduledJob job, QueueKey queue) {}
 
     void publish(TaskStatus status) {
         statuses.add(status);
@@ -62,6 +66,15 @@ public final class Decisions {
     /** A job took a pool it did not create (seed section 5 reuse), for the reuse metric. */
     void reused(NodePool pool) {
         reusedPools.add(pool);
+    }
+
+    /** The queue's slot went to this job (for the queue-wait metric). */
+    void granted(ScheduledJob job, QueueKey queue) {
+        slotGrants.add(new SlotGrant(job, queue));
+    }
+
+    public List<SlotGrant> slotGrants() {
+        return Collections.unmodifiableList(slotGrants);
     }
 
     /** A finished job left the scheduler's memory for the retired store. */

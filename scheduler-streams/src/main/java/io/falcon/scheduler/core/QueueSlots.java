@@ -42,6 +42,7 @@ final class QueueSlots {
         out.queueChanged(key);
         ScheduledJob job = state.jobs.get(next.get().jobId());
         queue.takeSlot(job.id());
+        out.granted(job, key);
         ClusterTarget target = SchedulerState.target(cluster);
         Optional<NodePool> idle = state.idlePool(cluster, key.topology(), job);
         Optional<NodePool> handedOver = idle.isPresent() ? Optional.empty() : state.handedOverPool(cluster, key, job);

@@ -156,12 +156,31 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
         for (NodePool reused : decisions.reusedPools()) {
             metrics.nodePoolReuse(reused.clusterId(), reused.supplyMode().wireName());
         }
+        for (Decisions.SlotGrant grant : decisions.slotGrants()) {
+            metrics.queueWait(grant.queue().clusterId(), grant.queue().topology())
+                    .record(durationTo(grant.job().request().submittedAt(), nowMs));
+        }
+        for (ScheduledJob ended : decisions.retiredJobs()) {
+            // Only jobs whose pods ran have a run time; one that ended waiting or provisioning is in the failures.
+            ended.dispatchedAt()
+                    .ifPresent(ranFrom -> metrics.jobDuration(
+                                    ended.request().tpuType().wireName(),
+                                    ended.request().topology().text(),
+                                    ended.status().name())
+                            .record(Duration.between(ranFrom, ended.phaseSince().orElse(Instant.ofEpochMilli(nowMs)))));
+        }
         for (ScheduledJob started : decisions.startedJobs()) {
             metrics.dispatchLatency(
                             started.request().tpuType().wireName(),
                             started.clusterId().orElse(""))
                     .record(Duration.between(started.request().submittedAt(), Instant.ofEpochMilli(nowMs)));
         }
+    }
+
+    /** From then to now, never negative (a row's submitted_at comes from the database's clock). */
+    private static Duration durationTo(Instant then, long nowMs) {
+        Duration d = Duration.between(then, Instant.ofEpochMilli(nowMs));
+        return d.isNegative() ? Duration.ZERO : d;
     }
 
     private void updateGauges() {

@@ -257,6 +257,39 @@ class SchedulerTopologyTest {
     }
 
     @Test
+    void queueWaitAndJobDurationAreMeasured() {
+        jobs.pipeInput(
+                "j1",
+                RowChangeBuilder.inserted(jobRow("j1").topology("2x2").build()).build());
+        jobs.pipeInput(
+                "j2",
+                RowChangeBuilder.inserted(
+                                jobRow("j2").actor("bob").topology("2x2").build())
+                        .build());
+        assertThat(registry.get(FalconMetrics.QUEUE_WAIT)
+                        .tag(FalconMetrics.TAG_CLUSTER, "c1")
+                        .tag(FalconMetrics.TAG_TOPOLOGY, "2x2")
+                        .timer()
+                        .count())
+                .isEqualTo(1); // j1 took the slot; j2 waits
+        events.pipeInput("v6e", executorEvent("j1").at(START).nodePoolReady());
+        events.pipeInput("v6e", executorEvent("j1").at(START).jobRunning());
+        assertThat(registry.find(FalconMetrics.JOB_DURATION).timer()).isNull();
+        assertThat(registry.get(FalconMetrics.QUEUE_WAIT).timer().count()).isEqualTo(2); // j2 got the slot
+
+        driver.advanceWallClockTime(Duration.ofSeconds(42));
+        events.pipeInput("v6e", executorEvent("j1").at(START).jobSucceeded());
+
+        var duration = registry.get(FalconMetrics.JOB_DURATION)
+                .tag(FalconMetrics.TAG_TPU_TYPE, "v6e")
+                .tag(FalconMetrics.TAG_TOPOLOGY, "2x2")
+                .tag(FalconMetrics.TAG_OUTCOME, "Succeeded")
+                .timer();
+        assertThat(duration.count()).isEqualTo(1);
+        assertThat(duration.totalTime(java.util.concurrent.TimeUnit.SECONDS)).isBetween(42.0, 60.0);
+    }
+
+    @Test
     void theWallClockPunctuatorFiresExecutionTimeouts() {
         JobRow timed = jobRow("t1").topology("2x2").timeoutSeconds(30).build();
         jobs.pipeInput("t1", RowChangeBuilder.inserted(timed).build());
