@@ -90,6 +90,30 @@ final class Converters {
         }
     }
 
+    /** A duration: 30s, 90m, 2h or 7d (a plain number is seconds). */
+    static final class DurationConverter implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            Matcher m = DURATION.matcher(value.trim().toLowerCase(Locale.ROOT));
+            if (!m.matches()) {
+                throw new TypeConversionException("'" + value + "' is not a duration; allowed: 30s, 90m, 2h, 7d");
+            }
+            long n;
+            try {
+                n = Long.parseLong(m.group(1));
+            } catch (NumberFormatException e) {
+                throw new TypeConversionException("'" + value + "' is too large");
+            }
+            String unit = m.group(2) == null ? "s" : m.group(2);
+            return switch (unit) {
+                case "m" -> Duration.ofMinutes(n);
+                case "h" -> Duration.ofHours(n);
+                case "d" -> Duration.ofDays(n);
+                default -> Duration.ofSeconds(n);
+            };
+        }
+    }
+
     /** Cluster status of the clusters table. */
     static final class ClusterStatus implements ITypeConverter<String> {
         static final List<String> ALLOWED = io.falcon.events.ClusterStatus.settable().stream()

@@ -43,6 +43,22 @@ final class TopicCommands implements Runnable {
                 description = "replicas (default 3; 1 for a single broker)")
         short replicationFactor;
 
+        @Option(
+                names = "--decisions-retention",
+                paramLabel = "DURATION",
+                defaultValue = "7d",
+                converter = Converters.DurationConverter.class,
+                description = "how long falcon.decisions keeps the latest decision of each job (default 7d)")
+        java.time.Duration decisionsRetention;
+
+        @Option(
+                names = "--decisions-full-history",
+                paramLabel = "DURATION",
+                defaultValue = "1d",
+                converter = Converters.DurationConverter.class,
+                description = "how long falcon.decisions keeps every decision before compaction (default 1d)")
+        java.time.Duration decisionsFullHistory;
+
         @Override
         public Integer call() {
             if (partitions < 1 || partitions > 1000) {
@@ -56,9 +72,15 @@ final class TopicCommands implements Runnable {
                         "Invalid value for option '--replication-factor': must be at least 1, got "
                                 + replicationFactor);
             }
+            TopicProvisioner.LedgerRetention ledger;
+            try {
+                ledger = new TopicProvisioner.LedgerRetention(decisionsRetention, decisionsFullHistory);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
             Connections connections = FalconCli.connections(spec);
             try {
-                TopicProvisioner.ensureAll(connections.bootstrapServers(), partitions, replicationFactor);
+                TopicProvisioner.ensureAll(connections.bootstrapServers(), partitions, replicationFactor, ledger);
             } catch (IllegalStateException e) {
                 throw CliException.unreachable(Connections.firstLine(e.getMessage()) + ": "
                         + Connections.firstLine(String.valueOf(e.getCause())));

@@ -1,5 +1,6 @@
 package io.falcon.events;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -17,20 +18,55 @@ import org.apache.kafka.common.config.TopicConfig;
 public final class TopicProvisioner {
     private TopicProvisioner() {}
 
+    /**
+     * How long the decision ledger keeps what: every decision for {@code fullHistory} (the log cleaner does not
+     * compact younger records), then only the latest decision per job until {@code retention}.
+     */
+    public record LedgerRetention(Duration retention, Duration fullHistory) {
+        public static final LedgerRetention DEFAULT = new LedgerRetention(Duration.ofDays(7), Duration.ofDays(1));
+
+        public LedgerRetention {
+            if (retention.compareTo(Duration.ofHours(1)) < 0 || retention.compareTo(Duration.ofDays(3650)) > 0) {
+                throw new IllegalArgumentException(
+                        "decision ledger retention must be between 1h and 3650d, got " + retention);
+            }
+            if (fullHistory.isNegative() || fullHistory.compareTo(retention) > 0) {
+                throw new IllegalArgumentException("decision ledger full history (" + fullHistory
+                        + ") must be between 0 and the retention (" + retention + ")");
+            }
+        }
+    }
+
     public static void ensureAll(String bootstrapServers, int partitions, short replicationFactor) {
+        ensureAll(bootstrapServers, partitions, replicationFactor, LedgerRetention.DEFAULT);
+    }
+
+    /** The configs a topic is created with. */
+    static Map<String, String> configs(Topic<?, ?> topic, LedgerRetention ledger) {
+        if (topic.equals(Topics.DECISIONS)) {
+            return Map.of(
+                    TopicConfig.CLEANUP_POLICY_CONFIG,
+                    TopicConfig.CLEANUP_POLICY_COMPACT + "," + TopicConfig.CLEANUP_POLICY_DELETE,
+                    TopicConfig.RETENTION_MS_CONFIG,
+                    Long.toString(ledger.retention().toMillis()),
+                    TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG,
+                    Long.toString(ledger.fullHistory().toMillis()));
+        }
+        return topic.compacted()
+                ? Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)
+                : Map.of();
+    }
+
+    public static void ensureAll(
+            String bootstrapServers, int partitions, short replicationFactor, LedgerRetention ledger) {
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         try (Admin admin = Admin.create(props)) {
             Set<String> existing = admin.listTopics().names().get();
             List<NewTopic> missing = Topics.all().stream()
                     .filter(topic -> !existing.contains(topic.name()))
-                    .map(topic -> new NewTopic(topic.name(), partitions, replicationFactor)
-                            .configs(
-                                    topic.compacted()
-                                            ? Map.of(
-                                                    TopicConfig.CLEANUP_POLICY_CONFIG,
-                                                    TopicConfig.CLEANUP_POLICY_COMPACT)
-                                            : Map.of()))
+                    .map(topic ->
+                            new NewTopic(topic.name(), partitions, replicationFactor).configs(configs(topic, ledger)))
                     .toList();
             if (!missing.isEmpty()) {
                 admin.createTopics(missing).all().get();

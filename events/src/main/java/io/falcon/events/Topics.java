@@ -2,6 +2,7 @@ package io.falcon.events;
 
 import io.falcon.events.cdc.ClusterChange;
 import io.falcon.events.cdc.JobChange;
+import io.falcon.events.decision.Decision;
 import io.falcon.events.executor.ExecutorCommand;
 import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.events.fault.DeviceFault;
@@ -36,6 +37,13 @@ public final class Topics {
     /** Every task status transition, keyed by job id; other teams subscribe to it. */
     public static final Topic<String, TaskStatus> TASK_STATUS =
             new Topic<>("falcon.task-status", KEY, JsonSerde.of(TaskStatus.class), false);
+    /**
+     * The decision ledger (audit log): every scheduling decision with its inputs, keyed by job id. Compacted and
+     * time-retained: every decision is kept for the full-history window, then the latest per job until the
+     * retention (see {@link TopicProvisioner.LedgerRetention}).
+     */
+    public static final Topic<String, Decision> DECISIONS =
+            new Topic<>("falcon.decisions", KEY, JsonSerde.of(Decision.class), true);
     /** Records no consumer could decode or apply, with the reason. */
     public static final Topic<String, DeadLetter> DEAD_LETTER =
             new Topic<>("falcon.dead-letter", KEY, JsonSerde.of(DeadLetter.class), false);
@@ -69,6 +77,7 @@ public final class Topics {
                 EXECUTOR_COMMANDS,
                 EXECUTOR_EVENTS,
                 TASK_STATUS,
+                DECISIONS,
                 DEAD_LETTER,
                 DEVICE_FAULTS,
                 FAULT_COUNTING,

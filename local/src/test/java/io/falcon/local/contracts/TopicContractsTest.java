@@ -13,6 +13,7 @@ import com.networknt.schema.ValidationMessage;
 import io.falcon.events.Meta;
 import io.falcon.events.Topic;
 import io.falcon.events.Topics;
+import io.falcon.events.decision.Decision;
 import io.falcon.events.fault.FaultVerdict;
 import io.falcon.events.fault.NodeIsolation;
 import io.falcon.events.status.Reason;
@@ -125,6 +126,70 @@ class TopicContractsTest {
         assertThat(enumOf(schemaNode, "reason"))
                 .containsExactlyElementsOf(
                         Arrays.stream(Reason.values()).map(Enum::name).toList());
+    }
+
+    @Test
+    void decisionRecordsValidateAgainstTheSchema() throws IOException {
+        JsonSchema schema = schema("decisions.schema.json");
+        JsonNode schemaNode = schemaNode("decisions.schema.json");
+        Decision placed = new Decision(
+                Meta.of("scheduler-streams", AT),
+                "job-7",
+                "v6e",
+                Decision.Kind.CLUSTER_CHOSEN,
+                "placed on c1: it holds an idle 2x4 node pool",
+                Optional.of("c1"),
+                Optional.of("2x4"),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                List.of(),
+                List.of(
+                        new Decision.Candidate(
+                                "c1",
+                                "active",
+                                3,
+                                true,
+                                Optional.of("res-1"),
+                                Optional.of(AT.plusSeconds(600)),
+                                Optional.empty()),
+                        new Decision.Candidate(
+                                "c2",
+                                "maintenance",
+                                0,
+                                false,
+                                Optional.empty(),
+                                Optional.empty(),
+                                Optional.of("cluster is in maintenance"))),
+                Optional.empty());
+        Decision queued = new Decision(
+                Meta.of("scheduler-streams", AT),
+                "job-8",
+                "v6e",
+                Decision.Kind.POOL_CREATED,
+                "node pool falcon-job-8 created (supply: flex-start)",
+                Optional.of("c1"),
+                Optional.of("2x4"),
+                Optional.of("falcon-job-8"),
+                Optional.of(io.falcon.events.executor.SupplyMode.FLEX_START),
+                Optional.of(3),
+                List.of("job-1", "job-2"),
+                List.of(),
+                Optional.of("c1/node-3/accel2/0x12 ISOLATED"));
+        for (Decision decision : List.of(placed, queued)) {
+            JsonNode record = serialized(Topics.DECISIONS, decision);
+            assertValid(schema, record);
+            assertDocumented(schemaNode, record, "Decision");
+            record.get("candidates")
+                    .forEach(c -> assertDocumented(schemaNode.at("/properties/candidates/items"), c, "Candidate"));
+        }
+        assertThat(enumOf(schemaNode, "kind"))
+                .containsExactlyElementsOf(
+                        Arrays.stream(Decision.Kind.values()).map(Enum::name).toList());
+        assertThat(enumOf(schemaNode, "supplyMode"))
+                .containsExactlyElementsOf(Arrays.stream(io.falcon.events.executor.SupplyMode.values())
+                        .map(io.falcon.events.executor.SupplyMode::wireName)
+                        .toList());
     }
 
     @Test

@@ -1,0 +1,115 @@
+package io.falcon.events.decision;
+
+import io.falcon.events.Meta;
+import io.falcon.events.executor.SupplyMode;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One scheduling decision about one job, with the inputs it was made from: the decision ledger (the audit log),
+ * topic {@code falcon.decisions}, keyed by job id. {@code falcon explain} reads it back to tell a person where a job
+ * is, why, and what would unblock it.
+ *
+ * @param summary one sentence a person can read ("placed on cluster c1: it holds an idle 2x4 pool")
+ * @param candidates the clusters weighed (placement and re-routing decisions), each with its status, queue and why
+ *     it was not taken; empty for other decisions
+ * @param position the job's place in its queue when it entered it (1 = next)
+ * @param ahead the first jobs ahead of it then (at most {@link #MAX_AHEAD})
+ * @param verdict for FAULT_NOTED: the fault verdict it links ({@code cluster/node/device/code} and its outcome)
+ */
+public record Decision(
+        Meta meta,
+        String jobId,
+        String tpuType,
+        Kind kind,
+        String summary,
+        Optional<String> clusterId,
+        Optional<String> topology,
+        Optional<String> nodePoolName,
+        Optional<SupplyMode> supplyMode,
+        Optional<Integer> position,
+        List<String> ahead,
+        List<Candidate> candidates,
+        Optional<String> verdict) {
+
+    public static final int MAX_AHEAD = 10;
+
+    public Decision {
+        Objects.requireNonNull(meta, "meta");
+        Objects.requireNonNull(jobId, "jobId");
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(summary, "summary");
+        tpuType = tpuType == null ? "" : tpuType;
+        clusterId = clusterId == null ? Optional.empty() : clusterId;
+        topology = topology == null ? Optional.empty() : topology;
+        nodePoolName = nodePoolName == null ? Optional.empty() : nodePoolName;
+        supplyMode = supplyMode == null ? Optional.empty() : supplyMode;
+        position = position == null ? Optional.empty() : position;
+        ahead = ahead == null ? List.of() : List.copyOf(ahead.subList(0, Math.min(MAX_AHEAD, ahead.size())));
+        candidates = candidates == null ? List.of() : List.copyOf(candidates);
+        verdict = verdict == null ? Optional.empty() : verdict;
+    }
+
+    /** What was decided. */
+    public enum Kind {
+        /** A cluster was chosen for the job (placement, or again after its cluster left). */
+        CLUSTER_CHOSEN,
+        /** No cluster can take the job now: it waits for one (candidates say why each was rejected). */
+        NO_CLUSTER_ELIGIBLE,
+        /** The job entered a (cluster, topology) queue behind others. */
+        QUEUED,
+        /** The queue gave the job its acquiring slot. */
+        SLOT_GIVEN,
+        /** The job runs on an idle node pool another job left (seed section 5 reuse). */
+        POOL_REUSED,
+        /** A node pool is created for the job, with the supply mode chosen and why. */
+        POOL_CREATED,
+        /** The job took over a node pool still being created for an aborted job. */
+        POOL_TAKEN_OVER,
+        /** The job's node pool is deleted (nothing waits for it, or it failed). */
+        POOL_DELETED,
+        /** The job was aborted (by its row), in the phase it was in. */
+        ABORTED,
+        /** A deadline passed (provisioning, dispatch or execution timeout). */
+        TIMED_OUT,
+        /** The job was placed again: its cluster was removed, changed or went out of service. */
+        REROUTED,
+        /** fault-streams decided about a fault of the job's devices (software fault or device isolated). */
+        FAULT_NOTED,
+        /** The job ended (Succeeded, Failed or Aborted), with the reason. */
+        ENDED
+    }
+
+    /**
+     * One cluster weighed for the job.
+     *
+     * @param status the row's status (active, maintenance, offline)
+     * @param queueDepth jobs waiting in the job's (cluster, topology) queue then
+     * @param idlePool whether it held an idle node pool of the job's topology
+     * @param reservation the cluster's default reservation, if any
+     * @param expectedStart when the job would be expected to start there, if there is history to tell
+     * @param rejected why it was not taken; empty for the chosen one
+     */
+    public record Candidate(
+            String clusterId,
+            String status,
+            int queueDepth,
+            boolean idlePool,
+            Optional<String> reservation,
+            Optional<Instant> expectedStart,
+            Optional<String> rejected) {
+        public Candidate {
+            Objects.requireNonNull(clusterId, "clusterId");
+            status = status == null ? "" : status;
+            reservation = reservation == null ? Optional.empty() : reservation;
+            expectedStart = expectedStart == null ? Optional.empty() : expectedStart;
+            rejected = rejected == null ? Optional.empty() : rejected;
+        }
+
+        public boolean chosen() {
+            return rejected.isEmpty();
+        }
+    }
+}
