@@ -90,7 +90,8 @@ public record Decision(
      * @param idlePool whether it held an idle node pool of the job's topology
      * @param reservation the cluster's default reservation, if any
      * @param expectedStart when the job would be expected to start there, if there is history to tell
-     * @param rejected why it was not taken; empty for the chosen one
+     * @param outcome taken, or why not (machine-readable; {@code falcon explain} turns it into advice)
+     * @param why the same for a person ("in maintenance", "queue of 4 against 1 on c2")
      */
     public record Candidate(
             String clusterId,
@@ -99,17 +100,27 @@ public record Decision(
             boolean idlePool,
             Optional<String> reservation,
             Optional<Instant> expectedStart,
-            Optional<String> rejected) {
+            Outcome outcome,
+            String why) {
         public Candidate {
             Objects.requireNonNull(clusterId, "clusterId");
+            Objects.requireNonNull(outcome, "outcome");
             status = status == null ? "" : status;
             reservation = reservation == null ? Optional.empty() : reservation;
             expectedStart = expectedStart == null ? Optional.empty() : expectedStart;
-            rejected = rejected == null ? Optional.empty() : rejected;
+            why = why == null ? "" : why;
         }
+    }
 
-        public boolean chosen() {
-            return rejected.isEmpty();
-        }
+    /** What became of a candidate cluster. */
+    public enum Outcome {
+        /** The job went there. */
+        CHOSEN,
+        /** The cluster is not active (maintenance, offline or an unknown status): it takes no new jobs. */
+        NOT_ACTIVE,
+        /** The job asks for supply_mode=reservation and the cluster has no default_reservation. */
+        NO_DEFAULT_RESERVATION,
+        /** Eligible, but another cluster was preferred (idle pool, sooner start, shorter queue, id). */
+        LESS_PREFERRED
     }
 }

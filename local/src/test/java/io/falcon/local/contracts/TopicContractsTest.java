@@ -152,7 +152,8 @@ class TopicContractsTest {
                                 true,
                                 Optional.of("res-1"),
                                 Optional.of(AT.plusSeconds(600)),
-                                Optional.empty()),
+                                Decision.Outcome.CHOSEN,
+                                "holds an idle 2x4 node pool"),
                         new Decision.Candidate(
                                 "c2",
                                 "maintenance",
@@ -160,7 +161,8 @@ class TopicContractsTest {
                                 false,
                                 Optional.empty(),
                                 Optional.empty(),
-                                Optional.of("cluster is in maintenance"))),
+                                Decision.Outcome.NOT_ACTIVE,
+                                "in maintenance")),
                 Optional.empty());
         Decision queued = new Decision(
                 Meta.of("scheduler-streams", AT),
@@ -186,6 +188,10 @@ class TopicContractsTest {
         assertThat(enumOf(schemaNode, "kind"))
                 .containsExactlyElementsOf(
                         Arrays.stream(Decision.Kind.values()).map(Enum::name).toList());
+        assertThat(schemaNode.at("/properties/candidates/items/properties/outcome/enum"))
+                .extracting(JsonNode::asText)
+                .containsExactlyElementsOf(
+                        Arrays.stream(Decision.Outcome.values()).map(Enum::name).toList());
         assertThat(enumOf(schemaNode, "supplyMode"))
                 .containsExactlyElementsOf(Arrays.stream(io.falcon.events.executor.SupplyMode.values())
                         .map(io.falcon.events.executor.SupplyMode::wireName)
