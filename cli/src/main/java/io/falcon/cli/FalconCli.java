@@ -23,6 +23,7 @@ import picocli.CommandLine.Model.CommandSpec;
             JobCommands.Submit.class,
             JobCommands.Jobs.class,
             JobCommands.Show.class,
+            ExplainCommand.class,
             JobCommands.Abort.class,
             WatchCommand.class,
             ClusterCommands.class,

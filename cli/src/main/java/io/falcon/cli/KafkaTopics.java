@@ -108,4 +108,39 @@ final class KafkaTopics {
             throw CliException.refused("interrupted");
         }
     }
+
+    /**
+     * Every value of one key, oldest first: reads only the key's partition (the producer's default partitioner),
+     * from its beginning to its current end.
+     */
+    static <V> List<V> history(Connections connections, Topic<String, V> topic, String key) {
+        List<V> values = new ArrayList<>();
+        byte[] keyBytes = topic.keySerde().serializer().serialize(topic.name(), key);
+        try (KafkaConsumer<byte[], byte[]> consumer = assignAll(connections, topic.name())) {
+            int partitions = consumer.assignment().size();
+            TopicPartition own = new TopicPartition(
+                    topic.name(),
+                    org.apache.kafka.common.utils.Utils.toPositive(
+                                    org.apache.kafka.common.utils.Utils.murmur2(keyBytes))
+                            % partitions);
+            consumer.assign(List.of(own));
+            consumer.seekToBeginning(List.of(own));
+            long end =
+                    consumer.endOffsets(List.of(own), Connections.KAFKA_TIMEOUT).get(own);
+            long deadline = System.nanoTime() + Connections.KAFKA_TIMEOUT.toNanos() * 3;
+            while (consumer.position(own, Connections.KAFKA_TIMEOUT) < end) {
+                if (System.nanoTime() > deadline) {
+                    throw CliException.unreachable("cannot read " + topic.name() + " to its end in time");
+                }
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(java.time.Duration.ofMillis(200))) {
+                    if (record.value() != null
+                            && record.key() != null
+                            && java.util.Arrays.equals(record.key(), keyBytes)) {
+                        values.add(topic.valueSerde().fromBytes(record.value()));
+                    }
+                }
+            }
+        }
+        return values;
+    }
 }

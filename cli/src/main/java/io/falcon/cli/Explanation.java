@@ -1,0 +1,201 @@
+package io.falcon.cli;
+
+import io.falcon.events.decision.Decision;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What {@code falcon explain} tells about one job (pure: the jobs row and the job's decisions from the ledger in, an
+ * explanation out): where it is, why, who is ahead, and what would unblock it.
+ *
+ * @param where its status and place ("Pending/Waiting in queue c1/2x4, position #3")
+ * @param why the decisions that put it there, latest last, one sentence each
+ * @param ahead who is ahead of it (from its row's message), empty when nobody is or it does not wait in a queue
+ * @param unblock what would move it on, or that nothing needs doing
+ * @param ledgerNote why the ledger could not be read, if it could not (the rest then comes from the row alone)
+ */
+public record Explanation(
+        String jobId,
+        String where,
+        List<String> why,
+        Optional<String> ahead,
+        List<String> unblock,
+        List<Decision> decisions,
+        Optional<String> ledgerNote) {
+
+    private static final Pattern POSITION = Pattern.compile("#(\\d+)");
+    private static final Pattern AHEAD = Pattern.compile("前面(?:至少)?有 (\\d+) 个任务(?: \\((.*)\\))?");
+    private static final Pattern SLICES =
+            Pattern.compile("reservation_remaining_slices=(\\d+) reservation_needed_slices=(\\d+)");
+
+    public static Explanation of(Map<String, String> row, List<Decision> decisions, Optional<String> ledgerNote) {
+        String id = row.getOrDefault("id", "");
+        String status = row.getOrDefault("status", "");
+        Optional<String> reason = nonBlank(row.get("reason"));
+        String message = row.getOrDefault("message", "");
+        String tpuType = row.getOrDefault("tpu_type", "");
+        String topology = row.getOrDefault("topology", "");
+        Optional<String> cluster = nonBlank(row.get("cluster_id"));
+        Optional<Decision> placement = last(
+                decisions,
+                List.of(Decision.Kind.CLUSTER_CHOSEN, Decision.Kind.NO_CLUSTER_ELIGIBLE, Decision.Kind.REROUTED));
+        boolean parked = placement
+                        .filter(d -> d.kind() == Decision.Kind.NO_CLUSTER_ELIGIBLE)
+                        .isPresent()
+                || (decisions.isEmpty() && message.startsWith("no eligible cluster"));
+
+        // 1. Where it is.
+        String state = status + reason.map(r -> "/" + r).orElse("");
+        String where;
+        if (status.equals("Pending") && reason.filter("Waiting"::equals).isPresent() && parked) {
+            where = state + ", not placed: no cluster of tpu_type " + tpuType + " can take it now";
+        } else if (cluster.isPresent()) {
+            Matcher position = POSITION.matcher(message);
+            where = state + " on cluster " + cluster.get() + ", queue " + cluster.get() + "/" + topology
+                    + (reason.filter("Waiting"::equals).isPresent() && position.find()
+                            ? ", position #" + position.group(1)
+                            : "");
+        } else {
+            where = state;
+        }
+
+        // 2. Why: the ledger's story, else the row's message.
+        List<String> why = new ArrayList<>();
+        for (Decision d : decisions) {
+            why.add(d.meta().occurredAt() + "  " + d.kind() + "  " + d.summary());
+        }
+        if (why.isEmpty() && !message.isEmpty()) {
+            why.add(message);
+        }
+
+        // 3. Who is ahead.
+        Optional<String> ahead = Optional.empty();
+        Matcher aheadMatch = AHEAD.matcher(message);
+        if (reason.filter("Waiting"::equals).isPresent() && aheadMatch.find()) {
+            int n = Integer.parseInt(aheadMatch.group(1));
+            ahead = Optional.of(
+                    n == 0
+                            ? "nobody: it takes the queue's slot next"
+                            : n + " job(s)"
+                                    + Optional.ofNullable(aheadMatch.group(2))
+                                            .map(s -> ": " + s)
+                                            .orElse(""));
+        }
+
+        // 4. What would unblock it.
+        List<String> unblock = unblock(status, reason, message, tpuType, topology, cluster, placement, parked, ahead);
+        return new Explanation(id, where, why, ahead, unblock, List.copyOf(decisions), ledgerNote);
+    }
+
+    private static List<String> unblock(
+            String status,
+            Optional<String> reason,
+            String message,
+            String tpuType,
+            String topology,
+            Optional<String> cluster,
+            Optional<Decision> placement,
+            boolean parked,
+            Optional<String> ahead) {
+        List<String> out = new ArrayList<>();
+        switch (status) {
+            case "Succeeded", "Failed", "Aborted" ->
+                out.add("nothing: the job has ended (" + status
+                        + reason.map(r -> "/" + r).orElse("") + (message.isEmpty() ? "" : ": " + message) + ")");
+            case "Running" -> out.add("nothing: its pods run");
+            case "Aborting" -> out.add("nothing: it is being aborted (its Kubernetes Job and node pool are deleted)");
+            case "Pending" -> {
+                String r = reason.orElse("");
+                if (r.equals("Waiting") && parked) {
+                    List<Decision.Candidate> candidates =
+                            placement.map(Decision::candidates).orElse(List.of());
+                    if (candidates.isEmpty()) {
+                        out.add("no cluster has tpu_type " + tpuType + ": add one to the clusters table"
+                                + " (falcon clusters add ... --tpu-type " + tpuType + ")");
+                    }
+                    for (Decision.Candidate c : candidates) {
+                        switch (c.outcome()) {
+                            case NOT_ACTIVE ->
+                                out.add("cluster " + c.clusterId() + " is " + c.status()
+                                        + ": the job can start there once its status is active"
+                                        + " (falcon clusters set-status " + c.clusterId() + " active)");
+                            case NO_DEFAULT_RESERVATION ->
+                                out.add("cluster " + c.clusterId()
+                                        + " has no default_reservation: setting supply_mode=flex-start (or on-demand)"
+                                        + " would let it start on " + c.clusterId());
+                            default -> {}
+                        }
+                    }
+                } else if (r.equals("Waiting")) {
+                    out.add(ahead.filter(a -> !a.startsWith("nobody"))
+                            .map(a -> "it starts when the " + a.replaceFirst(":.*", "")
+                                    + " ahead have taken the slot of queue " + cluster.orElse("?") + "/" + topology
+                                    + " in turn (one acquisition at a time per queue; a higher priority or another"
+                                    + " active " + tpuType + " cluster would start it sooner)")
+                            .orElse("nothing: it is next; the slot frees when the current holder's pods run"));
+                } else if (r.equals("ClusterBusy")) {
+                    Matcher slices = SLICES.matcher(message);
+                    String shortBy = slices.find()
+                            ? "has " + slices.group(1) + " of the " + slices.group(2) + " slices this job needs"
+                            : "lacks the capacity this job needs";
+                    out.add("the reservation of cluster " + cluster.orElse("?") + " " + shortBy
+                            + ": the job starts when capacity frees up; supply_mode=flex-start or on-demand would"
+                            + " not need the reservation");
+                } else if (r.equals("Provisioning") || r.equals("WaitingForNode")) {
+                    out.add("nothing: its node pool is being created"
+                            + (r.equals("WaitingForNode") ? " and its nodes are registering" : "")
+                            + "; the provisioning timeout bounds the wait (then it ends Failed/NodePoolTimeout)");
+                } else if (r.equals("Dispatching")) {
+                    out.add("nothing: its Kubernetes Job is being submitted and its pods scheduled");
+                } else {
+                    out.add("nothing known to do (" + r + ")");
+                }
+            }
+            default -> out.add("unknown status '" + status + "'");
+        }
+        return out;
+    }
+
+    private static Optional<Decision> last(List<Decision> decisions, List<Decision.Kind> kinds) {
+        for (int i = decisions.size() - 1; i >= 0; i--) {
+            if (kinds.contains(decisions.get(i).kind())) {
+                return Optional.of(decisions.get(i));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> nonBlank(String s) {
+        return s == null || s.isBlank() || s.equals("NULL") ? Optional.empty() : Optional.of(s);
+    }
+
+    /** The explanation for a person. */
+    public List<String> lines() {
+        List<String> out = new ArrayList<>();
+        out.add("job " + jobId + ": " + where);
+        ledgerNote.ifPresent(n -> out.add("(decision ledger not read: " + n + ")"));
+        out.add("why:");
+        why.forEach(w -> out.add("  " + w));
+        ahead.ifPresent(a -> out.add("ahead: " + a));
+        out.add("what would unblock it:");
+        unblock.forEach(u -> out.add("  - " + u));
+        return out;
+    }
+
+    /** For --json: a stable shape (the decisions as on the topic). */
+    public Map<String, Object> json() {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("jobId", jobId);
+        m.put("where", where);
+        m.put("why", why);
+        ahead.ifPresent(a -> m.put("ahead", a));
+        m.put("unblock", unblock);
+        m.put("decisions", decisions);
+        ledgerNote.ifPresent(n -> m.put("ledgerNote", n));
+        return m;
+    }
+}

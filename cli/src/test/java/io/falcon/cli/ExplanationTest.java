@@ -1,0 +1,127 @@
+package io.falcon.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.falcon.events.Meta;
+import io.falcon.events.decision.Decision;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class ExplanationTest {
+    private static final Instant AT = Instant.parse("2026-12-03T10:00:00Z");
+
+    private static Map<String, String> row(String status, String reason, String message, String cluster) {
+        Map<String, String> row = new HashMap<>();
+        row.put("id", "j1");
+        row.put("status", status);
+        row.put("reason", reason);
+        row.put("message", message);
+        row.put("tpu_type", "v5p");
+        row.put("topology", "2x2x1");
+        if (cluster != null) {
+            row.put("cluster_id", cluster);
+        }
+        return row;
+    }
+
+    private static Decision decision(Decision.Kind kind, String summary, List<Decision.Candidate> candidates) {
+        return new Decision(
+                Meta.of("scheduler-streams", AT),
+                "j1",
+                "v5p",
+                kind,
+                summary,
+                Optional.empty(),
+                Optional.of("2x2x1"),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                List.of(),
+                candidates,
+                Optional.empty());
+    }
+
+    private static Decision.Candidate candidate(String id, String status, Decision.Outcome outcome, String why) {
+        return new Decision.Candidate(id, status, 0, false, Optional.empty(), Optional.empty(), outcome, why);
+    }
+
+    @Test
+    void aParkedJobNamesEachClusterThatCouldTakeItAndWhatItWouldTake() {
+        Decision parked = decision(
+                Decision.Kind.NO_CLUSTER_ELIGIBLE,
+                "no eligible cluster",
+                List.of(
+                        candidate("tpu-b", "maintenance", Decision.Outcome.NOT_ACTIVE, "in maintenance"),
+                        candidate("tpu-a", "active", Decision.Outcome.NO_DEFAULT_RESERVATION, "no reservation")));
+
+        Explanation e = Explanation.of(
+                row("Pending", "Waiting", "no eligible cluster for tpu_type v5p: ...", null),
+                List.of(parked),
+                Optional.empty());
+
+        assertThat(e.where()).contains("not placed").contains("v5p");
+        assertThat(e.unblock())
+                .anySatisfy(u -> assertThat(u).contains("cluster tpu-b is maintenance"))
+                .anySatisfy(
+                        u -> assertThat(u).contains("supply_mode=flex-start").contains("start on tpu-a"));
+        assertThat(e.why()).singleElement().asString().contains("NO_CLUSTER_ELIGIBLE");
+    }
+
+    @Test
+    void aParkedJobWithoutAnyClusterOfItsTypeIsToldToAddOne() {
+        Explanation e = Explanation.of(
+                row("Pending", "Waiting", "no eligible cluster for tpu_type v5p: no cluster is registered", null),
+                List.of(decision(Decision.Kind.NO_CLUSTER_ELIGIBLE, "no cluster of v5p", List.of())),
+                Optional.empty());
+
+        assertThat(e.unblock()).singleElement().asString().contains("no cluster has tpu_type v5p");
+    }
+
+    @Test
+    void aQueuedJobSaysItsPositionWhoIsAheadAndThatItWaitsItsTurn() {
+        Explanation e = Explanation.of(
+                row("Pending", "Waiting", "队列位置 #3,前面有 2 个任务 (alice: a, bob: b)", "c1"),
+                List.of(decision(Decision.Kind.CLUSTER_CHOSEN, "placed on c1", List.of())),
+                Optional.empty());
+
+        assertThat(e.where()).isEqualTo("Pending/Waiting on cluster c1, queue c1/2x2x1, position #3");
+        assertThat(e.ahead()).contains("2 job(s): alice: a, bob: b");
+        assertThat(e.unblock())
+                .singleElement()
+                .asString()
+                .contains("2 job(s) ahead")
+                .contains("c1/2x2x1");
+    }
+
+    @Test
+    void aReservationShortfallSaysHowManySlicesAreFreeAndNeeded() {
+        Explanation e = Explanation.of(
+                row(
+                        "Pending",
+                        "ClusterBusy",
+                        "reservation_remaining_slices=1 reservation_needed_slices=2,等待 reservation 容量释放...",
+                        "c1"),
+                List.of(),
+                Optional.of("topic falcon.decisions does not exist"));
+
+        assertThat(e.unblock()).singleElement().asString().contains("has 1 of the 2 slices this job needs");
+        assertThat(e.lines()).contains("(decision ledger not read: topic falcon.decisions does not exist)");
+        assertThat(e.why()).singleElement().asString().startsWith("reservation_remaining_slices=1");
+    }
+
+    @Test
+    void anEndedOrRunningJobNeedsNothing() {
+        assertThat(Explanation.of(row("Running", "", "Pod 运行中 (1/1 active)", "c1"), List.of(), Optional.empty())
+                        .unblock())
+                .containsExactly("nothing: its pods run");
+        assertThat(Explanation.of(row("Failed", "Timeout", "ran past 60s", "c1"), List.of(), Optional.empty())
+                        .unblock())
+                .singleElement()
+                .asString()
+                .contains("ended (Failed/Timeout: ran past 60s)");
+    }
+}
