@@ -98,6 +98,20 @@ public final class SchedulerKeys {
             Validator.between(Duration.ofMinutes(1), Duration.ofDays(90)),
             "how long a finished job is remembered (on disk, not in memory) after it ended: within it a redelivered"
                     + " or snapshotted submission of the job is a duplicate; after it the job is forgotten");
+    public static final Setting<Duration> PRIORITY_AGING = withDefault(
+            "falcon.scheduler.priority-aging",
+            SettingType.DURATION,
+            Duration.ofMinutes(10),
+            Validator.between(Duration.ofSeconds(1), Duration.ofDays(7)),
+            "a waiting job gains one priority level per this much time since it was submitted, so a job waits behind"
+                    + " later jobs of priority p higher than its own for at most p times this long");
+    public static final Setting<Duration> ESTIMATE_TOLERANCE = withDefault(
+            "falcon.scheduler.estimate-tolerance",
+            SettingType.DURATION,
+            Duration.ofMinutes(5),
+            Validator.between(Duration.ZERO, Duration.ofHours(24)),
+            "a waiting job's Message is published again for a new start-time estimate only when either end of the"
+                    + " estimated interval moved by more than this (a changed position is always published)");
 
     public static final Component COMPONENT = new Component(
             "scheduler",
@@ -125,6 +139,8 @@ public final class SchedulerKeys {
                     TERMINAL_RETENTION,
                     ORPHAN_GRACE,
                     POSITION_UPDATES,
+                    PRIORITY_AGING,
+                    ESTIMATE_TOLERANCE,
                     IDLE_LINGER_RESERVATION,
                     IDLE_LINGER_ON_DEMAND,
                     IDLE_LINGER_FLEX_START),

@@ -105,7 +105,7 @@ final class Placement {
                     job.withCluster(Optional.of(chosen.cluster().id())).enter(Phase.WAITING, now);
             state.store(queued, out);
             QueueKey key = queued.queue().orElseThrow();
-            state.queue(key).add(SchedulerState.entry(queued));
+            state.queue(key).add(state.entry(queued));
             out.queueChanged(key);
             return Optional.of(key);
         }

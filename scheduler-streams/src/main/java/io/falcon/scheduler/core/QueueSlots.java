@@ -128,7 +128,7 @@ final class QueueSlots {
         WaitQueue queue = state.queue(key);
         List<WaitQueue.Entry> order = queue.pickOrder(state.settings.positionUpdates());
         List<WaitQueue.Entry> ahead = new ArrayList<>(order.size() + 1);
-        queue.slotHolder().map(state.jobs::get).ifPresent(holder -> ahead.add(SchedulerState.entry(holder)));
+        queue.slotHolder().map(state.jobs::get).ifPresent(holder -> ahead.add(state.entry(holder)));
         Set<String> covered = new HashSet<>();
         for (WaitQueue.Entry entry : order) {
             ScheduledJob job = state.jobs.get(entry.jobId());
@@ -152,7 +152,7 @@ final class QueueSlots {
         WaitQueue queue = state.queue(key);
         int holder = queue.slotHolder().isPresent() ? 1 : 0;
         int bound = state.settings.positionUpdates() * 10;
-        OptionalInt position = queue.positionOf(SchedulerState.entry(job), bound);
+        OptionalInt position = queue.positionOf(state.entry(job), bound);
         String message = position.isPresent()
                 ? Messages.waitingCount(position.getAsInt() + holder)
                 : Messages.waitingBeyond(bound + holder);

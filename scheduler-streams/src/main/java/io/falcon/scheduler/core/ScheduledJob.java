@@ -377,7 +377,8 @@ public record ScheduledJob(
                 new JobSpec(request.spec().image(), List.of(), List.of(), Map.of()),
                 request.supplyMode(),
                 request.timeoutSeconds(),
-                request.submittedAt());
+                request.submittedAt(),
+                request.priority());
         return new ScheduledJob(
                 slim,
                 seq,

@@ -201,7 +201,7 @@ public final class Scheduler {
         state.put(job);
         switch (job.phase()) {
             case UNPLACED -> state.unplaced.add(job.id());
-            case WAITING -> job.queue().ifPresent(key -> state.queue(key).add(SchedulerState.entry(job)));
+            case WAITING -> job.queue().ifPresent(key -> state.queue(key).add(state.entry(job)));
             default -> {
                 if (job.phase().holdsSlot()) {
                     job.queue().ifPresent(key -> state.queue(key).takeSlot(job.id()));

@@ -73,9 +73,15 @@ final class SchedulerState {
         return queues.computeIfAbsent(key, k -> new WaitQueue());
     }
 
-    static WaitQueue.Entry entry(ScheduledJob job) {
-        return new WaitQueue.Entry(
-                job.seq(), job.id(), job.actor(), job.request().name());
+    /** The job's place in its queue: its rank depends on the aging interval, so queues are built through here. */
+    WaitQueue.Entry entry(ScheduledJob job) {
+        return WaitQueue.Entry.of(
+                job.seq(),
+                job.request().priority(),
+                settings.priorityAging().toMillis(),
+                job.id(),
+                job.actor(),
+                job.request().name());
     }
 
     /** Waiting plus acquiring jobs of the queue: what cluster choice compares. */
