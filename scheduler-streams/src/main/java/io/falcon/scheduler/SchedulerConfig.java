@@ -52,7 +52,8 @@ public record SchedulerConfig(
                         values.get(SchedulerKeys.TERMINAL_RETENTION),
                         idleLinger(values),
                         values.get(SchedulerKeys.PRIORITY_AGING),
-                        values.get(SchedulerKeys.ESTIMATE_TOLERANCE)));
+                        values.get(SchedulerKeys.ESTIMATE_TOLERANCE),
+                        java.time.ZoneId.of(values.get(SchedulerKeys.MESSAGE_TIME_ZONE))));
     }
 
     /** Only the supply modes that linger: zero (the default) means the pool is deleted at once. */

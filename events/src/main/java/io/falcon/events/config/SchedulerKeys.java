@@ -112,6 +112,13 @@ public final class SchedulerKeys {
             Validator.between(Duration.ZERO, Duration.ofHours(24)),
             "a waiting job's Message is published again for a new start-time estimate only when either end of the"
                     + " estimated interval moved by more than this (a changed position is always published)");
+    public static final Setting<String> MESSAGE_TIME_ZONE = withDefault(
+            "falcon.scheduler.message-time-zone",
+            SettingType.TEXT,
+            "UTC",
+            new Validator<>("a time zone id such as UTC or Asia/Shanghai", SchedulerKeys::isZone),
+            "the time zone of the clock times in Messages (the estimated start of a waiting job); events carry"
+                    + " instants");
 
     public static final Component COMPONENT = new Component(
             "scheduler",
@@ -141,6 +148,7 @@ public final class SchedulerKeys {
                     POSITION_UPDATES,
                     PRIORITY_AGING,
                     ESTIMATE_TOLERANCE,
+                    MESSAGE_TIME_ZONE,
                     IDLE_LINGER_RESERVATION,
                     IDLE_LINGER_ON_DEMAND,
                     IDLE_LINGER_FLEX_START),
@@ -148,6 +156,15 @@ public final class SchedulerKeys {
             List.of());
 
     private SchedulerKeys() {}
+
+    private static boolean isZone(String text) {
+        try {
+            java.time.ZoneId.of(text);
+            return true;
+        } catch (java.time.DateTimeException e) {
+            return false;
+        }
+    }
 
     private static Setting<Duration> timer(String name, Duration defaultValue, String description) {
         return withDefault(

@@ -47,6 +47,7 @@ final class Placement {
                     Optional.empty(),
                     Optional.empty(),
                     Optional.of(now),
+                    Optional.empty(),
                     Optional.empty()));
         } else if (result instanceof RequestValidator.Valid valid) {
             ScheduledJob job = ScheduledJob.accepted(valid.request());

@@ -144,6 +144,15 @@ public final class Scheduler {
     private final JobTimers jobTimers;
     private final Orphans orphans;
     private final ClusterChanges clusterChanges;
+    private final QueueSlots slots;
+    /** When waiting jobs' start-time estimates are next looked at again (not persisted: a restart looks at once). */
+    private Instant nextEstimateRefresh = Instant.EPOCH;
+
+    /**
+     * How often estimates are recomputed while nothing happens in a queue, so that a slot holder slower than its
+     * history moves the estimates behind it; only the ones that moved by more than the tolerance are published.
+     */
+    static final java.time.Duration ESTIMATE_REFRESH = java.time.Duration.ofMinutes(1);
 
     /** A scheduler whose finished jobs are retained in memory (tests; bounded by the retention all the same). */
     public Scheduler(SchedulerSettings settings) {
@@ -154,7 +163,7 @@ public final class Scheduler {
     public Scheduler(SchedulerSettings settings, RetiredJobs retired) {
         state = new SchedulerState(settings, retired);
         timers = new Timers(settings);
-        QueueSlots slots = new QueueSlots(state, timers);
+        slots = new QueueSlots(state, timers);
         placement = new Placement(state, slots);
         pools = new PoolLifecycle(state, timers, slots);
         deletions = new JobDeletions(state, timers);
@@ -194,6 +203,18 @@ public final class Scheduler {
 
     public void restoreQueue(QueueKey key, Optional<String> lastServedActor) {
         state.queue(key).restoreLastServedActor(lastServedActor);
+    }
+
+    public void restoreHistory(HistoryKey key, QueueHistory history) {
+        state.histories.put(key, history);
+    }
+
+    public Optional<QueueHistory> history(HistoryKey key) {
+        return Optional.ofNullable(state.histories.get(key));
+    }
+
+    public Map<HistoryKey, QueueHistory> histories() {
+        return Collections.unmodifiableMap(state.histories);
     }
 
     public void restoreJob(ScheduledJob stored) {
@@ -365,6 +386,14 @@ public final class Scheduler {
                             .ifPresent(job -> jobTimers.fire(job, now, out));
                 case POOL -> pool(NodePool.PoolKey.parse(due.key())).ifPresent(p -> pools.onTimer(p, now, out));
                 case DELETION -> deletion(JobDeletion.Key.parse(due.key())).ifPresent(d -> deletions.ask(d, now, out));
+            }
+        }
+        if (!now.isBefore(nextEstimateRefresh)) {
+            nextEstimateRefresh = now.plus(ESTIMATE_REFRESH);
+            for (Map.Entry<QueueKey, WaitQueue> queue : state.queues.entrySet()) {
+                if (!queue.getValue().isEmpty()) {
+                    slots.refreshPositions(queue.getKey(), now, out);
+                }
             }
         }
         return finished(out);

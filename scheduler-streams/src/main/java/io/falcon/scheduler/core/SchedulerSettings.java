@@ -3,6 +3,7 @@ package io.falcon.scheduler.core;
 import io.falcon.events.config.SchedulerKeys;
 import io.falcon.events.executor.SupplyMode;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.Map;
 
 /**
@@ -35,6 +36,7 @@ import java.util.Map;
  *     that a stream of higher-priority jobs cannot hold a lower one back forever
  * @param estimateTolerance a waiting job's start-time estimate is published again only when an end of its interval
  *     moved by more than this, so that estimates drifting with every tick do not re-publish every waiting job
+ * @param messageZone the time zone of clock times in Messages
  */
 public record SchedulerSettings(
         Duration reservationRetry,
@@ -51,7 +53,8 @@ public record SchedulerSettings(
         Duration terminalRetention,
         Map<SupplyMode, Duration> idleLinger,
         Duration priorityAging,
-        Duration estimateTolerance) {
+        Duration estimateTolerance,
+        ZoneId messageZone) {
 
     public SchedulerSettings {
         idleLinger = Map.copyOf(idleLinger);
@@ -74,7 +77,8 @@ public record SchedulerSettings(
                 SchedulerKeys.TERMINAL_RETENTION.defaultValue(),
                 Map.of(),
                 SchedulerKeys.PRIORITY_AGING.defaultValue(),
-                SchedulerKeys.ESTIMATE_TOLERANCE.defaultValue());
+                SchedulerKeys.ESTIMATE_TOLERANCE.defaultValue(),
+                ZoneId.of(SchedulerKeys.MESSAGE_TIME_ZONE.defaultValue()));
     }
 
     /** How long an idle pool of this supply mode is kept (zero: deleted at once). */
@@ -98,7 +102,8 @@ public record SchedulerSettings(
                 terminalRetention,
                 idleLinger,
                 priorityAging,
-                estimateTolerance);
+                estimateTolerance,
+                messageZone);
     }
 
     public SchedulerSettings withIdleLinger(Map<SupplyMode, Duration> linger) {
@@ -117,7 +122,8 @@ public record SchedulerSettings(
                 terminalRetention,
                 linger,
                 priorityAging,
-                estimateTolerance);
+                estimateTolerance,
+                messageZone);
     }
 
     public SchedulerSettings withPriorityAging(Duration aging) {
@@ -136,7 +142,8 @@ public record SchedulerSettings(
                 terminalRetention,
                 idleLinger,
                 aging,
-                estimateTolerance);
+                estimateTolerance,
+                messageZone);
     }
 
     public SchedulerSettings withTerminalRetention(Duration retention) {
@@ -155,6 +162,7 @@ public record SchedulerSettings(
                 retention,
                 idleLinger,
                 priorityAging,
-                estimateTolerance);
+                estimateTolerance,
+                messageZone);
     }
 }

@@ -44,6 +44,8 @@ final class SchedulerState {
     private final Map<QueueKey, Set<NodePool.PoolKey>> poolsByQueue = new HashMap<>();
 
     final Map<JobDeletion.Key, JobDeletion> deletions = new HashMap<>();
+    /** What each queue and supply mode did before: the start-time estimates' history (changelogged). */
+    final Map<HistoryKey, QueueHistory> histories = new HashMap<>();
     /** Valid jobs that no active cluster offers their TPU type to yet, in the order they were parked. */
     final Set<String> unplaced = new LinkedHashSet<>();
 
@@ -237,6 +239,38 @@ final class SchedulerState {
         }
     }
 
+    /** The job's pods run: how long it held its queue's slot is one more sample of its queue and supply mode. */
+    void recordAcquire(ScheduledJob job, Instant now, Decisions out) {
+        if (job.slotTakenAt().isPresent()
+                && job.clusterId().isPresent()
+                && job.supplyMode().isPresent()) {
+            long held = java.time.Duration.between(job.slotTakenAt().get(), now).toMillis();
+            record(historyKey(job), h -> h.withAcquire(held), out);
+        }
+    }
+
+    /** The job's Kubernetes Job ended by itself: how long it ran. */
+    void recordRun(ScheduledJob job, Instant now, Decisions out) {
+        if (job.dispatchedAt().isPresent()
+                && job.clusterId().isPresent()
+                && job.supplyMode().isPresent()) {
+            long ran = java.time.Duration.between(job.dispatchedAt().get(), now).toMillis();
+            record(historyKey(job), h -> h.withRun(ran), out);
+        }
+    }
+
+    private static HistoryKey historyKey(ScheduledJob job) {
+        return new HistoryKey(
+                job.clusterId().orElseThrow(),
+                job.request().topology().text(),
+                job.supplyMode().orElseThrow());
+    }
+
+    private void record(HistoryKey key, java.util.function.UnaryOperator<QueueHistory> change, Decisions out) {
+        histories.put(key, change.apply(histories.getOrDefault(key, QueueHistory.empty())));
+        out.historyChanged(key);
+    }
+
     void storePool(NodePool pool, Decisions out) {
         putPool(pool);
         out.poolChanged(pool.key());
@@ -273,6 +307,7 @@ final class SchedulerState {
                 job.jobUid(),
                 job.dispatchedAt(),
                 finishedAt,
-                abortedAt);
+                abortedAt,
+                job.phase() == Phase.WAITING ? job.startEstimate() : Optional.empty());
     }
 }

@@ -1,0 +1,106 @@
+package io.falcon.scheduler.core;
+
+import io.falcon.events.cdc.ClusterRow;
+import io.falcon.events.executor.SupplyMode;
+import io.falcon.events.status.StartEstimate;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * When a waiting job should start, from what its queue did before ({@link QueueHistory}). A queue hands its slot on
+ * when the holder's pods run, so the k-th waiting job starts after what remains of the holder's hold, the holds of
+ * the k - 1 jobs ahead of it, and its own: a sum of independent durations, whose means and variances add. The
+ * interval is the mean plus or minus {@link #Z} standard deviations of that sum (the share of actual starts inside
+ * it is measured by bench's StartEstimateAccuracy, docs/performance.md). Run times do not enter: a running job does
+ * not hold its queue's slot. No estimate when a queue has too little history, or its cluster is not active.
+ */
+final class StartEstimates {
+    /** Half-width of the interval in standard deviations; 1.28 would hold 80% of a normal sum. */
+    static final double Z = 1.28;
+
+    private final SchedulerState state;
+
+    StartEstimates(SchedulerState state) {
+        this.state = state;
+    }
+
+    /**
+     * What remains of the slot holder's hold (nothing when the slot is free), or empty when it cannot be told: the
+     * cluster is not active, or its queue has no history.
+     */
+    Optional<QueueHistory.Spread> beforeFirst(QueueKey key, Instant now) {
+        ClusterRow cluster = state.clusters.get(key.clusterId());
+        if (cluster == null || !cluster.isActive()) {
+            return Optional.empty();
+        }
+        Optional<ScheduledJob> holder = state.queue(key).slotHolder().map(state.jobs::get);
+        if (holder.isEmpty()) {
+            return Optional.of(QueueHistory.Spread.NONE);
+        }
+        ScheduledJob job = holder.get();
+        long elapsed = job.slotTakenAt()
+                .or(job::phaseSince)
+                .map(since -> Math.max(0, Duration.between(since, now).toMillis()))
+                .orElse(0L);
+        SupplyMode mode = job.supplyMode().orElseGet(() -> modeOf(job, cluster));
+        return history(key, mode).flatMap(h -> h.remainingAcquire(elapsed));
+    }
+
+    /** The spread of how long this job will hold the queue's slot once it has it. */
+    Optional<QueueHistory.Spread> holdOf(ScheduledJob job, QueueKey key) {
+        ClusterRow cluster = state.clusters.get(key.clusterId());
+        if (cluster == null) {
+            return Optional.empty();
+        }
+        return history(key, modeOf(job, cluster)).flatMap(QueueHistory::acquire);
+    }
+
+    /**
+     * The history of the queue and supply mode; with too few samples of that mode, the queue's samples of every
+     * mode together (a queue whose jobs mostly use another mode still says something), else none.
+     */
+    private Optional<QueueHistory> history(QueueKey key, SupplyMode mode) {
+        QueueHistory own = state.histories.get(new HistoryKey(key.clusterId(), key.topology(), mode));
+        if (own != null && own.acquireMillis().size() >= QueueHistory.MIN_SAMPLES) {
+            return Optional.of(own);
+        }
+        List<Long> pooled = new ArrayList<>();
+        for (SupplyMode any : SupplyMode.values()) {
+            QueueHistory h = state.histories.get(new HistoryKey(key.clusterId(), key.topology(), any));
+            if (h != null) {
+                pooled.addAll(h.acquireMillis());
+            }
+        }
+        return pooled.size() >= QueueHistory.MIN_SAMPLES
+                ? Optional.of(new QueueHistory(pooled, List.of()))
+                : Optional.empty();
+    }
+
+    private static SupplyMode modeOf(ScheduledJob job, ClusterRow cluster) {
+        return SupplyDecision.decide(job.request().supplyMode(), cluster).mode();
+    }
+
+    /** The interval for a start that is {@code spread} away from now; never before now. */
+    static StartEstimate interval(Instant now, QueueHistory.Spread spread) {
+        double half = Z * Math.sqrt(spread.variance());
+        long earliest = Math.round(Math.max(0, spread.mean() - half));
+        long latest = Math.round(Math.max(earliest, spread.mean() + half));
+        return new StartEstimate(now.plusMillis(earliest), now.plusMillis(latest));
+    }
+
+    /** Whether either end moved by more than the tolerance, or one of them is not there. */
+    static boolean moved(Optional<StartEstimate> shown, Optional<StartEstimate> fresh, Duration tolerance) {
+        if (shown.isEmpty() || fresh.isEmpty()) {
+            return shown.isPresent() != fresh.isPresent();
+        }
+        return differs(shown.get().earliest(), fresh.get().earliest(), tolerance)
+                || differs(shown.get().latest(), fresh.get().latest(), tolerance);
+    }
+
+    private static boolean differs(Instant a, Instant b, Duration tolerance) {
+        return Duration.between(a, b).abs().compareTo(tolerance) > 0;
+    }
+}

@@ -1,0 +1,194 @@
+package io.falcon.scheduler.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.falcon.events.executor.SupplyMode;
+import io.falcon.events.status.Reason;
+import io.falcon.events.status.StartEstimate;
+import io.falcon.events.status.TaskStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+import org.junit.jupiter.api.Test;
+
+/** Start-time estimates of waiting jobs: from the queue's history, in the Message and the status, kept quiet. */
+class StartEstimateTest {
+    private static final Duration HOLD = Duration.ofMinutes(10);
+
+    private final SchedulerFixture f = new SchedulerFixture().withCluster("c1", "v6e");
+
+    /** Runs n jobs one after the other, each holding the slot for exactly HOLD before its pods run. */
+    private void history(int n) {
+        for (int i = 0; i < n; i++) {
+            String id = "h" + i;
+            f.submit(id, "hist");
+            f.advance(HOLD);
+            f.startRunning(id);
+            f.succeeded(id);
+        }
+    }
+
+    private static Optional<StartEstimate> estimateOf(TaskStatus status) {
+        return status.estimatedStart();
+    }
+
+    @Test
+    void withoutHistoryThereIsNoEstimateAndTheMessageIsThePositionAlone() {
+        history(QueueHistory.MIN_SAMPLES - 1);
+        f.submit("a1", "alice").submit("b1", "bob");
+        assertThat(f.last("b1").message()).isEqualTo("队列位置 #2,前面有 1 个任务 (alice: name-a1)");
+        assertThat(f.last("b1").estimatedStart()).isEmpty();
+    }
+
+    @Test
+    void theEstimateAddsWhatRemainsOfTheHolderTheJobsAheadAndTheJobsOwnHold() {
+        history(QueueHistory.MIN_SAMPLES);
+        Instant now = f.now;
+        f.submit("a1", "alice").submit("b1", "bob").submit("c1", "carol");
+        // a1 just took the slot (10 min to go); b1 starts when a1's pods run plus its own 10 min; c1 10 min later.
+        // Every hold was exactly 10 minutes: no spread, so the interval is a point.
+        assertThat(estimateOf(f.last("b1")))
+                .contains(new StartEstimate(now.plus(HOLD.multipliedBy(2)), now.plus(HOLD.multipliedBy(2))));
+        assertThat(estimateOf(f.last("c1")))
+                .contains(new StartEstimate(now.plus(HOLD.multipliedBy(3)), now.plus(HOLD.multipliedBy(3))));
+        String clock = Messages.estimate(estimateOf(f.last("c1")), now, ZoneId.of("UTC"));
+        assertThat(clock).isEqualTo(",预计 11:00-11:01 开始");
+        assertThat(f.last("c1").message()).isEqualTo("队列位置 #3,前面有 2 个任务 (alice: name-a1, bob: name-b1)" + clock);
+        assertThat(f.last("c1").reason()).contains(Reason.Waiting);
+    }
+
+    @Test
+    void aHolderRunningAsExpectedMovesNoEstimateAndASlowOneMovesThemOnlyPastTheTolerance() {
+        history(QueueHistory.MIN_SAMPLES);
+        // a1's Kubernetes Job is created but its pods take long: no deadline fires within the test
+        f.submit("a1", "alice").submit("b1", "bob").poolReady("a1").submitted("a1");
+        int published = f.statuses.size();
+        Instant shown = estimateOf(f.last("b1")).orElseThrow().earliest();
+        // Within its usual 10 minutes the holder's remaining time shrinks as time passes: the start stays put.
+        f.advance(Duration.ofMinutes(9));
+        assertThat(f.statuses).hasSize(published);
+        // Past its usual hold it is expected to end any moment: the start drifts later with time, but is
+        // published again only once it moved more than the tolerance (5 minutes by default).
+        f.advance(Duration.ofMinutes(5)); // 14 minutes held: expected 4 minutes later than shown
+        assertThat(f.statuses).hasSize(published);
+        f.advance(Duration.ofMinutes(2)); // 16 minutes held: 6 minutes later than shown
+        assertThat(f.statuses).hasSize(published + 1);
+        assertThat(estimateOf(f.last("b1")).orElseThrow().earliest()).isEqualTo(shown.plus(Duration.ofMinutes(6)));
+    }
+
+    @Test
+    void theStatusOfAJobThatLeftTheQueueCarriesNoEstimate() {
+        history(QueueHistory.MIN_SAMPLES);
+        f.submit("a1", "alice").submit("b1", "bob");
+        assertThat(estimateOf(f.last("b1"))).isPresent();
+        f.startRunning("a1");
+        assertThat(f.last("b1").reason()).contains(Reason.Provisioning);
+        assertThat(estimateOf(f.last("b1"))).isEmpty();
+    }
+
+    @Test
+    void theSpreadOfPastHoldsWidensTheInterval() {
+        // (kept under the 15-minute provisioning backstop, which would fail a pool with no word for longer)
+        Duration[] holds = {Duration.ofMinutes(4), Duration.ofMinutes(10), Duration.ofMinutes(14)};
+        for (int i = 0; i < holds.length; i++) {
+            f.submit("h" + i, "hist");
+            f.advance(holds[i]);
+            f.startRunning("h" + i);
+            f.succeeded("h" + i);
+        }
+        Instant now = f.now;
+        f.submit("a1", "alice").submit("b1", "bob");
+        StartEstimate estimate = estimateOf(f.last("b1")).orElseThrow();
+        Instant meanStart =
+                now.plus(Duration.ofMinutes(4 + 10 + 14).multipliedBy(2).dividedBy(3));
+        assertThat(estimate.earliest()).isBefore(meanStart);
+        assertThat(estimate.latest()).isAfter(meanStart);
+    }
+
+    @Test
+    void historyIsKeptPerSupplyModeAndBounded() {
+        QueueHistory history = QueueHistory.empty();
+        for (int i = 0; i < QueueHistory.SAMPLES + 7; i++) {
+            history = history.withAcquire(i);
+        }
+        assertThat(history.acquireMillis()).hasSize(QueueHistory.SAMPLES);
+        assertThat(history.acquireMillis().get(0)).isEqualTo(7L); // the oldest went first
+        history(QueueHistory.MIN_SAMPLES);
+        assertThat(f.scheduler.histories()).containsOnlyKeys(new HistoryKey("c1", "2x4", SupplyMode.FLEX_START));
+        assertThat(f.scheduler.histories().values().iterator().next().runMillis())
+                .hasSize(QueueHistory.MIN_SAMPLES);
+    }
+
+    @Test
+    void aSlowHolderIsExpectedToTakeWhatThePastHoldsLongerThanItsOwnTook() {
+        QueueHistory history = new QueueHistory(List.of(1000L, 2000L, 9000L, 11000L), List.of());
+        QueueHistory.Spread remaining = history.remainingAcquire(5000).orElseThrow();
+        assertThat(remaining.mean()).isEqualTo(5000.0); // (4000 + 6000) / 2
+        assertThat(history.remainingAcquire(20_000).orElseThrow().mean()).isZero();
+    }
+
+    /** The history is in the store the shell persists, and a restored scheduler estimates as before. */
+    @Test
+    void theHistorySurvivesARestore() {
+        MemoryStore memory = new MemoryStore();
+        SchedulerFixture persisted =
+                new SchedulerFixture().persistingTo(memory.store()).withCluster("c1", "v6e");
+        for (int i = 0; i < QueueHistory.MIN_SAMPLES; i++) {
+            persisted.submit("h" + i, "hist").advance(HOLD).startRunning("h" + i);
+        }
+        assertThat(memory.histories).hasSize(1);
+        Scheduler restored = SchedulerStore.restore(memory.store(), SchedulerSettings.defaults());
+        assertThat(restored.histories()).isEqualTo(persisted.scheduler.histories());
+        SchedulerFixture after = new SchedulerFixture(restored);
+        after.now = persisted.now;
+        after.submit("a1", "alice").submit("b1", "bob");
+        assertThat(after.last("b1").estimatedStart())
+                .contains(
+                        new StartEstimate(after.now.plus(HOLD.multipliedBy(2)), after.now.plus(HOLD.multipliedBy(2))));
+    }
+
+    /** The scheduler's tables in maps, as a restart reads them. */
+    private static final class MemoryStore {
+        final Map<String, ScheduledJob> jobs = new HashMap<>();
+        final Map<String, NodePool> pools = new HashMap<>();
+        final Map<String, io.falcon.events.cdc.ClusterRow> clusters = new HashMap<>();
+        final Map<String, String> queues = new HashMap<>();
+        final Map<String, JobDeletion> deletions = new HashMap<>();
+        final Map<String, QueueHistory> histories = new HashMap<>();
+
+        SchedulerStore store() {
+            return new SchedulerStore(
+                    table(jobs),
+                    table(pools),
+                    table(clusters),
+                    table(queues),
+                    table(deletions),
+                    table(histories),
+                    RetiredJobs.inMemory(Duration.ofHours(24)));
+        }
+
+        private static <V> SchedulerStore.Table<V> table(Map<String, V> map) {
+            return new SchedulerStore.Table<>() {
+                @Override
+                public void put(String key, V value) {
+                    map.put(key, value);
+                }
+
+                @Override
+                public void delete(String key) {
+                    map.remove(key);
+                }
+
+                @Override
+                public void forEach(BiConsumer<String, V> action) {
+                    map.forEach(action);
+                }
+            };
+        }
+    }
+}
