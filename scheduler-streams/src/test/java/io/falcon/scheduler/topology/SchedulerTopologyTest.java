@@ -212,7 +212,7 @@ class SchedulerTopologyTest {
         events.pipeInput("v6e", executorEvent("j1").at(START).nodePoolReady());
         events.pipeInput("v6e", executorEvent("j1").at(START).jobUid("uid-1").jobRunning());
         assertThat(commands.readValuesToList())
-                .filter(ExecutorCommand.EnsureNodePool.class::isInstance)
+                .filteredOn(ExecutorCommand.EnsureNodePool.class::isInstance)
                 .extracting(ExecutorCommand::jobId)
                 .containsExactly("j1", "j3");
     }
