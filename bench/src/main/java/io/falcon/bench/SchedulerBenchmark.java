@@ -162,7 +162,8 @@ public class SchedulerBenchmark {
                 Optional.empty(),
                 fleet.clusters,
                 c -> false,
-                c -> fleet.scheduler.queueDepth(new QueueKey(c.id(), "2x2")));
+                c -> fleet.scheduler.queueDepth(new QueueKey(c.id(), "2x2")),
+                c -> java.util.OptionalDouble.empty());
     }
 
     /** A whole submission and its abort: validation, choice, enqueue, position messages, removal. */

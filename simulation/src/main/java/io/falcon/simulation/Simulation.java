@@ -341,7 +341,12 @@ public final class Simulation {
             return Optional.empty();
         }
         ClusterChoice.Result choice = ClusterChoice.choose(
-                job.request().tpuType().wireName(), job.request().supplyMode(), rows.values(), c -> false, c -> 0);
+                job.request().tpuType().wireName(),
+                job.request().supplyMode(),
+                rows.values(),
+                c -> false,
+                c -> 0,
+                c -> java.util.OptionalDouble.empty());
         return choice instanceof ClusterChoice.NoneEligible none ? Optional.of(none.why()) : Optional.empty();
     }
 

@@ -100,7 +100,13 @@ final class Placement {
                 cluster -> state.idlePool(cluster, job.request().topology().text(), job)
                         .isPresent(),
                 cluster -> state.queueDepth(
-                        new QueueKey(cluster.id(), job.request().topology().text())));
+                        new QueueKey(cluster.id(), job.request().topology().text())),
+                cluster -> slots.estimates()
+                        .expectedWait(
+                                job,
+                                new QueueKey(
+                                        cluster.id(), job.request().topology().text()),
+                                now));
         if (choice instanceof ClusterChoice.Chosen chosen) {
             ScheduledJob queued =
                     job.withCluster(Optional.of(chosen.cluster().id())).enter(Phase.WAITING, now);

@@ -32,6 +32,10 @@ final class QueueSlots {
         this.estimates = new StartEstimates(state);
     }
 
+    StartEstimates estimates() {
+        return estimates;
+    }
+
     /** Gives the queue's free slot to the next job by the pick rule; true if a job started. */
     boolean startNext(QueueKey key, Instant now, Decisions out) {
         WaitQueue queue = state.queue(key);

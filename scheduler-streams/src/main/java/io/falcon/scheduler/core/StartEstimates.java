@@ -36,7 +36,10 @@ final class StartEstimates {
         if (cluster == null || !cluster.isActive()) {
             return Optional.empty();
         }
-        Optional<ScheduledJob> holder = state.queue(key).slotHolder().map(state.jobs::get);
+        // Read without creating the queue: cluster choice asks about queues that may never get a job.
+        Optional<ScheduledJob> holder = Optional.ofNullable(state.queues.get(key))
+                .flatMap(WaitQueue::slotHolder)
+                .map(state.jobs::get);
         if (holder.isEmpty()) {
             return Optional.of(QueueHistory.Spread.NONE);
         }
@@ -81,6 +84,28 @@ final class StartEstimates {
 
     private static SupplyMode modeOf(ScheduledJob job, ClusterRow cluster) {
         return SupplyDecision.decide(job.request().supplyMode(), cluster).mode();
+    }
+
+    /** Beyond this many jobs ahead a newcomer's queue is taken as wholly ahead of it: the count stays bounded. */
+    static final int COUNT_AHEAD_LIMIT = 1000;
+
+    /**
+     * How long a job not yet queued would wait to start in this queue, in ms (the mean): what remains of the holder,
+     * the holds of the jobs that rank before it, and its own; empty when the queue's history cannot tell.
+     */
+    java.util.OptionalDouble expectedWait(ScheduledJob job, QueueKey key, Instant now) {
+        Optional<QueueHistory.Spread> before = beforeFirst(key, now);
+        Optional<QueueHistory.Spread> hold = holdOf(job, key);
+        if (before.isEmpty() || hold.isEmpty()) {
+            return java.util.OptionalDouble.empty();
+        }
+        WaitQueue queue = state.queues.get(key);
+        int ahead = queue == null ? 0 : queue.countAhead(state.entry(job), COUNT_AHEAD_LIMIT);
+        if (ahead >= COUNT_AHEAD_LIMIT) {
+            ahead = queue.size();
+        }
+        return java.util.OptionalDouble.of(
+                before.get().mean() + (ahead + 1) * hold.get().mean());
     }
 
     /** The interval for a start that is {@code spread} away from now; never before now. */

@@ -49,6 +49,9 @@ public final class WaitQueue {
 
     private final Map<String, TreeSet<Entry>> byActor = new HashMap<>();
     private final TreeSet<Entry> heads = new TreeSet<>(PICK_ORDER);
+    /** Every waiting job by rank: how many would go before a newcomer, for cluster choice by expected start. */
+    private final TreeSet<Entry> all = new TreeSet<>(PICK_ORDER);
+
     private Optional<String> lastServedActor = Optional.empty();
     private Optional<String> slotHolder = Optional.empty();
     private int size;
@@ -59,6 +62,7 @@ public final class WaitQueue {
         if (!own.add(entry)) {
             return;
         }
+        all.add(entry);
         size++;
         if (oldHead == null || PICK_ORDER.compare(entry, oldHead) < 0) {
             if (oldHead != null) {
@@ -75,6 +79,7 @@ public final class WaitQueue {
         }
         boolean wasHead = own.first().equals(entry);
         own.remove(entry);
+        all.remove(entry);
         size--;
         if (wasHead) {
             heads.remove(entry);
@@ -157,6 +162,21 @@ public final class WaitQueue {
         List<Entry> order = pickOrder(limit);
         int index = order.indexOf(target);
         return index < 0 ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(index + 1);
+    }
+
+    /**
+     * How many waiting jobs rank before the given one (which need not be queued), counting at most limit: O(k log
+     * n) for k counted. The round-robin may still move it by one place either way.
+     */
+    public int countAhead(Entry newcomer, int limit) {
+        int count = 0;
+        for (Entry entry : all) {
+            if (count >= limit || PICK_ORDER.compare(entry, newcomer) >= 0) {
+                break;
+            }
+            count++;
+        }
+        return count;
     }
 
     public int size() {

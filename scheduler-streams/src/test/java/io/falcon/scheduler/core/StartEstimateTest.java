@@ -152,6 +152,61 @@ class StartEstimateTest {
                         new StartEstimate(after.now.plus(HOLD.multipliedBy(2)), after.now.plus(HOLD.multipliedBy(2))));
     }
 
+    /** Runs n jobs on the one active cluster, each holding the slot for the given time. */
+    private static void historyOn(SchedulerFixture fixture, String prefix, int n, Duration hold) {
+        for (int i = 0; i < n; i++) {
+            String id = prefix + i;
+            fixture.submit(id, "hist").advance(hold).startRunning(id).succeeded(id);
+        }
+    }
+
+    private static void setStatus(SchedulerFixture fixture, String clusterId, String status) {
+        fixture.record(fixture.scheduler.clusterUpserted(
+                SchedulerFixture.cluster(clusterId, "v6e", status, Optional.empty()), fixture.now));
+    }
+
+    /**
+     * c1 takes 12 minutes to hand its slot on, c2 2 minutes: new jobs go to c2 while they are expected to start there
+     * sooner, where the seed's rule alone (shortest queue, then id) would send the first to c1 and the second too.
+     */
+    @Test
+    void aNewJobGoesWhereItIsExpectedToStartSoonest() {
+        SchedulerFixture two = new SchedulerFixture().withCluster("c1", "v6e").withCluster("c2", "v6e");
+        setStatus(two, "c2", "maintenance");
+        historyOn(two, "slow", QueueHistory.MIN_SAMPLES, Duration.ofMinutes(12));
+        setStatus(two, "c2", "active");
+        setStatus(two, "c1", "maintenance");
+        historyOn(two, "fast", QueueHistory.MIN_SAMPLES, Duration.ofMinutes(2));
+        setStatus(two, "c1", "active");
+
+        two.submit("a1", "alice");
+        assertThat(two.last("a1").clusterId()).contains("c2");
+        // c2 now: 2 minutes left of a1's hold plus its own 2 = 4, still sooner than c1's 12
+        two.submit("b1", "bob");
+        assertThat(two.last("b1").clusterId()).contains("c2");
+        // with k jobs waiting on c2 a newcomer waits 2 + 2k + 2 minutes: under c1's 12 up to k = 3
+        for (String id : List.of("b2", "b3", "b4")) {
+            two.submit(id, "bob");
+            assertThat(two.last(id).clusterId()).contains("c2");
+        }
+        // k = 4: 12 minutes on either, so the seed's rule breaks the tie: the shorter queue, c1's
+        two.submit("b5", "bob");
+        assertThat(two.last("b5").clusterId()).contains("c1");
+    }
+
+    @Test
+    void withoutHistoryOnEveryCandidateTheSeedsRuleDecides() {
+        SchedulerFixture two = new SchedulerFixture().withCluster("c1", "v6e").withCluster("c2", "v6e");
+        setStatus(two, "c1", "maintenance");
+        historyOn(two, "fast", QueueHistory.MIN_SAMPLES, Duration.ofMinutes(2));
+        setStatus(two, "c1", "active");
+        // c1 has no history: shortest queue, then id, as before
+        two.submit("a1", "alice");
+        assertThat(two.last("a1").clusterId()).contains("c1");
+        two.submit("b1", "bob");
+        assertThat(two.last("b1").clusterId()).contains("c2");
+    }
+
     /** The scheduler's tables in maps, as a restart reads them. */
     private static final class MemoryStore {
         final Map<String, ScheduledJob> jobs = new HashMap<>();
