@@ -112,6 +112,19 @@ public final class SchedulerKeys {
             Validator.between(Duration.ZERO, Duration.ofHours(24)),
             "a waiting job's Message is published again for a new start-time estimate only when either end of the"
                     + " estimated interval moved by more than this (a changed position is always published)");
+    public static final Setting<Duration> MOVE_GAIN = withDefault(
+            "falcon.scheduler.move-gain",
+            SettingType.DURATION,
+            Duration.ofMinutes(10),
+            Validator.between(Duration.ofMinutes(1), Duration.ofDays(1)),
+            "a waiting job of priority above 0 moves to another cluster of its type only when it is expected to start"
+                    + " there sooner by more than this");
+    public static final Setting<Duration> MOVE_INTERVAL = withDefault(
+            "falcon.scheduler.move-interval",
+            SettingType.DURATION,
+            Duration.ofMinutes(30),
+            Validator.between(Duration.ofMinutes(1), Duration.ofDays(1)),
+            "a waiting job moves to another cluster at most once per this long (no ping-pong)");
     public static final Setting<String> MESSAGE_TIME_ZONE = withDefault(
             "falcon.scheduler.message-time-zone",
             SettingType.TEXT,
@@ -149,6 +162,8 @@ public final class SchedulerKeys {
                     PRIORITY_AGING,
                     ESTIMATE_TOLERANCE,
                     MESSAGE_TIME_ZONE,
+                    MOVE_GAIN,
+                    MOVE_INTERVAL,
                     IDLE_LINGER_RESERVATION,
                     IDLE_LINGER_ON_DEMAND,
                     IDLE_LINGER_FLEX_START),

@@ -17,9 +17,9 @@ import java.util.Set;
 
 /**
  * Queues and slots (seed section 4): each (cluster, topology) queue lets one job at a time acquire resources. The
- * free slot goes to the next job by the pick rule (FIFO per actor, round-robin across actors, in {@link WaitQueue}),
- * which then reuses an idle pool, takes over a pool its aborted creator left, or has one created; waiting jobs are
- * told their position.
+ * free slot goes to the next job by the pick rule (priority with aging, then FIFO per actor and round-robin across
+ * actors, in {@link WaitQueue}), which then reuses an idle pool, takes over a pool its aborted creator left, or has
+ * one created; waiting jobs are told their position and when they should start.
  */
 final class QueueSlots {
     private final SchedulerState state;

@@ -31,6 +31,7 @@ import java.util.Optional;
  *     its pods running, is the history the start-time estimates are made from
  * @param startEstimate the start-time estimate its last published Waiting status carried, while it waits in a
  *     queue: a new estimate is published only when it moved by more than the tolerance
+ * @param movedAt when it last moved to another cluster's queue to start sooner: at most one move per move interval
  */
 public record ScheduledJob(
         ValidRequest request,
@@ -52,7 +53,8 @@ public record ScheduledJob(
         Optional<Instant> wakeAt,
         Optional<ProvisioningStep> provisioningStep,
         Optional<Instant> slotTakenAt,
-        Optional<StartEstimate> startEstimate) {
+        Optional<StartEstimate> startEstimate,
+        Optional<Instant> movedAt) {
 
     /**
      * FIFO order is submission order: the row's created_at, ties broken by job id. Arrival order at the
@@ -76,6 +78,7 @@ public record ScheduledJob(
                 Optional.of(Reason.Waiting),
                 "",
                 0,
+                Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
@@ -121,7 +124,8 @@ public record ScheduledJob(
                 wakeAt,
                 firstStepOf(newPhase),
                 slotTakenAt,
-                Optional.empty()); // an estimate is about the wait in a queue: a new phase starts without one
+                Optional.empty(), // an estimate is about the wait in a queue: a new phase starts without one
+                movedAt);
     }
 
     /** Only for the terminal bookkeeping and re-placement, where no deadline depends on the phase's start. */
@@ -146,7 +150,8 @@ public record ScheduledJob(
                 wakeAt,
                 newPhase == phase ? provisioningStep : firstStepOf(newPhase),
                 slotTakenAt,
-                startEstimate);
+                startEstimate,
+                movedAt);
     }
 
     private static Optional<ProvisioningStep> firstStepOf(Phase phase) {
@@ -175,7 +180,8 @@ public record ScheduledJob(
                 wakeAt,
                 Optional.of(step),
                 slotTakenAt,
-                startEstimate);
+                startEstimate,
+                movedAt);
     }
 
     /**
@@ -204,7 +210,8 @@ public record ScheduledJob(
                 wakeAt,
                 Optional.of(ProvisioningStep.REQUESTED),
                 slotTakenAt,
-                startEstimate);
+                startEstimate,
+                movedAt);
     }
 
     /**
@@ -245,7 +252,8 @@ public record ScheduledJob(
                 wakeAt,
                 provisioningStep,
                 slotTakenAt,
-                startEstimate);
+                startEstimate,
+                movedAt);
     }
 
     public ScheduledJob withTarget(ClusterTarget newTarget) {
@@ -269,7 +277,8 @@ public record ScheduledJob(
                 wakeAt,
                 provisioningStep,
                 slotTakenAt,
-                startEstimate);
+                startEstimate,
+                movedAt);
     }
 
     public ScheduledJob withSupplyMode(SupplyMode mode) {
@@ -293,7 +302,8 @@ public record ScheduledJob(
                 wakeAt,
                 provisioningStep,
                 slotTakenAt,
-                startEstimate);
+                startEstimate,
+                movedAt);
     }
 
     public ScheduledJob withNodePool(String pool) {
@@ -317,7 +327,8 @@ public record ScheduledJob(
                 wakeAt,
                 provisioningStep,
                 slotTakenAt,
-                startEstimate);
+                startEstimate,
+                movedAt);
     }
 
     public ScheduledJob withK8sJob(String name) {
@@ -341,7 +352,8 @@ public record ScheduledJob(
                 wakeAt,
                 provisioningStep,
                 slotTakenAt,
-                startEstimate);
+                startEstimate,
+                movedAt);
     }
 
     /** The Kubernetes Job exists: its uid (when the event carried one) and when it was first seen. */
@@ -366,7 +378,8 @@ public record ScheduledJob(
                 wakeAt,
                 provisioningStep,
                 slotTakenAt,
-                startEstimate);
+                startEstimate,
+                movedAt);
     }
 
     public ScheduledJob withLastError(String error) {
@@ -390,7 +403,8 @@ public record ScheduledJob(
                 wakeAt,
                 provisioningStep,
                 slotTakenAt,
-                startEstimate);
+                startEstimate,
+                movedAt);
     }
 
     /**
@@ -430,7 +444,8 @@ public record ScheduledJob(
                 Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
-                Optional.empty());
+                Optional.empty(),
+                movedAt);
     }
 
     /** The next published status; the version grows so that writers can drop stale events. */
@@ -455,7 +470,8 @@ public record ScheduledJob(
                 wakeAt,
                 provisioningStep,
                 slotTakenAt,
-                startEstimate);
+                startEstimate,
+                movedAt);
     }
 
     public ScheduledJob withSlotTakenAt(Instant at) {
@@ -479,7 +495,8 @@ public record ScheduledJob(
                 wakeAt,
                 provisioningStep,
                 Optional.of(at),
-                startEstimate);
+                startEstimate,
+                movedAt);
     }
 
     public ScheduledJob withStartEstimate(Optional<StartEstimate> estimate) {
@@ -503,7 +520,33 @@ public record ScheduledJob(
                 wakeAt,
                 provisioningStep,
                 slotTakenAt,
-                estimate);
+                estimate,
+                movedAt);
+    }
+
+    public ScheduledJob withMovedAt(Instant at) {
+        return new ScheduledJob(
+                request,
+                seq,
+                phase,
+                clusterId,
+                target,
+                supplyMode,
+                nodePoolName,
+                k8sJobName,
+                jobUid,
+                dispatchedAt,
+                phaseSince,
+                lastError,
+                status,
+                reason,
+                message,
+                version,
+                wakeAt,
+                provisioningStep,
+                slotTakenAt,
+                startEstimate,
+                Optional.of(at));
     }
 
     /** When the scheduler must re-drive this job's command, if ever. */
@@ -528,7 +571,8 @@ public record ScheduledJob(
                 at,
                 provisioningStep,
                 slotTakenAt,
-                startEstimate);
+                startEstimate,
+                movedAt);
     }
 
     /** How long the job may run: its timeout_seconds, else the configured default. */

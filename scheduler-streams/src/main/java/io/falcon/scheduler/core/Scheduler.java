@@ -29,9 +29,11 @@ import java.util.Set;
  *   <li>The request is validated ({@link RequestValidator}); an invalid one gets one Failed/InvalidSpec status naming
  *       the field, and nothing is kept.</li>
  *   <li>The valid job is kept, and its cluster chosen ({@link ClusterChoice}: an active cluster of its TPU type, one
- *       with an idle pool of its topology first, then the shortest queue). None: it is parked (Waiting, the Message
- *       says why) until a cluster of its type becomes active; stop.</li>
- *   <li>It joins its (cluster, topology) queue; the first waiting jobs of that queue are told their positions.</li>
+ *       with an idle pool of its topology first, then the soonest expected start when every candidate has history,
+ *       then the shortest queue). None: it is parked (Waiting, the Message says why) until a cluster of its type
+ *       becomes active; stop.</li>
+ *   <li>It joins its (cluster, topology) queue, ranked by priority with aging ({@link WaitQueue}); the first waiting
+ *       jobs of that queue are told their positions and start-time estimates ({@link StartEstimates}).</li>
  *   <li>If the queue's slot is free, the next job by the pick rule takes it (<i>start-next</i>, below).</li>
  *   <li>If the job still waits behind the kept-current positions, it is told its position.</li>
  * </ol>
@@ -99,6 +101,10 @@ import java.util.Set;
  *   <li>A pool's: a deletion not yet confirmed is asked again; an idle pool whose linger is over (or whose cluster
  *       left active) is deleted.</li>
  *   <li>A Job deletion's: EnsureJobDeleted is sent again.</li>
+ *   <li>Once a minute: waiting jobs of priority above 0 expected to start sooner on another cluster of their type by
+ *       more than the move gain move there (at most once per move interval each); then the start-time estimates of
+ *       every queue's first waiting jobs are recomputed, and those that moved by more than the estimate tolerance
+ *       (or whose position changed) are published.</li>
  * </ol>
  *
  * <p><b>every input</b> ends with one more step: the jobs it finished leave memory and their timers for the retired
@@ -390,8 +396,9 @@ public final class Scheduler {
         }
         if (!now.isBefore(nextEstimateRefresh)) {
             nextEstimateRefresh = now.plus(ESTIMATE_REFRESH);
+            Set<QueueKey> moved = placement.moveToSooner(now, out);
             for (Map.Entry<QueueKey, WaitQueue> queue : state.queues.entrySet()) {
-                if (!queue.getValue().isEmpty()) {
+                if (!queue.getValue().isEmpty() || moved.contains(queue.getKey())) {
                     slots.refreshPositions(queue.getKey(), now, out);
                 }
             }

@@ -37,6 +37,9 @@ import java.util.Map;
  * @param estimateTolerance a waiting job's start-time estimate is published again only when an end of its interval
  *     moved by more than this, so that estimates drifting with every tick do not re-publish every waiting job
  * @param messageZone the time zone of clock times in Messages
+ * @param moveGain a waiting job of priority above 0 moves to another cluster only when expected to start there
+ *     sooner by more than this
+ * @param moveInterval a waiting job moves at most once per this long
  */
 public record SchedulerSettings(
         Duration reservationRetry,
@@ -54,7 +57,9 @@ public record SchedulerSettings(
         Map<SupplyMode, Duration> idleLinger,
         Duration priorityAging,
         Duration estimateTolerance,
-        ZoneId messageZone) {
+        ZoneId messageZone,
+        Duration moveGain,
+        Duration moveInterval) {
 
     public SchedulerSettings {
         idleLinger = Map.copyOf(idleLinger);
@@ -78,7 +83,9 @@ public record SchedulerSettings(
                 Map.of(),
                 SchedulerKeys.PRIORITY_AGING.defaultValue(),
                 SchedulerKeys.ESTIMATE_TOLERANCE.defaultValue(),
-                ZoneId.of(SchedulerKeys.MESSAGE_TIME_ZONE.defaultValue()));
+                ZoneId.of(SchedulerKeys.MESSAGE_TIME_ZONE.defaultValue()),
+                SchedulerKeys.MOVE_GAIN.defaultValue(),
+                SchedulerKeys.MOVE_INTERVAL.defaultValue());
     }
 
     /** How long an idle pool of this supply mode is kept (zero: deleted at once). */
@@ -103,7 +110,9 @@ public record SchedulerSettings(
                 idleLinger,
                 priorityAging,
                 estimateTolerance,
-                messageZone);
+                messageZone,
+                moveGain,
+                moveInterval);
     }
 
     public SchedulerSettings withIdleLinger(Map<SupplyMode, Duration> linger) {
@@ -123,7 +132,9 @@ public record SchedulerSettings(
                 linger,
                 priorityAging,
                 estimateTolerance,
-                messageZone);
+                messageZone,
+                moveGain,
+                moveInterval);
     }
 
     public SchedulerSettings withPriorityAging(Duration aging) {
@@ -143,7 +154,9 @@ public record SchedulerSettings(
                 idleLinger,
                 aging,
                 estimateTolerance,
-                messageZone);
+                messageZone,
+                moveGain,
+                moveInterval);
     }
 
     public SchedulerSettings withTerminalRetention(Duration retention) {
@@ -163,6 +176,8 @@ public record SchedulerSettings(
                 idleLinger,
                 priorityAging,
                 estimateTolerance,
-                messageZone);
+                messageZone,
+                moveGain,
+                moveInterval);
     }
 }

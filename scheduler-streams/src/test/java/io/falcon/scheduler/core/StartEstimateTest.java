@@ -207,6 +207,80 @@ class StartEstimateTest {
         assertThat(two.last("b1").clusterId()).contains("c2");
     }
 
+    /**
+     * Both clusters hand their slot on in 14 minutes. H1 holds c1's slot, H2 c2's, and P waits on c1 (equal
+     * expected starts: the smaller id). A minute later H2's pods run and c2's slot is free: P would start there
+     * in 14 minutes instead of 27 here, a gain above the 10-minute move gain, so it moves (and starts) if its
+     * priority is above 0.
+     */
+    private SchedulerFixture twoBusyClustersWithAWaitingJob(long priority) {
+        SchedulerFixture two = new SchedulerFixture().withCluster("c1", "v6e").withCluster("c2", "v6e");
+        setStatus(two, "c2", "maintenance");
+        historyOn(two, "one", QueueHistory.MIN_SAMPLES, Duration.ofMinutes(14));
+        setStatus(two, "c2", "active");
+        setStatus(two, "c1", "maintenance");
+        historyOn(two, "two", QueueHistory.MIN_SAMPLES, Duration.ofMinutes(14));
+        setStatus(two, "c1", "active");
+        two.submit("h1", "alice").submit("h2", "bob");
+        assertThat(two.last("h1").clusterId()).contains("c1");
+        assertThat(two.last("h2").clusterId()).contains("c2");
+        two.submit(SchedulerFixture.request("p", "carol", "v6e", "2x4", SchedulerFixture.SPEC)
+                .withPriority(priority));
+        assertThat(two.last("p").clusterId()).contains("c1");
+        two.advance(Duration.ofMinutes(1)).startRunning("h2");
+        return two;
+    }
+
+    @Test
+    void aWaitingHigherPriorityJobMovesToTheClusterWhereItStartsSoonerByMoreThanTheGain() {
+        SchedulerFixture two = twoBusyClustersWithAWaitingJob(3);
+        two.advance(Duration.ofMinutes(1));
+        assertThat(two.last("p").clusterId()).contains("c2");
+        assertThat(two.last("p").reason()).contains(Reason.Provisioning);
+        assertThat(two.lastCommand(io.falcon.events.executor.ExecutorCommand.EnsureNodePool.class, "p")
+                        .cluster()
+                        .clusterId())
+                .isEqualTo("c2");
+    }
+
+    @Test
+    void aPriorityZeroJobStaysWhereItWasPlaced() {
+        SchedulerFixture two = twoBusyClustersWithAWaitingJob(0);
+        two.advance(Duration.ofMinutes(1));
+        assertThat(two.last("p").clusterId()).contains("c1");
+        assertThat(two.last("p").reason()).contains(Reason.Waiting);
+    }
+
+    @Test
+    void aJobDoesNotMoveWithoutAGainAboveTheThreshold() {
+        SchedulerFixture two = twoBusyClustersWithAWaitingJob(3);
+        // c2's slot is taken at once by a new job: P would wait there as long as on c1 (13 + 14 against 12 + 14)
+        two.submit("q1", "dave");
+        assertThat(two.last("q1").clusterId()).contains("c2");
+        assertThat(two.last("q1").reason()).contains(Reason.Provisioning);
+        two.advance(Duration.ofMinutes(1));
+        assertThat(two.last("p").clusterId()).contains("c1");
+        assertThat(two.last("p").reason()).contains(Reason.Waiting);
+    }
+
+    /** A job that moved within the move interval (30 minutes) stays, whatever it would gain; after it, it may move. */
+    @Test
+    void aJobMovesAtMostOncePerMoveInterval() {
+        SchedulerFixture recent = twoBusyClustersWithAWaitingJob(3);
+        ScheduledJob p = recent.scheduler.job("p").orElseThrow();
+        recent.scheduler.restoreJob(p.withMovedAt(recent.now.minus(Duration.ofMinutes(28))));
+        recent.advance(Duration.ofMinutes(1)); // moved 29 minutes ago
+        assertThat(recent.last("p").clusterId()).contains("c1");
+        assertThat(recent.last("p").reason()).contains(Reason.Waiting);
+
+        SchedulerFixture older = twoBusyClustersWithAWaitingJob(3);
+        ScheduledJob q = older.scheduler.job("p").orElseThrow();
+        older.scheduler.restoreJob(
+                q.withMovedAt(older.now.minus(Duration.ofMinutes(29).plusSeconds(30))));
+        older.advance(Duration.ofMinutes(1)); // moved 30.5 minutes ago
+        assertThat(older.last("p").clusterId()).contains("c2");
+    }
+
     /** The scheduler's tables in maps, as a restart reads them. */
     private static final class MemoryStore {
         final Map<String, ScheduledJob> jobs = new HashMap<>();
