@@ -53,10 +53,19 @@ public record QueueHistory(List<Long> acquireMillis, List<Long> runMillis) {
      * any moment. None of them lasted that long: expected to end now, with the spread the holds had.
      */
     public Optional<Spread> remainingAcquire(long elapsedMillis) {
-        if (acquireMillis.size() < MIN_SAMPLES) {
+        return remaining(acquireMillis, elapsedMillis);
+    }
+
+    /** What remains of a run that has lasted {@code elapsedMillis} so far, in the same way. */
+    public Optional<Spread> remainingRun(long elapsedMillis) {
+        return remaining(runMillis, elapsedMillis);
+    }
+
+    private static Optional<Spread> remaining(List<Long> samples, long elapsedMillis) {
+        if (samples.size() < MIN_SAMPLES) {
             return Optional.empty();
         }
-        List<Long> longer = acquireMillis.stream()
+        List<Long> longer = samples.stream()
                 .filter(ms -> ms > elapsedMillis)
                 .map(ms -> ms - elapsedMillis)
                 .toList();

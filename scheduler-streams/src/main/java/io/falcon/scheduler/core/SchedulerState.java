@@ -32,6 +32,11 @@ final class SchedulerState {
     final RetiredJobs retired;
     /** Per cluster, how many jobs are RUNNING: kept as jobs change, so that gauges never scan the jobs. */
     private final Map<String, Integer> running = new HashMap<>();
+    /**
+     * Per cluster, the RUNNING jobs' ids, kept with the counts: a holder short of reservation capacity waits for one
+     * of them to end, and its estimate reads them without scanning every job.
+     */
+    private final Map<String, Set<String>> runningJobs = new HashMap<>();
 
     final Map<QueueKey, WaitQueue> queues = new HashMap<>();
     /** Written only through {@link #putPool} and {@link #removePool}, which keep {@link #poolsByQueue}. */
@@ -218,8 +223,23 @@ final class SchedulerState {
 
     private void count(ScheduledJob job, int delta) {
         if (job != null && job.phase() == Phase.RUNNING) {
-            job.clusterId().ifPresent(c -> running.merge(c, delta, (a, b) -> a + b == 0 ? null : a + b));
+            job.clusterId().ifPresent(c -> {
+                running.merge(c, delta, (a, b) -> a + b == 0 ? null : a + b);
+                if (delta > 0) {
+                    runningJobs.computeIfAbsent(c, k -> new HashSet<>()).add(job.id());
+                } else {
+                    Set<String> ids = runningJobs.get(c);
+                    if (ids != null && ids.remove(job.id()) && ids.isEmpty()) {
+                        runningJobs.remove(c);
+                    }
+                }
+            });
         }
+    }
+
+    /** The RUNNING jobs of a cluster. */
+    Set<String> runningOn(String clusterId) {
+        return runningJobs.getOrDefault(clusterId, Set.of());
     }
 
     /**

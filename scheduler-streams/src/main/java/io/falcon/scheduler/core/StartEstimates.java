@@ -14,8 +14,9 @@ import java.util.Optional;
  * when the holder's pods run, so the k-th waiting job starts after what remains of the holder's hold, the holds of
  * the k - 1 jobs ahead of it, and its own: a sum of independent durations, whose means and variances add. The
  * interval is the mean plus or minus {@link #Z} standard deviations of that sum (the share of actual starts inside
- * it is measured by bench's StartEstimateAccuracy, docs/performance.md). Run times do not enter: a running job does
- * not hold its queue's slot. No estimate when a queue has too little history, or its cluster is not active.
+ * it is measured by bench's StartEstimateAccuracy, docs/performance.md). Run times enter only when the holder is
+ * short of reservation capacity (ClusterBusy): it waits for a reservation job running on its cluster to end. No
+ * estimate when a queue has too little history, or its cluster is not active.
  */
 final class StartEstimates {
     /** Half-width of the interval in standard deviations; 1.28 would hold 80% of a normal sum. */
@@ -49,7 +50,51 @@ final class StartEstimates {
                 .map(since -> Math.max(0, Duration.between(since, now).toMillis()))
                 .orElse(0L);
         SupplyMode mode = job.supplyMode().orElseGet(() -> modeOf(job, cluster));
+        if (job.phase() == Phase.PROVISIONING
+                && job.provisioningStep()
+                        .filter(ProvisioningStep.RESERVATION_SHORT::equals)
+                        .isPresent()) {
+            Optional<QueueHistory.Spread> capacity = capacityFreed(key.clusterId(), now);
+            Optional<QueueHistory.Spread> creation = history(key, mode).flatMap(QueueHistory::acquire);
+            if (capacity.isPresent() && creation.isPresent()) {
+                return Optional.of(capacity.get().plus(creation.get()));
+            }
+        }
         return history(key, mode).flatMap(h -> h.remainingAcquire(elapsed));
+    }
+
+    /**
+     * A holder short of reservation capacity (ClusterBusy) waits for a reservation job running on its cluster to
+     * end: the soonest expected end among them, from their own queues' run times, capped by each one's execution
+     * deadline (its timeout_seconds: it cannot run longer). Empty when none runs or their history cannot tell.
+     */
+    private Optional<QueueHistory.Spread> capacityFreed(String clusterId, Instant now) {
+        Optional<QueueHistory.Spread> soonest = Optional.empty();
+        for (String id : state.runningOn(clusterId)) {
+            ScheduledJob running = state.jobs.get(id);
+            if (running == null
+                    || running.supplyMode()
+                            .filter(SupplyMode.RESERVATION::equals)
+                            .isEmpty()
+                    || running.dispatchedAt().isEmpty()) {
+                continue;
+            }
+            long elapsed = Math.max(
+                    0, Duration.between(running.dispatchedAt().get(), now).toMillis());
+            long untilDeadline = running.executionDeadline(state.settings.defaultExecutionTimeout())
+                    .map(deadline -> Math.max(0, Duration.between(now, deadline).toMillis()))
+                    .orElse(Long.MAX_VALUE);
+            QueueHistory history = state.histories.get(
+                    new HistoryKey(clusterId, running.request().topology().text(), SupplyMode.RESERVATION));
+            Optional<QueueHistory.Spread> left = Optional.ofNullable(history)
+                    .flatMap(h -> h.remainingRun(elapsed))
+                    .map(spread -> spread.mean() > untilDeadline ? new QueueHistory.Spread(untilDeadline, 0) : spread);
+            if (left.isPresent()
+                    && (soonest.isEmpty() || left.get().mean() < soonest.get().mean())) {
+                soonest = left;
+            }
+        }
+        return soonest;
     }
 
     /** The spread of how long this job will hold the queue's slot once it has it. */

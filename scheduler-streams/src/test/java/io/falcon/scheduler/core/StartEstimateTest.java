@@ -281,6 +281,58 @@ class StartEstimateTest {
         assertThat(older.last("p").clusterId()).contains("c2");
     }
 
+    /**
+     * On a cluster with a reservation, past jobs held the slot 5 minutes and ran 60. R1 (with the given timeout) has
+     * run 20 minutes when the holder finds the reservation short (ClusterBusy) and W queues behind it: W's estimate.
+     */
+    private static Optional<StartEstimate> behindAHolderShortOfCapacity(SchedulerFixture r, Optional<Long> r1Timeout) {
+        r.record(r.scheduler.clusterUpserted(
+                SchedulerFixture.cluster("c1", "v6e", "active", Optional.of("res-1")), r.now));
+        for (int i = 0; i < QueueHistory.MIN_SAMPLES; i++) {
+            r.submit("h" + i, "hist").advance(Duration.ofMinutes(5)).startRunning("h" + i);
+            r.advance(Duration.ofMinutes(60)).succeeded("h" + i);
+        }
+        r.submit(new JobRequest(
+                "r1",
+                "alice",
+                "r1",
+                "v6e",
+                "2x4",
+                SchedulerFixture.SPEC,
+                Optional.empty(),
+                r1Timeout,
+                Instant.parse("2026-12-02T09:00:00Z")));
+        r.advance(Duration.ofMinutes(5)).startRunning("r1");
+        r.advance(Duration.ofMinutes(20));
+        r.submit("holder", "bob");
+        r.observe(new io.falcon.events.executor.ExecutorEvent.ReservationShort(
+                r.meta(), "holder", "c1", "v6e", "falcon-holder", "res-1", 0, 2));
+        assertThat(r.last("holder").reason()).contains(Reason.ClusterBusy);
+        r.submit("w", "carol");
+        return r.last("w").estimatedStart();
+    }
+
+    /**
+     * The holder waits for R1 to end (40 more minutes, by the past runs), then its pool takes its usual 5 minutes,
+     * then W's its own 5.
+     */
+    @Test
+    void aHolderShortOfReservationCapacityWaitsForARunningJobToEnd() {
+        SchedulerFixture r = new SchedulerFixture();
+        Optional<StartEstimate> estimate = behindAHolderShortOfCapacity(r, Optional.empty());
+        Instant expected = r.now.plus(Duration.ofMinutes(40 + 5 + 5));
+        assertThat(estimate).contains(new StartEstimate(expected, expected));
+    }
+
+    /** With a 30-minute timeout R1 ends within 10 more minutes, whatever past runs took. */
+    @Test
+    void aRunningJobsTimeoutCapsWhatIsExpectedOfItsRun() {
+        SchedulerFixture r = new SchedulerFixture();
+        Optional<StartEstimate> estimate = behindAHolderShortOfCapacity(r, Optional.of(1800L));
+        Instant expected = r.now.plus(Duration.ofMinutes(10 + 5 + 5));
+        assertThat(estimate).contains(new StartEstimate(expected, expected));
+    }
+
     /** The scheduler's tables in maps, as a restart reads them. */
     private static final class MemoryStore {
         final Map<String, ScheduledJob> jobs = new HashMap<>();
