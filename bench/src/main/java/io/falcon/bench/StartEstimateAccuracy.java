@@ -56,6 +56,10 @@ public final class StartEstimateAccuracy {
     private final Map<String, StartEstimate> lastEstimate = new HashMap<>();
     private final Map<String, Instant> started = new HashMap<>();
     private final Set<String> finished = new HashSet<>();
+    /** The cluster each job was last told it waits on, and the jobs that moved to another while waiting. */
+    private final Map<String, String> waitingOn = new HashMap<>();
+
+    private final Set<String> moved = new HashSet<>();
     private long order;
     private Instant now = T0;
 
@@ -143,6 +147,14 @@ public final class StartEstimateAccuracy {
 
     private void apply(Decisions decisions) {
         for (TaskStatus status : decisions.statuses()) {
+            if (status.status() == Status.Pending) {
+                status.clusterId().ifPresent(c -> {
+                    String before = waitingOn.put(status.jobId(), c);
+                    if (before != null && !before.equals(c)) {
+                        moved.add(status.jobId());
+                    }
+                });
+            }
             if (status.status() == Status.Pending
                     && status.reason().filter(Reason.Waiting::equals).isPresent()
                     && !started.containsKey(status.jobId())) {
@@ -237,11 +249,12 @@ public final class StartEstimateAccuracy {
         System.out.printf(
                 Locale.ROOT,
                 "%d jobs, %d started, %d ended before starting (a pool creation past the 15 min provisioning"
-                        + " backstop), %d waited with an estimate%n",
+                        + " backstop), %d waited with an estimate, %d moved to another cluster while waiting%n",
                 jobs,
                 started.size(),
                 finished.size() - started.size(),
-                firstEstimate.size());
+                firstEstimate.size(),
+                moved.size());
         System.out.println(line("first estimate of each waiting job", firstEstimate));
         System.out.println(line("last estimate before it started   ", lastEstimate));
     }
