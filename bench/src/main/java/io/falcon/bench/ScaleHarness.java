@@ -321,6 +321,7 @@ public final class ScaleHarness {
                 SPEC,
                 Optional.empty(),
                 Optional.empty(),
+                Optional.empty(),
                 status,
                 Optional.empty(),
                 Optional.empty(),

@@ -68,6 +68,46 @@ public class SchedulerBenchmark {
         return backlog.queue.pickOrder(100);
     }
 
+    /** Aging interval of the prioritized backlog (the default of falcon.scheduler.priority-aging). */
+    static final long AGING_MS = 600_000;
+
+    /**
+     * The same backlog with priorities 0 to 9 spread over it and one job submitted per second, so that aging mixes
+     * the levels (a job 10 minutes older ranks like one a level higher).
+     */
+    @State(Scope.Thread)
+    public static class PrioritizedBacklog {
+        WaitQueue queue;
+        long seq;
+
+        @Setup(Level.Iteration)
+        public void fill() {
+            queue = new WaitQueue();
+            for (seq = 0; seq < WAITING; seq++) {
+                queue.add(entry(seq));
+            }
+        }
+
+        WaitQueue.Entry entry(long n) {
+            // 7 is prime to 10 and to ACTORS' factors, so each actor gets every priority level
+            int priority = (int) ((n * 7) % 10);
+            return WaitQueue.Entry.of(n * 1000, priority, AGING_MS, "j" + n, "actor" + (n % ACTORS), "n");
+        }
+    }
+
+    /** pick-job with priorities and aging: still O(log n), the rank is fixed when a job is queued. */
+    @Benchmark
+    public WaitQueue.Entry pickNextJobWithPriorities(PrioritizedBacklog backlog) {
+        WaitQueue.Entry picked = backlog.queue.pollNext().orElseThrow();
+        backlog.queue.add(backlog.entry(backlog.seq++));
+        return picked;
+    }
+
+    @Benchmark
+    public List<WaitQueue.Entry> positionsOfFirst100WithPriorities(PrioritizedBacklog backlog) {
+        return backlog.queue.pickOrder(100);
+    }
+
     /** A scheduler owning 8 clusters x 2 topologies with the backlog spread over them. */
     @State(Scope.Thread)
     public static class Fleet {
@@ -122,7 +162,8 @@ public class SchedulerBenchmark {
                 Optional.empty(),
                 fleet.clusters,
                 c -> false,
-                c -> fleet.scheduler.queueDepth(new QueueKey(c.id(), "2x2")));
+                c -> fleet.scheduler.queueDepth(new QueueKey(c.id(), "2x2")),
+                c -> java.util.OptionalDouble.empty());
     }
 
     /** A whole submission and its abort: validation, choice, enqueue, position messages, removal. */

@@ -105,6 +105,7 @@ public final class StatusSinkHarness {
                                     Optional.empty(),
                                     Optional.empty(),
                                     Optional.empty(),
+                                    Optional.empty(),
                                     Optional.empty())));
                     producer.flush();
                     Thread.sleep(10);
@@ -140,6 +141,7 @@ public final class StatusSinkHarness {
                                         Optional.empty(),
                                         Optional.empty(),
                                         steps[step].isTerminal() ? Optional.of(now) : Optional.empty(),
+                                        Optional.empty(),
                                         Optional.empty())));
                     }
                 }

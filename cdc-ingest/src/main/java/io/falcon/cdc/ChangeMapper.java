@@ -149,6 +149,7 @@ public final class ChangeMapper {
                 requiredString(r, "spec"),
                 optionalString(r, "supply_mode"),
                 optionalLong(r, "timeout_seconds"),
+                optionalLong(r, "priority"),
                 requiredString(r, "status"),
                 optionalString(r, "reason"),
                 optionalString(r, "message"),

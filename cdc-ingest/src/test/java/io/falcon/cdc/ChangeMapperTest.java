@@ -150,6 +150,27 @@ class ChangeMapperTest {
     }
 
     @Test
+    void thePriorityColumnIsReadWhenSetAndAbsentWhenNullOrMissing() {
+        JobRow prioritized = asJob(
+                        ChangeMapper.map(change("jobs", "c", null, with(job("p"), "priority", -7), binlog(5, 0))))
+                .after()
+                .orElseThrow();
+        assertThat(prioritized.priority()).contains(-7L);
+        JobRow nullPriority = asJob(
+                        ChangeMapper.map(change("jobs", "c", null, with(job("p"), "priority", null), binlog(5, 1))))
+                .after()
+                .orElseThrow();
+        assertThat(nullPriority.priority()).isEmpty();
+        // a table without the column (the reference DDL before issue 17) reads as NULL
+        Map<String, Object> withoutColumn = job("p");
+        withoutColumn.remove("priority");
+        JobRow older = asJob(ChangeMapper.map(change("jobs", "c", null, withoutColumn, binlog(5, 2))))
+                .after()
+                .orElseThrow();
+        assertThat(older.priority()).isEmpty();
+    }
+
+    @Test
     void updateCarriesBeforeAndAfter() {
         Map<String, Object> before = job("j-4");
         Map<String, Object> after = with(before, "status", "Aborting", "aborting_at", "2025-03-01T10:30:00.000Z");

@@ -18,6 +18,7 @@ final class Rows {
         r.put("spec", "{\"image\":\"gcr.io/x/y:1\",\"command\":[\"python\",\"train.py\"]}");
         r.put("supply_mode", null);
         r.put("timeout_seconds", null);
+        r.put("priority", null);
         r.put("status", "Pending");
         r.put("reason", null);
         r.put("message", null);

@@ -85,6 +85,13 @@ final class JobCommands {
                 description = "execution timeout: seconds, or 90m, 2h, 1d (at most 30 days)")
         Long timeoutSeconds;
 
+        @Option(
+                names = "--priority",
+                paramLabel = "N",
+                description = "priority, -1000 to 1000, higher first within a queue (default: the spec's priority,"
+                        + " else 0); a waiting job gains one level per falcon.scheduler.priority-aging")
+        Long priority;
+
         @Override
         public Integer call() {
             String jobId = id == null ? UUID.randomUUID().toString() : id;
@@ -103,7 +110,8 @@ final class JobCommands {
                     specText,
                     Optional.ofNullable(supplyMode),
                     Optional.ofNullable(timeoutSeconds),
-                    Instant.now()));
+                    Instant.now(),
+                    Optional.ofNullable(priority)));
             if (result instanceof RequestValidator.Invalid invalid) {
                 String option = invalid.field().startsWith("spec")
                         ? "--spec"
@@ -124,7 +132,8 @@ final class JobCommands {
                                 topology,
                                 specText,
                                 Optional.ofNullable(supplyMode),
-                                Optional.ofNullable(timeoutSeconds)));
+                                Optional.ofNullable(timeoutSeconds),
+                                Optional.ofNullable(priority)));
             } catch (SQLIntegrityConstraintViolationException e) {
                 throw CliException.refused("a job with id '" + jobId + "' already exists");
             } catch (SQLException e) {

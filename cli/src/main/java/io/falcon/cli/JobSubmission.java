@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /** Submits and aborts jobs the way the upper components do: an INSERT, and an UPDATE to Aborting. */
 public final class JobSubmission {
-    /** A request row of the jobs table. */
+    /** A request row of the jobs table; priority empty leaves the column NULL (and out of the INSERT). */
     public record Request(
             String id,
             String actor,
@@ -17,14 +17,37 @@ public final class JobSubmission {
             String topology,
             String spec,
             Optional<String> supplyMode,
-            Optional<Long> timeoutSeconds) {}
+            Optional<Long> timeoutSeconds,
+            Optional<Long> priority) {
+
+        public Request(
+                String id,
+                String actor,
+                String name,
+                String tpuType,
+                String topology,
+                String spec,
+                Optional<String> supplyMode,
+                Optional<Long> timeoutSeconds) {
+            this(id, actor, name, tpuType, topology, spec, supplyMode, timeoutSeconds, Optional.empty());
+        }
+
+        public Request withPriority(long value) {
+            return new Request(
+                    id, actor, name, tpuType, topology, spec, supplyMode, timeoutSeconds, Optional.of(value));
+        }
+    }
 
     private JobSubmission() {}
 
     public static void submit(Connection connection, Request request) throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement(
-                "INSERT INTO jobs (id, actor, name, tpu_type, topology, spec, supply_mode, timeout_seconds, status)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Pending')")) {
+        // The priority column is named only when set, so that a jobs table without it still takes submissions.
+        String sql = request.priority().isPresent()
+                ? "INSERT INTO jobs (id, actor, name, tpu_type, topology, spec, supply_mode, timeout_seconds, status,"
+                        + " priority) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Pending', ?)"
+                : "INSERT INTO jobs (id, actor, name, tpu_type, topology, spec, supply_mode, timeout_seconds, status)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Pending')";
+        try (PreparedStatement insert = connection.prepareStatement(sql)) {
             insert.setString(1, request.id());
             insert.setString(2, request.actor());
             insert.setString(3, request.name());
@@ -36,6 +59,9 @@ public final class JobSubmission {
                 insert.setLong(8, request.timeoutSeconds().get());
             } else {
                 insert.setNull(8, Types.BIGINT);
+            }
+            if (request.priority().isPresent()) {
+                insert.setLong(9, request.priority().get());
             }
             insert.executeUpdate();
         }

@@ -186,6 +186,16 @@ class FalconCliTest {
     }
 
     @Test
+    void aPriorityOutOfBoundsIsRejectedWithTheSchedulersOwnRule() {
+        CliRun high = submit("--priority", "5000");
+        assertThat(high.exitCode()).isEqualTo(2);
+        assertThat(high.err())
+                .contains("Invalid value for option '--priority': priority must be between -1000 and 1000, got 5000");
+        // within the bounds the database is contacted (and is not there)
+        assertThat(submit("--priority", "-7").err()).contains("cannot reach the database");
+    }
+
+    @Test
     void timeoutsAcceptSecondsAndUnits() {
         Converters.TimeoutSeconds converter = new Converters.TimeoutSeconds();
         assertThat(converter.convert("3600")).isEqualTo(3600L);

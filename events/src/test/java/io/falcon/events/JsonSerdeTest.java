@@ -69,7 +69,9 @@ class JsonSerdeTest {
                 Optional.empty(),
                 Optional.of(Instant.parse("2026-12-02T10:01:00Z")),
                 Optional.empty(),
-                Optional.empty());
+                Optional.empty(),
+                Optional.of(new io.falcon.events.status.StartEstimate(
+                        Instant.parse("2026-12-02T10:20:00Z"), Instant.parse("2026-12-02T10:35:00Z"))));
         var statuses = Topics.TASK_STATUS.valueSerde();
         assertThat(statuses.deserializer()
                         .deserialize("t", statuses.serializer().serialize("t", status)))

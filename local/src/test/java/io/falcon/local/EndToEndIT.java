@@ -74,6 +74,64 @@ class EndToEndIT {
         }
     }
 
+    /**
+     * Priority end to end: four rows committed together, all supply_mode=reservation (so all in the one queue of the
+     * cluster that has a reservation). The first takes the slot; the high-priority row, committed last, takes it
+     * next, ahead of the two low-priority rows committed before it.
+     */
+    @Test
+    void aHighPriorityJobOvertakesWaitingLowPriorityOnes() throws Exception {
+        String spec =
+                "{\"image\":\"train:1\",\"command\":[\"python\"],\"env\":{\"FALCON_SIM_DURATION_SECONDS\":\"1\"}}";
+        try (Connection connection = falcon.connect()) {
+            connection.setAutoCommit(false);
+            for (String[] job :
+                    new String[][] {{"prio-first", "alice"}, {"prio-low-1", "bob"}, {"prio-low-2", "carol"}}) {
+                JobSubmission.submit(
+                        connection,
+                        new JobSubmission.Request(
+                                job[0],
+                                job[1],
+                                job[0],
+                                "v6e",
+                                "4x4",
+                                spec,
+                                Optional.of("reservation"),
+                                Optional.of(600L)));
+            }
+            JobSubmission.submit(
+                    connection,
+                    new JobSubmission.Request(
+                                    "prio-high",
+                                    "dave",
+                                    "urgent",
+                                    "v6e",
+                                    "4x4",
+                                    spec,
+                                    Optional.of("reservation"),
+                                    Optional.of(600L))
+                            .withPriority(50));
+            connection.commit();
+            connection.setAutoCommit(true);
+
+            JobBoard.JobView high = awaitTerminal(connection, "prio-high");
+            JobBoard.JobView low1 = awaitTerminal(connection, "prio-low-1");
+            JobBoard.JobView low2 = awaitTerminal(connection, "prio-low-2");
+            JobBoard.JobView first = awaitTerminal(connection, "prio-first");
+            for (JobBoard.JobView job : java.util.List.of(first, high, low1, low2)) {
+                assertThat(job.status()).as(job.id() + ": " + job.headline()).isEqualTo("Succeeded");
+                assertThat(job.clusterId()).contains(DemoFleet.CLUSTERS.get(0).id());
+            }
+            // the queue acquires one job at a time, so the order Kubernetes Jobs were created is the pick order
+            assertThat(first.dispatchedAt().orElseThrow())
+                    .isLessThan(high.dispatchedAt().orElseThrow());
+            assertThat(high.dispatchedAt().orElseThrow())
+                    .isLessThan(low1.dispatchedAt().orElseThrow());
+            assertThat(low1.dispatchedAt().orElseThrow())
+                    .isLessThan(low2.dispatchedAt().orElseThrow());
+        }
+    }
+
     @Test
     void aRowWithAnInvalidSpecEndsFailedWithInvalidSpecNamingTheField() throws Exception {
         try (Connection connection = falcon.connect()) {

@@ -50,7 +50,12 @@ public record SchedulerConfig(
                         values.get(SchedulerKeys.ORPHAN_GRACE),
                         values.getInt(SchedulerKeys.POSITION_UPDATES),
                         values.get(SchedulerKeys.TERMINAL_RETENTION),
-                        idleLinger(values)));
+                        idleLinger(values),
+                        values.get(SchedulerKeys.PRIORITY_AGING),
+                        values.get(SchedulerKeys.ESTIMATE_TOLERANCE),
+                        java.time.ZoneId.of(values.get(SchedulerKeys.MESSAGE_TIME_ZONE)),
+                        values.get(SchedulerKeys.MOVE_GAIN),
+                        values.get(SchedulerKeys.MOVE_INTERVAL)));
     }
 
     /** Only the supply modes that linger: zero (the default) means the pool is deleted at once. */

@@ -6,6 +6,7 @@ import io.falcon.scheduler.core.Phase;
 import io.falcon.scheduler.core.QueueKey;
 import io.falcon.scheduler.core.ScheduledJob;
 import io.falcon.scheduler.core.Scheduler;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,9 +27,11 @@ import java.util.Set;
  */
 final class Checks {
     private final List<String> violations;
+    private final long agingMillis;
 
-    Checks(List<String> violations) {
+    Checks(List<String> violations, Duration priorityAging) {
         this.violations = violations;
+        this.agingMillis = priorityAging.toMillis();
     }
 
     void violation(String what) {
@@ -100,20 +103,33 @@ final class Checks {
     }
 
     /**
-     * The seed's pick rule, written independently of WaitQueue: each actor's earliest job; if more than one actor
-     * has a candidate, skip the actor served last; the earliest remaining.
+     * The seed's pick rule with priorities, written independently of WaitQueue. A job's effective priority is its
+     * priority plus one level per aging interval since its submission; comparing two jobs' effective priorities at
+     * any instant is comparing submission time minus priority times the interval (smaller first; at a tie the higher
+     * priority, then the earlier submission, then the id). Each actor's first job by that order; if the first of
+     * them is the actor served last and another actor's first has the same priority, that one; else the first.
      */
-    static String pick(List<ScheduledJob> candidates, Optional<String> lastServed) {
-        Comparator<ScheduledJob> fifo =
-                Comparator.comparingLong(ScheduledJob::seq).thenComparing(ScheduledJob::id);
+    String pick(List<ScheduledJob> candidates, Optional<String> lastServed) {
+        Comparator<ScheduledJob> order = Comparator.comparingLong(
+                        (ScheduledJob j) -> j.seq() - j.request().priority() * agingMillis)
+                .thenComparing(j -> -j.request().priority())
+                .thenComparingLong(ScheduledJob::seq)
+                .thenComparing(ScheduledJob::id);
         Map<String, ScheduledJob> heads = new HashMap<>();
         for (ScheduledJob job : candidates) {
-            heads.merge(job.actor(), job, (a, b) -> fifo.compare(a, b) <= 0 ? a : b);
+            heads.merge(job.actor(), job, (a, b) -> order.compare(a, b) <= 0 ? a : b);
         }
-        if (heads.size() > 1) {
-            lastServed.ifPresent(heads::remove);
+        ScheduledJob best = heads.values().stream().min(order).orElseThrow();
+        if (heads.size() > 1 && lastServed.filter(best.actor()::equals).isPresent()) {
+            ScheduledJob other = heads.values().stream()
+                    .filter(j -> !j.actor().equals(best.actor()))
+                    .min(order)
+                    .orElseThrow();
+            if (other.request().priority() == best.request().priority()) {
+                return other.id();
+            }
         }
-        return heads.values().stream().min(fifo).orElseThrow().id();
+        return best.id();
     }
 
     private static Set<QueueKey> queueKeys(Scheduler core) {

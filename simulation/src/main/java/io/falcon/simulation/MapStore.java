@@ -4,6 +4,7 @@ import io.falcon.events.JsonSerde;
 import io.falcon.events.cdc.ClusterRow;
 import io.falcon.scheduler.core.JobDeletion;
 import io.falcon.scheduler.core.NodePool;
+import io.falcon.scheduler.core.QueueHistory;
 import io.falcon.scheduler.core.RetiredJobs;
 import io.falcon.scheduler.core.ScheduledJob;
 import io.falcon.scheduler.core.SchedulerStore;
@@ -20,10 +21,12 @@ final class MapStore {
     private final MapTable<ClusterRow> clusters;
     private final MapTable<String> queues;
     private final MapTable<JobDeletion> deletions;
+    private final MapTable<QueueHistory> histories;
     private final MapTable<ScheduledJob> retired;
 
     MapStore() {
         this(
+                new MapTable<>(),
                 new MapTable<>(),
                 new MapTable<>(),
                 new MapTable<>(),
@@ -38,7 +41,9 @@ final class MapStore {
             MapTable<ClusterRow> clusters,
             MapTable<String> queues,
             MapTable<JobDeletion> deletions,
+            MapTable<QueueHistory> histories,
             MapTable<ScheduledJob> retired) {
+        this.histories = histories;
         this.jobs = jobs;
         this.retired = retired;
         this.pools = pools;
@@ -49,7 +54,7 @@ final class MapStore {
 
     /** The same tables as the scheduler's persist and restore see them. */
     SchedulerStore store() {
-        return new SchedulerStore(jobs, pools, clusters, queues, deletions, new RetiredTable(retired));
+        return new SchedulerStore(jobs, pools, clusters, queues, deletions, histories, new RetiredTable(retired));
     }
 
     /** A copy (values are immutable records, so sharing them is safe). */
@@ -60,6 +65,7 @@ final class MapStore {
                 clusters.copy(UnaryOperator.identity()),
                 queues.copy(UnaryOperator.identity()),
                 deletions.copy(UnaryOperator.identity()),
+                histories.copy(UnaryOperator.identity()),
                 retired.copy(UnaryOperator.identity()));
     }
 
@@ -74,6 +80,7 @@ final class MapStore {
                 clusters.copy(through(JsonSerde.of(ClusterRow.class))),
                 queues.copy(UnaryOperator.identity()),
                 deletions.copy(through(JsonSerde.of(JobDeletion.class))),
+                histories.copy(through(JsonSerde.of(QueueHistory.class))),
                 retired.copy(through(JsonSerde.of(ScheduledJob.class))));
     }
 

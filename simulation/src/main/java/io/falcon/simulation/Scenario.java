@@ -25,7 +25,8 @@ record Scenario(
         List<Disruption> disruptions,
         Faults faults,
         Instant healAt,
-        Map<SupplyMode, Duration> idleLinger) {
+        Map<SupplyMode, Duration> idleLinger,
+        Duration priorityAging) {
 
     static final Instant T0 = Instant.parse("2026-12-02T00:00:00Z");
 
@@ -47,7 +48,8 @@ record Scenario(
             Instant submitAt,
             Optional<Instant> abortAt,
             Duration runFor,
-            Outcome outcome) {}
+            Outcome outcome,
+            Optional<Long> priority) {}
 
     sealed interface Disruption {
         Instant at();
@@ -88,6 +90,11 @@ record Scenario(
         List<String> topologies3d = List.of("2x2x1", "2x2x2", "2x2x4");
         List<JobPlan> jobs = new ArrayList<>();
         int count = 4 + rnd.nextInt(14);
+        // Priorities come from their own generator, so that every other draw of a seed (and so the scenarios the
+        // seeds stood for before priorities existed) stays as it was.
+        Random priorities = new Random(seed ^ 0x5DEECE66DL);
+        boolean prioritized = priorities.nextBoolean();
+        Duration aging = Duration.ofMinutes(1 + priorities.nextInt(30));
         for (int i = 0; i < count; i++) {
             String tpu = v5p && rnd.nextInt(4) == 0 ? "v5p" : "v6e";
             Optional<SupplyMode> supply = switch (rnd.nextInt(6)) {
@@ -122,7 +129,10 @@ record Scenario(
                     submit,
                     abort,
                     runFor,
-                    outcome));
+                    outcome,
+                    prioritized && priorities.nextInt(3) == 0
+                            ? Optional.of((long) (priorities.nextInt(7) - 2))
+                            : Optional.empty()));
         }
         Instant healAt = T0.plus(Duration.ofHours(3 + rnd.nextInt(3)));
         List<Disruption> disruptions = new ArrayList<>();
@@ -154,7 +164,8 @@ record Scenario(
                 }
             }
         }
-        return new Scenario(seed, clusters, reservationHosts, jobs, disruptions, Faults.random(rnd), healAt, linger);
+        return new Scenario(
+                seed, clusters, reservationHosts, jobs, disruptions, Faults.random(rnd), healAt, linger, aging);
     }
 
     static ClusterRow row(String id, String tpuType, Optional<String> reservation) {
@@ -182,6 +193,7 @@ record Scenario(
                 List.of(),
                 Faults.NONE,
                 healAt,
-                Map.of());
+                Map.of(),
+                Duration.ofMinutes(10));
     }
 }

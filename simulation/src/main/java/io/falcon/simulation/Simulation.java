@@ -54,7 +54,7 @@ public final class Simulation {
     private final Random rnd;
     private final Logs logs = new Logs();
     private final List<String> violations = new ArrayList<>();
-    private final Checks checks = new Checks(violations);
+    private final Checks checks;
     private final SimFleet fleet;
     private final SimScheduler scheduler;
     private final SimExecutor executor;
@@ -75,8 +75,11 @@ public final class Simulation {
             row.defaultReservation().ifPresent(r -> reservations.put(row.project() + "/" + r, hosts));
         }
         fleet = new SimFleet(loop, rnd, scenario.faults(), plans, reservations, violations);
-        scheduler = new SimScheduler(
-                loop, rnd, logs, SchedulerSettings.defaults().withIdleLinger(scenario.idleLinger()), checks);
+        SchedulerSettings settings = SchedulerSettings.defaults()
+                .withIdleLinger(scenario.idleLinger())
+                .withPriorityAging(scenario.priorityAging());
+        checks = new Checks(violations, settings.priorityAging());
+        scheduler = new SimScheduler(loop, rnd, logs, settings, checks);
         executor = new SimExecutor(loop, rnd, fleet, logs, this::faults, this::registry);
         logs.onInputOrEvent = scheduler::wake;
         logs.onCommand = executor::wake;
@@ -212,6 +215,8 @@ public final class Simulation {
                 .append(scenario.healAt())
                 .append(", idle linger ")
                 .append(scenario.idleLinger())
+                .append(", priority aging ")
+                .append(scenario.priorityAging())
                 .append('\n');
         for (Scenario.JobPlan plan : scenario.jobs()) {
             ScheduledJob job = scheduler.committed().jobMap().get(plan.id());
@@ -336,7 +341,12 @@ public final class Simulation {
             return Optional.empty();
         }
         ClusterChoice.Result choice = ClusterChoice.choose(
-                job.request().tpuType().wireName(), job.request().supplyMode(), rows.values(), c -> false, c -> 0);
+                job.request().tpuType().wireName(),
+                job.request().supplyMode(),
+                rows.values(),
+                c -> false,
+                c -> 0,
+                c -> java.util.OptionalDouble.empty());
         return choice instanceof ClusterChoice.NoneEligible none ? Optional.of(none.why()) : Optional.empty();
     }
 
@@ -383,6 +393,7 @@ public final class Simulation {
                 "{\"image\":\"us-docker.pkg.dev/p/r/train:1\",\"command\":[\"python\",\"train.py\"]}",
                 plan.supplyMode().map(SupplyMode::wireName),
                 plan.timeoutSeconds(),
-                plan.submitAt());
+                plan.submitAt(),
+                plan.priority());
     }
 }

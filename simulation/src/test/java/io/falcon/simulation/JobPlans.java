@@ -13,6 +13,7 @@ final class JobPlans {
     private String topology = "2x4";
     private Optional<SupplyMode> supplyMode = Optional.empty();
     private Optional<Long> timeoutSeconds = Optional.empty();
+    private Optional<Long> priority = Optional.empty();
     private Instant submitAt = Scenario.T0.plusSeconds(60);
     private Optional<Instant> abortAt = Optional.empty();
     private Duration runFor = Duration.ofMinutes(10);
@@ -56,6 +57,11 @@ final class JobPlans {
         return this;
     }
 
+    JobPlans priority(long p) {
+        priority = Optional.of(p);
+        return this;
+    }
+
     JobPlans outcome(Scenario.Outcome o) {
         outcome = o;
         return this;
@@ -63,6 +69,6 @@ final class JobPlans {
 
     Scenario.JobPlan build() {
         return new Scenario.JobPlan(
-                id, actor, tpuType, topology, supplyMode, timeoutSeconds, submitAt, abortAt, runFor, outcome);
+                id, actor, tpuType, topology, supplyMode, timeoutSeconds, submitAt, abortAt, runFor, outcome, priority);
     }
 }

@@ -5,7 +5,8 @@ import java.util.Optional;
 
 /**
  * One row of the jobs table as captured. Request columns are written by the upper components, the scheduling
- * columns by Falcon's status-sink. Optional marks the nullable columns.
+ * columns by Falcon's status-sink. Optional marks the nullable columns. {@code priority} is absent from rows
+ * captured before the column existed (and from tables that lack it), which reads as NULL.
  */
 public record JobRow(
         String id,
@@ -16,6 +17,7 @@ public record JobRow(
         String spec,
         Optional<String> supplyMode,
         Optional<Long> timeoutSeconds,
+        Optional<Long> priority,
         String status,
         Optional<String> reason,
         Optional<String> message,

@@ -98,6 +98,40 @@ public final class SchedulerKeys {
             Validator.between(Duration.ofMinutes(1), Duration.ofDays(90)),
             "how long a finished job is remembered (on disk, not in memory) after it ended: within it a redelivered"
                     + " or snapshotted submission of the job is a duplicate; after it the job is forgotten");
+    public static final Setting<Duration> PRIORITY_AGING = withDefault(
+            "falcon.scheduler.priority-aging",
+            SettingType.DURATION,
+            Duration.ofMinutes(10),
+            Validator.between(Duration.ofSeconds(1), Duration.ofDays(7)),
+            "a waiting job gains one priority level per this much time since it was submitted, so a job waits behind"
+                    + " later jobs of priority p higher than its own for at most p times this long");
+    public static final Setting<Duration> ESTIMATE_TOLERANCE = withDefault(
+            "falcon.scheduler.estimate-tolerance",
+            SettingType.DURATION,
+            Duration.ofMinutes(5),
+            Validator.between(Duration.ZERO, Duration.ofHours(24)),
+            "a waiting job's Message is published again for a new start-time estimate only when either end of the"
+                    + " estimated interval moved by more than this (a changed position is always published)");
+    public static final Setting<Duration> MOVE_GAIN = withDefault(
+            "falcon.scheduler.move-gain",
+            SettingType.DURATION,
+            Duration.ofMinutes(10),
+            Validator.between(Duration.ofMinutes(1), Duration.ofDays(1)),
+            "a waiting job of priority above 0 moves to another cluster of its type only when it is expected to start"
+                    + " there sooner by more than this");
+    public static final Setting<Duration> MOVE_INTERVAL = withDefault(
+            "falcon.scheduler.move-interval",
+            SettingType.DURATION,
+            Duration.ofMinutes(30),
+            Validator.between(Duration.ofMinutes(1), Duration.ofDays(1)),
+            "a waiting job moves to another cluster at most once per this long (no ping-pong)");
+    public static final Setting<String> MESSAGE_TIME_ZONE = withDefault(
+            "falcon.scheduler.message-time-zone",
+            SettingType.TEXT,
+            "UTC",
+            new Validator<>("a time zone id such as UTC or Asia/Shanghai", SchedulerKeys::isZone),
+            "the time zone of the clock times in Messages (the estimated start of a waiting job); events carry"
+                    + " instants");
 
     public static final Component COMPONENT = new Component(
             "scheduler",
@@ -125,6 +159,11 @@ public final class SchedulerKeys {
                     TERMINAL_RETENTION,
                     ORPHAN_GRACE,
                     POSITION_UPDATES,
+                    PRIORITY_AGING,
+                    ESTIMATE_TOLERANCE,
+                    MESSAGE_TIME_ZONE,
+                    MOVE_GAIN,
+                    MOVE_INTERVAL,
                     IDLE_LINGER_RESERVATION,
                     IDLE_LINGER_ON_DEMAND,
                     IDLE_LINGER_FLEX_START),
@@ -132,6 +171,15 @@ public final class SchedulerKeys {
             List.of());
 
     private SchedulerKeys() {}
+
+    private static boolean isZone(String text) {
+        try {
+            java.time.ZoneId.of(text);
+            return true;
+        } catch (java.time.DateTimeException e) {
+            return false;
+        }
+    }
 
     private static Setting<Duration> timer(String name, Duration defaultValue, String description) {
         return withDefault(

@@ -115,7 +115,14 @@ class TopicContractsTest {
                 .producer("scheduler-streams")
                 .at(AT)
                 .build();
-        for (TaskStatus status : List.of(minimal, fullStatus(), aborted)) {
+        TaskStatus estimated = taskStatus("job-3")
+                .status(Status.Pending, Reason.Waiting)
+                .message("队列位置 #2,前面有 1 个任务 (alice: a),预计 10:20-10:35 开始")
+                .estimatedStart(AT.plusSeconds(1200), AT.plusSeconds(2100))
+                .producer("scheduler-streams")
+                .at(AT)
+                .build();
+        for (TaskStatus status : List.of(minimal, fullStatus(), aborted, estimated)) {
             JsonNode record = serialized(Topics.TASK_STATUS, status);
             assertValid(schema, record);
             assertDocumented(schemaNode, record, "TaskStatus");

@@ -22,6 +22,7 @@ public final class Decisions {
     private final Set<QueueKey> changedQueues = new LinkedHashSet<>();
     private final Set<JobDeletion.Key> changedDeletions = new LinkedHashSet<>();
     private final Set<String> changedClusters = new LinkedHashSet<>();
+    private final Set<HistoryKey> changedHistories = new LinkedHashSet<>();
     private final List<ScheduledJob> startedJobs = new ArrayList<>();
     private final List<NodePool> reusedPools = new ArrayList<>();
     private final List<ScheduledJob> retiredJobs = new ArrayList<>();
@@ -52,6 +53,14 @@ public final class Decisions {
 
     void clusterChanged(String clusterId) {
         changedClusters.add(clusterId);
+    }
+
+    void historyChanged(HistoryKey key) {
+        changedHistories.add(key);
+    }
+
+    public Set<HistoryKey> changedHistories() {
+        return Collections.unmodifiableSet(changedHistories);
     }
 
     void deletionChanged(JobDeletion.Key key) {
@@ -144,6 +153,7 @@ public final class Decisions {
                 && changedPools.isEmpty()
                 && changedQueues.isEmpty()
                 && changedDeletions.isEmpty()
-                && changedClusters.isEmpty();
+                && changedClusters.isEmpty()
+                && changedHistories.isEmpty();
     }
 }

@@ -102,6 +102,7 @@ final class Execution {
                     .enter(Phase.RUNNING, now)
                     .withWakeAt(Optional.empty());
             state.publish(runningJob, Status.Running, Optional.empty(), message, now, out);
+            state.recordAcquire(runningJob, now, out);
             timers.arm(state.jobs.get(job.id()));
             out.started(state.jobs.get(job.id()));
             QueueKey key = job.queue().orElseThrow();
@@ -112,7 +113,12 @@ final class Execution {
 
     void onSucceeded(ExecutorEvent.JobSucceeded succeeded, Instant now, Decisions out) {
         executing(succeeded.jobId(), succeeded.clusterId(), succeeded.k8sJobName())
-                .ifPresent(job -> ending.end(job, Status.Succeeded, Optional.empty(), "", now, out));
+                .ifPresent(job -> {
+                    if (job.phase() == Phase.RUNNING) {
+                        state.recordRun(job, now, out);
+                    }
+                    ending.end(job, Status.Succeeded, Optional.empty(), "", now, out);
+                });
     }
 
     void onFailed(ExecutorEvent.JobFailed failed, Instant now, Decisions out) {

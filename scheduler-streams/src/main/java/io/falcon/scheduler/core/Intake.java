@@ -52,7 +52,8 @@ public final class Intake {
                 row.spec(),
                 row.supplyMode(),
                 row.timeoutSeconds(),
-                row.createdAt().orElse(fallbackTime)));
+                row.createdAt().orElse(fallbackTime),
+                row.priority()));
     }
 
     private static Intent abort(JobRow row, Instant fallbackTime) {

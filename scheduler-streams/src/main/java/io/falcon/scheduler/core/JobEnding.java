@@ -43,7 +43,7 @@ final class JobEnding {
             }
             case WAITING -> {
                 QueueKey key = job.queue().orElseThrow();
-                state.queue(key).remove(SchedulerState.entry(job));
+                state.queue(key).remove(state.entry(job));
                 end(job, Status.Aborted, Optional.empty(), Messages.aborted(), now, out);
                 slots.refreshPositions(key, now, out);
             }

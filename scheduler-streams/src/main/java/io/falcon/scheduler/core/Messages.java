@@ -2,8 +2,14 @@ package io.falcon.scheduler.core;
 
 import io.falcon.events.ClusterStatus;
 import io.falcon.events.executor.SupplyMode;
+import io.falcon.events.status.StartEstimate;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /** The human-readable Message texts, worded as in the seed's Status/Reason/Message table. */
@@ -22,6 +28,31 @@ public final class Messages {
         return ahead.isEmpty()
                 ? "队列位置 #" + position + ",前面有 0 个任务"
                 : "队列位置 #" + position + ",前面有 " + ahead.size() + " 个任务 (" + names + more + ")";
+    }
+
+    /**
+     * ",预计 14:20-14:35 开始": the start-time estimate appended to a Waiting message, in clock times of the zone,
+     * the earliest rounded down and the latest up to the minute, with the date when not today.
+     */
+    public static String estimate(Optional<StartEstimate> estimate, Instant now, ZoneId zone) {
+        if (estimate.isEmpty()) {
+            return "";
+        }
+        ZonedDateTime today = now.atZone(zone);
+        ZonedDateTime earliest = estimate.get().earliest().atZone(zone).truncatedTo(ChronoUnit.MINUTES);
+        ZonedDateTime latest = estimate.get().latest().atZone(zone);
+        ZonedDateTime latestUp = latest.truncatedTo(ChronoUnit.MINUTES);
+        if (latestUp.isBefore(latest) || !latestUp.isAfter(earliest)) {
+            latestUp = latestUp.plusMinutes(1);
+        }
+        return ",预计 " + clock(earliest, today) + "-" + clock(latestUp, today) + " 开始";
+    }
+
+    private static String clock(ZonedDateTime at, ZonedDateTime today) {
+        String time = String.format("%02d:%02d", at.getHour(), at.getMinute());
+        return at.toLocalDate().equals(today.toLocalDate())
+                ? time
+                : String.format("%02d-%02d ", at.getMonthValue(), at.getDayOfMonth()) + time;
     }
 
     /** A position deep in the queue: who is ahead is too long a list to be useful. */

@@ -47,6 +47,7 @@ final class Placement {
                     Optional.empty(),
                     Optional.empty(),
                     Optional.of(now),
+                    Optional.empty(),
                     Optional.empty()));
         } else if (result instanceof RequestValidator.Valid valid) {
             ScheduledJob job = ScheduledJob.accepted(valid.request());
@@ -99,13 +100,19 @@ final class Placement {
                 cluster -> state.idlePool(cluster, job.request().topology().text(), job)
                         .isPresent(),
                 cluster -> state.queueDepth(
-                        new QueueKey(cluster.id(), job.request().topology().text())));
+                        new QueueKey(cluster.id(), job.request().topology().text())),
+                cluster -> slots.estimates()
+                        .expectedWait(
+                                job,
+                                new QueueKey(
+                                        cluster.id(), job.request().topology().text()),
+                                now));
         if (choice instanceof ClusterChoice.Chosen chosen) {
             ScheduledJob queued =
                     job.withCluster(Optional.of(chosen.cluster().id())).enter(Phase.WAITING, now);
             state.store(queued, out);
             QueueKey key = queued.queue().orElseThrow();
-            state.queue(key).add(SchedulerState.entry(queued));
+            state.queue(key).add(state.entry(queued));
             out.queueChanged(key);
             return Optional.of(key);
         }
@@ -145,6 +152,98 @@ final class Placement {
         }
         placeAll(waiting, now, out);
     }
+
+    /**
+     * Waiting jobs of priority above 0 that would start sooner on another cluster of their type move there (issue
+     * 17): only when the gain exceeds the move gain (so an estimate's noise moves nothing), at most once per move
+     * interval per job (so two queues cannot toss a job back and forth), and only the first position-updates jobs
+     * of each queue are looked at (the jobs whose expected start is known). Where to: cluster choice over the other
+     * clusters, as for a new job. Returns the queues it changed.
+     */
+    Set<QueueKey> moveToSooner(Instant now, Decisions out) {
+        List<Move> moves = new ArrayList<>();
+        for (QueueKey key : new TreeSet<>(state.queues.keySet())) {
+            WaitQueue queue = state.queues.get(key);
+            if (queue.isEmpty()) {
+                continue;
+            }
+            StartEstimates estimates = slots.estimates();
+            Optional<QueueHistory.Spread> untilSlot = estimates.beforeFirst(key, now);
+            for (WaitQueue.Entry entry : queue.pickOrder(state.settings.positionUpdates())) {
+                ScheduledJob job = state.jobs.get(entry.jobId());
+                Optional<QueueHistory.Spread> untilStart =
+                        untilSlot.flatMap(before -> estimates.holdOf(job, key).map(before::plus));
+                untilSlot = untilStart;
+                if (untilStart.isEmpty()) {
+                    break; // nothing further down this queue can be estimated either
+                }
+                boolean movedLately = job.movedAt()
+                        .filter(at -> at.plus(state.settings.moveInterval()).isAfter(now))
+                        .isPresent();
+                if (job.request().priority() > 0 && !movedLately) {
+                    moves.add(new Move(job.id(), key, untilStart.get().mean()));
+                }
+            }
+        }
+        Set<QueueKey> touched = new TreeSet<>();
+        List<String> movedJobs = new ArrayList<>();
+        for (Move move : moves) {
+            ScheduledJob job = state.jobs.get(move.jobId());
+            if (job == null
+                    || job.phase() != Phase.WAITING
+                    || !job.queue().filter(move.from()::equals).isPresent()) {
+                continue; // an earlier move this round changed its queue
+            }
+            String topology = job.request().topology().text();
+            ClusterChoice.Result choice = ClusterChoice.choose(
+                    job.request().tpuType().wireName(),
+                    job.request().supplyMode(),
+                    state.clusters.values().stream()
+                            .filter(c -> !c.id().equals(move.from().clusterId()))
+                            .toList(),
+                    cluster -> state.idlePool(cluster, topology, job).isPresent(),
+                    cluster -> state.queueDepth(new QueueKey(cluster.id(), topology)),
+                    cluster -> slots.estimates().expectedWait(job, new QueueKey(cluster.id(), topology), now));
+            if (!(choice instanceof ClusterChoice.Chosen chosen)) {
+                continue;
+            }
+            QueueKey to = new QueueKey(chosen.cluster().id(), topology);
+            java.util.OptionalDouble there = slots.estimates().expectedWait(job, to, now);
+            boolean idleThere = state.idlePool(chosen.cluster(), topology, job).isPresent();
+            double gain = move.expectedWaitMillis() - (idleThere ? 0 : there.orElse(Double.MAX_VALUE));
+            if ((idleThere || there.isPresent())
+                    && gain > state.settings.moveGain().toMillis()) {
+                state.queue(move.from()).remove(state.entry(job));
+                out.queueChanged(move.from());
+                ScheduledJob moved = job.withCluster(
+                                Optional.of(chosen.cluster().id()))
+                        .enter(Phase.WAITING, now)
+                        .withMovedAt(now);
+                state.store(moved, out);
+                state.queue(to).add(state.entry(moved));
+                out.queueChanged(to);
+                touched.add(move.from());
+                touched.add(to);
+                movedJobs.add(job.id());
+            }
+        }
+        for (QueueKey key : touched) {
+            slots.startNext(key, now, out);
+            Set<String> told = slots.refreshPositions(key, now, out);
+            for (String jobId : movedJobs) {
+                ScheduledJob job = state.jobs.get(jobId);
+                if (job.phase() == Phase.WAITING
+                        && job.queue().filter(key::equals).isPresent()
+                        && !told.contains(jobId)) {
+                    slots.tellDeepPosition(job, key, now, out);
+                }
+            }
+        }
+        return touched;
+    }
+
+    /** A waiting job that may move, the queue it waits in and how long it is expected to wait there. */
+    private record Move(String jobId, QueueKey from, double expectedWaitMillis) {}
 
     /** The waiting jobs of a cluster that left active go where they can start. */
     void rerouteWaitingJobsOf(String clusterId, Instant now, Decisions out) {

@@ -4,8 +4,10 @@ import io.falcon.events.ResourceNames;
 import io.falcon.events.cdc.ClusterRow;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.status.Reason;
+import io.falcon.events.status.StartEstimate;
 import io.falcon.events.status.Status;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -15,17 +17,23 @@ import java.util.Set;
 
 /**
  * Queues and slots (seed section 4): each (cluster, topology) queue lets one job at a time acquire resources. The
- * free slot goes to the next job by the pick rule (FIFO per actor, round-robin across actors, in {@link WaitQueue}),
- * which then reuses an idle pool, takes over a pool its aborted creator left, or has one created; waiting jobs are
- * told their position.
+ * free slot goes to the next job by the pick rule (priority with aging, then FIFO per actor and round-robin across
+ * actors, in {@link WaitQueue}), which then reuses an idle pool, takes over a pool its aborted creator left, or has
+ * one created; waiting jobs are told their position and when they should start.
  */
 final class QueueSlots {
     private final SchedulerState state;
     private final Timers timers;
+    private final StartEstimates estimates;
 
     QueueSlots(SchedulerState state, Timers timers) {
         this.state = state;
         this.timers = timers;
+        this.estimates = new StartEstimates(state);
+    }
+
+    StartEstimates estimates() {
+        return estimates;
     }
 
     /** Gives the queue's free slot to the next job by the pick rule; true if a job started. */
@@ -40,7 +48,8 @@ final class QueueSlots {
             return false;
         }
         out.queueChanged(key);
-        ScheduledJob job = state.jobs.get(next.get().jobId());
+        // The slot is held from now until its pods run: that span is what the start-time estimates learn from.
+        ScheduledJob job = state.jobs.get(next.get().jobId()).withSlotTakenAt(now);
         queue.takeSlot(job.id());
         out.granted(job, key);
         ClusterTarget target = SchedulerState.target(cluster);
@@ -122,27 +131,47 @@ final class QueueSlots {
     }
 
     /**
-     * Tells each of the first waiting jobs its exact position and who is ahead, when that changed; returns the
-     * jobs it covered. Positions change for everyone behind any change, so only the first few are kept current.
+     * Tells each of the first waiting jobs its exact position, who is ahead and when it should start, when that
+     * changed; returns the jobs it covered. Positions change for everyone behind any change, so only the first few
+     * are kept current. An estimate alone is published again only when it moved by more than the tolerance, so that
+     * estimates drifting with time do not re-publish every waiting job.
      */
     Set<String> refreshPositions(QueueKey key, Instant now, Decisions out) {
         WaitQueue queue = state.queue(key);
         List<WaitQueue.Entry> order = queue.pickOrder(state.settings.positionUpdates());
         List<WaitQueue.Entry> ahead = new ArrayList<>(order.size() + 1);
-        queue.slotHolder().map(state.jobs::get).ifPresent(holder -> ahead.add(SchedulerState.entry(holder)));
+        queue.slotHolder().map(state.jobs::get).ifPresent(holder -> ahead.add(state.entry(holder)));
         Set<String> covered = new HashSet<>();
+        Optional<QueueHistory.Spread> untilSlot = estimates.beforeFirst(key, now);
         for (WaitQueue.Entry entry : order) {
             ScheduledJob job = state.jobs.get(entry.jobId());
-            String message = Messages.waiting(ahead.size() + 1, ahead);
-            // Compared with what the job last showed, so that an unchanged position is not published again.
-            if (!message.equals(job.message())
-                    || job.reason().filter(Reason.Waiting::equals).isEmpty()) {
-                state.publish(job, Status.Pending, Optional.of(Reason.Waiting), message, now, out);
-            }
+            Optional<QueueHistory.Spread> untilStart =
+                    untilSlot.flatMap(before -> estimates.holdOf(job, key).map(before::plus));
+            Optional<StartEstimate> estimate = untilStart.map(spread -> StartEstimates.interval(now, spread));
+            tellWaiting(job, Messages.waiting(ahead.size() + 1, ahead), estimate, now, out);
             covered.add(entry.jobId());
             ahead.add(entry);
+            untilSlot = untilStart; // the next job takes the slot when this one's pods run
         }
         return covered;
+    }
+
+    private void tellWaiting(
+            ScheduledJob job, String position, Optional<StartEstimate> estimate, Instant now, Decisions out) {
+        ZoneId zone = state.settings.messageZone();
+        // Compared with what the job last showed, so that an unchanged position is not published again.
+        boolean positionChanged = !(position + Messages.estimate(job.startEstimate(), now, zone)).equals(job.message())
+                || job.reason().filter(Reason.Waiting::equals).isEmpty();
+        if (positionChanged
+                || StartEstimates.moved(job.startEstimate(), estimate, state.settings.estimateTolerance())) {
+            state.publish(
+                    job.withStartEstimate(estimate),
+                    Status.Pending,
+                    Optional.of(Reason.Waiting),
+                    position + Messages.estimate(estimate, now, zone),
+                    now,
+                    out);
+        }
     }
 
     /**
@@ -153,10 +182,16 @@ final class QueueSlots {
         WaitQueue queue = state.queue(key);
         int holder = queue.slotHolder().isPresent() ? 1 : 0;
         int bound = state.settings.positionUpdates() * 10;
-        OptionalInt position = queue.positionOf(SchedulerState.entry(job), bound);
+        OptionalInt position = queue.positionOf(state.entry(job), bound);
         String message = position.isPresent()
                 ? Messages.waitingCount(position.getAsInt() + holder)
                 : Messages.waitingBeyond(bound + holder);
-        state.publish(job, Status.Pending, Optional.of(Reason.Waiting), message, now, out);
+        state.publish(
+                job.withStartEstimate(Optional.empty()),
+                Status.Pending,
+                Optional.of(Reason.Waiting),
+                message,
+                now,
+                out);
     }
 }

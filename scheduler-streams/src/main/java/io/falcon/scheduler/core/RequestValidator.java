@@ -14,6 +14,13 @@ import java.util.Optional;
 /** Checks a submitted row and turns it into a {@link ValidRequest}, or says which field is wrong and why. */
 public final class RequestValidator {
     static final long MAX_TIMEOUT_SECONDS = 30L * 24 * 3600;
+    /**
+     * Priorities are bounded so that the aging arithmetic (priority times the aging interval, in ms) stays far
+     * inside a long, and so that a typo cannot put a job a million levels ahead.
+     */
+    public static final int MAX_PRIORITY = 1000;
+
+    public static final int MIN_PRIORITY = -1000;
 
     private RequestValidator() {}
 
@@ -73,12 +80,25 @@ public final class RequestValidator {
                         "timeout_seconds", "must be between 1 and " + MAX_TIMEOUT_SECONDS + ", got " + timeout);
             }
         }
+        if (request.priority().isPresent()) {
+            long column = request.priority().get();
+            if (column < MIN_PRIORITY || column > MAX_PRIORITY) {
+                return new Invalid(
+                        "priority", "must be between " + MIN_PRIORITY + " and " + MAX_PRIORITY + ", got " + column);
+            }
+        }
         JobSpec spec;
+        Optional<Integer> specPriority;
         try {
-            spec = parseSpec(request.spec());
+            JsonTree.JsonObject root = specObject(request.spec());
+            spec = parseSpec(root);
+            specPriority = specPriority(root);
         } catch (FieldProblem problem) {
             return problem.invalid;
         }
+        // The column wins when it is set: it is the table's own field, while spec.priority is for upper components
+        // that cannot add a column. A malformed spec.priority is refused even then, so that it never lies unnoticed.
+        int priority = request.priority().map(Math::toIntExact).orElse(specPriority.orElse(0));
         return new Valid(new ValidRequest(
                 request.id(),
                 request.actor(),
@@ -88,7 +108,8 @@ public final class RequestValidator {
                 spec,
                 supplyMode,
                 request.timeoutSeconds(),
-                request.submittedAt()));
+                request.submittedAt(),
+                priority));
     }
 
     /** Carries an Invalid out of the nested spec parsing. */
@@ -101,7 +122,7 @@ public final class RequestValidator {
         }
     }
 
-    private static JobSpec parseSpec(String text) throws FieldProblem {
+    private static JsonTree.JsonObject specObject(String text) throws FieldProblem {
         if (text == null || text.isBlank()) {
             throw new FieldProblem("spec", "is required");
         }
@@ -113,6 +134,37 @@ public final class RequestValidator {
         if (!(root instanceof JsonTree.JsonObject spec)) {
             throw new FieldProblem("spec", "must be a JSON object");
         }
+        return spec;
+    }
+
+    /** spec.priority: absent or null means not given; otherwise a whole number within the bounds. */
+    private static Optional<Integer> specPriority(JsonTree.JsonObject spec) throws FieldProblem {
+        JsonTree node = spec.members().getOrDefault("priority", new JsonTree.JsonNull());
+        if (node instanceof JsonTree.JsonNull) {
+            return Optional.empty();
+        }
+        String problem = "must be a whole number between " + MIN_PRIORITY + " and " + MAX_PRIORITY;
+        if (!(node instanceof JsonTree.JsonLiteral literal) || !literal.text().matches("-?[0-9]{1,9}")) {
+            throw new FieldProblem("spec.priority", problem + ", got " + shown(node));
+        }
+        int value = Integer.parseInt(literal.text());
+        if (value < MIN_PRIORITY || value > MAX_PRIORITY) {
+            throw new FieldProblem("spec.priority", problem + ", got " + value);
+        }
+        return Optional.of(value);
+    }
+
+    private static String shown(JsonTree node) {
+        if (node instanceof JsonTree.JsonLiteral literal) {
+            return literal.text();
+        }
+        if (node instanceof JsonTree.JsonString string) {
+            return "the string \"" + string.value() + "\"";
+        }
+        return node instanceof JsonTree.JsonArray ? "an array" : "an object";
+    }
+
+    private static JobSpec parseSpec(JsonTree.JsonObject spec) throws FieldProblem {
         Map<String, JsonTree> members = spec.members();
         for (String forbidden : List.of("privileged", "hostPath", "hostNetwork", "volumes", "securityContext")) {
             if (members.containsKey(forbidden)) {

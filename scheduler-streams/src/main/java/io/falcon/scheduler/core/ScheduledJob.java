@@ -4,6 +4,7 @@ import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.JobSpec;
 import io.falcon.events.executor.SupplyMode;
 import io.falcon.events.status.Reason;
+import io.falcon.events.status.StartEstimate;
 import io.falcon.events.status.Status;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,6 +27,11 @@ import java.util.Optional;
  * @param provisioningStep where its node pool stands, present exactly while the phase is PROVISIONING (the
  *     provisioning timers branch on it); records stored before it existed lack it and get it from {@link
  *     #withProvisioningStepOfStoredRecord} on restore
+ * @param slotTakenAt when it took its queue's slot (kept until it ends): how long the slot was held, from here to
+ *     its pods running, is the history the start-time estimates are made from
+ * @param startEstimate the start-time estimate its last published Waiting status carried, while it waits in a
+ *     queue: a new estimate is published only when it moved by more than the tolerance
+ * @param movedAt when it last moved to another cluster's queue to start sooner: at most one move per move interval
  */
 public record ScheduledJob(
         ValidRequest request,
@@ -45,7 +51,10 @@ public record ScheduledJob(
         String message,
         long version,
         Optional<Instant> wakeAt,
-        Optional<ProvisioningStep> provisioningStep) {
+        Optional<ProvisioningStep> provisioningStep,
+        Optional<Instant> slotTakenAt,
+        Optional<StartEstimate> startEstimate,
+        Optional<Instant> movedAt) {
 
     /**
      * FIFO order is submission order: the row's created_at, ties broken by job id. Arrival order at the
@@ -69,6 +78,9 @@ public record ScheduledJob(
                 Optional.of(Reason.Waiting),
                 "",
                 0,
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
                 Optional.empty(),
                 Optional.empty());
     }
@@ -110,7 +122,10 @@ public record ScheduledJob(
                 message,
                 version,
                 wakeAt,
-                firstStepOf(newPhase));
+                firstStepOf(newPhase),
+                slotTakenAt,
+                Optional.empty(), // an estimate is about the wait in a queue: a new phase starts without one
+                movedAt);
     }
 
     /** Only for the terminal bookkeeping and re-placement, where no deadline depends on the phase's start. */
@@ -133,7 +148,10 @@ public record ScheduledJob(
                 message,
                 version,
                 wakeAt,
-                newPhase == phase ? provisioningStep : firstStepOf(newPhase));
+                newPhase == phase ? provisioningStep : firstStepOf(newPhase),
+                slotTakenAt,
+                startEstimate,
+                movedAt);
     }
 
     private static Optional<ProvisioningStep> firstStepOf(Phase phase) {
@@ -160,7 +178,10 @@ public record ScheduledJob(
                 message,
                 version,
                 wakeAt,
-                Optional.of(step));
+                Optional.of(step),
+                slotTakenAt,
+                startEstimate,
+                movedAt);
     }
 
     /**
@@ -187,7 +208,10 @@ public record ScheduledJob(
                 message,
                 version,
                 wakeAt,
-                Optional.of(ProvisioningStep.REQUESTED));
+                Optional.of(ProvisioningStep.REQUESTED),
+                slotTakenAt,
+                startEstimate,
+                movedAt);
     }
 
     /**
@@ -226,7 +250,10 @@ public record ScheduledJob(
                 message,
                 version,
                 wakeAt,
-                provisioningStep);
+                provisioningStep,
+                slotTakenAt,
+                startEstimate,
+                movedAt);
     }
 
     public ScheduledJob withTarget(ClusterTarget newTarget) {
@@ -248,7 +275,10 @@ public record ScheduledJob(
                 message,
                 version,
                 wakeAt,
-                provisioningStep);
+                provisioningStep,
+                slotTakenAt,
+                startEstimate,
+                movedAt);
     }
 
     public ScheduledJob withSupplyMode(SupplyMode mode) {
@@ -270,7 +300,10 @@ public record ScheduledJob(
                 message,
                 version,
                 wakeAt,
-                provisioningStep);
+                provisioningStep,
+                slotTakenAt,
+                startEstimate,
+                movedAt);
     }
 
     public ScheduledJob withNodePool(String pool) {
@@ -292,7 +325,10 @@ public record ScheduledJob(
                 message,
                 version,
                 wakeAt,
-                provisioningStep);
+                provisioningStep,
+                slotTakenAt,
+                startEstimate,
+                movedAt);
     }
 
     public ScheduledJob withK8sJob(String name) {
@@ -314,7 +350,10 @@ public record ScheduledJob(
                 message,
                 version,
                 wakeAt,
-                provisioningStep);
+                provisioningStep,
+                slotTakenAt,
+                startEstimate,
+                movedAt);
     }
 
     /** The Kubernetes Job exists: its uid (when the event carried one) and when it was first seen. */
@@ -337,7 +376,10 @@ public record ScheduledJob(
                 message,
                 version,
                 wakeAt,
-                provisioningStep);
+                provisioningStep,
+                slotTakenAt,
+                startEstimate,
+                movedAt);
     }
 
     public ScheduledJob withLastError(String error) {
@@ -359,7 +401,10 @@ public record ScheduledJob(
                 message,
                 version,
                 wakeAt,
-                provisioningStep);
+                provisioningStep,
+                slotTakenAt,
+                startEstimate,
+                movedAt);
     }
 
     /**
@@ -377,7 +422,8 @@ public record ScheduledJob(
                 new JobSpec(request.spec().image(), List.of(), List.of(), Map.of()),
                 request.supplyMode(),
                 request.timeoutSeconds(),
-                request.submittedAt());
+                request.submittedAt(),
+                request.priority());
         return new ScheduledJob(
                 slim,
                 seq,
@@ -396,7 +442,10 @@ public record ScheduledJob(
                 message,
                 version,
                 Optional.empty(),
-                Optional.empty());
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                movedAt);
     }
 
     /** The next published status; the version grows so that writers can drop stale events. */
@@ -419,7 +468,85 @@ public record ScheduledJob(
                 newMessage,
                 version + 1,
                 wakeAt,
-                provisioningStep);
+                provisioningStep,
+                slotTakenAt,
+                startEstimate,
+                movedAt);
+    }
+
+    public ScheduledJob withSlotTakenAt(Instant at) {
+        return new ScheduledJob(
+                request,
+                seq,
+                phase,
+                clusterId,
+                target,
+                supplyMode,
+                nodePoolName,
+                k8sJobName,
+                jobUid,
+                dispatchedAt,
+                phaseSince,
+                lastError,
+                status,
+                reason,
+                message,
+                version,
+                wakeAt,
+                provisioningStep,
+                Optional.of(at),
+                startEstimate,
+                movedAt);
+    }
+
+    public ScheduledJob withStartEstimate(Optional<StartEstimate> estimate) {
+        return new ScheduledJob(
+                request,
+                seq,
+                phase,
+                clusterId,
+                target,
+                supplyMode,
+                nodePoolName,
+                k8sJobName,
+                jobUid,
+                dispatchedAt,
+                phaseSince,
+                lastError,
+                status,
+                reason,
+                message,
+                version,
+                wakeAt,
+                provisioningStep,
+                slotTakenAt,
+                estimate,
+                movedAt);
+    }
+
+    public ScheduledJob withMovedAt(Instant at) {
+        return new ScheduledJob(
+                request,
+                seq,
+                phase,
+                clusterId,
+                target,
+                supplyMode,
+                nodePoolName,
+                k8sJobName,
+                jobUid,
+                dispatchedAt,
+                phaseSince,
+                lastError,
+                status,
+                reason,
+                message,
+                version,
+                wakeAt,
+                provisioningStep,
+                slotTakenAt,
+                startEstimate,
+                Optional.of(at));
     }
 
     /** When the scheduler must re-drive this job's command, if ever. */
@@ -442,7 +569,10 @@ public record ScheduledJob(
                 message,
                 version,
                 at,
-                provisioningStep);
+                provisioningStep,
+                slotTakenAt,
+                startEstimate,
+                movedAt);
     }
 
     /** How long the job may run: its timeout_seconds, else the configured default. */

@@ -29,9 +29,11 @@ import java.util.Set;
  *   <li>The request is validated ({@link RequestValidator}); an invalid one gets one Failed/InvalidSpec status naming
  *       the field, and nothing is kept.</li>
  *   <li>The valid job is kept, and its cluster chosen ({@link ClusterChoice}: an active cluster of its TPU type, one
- *       with an idle pool of its topology first, then the shortest queue). None: it is parked (Waiting, the Message
- *       says why) until a cluster of its type becomes active; stop.</li>
- *   <li>It joins its (cluster, topology) queue; the first waiting jobs of that queue are told their positions.</li>
+ *       with an idle pool of its topology first, then the soonest expected start when every candidate has history,
+ *       then the shortest queue). None: it is parked (Waiting, the Message says why) until a cluster of its type
+ *       becomes active; stop.</li>
+ *   <li>It joins its (cluster, topology) queue, ranked by priority with aging ({@link WaitQueue}); the first waiting
+ *       jobs of that queue are told their positions and start-time estimates ({@link StartEstimates}).</li>
  *   <li>If the queue's slot is free, the next job by the pick rule takes it (<i>start-next</i>, below).</li>
  *   <li>If the job still waits behind the kept-current positions, it is told its position.</li>
  * </ol>
@@ -99,6 +101,10 @@ import java.util.Set;
  *   <li>A pool's: a deletion not yet confirmed is asked again; an idle pool whose linger is over (or whose cluster
  *       left active) is deleted.</li>
  *   <li>A Job deletion's: EnsureJobDeleted is sent again.</li>
+ *   <li>Once a minute: waiting jobs of priority above 0 expected to start sooner on another cluster of their type by
+ *       more than the move gain move there (at most once per move interval each); then the start-time estimates of
+ *       every queue's first waiting jobs are recomputed, and those that moved by more than the estimate tolerance
+ *       (or whose position changed) are published.</li>
  * </ol>
  *
  * <p><b>every input</b> ends with one more step: the jobs it finished leave memory and their timers for the retired
@@ -144,6 +150,15 @@ public final class Scheduler {
     private final JobTimers jobTimers;
     private final Orphans orphans;
     private final ClusterChanges clusterChanges;
+    private final QueueSlots slots;
+    /** When waiting jobs' start-time estimates are next looked at again (not persisted: a restart looks at once). */
+    private Instant nextEstimateRefresh = Instant.EPOCH;
+
+    /**
+     * How often estimates are recomputed while nothing happens in a queue, so that a slot holder slower than its
+     * history moves the estimates behind it; only the ones that moved by more than the tolerance are published.
+     */
+    static final java.time.Duration ESTIMATE_REFRESH = java.time.Duration.ofMinutes(1);
 
     /** A scheduler whose finished jobs are retained in memory (tests; bounded by the retention all the same). */
     public Scheduler(SchedulerSettings settings) {
@@ -154,7 +169,7 @@ public final class Scheduler {
     public Scheduler(SchedulerSettings settings, RetiredJobs retired) {
         state = new SchedulerState(settings, retired);
         timers = new Timers(settings);
-        QueueSlots slots = new QueueSlots(state, timers);
+        slots = new QueueSlots(state, timers);
         placement = new Placement(state, slots);
         pools = new PoolLifecycle(state, timers, slots);
         deletions = new JobDeletions(state, timers);
@@ -196,12 +211,24 @@ public final class Scheduler {
         state.queue(key).restoreLastServedActor(lastServedActor);
     }
 
+    public void restoreHistory(HistoryKey key, QueueHistory history) {
+        state.histories.put(key, history);
+    }
+
+    public Optional<QueueHistory> history(HistoryKey key) {
+        return Optional.ofNullable(state.histories.get(key));
+    }
+
+    public Map<HistoryKey, QueueHistory> histories() {
+        return Collections.unmodifiableMap(state.histories);
+    }
+
     public void restoreJob(ScheduledJob stored) {
         ScheduledJob job = stored.withProvisioningStepOfStoredRecord();
         state.put(job);
         switch (job.phase()) {
             case UNPLACED -> state.unplaced.add(job.id());
-            case WAITING -> job.queue().ifPresent(key -> state.queue(key).add(SchedulerState.entry(job)));
+            case WAITING -> job.queue().ifPresent(key -> state.queue(key).add(state.entry(job)));
             default -> {
                 if (job.phase().holdsSlot()) {
                     job.queue().ifPresent(key -> state.queue(key).takeSlot(job.id()));
@@ -365,6 +392,15 @@ public final class Scheduler {
                             .ifPresent(job -> jobTimers.fire(job, now, out));
                 case POOL -> pool(NodePool.PoolKey.parse(due.key())).ifPresent(p -> pools.onTimer(p, now, out));
                 case DELETION -> deletion(JobDeletion.Key.parse(due.key())).ifPresent(d -> deletions.ask(d, now, out));
+            }
+        }
+        if (!now.isBefore(nextEstimateRefresh)) {
+            nextEstimateRefresh = now.plus(ESTIMATE_REFRESH);
+            Set<QueueKey> moved = placement.moveToSooner(now, out);
+            for (Map.Entry<QueueKey, WaitQueue> queue : state.queues.entrySet()) {
+                if (!queue.getValue().isEmpty() || moved.contains(queue.getKey())) {
+                    slots.refreshPositions(queue.getKey(), now, out);
+                }
             }
         }
         return finished(out);

@@ -3,6 +3,7 @@ package io.falcon.scheduler.core;
 import io.falcon.events.config.SchedulerKeys;
 import io.falcon.events.executor.SupplyMode;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.Map;
 
 /**
@@ -31,6 +32,14 @@ import java.util.Map;
  * @param idleLinger per supply mode, how long a READY pool no job takes is kept before it is deleted (seed section
  *     5 deletes it at once: 0, the default; flex-start capacity is scarce, so operators may keep it minutes), while
  *     a new job of its topology prefers its cluster (seed section 3)
+ * @param priorityAging a waiting job gains one priority level per this much time since its submission (aging), so
+ *     that a stream of higher-priority jobs cannot hold a lower one back forever
+ * @param estimateTolerance a waiting job's start-time estimate is published again only when an end of its interval
+ *     moved by more than this, so that estimates drifting with every tick do not re-publish every waiting job
+ * @param messageZone the time zone of clock times in Messages
+ * @param moveGain a waiting job of priority above 0 moves to another cluster only when expected to start there
+ *     sooner by more than this
+ * @param moveInterval a waiting job moves at most once per this long
  */
 public record SchedulerSettings(
         Duration reservationRetry,
@@ -45,7 +54,12 @@ public record SchedulerSettings(
         Duration orphanGrace,
         int positionUpdates,
         Duration terminalRetention,
-        Map<SupplyMode, Duration> idleLinger) {
+        Map<SupplyMode, Duration> idleLinger,
+        Duration priorityAging,
+        Duration estimateTolerance,
+        ZoneId messageZone,
+        Duration moveGain,
+        Duration moveInterval) {
 
     public SchedulerSettings {
         idleLinger = Map.copyOf(idleLinger);
@@ -66,7 +80,12 @@ public record SchedulerSettings(
                 SchedulerKeys.ORPHAN_GRACE.defaultValue(),
                 Math.toIntExact(SchedulerKeys.POSITION_UPDATES.defaultValue()),
                 SchedulerKeys.TERMINAL_RETENTION.defaultValue(),
-                Map.of());
+                Map.of(),
+                SchedulerKeys.PRIORITY_AGING.defaultValue(),
+                SchedulerKeys.ESTIMATE_TOLERANCE.defaultValue(),
+                ZoneId.of(SchedulerKeys.MESSAGE_TIME_ZONE.defaultValue()),
+                SchedulerKeys.MOVE_GAIN.defaultValue(),
+                SchedulerKeys.MOVE_INTERVAL.defaultValue());
     }
 
     /** How long an idle pool of this supply mode is kept (zero: deleted at once). */
@@ -88,7 +107,12 @@ public record SchedulerSettings(
                 orphanGrace,
                 n,
                 terminalRetention,
-                idleLinger);
+                idleLinger,
+                priorityAging,
+                estimateTolerance,
+                messageZone,
+                moveGain,
+                moveInterval);
     }
 
     public SchedulerSettings withIdleLinger(Map<SupplyMode, Duration> linger) {
@@ -105,7 +129,34 @@ public record SchedulerSettings(
                 orphanGrace,
                 positionUpdates,
                 terminalRetention,
-                linger);
+                linger,
+                priorityAging,
+                estimateTolerance,
+                messageZone,
+                moveGain,
+                moveInterval);
+    }
+
+    public SchedulerSettings withPriorityAging(Duration aging) {
+        return new SchedulerSettings(
+                reservationRetry,
+                provisioningRetry,
+                provisioningBackstop,
+                dispatchRetry,
+                submitDeadline,
+                dispatchDeadline,
+                defaultExecutionTimeout,
+                abortRetry,
+                cleanupRetry,
+                orphanGrace,
+                positionUpdates,
+                terminalRetention,
+                idleLinger,
+                aging,
+                estimateTolerance,
+                messageZone,
+                moveGain,
+                moveInterval);
     }
 
     public SchedulerSettings withTerminalRetention(Duration retention) {
@@ -122,6 +173,11 @@ public record SchedulerSettings(
                 orphanGrace,
                 positionUpdates,
                 retention,
-                idleLinger);
+                idleLinger,
+                priorityAging,
+                estimateTolerance,
+                messageZone,
+                moveGain,
+                moveInterval);
     }
 }

@@ -32,6 +32,11 @@ final class SchedulerState {
     final RetiredJobs retired;
     /** Per cluster, how many jobs are RUNNING: kept as jobs change, so that gauges never scan the jobs. */
     private final Map<String, Integer> running = new HashMap<>();
+    /**
+     * Per cluster, the RUNNING jobs' ids, kept with the counts: a holder short of reservation capacity waits for one
+     * of them to end, and its estimate reads them without scanning every job.
+     */
+    private final Map<String, Set<String>> runningJobs = new HashMap<>();
 
     final Map<QueueKey, WaitQueue> queues = new HashMap<>();
     /** Written only through {@link #putPool} and {@link #removePool}, which keep {@link #poolsByQueue}. */
@@ -44,6 +49,8 @@ final class SchedulerState {
     private final Map<QueueKey, Set<NodePool.PoolKey>> poolsByQueue = new HashMap<>();
 
     final Map<JobDeletion.Key, JobDeletion> deletions = new HashMap<>();
+    /** What each queue and supply mode did before: the start-time estimates' history (changelogged). */
+    final Map<HistoryKey, QueueHistory> histories = new HashMap<>();
     /** Valid jobs that no active cluster offers their TPU type to yet, in the order they were parked. */
     final Set<String> unplaced = new LinkedHashSet<>();
 
@@ -73,9 +80,15 @@ final class SchedulerState {
         return queues.computeIfAbsent(key, k -> new WaitQueue());
     }
 
-    static WaitQueue.Entry entry(ScheduledJob job) {
-        return new WaitQueue.Entry(
-                job.seq(), job.id(), job.actor(), job.request().name());
+    /** The job's place in its queue: its rank depends on the aging interval, so queues are built through here. */
+    WaitQueue.Entry entry(ScheduledJob job) {
+        return WaitQueue.Entry.of(
+                job.seq(),
+                job.request().priority(),
+                settings.priorityAging().toMillis(),
+                job.id(),
+                job.actor(),
+                job.request().name());
     }
 
     /** Waiting plus acquiring jobs of the queue: what cluster choice compares. */
@@ -210,8 +223,23 @@ final class SchedulerState {
 
     private void count(ScheduledJob job, int delta) {
         if (job != null && job.phase() == Phase.RUNNING) {
-            job.clusterId().ifPresent(c -> running.merge(c, delta, (a, b) -> a + b == 0 ? null : a + b));
+            job.clusterId().ifPresent(c -> {
+                running.merge(c, delta, (a, b) -> a + b == 0 ? null : a + b);
+                if (delta > 0) {
+                    runningJobs.computeIfAbsent(c, k -> new HashSet<>()).add(job.id());
+                } else {
+                    Set<String> ids = runningJobs.get(c);
+                    if (ids != null && ids.remove(job.id()) && ids.isEmpty()) {
+                        runningJobs.remove(c);
+                    }
+                }
+            });
         }
+    }
+
+    /** The RUNNING jobs of a cluster. */
+    Set<String> runningOn(String clusterId) {
+        return runningJobs.getOrDefault(clusterId, Set.of());
     }
 
     /**
@@ -229,6 +257,38 @@ final class SchedulerState {
                 out.retired(kept);
             }
         }
+    }
+
+    /** The job's pods run: how long it held its queue's slot is one more sample of its queue and supply mode. */
+    void recordAcquire(ScheduledJob job, Instant now, Decisions out) {
+        if (job.slotTakenAt().isPresent()
+                && job.clusterId().isPresent()
+                && job.supplyMode().isPresent()) {
+            long held = java.time.Duration.between(job.slotTakenAt().get(), now).toMillis();
+            record(historyKey(job), h -> h.withAcquire(held), out);
+        }
+    }
+
+    /** The job's Kubernetes Job ended by itself: how long it ran. */
+    void recordRun(ScheduledJob job, Instant now, Decisions out) {
+        if (job.dispatchedAt().isPresent()
+                && job.clusterId().isPresent()
+                && job.supplyMode().isPresent()) {
+            long ran = java.time.Duration.between(job.dispatchedAt().get(), now).toMillis();
+            record(historyKey(job), h -> h.withRun(ran), out);
+        }
+    }
+
+    private static HistoryKey historyKey(ScheduledJob job) {
+        return new HistoryKey(
+                job.clusterId().orElseThrow(),
+                job.request().topology().text(),
+                job.supplyMode().orElseThrow());
+    }
+
+    private void record(HistoryKey key, java.util.function.UnaryOperator<QueueHistory> change, Decisions out) {
+        histories.put(key, change.apply(histories.getOrDefault(key, QueueHistory.empty())));
+        out.historyChanged(key);
     }
 
     void storePool(NodePool pool, Decisions out) {
@@ -267,6 +327,7 @@ final class SchedulerState {
                 job.jobUid(),
                 job.dispatchedAt(),
                 finishedAt,
-                abortedAt);
+                abortedAt,
+                job.phase() == Phase.WAITING ? job.startEstimate() : Optional.empty());
     }
 }

@@ -10,6 +10,8 @@ import java.util.function.BiConsumer;
  * #restore} rebuilds a scheduler from it, as after a restart.
  *
  * @param queues per queue (QueueKey.asString), the actor served last, for the round-robin
+ * @param histories per (cluster, topology, supply mode) (HistoryKey.asString), the slot hold and run times the
+ *     start-time estimates are made from
  * @param retired the finished jobs, for the retention (written by the core itself as jobs finish, read on demand;
  *     never loaded into memory on restore)
  */
@@ -19,6 +21,7 @@ public record SchedulerStore(
         Table<ClusterRow> clusters,
         Table<String> queues,
         Table<JobDeletion> deletions,
+        Table<QueueHistory> histories,
         RetiredJobs retired) {
 
     /** One key-value table. */
@@ -44,6 +47,9 @@ public record SchedulerStore(
         for (JobDeletion.Key key : decisions.changedDeletions()) {
             write(store.deletions(), key.asString(), scheduler.deletion(key));
         }
+        for (HistoryKey key : decisions.changedHistories()) {
+            write(store.histories(), key.asString(), scheduler.history(key));
+        }
         for (String clusterId : decisions.changedClusters()) {
             write(store.clusters(), clusterId, scheduler.cluster(clusterId));
         }
@@ -56,6 +62,7 @@ public record SchedulerStore(
         store.pools().forEach((key, pool) -> restored.restorePool(pool));
         store.deletions().forEach((key, deletion) -> restored.restoreDeletion(deletion));
         store.queues().forEach((key, actor) -> restored.restoreQueue(QueueKey.parse(key), Optional.of(actor)));
+        store.histories().forEach((key, history) -> restored.restoreHistory(HistoryKey.parse(key), history));
         store.jobs().forEach((key, job) -> restored.restoreJob(job));
         return restored;
     }

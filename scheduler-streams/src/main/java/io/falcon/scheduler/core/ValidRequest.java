@@ -7,7 +7,12 @@ import io.falcon.events.executor.SupplyMode;
 import java.time.Instant;
 import java.util.Optional;
 
-/** A request whose every field has been checked. */
+/**
+ * A request whose every field has been checked.
+ *
+ * @param priority the job's stated priority, higher first (the priority column when not NULL, else the spec's
+ *     {@code priority}, else 0); records stored before priorities existed lack it and read as 0
+ */
 public record ValidRequest(
         String id,
         String actor,
@@ -17,4 +22,5 @@ public record ValidRequest(
         JobSpec spec,
         Optional<SupplyMode> supplyMode,
         Optional<Long> timeoutSeconds,
-        Instant submittedAt) {}
+        Instant submittedAt,
+        int priority) {}

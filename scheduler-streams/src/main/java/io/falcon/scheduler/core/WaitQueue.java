@@ -11,31 +11,60 @@ import java.util.TreeSet;
 /**
  * The waiting jobs of one (cluster, topology) queue and its single acquiring slot.
  *
- * <p>Pick rule (seed section 4): take each actor's earliest job; if more than one actor has a candidate, skip the
- * actor served last; take the earliest remaining. Each actor's jobs sit in their own ordered set and the actors'
+ * <p>Pick rule (seed section 4, with priorities): jobs are ordered by {@link Entry#rank}, which is submission time
+ * moved earlier by the job's priority times the aging interval; with every priority 0 that is submission order.
+ * Take each actor's first job in that order; if the first of these belongs to the actor served last and the second
+ * has the same priority, take the second (round-robin within a priority); else take the first.
+ *
+ * <p>Why a rank and not "priority, then submission time": a job's effective priority is its priority plus one level
+ * per aging interval waited, and two jobs' effective priorities compare exactly as their ranks do, at every instant
+ * (both gain levels at the same rate). So the rank never changes while a job waits and the ordered sets never need
+ * re-sorting as time passes: aging costs nothing. Each actor's jobs sit in their own ordered set and the actors'
  * heads in another, so a pick, an insert and a removal are all O(log n).
  */
 public final class WaitQueue {
-    /** A waiting job, ordered by submission time, ties by job id. */
-    public record Entry(long seq, String jobId, String actor, String name) {}
+    /**
+     * A waiting job.
+     *
+     * @param rank submission time in ms minus priority times the aging interval in ms: the smaller, the sooner
+     * @param seq submission time in ms
+     */
+    public record Entry(long rank, long seq, int priority, String jobId, String actor, String name) {
+        /** A job of priority 0, whose rank is its submission time. */
+        public Entry(long seq, String jobId, String actor, String name) {
+            this(seq, seq, 0, jobId, actor, name);
+        }
 
-    private static final Comparator<Entry> BY_SEQ =
-            Comparator.comparingLong(Entry::seq).thenComparing(Entry::jobId);
+        /** The entry of a job submitted at {@code seq} ms with this priority, under this aging interval. */
+        public static Entry of(long seq, int priority, long agingMillis, String jobId, String actor, String name) {
+            return new Entry(seq - (long) priority * agingMillis, seq, priority, jobId, actor, name);
+        }
+    }
+
+    /** Rank first; at an equal rank the higher priority, then submission time, then job id (a total order). */
+    private static final Comparator<Entry> PICK_ORDER = Comparator.comparingLong(Entry::rank)
+            .thenComparing(Comparator.comparingInt(Entry::priority).reversed())
+            .thenComparingLong(Entry::seq)
+            .thenComparing(Entry::jobId);
 
     private final Map<String, TreeSet<Entry>> byActor = new HashMap<>();
-    private final TreeSet<Entry> heads = new TreeSet<>(BY_SEQ);
+    private final TreeSet<Entry> heads = new TreeSet<>(PICK_ORDER);
+    /** Every waiting job by rank: how many would go before a newcomer, for cluster choice by expected start. */
+    private final TreeSet<Entry> all = new TreeSet<>(PICK_ORDER);
+
     private Optional<String> lastServedActor = Optional.empty();
     private Optional<String> slotHolder = Optional.empty();
     private int size;
 
     public void add(Entry entry) {
-        TreeSet<Entry> own = byActor.computeIfAbsent(entry.actor(), a -> new TreeSet<>(BY_SEQ));
+        TreeSet<Entry> own = byActor.computeIfAbsent(entry.actor(), a -> new TreeSet<>(PICK_ORDER));
         Entry oldHead = own.isEmpty() ? null : own.first();
         if (!own.add(entry)) {
             return;
         }
+        all.add(entry);
         size++;
-        if (oldHead == null || BY_SEQ.compare(entry, oldHead) < 0) {
+        if (oldHead == null || PICK_ORDER.compare(entry, oldHead) < 0) {
             if (oldHead != null) {
                 heads.remove(oldHead);
             }
@@ -50,6 +79,7 @@ public final class WaitQueue {
         }
         boolean wasHead = own.first().equals(entry);
         own.remove(entry);
+        all.remove(entry);
         size--;
         if (wasHead) {
             heads.remove(entry);
@@ -68,11 +98,22 @@ public final class WaitQueue {
         if (heads.isEmpty()) {
             return Optional.empty();
         }
-        Entry first = heads.first();
-        if (heads.size() > 1 && lastServedActor.filter(first.actor()::equals).isPresent()) {
-            return Optional.of(heads.higher(first));
+        return Optional.of(choose(heads, lastServedActor));
+    }
+
+    /**
+     * The first candidate, unless it is the last-served actor's and the second has the same priority: the
+     * round-robin gives way only within a priority, so a higher-priority job is never passed over for fairness.
+     */
+    private static Entry choose(TreeSet<Entry> candidates, Optional<String> last) {
+        Entry first = candidates.first();
+        if (candidates.size() > 1 && last.filter(first.actor()::equals).isPresent()) {
+            Entry second = candidates.higher(first);
+            if (second.priority() == first.priority()) {
+                return second;
+            }
         }
-        return Optional.of(first);
+        return first;
     }
 
     /** Removes and returns the next job, remembering its actor for the round-robin. */
@@ -92,7 +133,7 @@ public final class WaitQueue {
      */
     public List<Entry> pickOrder(int limit) {
         List<Entry> order = new ArrayList<>();
-        TreeSet<Entry> candidates = new TreeSet<>(BY_SEQ);
+        TreeSet<Entry> candidates = new TreeSet<>(PICK_ORDER);
         for (Entry head : heads) {
             if (candidates.size() >= (long) limit + 2) {
                 break;
@@ -101,11 +142,7 @@ public final class WaitQueue {
         }
         Optional<String> last = lastServedActor;
         while (order.size() < limit && !candidates.isEmpty()) {
-            Entry first = candidates.first();
-            Entry pick =
-                    candidates.size() > 1 && last.filter(first.actor()::equals).isPresent()
-                            ? candidates.higher(first)
-                            : first;
+            Entry pick = choose(candidates, last);
             candidates.remove(pick);
             order.add(pick);
             last = Optional.of(pick.actor());
@@ -125,6 +162,21 @@ public final class WaitQueue {
         List<Entry> order = pickOrder(limit);
         int index = order.indexOf(target);
         return index < 0 ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(index + 1);
+    }
+
+    /**
+     * How many waiting jobs rank before the given one (which need not be queued), counting at most limit: O(k log
+     * n) for k counted. The round-robin may still move it by one place either way.
+     */
+    public int countAhead(Entry newcomer, int limit) {
+        int count = 0;
+        for (Entry entry : all) {
+            if (count >= limit || PICK_ORDER.compare(entry, newcomer) >= 0) {
+                break;
+            }
+            count++;
+        }
+        return count;
     }
 
     public int size() {

@@ -8,6 +8,7 @@ import io.falcon.events.streams.StreamsDeadLetters;
 import io.falcon.ops.FalconMetrics;
 import io.falcon.scheduler.core.JobDeletion;
 import io.falcon.scheduler.core.NodePool;
+import io.falcon.scheduler.core.QueueHistory;
 import io.falcon.scheduler.core.ScheduledJob;
 import io.falcon.scheduler.core.Scheduler;
 import io.falcon.scheduler.core.SchedulerSettings;
@@ -29,6 +30,8 @@ public final class SchedulerTopology {
     static final String CLUSTER_STORE = "scheduler-clusters";
     static final String QUEUE_STORE = "scheduler-queues";
     static final String DELETION_STORE = "scheduler-job-deletions";
+    /** Slot hold and run times per (cluster, topology, supply mode): the start-time estimates' history. */
+    static final String HISTORY_STORE = "scheduler-start-history";
     /** Finished jobs for the retention: a window store, so whole segments past it are dropped without a scan. */
     static final String RETIRED_STORE = "scheduler-retired-jobs";
 
@@ -57,6 +60,7 @@ public final class SchedulerTopology {
         topology.addStateStore(store(CLUSTER_STORE, JsonSerde.of(ClusterRow.class)), "scheduler");
         topology.addStateStore(store(QUEUE_STORE, Serdes.String()), "scheduler");
         topology.addStateStore(store(DELETION_STORE, JsonSerde.of(JobDeletion.class)), "scheduler");
+        topology.addStateStore(store(HISTORY_STORE, JsonSerde.of(QueueHistory.class)), "scheduler");
         topology.addStateStore(retiredStore(scheduling.terminalRetention()), "scheduler");
         addSink(topology, STATUS_SINK, Topics.TASK_STATUS, "scheduler");
         addSink(topology, COMMAND_SINK, Topics.EXECUTOR_COMMANDS, "scheduler");

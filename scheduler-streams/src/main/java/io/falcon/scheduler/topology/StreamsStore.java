@@ -23,6 +23,7 @@ final class StreamsStore {
                 table(context.getStateStore(SchedulerTopology.CLUSTER_STORE)),
                 table(context.getStateStore(SchedulerTopology.QUEUE_STORE)),
                 table(context.getStateStore(SchedulerTopology.DELETION_STORE)),
+                table(context.getStateStore(SchedulerTopology.HISTORY_STORE)),
                 retired(context.getStateStore(SchedulerTopology.RETIRED_STORE)));
     }
 

@@ -158,7 +158,8 @@ class BoundedStateTest {
                         r.spec(),
                         r.supplyMode(),
                         r.timeoutSeconds(),
-                        r.submittedAt()))
+                        r.submittedAt(),
+                        r.priority()))
                 .enter(Phase.DONE, endedAt);
     }
 }

@@ -132,4 +132,80 @@ class RequestValidatorTest {
             assertThat(valid.request().spec().args()).isEmpty();
         });
     }
+
+    private static final String PLAIN_SPEC = "{\"image\":\"x\",\"command\":[\"sh\"]";
+
+    private static RequestValidator.Result prioritized(Optional<Long> column, String specPriority) {
+        String spec = specPriority.isEmpty() ? PLAIN_SPEC + "}" : PLAIN_SPEC + ",\"priority\":" + specPriority + "}";
+        return RequestValidator.validate(new JobRequest(
+                "j1",
+                "alice",
+                "n",
+                "v6e",
+                "2x4",
+                spec,
+                Optional.empty(),
+                Optional.empty(),
+                Instant.parse("2026-12-02T09:00:00Z"),
+                column));
+    }
+
+    private static int priorityOf(RequestValidator.Result result) {
+        assertThat(result).isInstanceOf(RequestValidator.Valid.class);
+        return ((RequestValidator.Valid) result).request().priority();
+    }
+
+    /** The column when not NULL, else spec.priority, else 0. */
+    @ParameterizedTest
+    @CsvSource(
+            nullValues = "NULL",
+            value = {
+                "NULL, '', 0",
+                "NULL, 7, 7",
+                "NULL, -3, -3",
+                "NULL, null, 0",
+                "5, '', 5",
+                "5, 9, 5",
+                "-2, 9, -2",
+                "1000, '', 1000",
+                "-1000, '', -1000"
+            })
+    void theColumnWinsOverSpecPriorityWhichWinsOverZero(Long column, String specPriority, int expected) {
+        assertThat(priorityOf(prioritized(Optional.ofNullable(column), specPriority)))
+                .isEqualTo(expected);
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '`',
+            value = {
+                "`\"high\"` | spec.priority must be a whole number between -1000 and 1000, got the string \"high\"",
+                "2.5 | spec.priority must be a whole number between -1000 and 1000, got 2.5",
+                "1e3 | spec.priority must be a whole number between -1000 and 1000, got 1000.0",
+                "true | spec.priority must be a whole number between -1000 and 1000, got true",
+                "[1] | spec.priority must be a whole number between -1000 and 1000, got an array",
+                "1001 | spec.priority must be a whole number between -1000 and 1000, got 1001",
+                "-99999999999 | spec.priority must be a whole number between -1000 and 1000, got -99999999999"
+            })
+    void aMalformedSpecPriorityIsInvalidSpecNamingIt(String specPriority, String problem) {
+        assertThat(prioritized(Optional.empty(), specPriority))
+                .isInstanceOfSatisfying(RequestValidator.Invalid.class, invalid -> {
+                    assertThat(invalid.field()).isEqualTo("spec.priority");
+                    assertThat(invalid.message()).isEqualTo("invalid request: " + problem);
+                });
+        // also when the column is set: a malformed value never lies in the spec unnoticed
+        assertThat(prioritized(Optional.of(1L), specPriority)).isInstanceOf(RequestValidator.Invalid.class);
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1001, -1001, Long.MAX_VALUE})
+    void aPriorityColumnOutOfBoundsIsInvalidSpecNamingIt(long column) {
+        assertThat(prioritized(Optional.of(column), ""))
+                .isInstanceOfSatisfying(RequestValidator.Invalid.class, invalid -> {
+                    assertThat(invalid.field()).isEqualTo("priority");
+                    assertThat(invalid.message())
+                            .isEqualTo("invalid request: priority must be between -1000 and 1000, got " + column);
+                });
+    }
 }

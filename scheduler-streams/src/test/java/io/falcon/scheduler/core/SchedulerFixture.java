@@ -20,13 +20,20 @@ final class SchedulerFixture {
     final List<TaskStatus> statuses = new ArrayList<>();
     final List<ExecutorCommand> commands = new ArrayList<>();
     Instant now = Instant.parse("2026-12-02T10:00:00Z");
+    /** Where every step's changes are persisted, as the shell does, when a test restores from it. */
+    private Optional<SchedulerStore> store = Optional.empty();
 
     SchedulerFixture() {
         this(SchedulerSettings.defaults());
     }
 
     SchedulerFixture(SchedulerSettings settings) {
-        scheduler = new Scheduler(settings);
+        this(new Scheduler(settings));
+    }
+
+    /** Drives a scheduler restored elsewhere. */
+    SchedulerFixture(Scheduler restored) {
+        scheduler = restored;
     }
 
     static ClusterRow cluster(String id, String tpuType, String status, Optional<String> reservation) {
@@ -46,7 +53,13 @@ final class SchedulerFixture {
         return record(scheduler.clusterUpserted(cluster(id, tpuType, "active", Optional.empty()), now));
     }
 
+    SchedulerFixture persistingTo(SchedulerStore target) {
+        store = Optional.of(target);
+        return this;
+    }
+
     SchedulerFixture record(Decisions decisions) {
+        store.ifPresent(target -> SchedulerStore.persist(scheduler, decisions, target));
         statuses.addAll(decisions.statuses());
         commands.addAll(decisions.commands());
         return this;

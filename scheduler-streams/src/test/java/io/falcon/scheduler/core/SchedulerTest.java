@@ -116,6 +116,33 @@ class SchedulerTest {
     }
 
     @Test
+    void aHigherPriorityJobOvertakesTheWaitingOnesAndTheirPositionsSaySo() {
+        f.submit("a1", "alice").submit("a2", "alice").submit("b1", "bob");
+        f.submit(SchedulerFixture.request("u1", "carol", "v6e", "2x4", SchedulerFixture.SPEC)
+                .withPriority(5));
+        // a1 holds the slot; carol's priority-5 job is next, ahead of bob and alice's a2; after carol's turn the
+        // round-robin goes on from carol, so alice's a2 (earlier by id at the same submission time) precedes b1
+        assertThat(f.last("u1").message()).isEqualTo("队列位置 #2,前面有 1 个任务 (alice: name-a1)");
+        assertThat(f.last("a2").message()).isEqualTo("队列位置 #3,前面有 2 个任务 (alice: name-a1, carol: name-u1)");
+        assertThat(f.last("b1").message()).startsWith("队列位置 #4");
+        f.startRunning("a1");
+        f.startRunning("u1");
+        f.startRunning("a2");
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class))
+                .extracting(ExecutorCommand::jobId)
+                .containsExactly("a1", "u1", "a2", "b1");
+    }
+
+    @Test
+    void aPriorityGivenInTheSpecCountsWhenTheColumnIsNull() {
+        f.submit("a1", "alice").submit("a2", "alice");
+        f.submit(SchedulerFixture.request(
+                "b1", "bob", "v6e", "2x4", "{\"image\":\"i\",\"command\":[\"sh\"],\"priority\":-1}"));
+        // bob's job has priority -1: round-robin does not lift it over alice's priority-0 job
+        assertThat(f.last("b1").message()).startsWith("队列位置 #3");
+    }
+
+    @Test
     void positionsMoveUpWhenTheSlotIsTakenAndSurviveARestore() {
         f.submit("a1", "alice").submit("a2", "alice").submit("b1", "bob");
         assertThat(f.last("a2").message()).startsWith("队列位置 #3");

@@ -194,6 +194,61 @@ class SchedulerTopologyTest {
     }
 
     @Test
+    void aHigherPriorityRowOvertakesTheWaitingOnesAndItsPositionSaysSo() {
+        jobs.pipeInput("j1", RowChangeBuilder.inserted(jobRow("j1").build()).build());
+        jobs.pipeInput(
+                "j2",
+                RowChangeBuilder.inserted(jobRow("j2").actor("bob").build()).build());
+        jobs.pipeInput(
+                "j3",
+                RowChangeBuilder.inserted(
+                                jobRow("j3").actor("carol").priority(10).build())
+                        .build());
+        TaskStatus j3 = statuses.readValuesToList().stream()
+                .filter(s -> s.jobId().equals("j3"))
+                .reduce((a, b) -> b)
+                .orElseThrow();
+        assertThat(j3.message()).isEqualTo("队列位置 #2,前面有 1 个任务 (alice: name-j1)");
+        events.pipeInput("v6e", executorEvent("j1").at(START).nodePoolReady());
+        events.pipeInput("v6e", executorEvent("j1").at(START).jobUid("uid-1").jobRunning());
+        assertThat(commands.readValuesToList())
+                .filteredOn(ExecutorCommand.EnsureNodePool.class::isInstance)
+                .extracting(ExecutorCommand::jobId)
+                .containsExactly("j1", "j3");
+    }
+
+    @Test
+    void slotHoldTimesAreStoredAndGiveWaitingJobsAnEstimatedStart() {
+        for (int i = 0; i < 3; i++) {
+            String id = "h" + i;
+            jobs.pipeInput(id, RowChangeBuilder.inserted(jobRow(id).build()).build());
+            driver.advanceWallClockTime(Duration.ofMinutes(10));
+            events.pipeInput("v6e", executorEvent(id).at(START).nodePoolReady());
+            events.pipeInput(
+                    "v6e", executorEvent(id).at(START).jobUid("uid-" + id).jobRunning());
+        }
+        assertThat(driver.<String, io.falcon.scheduler.core.QueueHistory>getKeyValueStore(
+                                SchedulerTopology.HISTORY_STORE)
+                        .get("c1|2x4|flex-start")
+                        .acquireMillis())
+                .containsExactly(600_000L, 600_000L, 600_000L);
+        statuses.readValuesToList();
+        Instant now = START.plus(Duration.ofMinutes(30));
+        jobs.pipeInput("a1", RowChangeBuilder.inserted(jobRow("a1").build()).build());
+        jobs.pipeInput(
+                "b1",
+                RowChangeBuilder.inserted(jobRow("b1").actor("bob").build()).build());
+        TaskStatus b1 = statuses.readValuesToList().stream()
+                .filter(s -> s.jobId().equals("b1"))
+                .reduce((a, b) -> b)
+                .orElseThrow();
+        assertThat(b1.estimatedStart())
+                .contains(new io.falcon.events.status.StartEstimate(
+                        now.plus(Duration.ofMinutes(20)), now.plus(Duration.ofMinutes(20))));
+        assertThat(b1.message()).endsWith(",预计 10:50-10:51 开始");
+    }
+
+    @Test
     void aPoolHandedToTheNextJobCountsAsAReuseHit() {
         jobs.pipeInput(
                 "j1",

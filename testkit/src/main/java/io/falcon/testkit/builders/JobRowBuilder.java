@@ -23,6 +23,7 @@ public final class JobRowBuilder {
     private String spec = SPEC;
     private Optional<String> supplyMode = Optional.empty();
     private Optional<Long> timeoutSeconds = Optional.empty();
+    private Optional<Long> priority = Optional.empty();
     private String status = "Pending";
     private Optional<String> reason = Optional.empty();
     private Optional<String> message = Optional.empty();
@@ -57,6 +58,7 @@ public final class JobRowBuilder {
         b.spec = row.spec();
         b.supplyMode = row.supplyMode();
         b.timeoutSeconds = row.timeoutSeconds();
+        b.priority = row.priority();
         b.status = row.status();
         b.reason = row.reason();
         b.message = row.message();
@@ -111,6 +113,12 @@ public final class JobRowBuilder {
 
     public JobRowBuilder timeoutSeconds(long value) {
         timeoutSeconds = Optional.of(value);
+        return this;
+    }
+
+    /** The priority column (NULL unless set). */
+    public JobRowBuilder priority(long value) {
+        priority = Optional.of(value);
         return this;
     }
 
@@ -191,6 +199,7 @@ public final class JobRowBuilder {
                 spec,
                 supplyMode,
                 timeoutSeconds,
+                priority,
                 status,
                 reason,
                 message,

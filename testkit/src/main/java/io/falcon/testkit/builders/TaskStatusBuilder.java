@@ -2,6 +2,7 @@ package io.falcon.testkit.builders;
 
 import io.falcon.events.Meta;
 import io.falcon.events.status.Reason;
+import io.falcon.events.status.StartEstimate;
 import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;
 import java.time.Instant;
@@ -28,6 +29,7 @@ public final class TaskStatusBuilder {
     private Optional<Instant> dispatchedAt = Optional.empty();
     private Optional<Instant> finishedAt = Optional.empty();
     private Optional<Instant> abortedAt = Optional.empty();
+    private Optional<StartEstimate> estimatedStart = Optional.empty();
     private String producer = "test";
     private Instant at = AT;
 
@@ -101,6 +103,12 @@ public final class TaskStatusBuilder {
         return this;
     }
 
+    /** The start-time estimate a waiting job's status carries. */
+    public TaskStatusBuilder estimatedStart(Instant earliest, Instant latest) {
+        estimatedStart = Optional.of(new StartEstimate(earliest, latest));
+        return this;
+    }
+
     public TaskStatusBuilder producer(String value) {
         producer = value;
         return this;
@@ -126,6 +134,7 @@ public final class TaskStatusBuilder {
                 jobUid,
                 dispatchedAt,
                 finishedAt,
-                abortedAt);
+                abortedAt,
+                estimatedStart);
     }
 }
