@@ -163,7 +163,8 @@ public class SchedulerBenchmark {
                 fleet.clusters,
                 c -> false,
                 c -> fleet.scheduler.queueDepth(new QueueKey(c.id(), "2x2")),
-                c -> java.util.OptionalDouble.empty());
+                c -> java.util.OptionalDouble.empty(),
+                java.time.Instant.EPOCH);
     }
 
     /** A whole submission and its abort: validation, choice, enqueue, position messages, removal. */

@@ -39,8 +39,6 @@ class ExplanationTest {
                 Optional.of("2x2x1"),
                 Optional.empty(),
                 Optional.empty(),
-                Optional.empty(),
-                List.of(),
                 candidates,
                 Optional.empty());
     }

@@ -346,7 +346,8 @@ public final class Simulation {
                 rows.values(),
                 c -> false,
                 c -> 0,
-                c -> java.util.OptionalDouble.empty());
+                c -> java.util.OptionalDouble.empty(),
+                java.time.Instant.EPOCH);
         return choice instanceof ClusterChoice.NoneEligible none ? Optional.of(none.why()) : Optional.empty();
     }
 

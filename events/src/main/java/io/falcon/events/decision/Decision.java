@@ -14,9 +14,8 @@ import java.util.Optional;
  *
  * @param summary one sentence a person can read ("placed on cluster c1: it holds an idle 2x4 pool")
  * @param candidates the clusters weighed (placement and re-routing decisions), each with its status, queue and why
- *     it was not taken; empty for other decisions
- * @param position the job's place in its queue when it entered it (1 = next)
- * @param ahead the first jobs ahead of it then (at most {@link #MAX_AHEAD})
+ *     it was not taken; empty for other decisions. The job's live queue position and who is ahead are in its
+ *     status (the jobs row's Message), which {@code falcon explain} reads beside the ledger.
  * @param verdict for FAULT_NOTED: the fault verdict it links ({@code cluster/node/device/code} and its outcome)
  */
 public record Decision(
@@ -29,12 +28,8 @@ public record Decision(
         Optional<String> topology,
         Optional<String> nodePoolName,
         Optional<SupplyMode> supplyMode,
-        Optional<Integer> position,
-        List<String> ahead,
         List<Candidate> candidates,
         Optional<String> verdict) {
-
-    public static final int MAX_AHEAD = 10;
 
     public Decision {
         Objects.requireNonNull(meta, "meta");
@@ -46,39 +41,33 @@ public record Decision(
         topology = topology == null ? Optional.empty() : topology;
         nodePoolName = nodePoolName == null ? Optional.empty() : nodePoolName;
         supplyMode = supplyMode == null ? Optional.empty() : supplyMode;
-        position = position == null ? Optional.empty() : position;
-        ahead = ahead == null ? List.of() : List.copyOf(ahead.subList(0, Math.min(MAX_AHEAD, ahead.size())));
         candidates = candidates == null ? List.of() : List.copyOf(candidates);
         verdict = verdict == null ? Optional.empty() : verdict;
     }
 
     /** What was decided. */
     public enum Kind {
-        /** A cluster was chosen for the job (placement, or again after its cluster left). */
+        /** A cluster was chosen for the job and it entered that (cluster, topology) queue. */
         CLUSTER_CHOSEN,
         /** No cluster can take the job now: it waits for one (candidates say why each was rejected). */
         NO_CLUSTER_ELIGIBLE,
-        /** The job entered a (cluster, topology) queue behind others. */
-        QUEUED,
-        /** The queue gave the job its acquiring slot. */
-        SLOT_GIVEN,
-        /** The job runs on an idle node pool another job left (seed section 5 reuse). */
+        /** The job was placed on another cluster than before (its cluster left or changed, or it starts sooner). */
+        REROUTED,
+        /** The queue gave the job its slot, and it runs on an idle node pool another job left (seed section 5). */
         POOL_REUSED,
-        /** A node pool is created for the job, with the supply mode chosen and why. */
+        /** The queue gave the job its slot, and a node pool is created for it, with the supply mode and why. */
         POOL_CREATED,
-        /** The job took over a node pool still being created for an aborted job. */
+        /** The queue gave the job its slot, and it takes over a pool still being created for an aborted job. */
         POOL_TAKEN_OVER,
         /** The job's node pool is deleted (nothing waits for it, or it failed). */
         POOL_DELETED,
-        /** The job was aborted (by its row), in the phase it was in. */
+        /** The job ended Aborted (its row asked for it, or its cluster went away). */
         ABORTED,
-        /** A deadline passed (provisioning, dispatch or execution timeout). */
+        /** The job ended Failed because a deadline passed (NodePoolTimeout, Timeout). */
         TIMED_OUT,
-        /** The job was placed again: its cluster was removed, changed or went out of service. */
-        REROUTED,
         /** fault-streams decided about a fault of the job's devices (software fault or device isolated). */
         FAULT_NOTED,
-        /** The job ended (Succeeded, Failed or Aborted), with the reason. */
+        /** The job ended otherwise (Succeeded, or Failed with its reason). */
         ENDED
     }
 

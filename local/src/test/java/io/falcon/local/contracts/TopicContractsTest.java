@@ -149,8 +149,6 @@ class TopicContractsTest {
                 Optional.of("2x4"),
                 Optional.empty(),
                 Optional.empty(),
-                Optional.empty(),
-                List.of(),
                 List.of(
                         new Decision.Candidate(
                                 "c1",
@@ -181,8 +179,6 @@ class TopicContractsTest {
                 Optional.of("2x4"),
                 Optional.of("falcon-job-8"),
                 Optional.of(io.falcon.events.executor.SupplyMode.FLEX_START),
-                Optional.of(3),
-                List.of("job-1", "job-2"),
                 List.of(),
                 Optional.of("c1/node-3/accel2/0x12 ISOLATED"));
         for (Decision decision : List.of(placed, queued)) {

@@ -1,10 +1,14 @@
 package io.falcon.scheduler.core;
 
 import io.falcon.events.cdc.ClusterRow;
+import io.falcon.events.decision.Decision;
 import io.falcon.events.executor.SupplyMode;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -24,11 +28,14 @@ import java.util.function.ToIntFunction;
 public final class ClusterChoice {
     private ClusterChoice() {}
 
-    public sealed interface Result {}
+    /** The choice, and every cluster of the job's type as it was weighed (for the decision ledger). */
+    public sealed interface Result {
+        List<Decision.Candidate> candidates();
+    }
 
-    public record Chosen(ClusterRow cluster) implements Result {}
+    public record Chosen(ClusterRow cluster, List<Decision.Candidate> candidates) implements Result {}
 
-    public record NoneEligible(String why) implements Result {}
+    public record NoneEligible(String why, List<Decision.Candidate> candidates) implements Result {}
 
     public static Result choose(
             String tpuType,
@@ -36,33 +43,90 @@ public final class ClusterChoice {
             Collection<ClusterRow> clusters,
             Predicate<ClusterRow> hasIdlePool,
             ToIntFunction<ClusterRow> queueDepth,
-            Function<ClusterRow, OptionalDouble> expectedWaitMillis) {
-        var ofType = clusters.stream().filter(c -> c.tpuType().equals(tpuType)).toList();
+            Function<ClusterRow, OptionalDouble> expectedWaitMillis,
+            Instant now) {
+        // 1. The clusters of the job's TPU type; none at all is the one case without candidates.
+        var ofType = clusters.stream()
+                .filter(c -> c.tpuType().equals(tpuType))
+                .sorted(Comparator.comparing(ClusterRow::id))
+                .toList();
         if (ofType.isEmpty()) {
-            return new NoneEligible("no cluster is registered for it");
+            return new NoneEligible("no cluster is registered for it", List.of());
         }
-        var active = ofType.stream().filter(ClusterRow::isActive).toList();
-        if (active.isEmpty()) {
-            return new NoneEligible("all " + ofType.size() + " of its clusters are in maintenance or offline");
+        // 2. Only active clusters take new jobs; 3. supply_mode=reservation needs a default_reservation.
+        boolean wantsReservation =
+                requestedSupply.filter(SupplyMode.RESERVATION::equals).isPresent();
+        Map<String, Decision.Outcome> excluded = new HashMap<>();
+        for (ClusterRow c : ofType) {
+            if (!c.isActive()) {
+                excluded.put(c.id(), Decision.Outcome.NOT_ACTIVE);
+            } else if (wantsReservation
+                    && c.defaultReservation().filter(r -> !r.isBlank()).isEmpty()) {
+                excluded.put(c.id(), Decision.Outcome.NO_DEFAULT_RESERVATION);
+            }
         }
-        var eligible = requestedSupply.filter(SupplyMode.RESERVATION::equals).isPresent()
-                ? active.stream()
-                        .filter(c ->
-                                c.defaultReservation().filter(r -> !r.isBlank()).isPresent())
-                        .toList()
-                : active;
-        if (eligible.isEmpty()) {
-            return new NoneEligible(
-                    "supply_mode=reservation but none of its active clusters has a default_reservation");
-        }
+        var eligible =
+                ofType.stream().filter(c -> !excluded.containsKey(c.id())).toList();
+        // 4. Among the eligible: an idle pool of the topology, then the soonest expected start (when every one has
+        // history), then the shortest queue, then the id.
         Map<String, OptionalDouble> expected = new HashMap<>();
-        eligible.forEach(c -> expected.put(c.id(), expectedWaitMillis.apply(c)));
-        boolean byEstimate = expected.values().stream().allMatch(OptionalDouble::isPresent);
-        Comparator<ClusterRow> preference = Comparator.comparing((ClusterRow c) -> !hasIdlePool.test(c))
+        Map<String, Boolean> idle = new HashMap<>();
+        eligible.forEach(c -> {
+            expected.put(c.id(), expectedWaitMillis.apply(c));
+            idle.put(c.id(), hasIdlePool.test(c));
+        });
+        boolean byEstimate = !eligible.isEmpty() && expected.values().stream().allMatch(OptionalDouble::isPresent);
+        Comparator<ClusterRow> preference = Comparator.comparing((ClusterRow c) -> !idle.get(c.id()))
                 .thenComparingLong(
                         c -> byEstimate ? Math.round(expected.get(c.id()).getAsDouble() / 60_000) : 0)
                 .thenComparingInt(queueDepth)
                 .thenComparing(ClusterRow::id);
-        return new Chosen(eligible.stream().min(preference).orElseThrow());
+        Optional<ClusterRow> best = eligible.stream().min(preference);
+        // 5. Each cluster as it was weighed, with why it was not taken.
+        List<Decision.Candidate> candidates = new ArrayList<>(ofType.size());
+        for (ClusterRow c : ofType) {
+            Decision.Outcome outcome = excluded.getOrDefault(
+                    c.id(),
+                    best.filter(b -> b.id().equals(c.id())).isPresent()
+                            ? Decision.Outcome.CHOSEN
+                            : Decision.Outcome.LESS_PREFERRED);
+            boolean weighed = !excluded.containsKey(c.id());
+            int depth = weighed ? queueDepth.applyAsInt(c) : 0;
+            Optional<Instant> start = weighed && expected.get(c.id()).isPresent()
+                    ? Optional.of(now.plusMillis(Math.round(expected.get(c.id()).getAsDouble())))
+                    : Optional.empty();
+            String why = switch (outcome) {
+                case NOT_ACTIVE -> "status " + c.status().wireName() + ": takes no new jobs";
+                case NO_DEFAULT_RESERVATION -> "supply_mode=reservation but it has no default_reservation";
+                case CHOSEN ->
+                    idle.get(c.id())
+                            ? "holds an idle node pool of the topology"
+                            : byEstimate ? "soonest expected start" : "shortest queue (" + depth + " waiting)";
+                case LESS_PREFERRED ->
+                    best.map(b -> idle.get(b.id())
+                                    ? "no idle node pool of the topology, " + b.id() + " has one"
+                                    : byEstimate
+                                            ? "later expected start than on " + b.id()
+                                            : depth + " waiting against " + queueDepth.applyAsInt(b) + " on " + b.id())
+                            .orElse("");
+            };
+            candidates.add(new Decision.Candidate(
+                    c.id(),
+                    c.status().wireName(),
+                    depth,
+                    weighed && idle.get(c.id()),
+                    c.defaultReservation().filter(r -> !r.isBlank()),
+                    start,
+                    outcome,
+                    why));
+        }
+        if (best.isEmpty()) {
+            return new NoneEligible(
+                    excluded.values().stream().allMatch(Decision.Outcome.NOT_ACTIVE::equals)
+                            ? "all " + ofType.size() + " of its clusters are in maintenance or offline"
+                            : "supply_mode=reservation but none of its active clusters has a default_reservation",
+                    List.copyOf(candidates));
+        }
+        return new Chosen(best.get(), List.copyOf(candidates));
     }
 }

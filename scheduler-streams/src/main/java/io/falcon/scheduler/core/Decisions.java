@@ -1,5 +1,6 @@
 package io.falcon.scheduler.core;
 
+import io.falcon.events.decision.Decision;
 import io.falcon.events.executor.ExecutorCommand;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
@@ -27,6 +28,7 @@ public final class Decisions {
     private final List<NodePool> reusedPools = new ArrayList<>();
     private final List<ScheduledJob> retiredJobs = new ArrayList<>();
     private final List<SlotGrant> slotGrants = new ArrayList<>();
+    private final List<Decision> ledger = new ArrayList<>();
 
     /** A queue gave its acquiring slot to this job (as it was when it waited). */
     public record SlotGrant(ScheduledJob job, QueueKey queue) {}
@@ -75,6 +77,16 @@ public final class Decisions {
     /** A job took a pool it did not create (seed section 5 reuse), for the reuse metric. */
     void reused(NodePool pool) {
         reusedPools.add(pool);
+    }
+
+    /** A decision for the ledger (falcon.decisions). */
+    void record(Decision decision) {
+        ledger.add(decision);
+    }
+
+    /** The decisions of this step, in the order they were made, for the ledger. */
+    public List<Decision> ledger() {
+        return Collections.unmodifiableList(ledger);
     }
 
     /** The queue's slot went to this job (for the queue-wait metric). */

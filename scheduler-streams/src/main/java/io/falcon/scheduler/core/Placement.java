@@ -1,6 +1,7 @@
 package io.falcon.scheduler.core;
 
 import io.falcon.events.cdc.ClusterRow;
+import io.falcon.events.decision.Decision;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;
@@ -106,10 +107,34 @@ final class Placement {
                                 job,
                                 new QueueKey(
                                         cluster.id(), job.request().topology().text()),
-                                now));
+                                now),
+                now);
         if (choice instanceof ClusterChoice.Chosen chosen) {
-            ScheduledJob queued =
-                    job.withCluster(Optional.of(chosen.cluster().id())).enter(Phase.WAITING, now);
+            String clusterId = chosen.cluster().id();
+            // A job placed again on the cluster it was on (a rebalance) is no new decision for the ledger.
+            if (job.clusterId().filter(clusterId::equals).isEmpty()) {
+                Decision.Kind kind =
+                        job.clusterId().isPresent() ? Decision.Kind.REROUTED : Decision.Kind.CLUSTER_CHOSEN;
+                String why = chosen.candidates().stream()
+                        .filter(c -> c.outcome() == Decision.Outcome.CHOSEN)
+                        .map(Decision.Candidate::why)
+                        .findFirst()
+                        .orElse("");
+                out.record(Ledger.placement(
+                        job,
+                        kind,
+                        Optional.of(clusterId),
+                        chosen.candidates(),
+                        (kind == Decision.Kind.REROUTED
+                                        ? "moved from cluster "
+                                                + job.clusterId().get() + " to "
+                                        : "placed on ")
+                                + "cluster " + clusterId + ", queue " + clusterId + "/"
+                                + job.request().topology().text()
+                                + ": " + why,
+                        now));
+            }
+            ScheduledJob queued = job.withCluster(Optional.of(clusterId)).enter(Phase.WAITING, now);
             state.store(queued, out);
             QueueKey key = queued.queue().orElseThrow();
             state.queue(key).add(state.entry(queued));
@@ -123,6 +148,8 @@ final class Placement {
         if (message.equals(job.message())) {
             state.store(parked, out);
         } else {
+            out.record(Ledger.placement(
+                    job, Decision.Kind.NO_CLUSTER_ELIGIBLE, Optional.empty(), none.candidates(), message, now));
             state.publish(parked, Status.Pending, Optional.of(Reason.Waiting), message, now, out);
         }
         return Optional.empty();
@@ -203,7 +230,8 @@ final class Placement {
                             .toList(),
                     cluster -> state.idlePool(cluster, topology, job).isPresent(),
                     cluster -> state.queueDepth(new QueueKey(cluster.id(), topology)),
-                    cluster -> slots.estimates().expectedWait(job, new QueueKey(cluster.id(), topology), now));
+                    cluster -> slots.estimates().expectedWait(job, new QueueKey(cluster.id(), topology), now),
+                    now);
             if (!(choice instanceof ClusterChoice.Chosen chosen)) {
                 continue;
             }
@@ -215,6 +243,16 @@ final class Placement {
                     && gain > state.settings.moveGain().toMillis()) {
                 state.queue(move.from()).remove(state.entry(job));
                 out.queueChanged(move.from());
+                out.record(Ledger.placement(
+                        job,
+                        Decision.Kind.REROUTED,
+                        Optional.of(chosen.cluster().id()),
+                        chosen.candidates(),
+                        "moved from cluster " + move.from().clusterId() + " to "
+                                + chosen.cluster().id()
+                                + ": expected to start about " + Math.round(gain / 60_000) + " min sooner there"
+                                + " (priority " + job.request().priority() + ")",
+                        now));
                 ScheduledJob moved = job.withCluster(
                                 Optional.of(chosen.cluster().id()))
                         .enter(Phase.WAITING, now)

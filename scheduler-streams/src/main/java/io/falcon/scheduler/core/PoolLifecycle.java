@@ -1,6 +1,7 @@
 package io.falcon.scheduler.core;
 
 import io.falcon.events.cdc.ClusterRow;
+import io.falcon.events.decision.Decision;
 import io.falcon.events.executor.ExecutorCommand;
 import io.falcon.events.executor.ExecutorEvent;
 import java.time.Duration;
@@ -49,7 +50,19 @@ final class PoolLifecycle {
             job.nodePoolName()
                     .map(name -> state.pools.get(new NodePool.PoolKey(key.clusterId(), name)))
                     .filter(own -> own.state() != NodePool.State.DELETING)
-                    .ifPresent(own -> delete(own, now, out));
+                    .ifPresent(own ->
+                            delete(own, "the job takes the idle node pool " + idle.name() + " instead", now, out));
+            out.record(Ledger.pool(
+                    job,
+                    Decision.Kind.POOL_REUSED,
+                    idle.name(),
+                    idle.supplyMode(),
+                    "its own node pool was still being created: it takes the idle node pool " + idle.name()
+                            + idle.lastHolder()
+                                    .map(h -> " that job " + h + " left")
+                                    .orElse("")
+                            + " and its own creation is cancelled",
+                    now));
             slots.dispatchOn(job, idle, Messages.reusedPool(idle.name()), now, out);
             return;
         }
@@ -82,6 +95,21 @@ final class PoolLifecycle {
 
     /** Marks the pool DELETING and asks for it; re-asked every cleanup interval until NodePoolDeleted. */
     void delete(NodePool pool, Instant now, Decisions out) {
+        delete(
+                pool,
+                pool.state() == NodePool.State.READY && pool.heldBy().isEmpty()
+                        ? "idle, and no waiting job of its queue took it"
+                        : "its job no longer needs it",
+                now,
+                out);
+    }
+
+    /** The same, saying why in the ledger. */
+    void delete(NodePool pool, String why, Instant now, Decisions out) {
+        if (pool.state() != NodePool.State.DELETING) {
+            // The first ask only: re-asks of an unconfirmed deletion are no new decision.
+            pool.lastHolder().ifPresent(holder -> out.record(Ledger.poolDeleted(holder, pool, why, now)));
+        }
         NodePool deleting = pool.deleting(now);
         state.storePool(deleting, out);
         out.send(new ExecutorCommand.EnsureNodePoolDeleted(

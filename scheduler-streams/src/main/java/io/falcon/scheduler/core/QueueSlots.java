@@ -2,6 +2,7 @@ package io.falcon.scheduler.core;
 
 import io.falcon.events.ResourceNames;
 import io.falcon.events.cdc.ClusterRow;
+import io.falcon.events.decision.Decision;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.StartEstimate;
@@ -55,7 +56,20 @@ final class QueueSlots {
         ClusterTarget target = SchedulerState.target(cluster);
         Optional<NodePool> idle = state.idlePool(cluster, key.topology(), job);
         Optional<NodePool> handedOver = idle.isPresent() ? Optional.empty() : state.handedOverPool(cluster, key, job);
+        String slot = "took the slot of queue " + key.asString() + " after waiting "
+                + waited(job.request().submittedAt(), now);
         if (idle.isPresent()) {
+            out.record(Ledger.pool(
+                    job,
+                    Decision.Kind.POOL_REUSED,
+                    idle.get().name(),
+                    idle.get().supplyMode(),
+                    slot + "; runs on the idle node pool " + idle.get().name()
+                            + idle.get()
+                                    .lastHolder()
+                                    .map(h -> " that job " + h + " left")
+                                    .orElse("") + " (no 5-10 min creation)",
+                    now));
             dispatchOn(
                     job.withTarget(target),
                     idle.get(),
@@ -65,6 +79,13 @@ final class QueueSlots {
         } else if (handedOver.isPresent()) {
             // An aborted job's pool still being created: this job takes it over instead of asking for another.
             NodePool pool = handedOver.get();
+            out.record(Ledger.pool(
+                    job,
+                    Decision.Kind.POOL_TAKEN_OVER,
+                    pool.name(),
+                    pool.supplyMode(),
+                    slot + "; takes over node pool " + pool.name() + ", still being created for an aborted job",
+                    now));
             state.storePool(pool.heldBy(job.id(), NodePool.State.CREATING), out);
             ScheduledJob provisioning = job.enter(Phase.PROVISIONING, now)
                     .withTarget(target)
@@ -84,6 +105,19 @@ final class QueueSlots {
         } else {
             SupplyDecision supply = SupplyDecision.decide(job.request().supplyMode(), cluster);
             String poolName = ResourceNames.nodePool(job.id());
+            String why = job.request().supplyMode().isPresent()
+                    ? "supply_mode=" + supply.mode().wireName() + " was asked for"
+                    : supply.reservation()
+                            .map(r -> "the cluster's default_reservation " + r)
+                            .orElse("no supply_mode asked and no default_reservation on the cluster");
+            out.record(Ledger.pool(
+                    job,
+                    Decision.Kind.POOL_CREATED,
+                    poolName,
+                    supply.mode(),
+                    slot + "; creates node pool " + poolName + " (supply "
+                            + supply.mode().wireName() + ": " + why + ")",
+                    now));
             state.storePool(
                     NodePool.of(
                             target,
@@ -111,6 +145,11 @@ final class QueueSlots {
         }
         refreshPositions(key, now, out);
         return true;
+    }
+
+    private static String waited(Instant since, Instant now) {
+        long s = Math.max(0, java.time.Duration.between(since, now).toSeconds());
+        return s < 120 ? s + " s" : s < 7200 ? (s / 60) + " min" : (s / 3600) + " h " + (s % 3600 / 60) + " min";
     }
 
     /** The job holds a READY pool now: ask for its Kubernetes Job, and keep asking until it is confirmed. */

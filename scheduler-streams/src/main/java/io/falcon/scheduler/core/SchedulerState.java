@@ -255,6 +255,7 @@ final class SchedulerState {
                 ScheduledJob kept = job.retiredForm();
                 retired.put(kept);
                 out.retired(kept);
+                out.record(Ledger.ended(job, job.phaseSince().orElse(Instant.EPOCH)));
             }
         }
     }

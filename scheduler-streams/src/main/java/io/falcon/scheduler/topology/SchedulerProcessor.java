@@ -4,6 +4,7 @@ import io.falcon.events.ClusterStatus;
 import io.falcon.events.SchedulerInput;
 import io.falcon.events.Topics;
 import io.falcon.events.cdc.ClusterRow;
+import io.falcon.events.decision.Decision;
 import io.falcon.events.executor.ExecutorCommand;
 import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;
@@ -227,6 +228,9 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
             context.commit();
             lastPromptCommitMs = nowMs;
             promptCommitWanted = false;
+        }
+        for (Decision decision : decisions.ledger()) {
+            context.forward(new Record<>(decision.jobId(), (Object) decision, nowMs), SchedulerTopology.DECISION_SINK);
         }
         for (ExecutorCommand command : decisions.commands()) {
             try (FalconMdc mdc =

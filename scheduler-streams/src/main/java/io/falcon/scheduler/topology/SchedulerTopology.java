@@ -38,6 +38,7 @@ public final class SchedulerTopology {
     static final String STATUS_SINK = "to-task-status";
     static final String COMMAND_SINK = "to-executor-commands";
     static final String DEAD_LETTER_SINK = "to-dead-letter";
+    static final String DECISION_SINK = "to-decisions";
     static final StreamsDeadLetters DEAD_LETTERS = new StreamsDeadLetters(Scheduler.PRODUCER, DEAD_LETTER_SINK);
 
     private SchedulerTopology() {}
@@ -64,6 +65,7 @@ public final class SchedulerTopology {
         topology.addStateStore(retiredStore(scheduling.terminalRetention()), "scheduler");
         addSink(topology, STATUS_SINK, Topics.TASK_STATUS, "scheduler");
         addSink(topology, COMMAND_SINK, Topics.EXECUTOR_COMMANDS, "scheduler");
+        addSink(topology, DECISION_SINK, Topics.DECISIONS, "scheduler");
         addSink(topology, DEAD_LETTER_SINK, Topics.DEAD_LETTER, "scheduler");
         return topology;
     }

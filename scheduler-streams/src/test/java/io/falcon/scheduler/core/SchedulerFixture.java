@@ -19,6 +19,7 @@ final class SchedulerFixture {
     final Scheduler scheduler;
     final List<TaskStatus> statuses = new ArrayList<>();
     final List<ExecutorCommand> commands = new ArrayList<>();
+    final List<io.falcon.events.decision.Decision> ledger = new ArrayList<>();
     Instant now = Instant.parse("2026-12-02T10:00:00Z");
     /** Where every step's changes are persisted, as the shell does, when a test restores from it. */
     private Optional<SchedulerStore> store = Optional.empty();
@@ -62,6 +63,7 @@ final class SchedulerFixture {
         store.ifPresent(target -> SchedulerStore.persist(scheduler, decisions, target));
         statuses.addAll(decisions.statuses());
         commands.addAll(decisions.commands());
+        ledger.addAll(decisions.ledger());
         return this;
     }
 

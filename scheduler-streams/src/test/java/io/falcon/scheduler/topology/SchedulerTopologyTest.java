@@ -312,6 +312,31 @@ class SchedulerTopologyTest {
     }
 
     @Test
+    void everyDecisionAboutAJobReachesTheLedgerTopicKeyedByTheJob() {
+        var decisions = driver.createOutputTopic(
+                Topics.DECISIONS.name(),
+                Serdes.String().deserializer(),
+                Topics.DECISIONS.valueSerde().deserializer());
+        jobs.pipeInput(
+                "j1",
+                RowChangeBuilder.inserted(jobRow("j1").topology("2x2").build()).build());
+        events.pipeInput("v6e", executorEvent("j1").at(START).nodePoolReady());
+        events.pipeInput("v6e", executorEvent("j1").at(START).jobRunning());
+        events.pipeInput("v6e", executorEvent("j1").at(START).jobSucceeded());
+
+        var records = decisions.readKeyValuesToList();
+        assertThat(records).allSatisfy(kv -> assertThat(kv.key).isEqualTo("j1"));
+        assertThat(records)
+                .extracting(kv -> kv.value.kind())
+                .containsExactly(
+                        io.falcon.events.decision.Decision.Kind.CLUSTER_CHOSEN,
+                        io.falcon.events.decision.Decision.Kind.POOL_CREATED,
+                        io.falcon.events.decision.Decision.Kind.POOL_DELETED,
+                        io.falcon.events.decision.Decision.Kind.ENDED);
+        assertThat(records.get(0).value.candidates()).isNotEmpty();
+    }
+
+    @Test
     void queueWaitAndJobDurationAreMeasured() {
         jobs.pipeInput(
                 "j1",
