@@ -10,7 +10,8 @@ import io.falcon.events.cdc.JobChange;
 @JsonSubTypes({
     @JsonSubTypes.Type(value = SchedulerInput.JobChanged.class, name = "JobChanged"),
     @JsonSubTypes.Type(value = SchedulerInput.ClusterChanged.class, name = "ClusterChanged"),
-    @JsonSubTypes.Type(value = SchedulerInput.ClusterLeft.class, name = "ClusterLeft")
+    @JsonSubTypes.Type(value = SchedulerInput.ClusterLeft.class, name = "ClusterLeft"),
+    @JsonSubTypes.Type(value = SchedulerInput.FaultNoted.class, name = "FaultNoted")
 })
 public sealed interface SchedulerInput {
     record JobChanged(JobChange change) implements SchedulerInput {}
@@ -22,4 +23,10 @@ public sealed interface SchedulerInput {
      * of the old type forgets it as if its row were deleted. Sent keyed by the old tpu_type.
      */
     record ClusterLeft(String clusterId) implements SchedulerInput {}
+
+    /**
+     * A fault-streams verdict about a job's device that the job's owner should hear of (issue 18). The scheduler
+     * re-publishes it from falcon.fault-verdicts to every partition (only the task that knows the job acts on it).
+     */
+    record FaultNoted(io.falcon.events.fault.FaultVerdict verdict) implements SchedulerInput {}
 }

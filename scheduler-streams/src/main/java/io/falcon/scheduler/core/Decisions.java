@@ -79,6 +79,11 @@ public final class Decisions {
         reusedPools.add(pool);
     }
 
+    /** Whether a fault verdict is one a job's owner should hear of (the router and the core agree on it). */
+    public static boolean worthNoting(io.falcon.events.fault.FaultVerdict verdict) {
+        return FaultNotes.worthNoting(verdict);
+    }
+
     /** A decision for the ledger (falcon.decisions). */
     void record(Decision decision) {
         ledger.add(decision);

@@ -31,6 +31,8 @@ import java.util.Optional;
  *     its pods running, is the history the start-time estimates are made from
  * @param startEstimate the start-time estimate its last published Waiting status carried, while it waits in a
  *     queue: a new estimate is published only when it moved by more than the tolerance
+ * @param faultNote what fault-streams decided about faults of its devices while it ran (issue 18: software fault,
+ *     device isolated), appended to every Message it is given from then on so its owner learns why it failed
  * @param movedAt when it last moved to another cluster's queue to start sooner: at most one move per move interval
  */
 public record ScheduledJob(
@@ -54,7 +56,8 @@ public record ScheduledJob(
         Optional<ProvisioningStep> provisioningStep,
         Optional<Instant> slotTakenAt,
         Optional<StartEstimate> startEstimate,
-        Optional<Instant> movedAt) {
+        Optional<Instant> movedAt,
+        Optional<String> faultNote) {
 
     /**
      * FIFO order is submission order: the row's created_at, ties broken by job id. Arrival order at the
@@ -78,6 +81,7 @@ public record ScheduledJob(
                 Optional.of(Reason.Waiting),
                 "",
                 0,
+                Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
@@ -125,7 +129,8 @@ public record ScheduledJob(
                 firstStepOf(newPhase),
                 slotTakenAt,
                 Optional.empty(), // an estimate is about the wait in a queue: a new phase starts without one
-                movedAt);
+                movedAt,
+                faultNote);
     }
 
     /** Only for the terminal bookkeeping and re-placement, where no deadline depends on the phase's start. */
@@ -151,7 +156,8 @@ public record ScheduledJob(
                 newPhase == phase ? provisioningStep : firstStepOf(newPhase),
                 slotTakenAt,
                 startEstimate,
-                movedAt);
+                movedAt,
+                faultNote);
     }
 
     private static Optional<ProvisioningStep> firstStepOf(Phase phase) {
@@ -181,7 +187,8 @@ public record ScheduledJob(
                 Optional.of(step),
                 slotTakenAt,
                 startEstimate,
-                movedAt);
+                movedAt,
+                faultNote);
     }
 
     /**
@@ -211,7 +218,8 @@ public record ScheduledJob(
                 Optional.of(ProvisioningStep.REQUESTED),
                 slotTakenAt,
                 startEstimate,
-                movedAt);
+                movedAt,
+                faultNote);
     }
 
     /**
@@ -253,7 +261,8 @@ public record ScheduledJob(
                 provisioningStep,
                 slotTakenAt,
                 startEstimate,
-                movedAt);
+                movedAt,
+                faultNote);
     }
 
     public ScheduledJob withTarget(ClusterTarget newTarget) {
@@ -278,7 +287,8 @@ public record ScheduledJob(
                 provisioningStep,
                 slotTakenAt,
                 startEstimate,
-                movedAt);
+                movedAt,
+                faultNote);
     }
 
     public ScheduledJob withSupplyMode(SupplyMode mode) {
@@ -303,7 +313,8 @@ public record ScheduledJob(
                 provisioningStep,
                 slotTakenAt,
                 startEstimate,
-                movedAt);
+                movedAt,
+                faultNote);
     }
 
     public ScheduledJob withNodePool(String pool) {
@@ -328,7 +339,8 @@ public record ScheduledJob(
                 provisioningStep,
                 slotTakenAt,
                 startEstimate,
-                movedAt);
+                movedAt,
+                faultNote);
     }
 
     public ScheduledJob withK8sJob(String name) {
@@ -353,7 +365,8 @@ public record ScheduledJob(
                 provisioningStep,
                 slotTakenAt,
                 startEstimate,
-                movedAt);
+                movedAt,
+                faultNote);
     }
 
     /** The Kubernetes Job exists: its uid (when the event carried one) and when it was first seen. */
@@ -379,7 +392,8 @@ public record ScheduledJob(
                 provisioningStep,
                 slotTakenAt,
                 startEstimate,
-                movedAt);
+                movedAt,
+                faultNote);
     }
 
     public ScheduledJob withLastError(String error) {
@@ -404,7 +418,8 @@ public record ScheduledJob(
                 provisioningStep,
                 slotTakenAt,
                 startEstimate,
-                movedAt);
+                movedAt,
+                faultNote);
     }
 
     /**
@@ -445,7 +460,8 @@ public record ScheduledJob(
                 Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
-                movedAt);
+                movedAt,
+                faultNote);
     }
 
     /** The next published status; the version grows so that writers can drop stale events. */
@@ -471,7 +487,8 @@ public record ScheduledJob(
                 provisioningStep,
                 slotTakenAt,
                 startEstimate,
-                movedAt);
+                movedAt,
+                faultNote);
     }
 
     public ScheduledJob withSlotTakenAt(Instant at) {
@@ -496,7 +513,8 @@ public record ScheduledJob(
                 provisioningStep,
                 Optional.of(at),
                 startEstimate,
-                movedAt);
+                movedAt,
+                faultNote);
     }
 
     public ScheduledJob withStartEstimate(Optional<StartEstimate> estimate) {
@@ -521,7 +539,8 @@ public record ScheduledJob(
                 provisioningStep,
                 slotTakenAt,
                 estimate,
-                movedAt);
+                movedAt,
+                faultNote);
     }
 
     public ScheduledJob withMovedAt(Instant at) {
@@ -546,7 +565,8 @@ public record ScheduledJob(
                 provisioningStep,
                 slotTakenAt,
                 startEstimate,
-                Optional.of(at));
+                Optional.of(at),
+                faultNote);
     }
 
     /** When the scheduler must re-drive this job's command, if ever. */
@@ -572,7 +592,8 @@ public record ScheduledJob(
                 provisioningStep,
                 slotTakenAt,
                 startEstimate,
-                movedAt);
+                movedAt,
+                faultNote);
     }
 
     /** How long the job may run: its timeout_seconds, else the configured default. */
@@ -583,5 +604,32 @@ public record ScheduledJob(
     /** dispatched_at + timeout (seed: 执行超时 counts from dispatched_at). */
     public Optional<Instant> executionDeadline(Duration defaultTimeout) {
         return dispatchedAt.map(d -> d.plus(executionTimeout(defaultTimeout)));
+    }
+
+    /** With what fault-streams decided about its devices (see {@link #faultNote}). */
+    public ScheduledJob withFaultNote(String note) {
+        return new ScheduledJob(
+                request,
+                seq,
+                phase,
+                clusterId,
+                target,
+                supplyMode,
+                nodePoolName,
+                k8sJobName,
+                jobUid,
+                dispatchedAt,
+                phaseSince,
+                lastError,
+                status,
+                reason,
+                message,
+                version,
+                wakeAt,
+                provisioningStep,
+                slotTakenAt,
+                startEstimate,
+                movedAt,
+                Optional.of(note));
     }
 }

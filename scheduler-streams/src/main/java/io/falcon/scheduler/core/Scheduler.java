@@ -145,6 +145,7 @@ public final class Scheduler {
     private final PoolLifecycle pools;
     private final JobDeletions deletions;
     private final JobEnding ending;
+    private final FaultNotes faultNotes;
     private final Provisioning provisioning;
     private final Execution execution;
     private final JobTimers jobTimers;
@@ -174,6 +175,7 @@ public final class Scheduler {
         pools = new PoolLifecycle(state, timers, slots);
         deletions = new JobDeletions(state, timers);
         ending = new JobEnding(state, timers, slots, pools, deletions);
+        faultNotes = new FaultNotes(state);
         provisioning = new Provisioning(state, timers, slots, pools, ending);
         execution = new Execution(state, timers, slots, deletions, ending);
         jobTimers = new JobTimers(state, timers, slots, ending);
@@ -319,6 +321,13 @@ public final class Scheduler {
     public Decisions submit(JobRequest request, Instant now) {
         Decisions out = new Decisions();
         placement.submit(request, now, out);
+        return finished(out);
+    }
+
+    /** fault-streams decided about a fault of a job's devices: the job's Message says so (issue 18). */
+    public Decisions faultNoted(io.falcon.events.fault.FaultVerdict verdict, Instant now) {
+        Decisions out = new Decisions();
+        faultNotes.noted(verdict, now, out);
         return finished(out);
     }
 

@@ -299,7 +299,7 @@ final class SchedulerState {
 
     /** Stores the job with its next status and publishes that status. */
     void publish(ScheduledJob job, Status status, Optional<Reason> reason, String message, Instant now, Decisions out) {
-        ScheduledJob updated = job.withStatus(status, reason, message);
+        ScheduledJob updated = job.withStatus(status, reason, noted(job, message));
         store(updated, out);
         out.publish(statusOf(updated, now, Optional.empty(), Optional.empty()));
     }
@@ -307,10 +307,23 @@ final class SchedulerState {
     /** Like {@link #publish}, for the final status: finished_at (and aborted_at) are set. */
     void publishEnd(
             ScheduledJob job, Status status, Optional<Reason> reason, String message, Instant now, Decisions out) {
-        ScheduledJob updated = job.withStatus(status, reason, message);
+        ScheduledJob updated = job.withStatus(status, reason, noted(job, message));
         store(updated, out);
         out.publish(statusOf(
                 updated, now, Optional.of(now), status == Status.Aborted ? Optional.of(now) : Optional.empty()));
+    }
+
+    /** Every Message of a job whose devices had a fault verdict ends with it (issue 18). */
+    private static String noted(ScheduledJob job, String message) {
+        return job.faultNote()
+                .map(n -> FaultNotes.withNote(message, Optional.of(n), n))
+                .orElse(message);
+    }
+
+    /** The final status of a retired job again (its Message amended), with the time it ended. */
+    static TaskStatus endStatusOf(ScheduledJob done, Instant now) {
+        Optional<Instant> ended = done.phaseSince();
+        return statusOf(done, now, ended, done.status() == Status.Aborted ? ended : Optional.empty());
     }
 
     private static TaskStatus statusOf(

@@ -144,6 +144,8 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
                         }
                     } else if (input instanceof SchedulerInput.ClusterLeft left) {
                         apply(scheduler.clusterRemoved(left.clusterId(), now), nowMs);
+                    } else if (input instanceof SchedulerInput.FaultNoted fault) {
+                        apply(scheduler.faultNoted(fault.verdict(), now), nowMs);
                     }
                 });
     }

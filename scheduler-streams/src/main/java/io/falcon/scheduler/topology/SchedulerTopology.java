@@ -39,6 +39,7 @@ public final class SchedulerTopology {
     static final String COMMAND_SINK = "to-executor-commands";
     static final String DEAD_LETTER_SINK = "to-dead-letter";
     static final String DECISION_SINK = "to-decisions";
+    static final String FAULT_NOTE_SINK = "fault-notes-to-scheduler-input";
     static final StreamsDeadLetters DEAD_LETTERS = new StreamsDeadLetters(Scheduler.PRODUCER, DEAD_LETTER_SINK);
 
     private SchedulerTopology() {}
@@ -66,7 +67,20 @@ public final class SchedulerTopology {
         addSink(topology, STATUS_SINK, Topics.TASK_STATUS, "scheduler");
         addSink(topology, COMMAND_SINK, Topics.EXECUTOR_COMMANDS, "scheduler");
         addSink(topology, DECISION_SINK, Topics.DECISIONS, "scheduler");
-        addSink(topology, DEAD_LETTER_SINK, Topics.DEAD_LETTER, "scheduler");
+        // Fault verdicts about jobs, to every partition of the scheduler's input (FaultVerdictRouter).
+        topology.addSource("verdicts-in", keys, bytes, Topics.FAULT_VERDICTS.name());
+        topology.addProcessor("fault-verdict-router", () -> new FaultVerdictRouter(metrics), "verdicts-in");
+        @SuppressWarnings("unchecked")
+        Serializer<Object> inputs = (Serializer<Object>)
+                (Serializer<?>) Topics.SCHEDULER_INPUT.valueSerde().serializer();
+        topology.addSink(
+                FAULT_NOTE_SINK,
+                Topics.SCHEDULER_INPUT.name(),
+                Topics.SCHEDULER_INPUT.keySerde().serializer(),
+                inputs,
+                new FaultVerdictRouter.EveryPartition(),
+                "fault-verdict-router");
+        addSink(topology, DEAD_LETTER_SINK, Topics.DEAD_LETTER, "scheduler", "fault-verdict-router");
         return topology;
     }
 

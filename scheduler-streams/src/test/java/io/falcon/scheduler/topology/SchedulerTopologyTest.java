@@ -337,6 +337,39 @@ class SchedulerTopologyTest {
     }
 
     @Test
+    void aFaultVerdictAboutARunningJobReachesItsStatusThroughEveryInputPartition() {
+        var verdicts = driver.createInputTopic(
+                Topics.FAULT_VERDICTS.name(),
+                Serdes.String().serializer(),
+                Topics.FAULT_VERDICTS.valueSerde().serializer());
+        jobs.pipeInput(
+                "j1",
+                RowChangeBuilder.inserted(jobRow("j1").topology("2x2").build()).build());
+        events.pipeInput("v6e", executorEvent("j1").at(START).nodePoolReady());
+        events.pipeInput("v6e", executorEvent("j1").at(START).jobRunning());
+        statuses.readValuesToList();
+        io.falcon.events.fault.FaultVerdict isolated = new io.falcon.events.fault.FaultVerdict(
+                io.falcon.events.Meta.of("fault-streams", START),
+                "c1",
+                "node-1",
+                "accel3",
+                "0x42",
+                java.util.Optional.of("j1"),
+                START.toEpochMilli(),
+                io.falcon.events.fault.FaultVerdict.Outcome.ISOLATED,
+                new io.falcon.events.fault.FaultVerdict.Evidence(1, List.of(), 0, List.of(), "3 faults in 24h"));
+
+        verdicts.pipeInput("c1/node-1", isolated);
+        verdicts.pipeInput("c1/node-1", isolated); // the same verdict again: forwarded once, noted once
+
+        List<TaskStatus> noted = statuses.readValuesToList();
+        assertThat(noted).singleElement().satisfies(s -> {
+            assertThat(s.status()).isEqualTo(Status.Running);
+            assertThat(s.message()).contains("fault 0x42 on node-1/accel3: hardware fault, the device is isolated");
+        });
+    }
+
+    @Test
     void queueWaitAndJobDurationAreMeasured() {
         jobs.pipeInput(
                 "j1",
