@@ -211,6 +211,117 @@ class EndToEndIT {
                 .contains("0x80E18402");
     }
 
+    /**
+     * Issue 18 end to end: a job no cluster can take is explained from the real ledger (the scheduler's decision
+     * on falcon.decisions) and its row, through the CLI.
+     */
+    @Test
+    void explainSaysWhyAJobCannotBePlacedAndWhatWouldUnblockIt() throws Exception {
+        try (Connection connection = falcon.connect()) {
+            JobSubmission.submit(
+                    connection,
+                    new JobSubmission.Request(
+                            "e2e-v5p",
+                            "erin",
+                            "no-such-type",
+                            "v5p",
+                            "2x2x1",
+                            "{\"image\":\"train:1\",\"command\":[\"python\"]}",
+                            Optional.empty(),
+                            Optional.empty()));
+            Await.present(
+                    "e2e-v5p parked",
+                    Duration.ofSeconds(60),
+                    () -> JobBoard.find(connection, "e2e-v5p")
+                            .filter(j -> j.message().startsWith("no eligible")),
+                    () -> headline(connection, "e2e-v5p"));
+        }
+        java.util.Map<String, String> env = java.util.Map.of(
+                "FALCON_DB_URL", falcon.jdbcUrl(),
+                "FALCON_DB_USER", SharedInfra.mariaDb().user(),
+                "FALCON_DB_PASSWORD", SharedInfra.mariaDb().password(),
+                "FALCON_KAFKA_BOOTSTRAP_SERVERS", falcon.kafka().bootstrapServers());
+        AtomicReference<String> printed = new AtomicReference<>("");
+        Await.until(
+                "falcon explain reads the placement decision",
+                Duration.ofSeconds(30),
+                () -> {
+                    java.io.StringWriter out = new java.io.StringWriter();
+                    int code = io.falcon.cli.FalconCli.run(
+                            new io.falcon.events.Settings(env),
+                            new java.io.PrintWriter(out),
+                            new java.io.PrintWriter(new java.io.StringWriter()),
+                            "explain",
+                            "e2e-v5p");
+                    printed.set(out.toString());
+                    return code == 0 && out.toString().contains("NO_CLUSTER_ELIGIBLE");
+                },
+                printed::get);
+        assertThat(printed.get())
+                .contains("job e2e-v5p: Pending/Waiting, not placed: no cluster of tpu_type v5p can take it now")
+                .contains("no cluster has tpu_type v5p: add one to the clusters table");
+    }
+
+    /**
+     * Issue 18 end to end: hardware faults of a device while a job runs isolate the device, and the job's own row
+     * says so (fault-streams -> falcon.fault-verdicts -> scheduler -> task-status -> status-sink).
+     */
+    @Test
+    void anIsolationDuringARunIsToldInTheJobsOwnMessage() throws Exception {
+        try (Connection connection = falcon.connect()) {
+            JobSubmission.submit(
+                    connection,
+                    new JobSubmission.Request(
+                            "e2e-faulty",
+                            "frank",
+                            "long",
+                            "v6e",
+                            "2x2",
+                            "{\"image\":\"train:1\",\"command\":[\"python\"],\"env\":{\"FALCON_SIM_DURATION_SECONDS\":\"120\"}}",
+                            Optional.empty(),
+                            Optional.of(600L)));
+            JobBoard.JobView running = Await.present(
+                    "e2e-faulty running",
+                    Duration.ofSeconds(120),
+                    () -> JobBoard.find(connection, "e2e-faulty")
+                            .filter(j -> j.status().equals("Running")),
+                    () -> headline(connection, "e2e-faulty"));
+            String cluster = running.clusterId().orElseThrow();
+            try (TopicProducer<String, DeviceFault> producer =
+                    TopicProducer.to(falcon.kafka().bootstrapServers(), Topics.DEVICE_FAULTS)) {
+                long now = System.currentTimeMillis();
+                for (int i = 0; i < 3; i++) { // the RFC's default policy: 3 faults within 24 h isolate
+                    DeviceFault fault = deviceFault(cluster, "node-9", "npu-1")
+                            .code("0x80E18403")
+                            .level("L2")
+                            .job("e2e-faulty")
+                            .receivedAt(now + i * 1000L)
+                            .build();
+                    producer.send(fault.topicKey(), fault);
+                }
+            }
+            JobBoard.JobView noted = Await.present(
+                    "e2e-faulty's message tells the isolation",
+                    Duration.ofSeconds(60),
+                    () -> JobBoard.find(connection, "e2e-faulty")
+                            .filter(j -> j.message().contains("isolated")),
+                    () -> headline(connection, "e2e-faulty"));
+            assertThat(noted.status()).isEqualTo("Running");
+            assertThat(noted.message())
+                    .contains("fault 0x80E18403 on node-9/npu-1: hardware fault, the device is isolated");
+            JobSubmission.abort(connection, "e2e-faulty");
+            assertThat(awaitTerminal(connection, "e2e-faulty").message()).contains("the device is isolated");
+        }
+    }
+
+    private static String headline(Connection connection, String jobId) {
+        try {
+            return "row " + JobBoard.find(connection, jobId).map(JobBoard.JobView::headline);
+        } catch (java.sql.SQLException e) {
+            return "row unreadable: " + e.getMessage();
+        }
+    }
+
     private static JobBoard.JobView awaitTerminal(Connection connection, String jobId) {
         AtomicReference<Optional<JobBoard.JobView>> last = new AtomicReference<>(Optional.empty());
         return Await.present(
