@@ -168,6 +168,9 @@ public final class JobRenderer {
                 .addToAnnotations(GCSFUSE_ANNOTATION, "true")
                 .endMetadata()
                 .withNewSpec()
+                // Multi-host: the workers find each other by DNS, <job>-<index>.<subdomain>, which the headless
+                // Service of the same name (renderService) provides (see docs/gke.md, worker discovery).
+                .withSubdomain(pods > 1 ? command.k8sJobName() : null)
                 .withRestartPolicy("Never")
                 .withNodeSelector(nodeSelector)
                 .addNewToleration()
@@ -190,6 +193,34 @@ public final class JobRenderer {
                 .build();
         validate(job);
         return job;
+    }
+
+    /**
+     * The headless Service a multi-host Job's workers resolve each other through (empty for a single-host Job):
+     * named as the Job (the pods' {@code subdomain}), selecting the Job's pods by Falcon's own label, publishing
+     * addresses before the pods are Ready (TPU workers look each other up while starting). Kubernetes' "Job with
+     * Pod-to-Pod Communication" (https://kubernetes.io/docs/tasks/job/job-with-pod-to-pod-communication/) and GKE's
+     * multi-host TPU examples (https://cloud.google.com/kubernetes-engine/docs/how-to/tpus) use this shape. The
+     * executor owns it to the Job (ownerReference), so it goes when the Job goes.
+     */
+    public java.util.Optional<io.fabric8.kubernetes.api.model.Service> renderService(EnsureJob command) {
+        TpuTopology topology = TpuTopology.parse(command.topology())
+                .orElseThrow(() -> new InvalidJobException("invalid topology '" + command.topology() + "'"));
+        if (topology.hosts() <= 1) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(new io.fabric8.kubernetes.api.model.ServiceBuilder()
+                .withNewMetadata()
+                .withName(command.k8sJobName())
+                .withNamespace(namespace)
+                .withLabels(FalconLabels.of(command.jobId(), topology.text()))
+                .endMetadata()
+                .withNewSpec()
+                .withClusterIP("None")
+                .withPublishNotReadyAddresses(true)
+                .withSelector(Map.of(FalconLabels.K8S_JOB, command.k8sJobName()))
+                .endSpec()
+                .build());
     }
 
     /**

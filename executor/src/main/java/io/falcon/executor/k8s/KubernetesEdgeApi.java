@@ -4,6 +4,7 @@ import com.google.api.gax.rpc.StatusCode;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -84,6 +85,7 @@ public final class KubernetesEdgeApi implements EdgeApi {
         } catch (InvalidJobException e) {
             throw new ApiException(ApiException.Kind.INVALID, e.getMessage(), e);
         }
+        Optional<Service> service = renderer.renderService(command);
         try {
             Job created = client(cluster)
                     .batch()
@@ -93,11 +95,47 @@ public final class KubernetesEdgeApi implements EdgeApi {
                     .resource(job)
                     .create();
             onJobCreated.accept(cluster);
+            service.ifPresent(s -> ensureService(cluster, s, created));
             return created.getMetadata().getUid();
         } catch (ApiException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw classify(e);
+            ApiException classified = classify(e);
+            if (classified.is(ApiException.Kind.ALREADY_EXISTS) && service.isPresent()) {
+                // A redelivered EnsureJob after a restart between the Job and its Service: complete the pair.
+                Optional.ofNullable(client(cluster)
+                                .batch()
+                                .v1()
+                                .jobs()
+                                .inNamespace(namespace)
+                                .withName(job.getMetadata().getName())
+                                .get())
+                        .ifPresent(existing -> ensureService(cluster, service.get(), existing));
+            }
+            throw classified;
+        }
+    }
+
+    /**
+     * Creates the multi-host Job's headless Service, owned by the Job so that it is deleted with it (also by the
+     * Job's TTL); "already exists" is success.
+     */
+    private void ensureService(ClusterTarget cluster, Service service, Job owner) {
+        service.getMetadata()
+                .setOwnerReferences(List.of(new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder()
+                        .withApiVersion("batch/v1")
+                        .withKind("Job")
+                        .withName(owner.getMetadata().getName())
+                        .withUid(owner.getMetadata().getUid())
+                        .withBlockOwnerDeletion(false)
+                        .build()));
+        try {
+            client(cluster).services().inNamespace(namespace).resource(service).create();
+        } catch (RuntimeException e) {
+            ApiException classified = classify(e);
+            if (!classified.is(ApiException.Kind.ALREADY_EXISTS)) {
+                throw classified;
+            }
         }
     }
 
@@ -124,19 +162,33 @@ public final class KubernetesEdgeApi implements EdgeApi {
     public boolean deleteJob(ClusterTarget cluster, String name) {
         try {
             return !client(cluster)
-                    .batch()
-                    .v1()
-                    .jobs()
-                    .inNamespace(namespace)
-                    .withName(name)
-                    .withPropagationPolicy(DeletionPropagation.BACKGROUND)
-                    .delete()
-                    .isEmpty();
+                            .batch()
+                            .v1()
+                            .jobs()
+                            .inNamespace(namespace)
+                            .withName(name)
+                            .withPropagationPolicy(DeletionPropagation.BACKGROUND)
+                            .delete()
+                            .isEmpty()
+                    | deleteService(cluster, name);
         } catch (ApiException e) {
             throw e;
         } catch (RuntimeException e) {
             throw classify(e);
         }
+    }
+
+    /**
+     * The Job's headless Service, if it has one: garbage-collected with the Job on a real cluster, deleted here too
+     * so that no API server without a garbage collector (or a Service created before its owner reference) keeps it.
+     */
+    private boolean deleteService(ClusterTarget cluster, String name) {
+        return !client(cluster)
+                .services()
+                .inNamespace(namespace)
+                .withName(name)
+                .delete()
+                .isEmpty();
     }
 
     /** The cluster's client; a GKE cluster that does not exist (any more) is NOT_FOUND. */

@@ -149,6 +149,29 @@ class JobLifecycleIT {
     }
 
     @Test
+    void aMultiHostJobGetsItsHeadlessServiceOwnedByTheJobAndLosesItWithTheJob() {
+        h.dispatcher.handle(ensureJob("svc-1", "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "30")));
+        ExecutorEvent.JobSubmitted submitted = h.sink.await(ExecutorEvent.JobSubmitted.class, "svc-1", WAIT);
+        var services = kube().services().inNamespace("default");
+        var service = services.withName("falcon-svc-1").get();
+        assertThat(service).isNotNull();
+        assertThat(service.getSpec().getClusterIP()).isEqualTo("None");
+        assertThat(service.getMetadata().getOwnerReferences()).singleElement().satisfies(o -> {
+            assertThat(o.getKind()).isEqualTo("Job");
+            assertThat(o.getUid()).isEqualTo(submitted.jobUid());
+        });
+
+        // a restart between the Job and its Service: the redelivered EnsureJob completes the pair
+        services.withName("falcon-svc-1").delete();
+        h.dispatcher.handle(ensureJob("svc-1", "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "30")));
+        h.sink.await(ExecutorEvent.JobSubmitted.class, "svc-1", e -> e != submitted, WAIT);
+        assertThat(services.withName("falcon-svc-1").get()).isNotNull();
+
+        deleteJob("svc-1");
+        assertThat(services.withName("falcon-svc-1").get()).isNull();
+    }
+
+    @Test
     void deleteIsIdempotent() {
         h.dispatcher.handle(ensureJob("del-1", "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "30")));
         h.sink.await(ExecutorEvent.JobSubmitted.class, "del-1", WAIT);

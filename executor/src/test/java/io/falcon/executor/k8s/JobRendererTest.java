@@ -110,6 +110,25 @@ class JobRendererTest {
         assertThat(pod.getContainers().get(0).getResources().getLimits())
                 .containsEntry("google.com/tpu", new Quantity("4"));
         assertThat(pod.getContainers().get(0).getArgs().get(0)).contains("/gcs/logs/job-2");
+        // worker discovery: <job>-<index>.<subdomain> through the headless Service of the same name
+        assertThat(pod.getSubdomain()).isEqualTo("falcon-job-2");
+        var service = renderer.renderService(Fixtures.ensureJob("job-2", "4x4", Fixtures.spec()))
+                .orElseThrow();
+        assertThat(service.getMetadata().getName()).isEqualTo("falcon-job-2");
+        assertThat(service.getSpec().getClusterIP()).isEqualTo("None");
+        assertThat(service.getSpec().getPublishNotReadyAddresses()).isTrue();
+        assertThat(service.getSpec().getSelector())
+                .containsExactly(java.util.Map.entry("falcon-k8s-job", "falcon-job-2"));
+        assertThat(job.getSpec().getTemplate().getMetadata().getLabels())
+                .containsAllEntriesOf(service.getSpec().getSelector());
+    }
+
+    @Test
+    void aSingleHostJobNeedsNoWorkerDiscovery() {
+        var command = Fixtures.ensureJob("job-3", "2x2", Fixtures.spec());
+        assertThat(renderer.render(command).getSpec().getTemplate().getSpec().getSubdomain())
+                .isNull();
+        assertThat(renderer.renderService(command)).isEmpty();
     }
 
     @Test

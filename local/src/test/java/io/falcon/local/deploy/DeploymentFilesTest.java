@@ -460,9 +460,12 @@ class DeploymentFilesTest {
                         "container.operations.get",
                         "container.jobs.create",
                         "container.jobs.delete",
+                        "container.services.create",
+                        "container.services.delete",
                         "container.pods.list",
                         "container.configMaps.update",
-                        "compute.reservations.get");
+                        "compute.reservations.get",
+                        "compute.reservations.list");
         assertThat(permissions)
                 .noneMatch(p -> p.contains("*")
                         || p.startsWith("container.clusters.delete")
