@@ -139,6 +139,28 @@ class GkeClusterManagerTest {
     }
 
     @Test
+    void requestsGkeRefusesAreRefusedWithItsErrorShape() {
+        NodePool wrongCount = tpuPool("pool-bad-count", "2x4", "bad").toBuilder()
+                .setInitialNodeCount(3)
+                .build();
+        assertThatThrownBy(() -> gke.createNodePool(CLUSTER_PATH, wrongCount))
+                .isInstanceOf(com.google.api.gax.rpc.InvalidArgumentException.class)
+                .hasMessageContaining("Invalid value for field 'nodePool.initialNodeCount'")
+                .hasMessageContaining("has 2 nodes, got 3");
+        NodePool.Builder noName = tpuPool("pool-bad-res", "2x2", "bad").toBuilder();
+        noName.getConfigBuilder()
+                .setReservationAffinity(com.google.container.v1.ReservationAffinity.newBuilder()
+                        .setConsumeReservationType(
+                                com.google.container.v1.ReservationAffinity.Type.SPECIFIC_RESERVATION));
+        assertThatThrownBy(() -> gke.createNodePool(CLUSTER_PATH, noName.build()))
+                .isInstanceOf(com.google.api.gax.rpc.InvalidArgumentException.class)
+                .hasMessageContaining("'nodePool.config.reservationAffinity'");
+        // nothing was created
+        assertThatThrownBy(() -> gke.getNodePool(poolPath("pool-bad-count")))
+                .isInstanceOf(com.google.api.gax.rpc.NotFoundException.class);
+    }
+
+    @Test
     void duplicateCreateIsAlreadyExists() {
         gke.createNodePool(CLUSTER_PATH, tpuPool("pool-dup", "2x2", "dup"));
 

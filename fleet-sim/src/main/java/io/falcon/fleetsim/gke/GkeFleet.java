@@ -198,6 +198,10 @@ public final class GkeFleet implements AutoCloseable {
                     .withDescription("Node pool name must be specified.")
                     .asRuntimeException();
         }
+        java.util.Optional<io.grpc.StatusRuntimeException> refused = NodePoolRules.check(requested);
+        if (refused.isPresent()) {
+            throw refused.get();
+        }
         if (c.pools.containsKey(name)) {
             throw Status.ALREADY_EXISTS
                     .withDescription("Already exists: " + ref.nodePoolPath(name) + ".")
