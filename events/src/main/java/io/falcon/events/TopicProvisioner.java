@@ -80,4 +80,50 @@ public final class TopicProvisioner {
             throw new IllegalStateException("interrupted while creating topics", e);
         }
     }
+
+    /**
+     * Creates those of the given catalog topics that do not exist yet, with as many partitions as {@code like} has
+     * (1 if it is missing too), for a component that must not fail to start on a topic another component or the
+     * provisioning step has not created (a Kafka Streams source topic that is missing fails the whole assignment).
+     * "Already exists" is success.
+     */
+    public static void ensureExist(
+            String bootstrapServers, short replicationFactor, Topic<?, ?> like, List<Topic<?, ?>> topics) {
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        try (Admin admin = Admin.create(props)) {
+            Set<String> existing = admin.listTopics().names().get();
+            List<Topic<?, ?>> missing = topics.stream()
+                    .filter(topic -> !existing.contains(topic.name()))
+                    .toList();
+            if (missing.isEmpty()) {
+                return;
+            }
+            int partitions = existing.contains(like.name())
+                    ? admin.describeTopics(List.of(like.name()))
+                            .allTopicNames()
+                            .get()
+                            .get(like.name())
+                            .partitions()
+                            .size()
+                    : 1;
+            for (Topic<?, ?> topic : missing) {
+                try {
+                    admin.createTopics(List.of(new NewTopic(topic.name(), partitions, replicationFactor)
+                                    .configs(configs(topic, LedgerRetention.DEFAULT))))
+                            .all()
+                            .get();
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+                        throw e;
+                    }
+                }
+            }
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot create topics on " + bootstrapServers, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating topics", e);
+        }
+    }
 }

@@ -15,12 +15,14 @@ public final class SchedulerApp implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerApp.class);
 
     private final KafkaStreams streams;
+    private final SchedulerConfig config;
 
     public SchedulerApp(SchedulerConfig config) {
         this(config, new FalconMetrics(new SimpleMeterRegistry()));
     }
 
     public SchedulerApp(SchedulerConfig config, FalconMetrics metrics) {
+        this.config = config;
         Properties props = ExactlyOnceStreams.properties(
                 config.applicationId(),
                 config.bootstrapServers(),
@@ -35,6 +37,13 @@ public final class SchedulerApp implements AutoCloseable {
     }
 
     public SchedulerApp start() {
+        // Topics the scheduler reads or writes beyond its own input that `falcon topics create` normally makes: a
+        // missing source topic (fault verdicts, when fault-streams is not deployed yet) would fail every assignment.
+        io.falcon.events.TopicProvisioner.ensureExist(
+                config.bootstrapServers(),
+                config.replicationFactor(),
+                io.falcon.events.Topics.SCHEDULER_INPUT,
+                java.util.List.of(io.falcon.events.Topics.FAULT_VERDICTS, io.falcon.events.Topics.DECISIONS));
         streams.start();
         return this;
     }

@@ -175,6 +175,44 @@ class SchedulerRestartIT {
         }
     }
 
+    /**
+     * Found by the scale harness, which creates only the topics it uses: a missing source topic of the scheduler
+     * (falcon.fault-verdicts, read since issue 18) failed every assignment, so the scheduler decided nothing. It now
+     * creates the catalog topics it reads or writes beyond its input.
+     */
+    @Test
+    void theSchedulerStartsAndDecidesWhenTheFaultVerdictAndDecisionTopicsDoNotExistYet() throws Exception {
+        Path dir = Files.createTempDirectory("scheduler-missing-topics");
+        try (io.falcon.embedded.EmbeddedKafka kafka = io.falcon.embedded.EmbeddedKafka.launch(dir.resolve("kafka"))) {
+            String bootstrap = kafka.bootstrapServers();
+            kafka.createTopics(1, Topics.SCHEDULER_INPUT.name(), Topics.EXECUTOR_EVENTS.name());
+            kafka.createTopics(
+                    1, Topics.TASK_STATUS.name(), Topics.EXECUTOR_COMMANDS.name(), Topics.DEAD_LETTER.name());
+            Map<String, String> settings = Map.of(
+                    "falcon.kafka.bootstrap-servers", bootstrap,
+                    "falcon.kafka.replication-factor", "1",
+                    "falcon.scheduler.application-id", "missing-topics",
+                    "falcon.scheduler.state-dir", dir.resolve("state").toString(),
+                    "falcon.scheduler.session-timeout", "6s");
+            try (TopicProducer<String, SchedulerInput> input = TopicProducer.to(bootstrap, Topics.SCHEDULER_INPUT);
+                    TopicReader<String, TaskStatus> statuses =
+                            TopicReader.fromBeginning(bootstrap, Topics.TASK_STATUS);
+                    SchedulerApp app = new SchedulerApp(SchedulerConfig.from(settings)).start()) {
+                sendRouted(
+                        input,
+                        RowChangeBuilder.inserted(
+                                        clusterRow("mt-c1").tpuType("v5p").build())
+                                .build());
+                sendRouted(
+                        input,
+                        RowChangeBuilder.inserted(v5pJob("mt-1", "alice")).build());
+                statuses.awaitValue("mt-1 decided", WAIT, s -> s.jobId().equals("mt-1"));
+            }
+        } finally {
+            deleteRecursively(dir);
+        }
+    }
+
     private static JobRow v5pJob(String id, String actor) {
         return jobRow(id).actor(actor).tpuType("v5p").topology("2x2x1").build();
     }
