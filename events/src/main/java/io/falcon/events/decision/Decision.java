@@ -59,6 +59,11 @@ public record Decision(
         POOL_CREATED,
         /** The queue gave the job its slot, and it takes over a pool still being created for an aborted job. */
         POOL_TAKEN_OVER,
+        /**
+         * The reservation lacks the capacity the job's pool needs (remaining and needed slices in the summary): it
+         * waits ClusterBusy with its queue's slot (seed section 5).
+         */
+        CAPACITY_SHORT,
         /** The job's node pool is deleted (nothing waits for it, or it failed). */
         POOL_DELETED,
         /** The job ended Aborted (its row asked for it, or its cluster went away). */

@@ -108,6 +108,17 @@ final class Provisioning {
                     if (message.equals(job.message())) {
                         state.store(busy, out);
                     } else {
+                        out.record(Ledger.pool(
+                                job,
+                                io.falcon.events.decision.Decision.Kind.CAPACITY_SHORT,
+                                shortage.nodePoolName(),
+                                job.supplyMode().orElse(io.falcon.events.executor.SupplyMode.RESERVATION),
+                                "reservation " + shortage.reservation() + " has " + shortage.remainingSlices()
+                                        + " of the " + shortage.neededSlices() + " slice(s) this job needs: it waits"
+                                        + " ClusterBusy, keeping its queue's slot, and asks again every "
+                                        + state.settings.reservationRetry().toSeconds() + " s (never another supply"
+                                        + " mode by itself)",
+                                now));
                         state.publish(busy, Status.Pending, Optional.of(Reason.ClusterBusy), message, now, out);
                     }
                     timers.arm(state.jobs.get(job.id()));

@@ -110,6 +110,25 @@ class LedgerTest {
     }
 
     @Test
+    void aReservationShortfallIsRecordedOnceWithWhatIsLeftAndWhatIsNeeded() {
+        SchedulerFixture f = new SchedulerFixture();
+        f.record(f.scheduler.clusterUpserted(
+                SchedulerFixture.cluster("c1", "v6e", "active", Optional.of("res-1")), f.now));
+        f.submit("j1", "alice");
+        var ensure = f.lastCommand(io.falcon.events.executor.ExecutorCommand.EnsureNodePool.class, "j1");
+        for (int i = 0; i < 3; i++) { // the executor reports the same shortfall on every attempt
+            f.observe(new io.falcon.events.executor.ExecutorEvent.ReservationShort(
+                    f.meta(), "j1", "c1", "v6e", ensure.nodePoolName(), "res-1", 1, 2));
+        }
+
+        assertThat(of(f, "j1"))
+                .filteredOn(d -> d.kind() == Decision.Kind.CAPACITY_SHORT)
+                .singleElement()
+                .satisfies(d ->
+                        assertThat(d.summary()).startsWith("reservation res-1 has 1 of the 2 slice(s) this job needs"));
+    }
+
+    @Test
     void aPoolDeletionAskedAgainIsOneDecision() {
         SchedulerFixture f = new SchedulerFixture().withCluster("c1", "v6e");
         f.submit("j1", "alice").startRunning("j1").succeeded("j1");
