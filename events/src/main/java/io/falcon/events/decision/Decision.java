@@ -16,6 +16,8 @@ import java.util.Optional;
  * @param candidates the clusters weighed (placement and re-routing decisions), each with its status, queue and why
  *     it was not taken; empty for other decisions. The job's live queue position and who is ahead are in its
  *     status (the jobs row's Message), which {@code falcon explain} reads beside the ledger.
+ * @param candidatesWeighed how many clusters were weighed: with many clusters of a type, only {@link
+ *     #MAX_CANDIDATES} are recorded (the chosen one, those ruled out, then the best of the others)
  * @param verdict for FAULT_NOTED: the fault verdict it links ({@code cluster/node/device/code} and its outcome)
  */
 public record Decision(
@@ -29,7 +31,39 @@ public record Decision(
         Optional<String> nodePoolName,
         Optional<SupplyMode> supplyMode,
         List<Candidate> candidates,
-        Optional<String> verdict) {
+        Optional<String> verdict,
+        int candidatesWeighed) {
+
+    /** At most this many candidates are recorded: the chosen one, those ruled out, then the best of the others. */
+    public static final int MAX_CANDIDATES = 10;
+
+    /** A decision whose candidates are all the clusters weighed. */
+    public Decision(
+            Meta meta,
+            String jobId,
+            String tpuType,
+            Kind kind,
+            String summary,
+            Optional<String> clusterId,
+            Optional<String> topology,
+            Optional<String> nodePoolName,
+            Optional<SupplyMode> supplyMode,
+            List<Candidate> candidates,
+            Optional<String> verdict) {
+        this(
+                meta,
+                jobId,
+                tpuType,
+                kind,
+                summary,
+                clusterId,
+                topology,
+                nodePoolName,
+                supplyMode,
+                candidates,
+                verdict,
+                candidates == null ? 0 : candidates.size());
+    }
 
     public Decision {
         Objects.requireNonNull(meta, "meta");
@@ -43,6 +77,7 @@ public record Decision(
         supplyMode = supplyMode == null ? Optional.empty() : supplyMode;
         candidates = candidates == null ? List.of() : List.copyOf(candidates);
         verdict = verdict == null ? Optional.empty() : verdict;
+        candidatesWeighed = Math.max(candidatesWeighed, candidates.size());
     }
 
     /** What was decided. */

@@ -31,11 +31,14 @@ public final class ClusterChoice {
     /** The choice, and every cluster of the job's type as it was weighed (for the decision ledger). */
     public sealed interface Result {
         List<Decision.Candidate> candidates();
+
+        /** How many clusters of the type were weighed (candidates lists at most {@link Decision#MAX_CANDIDATES}). */
+        int weighed();
     }
 
-    public record Chosen(ClusterRow cluster, List<Decision.Candidate> candidates) implements Result {}
+    public record Chosen(ClusterRow cluster, List<Decision.Candidate> candidates, int weighed) implements Result {}
 
-    public record NoneEligible(String why, List<Decision.Candidate> candidates) implements Result {}
+    public record NoneEligible(String why, List<Decision.Candidate> candidates, int weighed) implements Result {}
 
     public static Result choose(
             String tpuType,
@@ -51,7 +54,7 @@ public final class ClusterChoice {
                 .sorted(Comparator.comparing(ClusterRow::id))
                 .toList();
         if (ofType.isEmpty()) {
-            return new NoneEligible("no cluster is registered for it", List.of());
+            return new NoneEligible("no cluster is registered for it", List.of(), 0);
         }
         // 2. Only active clusters take new jobs; 3. supply_mode=reservation needs a default_reservation.
         boolean wantsReservation =
@@ -120,13 +123,31 @@ public final class ClusterChoice {
                     outcome,
                     why));
         }
+        // 6. Many clusters of a type: record the chosen one, those ruled out, then the best of the others.
+        if (candidates.size() > Decision.MAX_CANDIDATES) {
+            Map<String, ClusterRow> byId = new HashMap<>();
+            ofType.forEach(c -> byId.put(c.id(), c));
+            Comparator<Decision.Candidate> worth = Comparator.comparingInt(
+                            (Decision.Candidate c) -> switch (c.outcome()) {
+                                case CHOSEN -> 0;
+                                case NOT_ACTIVE, NO_DEFAULT_RESERVATION -> 1;
+                                case LESS_PREFERRED -> 2;
+                            })
+                    .thenComparing((a, b) -> a.outcome() == Decision.Outcome.LESS_PREFERRED
+                            ? preference.compare(byId.get(a.clusterId()), byId.get(b.clusterId()))
+                            : a.clusterId().compareTo(b.clusterId()));
+            candidates.sort(worth);
+            candidates = new ArrayList<>(candidates.subList(0, Decision.MAX_CANDIDATES));
+        }
+        int weighed = ofType.size();
         if (best.isEmpty()) {
             return new NoneEligible(
                     excluded.values().stream().allMatch(Decision.Outcome.NOT_ACTIVE::equals)
                             ? "all " + ofType.size() + " of its clusters are in maintenance or offline"
                             : "supply_mode=reservation but none of its active clusters has a default_reservation",
-                    List.copyOf(candidates));
+                    List.copyOf(candidates),
+                    weighed);
         }
-        return new Chosen(best.get(), List.copyOf(candidates));
+        return new Chosen(best.get(), List.copyOf(candidates), weighed);
     }
 }

@@ -20,7 +20,7 @@ final class Ledger {
             ScheduledJob job,
             Decision.Kind kind,
             Optional<String> cluster,
-            List<Decision.Candidate> candidates,
+            ClusterChoice.Result choice,
             String summary,
             Instant now) {
         return new Decision(
@@ -33,8 +33,9 @@ final class Ledger {
                 Optional.of(job.request().topology().text()),
                 Optional.empty(),
                 job.request().supplyMode(),
-                candidates,
-                Optional.empty());
+                choice.candidates(),
+                Optional.empty(),
+                choice.weighed());
     }
 
     /** A slot given with its pool: reused, taken over or created (with the supply mode). */

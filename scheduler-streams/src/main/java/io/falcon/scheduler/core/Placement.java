@@ -124,7 +124,7 @@ final class Placement {
                         job,
                         kind,
                         Optional.of(clusterId),
-                        chosen.candidates(),
+                        chosen,
                         (kind == Decision.Kind.REROUTED
                                         ? "moved from cluster "
                                                 + job.clusterId().get() + " to "
@@ -148,8 +148,7 @@ final class Placement {
         if (message.equals(job.message())) {
             state.store(parked, out);
         } else {
-            out.record(Ledger.placement(
-                    job, Decision.Kind.NO_CLUSTER_ELIGIBLE, Optional.empty(), none.candidates(), message, now));
+            out.record(Ledger.placement(job, Decision.Kind.NO_CLUSTER_ELIGIBLE, Optional.empty(), none, message, now));
             state.publish(parked, Status.Pending, Optional.of(Reason.Waiting), message, now, out);
         }
         return Optional.empty();
@@ -247,7 +246,7 @@ final class Placement {
                         job,
                         Decision.Kind.REROUTED,
                         Optional.of(chosen.cluster().id()),
-                        chosen.candidates(),
+                        chosen,
                         "moved from cluster " + move.from().clusterId() + " to "
                                 + chosen.cluster().id()
                                 + ": expected to start about " + Math.round(gain / 60_000) + " min sooner there"

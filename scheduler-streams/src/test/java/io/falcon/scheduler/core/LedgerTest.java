@@ -50,6 +50,28 @@ class LedgerTest {
     }
 
     @Test
+    void withManyClustersOfATypeTheChosenTheRuledOutAndTheBestOfTheOthersAreRecorded() {
+        SchedulerFixture f = new SchedulerFixture();
+        for (int i = 10; i < 24; i++) {
+            f.withCluster("c" + i, "v6e");
+        }
+        f.record(f.scheduler.clusterUpserted(
+                SchedulerFixture.cluster("c99", "v6e", "offline", Optional.empty()), f.now));
+        f.submit("j1", "alice");
+
+        Decision placed = of(f, "j1").get(0);
+        assertThat(placed.candidatesWeighed()).isEqualTo(15);
+        assertThat(placed.candidates()).hasSize(Decision.MAX_CANDIDATES);
+        assertThat(placed.candidates().get(0).outcome()).isEqualTo(Decision.Outcome.CHOSEN);
+        assertThat(placed.candidates().get(1).clusterId()).isEqualTo("c99");
+        assertThat(placed.candidates().get(1).outcome()).isEqualTo(Decision.Outcome.NOT_ACTIVE);
+        // the others in the order of preference: all queues empty, so by id after the chosen c10
+        assertThat(placed.candidates().subList(2, 10))
+                .extracting(Decision.Candidate::clusterId)
+                .containsExactly("c11", "c12", "c13", "c14", "c15", "c16", "c17", "c18");
+    }
+
+    @Test
     void noEligibleClusterIsRecordedOnceWithTheRejectedCandidates() {
         SchedulerFixture f = new SchedulerFixture().withCluster("c1", "v6e");
         f.submit(request("j1", Optional.of("reservation")));
