@@ -2,10 +2,8 @@ package io.falcon.scheduler.core;
 
 import io.falcon.events.decision.Decision;
 import io.falcon.events.fault.FaultVerdict;
-import io.falcon.events.status.Status;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -110,21 +108,10 @@ final class FaultNotes {
     }
 
     private static Decision decision(ScheduledJob job, FaultVerdict v, String note, Instant now) {
-        return new Decision(
-                SchedulerState.meta(now),
-                job.id(),
-                job.request().tpuType().wireName(),
-                Decision.Kind.FAULT_NOTED,
-                note
-                        + (job.status() == Status.Running || !job.phase().equals(Phase.DONE)
-                                ? ""
-                                : " (noted after the job ended " + job.status() + ")"),
-                job.clusterId(),
-                Optional.of(job.request().topology().text()),
-                job.nodePoolName(),
-                job.supplyMode(),
-                List.of(),
-                Optional.of(v.clusterId() + "/" + v.nodeName() + "/" + v.deviceName() + "/" + v.faultCode() + " "
-                        + v.outcome()));
+        return Ledger.faultNoted(
+                job,
+                note + (job.phase() == Phase.DONE ? " (noted after the job ended " + job.status() + ")" : ""),
+                v.clusterId() + "/" + v.nodeName() + "/" + v.deviceName() + "/" + v.faultCode() + " " + v.outcome(),
+                now);
     }
 }

@@ -15,7 +15,7 @@ import java.util.Optional;
 final class Ledger {
     private Ledger() {}
 
-    /** Placement: a cluster was chosen (CLUSTER_CHOSEN or REROUTED) or none is eligible, with every candidate. */
+    /** Placement: a cluster was chosen (CLUSTER_CHOSEN or REROUTED) or none is eligible, with the candidates weighed. */
     static Decision placement(
             ScheduledJob job,
             Decision.Kind kind,
@@ -23,52 +23,30 @@ final class Ledger {
             ClusterChoice.Result choice,
             String summary,
             Instant now) {
-        return new Decision(
-                SchedulerState.meta(now),
-                job.id(),
-                job.request().tpuType().wireName(),
-                kind,
-                summary,
-                cluster,
-                Optional.of(job.request().topology().text()),
-                Optional.empty(),
-                job.request().supplyMode(),
-                choice.candidates(),
-                Optional.empty(),
-                choice.weighed());
+        return about(job, kind, summary, now)
+                .at(cluster, Optional.empty(), job.request().supplyMode())
+                .weighing(choice.candidates(), choice.weighed());
     }
 
-    /** A slot given with its pool: reused, taken over or created (with the supply mode). */
+    /** A slot given with its pool (reused, taken over or created with its supply mode), or a capacity shortfall. */
     static Decision pool(
             ScheduledJob job, Decision.Kind kind, String pool, SupplyMode supply, String summary, Instant now) {
-        return new Decision(
-                SchedulerState.meta(now),
-                job.id(),
-                job.request().tpuType().wireName(),
-                kind,
-                summary,
-                job.clusterId(),
-                Optional.of(job.request().topology().text()),
-                Optional.of(pool),
-                Optional.of(supply),
-                List.of(),
-                Optional.empty());
+        return about(job, kind, summary, now)
+                .at(job.clusterId(), Optional.of(pool), Optional.of(supply))
+                .alone();
     }
 
     /** The pool the job held (or last held) is deleted. */
     static Decision poolDeleted(String jobId, NodePool pool, String why, Instant now) {
-        return new Decision(
-                SchedulerState.meta(now),
-                jobId,
-                pool.target().tpuType(),
-                Decision.Kind.POOL_DELETED,
-                "node pool " + pool.name() + " on cluster " + pool.clusterId() + " is deleted: " + why,
-                Optional.of(pool.clusterId()),
-                Optional.of(pool.topology()),
-                Optional.of(pool.name()),
-                Optional.of(pool.supplyMode()),
-                List.of(),
-                Optional.empty());
+        return new Draft(
+                        jobId,
+                        pool.target().tpuType(),
+                        Decision.Kind.POOL_DELETED,
+                        "node pool " + pool.name() + " on cluster " + pool.clusterId() + " is deleted: " + why,
+                        now,
+                        Optional.of(pool.topology()))
+                .at(Optional.of(pool.clusterId()), Optional.of(pool.name()), Optional.of(pool.supplyMode()))
+                .alone();
     }
 
     /** The job ended: ABORTED, TIMED_OUT (a deadline) or ENDED, with its status, reason and message. */
@@ -82,17 +60,63 @@ final class Ledger {
                         : Decision.Kind.ENDED;
         String summary = "ended " + job.status()
                 + job.reason().map(r -> "/" + r).orElse("") + (job.message().isEmpty() ? "" : ": " + job.message());
-        return new Decision(
-                SchedulerState.meta(now),
+        return about(job, kind, summary, now)
+                .at(job.clusterId(), job.nodePoolName(), job.supplyMode())
+                .alone();
+    }
+
+    /** A fault verdict about the job's device, linked by its reference. */
+    static Decision faultNoted(ScheduledJob job, String summary, String verdict, Instant now) {
+        return about(job, Decision.Kind.FAULT_NOTED, summary, now)
+                .at(job.clusterId(), job.nodePoolName(), job.supplyMode())
+                .linking(verdict);
+    }
+
+    private static Draft about(ScheduledJob job, Decision.Kind kind, String summary, Instant now) {
+        return new Draft(
                 job.id(),
                 job.request().tpuType().wireName(),
                 kind,
                 summary,
-                job.clusterId(),
-                Optional.of(job.request().topology().text()),
-                job.nodePoolName(),
-                job.supplyMode(),
-                List.of(),
-                Optional.empty());
+                now,
+                Optional.of(job.request().topology().text()));
+    }
+
+    /** What every record has; {@link Located} adds where, then the record is finished one way or another. */
+    private record Draft(
+            String jobId, String tpuType, Decision.Kind kind, String summary, Instant at, Optional<String> topology) {
+        Located at(Optional<String> cluster, Optional<String> pool, Optional<SupplyMode> supply) {
+            return new Located(this, cluster, pool, supply);
+        }
+    }
+
+    private record Located(Draft draft, Optional<String> cluster, Optional<String> pool, Optional<SupplyMode> supply) {
+        Decision alone() {
+            return build(List.of(), Optional.empty(), 0);
+        }
+
+        Decision weighing(List<Decision.Candidate> candidates, int weighed) {
+            return build(candidates, Optional.empty(), weighed);
+        }
+
+        Decision linking(String verdict) {
+            return build(List.of(), Optional.of(verdict), 0);
+        }
+
+        private Decision build(List<Decision.Candidate> candidates, Optional<String> verdict, int weighed) {
+            return new Decision(
+                    SchedulerState.meta(draft.at()),
+                    draft.jobId(),
+                    draft.tpuType(),
+                    draft.kind(),
+                    draft.summary(),
+                    cluster,
+                    draft.topology(),
+                    pool,
+                    supply,
+                    candidates,
+                    verdict,
+                    weighed);
+        }
     }
 }
