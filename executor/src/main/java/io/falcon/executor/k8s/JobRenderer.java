@@ -169,7 +169,7 @@ public final class JobRenderer {
                 .endMetadata()
                 .withNewSpec()
                 // Multi-host: the workers find each other by DNS, <job>-<index>.<subdomain>, which the headless
-                // Service of the same name (renderService) provides (see docs/gke.md, worker discovery).
+                // Service of the same name (renderService) provides.
                 .withSubdomain(pods > 1 ? command.k8sJobName() : null)
                 .withRestartPolicy("Never")
                 .withNodeSelector(nodeSelector)

@@ -31,6 +31,14 @@ final class FaultNotes {
                 };
     }
 
+    /** Its Kubernetes Job may exist: dispatching, running, or being aborted or cancelled. */
+    private static boolean podsMayRun(ScheduledJob job) {
+        return switch (job.phase()) {
+            case DISPATCHING, RUNNING, CANCELLING, ABORTING -> true;
+            default -> false;
+        };
+    }
+
     /** One sentence for the job's Message. */
     static String sentence(FaultVerdict v) {
         String where = "fault " + v.faultCode() + " on " + v.nodeName() + "/" + v.deviceName();
@@ -82,8 +90,10 @@ final class FaultNotes {
         String jobId = verdict.jobId().orElseThrow();
         ScheduledJob live = state.jobs.get(jobId);
         if (live != null) {
-            if (live.clusterId().filter(verdict.clusterId()::equals).isEmpty()) {
-                return; // not where this job runs: another job's id, or a stale verdict
+            if (live.clusterId().filter(verdict.clusterId()::equals).isEmpty() || !podsMayRun(live)) {
+                // Not where this job runs (another job's id, a stale verdict), or its pods cannot have run yet: a
+                // note on a waiting job would also make every position update differ from its Message.
+                return;
             }
             merge(live.faultNote(), verdict).ifPresent(note -> {
                 String message = withNote(live.message(), live.faultNote(), note);
