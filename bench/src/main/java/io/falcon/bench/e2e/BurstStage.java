@@ -33,6 +33,11 @@ final class BurstStage implements Stage {
     }
 
     @Override
+    public int jobs(E2eOptions options) {
+        return options.burstJobs();
+    }
+
+    @Override
     public List<DemoCluster> clusters(E2eOptions options) {
         return List.of(Stage.cluster("burst-v5e", "v5e"), Stage.cluster("burst-v7x", "v7x"));
     }

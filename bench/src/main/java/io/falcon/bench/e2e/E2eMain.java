@@ -93,9 +93,13 @@ public final class E2eMain {
                     options.rowPoll())) {
                 E2e e2e = new E2e(falcon, options, timeline, rows, out);
                 warmUp(e2e, List.copyOf(clusters.values()));
+                java.io.ByteArrayOutputStream cpu = new java.io.ByteArrayOutputStream();
+                PrintStream cpuOut = new PrintStream(cpu, true, StandardCharsets.UTF_8);
                 for (Stage stage : stages) {
                     Instant at = Instant.now();
+                    CpuAccount.Snapshot before = CpuAccount.take();
                     stage.run(e2e, table);
+                    CpuAccount.print(cpuOut, stage.name(), before, CpuAccount.take(), stage.jobs(options));
                     e2e.log(
                             "stage %s took %.1f s",
                             stage.name(), Duration.between(at, Instant.now()).toMillis() / 1e3);
@@ -110,6 +114,8 @@ public final class E2eMain {
                         Duration.between(started, Instant.now()).toMillis() / 1e3);
                 table.print(out);
                 out.println("row log: " + rows.pollStats());
+                out.println();
+                out.print(cpu.toString(StandardCharsets.UTF_8));
             }
         }
         System.exit(0);

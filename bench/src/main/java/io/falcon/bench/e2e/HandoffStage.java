@@ -27,6 +27,11 @@ final class HandoffStage implements Stage {
     }
 
     @Override
+    public int jobs(E2eOptions options) {
+        return options.handoffJobs();
+    }
+
+    @Override
     public List<DemoCluster> clusters(E2eOptions options) {
         return QueueRun.clusters();
     }

@@ -22,6 +22,11 @@ final class ReuseStage implements Stage {
     }
 
     @Override
+    public int jobs(E2eOptions options) {
+        return options.reuseJobs();
+    }
+
+    @Override
     public List<DemoCluster> clusters(E2eOptions options) {
         return QueueRun.clusters();
     }

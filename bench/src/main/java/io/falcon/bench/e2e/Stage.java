@@ -18,6 +18,11 @@ interface Stage {
 
     void run(E2e e2e, Table table) throws Exception;
 
+    /** How many jobs the stage submits, for the CPU per job (0: none of its own). */
+    default int jobs(E2eOptions options) {
+        return 0;
+    }
+
     static DemoCluster cluster(String name, String tpuType) {
         return new DemoCluster(
                 "e2e-" + name,

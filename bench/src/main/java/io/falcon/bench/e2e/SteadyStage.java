@@ -16,6 +16,11 @@ final class SteadyStage implements Stage {
     }
 
     @Override
+    public int jobs(E2eOptions options) {
+        return (int) Math.round(options.rate() * options.steadyFor().toMillis() / 1000.0);
+    }
+
+    @Override
     public List<DemoCluster> clusters(E2eOptions options) {
         return SteadyRun.clusters(options);
     }
