@@ -50,6 +50,7 @@ public final class ExecutorApp implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final ClusterManagerClient gke;
     private final ReservationsClient reservations;
+    private final com.google.cloud.compute.v1.ResourcePoliciesClient resourcePolicies;
     private final KafkaProducer<byte[], byte[]> producer;
     private final KafkaEventSink sink;
     private final EdgeClusterClients edgeClients;
@@ -94,12 +95,14 @@ public final class ExecutorApp implements AutoCloseable {
                 config.pollInterval(),
                 config.inventoryInterval());
         this.reservations = GoogleClients.reservations(config);
+        this.resourcePolicies = GoogleClients.resourcePolicies(config);
         GkeClusterApi gkeApi = new GkeClusterApi(
                 gke,
                 new ReservationLookup(
                         reservations,
                         (cluster, reservation, capacity) ->
                                 metrics.reservationRemaining(cluster.clusterId(), reservation, capacity.remaining())),
+                new io.falcon.executor.gke.WorkloadPolicies(resourcePolicies),
                 config.scaleDown());
         KubernetesEdgeApi edgeApi = new KubernetesEdgeApi(
                 edgeClients,
@@ -209,6 +212,7 @@ public final class ExecutorApp implements AutoCloseable {
         edgeClients.close();
         gke.close();
         reservations.close();
+        resourcePolicies.close();
         log.info("executor stopped");
     }
 

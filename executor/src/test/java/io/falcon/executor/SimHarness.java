@@ -34,6 +34,7 @@ public final class SimHarness implements AutoCloseable {
     public final ExecutorConfig config;
     public final ClusterManagerClient gke;
     public final ReservationsClient reservationsClient;
+    public final com.google.cloud.compute.v1.ResourcePoliciesClient resourcePoliciesClient;
     public final RecordingSink sink = new RecordingSink();
     public final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2);
     public final EdgeClusterClients edges;
@@ -68,6 +69,7 @@ public final class SimHarness implements AutoCloseable {
         Events events = new Events("executor-test", clock);
         edges = new EdgeClusterClients(gke, config.credentials(), config.namespace());
         reservationsClient = GoogleClients.reservations(config);
+        resourcePoliciesClient = GoogleClients.resourcePolicies(config);
         reconciler = new JobStatusReconciler(
                 edges,
                 config.namespace(),
@@ -79,7 +81,11 @@ public final class SimHarness implements AutoCloseable {
                 scheduler,
                 config.pollInterval(),
                 config.inventoryInterval());
-        gkeApi = new GkeClusterApi(gke, new ReservationLookup(reservationsClient), config.scaleDown());
+        gkeApi = new GkeClusterApi(
+                gke,
+                new ReservationLookup(reservationsClient),
+                new io.falcon.executor.gke.WorkloadPolicies(resourcePoliciesClient),
+                config.scaleDown());
         edgeApi = new KubernetesEdgeApi(
                 edges,
                 new JobRenderer(config.namespace(), config.finishedJobTtl()),
@@ -109,6 +115,7 @@ public final class SimHarness implements AutoCloseable {
         edges.close();
         gke.close();
         reservationsClient.close();
+        resourcePoliciesClient.close();
         sim.close();
     }
 }

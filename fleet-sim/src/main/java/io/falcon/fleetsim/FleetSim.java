@@ -3,6 +3,7 @@ package io.falcon.fleetsim;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.falcon.fleetsim.compute.ComputeRestServer;
 import io.falcon.fleetsim.compute.ReservationStore;
+import io.falcon.fleetsim.compute.ResourcePolicyStore;
 import io.falcon.fleetsim.gke.ClusterRef;
 import io.falcon.fleetsim.gke.GkeFleet;
 import io.falcon.fleetsim.gke.GkeServer;
@@ -64,7 +65,8 @@ public final class FleetSim implements AutoCloseable {
         try {
             ReservationStore reservations = new ReservationStore(config.clock());
             FleetMilestones milestones = new FleetMilestones();
-            GkeFleet gke = new GkeFleet(config.clock(), reservations, record, milestones);
+            ResourcePolicyStore policies = new ResourcePolicyStore(config.clock());
+            GkeFleet gke = new GkeFleet(config.clock(), reservations, policies, record, milestones);
             started.add(gke);
             Map<ClusterRef, EdgeKubernetes> edges = new LinkedHashMap<>();
             Map<ClusterRef, NodePoolKnobs> knobs = new LinkedHashMap<>();
@@ -92,7 +94,7 @@ public final class FleetSim implements AutoCloseable {
             }
             GkeServer gkeServer = new GkeServer(gke, config.gkePort());
             started.add(gkeServer);
-            ComputeRestServer computeServer = new ComputeRestServer(reservations, config.computePort());
+            ComputeRestServer computeServer = new ComputeRestServer(reservations, policies, config.computePort());
             started.add(computeServer);
             return new FleetSim(reservations, gke, edges, knobs, gkeServer, computeServer, record, milestones);
         } catch (IOException | RuntimeException e) {

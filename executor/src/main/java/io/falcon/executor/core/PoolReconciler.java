@@ -1,6 +1,8 @@
 package io.falcon.executor.core;
 
+import io.falcon.events.TpuSlice;
 import io.falcon.events.TpuTopology;
+import io.falcon.events.TpuType;
 import io.falcon.events.executor.ExecutorCommand.EnsureNodePool;
 import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.events.executor.SupplyMode;
@@ -504,11 +506,12 @@ public final class PoolReconciler {
         return status == GkeApi.PoolStatus.RUNNING || status == GkeApi.PoolStatus.RUNNING_WITH_ERROR;
     }
 
-    /** Hosts of the slice: from the command's topology, else the pool's node count, else 1. */
+    /** VMs (nodes) of the slice: from the command's TPU type and topology, else the pool's node count, else 1. */
     static int expectedHosts(PoolTask task, Optional<GkeApi.PoolInfo> pool) {
         return task.create()
-                .flatMap(c -> TpuTopology.parse(c.topology()))
-                .map(TpuTopology::hosts)
+                .flatMap(c -> TpuType.fromWire(c.tpuType())
+                        .flatMap(type -> TpuTopology.parse(c.topology()).flatMap(type::slice)))
+                .map(TpuSlice::vms)
                 .or(() -> pool.map(GkeApi.PoolInfo::expectedHosts).filter(n -> n > 0))
                 .orElse(1);
     }

@@ -9,6 +9,7 @@ import com.google.container.v1.GetOperationRequest;
 import com.google.container.v1.ListOperationsRequest;
 import com.google.container.v1.NodePool;
 import com.google.container.v1.Operation;
+import io.falcon.events.TpuSlice;
 import io.falcon.events.TpuTopology;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorCommand.EnsureNodePool;
@@ -24,11 +25,17 @@ import java.util.Optional;
 public final class GkeClusterApi implements GkeApi {
     private final ClusterManagerClient gke;
     private final ReservationLookup reservations;
+    private final WorkloadPolicies workloadPolicies;
     private final NodePoolSpec.ScaleDown scaleDown;
 
-    public GkeClusterApi(ClusterManagerClient gke, ReservationLookup reservations, NodePoolSpec.ScaleDown scaleDown) {
+    public GkeClusterApi(
+            ClusterManagerClient gke,
+            ReservationLookup reservations,
+            WorkloadPolicies workloadPolicies,
+            NodePoolSpec.ScaleDown scaleDown) {
         this.gke = gke;
         this.reservations = reservations;
+        this.workloadPolicies = workloadPolicies;
         this.scaleDown = scaleDown;
     }
 
@@ -59,6 +66,11 @@ public final class GkeClusterApi implements GkeApi {
             throw new ApiException(ApiException.Kind.INVALID, e.getMessage(), e);
         }
         try {
+            TpuSlice slice = NodePoolSpec.slice(command);
+            if (slice.placement() == TpuSlice.Placement.WORKLOAD_POLICY) {
+                // GKE refuses a pool whose placement policy it cannot find: make sure it exists first
+                workloadPolicies.ensure(cluster, slice);
+            }
             Operation op = gke.createNodePool(CreateNodePoolRequest.newBuilder()
                     .setParent(cluster.resourceName())
                     .setNodePool(NodePoolSpec.withCreatedAt(spec, createdAt))

@@ -3,6 +3,8 @@ package io.falcon.executor.gke;
 import com.google.api.gax.core.NoCredentialsProvider;
 import com.google.cloud.compute.v1.ReservationsClient;
 import com.google.cloud.compute.v1.ReservationsSettings;
+import com.google.cloud.compute.v1.ResourcePoliciesClient;
+import com.google.cloud.compute.v1.ResourcePoliciesSettings;
 import com.google.cloud.container.v1.ClusterManagerClient;
 import com.google.cloud.container.v1.ClusterManagerSettings;
 import io.falcon.executor.ExecutorConfig;
@@ -30,6 +32,19 @@ public final class GoogleClients {
             return ClusterManagerClient.create(settings.build());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the GKE client for " + config.gkeEndpoint(), e);
+        }
+    }
+
+    public static ResourcePoliciesClient resourcePolicies(ExecutorConfig config) {
+        try {
+            ResourcePoliciesSettings.Builder settings =
+                    ResourcePoliciesSettings.newBuilder().setEndpoint(config.computeEndpoint());
+            if (config.credentials() == ExecutorConfig.Credentials.NONE) {
+                settings.setCredentialsProvider(NoCredentialsProvider.create());
+            }
+            return ResourcePoliciesClient.create(settings.build());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the Compute client for " + config.computeEndpoint(), e);
         }
     }
 

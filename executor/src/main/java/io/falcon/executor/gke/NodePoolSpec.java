@@ -4,6 +4,7 @@ import com.google.container.v1.NodeConfig;
 import com.google.container.v1.NodePool;
 import com.google.container.v1.NodePoolAutoscaling;
 import com.google.container.v1.ReservationAffinity;
+import io.falcon.events.TpuSlice;
 import io.falcon.events.TpuTopology;
 import io.falcon.events.TpuType;
 import io.falcon.events.config.ExecutorKeys;
@@ -59,11 +60,29 @@ public final class NodePoolSpec {
         return command.supplyMode() == null ? SupplyMode.FLEX_START : command.supplyMode();
     }
 
-    /** Hosts (VMs) of one slice of the command's topology; throws InvalidNodePoolException when unparseable. */
+    /** VMs (nodes) of one slice of the command's topology; throws InvalidNodePoolException when it has none. */
     public static int hosts(EnsureNodePool command) {
-        return TpuTopology.parse(command.topology())
-                .orElseThrow(() -> new InvalidNodePoolException("invalid topology '" + command.topology() + "'"))
-                .hosts();
+        return slice(command).vms();
+    }
+
+    /** The slice GKE provisions for the command's TPU type and topology. */
+    public static TpuSlice slice(EnsureNodePool command) {
+        TpuType tpuType = TpuType.fromWire(command.tpuType())
+                .orElseThrow(() -> new InvalidNodePoolException("unknown tpu type '" + command.tpuType() + "'"));
+        TpuTopology topology = TpuTopology.parse(command.topology())
+                .orElseThrow(() -> new InvalidNodePoolException("invalid topology '" + command.topology() + "'"));
+        return tpuType.slice(topology)
+                .orElseThrow(() -> new InvalidNodePoolException("topology '" + command.topology() + "' is not a "
+                        + tpuType.wireName() + " slice shape; valid: " + tpuType.validShapes()));
+    }
+
+    /**
+     * The name of the Compute workload policy a TPU7x multi-host pool of this topology is placed by: one per
+     * (project, region, topology), shared by every pool of that shape and never deleted by Falcon (it costs nothing
+     * and other pools may reference it), so "already exists" is success. Compute names: [a-z]([-a-z0-9]*[a-z0-9])?.
+     */
+    public static String workloadPolicyName(TpuSlice slice) {
+        return "falcon-" + slice.type().wireName() + "-ht-" + slice.topology().text();
     }
 
     public static NodePool render(EnsureNodePool command) {
@@ -71,10 +90,8 @@ public final class NodePoolSpec {
     }
 
     public static NodePool render(EnsureNodePool command, ScaleDown scaleDown) {
-        TpuType tpuType = TpuType.fromWire(command.tpuType())
-                .orElseThrow(() -> new InvalidNodePoolException("unknown tpu type '" + command.tpuType() + "'"));
-        TpuTopology topology = TpuTopology.parse(command.topology())
-                .orElseThrow(() -> new InvalidNodePoolException("invalid topology '" + command.topology() + "'"));
+        TpuSlice slice = slice(command);
+        TpuTopology topology = slice.topology();
         if (command.nodePoolName() == null || !command.nodePoolName().matches("[a-z]([-a-z0-9]{0,38}[a-z0-9])?")) {
             throw new InvalidNodePoolException("invalid node pool name '" + command.nodePoolName()
                     + "' (lowercase letters, digits, '-', at most 40, starting with a letter)");
@@ -83,20 +100,21 @@ public final class NodePoolSpec {
         Map<String, String> labels = FalconLabels.of(command.jobId(), topology.text());
 
         NodeConfig.Builder config = NodeConfig.newBuilder()
-                .setMachineType(tpuType.machineType())
+                .setMachineType(slice.machineType())
                 .putAllResourceLabels(labels)
                 .putAllLabels(labels)
                 .putMetadata(FalconLabels.METADATA_JOB_ID, command.jobId())
                 .setConsolidationDelay(protoDuration(scaleDown.of(mode)));
-        // The pool starts at full size; the autoscaler may take it back to zero once its nodes are unneeded for
-        // the consolidation delay (a multi-host slice scales atomically between 0 and all of its hosts).
+        // The pool starts at full size (one node per VM of the slice); the autoscaler may take it back to zero once
+        // its nodes are unneeded for the consolidation delay (a multi-host slice scales atomically between 0 and all
+        // of its VMs).
         NodePool.Builder pool = NodePool.newBuilder()
                 .setName(command.nodePoolName())
-                .setInitialNodeCount(topology.hosts())
+                .setInitialNodeCount(slice.vms())
                 .setAutoscaling(NodePoolAutoscaling.newBuilder()
                         .setEnabled(true)
                         .setTotalMinNodeCount(0)
-                        .setTotalMaxNodeCount(topology.hosts())
+                        .setTotalMaxNodeCount(slice.vms())
                         .setLocationPolicy(NodePoolAutoscaling.LocationPolicy.ANY));
         switch (mode) {
             case RESERVATION -> {
@@ -121,10 +139,19 @@ public final class NodePoolSpec {
             }
         }
         pool.setConfig(config);
-        if (topology.multiHost()) {
-            pool.setPlacementPolicy(NodePool.PlacementPolicy.newBuilder()
-                    .setType(NodePool.PlacementPolicy.Type.COMPACT)
-                    .setTpuTopology(topology.text()));
+        switch (slice.placement()) {
+            case NONE -> {
+                // one VM: GKE derives the topology from the machine type
+            }
+            case TPU_TOPOLOGY ->
+                pool.setPlacementPolicy(NodePool.PlacementPolicy.newBuilder()
+                        .setType(NodePool.PlacementPolicy.Type.COMPACT)
+                        .setTpuTopology(topology.text()));
+            // TPU7x: the workload policy replaces tpu_topology
+            // (https://cloud.google.com/kubernetes-engine/docs/concepts/tpu-ironwood); the executor makes sure it
+            // exists before it creates the pool (GkeClusterApi.createNodePool).
+            case WORKLOAD_POLICY ->
+                pool.setPlacementPolicy(NodePool.PlacementPolicy.newBuilder().setPolicyName(workloadPolicyName(slice)));
         }
         return pool.build();
     }

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.falcon.events.TpuSlice;
 import io.falcon.events.TpuTopology;
 import io.falcon.events.TpuType;
 import io.falcon.events.executor.ExecutorCommand.EnsureJob;
@@ -86,8 +87,8 @@ public final class JobRenderer {
         }
         TpuType tpuType = TpuType.fromWire(command.tpuType())
                 .orElseThrow(() -> new InvalidJobException("unknown tpu type '" + command.tpuType() + "'"));
-        TpuTopology topology = TpuTopology.parse(command.topology())
-                .orElseThrow(() -> new InvalidJobException("invalid topology '" + command.topology() + "'"));
+        TpuSlice slice = slice(command);
+        TpuTopology topology = slice.topology();
         if (command.nodePoolName() == null || command.nodePoolName().isBlank()) {
             throw new InvalidJobException("node pool name is missing");
         }
@@ -113,7 +114,8 @@ public final class JobRenderer {
             }
         }
 
-        int pods = topology.hosts();
+        // one pod per VM of the slice, each asking for all of its VM's chips
+        int pods = slice.vms();
         Map<String, String> labels = FalconLabels.of(command.jobId(), topology.text());
         Map<String, String> podLabels = new LinkedHashMap<>(labels);
         podLabels.put(FalconLabels.K8S_JOB, command.k8sJobName());
@@ -132,7 +134,7 @@ public final class JobRenderer {
         nodeSelector.put(SELECTOR_TOPOLOGY, topology.text());
         nodeSelector.put(SELECTOR_NODE_POOL, command.nodePoolName());
 
-        Quantity chips = new Quantity(Integer.toString(TpuType.CHIPS_PER_HOST));
+        Quantity chips = new Quantity(Integer.toString(slice.chipsPerVm()));
         Container container = new ContainerBuilder()
                 .withName(CONTAINER_NAME)
                 .withImage(spec.image())
@@ -204,16 +206,15 @@ public final class JobRenderer {
      * executor owns it to the Job (ownerReference), so it goes when the Job goes.
      */
     public java.util.Optional<io.fabric8.kubernetes.api.model.Service> renderService(EnsureJob command) {
-        TpuTopology topology = TpuTopology.parse(command.topology())
-                .orElseThrow(() -> new InvalidJobException("invalid topology '" + command.topology() + "'"));
-        if (topology.hosts() <= 1) {
+        TpuSlice slice = slice(command);
+        if (!slice.multiHost()) {
             return java.util.Optional.empty();
         }
         return java.util.Optional.of(new io.fabric8.kubernetes.api.model.ServiceBuilder()
                 .withNewMetadata()
                 .withName(command.k8sJobName())
                 .withNamespace(namespace)
-                .withLabels(FalconLabels.of(command.jobId(), topology.text()))
+                .withLabels(FalconLabels.of(command.jobId(), slice.topology().text()))
                 .endMetadata()
                 .withNewSpec()
                 .withClusterIP("None")
@@ -296,5 +297,15 @@ public final class JobRenderer {
                 .forEach((k, v) ->
                         env.add(new EnvVarBuilder().withName(k).withValue(v).build()));
         return env;
+    }
+    /** The slice the command's pool provides (machine type, VMs, chips per VM), as NodePoolSpec created it. */
+    private static TpuSlice slice(EnsureJob command) {
+        TpuType tpuType = TpuType.fromWire(command.tpuType())
+                .orElseThrow(() -> new InvalidJobException("unknown tpu type '" + command.tpuType() + "'"));
+        TpuTopology topology = TpuTopology.parse(command.topology())
+                .orElseThrow(() -> new InvalidJobException("invalid topology '" + command.topology() + "'"));
+        return tpuType.slice(topology)
+                .orElseThrow(() -> new InvalidJobException(
+                        "topology '" + command.topology() + "' is not a " + tpuType.wireName() + " slice shape"));
     }
 }

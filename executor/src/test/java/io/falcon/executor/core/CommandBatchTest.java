@@ -14,11 +14,11 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class CommandBatchTest {
-    private static final ExecutorCommand POOL_A = Fixtures.ensurePool("a", "2x2", SupplyMode.ON_DEMAND, null);
-    private static final ExecutorCommand JOB_A = Fixtures.ensureJob("a", "2x2", Fixtures.spec());
+    private static final ExecutorCommand POOL_A = Fixtures.ensurePool("a", "2x2x1", SupplyMode.ON_DEMAND, null);
+    private static final ExecutorCommand JOB_A = Fixtures.ensureJob("a", "2x2x1", Fixtures.spec());
     private static final ExecutorCommand JOB_A_DELETED = Fixtures.deleteJob("a");
     private static final ExecutorCommand POOL_A_DELETED = Fixtures.deletePool("a");
-    private static final ExecutorCommand JOB_B = Fixtures.ensureJob("b", "2x2", Fixtures.spec());
+    private static final ExecutorCommand JOB_B = Fixtures.ensureJob("b", "2x2x1", Fixtures.spec());
 
     @Test
     void independentCommandsAllRunAndAreCommittedOnceAtTheEnd() {
@@ -90,7 +90,7 @@ class CommandBatchTest {
                 POOL_A_DELETED,
                 JOB_B,
                 Fixtures.deleteJob("b"),
-                Fixtures.ensurePool("b", "2x2", SupplyMode.ON_DEMAND, null),
+                Fixtures.ensurePool("b", "2x2x1", SupplyMode.ON_DEMAND, null),
                 Fixtures.deletePool("b"));
         for (int trial = 0; trial < 2_000; trial++) {
             List<ExecutorCommand> log = new ArrayList<>();

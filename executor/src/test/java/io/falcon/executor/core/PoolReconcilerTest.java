@@ -34,7 +34,7 @@ class PoolReconcilerTest {
 
     private static EnsureNodePool ensure(SupplyMode mode, Optional<String> reservation) {
         return new EnsureNodePool(
-                Meta.of("scheduler", T0), "job-1", CLUSTER, "falcon-job-1", "v6e", "2x4", mode, reservation);
+                Meta.of("scheduler", T0), "job-1", CLUSTER, "falcon-job-1", "v5p", "2x2x2", mode, reservation);
     }
 
     private static Lookup<GkeApi.PoolInfo> pool(GkeApi.PoolStatus status, Instant createdAt) {
@@ -138,7 +138,7 @@ class PoolReconcilerTest {
                 .singleElement()
                 .isInstanceOfSatisfying(ExecutorEvent.ReservationShort.class, r -> {
                     assertThat(r.remainingSlices()).as("free hosts").isEqualTo(1);
-                    assertThat(r.neededSlices()).as("hosts of a 2x4 slice").isEqualTo(2);
+                    assertThat(r.neededSlices()).as("VMs of a 2x2x2 slice").isEqualTo(2);
                 });
 
         Facts free = new Facts(

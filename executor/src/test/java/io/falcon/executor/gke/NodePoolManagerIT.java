@@ -97,7 +97,7 @@ class NodePoolManagerIT {
 
     @Test
     void ensureNodePoolReportsReadyAndThePoolHasTheRightShape() {
-        h.dispatcher.handle(ensure("np-1", "2x4", SupplyMode.RESERVATION, "res-a"));
+        h.dispatcher.handle(ensure("np-1", "2x2x2", SupplyMode.RESERVATION, "res-a"));
 
         ExecutorEvent.NodePoolReady ready = h.sink.await(ExecutorEvent.NodePoolReady.class, "np-1", WAIT);
         assertThat(ready.nodePoolName()).isEqualTo("falcon-np-1");
@@ -108,11 +108,20 @@ class NodePoolManagerIT {
         assertThat(pool.getStatus()).isEqualTo(NodePool.Status.RUNNING);
         assertThat(pool.getConfig().getMachineType()).isEqualTo("tpu7x-standard-4t");
         assertThat(pool.getInitialNodeCount()).isEqualTo(2);
-        assertThat(pool.getPlacementPolicy().getTpuTopology()).isEqualTo("2x4");
+        // TPU7x multi-host: placed by the workload policy the executor created first, not by tpu_topology
+        assertThat(pool.getPlacementPolicy().getTpuTopology()).isEmpty();
+        assertThat(pool.getPlacementPolicy().getPolicyName()).isEqualTo("falcon-v7x-ht-2x2x2");
+        assertThat(h.resourcePoliciesClient
+                        .get(SimHarness.PROJECT, "us-central1", "falcon-v7x-ht-2x2x2")
+                        .getWorkloadPolicy())
+                .satisfies(w -> {
+                    assertThat(w.getType()).isEqualTo("HIGH_THROUGHPUT");
+                    assertThat(w.getAcceleratorTopology()).isEqualTo("2x2x2");
+                });
         assertThat(pool.getConfig().getResourceLabelsMap())
                 .containsEntry("managed-by", "falcon")
                 .containsEntry("falcon-job", "np-1")
-                .containsEntry("falcon-topology", "2x4");
+                .containsEntry("falcon-topology", "2x2x2");
         assertThat(pool.getConfig().getLabelsMap()).containsEntry("managed-by", "falcon");
         assertThat(pool.getConfig().getReservationAffinity().getValuesList()).containsExactly("res-a");
         assertThat(pool.getConfig().getConsolidationDelay().getSeconds()).isEqualTo(600); // reservation: short
@@ -123,10 +132,10 @@ class NodePoolManagerIT {
 
     @Test
     void redeliveredEnsureNodePoolCreatesNothingTwice() {
-        h.dispatcher.handle(ensure("np-2", "2x4", SupplyMode.FLEX_START, null));
-        h.dispatcher.handle(ensure("np-2", "2x4", SupplyMode.FLEX_START, null)); // while provisioning
+        h.dispatcher.handle(ensure("np-2", "2x2x2", SupplyMode.FLEX_START, null));
+        h.dispatcher.handle(ensure("np-2", "2x2x2", SupplyMode.FLEX_START, null)); // while provisioning
         h.sink.await(ExecutorEvent.NodePoolReady.class, "np-2", WAIT);
-        h.dispatcher.handle(ensure("np-2", "2x4", SupplyMode.FLEX_START, null)); // after it is ready
+        h.dispatcher.handle(ensure("np-2", "2x2x2", SupplyMode.FLEX_START, null)); // after it is ready
 
         awaitEvents(ExecutorEvent.NodePoolReady.class, "np-2", 2);
         // level-triggered: asking again for a ready pool reports it ready again, without a second creation
@@ -141,7 +150,7 @@ class NodePoolManagerIT {
     @Test
     void quotaErrorIsReportedWithGkesMessage() {
         h.knobs().failNextCreationsWithQuota(1);
-        h.dispatcher.handle(ensure("np-3", "2x4", SupplyMode.ON_DEMAND, null));
+        h.dispatcher.handle(ensure("np-3", "2x2x2", SupplyMode.ON_DEMAND, null));
 
         ExecutorEvent.NodePoolCreateFailed failed =
                 h.sink.await(ExecutorEvent.NodePoolCreateFailed.class, "np-3", WAIT);
@@ -153,7 +162,7 @@ class NodePoolManagerIT {
     @Test
     void creationThatNeverFinishesTimesOut() {
         h.knobs().neverFinishCreations(true);
-        h.dispatcher.handle(ensure("np-4", "2x4", SupplyMode.ON_DEMAND, null));
+        h.dispatcher.handle(ensure("np-4", "2x2x2", SupplyMode.ON_DEMAND, null));
 
         ExecutorEvent.NodePoolCreateFailed failed =
                 h.sink.await(ExecutorEvent.NodePoolCreateFailed.class, "np-4", WAIT);
@@ -164,7 +173,7 @@ class NodePoolManagerIT {
 
     @Test
     void deleteIsIdempotent() {
-        h.dispatcher.handle(ensure("np-5", "2x4", SupplyMode.ON_DEMAND, null));
+        h.dispatcher.handle(ensure("np-5", "2x2x2", SupplyMode.ON_DEMAND, null));
         h.sink.await(ExecutorEvent.NodePoolReady.class, "np-5", WAIT);
 
         var delete = deletePool("np-5");
@@ -184,12 +193,11 @@ class NodePoolManagerIT {
     void creationStartedBeforeARestartIsCarriedOnFromGkeWhenTheSchedulerAsksAgain() {
         h.knobs().creationDelay(Duration.ofMillis(1000));
         // started by an earlier process whose command offset was already committed
-        h.gke.createNodePool(
-                SimHarness.cluster().resourceName(),
-                NodePoolSpec.render(ensure("np-7", "2x4", SupplyMode.ON_DEMAND, null)));
+        h.gkeApi.createPool(
+                SimHarness.cluster(), ensure("np-7", "2x2x2", SupplyMode.ON_DEMAND, null), java.time.Instant.now());
 
         // the scheduler re-sends EnsureNodePool while the job is Provisioning
-        h.dispatcher.handle(ensure("np-7", "2x4", SupplyMode.ON_DEMAND, null));
+        h.dispatcher.handle(ensure("np-7", "2x2x2", SupplyMode.ON_DEMAND, null));
 
         ExecutorEvent.NodePoolReady ready = h.sink.await(ExecutorEvent.NodePoolReady.class, "np-7", WAIT);
         assertThat(ready.nodePoolName()).isEqualTo("falcon-np-7");
@@ -199,7 +207,7 @@ class NodePoolManagerIT {
     @Test
     void deleteWhileCreatingWins() {
         h.knobs().creationDelay(Duration.ofMillis(800));
-        h.dispatcher.handle(ensure("np-6", "2x4", SupplyMode.ON_DEMAND, null));
+        h.dispatcher.handle(ensure("np-6", "2x2x2", SupplyMode.ON_DEMAND, null));
         h.dispatcher.handle(deletePool("np-6"));
 
         h.sink.await(ExecutorEvent.NodePoolDeleted.class, "np-6", WAIT);
@@ -220,13 +228,13 @@ class NodePoolManagerIT {
 
     @Test
     void reservationTooShortForASliceCreatesNothingAndSaysSo() {
-        setInUse(7); // 8 hosts reserved, 1 free: not enough for a 2-host 2x4 slice
-        h.dispatcher.handle(ensure("rs-1", "2x4", SupplyMode.RESERVATION, "res-a"));
+        setInUse(7); // 8 hosts reserved, 1 free: not enough for a 2-host 2x2x2 slice
+        h.dispatcher.handle(ensure("rs-1", "2x2x2", SupplyMode.RESERVATION, "res-a"));
 
         ExecutorEvent.ReservationShort shortage = h.sink.await(ExecutorEvent.ReservationShort.class, "rs-1", WAIT);
         assertThat(shortage.reservation()).isEqualTo("res-a");
         assertThat(shortage.remainingSlices()).as("count - inUseCount").isEqualTo(1);
-        assertThat(shortage.neededSlices()).as("hosts of the 2x4 slice").isEqualTo(2);
+        assertThat(shortage.neededSlices()).as("hosts of the 2x2x2 slice").isEqualTo(2);
         assertThat(shortage.nodePoolName()).isEqualTo("falcon-rs-1");
         assertThat(createOperations("falcon-rs-1")).isZero();
         assertThatThrownBy(() -> pool("falcon-rs-1")).isInstanceOf(NotFoundException.class);
@@ -234,7 +242,7 @@ class NodePoolManagerIT {
 
         // capacity freed: the scheduler's re-sent EnsureNodePool goes through
         setInUse(6);
-        h.dispatcher.handle(ensure("rs-1", "2x4", SupplyMode.RESERVATION, "res-a"));
+        h.dispatcher.handle(ensure("rs-1", "2x2x2", SupplyMode.RESERVATION, "res-a"));
         h.sink.await(ExecutorEvent.NodePoolReady.class, "rs-1", WAIT);
         assertThat(createOperations("falcon-rs-1")).isEqualTo(1);
         assertThat(h.sink.of(ExecutorEvent.ReservationShort.class, "rs-1")).hasSize(1);
@@ -243,10 +251,10 @@ class NodePoolManagerIT {
     @Test
     void redeliveredReservationCommandDoesNotCountItsOwnPoolAgainstTheReservation() {
         setInUse(6); // exactly one 2-host slice free
-        h.dispatcher.handle(ensure("rs-2", "2x4", SupplyMode.RESERVATION, "res-a"));
+        h.dispatcher.handle(ensure("rs-2", "2x2x2", SupplyMode.RESERVATION, "res-a"));
         h.sink.await(ExecutorEvent.NodePoolReady.class, "rs-2", WAIT); // the pool took the last 2 hosts
 
-        h.dispatcher.handle(ensure("rs-2", "2x4", SupplyMode.RESERVATION, "res-a"));
+        h.dispatcher.handle(ensure("rs-2", "2x2x2", SupplyMode.RESERVATION, "res-a"));
         awaitEvents(ExecutorEvent.NodePoolReady.class, "rs-2", 2);
         assertThat(h.sink.of(ExecutorEvent.NodePoolReady.class, "rs-2")).hasSize(2);
         assertThat(h.sink.of(ExecutorEvent.ReservationShort.class, "rs-2")).isEmpty();
@@ -255,7 +263,7 @@ class NodePoolManagerIT {
 
     @Test
     void unknownReservationFailsWithComputesAnswer() {
-        h.dispatcher.handle(ensure("rs-3", "2x4", SupplyMode.RESERVATION, "no-such-res"));
+        h.dispatcher.handle(ensure("rs-3", "2x2x2", SupplyMode.RESERVATION, "no-such-res"));
 
         ExecutorEvent.NodePoolCreateFailed failed =
                 h.sink.await(ExecutorEvent.NodePoolCreateFailed.class, "rs-3", WAIT);
@@ -267,7 +275,7 @@ class NodePoolManagerIT {
     @Test
     void invalidReservationRejectedByGkeIsReportedWithGkesMessage() {
         h.knobs().failNextCreationsWithInvalidReservation(1);
-        h.dispatcher.handle(ensure("rs-4", "2x4", SupplyMode.RESERVATION, "res-a"));
+        h.dispatcher.handle(ensure("rs-4", "2x2x2", SupplyMode.RESERVATION, "res-a"));
 
         ExecutorEvent.NodePoolCreateFailed failed =
                 h.sink.await(ExecutorEvent.NodePoolCreateFailed.class, "rs-4", WAIT);
@@ -280,7 +288,7 @@ class NodePoolManagerIT {
     @Test
     void nodesRegisteringLateAreWaitedForWithoutTimingOut() {
         h.knobs().nodeRegistrationDelay(Duration.ofMillis(3500)); // longer than the 3s create timeout
-        h.dispatcher.handle(ensure("wn-1", "2x4", SupplyMode.FLEX_START, null));
+        h.dispatcher.handle(ensure("wn-1", "2x2x2", SupplyMode.FLEX_START, null));
 
         ExecutorEvent.NodePoolWaitingForNodes waiting =
                 h.sink.await(ExecutorEvent.NodePoolWaitingForNodes.class, "wn-1", WAIT);
@@ -312,7 +320,7 @@ class NodePoolManagerIT {
         // A poll far longer than the test's wait: only the node watch can step the creation in time.
         h = new SimHarness(Map.of(io.falcon.events.config.ExecutorKeys.POLL_INTERVAL.key(), "60s"));
         h.knobs().nodeRegistrationDelay(Duration.ofMillis(1500));
-        h.dispatcher.handle(ensure("nw-1", "2x4", SupplyMode.ON_DEMAND, null));
+        h.dispatcher.handle(ensure("nw-1", "2x2x2", SupplyMode.ON_DEMAND, null));
 
         h.sink.await(ExecutorEvent.NodePoolReady.class, "nw-1", WAIT);
         assertThat(h.sink.of(ExecutorEvent.NodePoolReady.class, "nw-1")).hasSize(1);
@@ -321,7 +329,7 @@ class NodePoolManagerIT {
     @Test
     void flexStartPoolInvisibleRightAfterCreateIsNotAnError() {
         h.knobs().lateVisibility(Duration.ofMillis(1500));
-        h.dispatcher.handle(ensure("lv-1", "2x4", SupplyMode.FLEX_START, null));
+        h.dispatcher.handle(ensure("lv-1", "2x2x2", SupplyMode.FLEX_START, null));
 
         h.sink.await(ExecutorEvent.NodePoolReady.class, "lv-1", WAIT);
         assertThat(h.sink.of(ExecutorEvent.NodePoolCreateFailed.class, "lv-1")).isEmpty();
@@ -331,7 +339,7 @@ class NodePoolManagerIT {
     @Test
     void deletingAFlexStartPoolNotVisibleYetWaitsForIt() {
         h.knobs().lateVisibility(Duration.ofMillis(1000));
-        h.dispatcher.handle(ensure("lv-2", "2x4", SupplyMode.FLEX_START, null));
+        h.dispatcher.handle(ensure("lv-2", "2x2x2", SupplyMode.FLEX_START, null));
         h.dispatcher.handle(deletePool("lv-2")); // aborted at once: GKE still answers NOT_FOUND
 
         h.sink.await(ExecutorEvent.NodePoolDeleted.class, "lv-2", WAIT);
@@ -341,7 +349,7 @@ class NodePoolManagerIT {
 
     @Test
     void inventoryReportsFalconPoolsPeriodically() {
-        h.dispatcher.handle(ensure("inv-1", "2x4", SupplyMode.ON_DEMAND, null));
+        h.dispatcher.handle(ensure("inv-1", "2x2x2", SupplyMode.ON_DEMAND, null));
         h.sink.await(ExecutorEvent.NodePoolReady.class, "inv-1", WAIT);
 
         ExecutorEvent.NodePoolInventory inventory = h.sink.await(
@@ -358,14 +366,14 @@ class NodePoolManagerIT {
                 .findFirst()
                 .orElseThrow();
         assertThat(pool.falconJob()).isEqualTo("inv-1");
-        assertThat(pool.topology()).isEqualTo("2x4");
+        assertThat(pool.topology()).isEqualTo("2x2x2");
         assertThat(pool.createdAt())
                 .hasValueSatisfying(t -> assertThat(t).isBetween(Instant.now().minusSeconds(60), Instant.now()));
     }
 
     @Test
     void failedDeletionIsRetriedUntilThePoolIsGone() {
-        h.dispatcher.handle(ensure("df-1", "2x4", SupplyMode.ON_DEMAND, null));
+        h.dispatcher.handle(ensure("df-1", "2x2x2", SupplyMode.ON_DEMAND, null));
         h.sink.await(ExecutorEvent.NodePoolReady.class, "df-1", WAIT);
         h.knobs().failNextDeletions(1);
 
@@ -379,7 +387,7 @@ class NodePoolManagerIT {
     @Test
     void deleteRejectedWhileCreatingIsRetriedLikeOnGke() {
         h.knobs().rejectDeleteWhileCreating(true).creationDelay(Duration.ofMillis(800));
-        h.dispatcher.handle(ensure("dc-1", "2x4", SupplyMode.ON_DEMAND, null));
+        h.dispatcher.handle(ensure("dc-1", "2x2x2", SupplyMode.ON_DEMAND, null));
         h.dispatcher.handle(deletePool("dc-1"));
 
         h.sink.await(ExecutorEvent.NodePoolDeleted.class, "dc-1", WAIT);
@@ -392,12 +400,10 @@ class NodePoolManagerIT {
         // Issue 11 cases 1 and 8: a RUNNING pool whose creator has no Kubernetes Job (its NodePoolReady was lost, or
         // it was inherited by a later job) must not be re-announced as ready by a restarted executor: the scheduler
         // would take it for idle and delete it under the job running on it.
-        h.gke.createNodePool(
-                SimHarness.cluster().resourceName(),
-                NodePoolSpec.render(ensure("rr-1", "2x4", SupplyMode.ON_DEMAND, null)));
-        h.gke.createNodePool(
-                SimHarness.cluster().resourceName(),
-                NodePoolSpec.render(ensure("rr-2", "2x4", SupplyMode.ON_DEMAND, null)));
+        h.gkeApi.createPool(
+                SimHarness.cluster(), ensure("rr-1", "2x2x2", SupplyMode.ON_DEMAND, null), java.time.Instant.now());
+        h.gkeApi.createPool(
+                SimHarness.cluster(), ensure("rr-2", "2x2x2", SupplyMode.ON_DEMAND, null), java.time.Instant.now());
         Await.until(
                 "falcon-rr-1 and falcon-rr-2 RUNNING",
                 Duration.ofSeconds(10),
@@ -417,7 +423,7 @@ class NodePoolManagerIT {
         assertThat(h.nodePools.inFlight()).isZero();
 
         // the scheduler still wants rr-1 (its job is Provisioning): the re-sent command finds it Ready, creates nothing
-        h.dispatcher.handle(ensure("rr-1", "2x4", SupplyMode.ON_DEMAND, null));
+        h.dispatcher.handle(ensure("rr-1", "2x2x2", SupplyMode.ON_DEMAND, null));
         h.sink.await(ExecutorEvent.NodePoolReady.class, "rr-1", WAIT);
         awaitNoneInFlight();
         assertThat(createOperations("falcon-rr-1")).isEqualTo(1);

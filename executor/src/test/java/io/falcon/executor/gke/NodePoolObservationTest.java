@@ -18,7 +18,7 @@ class NodePoolObservationTest {
     @Test
     void inventoryReportsOnlyFalconPoolsWithTheirLabels() {
         NodePool falcon = NodePoolSpec.withCreatedAt(
-                        NodePoolSpec.render(Fixtures.ensurePool("job-1", "2x4", SupplyMode.ON_DEMAND, null)),
+                        NodePoolSpec.render(Fixtures.ensurePool("job-1", "2x2x2", SupplyMode.ON_DEMAND, null)),
                         Fixtures.T0)
                 .toBuilder()
                 .setStatus(NodePool.Status.RUNNING)
@@ -38,7 +38,7 @@ class NodePoolObservationTest {
 
         assertThat(observed)
                 .containsExactly(
-                        new ObservedPool("falcon-job-1", "RUNNING", "job-1", "2x4", Optional.of(Fixtures.T0)),
+                        new ObservedPool("falcon-job-1", "RUNNING", "job-1", "2x2x2", Optional.of(Fixtures.T0)),
                         new ObservedPool("falcon-stray", "ERROR", "", "", Optional.empty()));
     }
 
@@ -53,7 +53,7 @@ class NodePoolObservationTest {
                         .build()))
                 .isEqualTo(16);
         assertThat(GkeClusterApi.expectedHosts(NodePool.newBuilder()
-                        .setConfig(NodeConfig.newBuilder().putResourceLabels("falcon-topology", "2x4"))
+                        .setConfig(NodeConfig.newBuilder().putResourceLabels("falcon-topology", "2x2x2"))
                         .build()))
                 .isEqualTo(2);
         assertThat(GkeClusterApi.expectedHosts(NodePool.getDefaultInstance())).isEqualTo(1);

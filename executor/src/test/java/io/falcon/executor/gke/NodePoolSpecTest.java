@@ -16,13 +16,14 @@ class NodePoolSpecTest {
 
     @Test
     void reservationMultiHost() {
-        NodePool pool = NodePoolSpec.render(Fixtures.ensurePool("job-1", "4x4", SupplyMode.RESERVATION, "res-a"));
+        NodePool pool = NodePoolSpec.render(Fixtures.ensurePool("job-1", "2x2x4", SupplyMode.RESERVATION, "res-a"));
 
         assertThat(pool.getName()).isEqualTo("falcon-job-1");
         assertThat(pool.getInitialNodeCount()).isEqualTo(4);
         assertThat(pool.getConfig().getMachineType()).isEqualTo("tpu7x-standard-4t");
-        assertThat(pool.getPlacementPolicy().getType()).isEqualTo(NodePool.PlacementPolicy.Type.COMPACT);
-        assertThat(pool.getPlacementPolicy().getTpuTopology()).isEqualTo("4x4");
+        // TPU7x: placed by the workload policy of the topology, never by tpu_topology
+        assertThat(pool.getPlacementPolicy().getPolicyName()).isEqualTo("falcon-v7x-ht-2x2x4");
+        assertThat(pool.getPlacementPolicy().getTpuTopology()).isEmpty();
         ReservationAffinity affinity = pool.getConfig().getReservationAffinity();
         assertThat(affinity.getConsumeReservationType()).isEqualTo(ReservationAffinity.Type.SPECIFIC_RESERVATION);
         assertThat(affinity.getKey()).isEqualTo("compute.googleapis.com/reservation-name");
@@ -31,16 +32,16 @@ class NodePoolSpecTest {
         assertThat(pool.getConfig().getResourceLabelsMap())
                 .containsEntry("managed-by", "falcon")
                 .containsEntry("falcon-job", "job-1")
-                .containsEntry("falcon-topology", "4x4");
+                .containsEntry("falcon-topology", "2x2x4");
         assertThat(pool.getConfig().getLabelsMap())
                 .containsEntry("managed-by", "falcon")
                 .containsEntry("falcon-job", "job-1")
-                .containsEntry("falcon-topology", "4x4");
+                .containsEntry("falcon-topology", "2x2x4");
     }
 
     @Test
     void flexStartSingleHost() {
-        NodePool pool = NodePoolSpec.render(Fixtures.ensurePool("job-1", "2x2", SupplyMode.FLEX_START, null));
+        NodePool pool = NodePoolSpec.render(Fixtures.ensurePool("job-1", "2x2x1", SupplyMode.FLEX_START, null));
 
         assertThat(pool.getInitialNodeCount()).isEqualTo(1);
         assertThat(pool.hasPlacementPolicy()).isFalse();
@@ -52,33 +53,62 @@ class NodePoolSpecTest {
 
     @Test
     void onDemandIsPlain() {
-        NodePool pool = NodePoolSpec.render(Fixtures.ensurePool("job-1", "2x4", SupplyMode.ON_DEMAND, null));
+        NodePool pool = NodePoolSpec.render(Fixtures.ensurePool("job-1", "2x2x2", SupplyMode.ON_DEMAND, null));
         assertThat(pool.getInitialNodeCount()).isEqualTo(2);
         assertThat(pool.getConfig().getFlexStart()).isFalse();
         assertThat(pool.getConfig().hasReservationAffinity()).isFalse();
-        assertThat(pool.getPlacementPolicy().getTpuTopology()).isEqualTo("2x4");
+        assertThat(pool.getPlacementPolicy().getPolicyName()).isEqualTo("falcon-v7x-ht-2x2x2");
+    }
+
+    /** tpu type, topology -> machine type, nodes, placement (tpu_topology or workload policy name), or refused. */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} {1}")
+    @org.junit.jupiter.params.provider.CsvSource({
+        "v5e, 2x2, ct5lp-hightpu-4t, 1, , ",
+        "v5e, 2x4, ct5lp-hightpu-8t, 1, , ",
+        "v5e, 4x4, ct5lp-hightpu-4t, 4, 4x4, ",
+        "v6e, 2x2, ct6e-standard-4t, 1, , ",
+        "v6e, 2x4, ct6e-standard-8t, 1, , ",
+        "v6e, 8x16, ct6e-standard-4t, 32, 8x16, ",
+        "v5p, 2x2x1, ct5p-hightpu-4t, 1, , ",
+        "v5p, 2x2x2, ct5p-hightpu-4t, 2, 2x2x2, ",
+        "v5p, 4x4x4, ct5p-hightpu-4t, 16, 4x4x4, ",
+        "v7x, 2x2x1, tpu7x-standard-4t, 1, , ",
+        "v7x, 2x2x2, tpu7x-standard-4t, 2, , falcon-v7x-ht-2x2x2",
+        "v7x, 4x4x8, tpu7x-standard-4t, 32, , falcon-v7x-ht-4x4x8",
+    })
+    void machineTypeNodesAndPlacementPerGenerationAndTopology(
+            String tpuType, String topology, String machineType, int nodes, String tpuTopology, String policy) {
+        NodePool pool = NodePoolSpec.render(executorCommand("j")
+                .cluster(Fixtures.cluster())
+                .tpuType(tpuType)
+                .topology(topology)
+                .supplyMode(SupplyMode.ON_DEMAND)
+                .ensureNodePool());
+
+        assertThat(pool.getConfig().getMachineType()).isEqualTo(machineType);
+        assertThat(pool.getInitialNodeCount()).isEqualTo(nodes);
+        assertThat(pool.getAutoscaling().getTotalMaxNodeCount()).isEqualTo(nodes);
+        assertThat(pool.getPlacementPolicy().getTpuTopology()).isEqualTo(tpuTopology == null ? "" : tpuTopology);
+        assertThat(pool.getPlacementPolicy().getPolicyName()).isEqualTo(policy == null ? "" : policy);
+        assertThat(pool.hasPlacementPolicy()).isEqualTo(nodes > 1);
     }
 
     @Test
-    void machineTypePerTpuType() {
-        for (String[] row : new String[][] {
-            {"v5e", "ct5lp-hightpu-4t"},
-            {"v5p", "ct5p-hightpu-4t"},
-            {"v6e", "ct6e-standard-4t"},
-            {"v7x", "tpu7x-standard-4t"}
-        }) {
-            var cmd = executorCommand("j")
-                    .cluster(Fixtures.cluster())
-                    .tpuType(row[0])
-                    .topology("2x2")
-                    .ensureNodePool();
-            assertThat(NodePoolSpec.render(cmd).getConfig().getMachineType()).isEqualTo(row[1]);
-        }
+    void aShapeTheGenerationDoesNotHaveIsRefusedNamingTheValidOnes() {
+        assertThatThrownBy(() -> NodePoolSpec.render(executorCommand("j")
+                        .cluster(Fixtures.cluster())
+                        .tpuType("v7x")
+                        .topology("2x4")
+                        .supplyMode(SupplyMode.ON_DEMAND)
+                        .ensureNodePool()))
+                .isInstanceOf(NodePoolSpec.InvalidNodePoolException.class)
+                .hasMessageContaining("'2x4' is not a v7x slice shape");
     }
 
     @Test
     void reservationModeNeedsAReservation() {
-        assertThatThrownBy(() -> NodePoolSpec.render(Fixtures.ensurePool("job-1", "2x2", SupplyMode.RESERVATION, null)))
+        assertThatThrownBy(
+                        () -> NodePoolSpec.render(Fixtures.ensurePool("job-1", "2x2x1", SupplyMode.RESERVATION, null)))
                 .hasMessageContaining("reservation");
     }
 
@@ -86,20 +116,21 @@ class NodePoolSpecTest {
     void scaleDownDelayFollowsTheActualSupplyMode() {
         var scaleDown = new NodePoolSpec.ScaleDown(Duration.ofMinutes(10), Duration.ofMinutes(20), Duration.ofHours(6));
         NodePool reservation =
-                NodePoolSpec.render(Fixtures.ensurePool("j", "2x4", SupplyMode.RESERVATION, "r"), scaleDown);
-        NodePool onDemand = NodePoolSpec.render(Fixtures.ensurePool("j", "2x4", SupplyMode.ON_DEMAND, null), scaleDown);
-        NodePool flex = NodePoolSpec.render(Fixtures.ensurePool("j", "2x4", SupplyMode.FLEX_START, null), scaleDown);
+                NodePoolSpec.render(Fixtures.ensurePool("j", "2x2x2", SupplyMode.RESERVATION, "r"), scaleDown);
+        NodePool onDemand =
+                NodePoolSpec.render(Fixtures.ensurePool("j", "2x2x2", SupplyMode.ON_DEMAND, null), scaleDown);
+        NodePool flex = NodePoolSpec.render(Fixtures.ensurePool("j", "2x2x2", SupplyMode.FLEX_START, null), scaleDown);
 
         assertThat(reservation.getConfig().getConsolidationDelay().getSeconds()).isEqualTo(600);
         assertThat(onDemand.getConfig().getConsolidationDelay().getSeconds()).isEqualTo(1200);
         assertThat(flex.getConfig().getConsolidationDelay().getSeconds()).isEqualTo(6 * 3600);
         // defaults: the seed's table
-        assertThat(NodePoolSpec.render(Fixtures.ensurePool("j", "2x4", SupplyMode.FLEX_START, null))
+        assertThat(NodePoolSpec.render(Fixtures.ensurePool("j", "2x2x2", SupplyMode.FLEX_START, null))
                         .getConfig()
                         .getConsolidationDelay()
                         .getSeconds())
                 .isEqualTo(6 * 3600);
-        assertThat(NodePoolSpec.render(Fixtures.ensurePool("j", "2x4", SupplyMode.RESERVATION, "r"))
+        assertThat(NodePoolSpec.render(Fixtures.ensurePool("j", "2x2x2", SupplyMode.RESERVATION, "r"))
                         .getConfig()
                         .getConsolidationDelay()
                         .getSeconds())
@@ -111,7 +142,7 @@ class NodePoolSpecTest {
         NodePool pool = NodePoolSpec.render(executorCommand("Job_1")
                 .cluster(Fixtures.cluster())
                 .nodePoolName("falcon-job-1-3f2a")
-                .topology("4x4")
+                .topology("2x2x4")
                 .supplyMode(SupplyMode.FLEX_START)
                 .ensureNodePool());
 
@@ -127,7 +158,7 @@ class NodePoolSpecTest {
     @Test
     void creationTimeLabel() {
         NodePool pool = NodePoolSpec.withCreatedAt(
-                NodePoolSpec.render(Fixtures.ensurePool("j", "2x2", SupplyMode.ON_DEMAND, null)), Fixtures.T0);
+                NodePoolSpec.render(Fixtures.ensurePool("j", "2x2x1", SupplyMode.ON_DEMAND, null)), Fixtures.T0);
         assertThat(pool.getConfig().getResourceLabelsMap())
                 .containsEntry("falcon-created-at", Long.toString(Fixtures.T0.getEpochSecond()));
     }

@@ -30,14 +30,14 @@ class JobLifecycleIT {
     @BeforeAll
     static void start() {
         h = new SimHarness(Map.of("falcon.executor.image-pull-grace", "500ms"));
-        // A 2-host pool (2x4) that every job of this class runs on, one job at a time.
+        // A 2-host pool (2x2x2) that every job of this class runs on, one job at a time.
         h.dispatcher.handle(new EnsureNodePool(
                 Meta.of("test", Instant.now()),
                 POOL_JOB,
                 SimHarness.cluster(),
                 "falcon-pool",
                 "v7x",
-                "2x4",
+                "2x2x2",
                 SupplyMode.ON_DEMAND,
                 Optional.empty()));
         h.sink.await(ExecutorEvent.NodePoolReady.class, POOL_JOB, WAIT);
@@ -56,7 +56,7 @@ class JobLifecycleIT {
                 "falcon-pool",
                 "falcon-" + jobId,
                 "v7x",
-                "2x4",
+                "2x2x2",
                 new JobSpec(image, List.of("python", "train.py"), List.of(), env));
     }
 
@@ -141,7 +141,7 @@ class JobLifecycleIT {
                 "falcon-pool",
                 "falcon-bad-1",
                 "v7x",
-                "2x4",
+                "2x2x2",
                 new JobSpec("img", List.of(), List.of(), Map.of())));
 
         ExecutorEvent.JobSubmitFailed failed = h.sink.await(ExecutorEvent.JobSubmitFailed.class, "bad-1", WAIT);

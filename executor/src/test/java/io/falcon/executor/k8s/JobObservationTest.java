@@ -22,7 +22,7 @@ class JobObservationTest {
 
     private static final Instant NOW = Instant.parse("2026-04-15T10:05:00Z");
     private static final Duration GRACE = Duration.ofMinutes(2);
-    private final Job job = new JobRenderer("default").render(Fixtures.ensureJob("job-1", "4x4", Fixtures.spec()));
+    private final Job job = new JobRenderer("default").render(Fixtures.ensureJob("job-1", "2x2x4", Fixtures.spec()));
 
     @Test
     void pendingUntilAllExpectedPodsRun() {

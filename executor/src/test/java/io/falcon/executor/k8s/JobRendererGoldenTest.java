@@ -23,7 +23,7 @@ class JobRendererGoldenTest {
     private final JobRenderer renderer = new JobRenderer("falcon-jobs");
 
     @ParameterizedTest
-    @CsvSource({"job-single, 2x2, job-single-host-2x2.yaml", "job-multi, 4x4, job-multi-host-4x4.yaml"})
+    @CsvSource({"job-single, 2x2x1, job-single-host-2x2x1.yaml", "job-multi, 2x2x4, job-multi-host-2x2x4.yaml"})
     void renderedManifestMatchesTheGoldenFile(String jobId, String topology, String file) throws IOException {
         Job job = renderer.render(Fixtures.ensureJob(jobId, topology, Fixtures.spec()));
         String actual = YAML.asYaml(job);

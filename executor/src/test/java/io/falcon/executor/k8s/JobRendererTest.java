@@ -23,14 +23,14 @@ class JobRendererTest {
 
     @Test
     void singleHost2x2() {
-        Job job = renderer.render(Fixtures.ensureJob("job-1", "2x2", Fixtures.spec()));
+        Job job = renderer.render(Fixtures.ensureJob("job-1", "2x2x1", Fixtures.spec()));
 
         assertThat(job.getMetadata().getName()).isEqualTo("falcon-job-1");
         assertThat(job.getMetadata().getNamespace()).isEqualTo("falcon-jobs");
         assertThat(job.getMetadata().getLabels())
                 .containsEntry("managed-by", "falcon")
                 .containsEntry("falcon-job", "job-1")
-                .containsEntry("falcon-topology", "2x2");
+                .containsEntry("falcon-topology", "2x2x1");
         assertThat(job.getMetadata().getAnnotations())
                 .containsEntry("falcon.io/job-id", "job-1")
                 .containsEntry("falcon.io/cluster-id", "c-1")
@@ -46,7 +46,7 @@ class JobRendererTest {
         assertThat(pod.getNodeSelector())
                 .containsExactlyInAnyOrderEntriesOf(Map.of(
                         "cloud.google.com/gke-tpu-accelerator", "tpu7x",
-                        "cloud.google.com/gke-tpu-topology", "2x2",
+                        "cloud.google.com/gke-tpu-topology", "2x2x1",
                         "cloud.google.com/gke-nodepool", "falcon-job-1"));
         assertThat(pod.getTolerations()).singleElement().satisfies(t -> {
             assertThat(t.getKey()).isEqualTo("google.com/tpu");
@@ -77,7 +77,7 @@ class JobRendererTest {
 
     @Test
     void commandRunsThroughShellWithLogRedirectedToGcs() {
-        Job job = renderer.render(Fixtures.ensureJob("job-1", "2x2", Fixtures.spec()));
+        Job job = renderer.render(Fixtures.ensureJob("job-1", "2x2x1", Fixtures.spec()));
         Container c = job.getSpec().getTemplate().getSpec().getContainers().get(0);
 
         assertThat(c.getCommand()).containsExactly("/bin/sh", "-c");
@@ -96,8 +96,28 @@ class JobRendererTest {
     }
 
     @Test
-    void multiHost4x4() {
-        Job job = renderer.render(Fixtures.ensureJob("job-2", "4x4", Fixtures.spec()));
+    void aTwoByFourSliceOnAnEightChipVmIsOnePodAskingForAllEightChipsWithoutAService() {
+        var command = io.falcon.testkit.builders.ExecutorCommandBuilder.executorCommand("job-8")
+                .cluster(Fixtures.cluster())
+                .tpuType("v6e")
+                .topology("2x4")
+                .spec(Fixtures.spec())
+                .ensureJob();
+        Job job = renderer.render(command);
+
+        assertThat(job.getSpec().getCompletions()).isEqualTo(1);
+        assertThat(job.getSpec().getParallelism()).isEqualTo(1);
+        PodSpec pod = job.getSpec().getTemplate().getSpec();
+        assertThat(pod.getContainers().get(0).getResources().getLimits())
+                .containsEntry("google.com/tpu", new Quantity("8"));
+        assertThat(pod.getNodeSelector()).containsEntry("cloud.google.com/gke-tpu-topology", "2x4");
+        assertThat(pod.getSubdomain()).isNull();
+        assertThat(renderer.renderService(command)).isEmpty();
+    }
+
+    @Test
+    void multiHost2x2x4() {
+        Job job = renderer.render(Fixtures.ensureJob("job-2", "2x2x4", Fixtures.spec()));
 
         assertThat(job.getSpec().getCompletionMode()).isEqualTo("Indexed");
         assertThat(job.getSpec().getCompletions()).isEqualTo(4);
@@ -105,14 +125,14 @@ class JobRendererTest {
         assertThat(job.getMetadata().getAnnotations()).containsEntry("falcon.io/expected-pods", "4");
         PodSpec pod = job.getSpec().getTemplate().getSpec();
         assertThat(pod.getNodeSelector())
-                .containsEntry("cloud.google.com/gke-tpu-topology", "4x4")
+                .containsEntry("cloud.google.com/gke-tpu-topology", "2x2x4")
                 .containsEntry("cloud.google.com/gke-nodepool", "falcon-job-2");
         assertThat(pod.getContainers().get(0).getResources().getLimits())
                 .containsEntry("google.com/tpu", new Quantity("4"));
         assertThat(pod.getContainers().get(0).getArgs().get(0)).contains("/gcs/logs/job-2");
         // worker discovery: <job>-<index>.<subdomain> through the headless Service of the same name
         assertThat(pod.getSubdomain()).isEqualTo("falcon-job-2");
-        var service = renderer.renderService(Fixtures.ensureJob("job-2", "4x4", Fixtures.spec()))
+        var service = renderer.renderService(Fixtures.ensureJob("job-2", "2x2x4", Fixtures.spec()))
                 .orElseThrow();
         assertThat(service.getMetadata().getName()).isEqualTo("falcon-job-2");
         assertThat(service.getSpec().getClusterIP()).isEqualTo("None");
@@ -125,7 +145,7 @@ class JobRendererTest {
 
     @Test
     void aSingleHostJobNeedsNoWorkerDiscovery() {
-        var command = Fixtures.ensureJob("job-3", "2x2", Fixtures.spec());
+        var command = Fixtures.ensureJob("job-3", "2x2x1", Fixtures.spec());
         assertThat(renderer.render(command).getSpec().getTemplate().getSpec().getSubdomain())
                 .isNull();
         assertThat(renderer.renderService(command)).isEmpty();
@@ -133,7 +153,7 @@ class JobRendererTest {
 
     @Test
     void refusesPrivilegedContainer() {
-        Job job = withPod(renderer.render(Fixtures.ensureJob("job-1", "2x2", Fixtures.spec())), pod -> {
+        Job job = withPod(renderer.render(Fixtures.ensureJob("job-1", "2x2x1", Fixtures.spec())), pod -> {
             Container c = new ContainerBuilder(pod.getContainers().get(0))
                     .withNewSecurityContext()
                     .withPrivileged(true)
@@ -149,7 +169,7 @@ class JobRendererTest {
     @Test
     void refusesHostPath() {
         Job job = withPod(
-                renderer.render(Fixtures.ensureJob("job-1", "2x2", Fixtures.spec())),
+                renderer.render(Fixtures.ensureJob("job-1", "2x2x1", Fixtures.spec())),
                 pod -> pod.getVolumes()
                         .add(new VolumeBuilder()
                                 .withName("host")
@@ -165,7 +185,8 @@ class JobRendererTest {
     @Test
     void refusesHostNetwork() {
         Job job = withPod(
-                renderer.render(Fixtures.ensureJob("job-1", "2x2", Fixtures.spec())), pod -> pod.setHostNetwork(true));
+                renderer.render(Fixtures.ensureJob("job-1", "2x2x1", Fixtures.spec())),
+                pod -> pod.setHostNetwork(true));
         assertThatThrownBy(() -> JobRenderer.validate(job))
                 .isInstanceOf(InvalidJobException.class)
                 .hasMessageContaining("hostNetwork");
@@ -177,20 +198,20 @@ class JobRendererTest {
                 .isInstanceOf(InvalidJobException.class)
                 .hasMessageContaining("topology");
         assertThatThrownBy(() -> renderer.render(
-                        Fixtures.ensureJob("job-1", "2x2", new JobSpec("img", List.of(), List.of(), Map.of()))))
+                        Fixtures.ensureJob("job-1", "2x2x1", new JobSpec("img", List.of(), List.of(), Map.of()))))
                 .isInstanceOf(InvalidJobException.class)
                 .hasMessageContaining("command");
         assertThatThrownBy(() -> renderer.render(Fixtures.ensureJob(
-                        "job-1", "2x2", new JobSpec("img", List.of("x"), List.of(), Map.of("POD_NAME", "x")))))
+                        "job-1", "2x2x1", new JobSpec("img", List.of("x"), List.of(), Map.of("POD_NAME", "x")))))
                 .isInstanceOf(InvalidJobException.class)
                 .hasMessageContaining("POD_NAME");
-        assertThatThrownBy(() -> renderer.render(Fixtures.ensureJob("../etc", "2x2", Fixtures.spec())))
+        assertThatThrownBy(() -> renderer.render(Fixtures.ensureJob("../etc", "2x2x1", Fixtures.spec())))
                 .isInstanceOf(InvalidJobException.class);
     }
 
     @Test
     void renderingIsDeterministic() {
-        var cmd = Fixtures.ensureJob("job-1", "4x4", Fixtures.spec());
+        var cmd = Fixtures.ensureJob("job-1", "2x2x4", Fixtures.spec());
         assertThat(renderer.render(cmd)).isEqualTo(renderer.render(cmd));
     }
 

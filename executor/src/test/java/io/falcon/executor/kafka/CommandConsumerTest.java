@@ -30,9 +30,9 @@ class CommandConsumerTest {
                 new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
         List<ExecutorCommand> handled = new ArrayList<>();
         ExecutorCommand good =
-                Fixtures.ensurePool("job-1", "2x2", io.falcon.events.executor.SupplyMode.ON_DEMAND, null);
+                Fixtures.ensurePool("job-1", "2x2x1", io.falcon.events.executor.SupplyMode.ON_DEMAND, null);
         ExecutorCommand poison =
-                Fixtures.ensurePool("job-boom", "2x2", io.falcon.events.executor.SupplyMode.ON_DEMAND, null);
+                Fixtures.ensurePool("job-boom", "2x2x1", io.falcon.events.executor.SupplyMode.ON_DEMAND, null);
         CommandConsumer loop = new CommandConsumer(
                 consumer,
                 producer,
@@ -97,10 +97,10 @@ class CommandConsumerTest {
                 },
                 Clock.systemUTC(),
                 "executor-test");
-        ExecutorCommand jobA = Fixtures.ensureJob("a", "2x2", Fixtures.spec());
-        ExecutorCommand jobB = Fixtures.ensureJob("b", "2x2", Fixtures.spec());
+        ExecutorCommand jobA = Fixtures.ensureJob("a", "2x2x1", Fixtures.spec());
+        ExecutorCommand jobB = Fixtures.ensureJob("b", "2x2x1", Fixtures.spec());
         ExecutorCommand jobADeleted = Fixtures.deleteJob("a");
-        ExecutorCommand jobC = Fixtures.ensureJob("c", "2x2", Fixtures.spec());
+        ExecutorCommand jobC = Fixtures.ensureJob("c", "2x2x1", Fixtures.spec());
         byte[] key = "c-1".getBytes(StandardCharsets.UTF_8);
         AtomicLong committed = new AtomicLong(-1);
         consumer.schedulePollTask(() -> {

@@ -65,6 +65,7 @@ class ExecutorKafkaIT {
                 String k8sJob = "falcon-" + run;
                 ExecutorCommandBuilder command = executorCommand(jobId)
                         .cluster(cluster)
+                        .topology("2x2x2")
                         .nodePoolName(pool)
                         .k8sJobName(k8sJob)
                         .producer("test")

@@ -92,6 +92,7 @@ class ExecutorRestartIT {
                         cluster.clusterId(),
                         executorCommand(jobId)
                                 .cluster(cluster)
+                                .topology("2x2x2")
                                 .nodePoolName(pool)
                                 .producer("test")
                                 .at(Instant.now())

@@ -21,8 +21,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves the read side of the Compute Engine v1 reservations REST API in the JSON shape the real
- * {@code com.google.cloud.compute.v1.ReservationsClient} (http-json transport) parses.
+ * Serves the read side of the Compute Engine v1 reservations REST API, and get/insert of regional resource policies
+ * (workload policies) with their region operations, in the JSON shape the real
+ * {@code com.google.cloud.compute.v1.ReservationsClient} and {@code ResourcePoliciesClient} (http-json transport)
+ * parse.
  */
 public final class ComputeRestServer implements AutoCloseable {
 
@@ -32,6 +34,15 @@ public final class ComputeRestServer implements AutoCloseable {
             Pattern.compile("^/compute/v1/projects/([^/]+)/zones/([^/]+)/reservations/([^/]+)$");
     private static final Pattern LIST = Pattern.compile("^/compute/v1/projects/([^/]+)/zones/([^/]+)/reservations$");
     private static final Pattern AGGREGATED = Pattern.compile("^/compute/v1/projects/([^/]+)/aggregated/reservations$");
+    private static final Pattern POLICY =
+            Pattern.compile("^/compute/v1/projects/([^/]+)/regions/([^/]+)/resourcePolicies/([^/]+)$");
+    private static final Pattern POLICIES =
+            Pattern.compile("^/compute/v1/projects/([^/]+)/regions/([^/]+)/resourcePolicies$");
+    private static final Pattern REGION_OPERATION =
+            Pattern.compile("^/compute/v1/projects/([^/]+)/regions/([^/]+)/operations/([^/]+?)(/wait)?$");
+    /** Accelerator topologies of workload policies: 2 or 3 dimensions (e.g. 2x2x2). */
+    private static final Pattern ACCELERATOR_TOPOLOGY = Pattern.compile("[1-9][0-9]{0,2}(x[1-9][0-9]{0,2}){1,2}");
+
     /** The one filter shape the sim understands: {@code name = "x"} (also {@code name eq x}); others are ignored. */
     private static final Pattern NAME_FILTER =
             Pattern.compile("^\\s*\\(?\\s*name\\s*(?:=|eq)\\s*\"?([^\"\\s)]+)\"?\\s*\\)?\\s*$");
@@ -40,12 +51,22 @@ public final class ComputeRestServer implements AutoCloseable {
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX").withZone(ZoneOffset.UTC);
 
     private final ReservationStore store;
+    private final ResourcePolicyStore policies;
+    /** Insert operations by name (they finish at once): what the client's polling reads back. */
+    private final Map<String, Map<String, Object>> operations = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private final java.util.concurrent.atomic.AtomicLong operationIds = new java.util.concurrent.atomic.AtomicLong();
     private final ObjectMapper json = new ObjectMapper();
     private final HttpServer server;
     private final ExecutorService executor;
 
     public ComputeRestServer(ReservationStore store, int port) throws IOException {
+        this(store, new ResourcePolicyStore(java.time.Clock.systemUTC()), port);
+    }
+
+    public ComputeRestServer(ReservationStore store, ResourcePolicyStore policies, int port) throws IOException {
         this.store = store;
+        this.policies = policies;
         this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
         this.executor = Executors.newFixedThreadPool(4, r -> {
             Thread t = new Thread(r, "fleet-sim-compute");
@@ -70,6 +91,9 @@ public final class ComputeRestServer implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             String path = exchange.getRequestURI().getPath();
+            if (servePolicies(exchange, path)) {
+                return;
+            }
             if (!"GET".equals(exchange.getRequestMethod())) {
                 send(
                         exchange,
@@ -107,6 +131,154 @@ public final class ComputeRestServer implements AutoCloseable {
             log.warn("compute sim failed to serve {}", exchange.getRequestURI(), e);
             send(exchange, 500, error(500, "fleet-sim internal error: " + e, "backendError"));
         }
+    }
+
+    /** Resource policies and region operations; false when the path is none of theirs. */
+    private boolean servePolicies(HttpExchange exchange, String path) throws IOException {
+        String method = exchange.getRequestMethod();
+        Matcher one = POLICY.matcher(path);
+        if (one.matches() && method.equals("GET")) {
+            var found = policies.get(one.group(1), one.group(2), one.group(3));
+            if (found.isPresent()) {
+                send(exchange, 200, toJson(found.get()));
+            } else {
+                send(
+                        exchange,
+                        404,
+                        error(
+                                404,
+                                "The resource 'projects/" + one.group(1) + "/regions/" + one.group(2)
+                                        + "/resourcePolicies/" + one.group(3) + "' was not found",
+                                "notFound"));
+            }
+            return true;
+        }
+        Matcher insert = POLICIES.matcher(path);
+        if (insert.matches() && method.equals("POST")) {
+            insertPolicy(exchange, insert.group(1), insert.group(2));
+            return true;
+        }
+        Matcher op = REGION_OPERATION.matcher(path);
+        if (op.matches() && (method.equals("GET") || method.equals("POST"))) {
+            Map<String, Object> found = operations.get(op.group(3));
+            if (found == null) {
+                send(
+                        exchange,
+                        404,
+                        error(
+                                404,
+                                "The resource 'projects/" + op.group(1) + "/regions/" + op.group(2) + "/operations/"
+                                        + op.group(3) + "' was not found",
+                                "notFound"));
+            } else {
+                send(exchange, 200, found);
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * resourcePolicies.insert of a workload policy: the name must be a Compute resource name, the type one of the two
+     * the API knows, the accelerator topology a topology; a second policy of the same name is 409 alreadyExists.
+     */
+    private void insertPolicy(HttpExchange exchange, String project, String region) throws IOException {
+        com.fasterxml.jackson.databind.JsonNode body = json.readTree(exchange.getRequestBody());
+        String name = body.path("name").asText("");
+        if (!ResourcePolicyStore.NAME.matcher(name).matches()) {
+            send(
+                    exchange,
+                    400,
+                    error(
+                            400,
+                            "Invalid value for field 'resource.name': '" + name
+                                    + "'. Must be a match of regex '(?:[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?)'",
+                            "invalid"));
+            return;
+        }
+        com.fasterxml.jackson.databind.JsonNode workload = body.path("workloadPolicy");
+        if (workload.isMissingNode()) {
+            send(
+                    exchange,
+                    400,
+                    error(
+                            400,
+                            "fleet-sim models workload policies only; 'resource.workloadPolicy' is" + " missing",
+                            "invalid"));
+            return;
+        }
+        String type = workload.path("type").asText("");
+        if (!type.equals("HIGH_THROUGHPUT") && !type.equals("HIGH_AVAILABILITY")) {
+            send(
+                    exchange,
+                    400,
+                    error(
+                            400,
+                            "Invalid value for field 'resource.workloadPolicy.type': '" + type
+                                    + "'. Must be one of [HIGH_AVAILABILITY, HIGH_THROUGHPUT]",
+                            "invalid"));
+            return;
+        }
+        String topology = workload.path("acceleratorTopology").asText("");
+        if (!topology.isEmpty() && !ACCELERATOR_TOPOLOGY.matcher(topology).matches()) {
+            send(
+                    exchange,
+                    400,
+                    error(
+                            400,
+                            "Invalid value for field 'resource.workloadPolicy.acceleratorTopology': '" + topology
+                                    + "'.",
+                            "invalid"));
+            return;
+        }
+        var created = policies.create(project, region, name, type, topology);
+        if (created.isEmpty()) {
+            send(
+                    exchange,
+                    409,
+                    error(
+                            409,
+                            "The resource 'projects/" + project + "/regions/" + region + "/resourcePolicies/" + name
+                                    + "' already exists",
+                            "alreadyExists"));
+            return;
+        }
+        String opName = "operation-" + System.currentTimeMillis() + "-" + operationIds.incrementAndGet();
+        Map<String, Object> operation = new LinkedHashMap<>();
+        operation.put("kind", "compute#operation");
+        operation.put("id", Long.toUnsignedString(created.get().id() + 1));
+        operation.put("name", opName);
+        operation.put("operationType", "insert");
+        operation.put("targetLink", SELF_LINK_BASE + created.get().path());
+        operation.put("targetId", Long.toUnsignedString(created.get().id()));
+        operation.put("status", "DONE");
+        operation.put("progress", 100);
+        operation.put("insertTime", RFC3339.format(created.get().createdAt()));
+        operation.put("startTime", RFC3339.format(created.get().createdAt()));
+        operation.put("endTime", RFC3339.format(created.get().createdAt()));
+        operation.put("region", SELF_LINK_BASE + "projects/" + project + "/regions/" + region);
+        operation.put(
+                "selfLink", SELF_LINK_BASE + "projects/" + project + "/regions/" + region + "/operations/" + opName);
+        operations.put(opName, operation);
+        send(exchange, 200, operation);
+    }
+
+    private Map<String, Object> toJson(ResourcePolicyStore.WorkloadPolicy p) {
+        Map<String, Object> workload = new LinkedHashMap<>();
+        workload.put("type", p.type());
+        if (!p.acceleratorTopology().isEmpty()) {
+            workload.put("acceleratorTopology", p.acceleratorTopology());
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("kind", "compute#resourcePolicy");
+        body.put("id", Long.toUnsignedString(p.id()));
+        body.put("creationTimestamp", RFC3339.format(p.createdAt()));
+        body.put("name", p.name());
+        body.put("region", SELF_LINK_BASE + "projects/" + p.project() + "/regions/" + p.region());
+        body.put("selfLink", SELF_LINK_BASE + p.path());
+        body.put("status", "READY");
+        body.put("workloadPolicy", workload);
+        return body;
     }
 
     private Map<String, Object> toJson(SimulatedReservation r) {

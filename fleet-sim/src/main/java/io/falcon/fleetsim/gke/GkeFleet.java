@@ -9,6 +9,7 @@ import io.falcon.fleetsim.FleetMilestones;
 import io.falcon.fleetsim.FleetRecord;
 import io.falcon.fleetsim.compute.ReservationKey;
 import io.falcon.fleetsim.compute.ReservationStore;
+import io.falcon.fleetsim.compute.ResourcePolicyStore;
 import io.falcon.fleetsim.compute.SimulatedReservation;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -47,6 +48,7 @@ public final class GkeFleet implements AutoCloseable {
 
     private final Clock clock;
     private final ReservationStore reservations;
+    private final ResourcePolicyStore policies;
     private final ScheduledExecutorService scheduler;
     private final Map<ClusterRef, SimulatedCluster> clusters = new LinkedHashMap<>();
     private final Map<ClusterRef, NodeRegistrar> registrars = new LinkedHashMap<>();
@@ -61,8 +63,18 @@ public final class GkeFleet implements AutoCloseable {
     }
 
     public GkeFleet(Clock clock, ReservationStore reservations, FleetRecord record, FleetMilestones milestones) {
+        this(clock, reservations, new ResourcePolicyStore(clock), record, milestones);
+    }
+
+    public GkeFleet(
+            Clock clock,
+            ReservationStore reservations,
+            ResourcePolicyStore policies,
+            FleetRecord record,
+            FleetMilestones milestones) {
         this.clock = clock;
         this.reservations = reservations;
+        this.policies = policies;
         this.record = record;
         this.milestones = milestones;
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -198,7 +210,8 @@ public final class GkeFleet implements AutoCloseable {
                     .withDescription("Node pool name must be specified.")
                     .asRuntimeException();
         }
-        java.util.Optional<io.grpc.StatusRuntimeException> refused = NodePoolRules.check(requested);
+        java.util.Optional<io.grpc.StatusRuntimeException> refused =
+                NodePoolRules.check(requested, policy -> workloadPolicyTopology(ref, policy));
         if (refused.isPresent()) {
             throw refused.get();
         }
@@ -217,7 +230,8 @@ public final class GkeFleet implements AutoCloseable {
                 .setStatus(NodePool.Status.PROVISIONING)
                 .setStatusMessage("")
                 .build();
-        SimulatedNodePool pool = new SimulatedNodePool(proto, hostsOf(requested), visibleFrom);
+        SimulatedNodePool pool =
+                new SimulatedNodePool(proto, hostsOf(requested, policyTopology(ref, requested)), visibleFrom);
         c.pools.put(name, pool);
 
         Operation op = startOperation(ref, Operation.Type.CREATE_NODE_POOL, ref.nodePoolPath(name));
@@ -486,9 +500,11 @@ public final class GkeFleet implements AutoCloseable {
         String accelerator = p.getConfig().getAcceleratorsCount() > 0
                 ? p.getConfig().getAccelerators(0).getAcceleratorType()
                 : tpu.map(TpuMachineTypes.TpuMachine::acceleratorLabel).orElse(c.tpuType == null ? "" : c.tpuType);
-        String topology = !p.getPlacementPolicy().getTpuTopology().isBlank()
-                ? p.getPlacementPolicy().getTpuTopology()
-                : tpu.map(TpuMachineTypes.TpuMachine::singleHostTopology).orElse("");
+        // GKE labels the nodes with the slice's topology: the placement's (tpuTopology or the workload policy's
+        // acceleratorTopology), else the machine type's single-VM shape
+        String topology = policyTopology(c.ref, p)
+                .or(() -> tpu.map(TpuMachineTypes.TpuMachine::singleHostTopology))
+                .orElse("");
         return new PoolNodes(
                 c.ref.name(),
                 p.getName(),
@@ -496,27 +512,39 @@ public final class GkeFleet implements AutoCloseable {
                 p.getConfig().getMachineType(),
                 accelerator,
                 topology,
-                Map.copyOf(p.getConfig().getLabelsMap()));
+                Map.copyOf(p.getConfig().getLabelsMap()),
+                accelerator.isEmpty()
+                        ? 0
+                        : tpu.map(TpuMachineTypes.TpuMachine::chips).orElse(4));
     }
 
-    /** initialNodeCount, else one host per 4 TPU chips of the topology ("2x4" = 8 chips = 2 hosts), else 1. */
-    static int hostsOf(NodePool pool) {
+    private Optional<String> workloadPolicyTopology(ClusterRef ref, String policy) {
+        return policies.get(ref.project(), region(ref.location()), policy)
+                .map(ResourcePolicyStore.WorkloadPolicy::acceleratorTopology);
+    }
+
+    /** The topology a pool's placement gives its slice: tpuTopology, or its workload policy's; empty without. */
+    private Optional<String> policyTopology(ClusterRef ref, NodePool p) {
+        if (!p.getPlacementPolicy().getTpuTopology().isBlank()) {
+            return Optional.of(p.getPlacementPolicy().getTpuTopology());
+        }
+        if (!p.getPlacementPolicy().getPolicyName().isBlank()) {
+            return workloadPolicyTopology(ref, p.getPlacementPolicy().getPolicyName())
+                    .filter(t -> !t.isBlank());
+        }
+        return Optional.empty();
+    }
+
+    /** initialNodeCount, else one node per VM of the placement's topology ("4x4" of 4-chip VMs = 4), else 1. */
+    static int hostsOf(NodePool pool, Optional<String> topology) {
         if (pool.getInitialNodeCount() > 0) {
             return pool.getInitialNodeCount();
         }
-        String topology = pool.getPlacementPolicy().getTpuTopology();
-        if (!topology.isBlank()) {
-            try {
-                int chips = 1;
-                for (String dim : topology.toLowerCase().split("x")) {
-                    chips *= Integer.parseInt(dim.trim());
-                }
-                return Math.max(1, chips / 4);
-            } catch (NumberFormatException e) {
-                log.warn("unparseable tpuTopology {}; assuming 1 host", topology);
-            }
-        }
-        return 1;
+        int chips = topology.map(TpuMachineTypes::chips).orElse(0);
+        int chipsPerVm = TpuMachineTypes.of(pool.getConfig().getMachineType())
+                .map(TpuMachineTypes.TpuMachine::chips)
+                .orElse(4);
+        return Math.max(1, chips / chipsPerVm);
     }
 
     private static boolean isFlexStart(NodePool pool) {

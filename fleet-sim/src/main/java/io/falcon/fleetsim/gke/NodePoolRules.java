@@ -5,21 +5,32 @@ import com.google.container.v1.ReservationAffinity;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Requests GKE refuses synchronously in CreateNodePool, with GKE's error shape (INVALID_ARGUMENT, "Invalid value for
  * field '...': ..."), so that a request real GKE would refuse fails here too (issue 19). Each rule names the page it
- * comes from. Rules about what each TPU generation accepts (machine type, topology, placement or workload policy)
- * are not here yet: see the issue's note.
+ * comes from.
  */
 final class NodePoolRules {
     static final String RESERVATION_KEY = "compute.googleapis.com/reservation-name";
 
     private NodePoolRules() {}
 
-    /** The first rule the request breaks, as the gRPC error GKE answers with. */
-    static Optional<StatusRuntimeException> check(NodePool pool) {
-        return reservationAffinity(pool).or(() -> multiHostNodeCount(pool)).map(NodePoolRules::invalid);
+    /**
+     * The first rule the request breaks, as the gRPC error GKE answers with.
+     *
+     * @param workloadPolicyTopology the accelerator topology of the workload policy of that name in the cluster's
+     *     project and region, empty when there is no such policy
+     */
+    static Optional<StatusRuntimeException> check(
+            NodePool pool, Function<String, Optional<String>> workloadPolicyTopology) {
+        return reservationAffinity(pool)
+                .or(() -> flexStartWithReservation(pool))
+                .or(() -> machineType(pool))
+                .or(() -> placement(pool, workloadPolicyTopology))
+                .or(() -> multiHostNodeCount(pool, workloadPolicyTopology))
+                .map(NodePoolRules::invalid);
     }
 
     /**
@@ -48,29 +59,116 @@ final class NodePoolRules {
     }
 
     /**
-     * A multi-host TPU slice node pool has exactly one node per host of its topology (4 chips per host for the
-     * generations Falcon uses); GKE creates it atomically
+     * Flex-start VMs come from Dynamic Workload Scheduler capacity, not from a reservation: a flex-start pool cannot
+     * consume a specific reservation (https://cloud.google.com/kubernetes-engine/docs/concepts/dws, "flex-start";
+     * the how-to pages create flex-start pools with {@code --reservation-affinity=none}).
+     */
+    static Optional<String> flexStartWithReservation(NodePool pool) {
+        boolean specific = pool.getConfig().getReservationAffinity().getConsumeReservationType()
+                == ReservationAffinity.Type.SPECIFIC_RESERVATION;
+        if (pool.getConfig().getFlexStart() && specific) {
+            return Optional.of("Invalid value for field 'nodePool.config.flexStart': flex-start node pools cannot"
+                    + " consume a specific reservation (reservationAffinity SPECIFIC_RESERVATION).");
+        }
+        return Optional.empty();
+    }
+
+    /** A TPU machine type GKE does not have (https://cloud.google.com/kubernetes-engine/docs/concepts/plan-tpus). */
+    static Optional<String> machineType(NodePool pool) {
+        String machineType = pool.getConfig().getMachineType();
+        if (TpuMachineTypes.looksLikeTpu(machineType)
+                && TpuMachineTypes.of(machineType).isEmpty()) {
+            return Optional.of("Invalid value for field 'nodePool.config.machineType': '" + machineType
+                    + "' is not a supported TPU machine type.");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * How a multi-host slice is placed: tpu_topology for v5e, v5p and v6e 4-chip types, in the generation's number of
+     * dimensions and in whole VMs (https://cloud.google.com/kubernetes-engine/docs/concepts/plan-tpus); the 8-chip
+     * v5e/v6e types are single-host only (https://cloud.google.com/tpu/docs/v6e, https://cloud.google.com/tpu/docs/v5e);
+     * TPU7x takes a workload policy instead of tpu_topology, which must exist in the cluster's project and region
+     * (https://cloud.google.com/kubernetes-engine/docs/concepts/tpu-ironwood; the API answers InvalidArgument for a
+     * policy it cannot find: NodePool.PlacementPolicy.policy_name in
+     * https://cloud.google.com/kubernetes-engine/docs/reference/rest/v1/projects.locations.clusters.nodePools).
+     */
+    static Optional<String> placement(NodePool pool, Function<String, Optional<String>> workloadPolicyTopology) {
+        Optional<TpuMachineTypes.TpuMachine> machine =
+                TpuMachineTypes.of(pool.getConfig().getMachineType());
+        String topology = pool.getPlacementPolicy().getTpuTopology();
+        String policy = pool.getPlacementPolicy().getPolicyName();
+        if (!policy.isBlank()) {
+            Optional<String> policyTopology = workloadPolicyTopology.apply(policy);
+            if (policyTopology.isEmpty()) {
+                return Optional.of("Invalid value for field 'nodePool.placementPolicy.policyName': resource policy '"
+                        + policy + "' was not found in the cluster's project and region.");
+            }
+            if (machine.isPresent() && policyTopology.get().isBlank()) {
+                return Optional.of("Invalid value for field 'nodePool.placementPolicy.policyName': workload policy '"
+                        + policy + "' has no accelerator topology, which a TPU slice node pool needs.");
+            }
+            if (machine.isPresent() && !topology.isBlank()) {
+                return Optional.of("Invalid value for field 'nodePool.placementPolicy': tpuTopology and a workload"
+                        + " policy's accelerator topology cannot both be set.");
+            }
+        }
+        if (machine.isEmpty() || topology.isBlank()) {
+            return machine.filter(m -> !policy.isBlank())
+                    .flatMap(m ->
+                            shapeFits(m, workloadPolicyTopology.apply(policy).orElse(""), "policyName"));
+        }
+        TpuMachineTypes.TpuMachine m = machine.get();
+        if (m.multiHost() == TpuMachineTypes.MultiHost.NONE) {
+            return Optional.of("Invalid value for field 'nodePool.placementPolicy.tpuTopology': machine type "
+                    + pool.getConfig().getMachineType() + " forms single-host slices only (" + m.singleHostTopology()
+                    + "); use the 4-chip machine type for multi-host topologies.");
+        }
+        if (m.multiHost() == TpuMachineTypes.MultiHost.WORKLOAD_POLICY) {
+            return Optional.of("Invalid value for field 'nodePool.placementPolicy.tpuTopology': "
+                    + pool.getConfig().getMachineType() + " node pools are placed by a workload policy"
+                    + " (placementPolicy.policyName), not by tpuTopology.");
+        }
+        return shapeFits(m, topology, "tpuTopology");
+    }
+
+    private static Optional<String> shapeFits(TpuMachineTypes.TpuMachine m, String topology, String field) {
+        int chips = TpuMachineTypes.chips(topology);
+        if (chips == 0 || topology.split("x").length != m.dimensions() || chips % m.chips() != 0) {
+            return Optional.of("Invalid value for field 'nodePool.placementPolicy." + field + "': '" + topology
+                    + "' is not a " + m.dimensions() + "-D topology of whole " + m.chips() + "-chip VMs.");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A multi-host TPU slice node pool has exactly one node per VM of its topology; GKE creates it atomically
      * (https://cloud.google.com/kubernetes-engine/docs/concepts/plan-tpus, "multi-host TPU slice node pools").
      */
-    static Optional<String> multiHostNodeCount(NodePool pool) {
+    static Optional<String> multiHostNodeCount(
+            NodePool pool, Function<String, Optional<String>> workloadPolicyTopology) {
         String topology = pool.getPlacementPolicy().getTpuTopology();
+        if (topology.isBlank() && !pool.getPlacementPolicy().getPolicyName().isBlank()) {
+            topology = workloadPolicyTopology
+                    .apply(pool.getPlacementPolicy().getPolicyName())
+                    .orElse("");
+        }
         if (topology.isBlank() || pool.getInitialNodeCount() == 0) {
             return Optional.empty();
         }
-        int chips = 1;
-        try {
-            for (String dim : topology.toLowerCase().split("x")) {
-                chips *= Integer.parseInt(dim.trim());
-            }
-        } catch (NumberFormatException e) {
+        int chips = TpuMachineTypes.chips(topology.toLowerCase());
+        if (chips == 0) {
             return Optional.of("Invalid value for field 'nodePool.placementPolicy.tpuTopology': '" + topology
                     + "' is not a TPU topology.");
         }
-        int hosts = Math.max(1, chips / 4);
-        if (hosts > 1 && pool.getInitialNodeCount() != hosts) {
+        int chipsPerVm = TpuMachineTypes.of(pool.getConfig().getMachineType())
+                .map(TpuMachineTypes.TpuMachine::chips)
+                .orElse(4);
+        int vms = Math.max(1, chips / chipsPerVm);
+        if (vms > 1 && pool.getInitialNodeCount() != vms) {
             return Optional.of(
                     "Invalid value for field 'nodePool.initialNodeCount': a multi-host TPU slice of topology "
-                            + topology + " has " + hosts + " nodes, got " + pool.getInitialNodeCount() + ".");
+                            + topology + " has " + vms + " nodes, got " + pool.getInitialNodeCount() + ".");
         }
         return Optional.empty();
     }

@@ -8,6 +8,7 @@ import java.util.Map;
  * @param accelerator value of {@code cloud.google.com/gke-tpu-accelerator}, empty for non-TPU pools
  * @param topology value of {@code cloud.google.com/gke-tpu-topology}, empty when the pool has no placement policy
  * @param labels the pool's Kubernetes labels (config.labels), copied onto the nodes as GKE does
+ * @param chipsPerNode TPU chips of each node (its google.com/tpu capacity), 0 for non-TPU pools
  */
 public record PoolNodes(
         String cluster,
@@ -16,7 +17,8 @@ public record PoolNodes(
         String machineType,
         String accelerator,
         String topology,
-        Map<String, String> labels) {
+        Map<String, String> labels,
+        int chipsPerNode) {
 
     public String nodeName(int index) {
         return "gke-" + cluster + "-" + pool + "-" + index;

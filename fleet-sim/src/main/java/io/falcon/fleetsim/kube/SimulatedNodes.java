@@ -22,8 +22,6 @@ public final class SimulatedNodes implements NodeRegistrar {
     public static final String NODE_POOL_LABEL = "cloud.google.com/gke-nodepool";
     public static final String TPU_ACCELERATOR_LABEL = "cloud.google.com/gke-tpu-accelerator";
     public static final String TPU_TOPOLOGY_LABEL = "cloud.google.com/gke-tpu-topology";
-    /** TPU chips per simulated host, advertised as the google.com/tpu extended resource. */
-    public static final int CHIPS_PER_HOST = 4;
 
     private static final AtomicInteger ADDRESSES = new AtomicInteger();
 
@@ -83,7 +81,8 @@ public final class SimulatedNodes implements NodeRegistrar {
         capacity.put("memory", new Quantity("32Gi"));
         capacity.put("pods", new Quantity("110"));
         if (tpu) {
-            capacity.put("google.com/tpu", new Quantity(Integer.toString(CHIPS_PER_HOST)));
+            // the machine type's chips, advertised as the google.com/tpu extended resource
+            capacity.put("google.com/tpu", new Quantity(Integer.toString(pool.chipsPerNode())));
         }
         String now = DateTimeFormatter.ISO_INSTANT.format(
                 clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));

@@ -41,8 +41,7 @@ final class Execution {
                                 Status.Pending,
                                 Optional.of(Reason.Dispatching),
                                 Messages.submitted(
-                                        submitted.k8sJobName(),
-                                        job.request().topology().hosts()),
+                                        submitted.k8sJobName(), job.request().vms()),
                                 now,
                                 out);
                         timers.arm(state.jobs.get(job.id()));

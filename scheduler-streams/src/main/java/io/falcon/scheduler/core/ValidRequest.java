@@ -23,4 +23,10 @@ public record ValidRequest(
         Optional<SupplyMode> supplyMode,
         Optional<Long> timeoutSeconds,
         Instant submittedAt,
-        int priority) {}
+        int priority) {
+
+    /** VMs of the job's slice (pods of its Kubernetes Job): validation accepted the shape, so it has a slice. */
+    public int vms() {
+        return tpuType.slice(topology).map(io.falcon.events.TpuSlice::vms).orElse(topology.hosts());
+    }
+}
