@@ -175,7 +175,8 @@ public final class ChangeMapper {
                 requiredString(r, "gcs_bucket"),
                 optionalString(r, "default_reservation"),
                 ClusterStatus.fromWire(requiredString(r, "status")),
-                optionalInstant(r, "created_at"));
+                optionalInstant(r, "created_at"),
+                optionalString(r, "k8s_service_account"));
     }
 
     private static String rowId(Map<String, Object> row) {

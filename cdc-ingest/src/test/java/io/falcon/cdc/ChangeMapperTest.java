@@ -232,6 +232,17 @@ class ChangeMapperTest {
         assertThat(updated.before().orElseThrow().status()).isEqualTo(ClusterStatus.ACTIVE);
         assertThat(updated.after().orElseThrow().status()).isEqualTo(ClusterStatus.MAINTENANCE);
         assertThat(updated.after().orElseThrow().defaultReservation()).contains("res-a");
+        assertThat(updated.after().orElseThrow().k8sServiceAccount())
+                .as("a row from before migration V4 has no such column")
+                .isEmpty();
+
+        ClusterChange withAccount = asCluster(ChangeMapper.map(change(
+                "clusters",
+                "u",
+                cluster("c-1"),
+                with(cluster("c-1"), "k8s_service_account", "falcon-jobs"),
+                binlog(2, 1))));
+        assertThat(withAccount.after().orElseThrow().k8sServiceAccount()).contains("falcon-jobs");
 
         ClusterChange deleted =
                 asCluster(ChangeMapper.map(change("clusters", "d", cluster("c-1"), null, binlog(3, 0))));

@@ -79,6 +79,13 @@ final class ClusterCommands implements Runnable {
         String defaultReservation;
 
         @Option(
+                names = "--k8s-service-account",
+                paramLabel = "NAME",
+                description = "Kubernetes service account the cluster's job pods run as: through Workload Identity the"
+                        + " identity their GCS FUSE volume uses for the bucket (default: the namespace's default)")
+        String k8sServiceAccount;
+
+        @Option(
                 names = "--status",
                 paramLabel = "STATUS",
                 defaultValue = "active",
@@ -96,9 +103,12 @@ final class ClusterCommands implements Runnable {
             }
             Connections connections = FalconCli.connections(spec);
             try (Connection connection = connections.database();
+                    // the column is named only when given, so a database before migration V4 still takes the rest
                     PreparedStatement insert = connection.prepareStatement(
                             "INSERT INTO clusters (id, name, project, location, tpu_type, gcs_bucket, default_reservation,"
-                                    + " status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+                                    + " status" + (k8sServiceAccount == null ? "" : ", k8s_service_account")
+                                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?" + (k8sServiceAccount == null ? "" : ", ?")
+                                    + ")")) {
                 insert.setString(1, clusterId);
                 insert.setString(2, name);
                 insert.setString(3, project);
@@ -107,6 +117,9 @@ final class ClusterCommands implements Runnable {
                 insert.setString(6, gcsBucket);
                 insert.setString(7, defaultReservation);
                 insert.setString(8, status);
+                if (k8sServiceAccount != null) {
+                    insert.setString(9, k8sServiceAccount);
+                }
                 insert.executeUpdate();
             } catch (SQLException e) {
                 if (e.getSQLState() != null && e.getSQLState().startsWith("23")) {

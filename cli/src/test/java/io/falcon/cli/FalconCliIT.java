@@ -207,8 +207,19 @@ class FalconCliIT {
                 "--gcs-bucket",
                 "bucket-a",
                 "--default-reservation",
-                "res-a");
+                "res-a",
+                "--k8s-service-account",
+                "falcon-jobs");
         assertThat(add.exitCode()).as(add.err()).isZero();
+        try (Connection connection = db.connect(database);
+                var select = connection.prepareStatement(
+                        "SELECT id, k8s_service_account FROM clusters WHERE id IN ('cl-a') ORDER BY id");
+                ResultSet row = select.executeQuery()) {
+            assertThat(row.next()).isTrue();
+            assertThat(row.getString(2)).isEqualTo("falcon-jobs");
+        } catch (java.sql.SQLException e) {
+            throw new AssertionError(e);
+        }
         assertThat(cli(
                                 "clusters",
                                 "add",

@@ -13,7 +13,7 @@ class SchemaMigratorIT {
         StatusDb db = new StatusDb(false);
         var first = SchemaMigrator.migrate(db.url(), db.db.user(), db.db.password());
         var second = SchemaMigrator.migrate(db.url(), db.db.user(), db.db.password());
-        assertThat(first.migrationsExecuted).isEqualTo(3);
+        assertThat(first.migrationsExecuted).isEqualTo(4);
         assertThat(second.migrationsExecuted).isZero();
         try (Connection c = db.connect();
                 ResultSet columns = c.getMetaData().getColumns(db.name, null, "clusters", "default_reservation")) {

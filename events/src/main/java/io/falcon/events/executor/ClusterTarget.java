@@ -1,8 +1,29 @@
 package io.falcon.events.executor;
 
-/** Everything the executor needs to reach an edge cluster, copied from its clusters row. */
+/**
+ * Everything the executor needs to reach an edge cluster, copied from its clusters row.
+ *
+ * @param k8sServiceAccount the Kubernetes service account the cluster's job pods run as, empty for the namespace's
+ *     default; records written before it existed read as empty
+ */
 public record ClusterTarget(
-        String clusterId, String name, String project, String location, String tpuType, String gcsBucket) {
+        String clusterId,
+        String name,
+        String project,
+        String location,
+        String tpuType,
+        String gcsBucket,
+        java.util.Optional<String> k8sServiceAccount) {
+
+    public ClusterTarget {
+        k8sServiceAccount = k8sServiceAccount == null ? java.util.Optional.empty() : k8sServiceAccount;
+    }
+
+    /** A target whose pods run as the namespace's default service account. */
+    public ClusterTarget(
+            String clusterId, String name, String project, String location, String tpuType, String gcsBucket) {
+        this(clusterId, name, project, location, tpuType, gcsBucket, java.util.Optional.empty());
+    }
 
     /** The GKE resource name of the cluster. */
     public String resourceName() {

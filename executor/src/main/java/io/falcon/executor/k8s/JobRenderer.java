@@ -174,6 +174,11 @@ public final class JobRenderer {
                 // Service of the same name (renderService) provides.
                 .withSubdomain(pods > 1 ? command.k8sJobName() : null)
                 .withRestartPolicy("Never")
+                // Workload Identity: the cluster's service account is the identity the GCS FUSE volume uses for the
+                // cluster's bucket
+                // (https://cloud.google.com/kubernetes-engine/docs/how-to/cloud-storage-fuse-csi-driver-setup);
+                // without one, the namespace's default service account
+                .withServiceAccountName(serviceAccount(command).orElse(null))
                 .withNodeSelector(nodeSelector)
                 .addNewToleration()
                 .withKey(TPU_RESOURCE)
@@ -307,5 +312,22 @@ public final class JobRenderer {
         return tpuType.slice(topology)
                 .orElseThrow(() -> new InvalidJobException(
                         "topology '" + command.topology() + "' is not a " + tpuType.wireName() + " slice shape"));
+    }
+
+    private static final java.util.regex.Pattern DNS_SUBDOMAIN =
+            java.util.regex.Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
+    /** The cluster's service account for the job's pods, checked to be a Kubernetes object name. */
+    private static java.util.Optional<String> serviceAccount(EnsureJob command) {
+        java.util.Optional<String> account = command.cluster() == null
+                ? java.util.Optional.empty()
+                : command.cluster().k8sServiceAccount().filter(a -> !a.isBlank());
+        if (account.isPresent()
+                && (account.get().length() > 253
+                        || !DNS_SUBDOMAIN.matcher(account.get()).matches())) {
+            throw new InvalidJobException("cluster's k8s_service_account '" + account.get()
+                    + "' is not a Kubernetes service account name (lowercase DNS subdomain, at most 253)");
+        }
+        return account;
     }
 }

@@ -81,7 +81,14 @@ public final class ClusterRegistryWatcher implements Runnable {
     }
 
     static ClusterTarget target(ClusterRow row) {
-        return new ClusterTarget(row.id(), row.name(), row.project(), row.location(), row.tpuType(), row.gcsBucket());
+        return new ClusterTarget(
+                row.id(),
+                row.name(),
+                row.project(),
+                row.location(),
+                row.tpuType(),
+                row.gcsBucket(),
+                row.k8sServiceAccount());
     }
 
     public void stop() {

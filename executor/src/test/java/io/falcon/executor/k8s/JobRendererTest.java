@@ -96,6 +96,49 @@ class JobRendererTest {
     }
 
     @Test
+    void podsRunAsTheClustersServiceAccountWhenItHasOneAndABadNameIsRefused() {
+        var base = Fixtures.cluster();
+        var withAccount = new io.falcon.events.executor.ClusterTarget(
+                base.clusterId(),
+                base.name(),
+                base.project(),
+                base.location(),
+                base.tpuType(),
+                base.gcsBucket(),
+                java.util.Optional.of("falcon-jobs-bucket"));
+        var command = io.falcon.testkit.builders.ExecutorCommandBuilder.executorCommand("job-sa")
+                .cluster(withAccount)
+                .topology("2x2x1")
+                .spec(Fixtures.spec())
+                .ensureJob();
+        assertThat(renderer.render(command).getSpec().getTemplate().getSpec().getServiceAccountName())
+                .isEqualTo("falcon-jobs-bucket");
+        assertThat(renderer.render(Fixtures.ensureJob("job-1", "2x2x1", Fixtures.spec()))
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getServiceAccountName())
+                .as("no account on the row: the namespace's default")
+                .isNull();
+
+        var bad = io.falcon.testkit.builders.ExecutorCommandBuilder.executorCommand("job-sa")
+                .cluster(new io.falcon.events.executor.ClusterTarget(
+                        base.clusterId(),
+                        base.name(),
+                        base.project(),
+                        base.location(),
+                        base.tpuType(),
+                        base.gcsBucket(),
+                        java.util.Optional.of("Bad_Name")))
+                .topology("2x2x1")
+                .spec(Fixtures.spec())
+                .ensureJob();
+        assertThatThrownBy(() -> renderer.render(bad))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("k8s_service_account 'Bad_Name'");
+    }
+
+    @Test
     void aTwoByFourSliceOnAnEightChipVmIsOnePodAskingForAllEightChipsWithoutAService() {
         var command = io.falcon.testkit.builders.ExecutorCommandBuilder.executorCommand("job-8")
                 .cluster(Fixtures.cluster())

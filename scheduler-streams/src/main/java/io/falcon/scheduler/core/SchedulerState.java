@@ -137,7 +137,8 @@ final class SchedulerState {
                 cluster.project(),
                 cluster.location(),
                 cluster.tpuType(),
-                cluster.gcsBucket());
+                cluster.gcsBucket(),
+                cluster.k8sServiceAccount());
     }
 
     // ---- commands ----
