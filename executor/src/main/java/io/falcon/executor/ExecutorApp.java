@@ -106,7 +106,7 @@ public final class ExecutorApp implements AutoCloseable {
                 config.scaleDown());
         KubernetesEdgeApi edgeApi = new KubernetesEdgeApi(
                 edgeClients,
-                new JobRenderer(config.namespace(), config.finishedJobTtl()),
+                new JobRenderer(config.namespace(), config.finishedJobTtl(), config.logCopyInterval()),
                 config.namespace(),
                 this::watchCluster);
         this.nodePools = new NodePoolManager(

@@ -31,7 +31,8 @@ public record ExecutorConfig(
         Duration maxBackoff,
         int deleteFailuresReported,
         NodePoolSpec.ScaleDown scaleDown,
-        int commandThreads) {
+        int commandThreads,
+        Duration logCopyInterval) {
 
     /** How the executor authenticates to GKE, Compute and the edge Kubernetes APIs. */
     public enum Credentials {
@@ -95,7 +96,8 @@ public record ExecutorConfig(
                         values.get(ExecutorKeys.SCALE_DOWN_RESERVATION),
                         values.get(ExecutorKeys.SCALE_DOWN_ON_DEMAND),
                         values.get(ExecutorKeys.SCALE_DOWN_FLEX_START)),
-                values.getInt(ExecutorKeys.COMMAND_THREADS));
+                values.getInt(ExecutorKeys.COMMAND_THREADS),
+                values.get(ExecutorKeys.LOG_COPY_INTERVAL));
     }
 
     /** The settings for the fleet simulator: no credentials, plaintext gRPC, short timers. */

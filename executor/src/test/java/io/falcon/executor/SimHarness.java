@@ -88,7 +88,7 @@ public final class SimHarness implements AutoCloseable {
                 config.scaleDown());
         edgeApi = new KubernetesEdgeApi(
                 edges,
-                new JobRenderer(config.namespace(), config.finishedJobTtl()),
+                new JobRenderer(config.namespace(), config.finishedJobTtl(), config.logCopyInterval()),
                 config.namespace(),
                 reconciler::watch);
         nodePools = new NodePoolManager(

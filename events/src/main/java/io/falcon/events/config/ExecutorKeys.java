@@ -60,6 +60,12 @@ public final class ExecutorKeys {
             "job.ttl-after-finished",
             Duration.ofHours(24),
             "ttlSecondsAfterFinished of the Jobs Falcon creates: a second line of defence should a deletion be lost");
+    public static final Setting<Duration> LOG_COPY_INTERVAL = timer(
+            "job.log-copy-interval",
+            Duration.ofSeconds(30),
+            "how often a running pod's log (written to a local emptyDir) is copied whole to"
+                    + " gs://BUCKET/logs/JOB_ID/POD.log: Cloud Storage FUSE makes a written file visible only when it is"
+                    + " closed, so a log written there directly would appear only when the job ends");
     public static final Setting<String> PRODUCER_NAME = withDefault(
             "falcon.executor.producer-name",
             SettingType.TEXT,
@@ -127,6 +133,7 @@ public final class ExecutorKeys {
                     IMAGE_PULL_GRACE,
                     INFORMER_RESYNC,
                     FINISHED_JOB_TTL,
+                    LOG_COPY_INTERVAL,
                     PRODUCER_NAME,
                     WATCH_CLUSTER_REGISTRY,
                     VISIBILITY_GRACE,

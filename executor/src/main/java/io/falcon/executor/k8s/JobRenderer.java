@@ -49,7 +49,14 @@ public final class JobRenderer {
     /** The default ttlSecondsAfterFinished: a day, long enough for any executor outage to be over. */
     public static final java.time.Duration DEFAULT_TTL = java.time.Duration.ofHours(24);
 
+    /** The local emptyDir the workload's output goes to before it is copied to the bucket. */
+    public static final String LOCAL_LOG_MOUNT = "/falcon-log";
+
+    public static final String LOCAL_LOG_VOLUME = "falcon-log";
+    public static final java.time.Duration DEFAULT_LOG_COPY_INTERVAL = java.time.Duration.ofSeconds(30);
+
     private final java.time.Duration ttlAfterFinished;
+    private final java.time.Duration logCopyInterval;
 
     public JobRenderer(String namespace) {
         this(namespace, DEFAULT_TTL);
@@ -60,8 +67,14 @@ public final class JobRenderer {
      *     own deletion was lost (the scheduler deletes Jobs of ended tasks itself, and re-asks until confirmed)
      */
     public JobRenderer(String namespace, java.time.Duration ttlAfterFinished) {
+        this(namespace, ttlAfterFinished, DEFAULT_LOG_COPY_INTERVAL);
+    }
+
+    /** @param logCopyInterval how often the running pod's log is copied whole to the bucket (at least 1 s) */
+    public JobRenderer(String namespace, java.time.Duration ttlAfterFinished, java.time.Duration logCopyInterval) {
         this.namespace = namespace;
         this.ttlAfterFinished = ttlAfterFinished;
+        this.logCopyInterval = logCopyInterval;
     }
 
     /** The log file of a pod, as seen inside the container (the bucket is mounted at /gcs). */
@@ -139,7 +152,8 @@ public final class JobRenderer {
                 .withName(CONTAINER_NAME)
                 .withImage(spec.image())
                 .withCommand("/bin/sh", "-c")
-                .withArgs(shellScript(command.jobId(), argv))
+                .withArgs(shellScript(
+                        logDirectory(command.jobId()), LOCAL_LOG_MOUNT, Math.max(1, logCopyInterval.toSeconds()), argv))
                 .withEnv(env(command.jobId(), spec.env()))
                 .withNewResources()
                 .addToRequests(TPU_RESOURCE, chips)
@@ -148,6 +162,10 @@ public final class JobRenderer {
                 .addNewVolumeMount()
                 .withName(GCS_VOLUME)
                 .withMountPath(GCS_MOUNT)
+                .endVolumeMount()
+                .addNewVolumeMount()
+                .withName(LOCAL_LOG_VOLUME)
+                .withMountPath(LOCAL_LOG_MOUNT)
                 .endVolumeMount()
                 .build();
 
@@ -193,6 +211,11 @@ public final class JobRenderer {
                 .addToVolumeAttributes("bucketName", bucket)
                 .addToVolumeAttributes("mountOptions", "implicit-dirs")
                 .endCsi()
+                .endVolume()
+                .addNewVolume()
+                .withName(LOCAL_LOG_VOLUME)
+                .withNewEmptyDir()
+                .endEmptyDir()
                 .endVolume()
                 .endSpec()
                 .endTemplate()
@@ -266,20 +289,45 @@ public final class JobRenderer {
         }
     }
 
-    /** mkdir the log directory, redirect stdout+stderr to the pod's log file, then exec the workload's argv. */
-    static String shellScript(String jobId, List<String> argv) {
-        String dir = logDirectory(jobId);
+    /**
+     * The container's shell script. Cloud Storage FUSE uploads a written file when it is closed (or fsync'ed, which
+     * streaming writes do not even honour), so the workload's stdout and stderr go to a local file, which a background
+     * loop copies whole to {@code <logDir>/<pod>.log} every {@code copyEverySeconds} (each copy closes, so the object
+     * is visible with the log so far), and once more when the workload ends. The shell stays as PID 1 to do that last
+     * copy: it forwards SIGTERM/SIGINT to the workload, waits for it, and exits with its exit status (137 after a
+     * SIGKILL, as before), so Falcon's failure reasons still see the workload's own code.
+     */
+    static String shellScript(String logDir, String localDir, long copyEverySeconds, List<String> argv) {
         StringBuilder b = new StringBuilder();
         b.append("mkdir -p ")
-                .append(quote(dir))
-                .append(" && exec >>")
-                .append(quote(dir))
+                .append(quote(logDir))
+                .append(' ')
+                .append(quote(localDir))
+                .append(" || exit 1\n");
+        b.append("log=")
+                .append(quote(localDir))
                 .append("/\"${")
                 .append(POD_NAME_ENV)
-                .append("}.log\" 2>&1; exec");
-        for (String arg : argv) {
-            b.append(' ').append(quote(arg));
+                .append("}.log\"\n");
+        b.append("dst=")
+                .append(quote(logDir))
+                .append("/\"${")
+                .append(POD_NAME_ENV)
+                .append("}.log\"\n");
+        b.append(": >>\"$log\"\n");
+        b.append("(while sleep ").append(copyEverySeconds).append("; do cp \"$log\" \"$dst\"; done) &\n");
+        b.append("copier=$!\n");
+        for (int i = 0; i < argv.size(); i++) {
+            b.append(i == 0 ? "" : " ").append(quote(argv.get(i)));
         }
+        b.append(" >>\"$log\" 2>&1 &\n");
+        b.append("child=$!\n");
+        b.append("trap 'kill -TERM \"$child\" 2>/dev/null' TERM INT\n");
+        b.append("wait \"$child\"; rc=$?\n");
+        b.append("while kill -0 \"$child\" 2>/dev/null; do wait \"$child\"; rc=$?; done\n");
+        b.append("kill \"$copier\" 2>/dev/null\n");
+        b.append("cp \"$log\" \"$dst\"\n");
+        b.append("exit \"$rc\"\n");
         return b.toString();
     }
 

@@ -57,10 +57,12 @@ class JobRendererTest {
         assertThat(c.getImage()).isEqualTo("us-docker.pkg.dev/p/r/train:1");
         assertThat(c.getResources().getRequests()).containsEntry("google.com/tpu", new Quantity("4"));
         assertThat(c.getResources().getLimits()).containsEntry("google.com/tpu", new Quantity("4"));
-        assertThat(c.getVolumeMounts()).singleElement().satisfies(m -> {
-            assertThat(m.getName()).isEqualTo("gcs");
-            assertThat(m.getMountPath()).isEqualTo("/gcs");
-        });
+        assertThat(c.getVolumeMounts())
+                .extracting(m -> m.getName() + " at " + m.getMountPath())
+                .containsExactly("gcs at /gcs", "falcon-log at /falcon-log");
+        assertThat(pod.getVolumes().get(1).getEmptyDir())
+                .as("the local log the script copies")
+                .isNotNull();
         Volume v = pod.getVolumes().get(0);
         assertThat(v.getName()).isEqualTo("gcs");
         assertThat(v.getCsi().getDriver()).isEqualTo("gcsfuse.csi.storage.gke.io");
@@ -81,9 +83,15 @@ class JobRendererTest {
         Container c = job.getSpec().getTemplate().getSpec().getContainers().get(0);
 
         assertThat(c.getCommand()).containsExactly("/bin/sh", "-c");
+        // the whole script is run by LogCopyScriptTest; here: where it logs, how often it copies, what it runs
         assertThat(c.getArgs())
-                .containsExactly("mkdir -p '/gcs/logs/job-1' && exec >>'/gcs/logs/job-1'/\"${POD_NAME}.log\""
-                        + " 2>&1; exec 'python' 'train.py' '--steps' 'it'\"'\"'s 10'");
+                .singleElement()
+                .satisfies(script -> assertThat(script)
+                        .contains("log='/falcon-log'/\"${POD_NAME}.log\"")
+                        .contains("dst='/gcs/logs/job-1'/\"${POD_NAME}.log\"")
+                        .contains("while sleep 30; do cp \"$log\" \"$dst\"; done")
+                        .contains("'python' 'train.py' '--steps' 'it'\"'\"'s 10' >>\"$log\" 2>&1 &")
+                        .endsWith("exit \"$rc\"\n"));
         EnvVar podName = c.getEnv().get(0);
         assertThat(podName.getName()).isEqualTo("POD_NAME");
         assertThat(podName.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.name");
