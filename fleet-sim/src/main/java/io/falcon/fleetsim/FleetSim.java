@@ -37,6 +37,7 @@ public final class FleetSim implements AutoCloseable {
     private final ComputeRestServer computeServer;
     private final FleetRecord record;
     private final FleetMilestones milestones;
+    private final ApiCalls calls;
 
     private FleetSim(
             ReservationStore reservations,
@@ -46,7 +47,9 @@ public final class FleetSim implements AutoCloseable {
             GkeServer gkeServer,
             ComputeRestServer computeServer,
             FleetRecord record,
-            FleetMilestones milestones) {
+            FleetMilestones milestones,
+            ApiCalls calls) {
+        this.calls = calls;
         this.record = record;
         this.milestones = milestones;
         this.reservations = reservations;
@@ -64,6 +67,7 @@ public final class FleetSim implements AutoCloseable {
         try {
             ReservationStore reservations = new ReservationStore(config.clock());
             FleetMilestones milestones = new FleetMilestones();
+            ApiCalls calls = new ApiCalls();
             GkeFleet gke = new GkeFleet(config.clock(), reservations, record, milestones);
             started.add(gke);
             Map<ClusterRef, EdgeKubernetes> edges = new LinkedHashMap<>();
@@ -73,8 +77,8 @@ public final class FleetSim implements AutoCloseable {
                 if (edges.containsKey(ref)) {
                     throw new IllegalArgumentException("duplicate cluster " + ref);
                 }
-                EdgeKubernetes edge =
-                        EdgeKubernetes.start(ref.name(), 0, config.clock(), config.simulatorTick(), record, milestones);
+                EdgeKubernetes edge = EdgeKubernetes.start(
+                        ref.name(), 0, config.clock(), config.simulatorTick(), record, milestones, calls);
                 started.add(edge);
                 NodePoolKnobs clusterKnobs = new NodePoolKnobs(config.poolCreationDelay(), config.poolDeletionDelay());
                 gke.addCluster(ref, cluster.tpuType(), edge.url(), fakeCaCertificate(), clusterKnobs, edge.nodes());
@@ -90,11 +94,11 @@ public final class FleetSim implements AutoCloseable {
                             r.inUseCount());
                 }
             }
-            GkeServer gkeServer = new GkeServer(gke, config.gkePort());
+            GkeServer gkeServer = new GkeServer(gke, config.gkePort(), calls);
             started.add(gkeServer);
-            ComputeRestServer computeServer = new ComputeRestServer(reservations, config.computePort());
+            ComputeRestServer computeServer = new ComputeRestServer(reservations, config.computePort(), calls);
             started.add(computeServer);
-            return new FleetSim(reservations, gke, edges, knobs, gkeServer, computeServer, record, milestones);
+            return new FleetSim(reservations, gke, edges, knobs, gkeServer, computeServer, record, milestones, calls);
         } catch (IOException | RuntimeException e) {
             for (AutoCloseable c : started) {
                 closeQuietly(c);
@@ -148,6 +152,11 @@ public final class FleetSim implements AutoCloseable {
     /** Every node-pool and Kubernetes Job create and delete served so far, with its outcome. */
     public FleetRecord record() {
         return record;
+    }
+
+    /** Every kind of GKE, Compute and Kubernetes call served so far, per caller (User-Agent). */
+    public ApiCalls apiCalls() {
+        return calls;
     }
 
     /** The moments of each job's life as the fleet sees them, for a listener in the same JVM. */

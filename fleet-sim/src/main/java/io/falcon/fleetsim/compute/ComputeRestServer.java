@@ -3,6 +3,7 @@ package io.falcon.fleetsim.compute;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.falcon.fleetsim.ApiCalls;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -43,9 +44,16 @@ public final class ComputeRestServer implements AutoCloseable {
     private final ObjectMapper json = new ObjectMapper();
     private final HttpServer server;
     private final ExecutorService executor;
+    private final ApiCalls calls;
 
     public ComputeRestServer(ReservationStore store, int port) throws IOException {
+        this(store, port, new ApiCalls());
+    }
+
+    /** As above, noting every request it serves (method and path template) in calls. */
+    public ComputeRestServer(ReservationStore store, int port, ApiCalls calls) throws IOException {
         this.store = store;
+        this.calls = calls;
         this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
         this.executor = Executors.newFixedThreadPool(4, r -> {
             Thread t = new Thread(r, "fleet-sim-compute");
@@ -70,6 +78,11 @@ public final class ComputeRestServer implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             String path = exchange.getRequestURI().getPath();
+            calls.add(
+                    ApiCalls.Api.COMPUTE,
+                    exchange.getRequestMethod(),
+                    ApiCalls.computeTemplate(path),
+                    exchange.getRequestHeaders().getFirst("User-Agent"));
             if (!"GET".equals(exchange.getRequestMethod())) {
                 send(
                         exchange,
