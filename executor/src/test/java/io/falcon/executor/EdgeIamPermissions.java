@@ -73,9 +73,12 @@ final class EdgeIamPermissions {
      * node service account), which EdgeIamRoleIT checks on every pool the scenario created.
      */
     static final Map<String, String> NOT_NEEDED = Map.of(
-            "iam.serviceAccounts.actAs", "node pools set no config.serviceAccount",
-            "container.clusters.getCredentials", "the executor authenticates with its own token, not cluster certs",
-            "container.secrets.get", "the executor reads no Secrets");
+            "iam.serviceAccounts.actAs",
+            "node pools set no config.serviceAccount",
+            "container.clusters.getCredentials",
+            "the executor reads the endpoint and CA certificate (clusters.get) and signs in with its own Google token",
+            "container.secrets.get",
+            "the executor reads no Secrets");
 
     /** The permission a call needs, or empty if the table does not know the call (the test then fails naming it). */
     static Optional<String> permissionFor(ApiCalls.Call call) {
