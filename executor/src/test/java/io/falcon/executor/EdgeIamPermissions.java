@@ -70,7 +70,7 @@ final class EdgeIamPermissions {
      * Permissions deliberately not in the role, with the reason; the test fails if one appears there. {@code
      * iam.serviceAccounts.actAs} is needed only to set a service account on the nodes (GKE's node pool docs: the
      * caller must be a Service Account User of it); NodePoolSpec sets none (the nodes run as the cluster's default
-     * node service account), which EdgeIamRoleIT checks on every pool the scenario created.
+     * node service account), which EdgeIamRoleIT checks on the pool spec of every supply mode and shape.
      */
     static final Map<String, String> NOT_NEEDED = Map.of(
             "iam.serviceAccounts.actAs",
