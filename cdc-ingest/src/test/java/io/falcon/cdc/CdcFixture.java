@@ -1,7 +1,8 @@
 package io.falcon.cdc;
 
-import io.falcon.embedded.EmbeddedKafka;
+import io.falcon.embedded.Database;
 import io.falcon.embedded.EmbeddedMariaDb;
+import io.falcon.embedded.KafkaBroker;
 import io.falcon.embedded.SharedInfra;
 import io.falcon.events.DeadLetter;
 import io.falcon.events.Topics;
@@ -25,12 +26,14 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 
 /**
- * One test's world: a fresh database (jobs and clusters from the shipped DDL) on the shared MariaDB, its own topics
- * on the shared broker, a config pointing at both, and readers of the output topics.
+ * One test's world: a fresh database (jobs and clusters from the shipped DDL) on the shared database server, its own
+ * topics on the shared broker, a config pointing at both, and readers of the output topics. The server and broker are
+ * SharedInfra's: the embedded MariaDB and broker, or MySQL 8.4 and Kafka in Docker for the mysql8 profile; the
+ * connector follows the server's flavor.
  */
 final class CdcFixture implements AutoCloseable {
-    final EmbeddedMariaDb db = SharedInfra.mariaDb();
-    final EmbeddedKafka kafka = SharedInfra.kafka();
+    final Database db = SharedInfra.database();
+    final KafkaBroker kafka = SharedInfra.broker();
     final String name = SharedInfra.uniqueName("cdc");
     final CdcConfig config;
     private final List<CdcIngest> started = new ArrayList<>();
@@ -49,6 +52,7 @@ final class CdcFixture implements AutoCloseable {
                 ddl(Path.of("..", "docs", "schema", "jobs.sql")),
                 ddl(Path.of("..", "status-sink", "src", "main", "resources", "db", "migration", "V1__clusters.sql")));
         Map<String, String> m = new HashMap<>();
+        m.put(CdcIngestKeys.FLAVOR.key(), db.flavor().setting());
         m.put(CdcIngestKeys.DB_HOST.key(), db.host());
         m.put(CdcIngestKeys.DB_PORT.key(), Integer.toString(db.port()));
         m.put(CdcIngestKeys.DB_USER.key(), db.user());
@@ -67,6 +71,15 @@ final class CdcFixture implements AutoCloseable {
         m.putAll(extra);
         // the output topics are not settings: each fixture publishes to its own through the test-only method
         config = CdcConfig.from(m).withOutputTopics(name + ".jobs", name + ".clusters", name + ".dead-letter");
+    }
+
+    /** The embedded MariaDB, for tests that stop and start the server (they run on it only). */
+    EmbeddedMariaDb embeddedDb() {
+        if (db instanceof EmbeddedMariaDb embedded) {
+            return embedded;
+        }
+        throw new IllegalStateException(
+                "this test stops and starts the server: it needs the embedded MariaDB, not " + db);
     }
 
     /** Starts an ingest on this fixture's config; closed with the fixture. */

@@ -23,10 +23,10 @@ class CdcReconnectIT {
                             v -> v.stream().anyMatch(c -> c.jobId().equals("before-1")));
 
             try {
-                f.db.stop();
+                f.embeddedDb().stop();
                 Thread.sleep(2000);
             } finally {
-                f.db.start();
+                f.embeddedDb().start();
             }
             f.sql(insertJob("after-1", "{}"), "UPDATE jobs SET status = 'Aborting' WHERE id = 'before-1'");
 

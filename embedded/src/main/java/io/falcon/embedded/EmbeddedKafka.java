@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * producers and exactly_once_v2 Kafka Streams work), no initial rebalance delay, auto topic creation, small
  * segments and few threads. A given log dir is formatted only once, so a restart keeps topics and records.
  */
-public final class EmbeddedKafka implements AutoCloseable {
+public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedKafka.class);
     private static final int NODE_ID = 1;
@@ -139,6 +139,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     /** {@code host:port} for the clients' {@code bootstrap.servers}. */
+    @Override
     public String bootstrapServers() {
         return Ports.LOOPBACK + ":" + port;
     }

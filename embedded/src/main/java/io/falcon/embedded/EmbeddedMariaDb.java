@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * created, re-runs the installer on every start, disables grant tables by default, cannot pass {@code --user=root}
  * to the installer, and adds a shutdown hook per start. Launching the same binaries directly is simpler.
  */
-public final class EmbeddedMariaDb implements AutoCloseable {
+public final class EmbeddedMariaDb implements Database, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedMariaDb.class);
 
@@ -140,18 +140,22 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         return process != null && process.isAlive();
     }
 
+    @Override
     public String host() {
         return Ports.LOOPBACK;
     }
 
+    @Override
     public int port() {
         return port;
     }
 
+    @Override
     public String user() {
         return USER;
     }
 
+    @Override
     public String password() {
         return PASSWORD;
     }
@@ -161,8 +165,14 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     }
 
     /** JDBC URL of {@code database}; log in with {@link #user()} and {@link #password()}. */
+    @Override
     public String jdbcUrl(String database) {
         return "jdbc:mariadb://" + host() + ":" + port + "/" + database;
+    }
+
+    @Override
+    public Flavor flavor() {
+        return Flavor.MARIADB;
     }
 
     /** JDBC URL without a default database. */
@@ -171,11 +181,13 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     }
 
     /** A new connection to {@code database} as {@link #user()}; the caller closes it. */
+    @Override
     public Connection connect(String database) throws SQLException {
         return DriverManager.getConnection(jdbcUrl(database), USER, PASSWORD);
     }
 
     /** Creates {@code name} (utf8mb4) unless it exists. Names are limited to letters, digits, '_' and '$'. */
+    @Override
     public void createDatabase(String name) {
         if (!SAFE_NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("Not a safe database name: '" + name + "'");

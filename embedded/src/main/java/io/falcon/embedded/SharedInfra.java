@@ -31,6 +31,39 @@ public final class SharedInfra {
         return MARIA_DB.get();
     }
 
+    /** System property: bootstrap servers of a Kafka cluster to run on instead of the embedded broker. */
+    public static final String KAFKA_PROPERTY = "falcon.it.kafka.bootstrap-servers";
+    /** System property: JDBC URL (jdbc:mysql://HOST:PORT or jdbc:mariadb://...) of a server to run on instead. */
+    public static final String DB_URL_PROPERTY = "falcon.it.db.url";
+    /** System property: its user (default root), who may create databases and read the binlog. */
+    public static final String DB_USER_PROPERTY = "falcon.it.db.user";
+    /** System property: that user's password (default empty). */
+    public static final String DB_PASSWORD_PROPERTY = "falcon.it.db.password";
+
+    /**
+     * The Kafka cluster the tests that can run elsewhere use: the one {@value #KAFKA_PROPERTY} names, else the
+     * JVM-wide embedded broker.
+     */
+    public static KafkaBroker broker() {
+        String external = System.getProperty(KAFKA_PROPERTY, "");
+        return external.isBlank() ? kafka() : KafkaBroker.at(external);
+    }
+
+    /**
+     * The database server the tests that can run elsewhere use (the end-to-end test, the CDC restart test): the one
+     * {@value #DB_URL_PROPERTY} names (its flavor from the URL: jdbc:mysql is MySQL and Debezium's MySQL connector),
+     * else the JVM-wide embedded MariaDB.
+     */
+    public static Database database() {
+        String url = System.getProperty(DB_URL_PROPERTY, "");
+        return url.isBlank()
+                ? mariaDb()
+                : ExternalDatabase.of(
+                        url,
+                        System.getProperty(DB_USER_PROPERTY, "root"),
+                        System.getProperty(DB_PASSWORD_PROPERTY, ""));
+    }
+
     /**
      * A name unique in this JVM and very likely across runs, valid both as a Kafka topic and as an unquoted
      * MariaDB database name: lower-case letters, digits and '_', at most 64 characters.

@@ -53,12 +53,31 @@ public final class SimHarness implements AutoCloseable {
 
     /** @param otherCluster also simulate a second cluster, {@link #OTHER_CLUSTER}, in the same project */
     public SimHarness(Map<String, String> overrides, boolean otherCluster) {
+        this(startSim(otherCluster), true, overrides);
+    }
+
+    /**
+     * A second set of executor components on a fleet-sim that is already running (a restarted executor: it remembers
+     * nothing and finds everything in GKE and Kubernetes); closing it leaves the sim running.
+     */
+    public static SimHarness on(FleetSim sim, Map<String, String> overrides) {
+        return new SimHarness(sim, false, overrides);
+    }
+
+    private final boolean ownsSim;
+
+    private static FleetSim startSim(boolean otherCluster) {
         EdgeClusterConfig main = EdgeClusterConfig.of(PROJECT, LOCATION, CLUSTER, "tpu7x")
                 .withReservation(ReservationConfig.of("res-a", "tpu7x-standard-4t", 8, 0));
         FleetSimConfig fleet = otherCluster
                 ? FleetSimConfig.of(main, EdgeClusterConfig.of(PROJECT, LOCATION, OTHER_CLUSTER, "tpu7x"))
                 : FleetSimConfig.of(main);
-        sim = FleetSim.start(fleet.withPoolDelays(Duration.ofMillis(300), Duration.ofMillis(200)));
+        return FleetSim.start(fleet.withPoolDelays(Duration.ofMillis(300), Duration.ofMillis(200)));
+    }
+
+    private SimHarness(FleetSim sim, boolean ownsSim, Map<String, String> overrides) {
+        this.sim = sim;
+        this.ownsSim = ownsSim;
         var settings = new java.util.HashMap<>(
                 ExecutorConfig.simulatorDefaults("unused:9092", sim.gkeEndpoint(), sim.computeEndpoint()));
         settings.put(ExecutorKeys.POLL_INTERVAL.key(), "100ms");
@@ -116,6 +135,8 @@ public final class SimHarness implements AutoCloseable {
         gke.close();
         reservationsClient.close();
         resourcePoliciesClient.close();
-        sim.close();
+        if (ownsSim) {
+            sim.close();
+        }
     }
 }

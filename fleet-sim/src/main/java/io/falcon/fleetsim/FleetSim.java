@@ -38,6 +38,7 @@ public final class FleetSim implements AutoCloseable {
     private final ComputeRestServer computeServer;
     private final FleetRecord record;
     private final FleetMilestones milestones;
+    private final ApiCalls calls;
 
     private FleetSim(
             ReservationStore reservations,
@@ -47,7 +48,9 @@ public final class FleetSim implements AutoCloseable {
             GkeServer gkeServer,
             ComputeRestServer computeServer,
             FleetRecord record,
-            FleetMilestones milestones) {
+            FleetMilestones milestones,
+            ApiCalls calls) {
+        this.calls = calls;
         this.record = record;
         this.milestones = milestones;
         this.reservations = reservations;
@@ -65,6 +68,7 @@ public final class FleetSim implements AutoCloseable {
         try {
             ReservationStore reservations = new ReservationStore(config.clock());
             FleetMilestones milestones = new FleetMilestones();
+            ApiCalls calls = new ApiCalls();
             ResourcePolicyStore policies = new ResourcePolicyStore(config.clock());
             GkeFleet gke = new GkeFleet(config.clock(), reservations, policies, record, milestones);
             started.add(gke);
@@ -75,8 +79,8 @@ public final class FleetSim implements AutoCloseable {
                 if (edges.containsKey(ref)) {
                     throw new IllegalArgumentException("duplicate cluster " + ref);
                 }
-                EdgeKubernetes edge =
-                        EdgeKubernetes.start(ref.name(), 0, config.clock(), config.simulatorTick(), record, milestones);
+                EdgeKubernetes edge = EdgeKubernetes.start(
+                        ref.name(), 0, config.clock(), config.simulatorTick(), record, milestones, calls);
                 started.add(edge);
                 NodePoolKnobs clusterKnobs = new NodePoolKnobs(config.poolCreationDelay(), config.poolDeletionDelay());
                 gke.addCluster(ref, cluster.tpuType(), edge.url(), fakeCaCertificate(), clusterKnobs, edge.nodes());
@@ -92,11 +96,12 @@ public final class FleetSim implements AutoCloseable {
                             r.inUseCount());
                 }
             }
-            GkeServer gkeServer = new GkeServer(gke, config.gkePort());
+            GkeServer gkeServer = new GkeServer(gke, config.gkePort(), calls);
             started.add(gkeServer);
-            ComputeRestServer computeServer = new ComputeRestServer(reservations, policies, config.computePort());
+            ComputeRestServer computeServer =
+                    new ComputeRestServer(reservations, policies, config.computePort(), calls);
             started.add(computeServer);
-            return new FleetSim(reservations, gke, edges, knobs, gkeServer, computeServer, record, milestones);
+            return new FleetSim(reservations, gke, edges, knobs, gkeServer, computeServer, record, milestones, calls);
         } catch (IOException | RuntimeException e) {
             for (AutoCloseable c : started) {
                 closeQuietly(c);
@@ -150,6 +155,11 @@ public final class FleetSim implements AutoCloseable {
     /** Every node-pool and Kubernetes Job create and delete served so far, with its outcome. */
     public FleetRecord record() {
         return record;
+    }
+
+    /** Every kind of GKE, Compute and Kubernetes call served so far, per caller (User-Agent). */
+    public ApiCalls apiCalls() {
+        return calls;
     }
 
     /** The moments of each job's life as the fleet sees them, for a listener in the same JVM. */

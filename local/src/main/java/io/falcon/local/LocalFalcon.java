@@ -2,9 +2,9 @@ package io.falcon.local;
 
 import io.falcon.cdc.CdcConfig;
 import io.falcon.cdc.CdcIngest;
-import io.falcon.embedded.EmbeddedKafka;
-import io.falcon.embedded.EmbeddedMariaDb;
+import io.falcon.embedded.Database;
 import io.falcon.embedded.JobsTable;
+import io.falcon.embedded.KafkaBroker;
 import io.falcon.events.TopicProvisioner;
 import io.falcon.events.config.CdcIngestKeys;
 import io.falcon.events.config.ExecutorKeys;
@@ -44,12 +44,12 @@ public final class LocalFalcon implements AutoCloseable {
     public static final int PARTITIONS = 3;
 
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
-    private final EmbeddedKafka kafka;
-    private final EmbeddedMariaDb db;
+    private final KafkaBroker kafka;
+    private final Database db;
     private final String database;
     private final FleetSim fleet;
 
-    private LocalFalcon(EmbeddedKafka kafka, EmbeddedMariaDb db, String database, FleetSim fleet) {
+    private LocalFalcon(KafkaBroker kafka, Database db, String database, FleetSim fleet) {
         this.kafka = kafka;
         this.db = db;
         this.database = database;
@@ -62,7 +62,7 @@ public final class LocalFalcon implements AutoCloseable {
      * instanceName so that several instances can share one broker in tests.
      */
     public static LocalFalcon start(
-            EmbeddedKafka kafka, EmbeddedMariaDb db, String instanceName, Path stateDir, FleetSimConfig fleetConfig)
+            KafkaBroker kafka, Database db, String instanceName, Path stateDir, FleetSimConfig fleetConfig)
             throws SQLException {
         return start(kafka, db, instanceName, stateDir, fleetConfig, DemoFleet.CLUSTERS, Map.of());
     }
@@ -73,8 +73,8 @@ public final class LocalFalcon implements AutoCloseable {
      * value) are laid over each component's local settings, e.g. for a load harness.
      */
     public static LocalFalcon start(
-            EmbeddedKafka kafka,
-            EmbeddedMariaDb db,
+            KafkaBroker kafka,
+            Database db,
             String instanceName,
             Path stateDir,
             FleetSimConfig fleetConfig,
@@ -138,7 +138,8 @@ public final class LocalFalcon implements AutoCloseable {
      */
     public static Map<String, Map<String, String>> componentSettings(Endpoints at, String instanceName, Path stateDir) {
         Map<String, String> cdc = new HashMap<>();
-        cdc.put(CdcIngestKeys.FLAVOR.key(), "mariadb");
+        // the embedded MariaDB, or MySQL when the JDBC URL says so (the mysql8 profile's end-to-end test)
+        cdc.put(CdcIngestKeys.FLAVOR.key(), at.jdbcUrl().startsWith("jdbc:mysql:") ? "mysql" : "mariadb");
         cdc.put(CdcIngestKeys.DB_HOST.key(), at.dbHost());
         cdc.put(CdcIngestKeys.DB_PORT.key(), Integer.toString(at.dbPort()));
         cdc.put(CdcIngestKeys.DB_USER.key(), at.dbUser());
@@ -240,7 +241,7 @@ public final class LocalFalcon implements AutoCloseable {
         return fleet;
     }
 
-    public EmbeddedKafka kafka() {
+    public KafkaBroker kafka() {
         return kafka;
     }
 

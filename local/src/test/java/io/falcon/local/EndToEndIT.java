@@ -28,9 +28,14 @@ class EndToEndIT {
 
     @BeforeAll
     static void start() throws Exception {
+        startFalcon();
+    }
+
+    /** Falcon on SharedInfra's broker and database (embedded, or MySQL 8.4 and Kafka in Docker: EndToEndMySql8IT). */
+    static void startFalcon() throws Exception {
         falcon = LocalFalcon.start(
-                SharedInfra.kafka(),
-                SharedInfra.mariaDb(),
+                SharedInfra.broker(),
+                SharedInfra.database(),
                 SharedInfra.uniqueName("e2e"),
                 Files.createTempDirectory("falcon-e2e"),
                 LocalFalcon.demoFleetConfig());
@@ -238,8 +243,8 @@ class EndToEndIT {
         }
         java.util.Map<String, String> env = java.util.Map.of(
                 "FALCON_DB_URL", falcon.jdbcUrl(),
-                "FALCON_DB_USER", SharedInfra.mariaDb().user(),
-                "FALCON_DB_PASSWORD", SharedInfra.mariaDb().password(),
+                "FALCON_DB_USER", SharedInfra.database().user(),
+                "FALCON_DB_PASSWORD", SharedInfra.database().password(),
                 "FALCON_KAFKA_BOOTSTRAP_SERVERS", falcon.kafka().bootstrapServers());
         AtomicReference<String> printed = new AtomicReference<>("");
         Await.until(

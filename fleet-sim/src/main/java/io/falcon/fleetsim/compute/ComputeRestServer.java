@@ -3,6 +3,7 @@ package io.falcon.fleetsim.compute;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.falcon.fleetsim.ApiCalls;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -59,14 +60,27 @@ public final class ComputeRestServer implements AutoCloseable {
     private final ObjectMapper json = new ObjectMapper();
     private final HttpServer server;
     private final ExecutorService executor;
+    private final ApiCalls calls;
 
     public ComputeRestServer(ReservationStore store, int port) throws IOException {
-        this(store, new ResourcePolicyStore(java.time.Clock.systemUTC()), port);
+        this(store, new ResourcePolicyStore(java.time.Clock.systemUTC()), port, new ApiCalls());
+    }
+
+    /** As above, noting every request it serves (method and path template) in calls. */
+    public ComputeRestServer(ReservationStore store, int port, ApiCalls calls) throws IOException {
+        this(store, new ResourcePolicyStore(java.time.Clock.systemUTC()), port, calls);
     }
 
     public ComputeRestServer(ReservationStore store, ResourcePolicyStore policies, int port) throws IOException {
+        this(store, policies, port, new ApiCalls());
+    }
+
+    /** Serving reservations and the workload policies in policies, noting every request it serves in calls. */
+    public ComputeRestServer(ReservationStore store, ResourcePolicyStore policies, int port, ApiCalls calls)
+            throws IOException {
         this.store = store;
         this.policies = policies;
+        this.calls = calls;
         this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
         this.executor = Executors.newFixedThreadPool(4, r -> {
             Thread t = new Thread(r, "fleet-sim-compute");
@@ -91,6 +105,11 @@ public final class ComputeRestServer implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             String path = exchange.getRequestURI().getPath();
+            calls.add(
+                    ApiCalls.Api.COMPUTE,
+                    exchange.getRequestMethod(),
+                    ApiCalls.computeTemplate(path),
+                    exchange.getRequestHeaders().getFirst("User-Agent"));
             if (servePolicies(exchange, path)) {
                 return;
             }
@@ -259,8 +278,14 @@ public final class ComputeRestServer implements AutoCloseable {
         operation.put("region", SELF_LINK_BASE + "projects/" + project + "/regions/" + region);
         operation.put(
                 "selfLink", SELF_LINK_BASE + "projects/" + project + "/regions/" + region + "/operations/" + opName);
+        // Compute answers an insert with a pending operation that the client polls (regionOperations.get) until
+        // DONE; the sim's is done at the first poll
         operations.put(opName, operation);
-        send(exchange, 200, operation);
+        Map<String, Object> pending = new LinkedHashMap<>(operation);
+        pending.put("status", "RUNNING");
+        pending.put("progress", 0);
+        pending.remove("endTime");
+        send(exchange, 200, pending);
     }
 
     private Map<String, Object> toJson(ResourcePolicyStore.WorkloadPolicy p) {

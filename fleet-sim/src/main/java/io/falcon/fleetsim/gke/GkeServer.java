@@ -1,6 +1,12 @@
 package io.falcon.fleetsim.gke;
 
+import io.falcon.fleetsim.ApiCalls;
+import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -16,9 +22,26 @@ public final class GkeServer implements AutoCloseable {
 
     private final Server server;
 
+    private static final Metadata.Key<String> USER_AGENT =
+            Metadata.Key.of("user-agent", Metadata.ASCII_STRING_MARSHALLER);
+
     public GkeServer(GkeFleet fleet, int port) throws IOException {
+        this(fleet, port, new ApiCalls());
+    }
+
+    /** As above, noting every call it serves (full gRPC method name) in calls. */
+    public GkeServer(GkeFleet fleet, int port, ApiCalls calls) throws IOException {
+        ServerInterceptor noteCall = new ServerInterceptor() {
+            @Override
+            public <Q, A> ServerCall.Listener<Q> interceptCall(
+                    ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
+                calls.add(
+                        ApiCalls.Api.GKE, call.getMethodDescriptor().getFullMethodName(), "", headers.get(USER_AGENT));
+                return next.startCall(call, headers);
+            }
+        };
         this.server = NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), port))
-                .addService(new ClusterManagerService(fleet))
+                .addService(ServerInterceptors.intercept(new ClusterManagerService(fleet), noteCall))
                 .build()
                 .start();
         log.info("GKE ClusterManager sim listening on {}", endpoint());

@@ -12,6 +12,7 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.falcon.fleetsim.ApiCalls;
 import io.falcon.fleetsim.FleetMilestones;
 import io.falcon.fleetsim.FleetRecord;
 import java.net.InetAddress;
@@ -63,13 +64,29 @@ public final class EdgeKubernetes implements AutoCloseable {
         private final FleetRecord record;
         private final FleetMilestones milestones;
         private final Clock clock;
+        private final ApiCalls calls;
 
-        KnobbedDispatcher(ApiKnobs knobs, String cluster, FleetRecord record, FleetMilestones milestones, Clock clock) {
+        KnobbedDispatcher(
+                ApiKnobs knobs,
+                String cluster,
+                FleetRecord record,
+                FleetMilestones milestones,
+                Clock clock,
+                ApiCalls calls) {
             this.knobs = knobs;
             this.cluster = cluster;
             this.record = record;
             this.milestones = milestones;
             this.clock = clock;
+            this.calls = calls;
+        }
+
+        /** Every request (watches included: their upgrade request comes through here too) is noted in ApiCalls. */
+        @Override
+        public MockResponse dispatch(RecordedRequest request) {
+            String[] verbAndResource = ApiCalls.kubernetesVerbAndResource(request.getMethod(), request.getPath());
+            calls.add(ApiCalls.Api.KUBERNETES, verbAndResource[0], verbAndResource[1], request.getHeader("User-Agent"));
+            return super.dispatch(request);
         }
 
         @Override
@@ -204,12 +221,24 @@ public final class EdgeKubernetes implements AutoCloseable {
     /** As above, announcing the Job POSTs it accepts and the Jobs' pods running and Jobs finishing to milestones. */
     public static EdgeKubernetes start(
             String cluster, int port, Clock clock, Duration tick, FleetRecord record, FleetMilestones milestones) {
+        return start(cluster, port, clock, tick, record, milestones, new ApiCalls());
+    }
+
+    /** As above, noting every request it serves in calls. */
+    public static EdgeKubernetes start(
+            String cluster,
+            int port,
+            Clock clock,
+            Duration tick,
+            FleetRecord record,
+            FleetMilestones milestones,
+            ApiCalls calls) {
         ApiKnobs knobs = new ApiKnobs();
         KubernetesMockServer server = new KubernetesMockServer(
                 new Context(),
                 new MockWebServer(),
                 new HashMap<>(),
-                new KnobbedDispatcher(knobs, cluster, record, milestones, clock),
+                new KnobbedDispatcher(knobs, cluster, record, milestones, clock, calls),
                 false);
         server.init(InetAddress.getLoopbackAddress(), port);
         String url = "http://127.0.0.1:" + server.getPort();
@@ -220,11 +249,15 @@ public final class EdgeKubernetes implements AutoCloseable {
         return edge;
     }
 
-    /** A fabric8 client on the JDK http client, pointed at a sim API server. */
+    /**
+     * A fabric8 client on the JDK http client, pointed at a sim API server; it identifies itself as {@link
+     * ApiCalls#SIM_USER_AGENT}, so its requests are not counted as a client's.
+     */
     public static KubernetesClient client(String url) {
         return new KubernetesClientBuilder()
                 .withConfig(new ConfigBuilder()
                         .withMasterUrl(url)
+                        .withUserAgent(ApiCalls.SIM_USER_AGENT)
                         .withTrustCerts(true)
                         .withNamespace("default")
                         .withRequestRetryBackoffLimit(1)
