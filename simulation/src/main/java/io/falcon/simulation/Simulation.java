@@ -315,7 +315,7 @@ public final class Simulation {
     private List<ClusterTarget> registry() {
         return rows.values().stream()
                 .filter(r -> r.status() != ClusterStatus.OFFLINE)
-                .map(r -> new ClusterTarget(r.id(), r.name(), r.project(), r.location(), r.tpuType(), r.gcsBucket()))
+                .map(ClusterRow::target)
                 .toList();
     }
 
@@ -372,16 +372,7 @@ public final class Simulation {
     }
 
     private static ClusterRow withStatus(ClusterRow row, ClusterStatus status) {
-        return new ClusterRow(
-                row.id(),
-                row.name(),
-                row.project(),
-                row.location(),
-                row.tpuType(),
-                row.gcsBucket(),
-                row.defaultReservation(),
-                status,
-                row.createdAt());
+        return row.withStatus(status);
     }
 
     static JobRequest request(Scenario.JobPlan plan) {

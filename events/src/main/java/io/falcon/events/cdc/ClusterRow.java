@@ -36,6 +36,27 @@ public record ClusterRow(
         this(id, name, project, location, tpuType, gcsBucket, defaultReservation, status, createdAt, Optional.empty());
     }
 
+    /** The same row with another status (every other column kept). */
+    public ClusterRow withStatus(ClusterStatus newStatus) {
+        return new ClusterRow(
+                id,
+                name,
+                project,
+                location,
+                tpuType,
+                gcsBucket,
+                defaultReservation,
+                newStatus,
+                createdAt,
+                k8sServiceAccount);
+    }
+
+    /** What the executor needs of this row to reach the cluster and run its jobs: the one place it is copied. */
+    public io.falcon.events.executor.ClusterTarget target() {
+        return new io.falcon.events.executor.ClusterTarget(
+                id, name, project, location, tpuType, gcsBucket, k8sServiceAccount);
+    }
+
     public boolean isActive() {
         return status.schedulable();
     }

@@ -81,14 +81,7 @@ public final class ClusterRegistryWatcher implements Runnable {
     }
 
     static ClusterTarget target(ClusterRow row) {
-        return new ClusterTarget(
-                row.id(),
-                row.name(),
-                row.project(),
-                row.location(),
-                row.tpuType(),
-                row.gcsBucket(),
-                row.k8sServiceAccount());
+        return row.target();
     }
 
     public void stop() {

@@ -103,19 +103,22 @@ class JobRendererTest {
                 .isEqualTo("1");
     }
 
-    @Test
-    void podsRunAsTheClustersServiceAccountWhenItHasOneAndABadNameIsRefused() {
+    private static io.falcon.events.executor.ClusterTarget clusterWithAccount(String account) {
         var base = Fixtures.cluster();
-        var withAccount = new io.falcon.events.executor.ClusterTarget(
+        return new io.falcon.events.executor.ClusterTarget(
                 base.clusterId(),
                 base.name(),
                 base.project(),
                 base.location(),
                 base.tpuType(),
                 base.gcsBucket(),
-                java.util.Optional.of("falcon-jobs-bucket"));
+                java.util.Optional.of(account));
+    }
+
+    @Test
+    void podsRunAsTheClustersServiceAccountWhenItHasOneAndABadNameIsRefused() {
         var command = io.falcon.testkit.builders.ExecutorCommandBuilder.executorCommand("job-sa")
-                .cluster(withAccount)
+                .cluster(clusterWithAccount("falcon-jobs-bucket"))
                 .topology("2x2x1")
                 .spec(Fixtures.spec())
                 .ensureJob();
@@ -130,14 +133,7 @@ class JobRendererTest {
                 .isNull();
 
         var bad = io.falcon.testkit.builders.ExecutorCommandBuilder.executorCommand("job-sa")
-                .cluster(new io.falcon.events.executor.ClusterTarget(
-                        base.clusterId(),
-                        base.name(),
-                        base.project(),
-                        base.location(),
-                        base.tpuType(),
-                        base.gcsBucket(),
-                        java.util.Optional.of("Bad_Name")))
+                .cluster(clusterWithAccount("Bad_Name"))
                 .topology("2x2x1")
                 .spec(Fixtures.spec())
                 .ensureJob();

@@ -131,14 +131,7 @@ final class SchedulerState {
     }
 
     static ClusterTarget target(ClusterRow cluster) {
-        return new ClusterTarget(
-                cluster.id(),
-                cluster.name(),
-                cluster.project(),
-                cluster.location(),
-                cluster.tpuType(),
-                cluster.gcsBucket(),
-                cluster.k8sServiceAccount());
+        return cluster.target();
     }
 
     // ---- commands ----
