@@ -4,6 +4,7 @@ import io.falcon.events.Topics;
 import io.falcon.events.config.CdcIngestKeys;
 import io.falcon.events.config.SettingValues;
 import io.falcon.events.config.SharedKeys;
+import io.falcon.events.security.KafkaConnection;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -26,7 +27,7 @@ public record CdcConfig(
         String dbPassword,
         String dbName,
         long serverId,
-        String kafkaBootstrap,
+        KafkaConnection kafka,
         String topicPrefix,
         String engineName,
         String jobsTopic,
@@ -83,7 +84,7 @@ public record CdcConfig(
                 values.get(CdcIngestKeys.DB_PASSWORD),
                 values.get(CdcIngestKeys.DB_NAME),
                 values.get(CdcIngestKeys.SERVER_ID),
-                values.get(SharedKeys.KAFKA_BOOTSTRAP_SERVERS),
+                KafkaConnection.from(values),
                 values.get(CdcIngestKeys.TOPIC_PREFIX),
                 values.get(CdcIngestKeys.ENGINE_NAME),
                 Topics.CDC_JOBS.name(),
@@ -119,7 +120,7 @@ public record CdcConfig(
                 dbPassword,
                 dbName,
                 serverId,
-                kafkaBootstrap,
+                kafka,
                 topicPrefix,
                 engineName,
                 jobs,
@@ -140,7 +141,7 @@ public record CdcConfig(
     @Override
     public String toString() {
         return "CdcConfig[flavor=" + flavor + ", db=" + dbUser + "@" + dbHost + ":" + dbPort + "/" + dbName
-                + ", serverId=" + serverId + ", kafka=" + kafkaBootstrap + ", topicPrefix=" + topicPrefix
+                + ", serverId=" + serverId + ", kafka=" + kafka + ", topicPrefix=" + topicPrefix
                 + ", engineName=" + engineName + ", topics=" + jobsTopic + "," + clustersTopic + "," + deadLetterTopic
                 + ", offsets=" + offsetsTopic + ", schemaHistory=" + schemaHistoryTopic + ", rf=" + replicationFactor
                 + ", debezium=" + debezium.keySet() + ", producer=" + producer.keySet() + "]";

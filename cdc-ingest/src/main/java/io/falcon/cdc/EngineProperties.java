@@ -8,13 +8,17 @@ public final class EngineProperties {
 
     public static Properties of(CdcConfig c) {
         Properties p = new Properties();
+        // Kafka: the offset store's clients take the top-level properties, the schema history's producer and
+        // consumer their prefixed ones; all of them get the same bootstrap servers and security.
+        p.putAll(c.kafka().properties());
+        p.putAll(c.kafka().properties("schema.history.internal.producer."));
+        p.putAll(c.kafka().properties("schema.history.internal.consumer."));
         // Engine
         p.setProperty("name", c.engineName());
         p.setProperty("connector.class", c.flavor().connectorClass());
         p.setProperty("tasks.max", "1");
         // Offsets in Kafka, never in memory or files, so a restarted instance resumes exactly.
         p.setProperty("offset.storage", "org.apache.kafka.connect.storage.KafkaOffsetBackingStore");
-        p.setProperty("bootstrap.servers", c.kafkaBootstrap());
         p.setProperty("offset.storage.topic", c.offsetsTopic());
         p.setProperty("offset.storage.partitions", "1");
         p.setProperty("offset.storage.replication.factor", Short.toString(c.replicationFactor()));
@@ -53,7 +57,8 @@ public final class EngineProperties {
         }
         // Schema history in Kafka as well.
         p.setProperty("schema.history.internal", "io.debezium.storage.kafka.history.KafkaSchemaHistory");
-        p.setProperty("schema.history.internal.kafka.bootstrap.servers", c.kafkaBootstrap());
+        p.setProperty(
+                "schema.history.internal.kafka.bootstrap.servers", c.kafka().bootstrapServers());
         p.setProperty("schema.history.internal.kafka.topic", c.schemaHistoryTopic());
         p.setProperty("schema.history.internal.store.only.captured.databases.ddl", "true");
         p.setProperty("schema.history.internal.store.only.captured.tables.ddl", "true");

@@ -136,7 +136,7 @@ class CdcConfigTest {
         assertThat(c.dbUser()).isEqualTo("env-user");
         assertThat(c.serverId()).isEqualTo(77);
         assertThat(c.flavor()).isEqualTo(CdcConfig.Flavor.MYSQL);
-        assertThat(c.kafkaBootstrap()).isEqualTo("env:9092");
+        assertThat(c.kafka().bootstrapServers()).isEqualTo("env:9092");
         assertThat(c.debezium()).containsEntry("snapshot.fetch.size", "500");
         assertThat(c.producer()).containsEntry("linger.ms", "20");
 

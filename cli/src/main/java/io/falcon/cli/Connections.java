@@ -1,6 +1,10 @@
 package io.falcon.cli;
 
 import io.falcon.events.Settings;
+import io.falcon.events.config.KafkaSecurityKeys;
+import io.falcon.events.config.SettingValues;
+import io.falcon.events.security.KafkaClientSecurity;
+import io.falcon.events.security.KafkaConnection;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -109,9 +113,22 @@ public final class Connections {
         return props;
     }
 
+    /**
+     * Kafka's address (option or setting) with the security settings of the environment (falcon.kafka.security.*,
+     * ssl.*, sasl.*): secrets are never command-line options.
+     */
+    KafkaConnection kafka() {
+        KafkaClientSecurity security;
+        try {
+            security = KafkaClientSecurity.from(SettingValues.parsePart(KafkaSecurityKeys.ALONE, settings.values()));
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new CliException(FalconCli.EXIT_UNREACHABLE, "invalid Kafka security settings: " + e.getMessage());
+        }
+        return new KafkaConnection(bootstrapServers(), security);
+    }
+
     private Properties common() {
-        Properties props = new Properties();
-        props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        Properties props = kafka().properties();
         props.put(CommonClientConfigs.CLIENT_ID_CONFIG, "falcon-cli");
         props.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, Long.toString(KAFKA_TIMEOUT.toMillis()));
         props.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(KAFKA_TIMEOUT.toMillis()));

@@ -84,8 +84,7 @@ public final class StatusSink implements AutoCloseable {
         this.config = config;
         this.topic = topic;
         this.metrics = metrics;
-        Properties consumerProps = new Properties();
-        consumerProps.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        Properties consumerProps = config.kafka().properties();
         consumerProps.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
         consumerProps.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumerProps.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -94,8 +93,7 @@ public final class StatusSink implements AutoCloseable {
         // static membership: a restarted status-sink takes its partitions back at once (GroupMembership)
         consumerProps.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, io.falcon.events.GroupMembership.instanceId());
         consumer = new KafkaConsumer<>(consumerProps, new StringDeserializer(), new ByteArrayDeserializer());
-        Properties producerProps = new Properties();
-        producerProps.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        Properties producerProps = config.kafka().properties();
         producerProps.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         producerProps.put(ProducerConfig.ACKS_CONFIG, "all");
         deadLetters = new KafkaProducer<>(producerProps, new ByteArraySerializer(), new ByteArraySerializer());

@@ -3,6 +3,7 @@ package io.falcon.statussink;
 import io.falcon.events.config.SettingValues;
 import io.falcon.events.config.SharedKeys;
 import io.falcon.events.config.StatusSinkKeys;
+import io.falcon.events.security.KafkaConnection;
 import java.time.Duration;
 import java.util.Map;
 
@@ -11,7 +12,7 @@ import java.util.Map;
  * falcon.task-status; the topic is not a setting.
  */
 public record StatusSinkConfig(
-        String bootstrapServers,
+        KafkaConnection kafka,
         String groupId,
         String jdbcUrl,
         String dbUser,
@@ -29,7 +30,7 @@ public record StatusSinkConfig(
 
     public static StatusSinkConfig from(SettingValues values) {
         return new StatusSinkConfig(
-                values.get(SharedKeys.KAFKA_BOOTSTRAP_SERVERS),
+                KafkaConnection.from(values),
                 values.get(StatusSinkKeys.GROUP_ID),
                 values.get(SharedKeys.DB_URL),
                 values.get(SharedKeys.DB_USER),
@@ -44,7 +45,7 @@ public record StatusSinkConfig(
     @Override
     public String toString() {
         // the password stays out of logs
-        return "StatusSinkConfig[bootstrapServers=" + bootstrapServers + ", groupId=" + groupId + ", jdbcUrl=" + jdbcUrl
+        return "StatusSinkConfig[kafka=" + kafka + ", groupId=" + groupId + ", jdbcUrl=" + jdbcUrl
                 + ", dbUser=" + dbUser + ", maxBatch=" + maxBatch + ", maxBackoff=" + maxBackoff
                 + ", terminalRetention=" + terminalRetention + ", pruneInterval="
                 + pruneInterval + ", pruneBatch=" + pruneBatch + "]";
