@@ -1,5 +1,6 @@
 package io.falcon.cdc;
 
+import io.falcon.events.security.KafkaAccess;
 import java.util.Properties;
 
 /** The Debezium embedded engine configuration derived from a {@link CdcConfig}. */
@@ -13,6 +14,8 @@ public final class EngineProperties {
         p.putAll(c.kafka().properties());
         p.putAll(c.kafka().properties("schema.history.internal.producer."));
         p.putAll(c.kafka().properties("schema.history.internal.consumer."));
+        // a fixed group (Debezium's default is derived from internal names) so that its ACL can name it
+        p.setProperty("schema.history.internal.consumer.group.id", KafkaAccess.schemaHistoryGroup(c.engineName()));
         // Engine
         p.setProperty("name", c.engineName());
         p.setProperty("connector.class", c.flavor().connectorClass());

@@ -63,6 +63,10 @@ public final class Connections {
         this.settings = settings;
     }
 
+    Settings settings() {
+        return settings;
+    }
+
     String dbUrl() {
         return Optional.ofNullable(dbUrl)
                 .or(() -> settings.find(DB_URL))
