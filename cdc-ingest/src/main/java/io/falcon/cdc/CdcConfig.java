@@ -4,6 +4,7 @@ import io.falcon.events.Topics;
 import io.falcon.events.config.CdcIngestKeys;
 import io.falcon.events.config.SettingValues;
 import io.falcon.events.config.SharedKeys;
+import io.falcon.events.security.DatabaseTls;
 import io.falcon.events.security.KafkaConnection;
 import java.time.Duration;
 import java.util.Locale;
@@ -25,6 +26,7 @@ public record CdcConfig(
         int dbPort,
         String dbUser,
         String dbPassword,
+        DatabaseTls dbTls,
         String dbName,
         long serverId,
         KafkaConnection kafka,
@@ -82,6 +84,7 @@ public record CdcConfig(
                 values.getInt(CdcIngestKeys.DB_PORT),
                 values.get(CdcIngestKeys.DB_USER),
                 values.get(CdcIngestKeys.DB_PASSWORD),
+                DatabaseTls.from(values),
                 values.get(CdcIngestKeys.DB_NAME),
                 values.get(CdcIngestKeys.SERVER_ID),
                 KafkaConnection.from(values),
@@ -118,6 +121,7 @@ public record CdcConfig(
                 dbPort,
                 dbUser,
                 dbPassword,
+                dbTls,
                 dbName,
                 serverId,
                 kafka,
@@ -141,7 +145,7 @@ public record CdcConfig(
     @Override
     public String toString() {
         return "CdcConfig[flavor=" + flavor + ", db=" + dbUser + "@" + dbHost + ":" + dbPort + "/" + dbName
-                + ", serverId=" + serverId + ", kafka=" + kafka + ", topicPrefix=" + topicPrefix
+                + ", tls=" + dbTls + ", serverId=" + serverId + ", kafka=" + kafka + ", topicPrefix=" + topicPrefix
                 + ", engineName=" + engineName + ", topics=" + jobsTopic + "," + clustersTopic + "," + deadLetterTopic
                 + ", offsets=" + offsetsTopic + ", schemaHistory=" + schemaHistoryTopic + ", rf=" + replicationFactor
                 + ", debezium=" + debezium.keySet() + ", producer=" + producer.keySet() + "]";

@@ -66,6 +66,9 @@ public final class EngineProperties {
         p.setProperty("schema.history.internal.store.only.captured.databases.ddl", "true");
         p.setProperty("schema.history.internal.store.only.captured.tables.ddl", "true");
 
+        // TLS to the database (falcon.db.tls.*), server verification included
+        p.putAll(c.dbTls().debeziumProperties());
+
         // Explicit pass-through wins.
         c.debezium().forEach(p::setProperty);
         return p;

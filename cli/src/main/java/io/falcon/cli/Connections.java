@@ -1,8 +1,10 @@
 package io.falcon.cli;
 
 import io.falcon.events.Settings;
+import io.falcon.events.config.DatabaseTlsKeys;
 import io.falcon.events.config.KafkaSecurityKeys;
 import io.falcon.events.config.SettingValues;
+import io.falcon.events.security.DatabaseTls;
 import io.falcon.events.security.KafkaClientSecurity;
 import io.falcon.events.security.KafkaConnection;
 import java.sql.Connection;
@@ -84,7 +86,7 @@ public final class Connections {
                 .orElse("");
         DriverManager.setLoginTimeout(DB_LOGIN_TIMEOUT_SECONDS);
         try {
-            return DriverManager.getConnection(url, user, password);
+            return DriverManager.getConnection(url, databaseTls().jdbcProperties(url, user, password));
         } catch (SQLException e) {
             throw CliException.unreachable("cannot reach the database at " + url + ": " + firstLine(e.getMessage()));
         }
@@ -115,6 +117,15 @@ public final class Connections {
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Long.toString(KAFKA_TIMEOUT.toMillis()));
         props.put(ProducerConfig.LINGER_MS_CONFIG, "0");
         return props;
+    }
+
+    /** TLS to the database from the environment (falcon.db.tls.*). */
+    DatabaseTls databaseTls() {
+        try {
+            return DatabaseTls.from(SettingValues.parsePart(DatabaseTlsKeys.ALONE, settings.values()));
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new CliException(FalconCli.EXIT_UNREACHABLE, "invalid database TLS settings: " + e.getMessage());
+        }
     }
 
     /**

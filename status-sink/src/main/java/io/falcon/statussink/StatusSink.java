@@ -8,7 +8,6 @@ import io.falcon.ops.Checks;
 import io.falcon.ops.FalconMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -314,7 +313,7 @@ public final class StatusSink implements AutoCloseable {
     }
 
     private Connection openConnection() throws SQLException {
-        Connection opened = DriverManager.getConnection(config.jdbcUrl(), config.dbUser(), config.dbPassword());
+        Connection opened = JdbcDataSource.of(config).getConnection();
         try (var statement = opened.createStatement()) {
             statement.execute("SET time_zone = '+00:00'");
         } catch (SQLException e) {

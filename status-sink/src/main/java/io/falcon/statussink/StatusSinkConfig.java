@@ -3,6 +3,7 @@ package io.falcon.statussink;
 import io.falcon.events.config.SettingValues;
 import io.falcon.events.config.SharedKeys;
 import io.falcon.events.config.StatusSinkKeys;
+import io.falcon.events.security.DatabaseTls;
 import io.falcon.events.security.KafkaConnection;
 import java.time.Duration;
 import java.util.Map;
@@ -17,6 +18,7 @@ public record StatusSinkConfig(
         String jdbcUrl,
         String dbUser,
         String dbPassword,
+        DatabaseTls dbTls,
         int maxBatch,
         Duration maxBackoff,
         Duration terminalRetention,
@@ -35,6 +37,7 @@ public record StatusSinkConfig(
                 values.get(SharedKeys.DB_URL),
                 values.get(SharedKeys.DB_USER),
                 values.get(SharedKeys.DB_PASSWORD),
+                DatabaseTls.from(values),
                 values.getInt(StatusSinkKeys.MAX_BATCH),
                 values.get(StatusSinkKeys.MAX_BACKOFF),
                 values.get(StatusSinkKeys.TERMINAL_RETENTION),
@@ -46,7 +49,7 @@ public record StatusSinkConfig(
     public String toString() {
         // the password stays out of logs
         return "StatusSinkConfig[kafka=" + kafka + ", groupId=" + groupId + ", jdbcUrl=" + jdbcUrl
-                + ", dbUser=" + dbUser + ", maxBatch=" + maxBatch + ", maxBackoff=" + maxBackoff
+                + ", dbUser=" + dbUser + ", dbTls=" + dbTls + ", maxBatch=" + maxBatch + ", maxBackoff=" + maxBackoff
                 + ", terminalRetention=" + terminalRetention + ", pruneInterval="
                 + pruneInterval + ", pruneBatch=" + pruneBatch + "]";
     }

@@ -11,10 +11,13 @@ public final class CliKeys {
     public static final Component COMPONENT = new Component(
             "cli",
             "The falcon CLI (./falcon, docker compose run cli); an unset database user or password is empty.",
-            KafkaSecurityKeys.after(List.of(
-                    SharedKeys.DB_URL, SharedKeys.DB_USER, SharedKeys.DB_PASSWORD, SharedKeys.KAFKA_BOOTSTRAP_SERVERS)),
+            DatabaseTlsKeys.after(KafkaSecurityKeys.after(List.of(
+                    SharedKeys.DB_URL,
+                    SharedKeys.DB_USER,
+                    SharedKeys.DB_PASSWORD,
+                    SharedKeys.KAFKA_BOOTSTRAP_SERVERS))),
             List.of(KafkaSecurityKeys.CLIENT),
-            KafkaSecurityKeys.rulesAfter(List.of()));
+            DatabaseTlsKeys.rulesAfter(KafkaSecurityKeys.rulesAfter(List.of())));
 
     private CliKeys() {}
 }
