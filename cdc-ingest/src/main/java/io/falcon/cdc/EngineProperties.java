@@ -44,6 +44,10 @@ public final class EngineProperties {
         p.setProperty("database.include.list", c.dbName());
         p.setProperty("table.include.list", c.tableIncludeList());
         p.setProperty("snapshot.mode", "initial");
+        // No global read lock or table locks while snapshotting: the CDC user has only REPLICATION SLAVE / CLIENT and
+        // SELECT on the two tables (deploy/mysql/20-falcon-users.sql). The cost: a schema change of jobs or clusters
+        // during a snapshot would not be seen consistently; Falcon changes them only by migrations at a deploy.
+        p.setProperty("snapshot.locking.mode", "none");
         // Debezium waits this long for new changes when its queue is empty; the default 500 ms would dominate the
         // INSERT -> event latency (falcon.cdc.debezium.poll.interval.ms overrides it).
         p.setProperty("poll.interval.ms", "50");
