@@ -195,7 +195,10 @@ public final class KafkaAccess {
         grants.add(new Grant(Resource.TRANSACTIONAL_ID, prefix, Pattern.PREFIXED, Operation.DESCRIBE));
     }
 
-    /** docs/deploy.md's table: one row per component, its grants grouped by what they allow. */
+    /**
+     * docs/deploy.md's table: one row per component; READ and WRITE on topics in their columns, the rest grouped
+     * as "RESOURCE names: operations" (names ending in * are prefixes).
+     */
     public static String markdown(List<Access> plan) {
         StringBuilder out = new StringBuilder();
         out.append("| component (principal) | reads topics | writes topics | other grants |\n");
@@ -203,7 +206,8 @@ public final class KafkaAccess {
         for (Access access : plan) {
             List<String> reads = new ArrayList<>();
             List<String> writes = new ArrayList<>();
-            List<String> other = new ArrayList<>();
+            // resource and name -> operations, then operations -> names, in the order of the plan
+            Map<String, List<String>> opsByResource = new java.util.LinkedHashMap<>();
             for (Grant g : access.grants()) {
                 String name = "`" + g.name() + (g.pattern() == Pattern.PREFIXED ? "*" : "") + "`";
                 if (g.resource() == Resource.TOPIC && g.operation() == Operation.READ) {
@@ -211,9 +215,23 @@ public final class KafkaAccess {
                 } else if (g.resource() == Resource.TOPIC && g.operation() == Operation.WRITE) {
                     writes.add(name);
                 } else {
-                    other.add(g.resource() + " " + name + " " + g.operation());
+                    opsByResource
+                            .computeIfAbsent(g.resource() + "\t" + name, k -> new ArrayList<>())
+                            .add(g.operation().name());
                 }
             }
+            Map<String, List<String>> namesByOps = new java.util.LinkedHashMap<>();
+            opsByResource.forEach((key, ops) -> {
+                String[] parts = key.split("\t");
+                namesByOps
+                        .computeIfAbsent(parts[0] + "\t" + String.join(", ", ops), k -> new ArrayList<>())
+                        .add(parts[1]);
+            });
+            List<String> other = new ArrayList<>();
+            namesByOps.forEach((key, resourceNames) -> {
+                String[] parts = key.split("\t");
+                other.add(parts[0] + " " + String.join(", ", resourceNames) + ": " + parts[1]);
+            });
             out.append("| ")
                     .append(access.component())
                     .append(" (`")
@@ -223,7 +241,7 @@ public final class KafkaAccess {
                     .append(" | ")
                     .append(String.join(", ", writes))
                     .append(" | ")
-                    .append(String.join(", ", other))
+                    .append(String.join("; ", other))
                     .append(" |\n");
         }
         return out.toString();
