@@ -4,6 +4,8 @@ import io.falcon.events.Topics;
 import io.falcon.events.config.CdcIngestKeys;
 import io.falcon.events.config.SettingValues;
 import io.falcon.events.config.SharedKeys;
+import io.falcon.events.security.DatabaseTls;
+import io.falcon.events.security.KafkaConnection;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -24,9 +26,10 @@ public record CdcConfig(
         int dbPort,
         String dbUser,
         String dbPassword,
+        DatabaseTls dbTls,
         String dbName,
         long serverId,
-        String kafkaBootstrap,
+        KafkaConnection kafka,
         String topicPrefix,
         String engineName,
         String jobsTopic,
@@ -81,9 +84,10 @@ public record CdcConfig(
                 values.getInt(CdcIngestKeys.DB_PORT),
                 values.get(CdcIngestKeys.DB_USER),
                 values.get(CdcIngestKeys.DB_PASSWORD),
+                DatabaseTls.from(values),
                 values.get(CdcIngestKeys.DB_NAME),
                 values.get(CdcIngestKeys.SERVER_ID),
-                values.get(SharedKeys.KAFKA_BOOTSTRAP_SERVERS),
+                KafkaConnection.from(values),
                 values.get(CdcIngestKeys.TOPIC_PREFIX),
                 values.get(CdcIngestKeys.ENGINE_NAME),
                 Topics.CDC_JOBS.name(),
@@ -117,9 +121,10 @@ public record CdcConfig(
                 dbPort,
                 dbUser,
                 dbPassword,
+                dbTls,
                 dbName,
                 serverId,
-                kafkaBootstrap,
+                kafka,
                 topicPrefix,
                 engineName,
                 jobs,
@@ -140,7 +145,7 @@ public record CdcConfig(
     @Override
     public String toString() {
         return "CdcConfig[flavor=" + flavor + ", db=" + dbUser + "@" + dbHost + ":" + dbPort + "/" + dbName
-                + ", serverId=" + serverId + ", kafka=" + kafkaBootstrap + ", topicPrefix=" + topicPrefix
+                + ", tls=" + dbTls + ", serverId=" + serverId + ", kafka=" + kafka + ", topicPrefix=" + topicPrefix
                 + ", engineName=" + engineName + ", topics=" + jobsTopic + "," + clustersTopic + "," + deadLetterTopic
                 + ", offsets=" + offsetsTopic + ", schemaHistory=" + schemaHistoryTopic + ", rf=" + replicationFactor
                 + ", debezium=" + debezium.keySet() + ", producer=" + producer.keySet() + "]";

@@ -276,7 +276,8 @@ public final class CdcIngest implements AutoCloseable {
     private Producer<byte[], byte[]> newProducer() {
         Properties p = new Properties();
         p.putAll(config.producer());
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrap());
+        // the connection (bootstrap servers and security) wins over falcon.cdc.producer.*
+        p.putAll(config.kafka().properties());
         p.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, "falcon-cdc-ingest-" + config.engineName());
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -287,8 +288,7 @@ public final class CdcIngest implements AutoCloseable {
     }
 
     private void ensureTopics() {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrap());
+        Properties p = config.kafka().properties();
         p.put(AdminClientConfig.CLIENT_ID_CONFIG, "falcon-cdc-ingest-admin-" + config.engineName());
         p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
         p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
@@ -319,8 +319,9 @@ public final class CdcIngest implements AutoCloseable {
         } catch (ExecutionException | TimeoutException ex) {
             state = State.CLOSED;
             throw new IllegalStateException(
-                    "cdc-ingest cannot prepare its topics on Kafka at " + config.kafkaBootstrap() + " ("
-                            + SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key() + "): " + ex,
+                    "cdc-ingest cannot prepare its topics on Kafka at "
+                            + config.kafka().bootstrapServers() + " (" + SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key()
+                            + "): " + ex,
                     ex);
         }
     }

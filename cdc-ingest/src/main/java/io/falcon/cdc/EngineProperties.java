@@ -1,5 +1,6 @@
 package io.falcon.cdc;
 
+import io.falcon.events.security.KafkaAccess;
 import java.util.Properties;
 
 /** The Debezium embedded engine configuration derived from a {@link CdcConfig}. */
@@ -8,13 +9,19 @@ public final class EngineProperties {
 
     public static Properties of(CdcConfig c) {
         Properties p = new Properties();
+        // Kafka: the offset store's clients take the top-level properties, the schema history's producer and
+        // consumer their prefixed ones; all of them get the same bootstrap servers and security.
+        p.putAll(c.kafka().properties());
+        p.putAll(c.kafka().properties("schema.history.internal.producer."));
+        p.putAll(c.kafka().properties("schema.history.internal.consumer."));
+        // a fixed group (Debezium's default is derived from internal names) so that its ACL can name it
+        p.setProperty("schema.history.internal.consumer.group.id", KafkaAccess.schemaHistoryGroup(c.engineName()));
         // Engine
         p.setProperty("name", c.engineName());
         p.setProperty("connector.class", c.flavor().connectorClass());
         p.setProperty("tasks.max", "1");
         // Offsets in Kafka, never in memory or files, so a restarted instance resumes exactly.
         p.setProperty("offset.storage", "org.apache.kafka.connect.storage.KafkaOffsetBackingStore");
-        p.setProperty("bootstrap.servers", c.kafkaBootstrap());
         p.setProperty("offset.storage.topic", c.offsetsTopic());
         p.setProperty("offset.storage.partitions", "1");
         p.setProperty("offset.storage.replication.factor", Short.toString(c.replicationFactor()));
@@ -37,6 +44,10 @@ public final class EngineProperties {
         p.setProperty("database.include.list", c.dbName());
         p.setProperty("table.include.list", c.tableIncludeList());
         p.setProperty("snapshot.mode", "initial");
+        // No global read lock or table locks while snapshotting: the CDC user has only REPLICATION SLAVE / CLIENT and
+        // SELECT on the two tables (deploy/mysql/20-falcon-users.sql). The cost: a schema change of jobs or clusters
+        // during a snapshot would not be seen consistently; Falcon changes them only by migrations at a deploy.
+        p.setProperty("snapshot.locking.mode", "none");
         // Debezium waits this long for new changes when its queue is empty; the default 500 ms would dominate the
         // INSERT -> event latency (falcon.cdc.debezium.poll.interval.ms overrides it).
         p.setProperty("poll.interval.ms", "50");
@@ -53,10 +64,14 @@ public final class EngineProperties {
         }
         // Schema history in Kafka as well.
         p.setProperty("schema.history.internal", "io.debezium.storage.kafka.history.KafkaSchemaHistory");
-        p.setProperty("schema.history.internal.kafka.bootstrap.servers", c.kafkaBootstrap());
+        p.setProperty(
+                "schema.history.internal.kafka.bootstrap.servers", c.kafka().bootstrapServers());
         p.setProperty("schema.history.internal.kafka.topic", c.schemaHistoryTopic());
         p.setProperty("schema.history.internal.store.only.captured.databases.ddl", "true");
         p.setProperty("schema.history.internal.store.only.captured.tables.ddl", "true");
+
+        // TLS to the database (falcon.db.tls.*), server verification included
+        p.putAll(c.dbTls().debeziumProperties());
 
         // Explicit pass-through wins.
         c.debezium().forEach(p::setProperty);

@@ -8,6 +8,7 @@ import io.falcon.events.config.InvalidSettingsException;
 import io.falcon.events.config.Setting;
 import io.falcon.events.config.SharedKeys;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
@@ -136,7 +137,7 @@ class CdcConfigTest {
         assertThat(c.dbUser()).isEqualTo("env-user");
         assertThat(c.serverId()).isEqualTo(77);
         assertThat(c.flavor()).isEqualTo(CdcConfig.Flavor.MYSQL);
-        assertThat(c.kafkaBootstrap()).isEqualTo("env:9092");
+        assertThat(c.kafka().bootstrapServers()).isEqualTo("env:9092");
         assertThat(c.debezium()).containsEntry("snapshot.fetch.size", "500");
         assertThat(c.producer()).containsEntry("linger.ms", "20");
 
@@ -176,6 +177,29 @@ class CdcConfigTest {
         assertThat(p.getProperty("snapshot.mode")).isEqualTo("when_needed");
         assertThat(CdcConfig.from(minimal()).toString()).doesNotContain("s3cret");
         assertThat(c.toString()).doesNotContain("s3cret");
+    }
+
+    @Test
+    void debeziumsInternalKafkaClientsAndItsDatabaseConnectionGetTheSecuritySettings() {
+        Map<String, String> m = minimal();
+        m.put("FALCON_KAFKA_SECURITY_PROTOCOL", "SASL_SSL");
+        m.put("FALCON_KAFKA_SASL_MECHANISM", "SCRAM-SHA-512");
+        m.put("FALCON_KAFKA_SASL_USERNAME", "falcon-cdc-ingest");
+        m.put("FALCON_KAFKA_SASL_PASSWORD", "kafka-s3cret");
+        m.put("FALCON_DB_TLS_MODE", "verify-identity");
+        CdcConfig c = CdcConfig.from(m);
+        Properties p = EngineProperties.of(c);
+        // the offset store's clients read the top-level properties, the schema history's their prefixed ones
+        for (String prefix : List.of("", "schema.history.internal.producer.", "schema.history.internal.consumer.")) {
+            assertThat(p.getProperty(prefix + "bootstrap.servers")).isEqualTo("k:9092");
+            assertThat(p.getProperty(prefix + "security.protocol")).isEqualTo("SASL_SSL");
+            assertThat(p.getProperty(prefix + "sasl.mechanism")).isEqualTo("SCRAM-SHA-512");
+            assertThat(p.getProperty(prefix + "sasl.jaas.config")).contains("username=\"falcon-cdc-ingest\"");
+        }
+        assertThat(p.getProperty("schema.history.internal.consumer.group.id"))
+                .isEqualTo(c.engineName() + "-schemahistory");
+        assertThat(p.getProperty("database.ssl.mode")).isEqualTo("verify_identity");
+        assertThat(c.toString()).doesNotContain("kafka-s3cret");
     }
 
     @Test

@@ -1,6 +1,12 @@
 package io.falcon.cli;
 
 import io.falcon.events.Settings;
+import io.falcon.events.config.DatabaseTlsKeys;
+import io.falcon.events.config.KafkaSecurityKeys;
+import io.falcon.events.config.SettingValues;
+import io.falcon.events.security.DatabaseTls;
+import io.falcon.events.security.KafkaClientSecurity;
+import io.falcon.events.security.KafkaConnection;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -59,6 +65,10 @@ public final class Connections {
         this.settings = settings;
     }
 
+    Settings settings() {
+        return settings;
+    }
+
     String dbUrl() {
         return Optional.ofNullable(dbUrl)
                 .or(() -> settings.find(DB_URL))
@@ -76,7 +86,7 @@ public final class Connections {
                 .orElse("");
         DriverManager.setLoginTimeout(DB_LOGIN_TIMEOUT_SECONDS);
         try {
-            return DriverManager.getConnection(url, user, password);
+            return DriverManager.getConnection(url, databaseTls().jdbcProperties(url, user, password));
         } catch (SQLException e) {
             throw CliException.unreachable("cannot reach the database at " + url + ": " + firstLine(e.getMessage()));
         }
@@ -109,9 +119,31 @@ public final class Connections {
         return props;
     }
 
+    /** TLS to the database from the environment (falcon.db.tls.*). */
+    DatabaseTls databaseTls() {
+        try {
+            return DatabaseTls.from(SettingValues.parsePart(DatabaseTlsKeys.ALONE, settings.values()));
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new CliException(FalconCli.EXIT_UNREACHABLE, "invalid database TLS settings: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Kafka's address (option or setting) with the security settings of the environment (falcon.kafka.security.*,
+     * ssl.*, sasl.*): secrets are never command-line options.
+     */
+    KafkaConnection kafka() {
+        KafkaClientSecurity security;
+        try {
+            security = KafkaClientSecurity.from(SettingValues.parsePart(KafkaSecurityKeys.ALONE, settings.values()));
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new CliException(FalconCli.EXIT_UNREACHABLE, "invalid Kafka security settings: " + e.getMessage());
+        }
+        return new KafkaConnection(bootstrapServers(), security);
+    }
+
     private Properties common() {
-        Properties props = new Properties();
-        props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        Properties props = kafka().properties();
         props.put(CommonClientConfigs.CLIENT_ID_CONFIG, "falcon-cli");
         props.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, Long.toString(KAFKA_TIMEOUT.toMillis()));
         props.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(KAFKA_TIMEOUT.toMillis()));

@@ -30,13 +30,15 @@ import picocli.CommandLine.Model.CommandSpec;
             IsolationCommands.class,
             FaultCommands.class,
             TopicCommands.class,
+            AclCommand.class,
             CommandLine.HelpCommand.class
         },
         footer = {
             "",
             "Connections: --db-url, --db-user, --db-password, --bootstrap-servers, or the",
             "environment FALCON_DB_URL, FALCON_DB_USER, FALCON_DB_PASSWORD and",
-            "FALCON_KAFKA_BOOTSTRAP_SERVERS.",
+            "FALCON_KAFKA_BOOTSTRAP_SERVERS. Kafka TLS/SASL: FALCON_KAFKA_SECURITY_PROTOCOL,",
+            "FALCON_KAFKA_SASL_* and FALCON_KAFKA_SSL_* (docs/configuration.md; secrets never as options).",
             "Exit codes: 0 done, 1 refused, 2 bad arguments or database/Kafka unreachable."
         })
 public final class FalconCli implements Runnable {

@@ -80,7 +80,7 @@ final class TopicCommands implements Runnable {
             }
             Connections connections = FalconCli.connections(spec);
             try {
-                TopicProvisioner.ensureAll(connections.bootstrapServers(), partitions, replicationFactor, ledger);
+                TopicProvisioner.ensureAll(connections.kafka(), partitions, replicationFactor, ledger);
             } catch (IllegalStateException e) {
                 throw CliException.unreachable(Connections.firstLine(e.getMessage()) + ": "
                         + Connections.firstLine(String.valueOf(e.getCause())));

@@ -39,15 +39,45 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
     private final Path logDir;
     private final boolean deleteLogDirOnClose;
     private final int port;
+    private final Listeners listeners;
     private final KafkaRaftServer server;
     private boolean closed;
 
-    private EmbeddedKafka(Path logDir, boolean deleteLogDirOnClose, int port, KafkaRaftServer server) {
+    private EmbeddedKafka(
+            Path logDir, boolean deleteLogDirOnClose, int port, Listeners listeners, KafkaRaftServer server) {
         this.logDir = logDir;
         this.deleteLogDirOnClose = deleteLogDirOnClose;
         this.port = port;
+        this.listeners = listeners;
         this.server = server;
     }
+
+    /**
+     * Secured listeners next to the PLAINTEXT one (which stays for the broker itself, {@link #admin()} and setting
+     * up users and ACLs, and whose principal User:ANONYMOUS is a super user when the authorizer is on).
+     *
+     * @param tls an SSL listener with this key store (PKCS12), requiring client certificates signed by what the
+     *     trust store holds when it is given
+     * @param scram a SASL_PLAINTEXT listener with SCRAM-SHA-512 (users: {@link #createScramUser})
+     * @param authorizer Kafka's StandardAuthorizer: a principal may do only what its ACLs allow
+     * @param superUsers principals besides User:ANONYMOUS that may do anything (e.g. a client certificate's)
+     */
+    public record Security(java.util.Optional<Tls> tls, boolean scram, boolean authorizer, List<String> superUsers) {
+        public Security {
+            superUsers = List.copyOf(superUsers);
+        }
+
+        /** A PKCS12 key store for the SSL listener, and optionally the trust store of required client certificates. */
+        public record Tls(Path keyStore, String password, java.util.Optional<Path> clientTrustStore) {
+            @Override
+            public String toString() {
+                return "Tls[keyStore=" + keyStore + ", clientTrustStore=" + clientTrustStore + "]";
+            }
+        }
+    }
+
+    /** The ports of the secured listeners (0: none). */
+    private record Listeners(int ssl, int sasl) {}
 
     /** Starts a broker on a free port with a temporary log dir that is deleted on {@link #close()}. */
     public static EmbeddedKafka launch() {
@@ -64,14 +94,28 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
         return launch(logDir, port, false);
     }
 
+    /** Starts a broker with secured listeners on free ports and a temporary log dir (tests of TLS, SASL and ACLs). */
+    public static EmbeddedKafka launch(Security security) {
+        return launch(Directories.createTemp("falcon-kafka-"), 0, true, java.util.Optional.of(security));
+    }
+
     private static EmbeddedKafka launch(Path logDir, int requestedPort, boolean deleteLogDirOnClose) {
+        return launch(logDir, requestedPort, deleteLogDirOnClose, java.util.Optional.empty());
+    }
+
+    private static EmbeddedKafka launch(
+            Path logDir, int requestedPort, boolean deleteLogDirOnClose, java.util.Optional<Security> security) {
         long started = System.nanoTime();
         Path dir = Directories.ensureExists(logDir);
         int port = Ports.resolve(requestedPort, "Kafka broker");
         int controllerPort = Ports.freePort();
+        Listeners listeners = new Listeners(
+                security.flatMap(Security::tls).isPresent() ? Ports.freePort() : 0,
+                security.filter(Security::scram).isPresent() ? Ports.freePort() : 0);
         KRaftStorage.formatIfNeeded(dir, NODE_ID, CONTROLLER_LISTENER);
-        KafkaRaftServer server =
-                new KafkaRaftServer(new KafkaConfig(brokerConfig(dir, port, controllerPort)), Time.SYSTEM);
+        Map<String, Object> config = new java.util.HashMap<>(brokerConfig(dir, port, controllerPort));
+        security.ifPresent(s -> config.putAll(securedConfig(s, listeners, port, controllerPort)));
+        KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(config), Time.SYSTEM);
         try {
             server.startup(); // returns once the broker has caught up with the metadata log and is unfenced
         } catch (RuntimeException e) {
@@ -81,7 +125,7 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
                             + ", log dir " + dir + ")",
                     e);
         }
-        EmbeddedKafka kafka = new EmbeddedKafka(dir, deleteLogDirOnClose, port, server);
+        EmbeddedKafka kafka = new EmbeddedKafka(dir, deleteLogDirOnClose, port, listeners, server);
         log.info(
                 "Kafka started on {} in {} ms (log dir {})",
                 kafka.bootstrapServers(),
@@ -136,6 +180,113 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
                 Map.entry("background.threads", "2"),
                 Map.entry("num.recovery.threads.per.data.dir", "1"),
                 Map.entry("num.replica.fetchers", "1"));
+    }
+
+    /**
+     * The listeners, their protocols and the security of the secured ones. Only the SSL and SASL listeners are
+     * configured per listener (listener.name.NAME.*), so the PLAINTEXT one and the controller stay as they are.
+     */
+    private static Map<String, Object> securedConfig(Security security, Listeners listeners, int port, int controller) {
+        String host = Ports.LOOPBACK;
+        Map<String, Object> config = new java.util.HashMap<>();
+        StringBuilder names = new StringBuilder("PLAINTEXT://" + host + ":" + port);
+        StringBuilder protocols = new StringBuilder("PLAINTEXT:PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
+        security.tls().ifPresent(tls -> {
+            names.append(",SSL://").append(host).append(':').append(listeners.ssl());
+            protocols.append(",SSL:SSL");
+            config.put("listener.name.ssl.ssl.keystore.location", tls.keyStore().toString());
+            config.put("listener.name.ssl.ssl.keystore.type", "PKCS12");
+            config.put("listener.name.ssl.ssl.keystore.password", tls.password());
+            config.put("listener.name.ssl.ssl.key.password", tls.password());
+            tls.clientTrustStore().ifPresent(trust -> {
+                config.put("listener.name.ssl.ssl.client.auth", "required");
+                config.put("listener.name.ssl.ssl.truststore.location", trust.toString());
+                config.put("listener.name.ssl.ssl.truststore.type", "PKCS12");
+                config.put("listener.name.ssl.ssl.truststore.password", tls.password());
+            });
+        });
+        if (security.scram()) {
+            names.append(",SASL_PLAINTEXT://").append(host).append(':').append(listeners.sasl());
+            protocols.append(",SASL_PLAINTEXT:SASL_PLAINTEXT");
+            config.put("sasl.enabled.mechanisms", "SCRAM-SHA-512");
+            config.put("listener.name.sasl_plaintext.sasl.enabled.mechanisms", "SCRAM-SHA-512");
+            config.put(
+                    "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config",
+                    "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+        }
+        String advertised = names.toString();
+        config.put("listeners", advertised + "," + CONTROLLER_LISTENER + "://" + host + ":" + controller);
+        config.put("advertised.listeners", advertised);
+        config.put("listener.security.protocol.map", protocols.toString());
+        if (security.authorizer()) {
+            config.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+            // the PLAINTEXT and controller listeners authenticate nobody: ANONYMOUS is the broker and the test's admin
+            List<String> supers = new java.util.ArrayList<>(List.of("User:ANONYMOUS"));
+            supers.addAll(security.superUsers());
+            config.put("super.users", String.join(";", supers));
+            config.put("allow.everyone.if.no.acl.found", "false");
+        }
+        return config;
+    }
+
+    /** {@code host:port} of the SSL listener. */
+    public String sslBootstrapServers() {
+        if (listeners.ssl() == 0) {
+            throw new IllegalStateException("this broker has no SSL listener");
+        }
+        return Ports.LOOPBACK + ":" + listeners.ssl();
+    }
+
+    /** {@code host:port} of the SASL_PLAINTEXT (SCRAM-SHA-512) listener. */
+    public String saslBootstrapServers() {
+        if (listeners.sasl() == 0) {
+            throw new IllegalStateException("this broker has no SASL listener");
+        }
+        return Ports.LOOPBACK + ":" + listeners.sasl();
+    }
+
+    /**
+     * Creates (or replaces) a SCRAM-SHA-512 user and returns once the broker knows it, so that a login right after
+     * succeeds.
+     */
+    public void createScramUser(String user, String password) {
+        try (Admin admin = admin()) {
+            admin.alterUserScramCredentials(List.of(new org.apache.kafka.clients.admin.UserScramCredentialUpsertion(
+                            user,
+                            new org.apache.kafka.clients.admin.ScramCredentialInfo(
+                                    org.apache.kafka.clients.admin.ScramMechanism.SCRAM_SHA_512, 4096),
+                            password)))
+                    .all()
+                    .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            // the broker answers describe from the metadata it has applied: once it lists the user, logins work
+            long deadline = System.nanoTime() + ADMIN_TIMEOUT.toNanos();
+            while (!knowsScramUser(admin, user)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the broker does not know the SCRAM user " + user);
+                }
+                Thread.onSpinWait();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while creating SCRAM user " + user, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Cannot create SCRAM user " + user, e);
+        }
+    }
+
+    private static boolean knowsScramUser(Admin admin, String user)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        try {
+            return admin.describeUserScramCredentials(List.of(user))
+                    .all()
+                    .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                    .containsKey(user);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.ResourceNotFoundException) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     /** {@code host:port} for the clients' {@code bootstrap.servers}. */

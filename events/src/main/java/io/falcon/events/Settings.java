@@ -1,6 +1,7 @@
 package io.falcon.events;
 
 import io.falcon.events.config.Setting;
+import io.falcon.events.config.SettingsCatalog;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -18,11 +19,26 @@ public final class Settings {
         this.values = Map.copyOf(values);
     }
 
-    /** Environment variables overlaid by -D system properties. */
+    /**
+     * Environment variables overlaid by -D system properties. A secret of the catalog given as a -D option is
+     * refused: the command line is visible to every user of the machine.
+     */
     public static Settings fromEnvironment() {
         Map<String, String> merged = new HashMap<>(System.getenv());
-        System.getProperties().forEach((k, v) -> merged.put(k.toString(), v.toString()));
+        System.getProperties().forEach((k, v) -> {
+            String key = k.toString();
+            if (SettingsCatalog.byKey(key).filter(s -> !s.type().printable()).isPresent()) {
+                throw new IllegalArgumentException(
+                        key + " is a secret: set it in the environment (or its password file), never as a -D option");
+            }
+            merged.put(key, v.toString());
+        });
         return new Settings(merged);
+    }
+
+    /** Every raw value, for parsing a part of the catalog's settings (SettingValues.parsePart). */
+    public Map<String, String> values() {
+        return values;
     }
 
     /** The value given for a key, by the key itself first, then by its environment name; blank counts as unset. */

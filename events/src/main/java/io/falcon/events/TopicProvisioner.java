@@ -1,13 +1,12 @@
 package io.falcon.events;
 
+import io.falcon.events.security.KafkaConnection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
 
@@ -59,9 +58,13 @@ public final class TopicProvisioner {
 
     public static void ensureAll(
             String bootstrapServers, int partitions, short replicationFactor, LedgerRetention ledger) {
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        try (Admin admin = Admin.create(props)) {
+        ensureAll(KafkaConnection.plaintext(bootstrapServers), partitions, replicationFactor, ledger);
+    }
+
+    public static void ensureAll(
+            KafkaConnection kafka, int partitions, short replicationFactor, LedgerRetention ledger) {
+        String bootstrapServers = kafka.bootstrapServers();
+        try (Admin admin = Admin.create(kafka.properties())) {
             Set<String> existing = admin.listTopics().names().get();
             List<NewTopic> missing = Topics.all().stream()
                     .filter(topic -> !existing.contains(topic.name()))
@@ -89,9 +92,14 @@ public final class TopicProvisioner {
      */
     public static void ensureExist(
             String bootstrapServers, short replicationFactor, Topic<?, ?> like, List<Topic<?, ?>> topics) {
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        try (Admin admin = Admin.create(props)) {
+        ensureExist(KafkaConnection.plaintext(bootstrapServers), replicationFactor, like, topics);
+    }
+
+    /** As above on a connection that may be secured. */
+    public static void ensureExist(
+            KafkaConnection kafka, short replicationFactor, Topic<?, ?> like, List<Topic<?, ?>> topics) {
+        String bootstrapServers = kafka.bootstrapServers();
+        try (Admin admin = Admin.create(kafka.properties())) {
             Set<String> existing = admin.listTopics().names().get();
             List<Topic<?, ?>> missing = topics.stream()
                     .filter(topic -> !existing.contains(topic.name()))

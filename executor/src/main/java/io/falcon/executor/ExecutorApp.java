@@ -125,8 +125,7 @@ public final class ExecutorApp implements AutoCloseable {
                     .onDeadLetter(metrics::deadLetter));
         }
         this.knownClusters = new KnownClusters(edgeClients);
-        this.isolation =
-                new IsolationActuator(config.bootstrapServers(), config.groupId() + "-isolation", knownClusters, clock);
+        this.isolation = new IsolationActuator(config.kafka(), config.groupId() + "-isolation", knownClusters, clock);
         this.registry = config.watchClusterRegistry()
                 ? new ClusterRegistryWatcher(new KafkaConsumer<>(registryProps(config)), this::watchCluster)
                 : null;
@@ -151,7 +150,7 @@ public final class ExecutorApp implements AutoCloseable {
         }
         log.info(
                 "executor started: kafka={} gke={} credentials={} namespace={} nodePoolTimeout={} poll={}",
-                config.bootstrapServers(),
+                config.kafka().bootstrapServers(),
                 config.gkeEndpoint(),
                 config.credentials().wireName(),
                 config.namespace(),
@@ -228,21 +227,20 @@ public final class ExecutorApp implements AutoCloseable {
     }
 
     static Map<String, Object> producerProps(ExecutorConfig config) {
-        return Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                config.bootstrapServers(),
-                ProducerConfig.CLIENT_ID_CONFIG,
-                config.groupId() + "-producer",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-                true,
-                ProducerConfig.ACKS_CONFIG,
-                "all",
-                ProducerConfig.LINGER_MS_CONFIG,
-                5,
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
-                ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
-                ByteArraySerializer.class);
+        return config.kafka()
+                .with(Map.of(
+                        ProducerConfig.CLIENT_ID_CONFIG,
+                        config.groupId() + "-producer",
+                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                        true,
+                        ProducerConfig.ACKS_CONFIG,
+                        "all",
+                        ProducerConfig.LINGER_MS_CONFIG,
+                        5,
+                        ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                        ByteArraySerializer.class,
+                        ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                        ByteArraySerializer.class));
     }
 
     static Map<String, Object> consumerProps(ExecutorConfig config) {
@@ -254,41 +252,39 @@ public final class ExecutorApp implements AutoCloseable {
         // static membership: a restarted executor takes its partitions back at once (GroupMembership)
         String instanceId = io.falcon.events.GroupMembership.instanceId();
         return io.falcon.events.GroupMembership.staticMember(
-                Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        config.bootstrapServers(),
-                        ConsumerConfig.GROUP_ID_CONFIG,
-                        config.groupId(),
+                config.kafka()
+                        .with(Map.of(
+                                ConsumerConfig.GROUP_ID_CONFIG,
+                                config.groupId(),
+                                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                                false,
+                                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                                "earliest",
+                                ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                                100,
+                                // Commands of a scheduler transaction that aborted must never be carried out.
+                                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                                "read_committed",
+                                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                                ByteArrayDeserializer.class,
+                                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                                ByteArrayDeserializer.class)),
+                loop == 0 ? instanceId : instanceId + "-" + loop);
+    }
+
+    static Map<String, Object> registryProps(ExecutorConfig config) {
+        return config.kafka()
+                .with(Map.of(
+                        ConsumerConfig.CLIENT_ID_CONFIG,
+                        config.groupId() + "-cluster-registry",
                         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
                         false,
-                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                        "earliest",
-                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
-                        100,
-                        // Commands of a scheduler transaction that aborted must never be carried out.
                         ConsumerConfig.ISOLATION_LEVEL_CONFIG,
                         "read_committed",
                         ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
                         ByteArrayDeserializer.class,
                         ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-                        ByteArrayDeserializer.class),
-                loop == 0 ? instanceId : instanceId + "-" + loop);
-    }
-
-    static Map<String, Object> registryProps(ExecutorConfig config) {
-        return Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                config.bootstrapServers(),
-                ConsumerConfig.CLIENT_ID_CONFIG,
-                config.groupId() + "-cluster-registry",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                false,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                "read_committed",
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
-                ByteArrayDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-                ByteArrayDeserializer.class);
+                        ByteArrayDeserializer.class));
     }
 
     private static ThreadFactory daemonThreads(String prefix) {

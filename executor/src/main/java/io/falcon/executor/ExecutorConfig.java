@@ -3,6 +3,7 @@ package io.falcon.executor;
 import io.falcon.events.config.ExecutorKeys;
 import io.falcon.events.config.SettingValues;
 import io.falcon.events.config.SharedKeys;
+import io.falcon.events.security.KafkaConnection;
 import io.falcon.executor.gke.NodePoolSpec;
 import java.time.Duration;
 import java.util.Arrays;
@@ -12,7 +13,7 @@ import java.util.Objects;
 
 /** Typed executor settings: a view of its catalog settings ({@link ExecutorKeys}), validated when it starts. */
 public record ExecutorConfig(
-        String bootstrapServers,
+        KafkaConnection kafka,
         String groupId,
         Credentials credentials,
         String gkeEndpoint,
@@ -61,7 +62,7 @@ public record ExecutorConfig(
     }
 
     public ExecutorConfig {
-        Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+        Objects.requireNonNull(kafka, "kafka");
         Objects.requireNonNull(credentials, "credentials");
     }
 
@@ -73,7 +74,7 @@ public record ExecutorConfig(
     public static ExecutorConfig from(SettingValues values) {
         Credentials credentials = Credentials.of(values.get(ExecutorKeys.CREDENTIALS));
         return new ExecutorConfig(
-                values.get(SharedKeys.KAFKA_BOOTSTRAP_SERVERS),
+                KafkaConnection.from(values),
                 values.get(ExecutorKeys.GROUP_ID),
                 credentials,
                 values.get(ExecutorKeys.GKE_ENDPOINT),

@@ -42,7 +42,7 @@ public final class FaultStreamsApp implements AutoCloseable {
         this.config = config;
         Properties props = ExactlyOnceStreams.properties(
                 config.applicationId(),
-                config.bootstrapServers(),
+                config.kafka(),
                 config.replicationFactor(),
                 config.stateDir(),
                 config.streamThreads(),
@@ -53,13 +53,9 @@ public final class FaultStreamsApp implements AutoCloseable {
         streams.setStateListener((next, previous) -> LOG.info("fault streams {} -> {}", previous, next));
         if (config.policyFile().isPresent()) {
             policyProducer = new KafkaProducer<>(
-                    Map.of(
-                            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                            config.bootstrapServers(),
-                            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-                            true,
-                            ProducerConfig.ACKS_CONFIG,
-                            "all"),
+                    config.kafka()
+                            .with(Map.of(
+                                    ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true, ProducerConfig.ACKS_CONFIG, "all")),
                     new StringSerializer(),
                     Topics.ISOLATION_POLICY.valueSerde().serializer());
             policyWatcher = Executors.newSingleThreadScheduledExecutor(r -> {

@@ -3,6 +3,7 @@ package io.falcon.faults;
 import io.falcon.events.config.FaultStreamsKeys;
 import io.falcon.events.config.SettingValues;
 import io.falcon.events.config.SharedKeys;
+import io.falcon.events.security.KafkaConnection;
 import io.falcon.faults.topology.FaultTopologyOptions;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,7 +12,7 @@ import java.util.Optional;
 
 /** Typed settings of fault-streams: a view of its catalog settings ({@link FaultStreamsKeys}). */
 public record FaultStreamsConfig(
-        String bootstrapServers,
+        KafkaConnection kafka,
         String applicationId,
         String stateDir,
         short replicationFactor,
@@ -29,7 +30,7 @@ public record FaultStreamsConfig(
 
     public static FaultStreamsConfig from(SettingValues values) {
         return new FaultStreamsConfig(
-                values.get(SharedKeys.KAFKA_BOOTSTRAP_SERVERS),
+                KafkaConnection.from(values),
                 values.get(FaultStreamsKeys.APPLICATION_ID),
                 values.get(FaultStreamsKeys.STATE_DIR),
                 (short) values.getInt(SharedKeys.KAFKA_REPLICATION_FACTOR),

@@ -25,7 +25,7 @@ public final class SchedulerApp implements AutoCloseable {
         this.config = config;
         Properties props = ExactlyOnceStreams.properties(
                 config.applicationId(),
-                config.bootstrapServers(),
+                config.kafka(),
                 config.replicationFactor(),
                 config.stateDir(),
                 config.streamThreads(),
@@ -40,7 +40,7 @@ public final class SchedulerApp implements AutoCloseable {
         // Topics the scheduler reads or writes beyond its own input that `falcon topics create` normally makes: a
         // missing source topic (fault verdicts, when fault-streams is not deployed yet) would fail every assignment.
         io.falcon.events.TopicProvisioner.ensureExist(
-                config.bootstrapServers(),
+                config.kafka(),
                 config.replicationFactor(),
                 io.falcon.events.Topics.SCHEDULER_INPUT,
                 java.util.List.of(io.falcon.events.Topics.FAULT_VERDICTS, io.falcon.events.Topics.DECISIONS));

@@ -5,6 +5,7 @@ import io.falcon.events.config.Setting;
 import io.falcon.events.config.SettingValues;
 import io.falcon.events.config.SharedKeys;
 import io.falcon.events.executor.SupplyMode;
+import io.falcon.events.security.KafkaConnection;
 import io.falcon.scheduler.core.SchedulerSettings;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -12,7 +13,7 @@ import java.util.Map;
 
 /** Typed settings of scheduler-streams: a view of its catalog settings ({@link SchedulerKeys}). */
 public record SchedulerConfig(
-        String bootstrapServers,
+        KafkaConnection kafka,
         String applicationId,
         String stateDir,
         short replicationFactor,
@@ -29,7 +30,7 @@ public record SchedulerConfig(
 
     public static SchedulerConfig from(SettingValues values) {
         return new SchedulerConfig(
-                values.get(SharedKeys.KAFKA_BOOTSTRAP_SERVERS),
+                KafkaConnection.from(values),
                 values.get(SchedulerKeys.APPLICATION_ID),
                 values.get(SchedulerKeys.STATE_DIR),
                 (short) values.getInt(SharedKeys.KAFKA_REPLICATION_FACTOR),

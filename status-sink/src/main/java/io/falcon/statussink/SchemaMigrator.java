@@ -1,5 +1,7 @@
 package io.falcon.statussink;
 
+import io.falcon.events.security.DatabaseTls;
+import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.output.MigrateResult;
 
@@ -11,8 +13,13 @@ public final class SchemaMigrator {
     private SchemaMigrator() {}
 
     public static MigrateResult migrate(String jdbcUrl, String user, String password) {
+        return migrate(new JdbcDataSource(jdbcUrl, user, password, DatabaseTls.DRIVER_DEFAULT));
+    }
+
+    /** Through a data source that carries the TLS settings (the status-sink's own). */
+    public static MigrateResult migrate(DataSource dataSource) {
         return Flyway.configure()
-                .dataSource(jdbcUrl, user, password)
+                .dataSource(dataSource)
                 .locations("classpath:db/migration")
                 .table("falcon_schema_history")
                 .baselineOnMigrate(true)

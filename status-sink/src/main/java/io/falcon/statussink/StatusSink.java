@@ -8,7 +8,6 @@ import io.falcon.ops.Checks;
 import io.falcon.ops.FalconMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -84,8 +83,7 @@ public final class StatusSink implements AutoCloseable {
         this.config = config;
         this.topic = topic;
         this.metrics = metrics;
-        Properties consumerProps = new Properties();
-        consumerProps.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        Properties consumerProps = config.kafka().properties();
         consumerProps.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
         consumerProps.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumerProps.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -94,8 +92,7 @@ public final class StatusSink implements AutoCloseable {
         // static membership: a restarted status-sink takes its partitions back at once (GroupMembership)
         consumerProps.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, io.falcon.events.GroupMembership.instanceId());
         consumer = new KafkaConsumer<>(consumerProps, new StringDeserializer(), new ByteArrayDeserializer());
-        Properties producerProps = new Properties();
-        producerProps.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        Properties producerProps = config.kafka().properties();
         producerProps.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         producerProps.put(ProducerConfig.ACKS_CONFIG, "all");
         deadLetters = new KafkaProducer<>(producerProps, new ByteArraySerializer(), new ByteArraySerializer());
@@ -316,7 +313,7 @@ public final class StatusSink implements AutoCloseable {
     }
 
     private Connection openConnection() throws SQLException {
-        Connection opened = DriverManager.getConnection(config.jdbcUrl(), config.dbUser(), config.dbPassword());
+        Connection opened = JdbcDataSource.of(config).getConnection();
         try (var statement = opened.createStatement()) {
             statement.execute("SET time_zone = '+00:00'");
         } catch (SQLException e) {

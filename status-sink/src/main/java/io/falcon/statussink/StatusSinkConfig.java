@@ -3,6 +3,8 @@ package io.falcon.statussink;
 import io.falcon.events.config.SettingValues;
 import io.falcon.events.config.SharedKeys;
 import io.falcon.events.config.StatusSinkKeys;
+import io.falcon.events.security.DatabaseTls;
+import io.falcon.events.security.KafkaConnection;
 import java.time.Duration;
 import java.util.Map;
 
@@ -11,11 +13,12 @@ import java.util.Map;
  * falcon.task-status; the topic is not a setting.
  */
 public record StatusSinkConfig(
-        String bootstrapServers,
+        KafkaConnection kafka,
         String groupId,
         String jdbcUrl,
         String dbUser,
         String dbPassword,
+        DatabaseTls dbTls,
         int maxBatch,
         Duration maxBackoff,
         Duration terminalRetention,
@@ -29,11 +32,12 @@ public record StatusSinkConfig(
 
     public static StatusSinkConfig from(SettingValues values) {
         return new StatusSinkConfig(
-                values.get(SharedKeys.KAFKA_BOOTSTRAP_SERVERS),
+                KafkaConnection.from(values),
                 values.get(StatusSinkKeys.GROUP_ID),
                 values.get(SharedKeys.DB_URL),
                 values.get(SharedKeys.DB_USER),
                 values.get(SharedKeys.DB_PASSWORD),
+                DatabaseTls.from(values),
                 values.getInt(StatusSinkKeys.MAX_BATCH),
                 values.get(StatusSinkKeys.MAX_BACKOFF),
                 values.get(StatusSinkKeys.TERMINAL_RETENTION),
@@ -44,8 +48,8 @@ public record StatusSinkConfig(
     @Override
     public String toString() {
         // the password stays out of logs
-        return "StatusSinkConfig[bootstrapServers=" + bootstrapServers + ", groupId=" + groupId + ", jdbcUrl=" + jdbcUrl
-                + ", dbUser=" + dbUser + ", maxBatch=" + maxBatch + ", maxBackoff=" + maxBackoff
+        return "StatusSinkConfig[kafka=" + kafka + ", groupId=" + groupId + ", jdbcUrl=" + jdbcUrl
+                + ", dbUser=" + dbUser + ", dbTls=" + dbTls + ", maxBatch=" + maxBatch + ", maxBackoff=" + maxBackoff
                 + ", terminalRetention=" + terminalRetention + ", pruneInterval="
                 + pruneInterval + ", pruneBatch=" + pruneBatch + "]";
     }

@@ -13,12 +13,13 @@ public final class StatusSinkMain {
     public static void main(String[] args) throws InterruptedException {
         SettingValues settings = ComponentRuntime.settingsOrExit(StatusSinkKeys.COMPONENT);
         StatusSinkConfig config = StatusSinkConfig.from(settings);
-        SchemaMigrator.migrate(config.jdbcUrl(), config.dbUser(), config.dbPassword());
+        JdbcDataSource database = JdbcDataSource.of(config);
+        SchemaMigrator.migrate(database);
         ComponentRuntime runtime = ComponentRuntime.start(settings);
         StatusSink sink = runtime.manage("status-sink", new StatusSink(config, runtime.metrics()).start());
         runtime.ops()
                 .addReadinessCheck(Checks.consumerJoined("consumer:" + Topics.TASK_STATUS.name(), sink.assignment()))
-                .addReadinessCheck(Checks.jdbc("database", config.jdbcUrl(), config.dbUser(), config.dbPassword()));
+                .addReadinessCheck(Checks.jdbc("database", database));
         runtime.awaitShutdown();
     }
 }

@@ -127,7 +127,7 @@ public final class CdcIngestKeys {
     public static final Component COMPONENT = new Component(
             "cdc-ingest",
             "Debezium embedded engine publishing jobs / clusters row changes.",
-            List.of(
+            DatabaseTlsKeys.after(KafkaSecurityKeys.after(List.of(
                     SharedKeys.KAFKA_BOOTSTRAP_SERVERS,
                     SharedKeys.KAFKA_REPLICATION_FACTOR,
                     SharedKeys.OPS_PORT,
@@ -146,9 +146,9 @@ public final class CdcIngestKeys {
                     OFFSET_FLUSH_INTERVAL,
                     HEARTBEAT_INTERVAL,
                     KEEP_ALIVE_INTERVAL,
-                    RESTART_BACKOFF),
-            List.of(DEBEZIUM, PRODUCER),
-            List.of(OWN_TOPICS_APART));
+                    RESTART_BACKOFF))),
+            List.of(DEBEZIUM, PRODUCER, KafkaSecurityKeys.CLIENT),
+            DatabaseTlsKeys.rulesAfter(KafkaSecurityKeys.rulesAfter(List.of(OWN_TOPICS_APART))));
 
     private CdcIngestKeys() {}
 }

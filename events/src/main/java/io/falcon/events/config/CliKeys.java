@@ -11,9 +11,13 @@ public final class CliKeys {
     public static final Component COMPONENT = new Component(
             "cli",
             "The falcon CLI (./falcon, docker compose run cli); an unset database user or password is empty.",
-            List.of(SharedKeys.DB_URL, SharedKeys.DB_USER, SharedKeys.DB_PASSWORD, SharedKeys.KAFKA_BOOTSTRAP_SERVERS),
-            List.of(),
-            List.of());
+            DatabaseTlsKeys.after(KafkaSecurityKeys.after(List.of(
+                    SharedKeys.DB_URL,
+                    SharedKeys.DB_USER,
+                    SharedKeys.DB_PASSWORD,
+                    SharedKeys.KAFKA_BOOTSTRAP_SERVERS))),
+            List.of(KafkaSecurityKeys.CLIENT),
+            DatabaseTlsKeys.rulesAfter(KafkaSecurityKeys.rulesAfter(List.of())));
 
     private CliKeys() {}
 }

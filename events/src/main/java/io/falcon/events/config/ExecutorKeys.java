@@ -118,7 +118,7 @@ public final class ExecutorKeys {
     public static final Component COMPONENT = new Component(
             "executor",
             "Carries out commands against GKE, Compute and the edge Kubernetes APIs.",
-            List.of(
+            KafkaSecurityKeys.after(List.of(
                     SharedKeys.KAFKA_BOOTSTRAP_SERVERS,
                     SharedKeys.OPS_PORT,
                     SharedKeys.INSTANCE_ID,
@@ -143,9 +143,9 @@ public final class ExecutorKeys {
                     COMMAND_THREADS,
                     SCALE_DOWN_RESERVATION,
                     SCALE_DOWN_ON_DEMAND,
-                    SCALE_DOWN_FLEX_START),
-            List.of(),
-            List.of());
+                    SCALE_DOWN_FLEX_START)),
+            List.of(KafkaSecurityKeys.CLIENT),
+            KafkaSecurityKeys.rulesAfter(List.of()));
 
     private ExecutorKeys() {}
 

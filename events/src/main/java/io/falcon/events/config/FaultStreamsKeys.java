@@ -72,7 +72,7 @@ public final class FaultStreamsKeys {
     public static final Component COMPONENT = new Component(
             "fault-streams",
             "Device-fault verdicts and manual isolation.",
-            List.of(
+            KafkaSecurityKeys.after(List.of(
                     SharedKeys.KAFKA_BOOTSTRAP_SERVERS,
                     SharedKeys.KAFKA_REPLICATION_FACTOR,
                     SharedKeys.OPS_PORT,
@@ -90,9 +90,9 @@ public final class FaultStreamsKeys {
                     POLICY_FILE,
                     POLICY_POLL_INTERVAL,
                     SESSION_TIMEOUT,
-                    COMMIT_INTERVAL),
-            List.of(),
-            List.of());
+                    COMMIT_INTERVAL)),
+            List.of(KafkaSecurityKeys.CLIENT),
+            KafkaSecurityKeys.rulesAfter(List.of()));
 
     private FaultStreamsKeys() {}
 

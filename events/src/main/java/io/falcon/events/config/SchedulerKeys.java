@@ -136,7 +136,7 @@ public final class SchedulerKeys {
     public static final Component COMPONENT = new Component(
             "scheduler",
             "Kafka Streams around the pure scheduling core.",
-            List.of(
+            KafkaSecurityKeys.after(List.of(
                     SharedKeys.KAFKA_BOOTSTRAP_SERVERS,
                     SharedKeys.KAFKA_REPLICATION_FACTOR,
                     SharedKeys.OPS_PORT,
@@ -166,9 +166,9 @@ public final class SchedulerKeys {
                     MOVE_INTERVAL,
                     IDLE_LINGER_RESERVATION,
                     IDLE_LINGER_ON_DEMAND,
-                    IDLE_LINGER_FLEX_START),
-            List.of(),
-            List.of());
+                    IDLE_LINGER_FLEX_START)),
+            List.of(KafkaSecurityKeys.CLIENT),
+            KafkaSecurityKeys.rulesAfter(List.of()));
 
     private SchedulerKeys() {}
 

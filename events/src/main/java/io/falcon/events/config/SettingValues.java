@@ -43,6 +43,16 @@ public final class SettingValues {
         return parse(component, raw, Unknown.REFUSED);
     }
 
+    /**
+     * Parses the settings of a part of a program (e.g. {@link KafkaSecurityKeys#ALONE} in the CLI) from raw values that
+     * also hold other settings: keys the part does not declare are not checked.
+     *
+     * @throws InvalidSettingsException listing every missing or invalid setting of the part
+     */
+    public static SettingValues parsePart(Component part, Map<String, String> raw) {
+        return parse(part, raw, Unknown.IGNORED);
+    }
+
     /** This JVM's environment variables and -D system properties; see the three-argument form. */
     public static SettingValues fromEnvironment(Component component) {
         return fromEnvironment(component, System.getenv(), System.getProperties());
@@ -55,8 +65,20 @@ public final class SettingValues {
     public static SettingValues fromEnvironment(
             Component component, Map<String, String> environment, Properties systemProperties) {
         Map<String, String> raw = new HashMap<>(environment);
+        List<Problem> onCommandLine = new ArrayList<>();
         for (String name : systemProperties.stringPropertyNames()) {
-            raw.put(name, systemProperties.getProperty(name));
+            // a -D option is visible to every user of the machine (ps, /proc/PID/cmdline): no secret comes that way
+            if (SettingsCatalog.byKey(name).filter(s -> !s.type().printable()).isPresent()) {
+                onCommandLine.add(new Problem(
+                        name,
+                        Setting.envNameOf(name),
+                        "is a secret: set it in the environment (or its password file), never as a -D option"));
+            } else {
+                raw.put(name, systemProperties.getProperty(name));
+            }
+        }
+        if (!onCommandLine.isEmpty()) {
+            throw new InvalidSettingsException(component.name(), onCommandLine);
         }
         return parse(component, raw);
     }

@@ -48,7 +48,7 @@ public final class StatusSinkKeys {
     public static final Component COMPONENT = new Component(
             "status-sink",
             "Guarded, batched write-back of task status; applies the clusters migration at start.",
-            List.of(
+            DatabaseTlsKeys.after(KafkaSecurityKeys.after(List.of(
                     SharedKeys.KAFKA_BOOTSTRAP_SERVERS,
                     SharedKeys.OPS_PORT,
                     SharedKeys.INSTANCE_ID,
@@ -60,9 +60,9 @@ public final class StatusSinkKeys {
                     MAX_BACKOFF,
                     TERMINAL_RETENTION,
                     PRUNE_INTERVAL,
-                    PRUNE_BATCH),
-            List.of(),
-            List.of());
+                    PRUNE_BATCH))),
+            List.of(KafkaSecurityKeys.CLIENT),
+            DatabaseTlsKeys.rulesAfter(KafkaSecurityKeys.rulesAfter(List.of())));
 
     private StatusSinkKeys() {}
 }

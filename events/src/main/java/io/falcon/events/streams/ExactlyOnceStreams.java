@@ -1,5 +1,6 @@
 package io.falcon.events.streams;
 
+import io.falcon.events.security.KafkaConnection;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -44,9 +45,39 @@ public final class ExactlyOnceStreams {
             int streamThreads,
             Duration sessionTimeout,
             String instanceId) {
-        Properties props = new Properties();
+        return properties(
+                applicationId,
+                KafkaConnection.plaintext(bootstrapServers),
+                replicationFactor,
+                stateDir,
+                streamThreads,
+                sessionTimeout,
+                instanceId);
+    }
+
+    /** As above on a connection that may be secured (Kafka Streams hands it to its consumers, producers and admin). */
+    public static Properties properties(
+            String applicationId,
+            KafkaConnection kafka,
+            short replicationFactor,
+            String stateDir,
+            int streamThreads,
+            Duration sessionTimeout) {
+        return properties(
+                applicationId, kafka, replicationFactor, stateDir, streamThreads, sessionTimeout, defaultInstanceId());
+    }
+
+    /** The full form: a connection and an explicit group.instance.id. */
+    public static Properties properties(
+            String applicationId,
+            KafkaConnection kafka,
+            short replicationFactor,
+            String stateDir,
+            int streamThreads,
+            Duration sessionTimeout,
+            String instanceId) {
+        Properties props = kafka.properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) replicationFactor);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);

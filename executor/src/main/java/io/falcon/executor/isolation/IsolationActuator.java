@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.falcon.events.Topics;
 import io.falcon.events.fault.IsolationCommand;
 import io.falcon.events.fault.NodeIsolation;
+import io.falcon.events.security.KafkaConnection;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -62,11 +63,9 @@ public final class IsolationActuator implements AutoCloseable {
     private record Check(String clusterId, Optional<ConfigMap> deleted) {}
 
     /** Production wiring: its own consumer (no group: always the whole compacted topic) and producer. */
-    public IsolationActuator(String bootstrapServers, String clientId, IsolationClusters clusters, Clock clock) {
+    public IsolationActuator(KafkaConnection kafka, String clientId, IsolationClusters clusters, Clock clock) {
         this(
-                new KafkaConsumer<>(Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrapServers,
+                new KafkaConsumer<>(kafka.with(Map.of(
                         ConsumerConfig.CLIENT_ID_CONFIG,
                         clientId + "-isolation",
                         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
@@ -77,10 +76,8 @@ public final class IsolationActuator implements AutoCloseable {
                         ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
                         ByteArrayDeserializer.class,
                         ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-                        ByteArrayDeserializer.class)),
-                new KafkaProducer<>(Map.of(
-                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrapServers,
+                        ByteArrayDeserializer.class))),
+                new KafkaProducer<>(kafka.with(Map.of(
                         ProducerConfig.CLIENT_ID_CONFIG,
                         clientId + "-isolation-commands",
                         ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
@@ -90,7 +87,7 @@ public final class IsolationActuator implements AutoCloseable {
                         ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
                         ByteArraySerializer.class,
                         ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
-                        ByteArraySerializer.class)),
+                        ByteArraySerializer.class))),
                 clusters,
                 clock,
                 Duration.ofMinutes(5));

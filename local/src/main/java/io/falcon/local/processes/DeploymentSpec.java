@@ -72,7 +72,8 @@ public record DeploymentSpec(Map<String, Component> components) {
     /**
      * Where the local processes listen, and the one translation from the compose network to them: the hosts
      * {@code kafka:9092}, {@code mysql:3306} and fleet-sim's {@code 127.0.0.1:9441} / {@code 127.0.0.1:9442} become
-     * the local addresses; the database flavor becomes mariadb (the embedded database is MariaDB, compose's is MySQL 8);
+     * the local addresses; the database flavor becomes mariadb (the embedded database is MariaDB, compose's is MySQL 8)
+     * and the database users the embedded one's (compose's per-component users are created by its MySQL's init);
      * each instance gets its own ops port and state directory. Every other variable is passed as compose has it.
      */
     public record Endpoints(String kafka, String mariaDbHost, int mariaDbPort, String gke, String compute) {
@@ -98,6 +99,14 @@ public record DeploymentSpec(Map<String, Component> components) {
             }
             if (key.endsWith("_DATABASE_PORT")) {
                 return Integer.toString(mariaDbPort);
+            }
+            // compose's least-privileged users come from deploy/mysql/20-falcon-users.sql, which the embedded
+            // MariaDB does not run (KafkaSecurityIT's sibling DatabaseGrantsIT checks those grants instead)
+            if (key.equals("FALCON_DB_USER") || key.equals("FALCON_CDC_DATABASE_USER")) {
+                return io.falcon.embedded.EmbeddedMariaDb.USER;
+            }
+            if (key.equals("FALCON_DB_PASSWORD") || key.equals("FALCON_CDC_DATABASE_PASSWORD")) {
+                return io.falcon.embedded.EmbeddedMariaDb.PASSWORD;
             }
             return value.replace("jdbc:mysql://mysql:3306/", "jdbc:mariadb://" + mariaDbHost + ":" + mariaDbPort + "/")
                     .replace("kafka:9092", kafka)

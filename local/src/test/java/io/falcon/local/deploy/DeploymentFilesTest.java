@@ -306,6 +306,15 @@ class DeploymentFilesTest {
         List<String> volumes = new ArrayList<>();
         mysql.get("volumes").forEach(v -> volumes.add(v.asText()));
         assertThat(volumes).anyMatch(v -> v.startsWith("./docs/schema/jobs.sql:/docker-entrypoint-initdb.d/"));
+        // the least-privileged users after the jobs table (10-jobs.sql), which their grants name
+        assertThat(volumes)
+                .contains("./deploy/mysql/20-falcon-users.sql:/docker-entrypoint-initdb.d/20-falcon-users.sql:ro");
+        JsonNode services = compose().get("services");
+        assertThat(env(services.get("status-sink"))).containsEntry("FALCON_DB_USER", "falcon_sink");
+        assertThat(env(services.get("cdc-ingest"))).containsEntry("FALCON_CDC_DATABASE_USER", "falcon_cdc");
+        assertThat(env(services.get("cli"))).containsEntry("FALCON_DB_USER", "falcon_cli");
+        assertThat(services.at("/db-grants/depends_on/status-sink/condition").asText())
+                .isEqualTo("service_healthy");
         for (String volume : volumes) {
             if (volume.startsWith("./")) {
                 assertThat(ROOT.resolve(volume.substring(2, volume.indexOf(':'))))

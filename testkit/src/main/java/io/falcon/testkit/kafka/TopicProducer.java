@@ -1,6 +1,7 @@
 package io.falcon.testkit.kafka;
 
 import io.falcon.events.Topic;
+import io.falcon.events.security.KafkaConnection;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -32,13 +33,19 @@ public final class TopicProducer<K, V> implements AutoCloseable {
 
     /** Writes to a topic of another name with the catalog topic's serdes (a test's own copy of the topic). */
     public static <K, V> TopicProducer<K, V> to(String bootstrapServers, Topic<K, V> topic, String name) {
+        return to(KafkaConnection.plaintext(bootstrapServers), topic, name);
+    }
+
+    /** Writes to the catalog topic over a connection that may be secured (TLS, SASL). */
+    public static <K, V> TopicProducer<K, V> to(KafkaConnection kafka, Topic<K, V> topic) {
+        return to(kafka, topic, topic.name());
+    }
+
+    /** Writes to a topic of another name over a connection that may be secured. */
+    public static <K, V> TopicProducer<K, V> to(KafkaConnection kafka, Topic<K, V> topic, String name) {
         return new TopicProducer<>(
                 new KafkaProducer<>(
-                        Map.of(
-                                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                                bootstrapServers,
-                                ProducerConfig.ACKS_CONFIG,
-                                "all"),
+                        kafka.with(Map.of(ProducerConfig.ACKS_CONFIG, "all")),
                         new ByteArraySerializer(),
                         new ByteArraySerializer()),
                 topic,

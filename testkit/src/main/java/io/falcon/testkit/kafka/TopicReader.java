@@ -1,6 +1,7 @@
 package io.falcon.testkit.kafka;
 
 import io.falcon.events.Topic;
+import io.falcon.events.security.KafkaConnection;
 import io.falcon.testkit.Await;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -64,15 +65,23 @@ public final class TopicReader<K, V> implements AutoCloseable {
 
     /** Reads a topic of another name with the catalog topic's serdes (a test's own copy of the topic). */
     public static <K, V> TopicReader<K, V> fromBeginning(String bootstrapServers, Topic<K, V> topic, String name) {
+        return fromBeginning(KafkaConnection.plaintext(bootstrapServers), topic, name);
+    }
+
+    /** Reads the catalog topic over a connection that may be secured (TLS, SASL). */
+    public static <K, V> TopicReader<K, V> fromBeginning(KafkaConnection kafka, Topic<K, V> topic) {
+        return fromBeginning(kafka, topic, topic.name());
+    }
+
+    /** Reads a topic of another name over a connection that may be secured. */
+    public static <K, V> TopicReader<K, V> fromBeginning(KafkaConnection kafka, Topic<K, V> topic, String name) {
         return new TopicReader<>(
                 new KafkaConsumer<>(
-                        Map.of(
-                                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                                bootstrapServers,
+                        kafka.with(Map.of(
                                 ConsumerConfig.ISOLATION_LEVEL_CONFIG,
                                 "read_committed",
                                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                                false),
+                                false)),
                         new ByteArrayDeserializer(),
                         new ByteArrayDeserializer()),
                 topic,
