@@ -110,7 +110,7 @@ public final class FaultLoadHarness {
                 Instant deadline = Instant.now().plus(Duration.ofMinutes(10));
                 while (received < faults.size() && Instant.now().isBefore(deadline)) {
                     for (ConsumerRecord<String, byte[]> r : verdicts.poll(Duration.ofMillis(200))) {
-                        if (r.key().startsWith(MARKER_CLUSTER + "/")) {
+                        if (r.key().startsWith(MARKER_CLUSTER)) {
                             continue; // the warm-up's markers, decided once the measured faults move event time
                         }
                         outcomes.merge(outcome(r.value()), 1L, Long::sum);
@@ -213,11 +213,14 @@ public final class FaultLoadHarness {
                 Topics.DEVICE_FAULTS.valueSerde().toBytes(fault));
     }
 
-    /** A job fault an hour after the trace, on the given partition: its event time closes every window there. */
+    /**
+     * A job fault an hour after the trace, on the given partition (of a cluster of its own, the key): its event
+     * time closes every window there.
+     */
     private static ProducerRecord<byte[], byte[]> marker(int partition, long at) {
         for (int i = 0; ; i++) {
             DeviceFault fault =
-                    DeviceFault.of(MARKER_CLUSTER, "marker", "npu-0", "MARKER", Optional.of("marker-" + i), at);
+                    DeviceFault.of(MARKER_CLUSTER + i, "marker", "npu-0", "MARKER", Optional.of("marker"), at);
             byte[] key = fault.topicKey().getBytes(StandardCharsets.UTF_8);
             if (Utils.toPositive(Utils.murmur2(key)) % PARTITIONS == partition) {
                 return new ProducerRecord<>(

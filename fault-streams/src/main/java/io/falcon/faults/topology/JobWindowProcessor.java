@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * last record, so an idle partition still decides while a partition catching up on a backlog does not decide
  * early; it never moves backwards (a late record keeps the idle advance already made). A fault later than the
  * allowed lateness behind it skips the window and is counted directly. Hardware faults go on to the counting
- * stage, re-keyed by cluster.
+ * processor of the same task (the input is keyed by cluster).
  */
 final class JobWindowProcessor implements Processor<String, byte[], String, Object> {
     private static final Logger LOG = LoggerFactory.getLogger(JobWindowProcessor.class);
@@ -195,7 +195,7 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
     }
 
     private void toCounting(DeviceFault fault, long wallMs) {
-        context.forward(new Record<>(fault.clusterId(), (Object) fault, wallMs), FaultTopology.COUNTING_SINK);
+        context.forward(new Record<>(fault.clusterId(), (Object) fault, wallMs), FaultTopology.COUNTING);
     }
 
     private void forwardVerdict(io.falcon.events.fault.FaultVerdict verdict) {
