@@ -65,7 +65,7 @@ public final class FaultTopology {
 
         topology.addSource("faults", keys, bytes, Topics.DEVICE_FAULTS.name());
         topology.addProcessor("job-window", () -> new JobWindowProcessor(options, policy, metrics), "faults");
-        topology.addStateStore(store(options, PENDING_STORE, BinaryCodec.faults()), "job-window");
+        topology.addStateStore(heldPages(options), "job-window");
 
         // falcon.fault-counting is only read: versions before the single stage wrote the faults the job window
         // counted there (compact binary, keyed by cluster), and what they left in flight is still counted
@@ -88,6 +88,20 @@ public final class FaultTopology {
         // not cached: the processors keep what they read often decoded themselves, and a held fault or a counter
         // is rarely written twice between two commits, so the cache would only add copying
         return Stores.keyValueStoreBuilder(supplier, Serdes.String(), values).withLoggingEnabled(Map.of());
+    }
+
+    /**
+     * The job window's pages of held faults ({@link HeldPage}): cached, unlike the others, because a page is
+     * rewritten on every fault added to it and every decision round, and only its last value within a commit
+     * interval needs to reach the changelog.
+     */
+    private static StoreBuilder<?> heldPages(FaultTopologyOptions options) {
+        var supplier = options.inMemoryStores()
+                ? Stores.inMemoryKeyValueStore(PENDING_STORE)
+                : Stores.persistentKeyValueStore(PENDING_STORE);
+        return Stores.keyValueStoreBuilder(supplier, Serdes.String(), Serdes.ByteArray())
+                .withLoggingEnabled(Map.of())
+                .withCachingEnabled();
     }
 
     @SuppressWarnings("unchecked")
