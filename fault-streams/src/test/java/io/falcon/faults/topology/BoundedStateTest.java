@@ -70,19 +70,20 @@ class BoundedStateTest {
 
     @Test
     void pagesOfHeldFaultsShrinkAsTheirFaultsAreDecidedAndLeaveWhenEmpty() {
-        // 150 faults of 150 jobs, 1 s apart: three pages (64, 64, 22)
+        // 150 faults of 150 jobs, 1 s apart, in pages of HeldPage.SIZE
+        int pages = (150 + HeldPage.SIZE - 1) / HeldPage.SIZE;
         for (int i = 0; i < 150; i++) {
             d.send(fault("job-" + i, "n" + i, "d0", AIC, ofSeconds(i)));
         }
         assertThat(d.heldFaults()).isEqualTo(150);
-        assertThat(d.entries(FaultTopology.PENDING_STORE)).isEqualTo(3);
+        assertThat(d.entries(FaultTopology.PENDING_STORE)).isEqualTo(pages);
 
-        // event time 149 s + 1 s idle: the windows opened before 150 - 35 s are decided (faults 0-114); the
-        // first page goes, the second keeps 13 of its faults
+        // event time 149 s + 1 s idle: the windows opened before 150 - 35 s are decided (faults 0-114); the pages
+        // holding only those go, the one holding fault 114 keeps its later faults
         d.advance(ofSeconds(1));
         assertThat(d.verdicts()).hasSize(115);
         assertThat(d.heldFaults()).isEqualTo(35);
-        assertThat(d.entries(FaultTopology.PENDING_STORE)).isEqualTo(2);
+        assertThat(d.entries(FaultTopology.PENDING_STORE)).isEqualTo(pages - 115 / HeldPage.SIZE);
 
         d.advance(ofSeconds(35));
 
