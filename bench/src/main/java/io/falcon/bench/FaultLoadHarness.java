@@ -11,6 +11,9 @@ import io.falcon.events.fault.FaultVerdict;
 import io.falcon.events.fault.IsolationPolicy;
 import io.falcon.faults.FaultStreamsApp;
 import io.falcon.faults.FaultStreamsConfig;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Random;
+import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -47,8 +51,9 @@ import org.apache.kafka.common.utils.Utils;
  * A warm-up of 50,000 faults of the same load (other clusters, earlier event time) runs first, so that the figure
  * is the sustained rate rather than the JIT's. The faults are encoded before the clock starts and produced at once;
  * the time runs until every fault has its verdict (one per fault; a marker fault per partition, stamped an hour
- * later, closes the last job windows). It prints faults/s, the verdict outcomes, and the resident memory of the
- * process (broker included) and the heap.
+ * later, closes the last job windows). It prints faults/s, the verdict outcomes, the CPU time per fault (of the
+ * stream threads and of the whole process: on a shared machine faults/s says how much of the cores the run got,
+ * CPU per fault what the code costs), and the resident memory of the process (broker included) and the heap.
  * Usage: FaultLoadHarness mixed|storm [faults, default 200000] [stream threads, default 1]
  */
 public final class FaultLoadHarness {
@@ -99,6 +104,7 @@ public final class FaultLoadHarness {
                 while (warmedUp < warmUp.size()) {
                     warmedUp += verdicts.poll(Duration.ofMillis(200)).count();
                 }
+                CpuTimes cpuBefore = CpuTimes.now();
                 long start = System.nanoTime();
                 records.forEach(producer::send);
                 producer.flush();
@@ -110,7 +116,7 @@ public final class FaultLoadHarness {
                 Instant deadline = Instant.now().plus(Duration.ofMinutes(10));
                 while (received < faults.size() && Instant.now().isBefore(deadline)) {
                     for (ConsumerRecord<String, byte[]> r : verdicts.poll(Duration.ofMillis(200))) {
-                        if (r.key().startsWith(MARKER_CLUSTER + "/")) {
+                        if (r.key().startsWith(MARKER_CLUSTER)) {
                             continue; // the warm-up's markers, decided once the measured faults move event time
                         }
                         outcomes.merge(outcome(r.value()), 1L, Long::sum);
@@ -122,12 +128,26 @@ public final class FaultLoadHarness {
                     }
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
+                CpuTimes cpu = CpuTimes.now().minus(cpuBefore);
                 Runtime rt = Runtime.getRuntime();
                 System.out.printf(
                         "%s load, %d faults, %d stream thread(s): %d verdicts in %.1f s = %.0f faults/s"
                                 + " (produced in %.1f s)%n",
                         load, faults.size(), threads, received, seconds, received / seconds, producedSeconds);
                 System.out.printf("outcomes: %s%n", outcomes);
+                // CPU time does not depend on how many other processes share the cores: the rate the CPU
+                // allows is what a machine of our own would show
+                System.out.printf(
+                        "CPU per fault: %.1f us in the stream thread(s), %.1f us in the whole process (broker and"
+                                + " harness included) = at most %.0f faults/s on one stream thread, %.0f faults/s on"
+                                + " 2 cores; the process had %.2f cores on average (load average %s)%n",
+                        cpu.streamNanos() / 1e3 / received,
+                        cpu.processNanos() / 1e3 / received,
+                        received / (cpu.streamNanos() / 1e9 / threads),
+                        received / (cpu.processNanos() / 1e9 / 2),
+                        cpu.processNanos() / 1e9 / seconds,
+                        loadAverage());
+                System.out.printf("CPU per fault by thread, us:%s%n", cpu.perFault(received));
                 System.out.printf(
                         "resident memory (broker + fault-streams + harness): peak %d MB; heap used %d MB"
                                 + " of %d MB max%n",
@@ -213,11 +233,14 @@ public final class FaultLoadHarness {
                 Topics.DEVICE_FAULTS.valueSerde().toBytes(fault));
     }
 
-    /** A job fault an hour after the trace, on the given partition: its event time closes every window there. */
+    /**
+     * A job fault an hour after the trace, on the given partition (of a cluster of its own, the key): its event
+     * time closes every window there.
+     */
     private static ProducerRecord<byte[], byte[]> marker(int partition, long at) {
         for (int i = 0; ; i++) {
             DeviceFault fault =
-                    DeviceFault.of(MARKER_CLUSTER, "marker", "npu-0", "MARKER", Optional.of("marker-" + i), at);
+                    DeviceFault.of(MARKER_CLUSTER + i, "marker", "npu-0", "MARKER", Optional.of("marker"), at);
             byte[] key = fault.topicKey().getBytes(StandardCharsets.UTF_8);
             if (Utils.toPositive(Utils.murmur2(key)) % PARTITIONS == partition) {
                 return new ProducerRecord<>(
@@ -272,6 +295,73 @@ public final class FaultLoadHarness {
     }
 
     private static final byte[] OUTCOME = "\"outcome\":\"".getBytes(StandardCharsets.US_ASCII);
+
+    /** CPU time of the process and of its threads by group (see {@link #group}) so far, in ns. */
+    private record CpuTimes(long processNanos, Map<String, Long> byGroup) {
+        static CpuTimes now() {
+            var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            Map<String, Long> byGroup = new TreeMap<>();
+            for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+                if (info != null) {
+                    byGroup.merge(
+                            group(info.getThreadName()),
+                            Math.max(0, threads.getThreadCpuTime(info.getThreadId())),
+                            Long::sum);
+                }
+            }
+            return new CpuTimes(os.getProcessCpuTime(), byGroup);
+        }
+
+        long streamNanos() {
+            return byGroup.getOrDefault("stream threads", 0L);
+        }
+
+        CpuTimes minus(CpuTimes before) {
+            Map<String, Long> delta = new TreeMap<>();
+            byGroup.forEach((group, nanos) -> delta.put(group, nanos - before.byGroup.getOrDefault(group, 0L)));
+            long threads = delta.values().stream().mapToLong(Long::longValue).sum();
+            // what no live thread accounts for: the JVM's own threads (GC, JIT) and threads that ended
+            delta.put("JVM (GC, JIT) and ended threads", (processNanos - before.processNanos) - threads);
+            return new CpuTimes(processNanos - before.processNanos, delta);
+        }
+
+        /** Microseconds per fault by group, largest first. */
+        String perFault(long faults) {
+            StringBuilder out = new StringBuilder();
+            byGroup.entrySet().stream()
+                    .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                    .forEach(e -> out.append(String.format(" %s %.1f;", e.getKey(), e.getValue() / 1e3 / faults)));
+            return out.toString();
+        }
+    }
+
+    /** The part of the process a thread belongs to, by its name. */
+    private static String group(String thread) {
+        if (thread.contains("-StreamThread-")) {
+            return thread.contains("producer-network-thread")
+                    ? "fault-streams' producer network thread"
+                    : "stream threads";
+        }
+        if (thread.startsWith("falcon-fault-streams")) {
+            return "fault-streams, other";
+        }
+        if (thread.equals("main") || thread.contains("producer-") || thread.contains("consumer-fault-load")) {
+            return "harness (producing faults, reading verdicts)";
+        }
+        if (thread.startsWith("kafka-producer-network-thread | falcon-fault-streams")) {
+            return "fault-streams' producer network thread";
+        }
+        return "broker and other";
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (Exception e) {
+            return "unknown";
+        }
+    }
 
     /** VmRSS of this process in kB (0 where /proc is missing). */
     private static long residentKb() {

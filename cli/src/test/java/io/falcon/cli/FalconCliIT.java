@@ -370,7 +370,7 @@ class FalconCliIT {
         assertThat(inject.exitCode()).as(inject.err()).isZero();
         List<ConsumerRecord<String, DeviceFault>> faults =
                 readAll(Topics.DEVICE_FAULTS, f -> f.clusterId().equals(cluster), 2);
-        assertThat(faults).hasSize(2).allSatisfy(r -> assertThat(r.key()).isEqualTo("job-9"));
+        assertThat(faults).hasSize(2).allSatisfy(r -> assertThat(r.key()).isEqualTo(cluster));
         DeviceFault fault = faults.get(0).value();
         assertThat(fault.clusterId()).isEqualTo(cluster);
         assertThat(fault.deviceName()).isEqualTo("npu-3");

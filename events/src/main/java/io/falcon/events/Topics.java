@@ -6,6 +6,7 @@ import io.falcon.events.decision.Decision;
 import io.falcon.events.executor.ExecutorCommand;
 import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.events.fault.DeviceFault;
+import io.falcon.events.fault.FaultJson;
 import io.falcon.events.fault.FaultVerdict;
 import io.falcon.events.fault.IsolationCommand;
 import io.falcon.events.fault.IsolationPolicy;
@@ -50,13 +51,13 @@ public final class Topics {
 
     /** Device faults from the fault collectors, keyed by job id, or cluster/node for faults outside a job. */
     public static final Topic<String, DeviceFault> DEVICE_FAULTS =
-            new Topic<>("falcon.device-faults", KEY, JsonSerde.of(DeviceFault.class), false);
+            new Topic<>("falcon.device-faults", KEY, JsonSerde.of(DeviceFault.class, FaultJson.DEVICE_FAULT), false);
     /** fault-streams internal: faults that passed the job window, re-keyed by cluster id for counting. */
     public static final Topic<String, DeviceFault> FAULT_COUNTING =
-            new Topic<>("falcon.fault-counting", KEY, JsonSerde.of(DeviceFault.class), false);
+            new Topic<>("falcon.fault-counting", KEY, JsonSerde.of(DeviceFault.class, FaultJson.DEVICE_FAULT), false);
     /** Every fault-streams decision with its evidence, keyed cluster/node. */
     public static final Topic<String, FaultVerdict> FAULT_VERDICTS =
-            new Topic<>("falcon.fault-verdicts", KEY, JsonSerde.of(FaultVerdict.class), false);
+            new Topic<>("falcon.fault-verdicts", KEY, JsonSerde.of(FaultVerdict.class, FaultJson.VERDICT), false);
     /** Manual-isolation state per node in the RFC's ConfigMap shape, keyed cluster/node; tombstone = none. */
     public static final Topic<String, NodeIsolation> ISOLATION =
             new Topic<>("falcon.isolation", KEY, JsonSerde.of(NodeIsolation.class), true);

@@ -8,9 +8,9 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * One fault a device (NPU/TPU chip) reported on a node, as the fault collector received it. Keyed by job id when
- * the device runs a job, else by {@code cluster/node}. receiveTimeMs is the collector's receive time (epoch ms)
- * and is the event time of every rule. meta may be omitted by producers: a deterministic one is derived.
+ * One fault a device (NPU/TPU chip) reported on a node, as the fault collector received it, keyed by cluster id.
+ * receiveTimeMs is the collector's receive time (epoch ms) and is the event time of every rule. meta may be
+ * omitted by producers: a deterministic one is derived.
  */
 public record DeviceFault(
         Meta meta,
@@ -53,9 +53,13 @@ public record DeviceFault(
                 null, clusterId, nodeName, deviceName, faultCode, Optional.empty(), jobId, receiveTimeMs);
     }
 
-    /** The key of the input topic: the job id, or cluster/node for faults outside any job. */
+    /**
+     * The key of the input topic: the cluster id. Every rule of a fault is decided within its cluster (the job
+     * window per (cluster, job), the counters per device, the isolation budget per cluster), so fault-streams does
+     * all of it in the task that reads the cluster's partition, without a repartition.
+     */
     public String topicKey() {
-        return jobId.orElse(NodeIsolation.key(clusterId, nodeName));
+        return clusterId;
     }
 
     /** node/device, how peers are named in evidence. */

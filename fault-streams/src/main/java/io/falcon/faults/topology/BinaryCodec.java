@@ -16,8 +16,8 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
- * Compact binary encodings of what fault-streams keeps for itself (the internal falcon.fault-counting topic, the
- * held faults and the fault times): a JSON encode and decode per hop was most of the cost per fault. Every value
+ * Compact binary encodings of what fault-streams keeps for itself (the held faults, in {@link HeldPage}s, and the
+ * fault times; earlier versions also wrote the internal falcon.fault-counting topic with it): a JSON encode and decode per hop was most of the cost per fault. Every value
  * starts with a format byte; values written as JSON by earlier versions (they start with '{') are still read, so
  * changelogs and in-flight records survive an upgrade.
  */
@@ -29,12 +29,6 @@ final class BinaryCodec {
     private static final JsonSerde<StoredValues.FaultTimes> TIMES_JSON = JsonSerde.of(StoredValues.FaultTimes.class);
 
     private BinaryCodec() {}
-
-    static Serde<DeviceFault> faults() {
-        return Serdes.serdeFrom(
-                (Serializer<DeviceFault>) (topic, fault) -> fault == null ? null : encode(fault),
-                (Deserializer<DeviceFault>) (topic, bytes) -> bytes == null ? null : decodeFault(bytes));
-    }
 
     static Serde<StoredValues.FaultTimes> faultTimes() {
         return Serdes.serdeFrom(

@@ -28,11 +28,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The counting stage, keyed by cluster id (the isolation budget is per cluster): hardware faults and release
- * commands in, verdicts and per-node isolation state out. A wall-clock punctuator auto-releases fault-free
- * devices and isolates budget candidates once budget frees up.
+ * The counting stage, keyed by cluster id (the isolation budget is per cluster): hardware faults (decoded, from
+ * the job window of the same task; or in the compact binary encoding, from falcon.fault-counting written by
+ * earlier versions) and release commands in, verdicts and per-node isolation state out. A wall-clock punctuator
+ * auto-releases fault-free devices and isolates budget candidates once budget frees up.
  */
-final class CountingProcessor implements Processor<String, byte[], String, Object> {
+final class CountingProcessor implements Processor<String, Object, String, Object> {
     private static final Logger LOG = LoggerFactory.getLogger(CountingProcessor.class);
 
     private final FaultTopologyOptions options;
@@ -87,9 +88,27 @@ final class CountingProcessor implements Processor<String, byte[], String, Objec
     }
 
     @Override
-    public void process(Record<String, byte[]> record) {
+    public void process(Record<String, Object> record) {
+        if (record.value() instanceof DeviceFault fault) {
+            try {
+                emit(counting.onCountedFault(fault, policy(), context.currentSystemTimeMs()));
+            } catch (RuntimeException e) {
+                // Dead-lettered as the JSON of falcon.device-faults, from where it can be produced again; encoded
+                // only now, as a fault from the job window is not bytes.
+                FaultTopology.DEAD_LETTERS.guard(
+                        record.withValue(Topics.DEVICE_FAULTS.valueSerde().toBytes(fault)),
+                        context,
+                        metrics::deadLetter,
+                        () -> {
+                            throw e;
+                        },
+                        () -> {});
+            }
+            return;
+        }
         // A record whose processing throws is dead-lettered with the reason; the stream goes on.
-        FaultTopology.DEAD_LETTERS.guard(record, context, metrics::deadLetter, () -> processSafely(record), () -> {});
+        Record<String, byte[]> raw = record.withValue((byte[]) record.value());
+        FaultTopology.DEAD_LETTERS.guard(raw, context, metrics::deadLetter, () -> processSafely(raw), () -> {});
     }
 
     private void processSafely(Record<String, byte[]> record) {

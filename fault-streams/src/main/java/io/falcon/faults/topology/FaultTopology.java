@@ -18,10 +18,12 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * device-faults (by job) -> job window (held faults, punctuator) -> fault-counting (by cluster) + verdicts;
- * fault-counting + isolation-commands (by cluster) -> counting (counters, node isolation, candidates, punctuator)
- * -> verdicts + isolation (by cluster/node). The policy topic feeds a global store, whose processor hands each
- * applied policy to the stages decoded ({@link CurrentPolicy}).
+ * One sub-topology keyed by cluster: device-faults -> job window (held faults, punctuator) -> counting (counters,
+ * node isolation, candidates, punctuator) -> verdicts + isolation (by cluster/node); isolation-commands ->
+ * counting. The job window hands the faults it counts to the counting processor in the same task (the input is
+ * keyed by cluster, so a cluster's faults and its isolation budget are in one task): no repartition topic. The
+ * policy topic feeds a global store, whose processor hands each applied policy to the stages decoded
+ * ({@link CurrentPolicy}).
  */
 public final class FaultTopology {
     static final String PENDING_STORE = "fault-window-pending";
@@ -29,7 +31,7 @@ public final class FaultTopology {
     static final String NODE_STORE = "fault-isolation-nodes";
     static final String CANDIDATE_STORE = "fault-isolation-candidates";
     static final String POLICY_STORE = "isolation-policy";
-    static final String COUNTING_SINK = "to-fault-counting";
+    static final String COUNTING = "counting";
     static final String VERDICT_SINK = "to-fault-verdicts";
     static final String ISOLATION_SINK = "to-isolation";
     static final String DEAD_LETTER_SINK = "to-dead-letter";
@@ -63,25 +65,20 @@ public final class FaultTopology {
 
         topology.addSource("faults", keys, bytes, Topics.DEVICE_FAULTS.name());
         topology.addProcessor("job-window", () -> new JobWindowProcessor(options, policy, metrics), "faults");
-        topology.addStateStore(store(options, PENDING_STORE, BinaryCodec.faults()), "job-window");
-        // internal: the compact binary encoding, not the catalog's JSON (docs/topics.md)
-        topology.addSink(
-                COUNTING_SINK,
-                Topics.FAULT_COUNTING.name(),
-                Serdes.String().serializer(),
-                BinaryCodec.faults().serializer(),
-                "job-window");
+        topology.addStateStore(heldPages(options), "job-window");
 
-        topology.addSource("counting-in", keys, bytes, Topics.FAULT_COUNTING.name(), Topics.ISOLATION_COMMANDS.name());
-        topology.addProcessor("counting", () -> new CountingProcessor(options, policy, metrics), "counting-in");
-        topology.addStateStore(store(options, COUNTER_STORE, BinaryCodec.faultTimes()), "counting");
-        topology.addStateStore(store(options, NODE_STORE, JsonSerde.of(NodeIsolationState.class)), "counting");
-        topology.addStateStore(
-                store(options, CANDIDATE_STORE, JsonSerde.of(StoredValues.Candidates.class)), "counting");
-        addSink(topology, ISOLATION_SINK, Topics.ISOLATION, "counting");
+        // falcon.fault-counting is only read: versions before the single stage wrote the faults the job window
+        // counted there (compact binary, keyed by cluster), and what they left in flight is still counted
+        topology.addSource("counting-in", keys, bytes, Topics.ISOLATION_COMMANDS.name(), Topics.FAULT_COUNTING.name());
+        topology.addProcessor(
+                COUNTING, () -> new CountingProcessor(options, policy, metrics), "job-window", "counting-in");
+        topology.addStateStore(store(options, COUNTER_STORE, BinaryCodec.faultTimes()), COUNTING);
+        topology.addStateStore(store(options, NODE_STORE, JsonSerde.of(NodeIsolationState.class)), COUNTING);
+        topology.addStateStore(store(options, CANDIDATE_STORE, JsonSerde.of(StoredValues.Candidates.class)), COUNTING);
+        addSink(topology, ISOLATION_SINK, Topics.ISOLATION, COUNTING);
 
-        addSink(topology, VERDICT_SINK, Topics.FAULT_VERDICTS, "job-window", "counting");
-        addSink(topology, DEAD_LETTER_SINK, Topics.DEAD_LETTER, "job-window", "counting");
+        addSink(topology, VERDICT_SINK, Topics.FAULT_VERDICTS, "job-window", COUNTING);
+        addSink(topology, DEAD_LETTER_SINK, Topics.DEAD_LETTER, "job-window", COUNTING);
         return topology;
     }
 
@@ -91,6 +88,20 @@ public final class FaultTopology {
         // not cached: the processors keep what they read often decoded themselves, and a held fault or a counter
         // is rarely written twice between two commits, so the cache would only add copying
         return Stores.keyValueStoreBuilder(supplier, Serdes.String(), values).withLoggingEnabled(Map.of());
+    }
+
+    /**
+     * The job window's pages of held faults ({@link HeldPage}): cached, unlike the others, because a page is
+     * rewritten on every fault added to it and every decision round, and only its last value within a commit
+     * interval needs to reach the changelog.
+     */
+    private static StoreBuilder<?> heldPages(FaultTopologyOptions options) {
+        var supplier = options.inMemoryStores()
+                ? Stores.inMemoryKeyValueStore(PENDING_STORE)
+                : Stores.persistentKeyValueStore(PENDING_STORE);
+        return Stores.keyValueStoreBuilder(supplier, Serdes.String(), Serdes.ByteArray())
+                .withLoggingEnabled(Map.of())
+                .withCachingEnabled();
     }
 
     @SuppressWarnings("unchecked")

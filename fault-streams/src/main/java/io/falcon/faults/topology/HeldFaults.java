@@ -12,19 +12,19 @@ import java.util.TreeSet;
 
 /**
  * The job window's held faults, decoded, per (cluster, job) in receive-time order, with the jobs ordered by their
- * first fault: a decision reads no store and opens no iterator. The changelogged store stays the durable copy
- * (written through by the processor) and this index is rebuilt from it when the task initialises. Memory is the
- * faults held within one window (plus grace) of event time.
+ * first fault: a decision reads no store and opens no iterator. The changelogged store stays the durable copy (the
+ * processor writes the faults' pages through) and this index is rebuilt from it when the task initialises. Memory
+ * is the faults held within one window (plus grace) of event time.
  */
 final class HeldFaults {
-    /** One held fault and the store key it is kept under. */
-    record Held(String storeKey, DeviceFault fault) {}
+    /** One held fault: its arrival order in the task, and the page and slot it is stored in. */
+    record Held(long arrival, DeviceFault fault, HeldPage page, int slot) {}
 
     /** A job's place in the decision order: its first fault's receive time. */
     private record Due(long firstMs, String jobKey) {}
 
     private static final Comparator<Held> ORDER =
-            Comparator.comparingLong((Held h) -> h.fault().receiveTimeMs()).thenComparing(Held::storeKey);
+            Comparator.comparingLong((Held h) -> h.fault().receiveTimeMs()).thenComparingLong(Held::arrival);
     private static final Comparator<Due> DUE_ORDER =
             Comparator.comparingLong(Due::firstMs).thenComparing(Due::jobKey);
 
@@ -77,10 +77,10 @@ final class HeldFaults {
     }
 
     /**
-     * Replaces the job's faults by those still held (decided ones removed) and returns the store keys of the
-     * removed ones. remaining must be a subsequence, by identity, of the job's faults.
+     * Replaces the job's faults by those still held (decided ones removed) and returns the removed ones.
+     * remaining must be a subsequence, by identity, of the job's faults.
      */
-    List<String> keep(String jobKey, List<DeviceFault> remaining) {
+    List<Held> keep(String jobKey, List<DeviceFault> remaining) {
         List<Held> list = byJob.getOrDefault(jobKey, List.of());
         if (list.isEmpty()) {
             return List.of();
@@ -89,12 +89,12 @@ final class HeldFaults {
         Map<DeviceFault, Boolean> kept = new IdentityHashMap<>();
         remaining.forEach(f -> kept.put(f, Boolean.TRUE));
         List<Held> next = new ArrayList<>(remaining.size());
-        List<String> removed = new ArrayList<>(list.size() - remaining.size());
+        List<Held> removed = new ArrayList<>(list.size() - remaining.size());
         for (Held h : list) {
             if (kept.containsKey(h.fault())) {
                 next.add(h);
             } else {
-                removed.add(h.storeKey());
+                removed.add(h);
             }
         }
         size -= removed.size();

@@ -9,7 +9,10 @@ import io.falcon.faults.core.JobWindow;
 import io.falcon.faults.core.Verdicts;
 import io.falcon.ops.FalconMetrics;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -27,22 +30,25 @@ import org.slf4j.LoggerFactory;
  * last record, so an idle partition still decides while a partition catching up on a backlog does not decide
  * early; it never moves backwards (a late record keeps the idle advance already made). A fault later than the
  * allowed lateness behind it skips the window and is counted directly. Hardware faults go on to the counting
- * stage, re-keyed by cluster.
+ * processor of the same task (the input is keyed by cluster).
  */
 final class JobWindowProcessor implements Processor<String, byte[], String, Object> {
     private static final Logger LOG = LoggerFactory.getLogger(JobWindowProcessor.class);
 
     private final FaultTopologyOptions options;
     private ProcessorContext<String, Object> context;
-    private KeyValueStore<String, DeviceFault> pending;
+    private KeyValueStore<String, byte[]> pending;
     private final HeldFaults held = new HeldFaults();
+    /** The page new faults are added to (written through on every add; the store's cache coalesces). */
+    private HeldPage page;
+
+    private long nextPage;
+    private long arrivals;
     private final CurrentPolicy currentPolicy;
     private long streamTimeMs;
     private long lastRecordWallMs;
     /** Event time is only known once a record (or a restored held fault) has shown a receive time. */
     private boolean eventTimeKnown;
-
-    private long sequence;
 
     private final FalconMetrics metrics;
 
@@ -58,15 +64,24 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
         pending = context.getStateStore(FaultTopology.PENDING_STORE);
         // A re-initialised task (after a rebalance or an aborted transaction) starts from the store again.
         held.clear();
+        page = null;
+        nextPage = 0;
+        arrivals = 0;
         streamTimeMs = 0;
-        try (KeyValueIterator<String, DeviceFault> it = pending.all()) {
+        try (KeyValueIterator<String, byte[]> it = pending.all()) {
             while (it.hasNext()) {
-                KeyValue<String, DeviceFault> kv = it.next();
-                // the (cluster, job) comes from the value, so keys of an earlier layout are read as well
-                held.add(
-                        StoreKeys.job(kv.value.clusterId(), kv.value.jobId().orElse("")),
-                        new HeldFaults.Held(kv.key, kv.value));
-                streamTimeMs = Math.max(streamTimeMs, kv.value.receiveTimeMs());
+                KeyValue<String, byte[]> kv = it.next();
+                // a key of the earlier layout (one fault per key) is restored as a page of one under its own key
+                HeldPage restoredPage = new HeldPage(kv.key);
+                nextPage = Math.max(nextPage, HeldPage.number(kv.key) + 1);
+                for (DeviceFault fault : HeldPage.decode(kv.value)) {
+                    int slot = restoredPage.add(BinaryCodec.encode(fault));
+                    // the (cluster, job) comes from the value
+                    held.add(
+                            StoreKeys.job(fault.clusterId(), fault.jobId().orElse("")),
+                            new HeldFaults.Held(arrivals++, fault, restoredPage, slot));
+                    streamTimeMs = Math.max(streamTimeMs, fault.receiveTimeMs());
+                }
             }
         }
         int restored = held.size();
@@ -132,13 +147,12 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
             return;
         }
         String jobKey = StoreKeys.job(fault.clusterId(), jobId);
-        long seq = context.recordMetadata()
-                .map(m -> m.offset())
-                .filter(o -> o >= 0)
-                .orElse(sequence++);
-        String storeKey = StoreKeys.pending(jobKey, fault.receiveTimeMs(), seq);
-        pending.put(storeKey, fault);
-        held.add(jobKey, new HeldFaults.Held(storeKey, fault));
+        if (page == null || page.full()) {
+            page = new HeldPage(HeldPage.key(nextPage++));
+        }
+        int slot = page.add(BinaryCodec.encode(fault));
+        pending.put(page.key(), page.encode());
+        held.add(jobKey, new HeldFaults.Held(arrivals++, fault, page, slot));
         LOG.debug(
                 "job={} cluster={} node={} device={} code={} held in the job window",
                 jobId,
@@ -158,14 +172,29 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
         long windowMs = options.jobWindow().toMillis();
         long graceMs = options.grace().toMillis();
         // a window is due when event time is past first + window + grace
+        Set<HeldPage> changed = Collections.newSetFromMap(new IdentityHashMap<>());
         for (String jobKey : held.jobsWithFirstUpTo(now - windowMs - graceMs - 1)) {
-            decideJob(jobKey, now, windowMs, graceMs, wallMs);
+            decideJob(jobKey, now, windowMs, graceMs, wallMs, changed);
+        }
+        // each page once per round: rewritten with the faults it still holds, or deleted
+        for (HeldPage p : changed) {
+            if (p.held() > 0) {
+                pending.put(p.key(), p.encode());
+            } else {
+                pending.delete(p.key());
+                if (p == page) {
+                    page = null;
+                }
+            }
         }
     }
 
-    private void decideJob(String jobKey, long now, long windowMs, long graceMs, long wallMs) {
+    private void decideJob(String jobKey, long now, long windowMs, long graceMs, long wallMs, Set<HeldPage> changed) {
         JobWindow.Decision decision = JobWindow.decideDue(held.faults(jobKey), windowMs, graceMs, now);
-        held.keep(jobKey, decision.remaining()).forEach(pending::delete);
+        for (HeldFaults.Held decided : held.keep(jobKey, decision.remaining())) {
+            decided.page().release(decided.slot());
+            changed.add(decided.page());
+        }
         IsolationPolicy policy = policy();
         String jobId = decision.decided().isEmpty()
                 ? jobKey
@@ -195,7 +224,7 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
     }
 
     private void toCounting(DeviceFault fault, long wallMs) {
-        context.forward(new Record<>(fault.clusterId(), (Object) fault, wallMs), FaultTopology.COUNTING_SINK);
+        context.forward(new Record<>(fault.clusterId(), (Object) fault, wallMs), FaultTopology.COUNTING);
     }
 
     private void forwardVerdict(io.falcon.events.fault.FaultVerdict verdict) {

@@ -21,10 +21,6 @@ final class StoreKeys {
         return clusterId + SEP + jobId;
     }
 
-    static String pending(String jobKey, long receiveMs, long sequence) {
-        return jobKey + SEP + time(receiveMs) + SEP + time(sequence);
-    }
-
     static String counter(CounterKey key) {
         return key.clusterId() + SEP + key.nodeName() + SEP + key.deviceName() + SEP + key.faultCode();
     }

@@ -69,11 +69,35 @@ class BoundedStateTest {
     }
 
     @Test
+    void pagesOfHeldFaultsShrinkAsTheirFaultsAreDecidedAndLeaveWhenEmpty() {
+        // 150 faults of 150 jobs, 1 s apart, in pages of HeldPage.SIZE
+        int pages = (150 + HeldPage.SIZE - 1) / HeldPage.SIZE;
+        for (int i = 0; i < 150; i++) {
+            d.send(fault("job-" + i, "n" + i, "d0", AIC, ofSeconds(i)));
+        }
+        assertThat(d.heldFaults()).isEqualTo(150);
+        assertThat(d.entries(FaultTopology.PENDING_STORE)).isEqualTo(pages);
+
+        // event time 149 s + 1 s idle: the windows opened before 150 - 35 s are decided (faults 0-114); the pages
+        // holding only those go, the one holding fault 114 keeps its later faults
+        d.advance(ofSeconds(1));
+        assertThat(d.verdicts()).hasSize(115);
+        assertThat(d.heldFaults()).isEqualTo(35);
+        assertThat(d.entries(FaultTopology.PENDING_STORE)).isEqualTo(pages - 115 / HeldPage.SIZE);
+
+        d.advance(ofSeconds(35));
+
+        assertThat(d.verdicts()).hasSize(150);
+        assertThat(d.heldFaults()).isZero();
+        assertThat(d.entries(FaultTopology.PENDING_STORE)).isZero();
+    }
+
+    @Test
     void heldJobFaultsLeaveTheStoreOnceTheirWindowIsDecided() {
         d.send(fault("job-1", "n1", "d0", AIC, ofSeconds(0)));
         d.send(fault("job-1", "n2", "d0", AIC, ofSeconds(5)));
         d.send(fault("job-2", "n3", "d0", AIC, ofSeconds(6)));
-        assertThat(d.entries(FaultTopology.PENDING_STORE)).isEqualTo(3);
+        assertThat(d.heldFaults()).isEqualTo(3);
 
         d.advance(ofSeconds(40));
 

@@ -154,6 +154,18 @@ final class FaultDriver implements AutoCloseable {
         return count;
     }
 
+    /** How many faults the job window's pages hold now. */
+    long heldFaults() {
+        long count = 0;
+        try (var all = driver.<String, byte[]>getKeyValueStore(FaultTopology.PENDING_STORE)
+                .all()) {
+            while (all.hasNext()) {
+                count += HeldPage.decode(all.next().value).size();
+            }
+        }
+        return count;
+    }
+
     @Override
     public void close() {
         driver.close();

@@ -8,12 +8,16 @@ import static java.time.Duration.ofSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.events.Json;
+import io.falcon.events.Topics;
 import io.falcon.events.fault.FaultVerdict;
 import io.falcon.events.fault.FaultVerdict.Outcome;
 import io.falcon.events.fault.NodeIsolation;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TopologyDescription;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -160,6 +164,29 @@ class FaultTopologyTest {
         d.publish(policy(1, 24, 1, -1));
         d.send(fault(null, "n1", "d0", AIC, ofSeconds(0)));
         assertThat(d.verdicts()).extracting(FaultVerdict::outcome).containsExactly(Outcome.ISOLATED);
+    }
+
+    @Test
+    void oneTaskDecidesAClusterWithoutARepartitionTopic() {
+        var description = FaultTopology.build(FaultTopologyOptions.defaults()).describe();
+        assertThat(description.subtopologies()).hasSize(1);
+        List<String> sinks = description.subtopologies().iterator().next().nodes().stream()
+                .filter(node -> node instanceof TopologyDescription.Sink)
+                .map(node -> ((TopologyDescription.Sink) node).topic())
+                .toList();
+        assertThat(sinks).doesNotContain(Topics.FAULT_COUNTING.name()).contains(Topics.FAULT_VERDICTS.name());
+    }
+
+    @Test
+    void aFaultAnEarlierVersionLeftOnTheCountingTopicIsStillCounted() {
+        d.publish(policy(1, 24, 2, -1));
+        d.send(fault(null, "n1", "d0", AIC, ofSeconds(0)));
+        TestInputTopic<String, byte[]> legacy = d.driver.createInputTopic(
+                Topics.FAULT_COUNTING.name(),
+                Serdes.String().serializer(),
+                Serdes.ByteArray().serializer());
+        legacy.pipeInput(FaultDriver.CLUSTER, BinaryCodec.encode(fault("job-1", "n1", "d0", AIC, ofSeconds(1))));
+        assertThat(d.verdicts()).extracting(FaultVerdict::outcome).containsExactly(Outcome.COUNTED, Outcome.ISOLATED);
     }
 
     @Test

@@ -182,10 +182,10 @@ class BuildersTest {
     void aDeviceFaultIsAHardwareFaultOutsideAJobUnlessSaidOtherwise() {
         DeviceFault fault = deviceFault("c1", "node-7", "npu-3").build();
         assertThat(fault.jobId()).isEmpty();
-        assertThat(fault.topicKey()).isEqualTo("c1/node-7");
+        assertThat(fault.topicKey()).isEqualTo("c1");
         assertThat(fault.faultLevel()).contains("L2");
         assertThat(fault.receiveTimeMs()).isEqualTo(DeviceFaultBuilder.RECEIVED_AT);
         assertThat(deviceFault("c1", "node-7", "npu-3").job("j9").build().topicKey())
-                .isEqualTo("j9");
+                .isEqualTo("c1");
     }
 }
