@@ -5,11 +5,13 @@ import io.falcon.events.fault.DeviceFault;
 import io.falcon.events.fault.FaultVerdict.Outcome;
 import io.falcon.events.fault.IsolationPolicy;
 import io.falcon.events.fault.NodeIsolation;
+import io.falcon.faults.core.FaultIntake;
 import io.falcon.faults.core.JobWindow;
 import io.falcon.faults.core.Verdicts;
 import io.falcon.ops.FalconMetrics;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -89,9 +91,18 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
     }
 
     private void processSafely(Record<String, byte[]> record) {
-        FaultTopology.DEAD_LETTERS
-                .decode(Topics.DEVICE_FAULTS.valueSerde(), record, context)
-                .ifPresent(this::accept);
+        Optional<DeviceFault> fault =
+                FaultTopology.DEAD_LETTERS.decode(Topics.DEVICE_FAULTS.valueSerde(), record, context);
+        if (fault.isEmpty()) {
+            return;
+        }
+        Optional<String> problem = FaultIntake.problem(fault.get(), context.currentSystemTimeMs());
+        if (problem.isPresent()) {
+            FaultTopology.DEAD_LETTERS.send(record, context, "invalid device fault: " + problem.get(), null);
+            metrics.deadLetter(Topics.DEVICE_FAULTS.name(), "validate");
+            return;
+        }
+        accept(fault.get());
     }
 
     private void accept(DeviceFault fault) {
