@@ -165,16 +165,16 @@ class SpecToPodProperties {
                 .isEqualTo(request.spec().image())
                 .as("an image Kubernetes accepts")
                 .doesNotContainPattern("[\\s\\p{Cntrl}]");
+        // Falcon's securityContext, whatever the spec asked for
         var context = container.getSecurityContext();
-        if (context != null) {
-            assertThat(context.getPrivileged()).isNotEqualTo(Boolean.TRUE);
-            assertThat(context.getAllowPrivilegeEscalation()).isNotEqualTo(Boolean.TRUE);
-            assertThat(
-                            context.getCapabilities() == null
-                                    ? null
-                                    : context.getCapabilities().getAdd())
-                    .isNullOrEmpty();
-        }
+        assertThat(context.getPrivileged()).isFalse();
+        assertThat(context.getAllowPrivilegeEscalation()).isFalse();
+        assertThat(
+                        context.getCapabilities() == null
+                                ? null
+                                : context.getCapabilities().getAdd())
+                .isNullOrEmpty();
+        assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
         Quantity chips = new Quantity(Integer.toString(TpuType.CHIPS_PER_HOST));
         assertThat(container.getResources().getRequests()).isEqualTo(Map.of(JobRenderer.TPU_RESOURCE, chips));
         assertThat(container.getResources().getLimits()).isEqualTo(Map.of(JobRenderer.TPU_RESOURCE, chips));

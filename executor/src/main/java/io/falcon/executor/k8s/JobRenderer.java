@@ -145,6 +145,13 @@ public final class JobRenderer {
                 .withName(GCS_VOLUME)
                 .withMountPath(GCS_MOUNT)
                 .endVolumeMount()
+                // Set by Falcon, never from the spec (which cannot name it: InvalidSpec): the workload may run as
+                // the image's user, root included, but cannot gain more than it starts with (no setuid escalation)
+                // nor ask for privileged mode. TPU chips come from the device plugin and need neither.
+                .withNewSecurityContext()
+                .withPrivileged(false)
+                .withAllowPrivilegeEscalation(false)
+                .endSecurityContext()
                 .build();
 
         Job job = new JobBuilder()
@@ -170,6 +177,12 @@ public final class JobRenderer {
                 // Service of the same name (renderService) provides.
                 .withSubdomain(pods > 1 ? command.k8sJobName() : null)
                 .withRestartPolicy("Never")
+                // The container runtime's default seccomp profile instead of none (the kubelet's default).
+                .withNewSecurityContext()
+                .withNewSeccompProfile()
+                .withType("RuntimeDefault")
+                .endSeccompProfile()
+                .endSecurityContext()
                 .withNodeSelector(nodeSelector)
                 .addNewToleration()
                 .withKey(TPU_RESOURCE)
