@@ -83,7 +83,7 @@ public final class FalconCli implements Runnable {
         cli.connections.settings(settings);
         CommandLine commandLine = new CommandLine(cli);
         // Every subcommand offers --version (mixinStandardHelpOptions) but declares none: without this,
-        // 'falcon jobs submit --version' printed nothing and exited 0 (found by CliArgumentFuzzProperties).
+        // 'falcon jobs submit --version' printed nothing and exited 0 (found by CliArgumentFuzzTest).
         String[] version = commandLine.getCommandSpec().version();
         withSubcommands(commandLine, sub -> sub.getCommandSpec().version(version));
         commandLine.setExpandAtFiles(false);

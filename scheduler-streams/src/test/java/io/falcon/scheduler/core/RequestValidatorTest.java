@@ -115,7 +115,7 @@ class RequestValidatorTest {
                         + "environment variable name",
                 "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"A\":null}}` | spec.env.A must be a string",
                 "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"A\":[\"v\"]}}` | spec.env.A must be a string",
-                // found by SpecToPodProperties: accepted here, then refused by the executor's renderer or Kubernetes
+                // found by SpecToPodPropertyTest: accepted here, then refused by the executor's renderer or Kubernetes
                 "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"POD_NAME\":\"p\"}}` | spec.env.POD_NAME is set by "
                         + "Falcon and cannot be given",
                 "`{\"image\":\"x y\",\"command\":[\"sh\"]}` | spec.image must be an image reference without spaces or "

@@ -41,7 +41,7 @@ import net.jqwik.api.statistics.Statistics;
  * pod policy whatever the spec says. The two halves are checked together because a row accepted by the first and
  * refused by the second would only fail later, at submission, as JobSubmitFailed.
  */
-class SpecToPodProperties {
+class SpecToPodPropertyTest {
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
     private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
     private static final Pattern LABEL_KEY =
@@ -320,7 +320,7 @@ class SpecToPodProperties {
     /** A JSON value, random and nested up to {@code depth}. */
     private static Arbitrary<String> json(int depth) {
         Arbitrary<String> scalar = Arbitraries.oneOf(
-                text(40).map(SpecToPodProperties::jsonString),
+                text(40).map(SpecToPodPropertyTest::jsonString),
                 Arbitraries.of(
                         "0",
                         "-1",
@@ -371,7 +371,7 @@ class SpecToPodProperties {
                         + String.join(
                                 ",",
                                 items.stream()
-                                        .map(SpecToPodProperties::jsonString)
+                                        .map(SpecToPodPropertyTest::jsonString)
                                         .toList()) + "]");
     }
 
@@ -386,7 +386,7 @@ class SpecToPodProperties {
                         "KUBERNETES_SERVICE_HOST"),
                 text(20));
         Arbitrary<String> values = Arbitraries.oneOf(
-                text(40).map(SpecToPodProperties::jsonString),
+                text(40).map(SpecToPodPropertyTest::jsonString),
                 Arbitraries.of("1", "true", "1.5e3", "null", "[]", "{}"));
         return Combinators.combine(names, values)
                 .as((k, v) -> jsonString(k) + ":" + v)
@@ -404,7 +404,7 @@ class SpecToPodProperties {
         Arbitrary<String> image = Arbitraries.oneOf(
                 Arbitraries.of("\"gcr.io/p/train:1\"", "\"us-docker.pkg.dev/p/r/img@sha256:" + "a".repeat(64) + "\""),
                 plausible ? Arbitraries.of("\"python:3.12\"") : json(1),
-                text(60).map(SpecToPodProperties::jsonString));
+                text(60).map(SpecToPodPropertyTest::jsonString));
         Arbitrary<String> command =
                 plausible ? stringArray().filter(a -> !a.equals("[]")) : Arbitraries.oneOf(stringArray(), json(2));
         Arbitrary<String> args = Arbitraries.oneOf(stringArray(), plausible ? Arbitraries.just("null") : json(2));

@@ -26,7 +26,7 @@ import net.jqwik.api.Tuple;
  * as empty), and Falcon's write of a node always leaves that node's value readable and listing Falcon's devices,
  * while every other node's value is left exactly as it was.
  */
-class ManualInfoConfigMapFuzzProperties {
+class ManualInfoConfigMapFuzzTest {
     private static final String NODE = "n1";
     private static final NodeIsolation FALCONS = new NodeIsolation(
             List.of("Ascend910-0"),

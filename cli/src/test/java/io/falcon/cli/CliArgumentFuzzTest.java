@@ -18,7 +18,7 @@ import net.jqwik.api.statistics.Statistics;
  * values). With no database or Kafka configured nothing can be reached, so every run must end in a refusal or in
  * help: an exit code the CLI documents, a message starting "falcon:" or a usage text, and never a stack trace.
  */
-class CliArgumentFuzzProperties {
+class CliArgumentFuzzTest {
     private static final List<String> COMMANDS = List.of(
             "jobs",
             "submit",
@@ -119,8 +119,8 @@ class CliArgumentFuzzProperties {
             "--tpu-type=v6e",
             "--count=-3");
 
-    // each run builds the whole picocli model (about 40 ms here): 300 tries keep the module's tests short
-    @Property(tries = 300)
+    // each run builds the whole picocli model (about 40 ms here): 200 tries keep the module's tests short
+    @Property(tries = 200)
     void everyCommandLineIsRefusedOrHelpedWithoutAStackTrace(@ForAll("commandLines") List<String> args) {
         CliRun run = CliRun.of(Map.of(), args.toArray(String[]::new));
         Statistics.label("exit code").collect(run.exitCode());

@@ -21,7 +21,7 @@ import net.jqwik.api.statistics.Statistics;
  * alias-bomb documents. Parsing never throws: it returns a valid policy inside the RFC's bounds, or every problem,
  * each naming its field (the policy in force is then kept).
  */
-class PolicyYamlFuzzProperties {
+class PolicyYamlFuzzTest {
     private static final Meta META = Meta.of("test", Instant.parse("2026-01-01T00:00:00Z"));
     private static final List<String> FIELDS = List.of(
             PolicyRules.ROOT,

@@ -44,7 +44,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
  * flight. No record escapes as an exception, each dead letter says why, every status written is complete, and the
  * stream goes on: a job inserted after each batch is still placed.
  */
-class ExecutorEventFuzzProperties {
+class ExecutorEventFuzzTest {
     private static final Instant START = Instant.parse("2026-12-02T10:00:00Z");
     private static final List<String> TYPES = List.of(
             "NodePoolReady",
@@ -123,7 +123,7 @@ class ExecutorEventFuzzProperties {
         driver.close();
     }
 
-    @Property(tries = 100)
+    @Property(tries = 80)
     void everyEventIsAppliedOrDeadLetteredAndTheStreamGoesOn(@ForAll("batches") List<byte[]> batch) {
         for (byte[] event : batch) {
             rawEvents.pipeInput("v6e", event);

@@ -28,7 +28,7 @@ import net.jqwik.api.statistics.Statistics;
  * change becomes an event that the topic's serde writes and reads back unchanged, or a dead letter whose reason
  * says what is wrong; the mapper never throws, so no change can stop the binlog reader.
  */
-class ChangeMapperFuzzProperties {
+class ChangeMapperFuzzTest {
     @Property(tries = 1000)
     void everyChangeIsPublishedIntactOrDeadLetteredWithAReason(@ForAll("changes") RawChange change) {
         MappingDecision decision = ChangeMapper.map(change);

@@ -31,7 +31,7 @@ import org.apache.kafka.streams.KeyValue;
  * verdict or isolation ever names a node that could not be a key of the edge cluster's isolation ConfigMap or that
  * would split into another cluster/node pair.
  */
-class DeviceFaultFuzzProperties {
+class DeviceFaultFuzzTest {
     private static final Pattern CONFIG_MAP_KEY = Pattern.compile("[-._a-zA-Z0-9]+");
     private static FaultDriver driver;
 
