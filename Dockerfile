@@ -50,7 +50,8 @@ COPY --from=build /falcon/lib /falcon/lib
 COPY --from=build /falcon/classpath /falcon/classpath
 COPY deploy/entrypoint.sh /falcon/entrypoint.sh
 RUN chmod 0755 /falcon/entrypoint.sh && mkdir -p /falcon/state && chown falcon:falcon /falcon/state
-USER falcon
+# Numeric, so that the kubelet can check runAsNonRoot against the image itself (k8s/ also sets runAsUser).
+USER 10001:10001
 # The ops endpoint (/healthz, /readyz, /metrics) of every component.
 EXPOSE 8080
 ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError" \

@@ -84,6 +84,10 @@ public final class FalconCli implements Runnable {
         FalconCli cli = new FalconCli();
         cli.connections.settings(settings);
         CommandLine commandLine = new CommandLine(cli);
+        // Every subcommand offers --version (mixinStandardHelpOptions) but declares none: without this,
+        // 'falcon jobs submit --version' printed nothing and exited 0 (found by CliArgumentFuzzTest).
+        String[] version = commandLine.getCommandSpec().version();
+        withSubcommands(commandLine, sub -> sub.getCommandSpec().version(version));
         commandLine.setExpandAtFiles(false);
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
         commandLine.setParameterExceptionHandler((ex, args) -> {
@@ -110,6 +114,13 @@ public final class FalconCli implements Runnable {
             throw ex;
         });
         return commandLine;
+    }
+
+    private static void withSubcommands(CommandLine command, java.util.function.Consumer<CommandLine> action) {
+        command.getSubcommands().values().forEach(sub -> {
+            action.accept(sub);
+            withSubcommands(sub, action);
+        });
     }
 
     /** The root command's connection settings, from any subcommand. */

@@ -16,6 +16,20 @@ public final class ResourceNames {
 
     private ResourceNames() {}
 
+    /**
+     * A job id becomes part of gs://bucket/logs/JOB_ID/POD.log and of the pod's shell command: letters, digits, '.',
+     * '_' and '-', not starting with '.', no ".." (no '/', no spaces, no quotes), at most 128 characters. The one
+     * rule for the scheduler's intake check (InvalidSpec) and the executor's renderer, so that an id the first
+     * accepts is never refused by the second.
+     */
+    private static final java.util.regex.Pattern USABLE_JOB_ID =
+            java.util.regex.Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}");
+
+    /** Whether {@code jobId} may name a job: see {@link #USABLE_JOB_ID}. */
+    public static boolean isUsableJobId(String jobId) {
+        return jobId != null && USABLE_JOB_ID.matcher(jobId).matches() && !jobId.contains("..");
+    }
+
     public static String nodePool(String jobId) {
         return PREFIX + shortId(jobId);
     }

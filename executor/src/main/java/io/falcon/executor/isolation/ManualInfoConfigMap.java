@@ -44,8 +44,20 @@ public final class ManualInfoConfigMap {
             return Map.of();
         }
         try {
+            // Anyone who can edit the ConfigMap can edit the annotation: JSON null, null lists and null devices
+            // count as nothing written rather than failing every later write to the cluster's ConfigMap.
             Map<String, Set<String>> result = new TreeMap<>();
-            Json.mapper().readValue(raw, WRITTEN).forEach((node, devices) -> result.put(node, new TreeSet<>(devices)));
+            Map<String, List<String>> read = Json.mapper().readValue(raw, WRITTEN);
+            if (read == null) {
+                return Map.of();
+            }
+            read.forEach((node, devices) -> {
+                if (node != null && devices != null) {
+                    Set<String> named = new TreeSet<>();
+                    devices.stream().filter(java.util.Objects::nonNull).forEach(named::add);
+                    result.put(node, named);
+                }
+            });
             return result;
         } catch (JsonProcessingException e) {
             return Map.of();
@@ -59,8 +71,9 @@ public final class ManualInfoConfigMap {
             return Optional.of(Set.of());
         }
         try {
-            return Optional.of(new TreeSet<>(
-                    Json.mapper().readValue(raw, NodeIsolation.class).total()));
+            // "null" reads as no value at all: garbage, like any other text that is not the RFC's object
+            return Optional.ofNullable(Json.mapper().readValue(raw, NodeIsolation.class))
+                    .map(isolation -> new TreeSet<>(isolation.total()));
         } catch (JsonProcessingException e) {
             return Optional.empty();
         }
@@ -163,7 +176,7 @@ public final class ManualInfoConfigMap {
             return Optional.empty();
         }
         try {
-            return Optional.of(Json.mapper().readValue(raw, NodeIsolation.class));
+            return Optional.ofNullable(Json.mapper().readValue(raw, NodeIsolation.class));
         } catch (JsonProcessingException e) {
             return Optional.empty();
         }

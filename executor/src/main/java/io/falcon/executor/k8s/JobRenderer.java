@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.falcon.events.ResourceNames;
 import io.falcon.events.TpuSlice;
 import io.falcon.events.TpuTopology;
 import io.falcon.events.TpuType;
@@ -37,11 +38,10 @@ public final class JobRenderer {
     public static final String SELECTOR_ACCELERATOR = "cloud.google.com/gke-tpu-accelerator";
     public static final String SELECTOR_TOPOLOGY = "cloud.google.com/gke-tpu-topology";
     public static final String SELECTOR_NODE_POOL = "cloud.google.com/gke-nodepool";
-    public static final String POD_NAME_ENV = "POD_NAME";
-    public static final String JOB_ID_ENV = "FALCON_JOB_ID";
+    public static final String POD_NAME_ENV = JobSpec.POD_NAME_ENV;
+    public static final String JOB_ID_ENV = JobSpec.JOB_ID_ENV;
 
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
-    private static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     private final String namespace;
@@ -92,9 +92,7 @@ public final class JobRenderer {
             throw new InvalidJobException("k8s job name '" + command.k8sJobName()
                     + "' is not a DNS-1123 label (lowercase letters, digits, '-', at most 63)");
         }
-        if (command.jobId() == null
-                || !JOB_ID.matcher(command.jobId()).matches()
-                || command.jobId().contains("..")) {
+        if (!ResourceNames.isUsableJobId(command.jobId())) {
             throw new InvalidJobException("job id '" + command.jobId() + "' cannot be used in the log path "
                     + "gs://<bucket>/logs/<job_id>/ (letters, digits, '.', '_', '-' only)");
         }
@@ -122,7 +120,7 @@ public final class JobRenderer {
             if (!ENV_NAME.matcher(name).matches()) {
                 throw new InvalidJobException("spec.env name '" + name + "' is not a valid environment variable name");
             }
-            if (name.equals(POD_NAME_ENV) || name.equals(JOB_ID_ENV)) {
+            if (JobSpec.FALCON_ENV.contains(name)) {
                 throw new InvalidJobException("spec.env must not set " + name + ": Falcon sets it");
             }
         }
@@ -167,6 +165,13 @@ public final class JobRenderer {
                 .withName(LOCAL_LOG_VOLUME)
                 .withMountPath(LOCAL_LOG_MOUNT)
                 .endVolumeMount()
+                // Set by Falcon, never from the spec (which cannot name it: InvalidSpec): the workload may run as
+                // the image's user, root included, but cannot gain more than it starts with (no setuid escalation)
+                // nor ask for privileged mode. TPU chips come from the device plugin and need neither.
+                .withNewSecurityContext()
+                .withPrivileged(false)
+                .withAllowPrivilegeEscalation(false)
+                .endSecurityContext()
                 .build();
 
         Job job = new JobBuilder()
@@ -197,6 +202,12 @@ public final class JobRenderer {
                 // (https://cloud.google.com/kubernetes-engine/docs/how-to/cloud-storage-fuse-csi-driver-setup);
                 // without one, the namespace's default service account
                 .withServiceAccountName(serviceAccount(command).orElse(null))
+                // The container runtime's default seccomp profile instead of none (the kubelet's default).
+                .withNewSecurityContext()
+                .withNewSeccompProfile()
+                .withType("RuntimeDefault")
+                .endSeccompProfile()
+                .endSecurityContext()
                 .withNodeSelector(nodeSelector)
                 .addNewToleration()
                 .withKey(TPU_RESOURCE)

@@ -5,6 +5,7 @@ import io.falcon.events.fault.DeviceFault;
 import io.falcon.events.fault.FaultVerdict.Outcome;
 import io.falcon.events.fault.IsolationPolicy;
 import io.falcon.events.fault.NodeIsolation;
+import io.falcon.faults.core.FaultIntake;
 import io.falcon.faults.core.JobWindow;
 import io.falcon.faults.core.Verdicts;
 import io.falcon.ops.FalconMetrics;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -104,9 +106,18 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
     }
 
     private void processSafely(Record<String, byte[]> record) {
-        FaultTopology.DEAD_LETTERS
-                .decode(Topics.DEVICE_FAULTS.valueSerde(), record, context)
-                .ifPresent(this::accept);
+        Optional<DeviceFault> fault =
+                FaultTopology.DEAD_LETTERS.decode(Topics.DEVICE_FAULTS.valueSerde(), record, context);
+        if (fault.isEmpty()) {
+            return;
+        }
+        Optional<String> problem = FaultIntake.problem(fault.get(), context.currentSystemTimeMs());
+        if (problem.isPresent()) {
+            FaultTopology.DEAD_LETTERS.send(record, context, "invalid device fault: " + problem.get(), null);
+            metrics.deadLetter(Topics.DEVICE_FAULTS.name(), "validate");
+            return;
+        }
+        accept(fault.get());
     }
 
     private void accept(DeviceFault fault) {

@@ -130,6 +130,9 @@ class DeploymentFilesTest {
                         "iam.gke.io/gcp-service-account",
                         gsa -> assertThat(gsa)
                                 .matches("falcon-controller@[A-Za-z0-9_-]+\\.iam\\.gserviceaccount\\.com"));
+        assertThat(named(ServiceAccount.class, "falcon-runtime").getMetadata().getAnnotations())
+                .as("falcon-runtime has no Workload Identity")
+                .doesNotContainKey("iam.gke.io/gcp-service-account");
         manifests.stream()
                 .filter(o -> !(o instanceof Namespace))
                 .forEach(o -> assertThat(o.getMetadata().getNamespace())
@@ -143,7 +146,10 @@ class DeploymentFilesTest {
         for (String component : COMPONENTS) {
             Deployment deployment = named(Deployment.class, "falcon-" + component);
             var pod = deployment.getSpec().getTemplate().getSpec();
-            assertThat(pod.getServiceAccountName()).isEqualTo("falcon-controller");
+            // Only the executor holds the Google identity that reaches edge clusters (docs/security.md).
+            assertThat(pod.getServiceAccountName())
+                    .as(component)
+                    .isEqualTo(component.equals("executor") ? "falcon-controller" : "falcon-runtime");
             assertThat(pod.getTerminationGracePeriodSeconds())
                     .as(component)
                     .isGreaterThan(GracefulShutdown.DEFAULT_DEADLINE.toSeconds());

@@ -1,6 +1,7 @@
 package io.falcon.scheduler.core;
 
 import io.falcon.events.JsonTree;
+import io.falcon.events.ResourceNames;
 import io.falcon.events.TpuTopology;
 import io.falcon.events.TpuType;
 import io.falcon.events.executor.JobSpec;
@@ -34,17 +35,8 @@ public final class RequestValidator {
         }
     }
 
-    /**
-     * A job id becomes part of gs://bucket/logs/JOB_ID/POD.log and of shell commands: letters, digits, '.', '_'
-     * and '-', not starting with '.' (no "..", no '/', no spaces), at most 128 characters.
-     */
-    private static final java.util.regex.Pattern JOB_ID =
-            java.util.regex.Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}");
-
     public static Result validate(JobRequest request) {
-        if (request.id() == null
-                || !JOB_ID.matcher(request.id()).matches()
-                || request.id().contains("..")) {
+        if (!ResourceNames.isUsableJobId(request.id())) {
             return new Invalid(
                     "id",
                     "'" + request.id() + "' cannot name its log path gs://<bucket>/logs/<id>/: "
@@ -175,12 +167,35 @@ public final class RequestValidator {
                 || image.value().isBlank()) {
             throw new FieldProblem("spec.image", "is required and must be a non-empty string");
         }
+        // Kubernetes refuses such an image only when the Job is submitted (JobSubmitFailed, after a node pool was
+        // made for it): refused here, before anything is spent.
+        if (image.value().length() > MAX_IMAGE_LENGTH
+                || image.value().codePoints().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
+            throw new FieldProblem(
+                    "spec.image",
+                    "must be an image reference without spaces or control characters, at most " + MAX_IMAGE_LENGTH
+                            + " characters");
+        }
         List<String> command = stringList(members, "command");
         if (command.isEmpty()) {
             // The pod runs the command through a shell that redirects its output to the GCS log path.
             throw new FieldProblem("spec.command", "is required: a non-empty array of strings");
         }
         return new JobSpec(image.value(), command, stringList(members, "args"), env(members));
+    }
+
+    /** Docker's own limit for a whole reference is far lower than this; it only stops absurd values. */
+    static final int MAX_IMAGE_LENGTH = 1024;
+
+    /**
+     * A NUL cannot be passed in a process's arguments or environment: the pod would be created and fail to start
+     * (JobFailed with a runtime error), so it is refused at intake.
+     */
+    private static String withoutNul(String field, String value) throws FieldProblem {
+        if (value.indexOf('\0') >= 0) {
+            throw new FieldProblem(field, "must not contain the NUL character");
+        }
+        return value;
     }
 
     /** Absent or null: no variables. Values may be strings, numbers or booleans, each taken as its text. */
@@ -198,8 +213,11 @@ public final class RequestValidator {
             if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
                 throw new FieldProblem("spec.env." + name, "is not a valid environment variable name");
             }
+            if (JobSpec.FALCON_ENV.contains(name)) {
+                throw new FieldProblem("spec.env." + name, "is set by Falcon and cannot be given");
+            }
             if (variable.getValue() instanceof JsonTree.JsonString value) {
-                env.put(name, value.value());
+                env.put(name, withoutNul("spec.env." + name, value.value()));
             } else if (variable.getValue() instanceof JsonTree.JsonLiteral literal) {
                 env.put(name, literal.text());
             } else {
@@ -223,7 +241,7 @@ public final class RequestValidator {
             if (!(array.elements().get(i) instanceof JsonTree.JsonString element)) {
                 throw new FieldProblem("spec." + field + "[" + i + "]", "must be a string");
             }
-            values.add(element.value());
+            values.add(withoutNul("spec." + field + "[" + i + "]", element.value()));
         }
         return values;
     }

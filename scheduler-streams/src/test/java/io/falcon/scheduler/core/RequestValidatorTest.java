@@ -114,7 +114,14 @@ class RequestValidatorTest {
                 "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"1A\":\"v\"}}` | spec.env.1A is not a valid "
                         + "environment variable name",
                 "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"A\":null}}` | spec.env.A must be a string",
-                "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"A\":[\"v\"]}}` | spec.env.A must be a string"
+                "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"A\":[\"v\"]}}` | spec.env.A must be a string",
+                // found by SpecToPodPropertyTest: accepted here, then refused by the executor's renderer or Kubernetes
+                "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"POD_NAME\":\"p\"}}` | spec.env.POD_NAME is set by "
+                        + "Falcon and cannot be given",
+                "`{\"image\":\"x y\",\"command\":[\"sh\"]}` | spec.image must be an image reference without spaces or "
+                        + "control characters, at most 1024 characters",
+                "`{\"image\":\"x\",\"command\":[\"sh\",\"a\\u0000b\"]}` | spec.command[1] must not contain the NUL "
+                        + "character"
             })
     void eachSpecProblemHasItsExactMessage(String spec, String problem) {
         assertThat(withSpec(spec))
