@@ -45,12 +45,20 @@ public final class Connections {
             description = "database user (env FALCON_DB_USER)")
     String dbUser;
 
+    /**
+     * Refused: a process's command line is readable by every user of the machine (issue 20). Kept as a hidden option
+     * so that a script still passing it gets this explanation instead of "unknown option".
+     */
+    @Option(names = "--db-password", scope = ScopeType.INHERIT, hidden = true, paramLabel = "PASSWORD")
+    String dbPasswordOnCommandLine;
+
     @Option(
-            names = "--db-password",
+            names = "--db-password-file",
             scope = ScopeType.INHERIT,
-            paramLabel = "PASSWORD",
-            description = "database password (env FALCON_DB_PASSWORD)")
-    String dbPassword;
+            paramLabel = "FILE",
+            description = "file holding the database password (a mounted Secret), or the env FALCON_DB_PASSWORD;"
+                    + " never on the command line")
+    java.nio.file.Path dbPasswordFile;
 
     @Option(
             names = "--bootstrap-servers",
@@ -81,14 +89,27 @@ public final class Connections {
         String url = dbUrl();
         String user =
                 Optional.ofNullable(dbUser).or(() -> settings.find(DB_USER)).orElse("");
-        String password = Optional.ofNullable(dbPassword)
-                .or(() -> settings.find(DB_PASSWORD))
-                .orElse("");
+        String password = password().or(() -> settings.find(DB_PASSWORD)).orElse("");
         DriverManager.setLoginTimeout(DB_LOGIN_TIMEOUT_SECONDS);
         try {
             return DriverManager.getConnection(url, databaseTls().jdbcProperties(url, user, password));
         } catch (SQLException e) {
             throw CliException.unreachable("cannot reach the database at " + url + ": " + firstLine(e.getMessage()));
+        }
+    }
+
+    private Optional<String> password() {
+        if (dbPasswordOnCommandLine != null) {
+            throw CliException.refused("--db-password is refused: a password on the command line can be read by every"
+                    + " user of this machine; set FALCON_DB_PASSWORD or pass --db-password-file FILE");
+        }
+        if (dbPasswordFile == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(java.nio.file.Files.readString(dbPasswordFile).strip());
+        } catch (java.io.IOException e) {
+            throw CliException.refused("cannot read --db-password-file " + dbPasswordFile + ": " + e.getMessage());
         }
     }
 

@@ -35,7 +35,7 @@ import picocli.CommandLine.Model.CommandSpec;
         },
         footer = {
             "",
-            "Connections: --db-url, --db-user, --db-password, --bootstrap-servers, or the",
+            "Connections: --db-url, --db-user, --db-password-file, --bootstrap-servers, or the",
             "environment FALCON_DB_URL, FALCON_DB_USER, FALCON_DB_PASSWORD and",
             "FALCON_KAFKA_BOOTSTRAP_SERVERS. Kafka TLS/SASL: FALCON_KAFKA_SECURITY_PROTOCOL,",
             "FALCON_KAFKA_SASL_* and FALCON_KAFKA_SSL_* (docs/configuration.md; secrets never as options).",

@@ -42,6 +42,7 @@ class CliArgumentFuzzTest {
             "--code",
             "--count",
             "--db-password",
+            "--db-password-file",
             "--db-user",
             "--decisions-full-history",
             "--decisions-retention",

@@ -89,6 +89,29 @@ class FalconCliTest {
     }
 
     @Test
+    void aDatabasePasswordOnTheCommandLineIsRefusedAndOneFromAFileIsUsedWithoutBeingShown(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        CliRun onCommandLine = CliRun.of(NOWHERE, "jobs", "--db-password", "s3cret-on-argv");
+        assertThat(onCommandLine.exitCode()).isNotZero();
+        assertThat(onCommandLine.err())
+                .contains("--db-password is refused")
+                .contains("FALCON_DB_PASSWORD")
+                .doesNotContain("s3cret-on-argv");
+
+        CliRun missing = CliRun.of(
+                NOWHERE, "jobs", "--db-password-file", dir.resolve("none").toString());
+        assertThat(missing.exitCode()).isNotZero();
+        assertThat(missing.err()).contains("cannot read --db-password-file");
+
+        java.nio.file.Path file = dir.resolve("db-password");
+        java.nio.file.Files.writeString(file, "s3cret-in-file\n");
+        CliRun fromFile = CliRun.of(NOWHERE, "jobs", "--db-password-file", file.toString());
+        // read, then the (unreachable) database is what fails, and the password appears nowhere
+        assertThat(fromFile.err()).contains("cannot reach the database").doesNotContain("s3cret-in-file");
+        assertThat(fromFile.out()).doesNotContain("s3cret-in-file");
+    }
+
+    @Test
     void missingRequiredOptionsAreNamed() {
         CliRun run = CliRun.of(NOWHERE, "submit", "--actor", "a");
         assertThat(run.exitCode()).isEqualTo(2);

@@ -3,7 +3,7 @@ package io.falcon.events.config;
 import java.util.List;
 
 /**
- * What the falcon CLI reads from the environment; its --db-url, --db-user, --db-password and --bootstrap-servers
+ * What the falcon CLI reads from the environment; its --db-url, --db-user, --db-password-file and --bootstrap-servers
  * options win. The CLI looks these up itself (io.falcon.events.Settings); they are declared here so that the
  * catalog, its documentation and the deployment files' check know them.
  */
