@@ -110,6 +110,21 @@ class KafkaClientSecurityTest {
     }
 
     @Test
+    void googlesLoginHandlerIsOnTheClassPathAndKafkaAcceptsTheOauthBearerSettings() {
+        Map<String, Object> props = new java.util.HashMap<>(KafkaClientSecurity.from(sink(Map.of(
+                        "FALCON_KAFKA_SECURITY_PROTOCOL", "SASL_SSL", "FALCON_KAFKA_SASL_MECHANISM", "OAUTHBEARER")))
+                .clientProperties());
+        props.put("bootstrap.servers", "bootstrap.managedkafka.example:9092");
+        props.put("key.serializer", org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
+        props.put("value.serializer", org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
+        // Kafka resolves the handler class by name when it parses the config: it must be on the class path
+        org.apache.kafka.clients.producer.ProducerConfig config =
+                new org.apache.kafka.clients.producer.ProducerConfig(props);
+        assertThat(config.getClass("sasl.login.callback.handler.class").getName())
+                .isEqualTo(KafkaSecurityKeys.GOOGLE_LOGIN_CALLBACK_HANDLER);
+    }
+
+    @Test
     void passThroughReachesEveryClientButNeverOverridesFalconsOwn() {
         KafkaConnection kafka = KafkaConnection.from(sink(Map.of(
                 "falcon.kafka.client.ssl.endpoint.identification.algorithm", "",
