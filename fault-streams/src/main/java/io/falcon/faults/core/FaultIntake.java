@@ -61,7 +61,11 @@ public final class FaultIntake {
                 .or(() -> fault.jobId().flatMap(job -> text("jobId", job, MAX_NAME)));
     }
 
-    /** Non-blank, bounded, without control characters (NUL separates the parts of store keys). */
+    /**
+     * Non-blank, bounded, without control characters (NUL separates the parts of store keys) and well-formed Unicode:
+     * an unpaired surrogate decodes into a String but is written out as bytes no JSON reader takes back, so a node's
+     * isolation state holding it could never be read again (found by DeviceFaultFuzzTest).
+     */
     private static Optional<String> text(String field, String value, int max) {
         if (value.isBlank()) {
             return Optional.of(field + " is required");
@@ -72,12 +76,19 @@ public final class FaultIntake {
         if (value.codePoints().anyMatch(Character::isISOControl)) {
             return Optional.of(field + " must not contain control characters, got " + shown(value));
         }
+        if (value.codePoints().anyMatch(c -> c >= Character.MIN_SURROGATE && c <= Character.MAX_SURROGATE)) {
+            return Optional.of(
+                    field + " must be well-formed Unicode (it holds an unpaired surrogate), got " + shown(value));
+        }
         return Optional.empty();
     }
 
     private static String shown(String value) {
         String escaped = value.codePoints()
-                .mapToObj(c -> Character.isISOControl(c) ? String.format("\\u%04x", c) : Character.toString(c))
+                .mapToObj(
+                        c -> Character.isISOControl(c) || (c >= Character.MIN_SURROGATE && c <= Character.MAX_SURROGATE)
+                                ? String.format("\\u%04x", c)
+                                : Character.toString(c))
                 .reduce("", String::concat);
         return "'" + (escaped.length() > 80 ? escaped.substring(0, 80) + "..." : escaped) + "'";
     }
