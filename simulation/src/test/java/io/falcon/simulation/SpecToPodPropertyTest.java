@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.falcon.events.Meta;
 import io.falcon.events.ResourceNames;
-import io.falcon.events.TpuType;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorCommand.EnsureJob;
 import io.falcon.executor.k8s.JobRenderer;
@@ -134,7 +133,10 @@ class SpecToPodPropertyTest {
         assertThat(job.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
         assertLabels(job.getMetadata().getLabels());
         assertLabels(job.getSpec().getTemplate().getMetadata().getLabels());
-        int hosts = request.topology().hosts();
+        // one pod per VM of the slice (2x4 on v5e/v6e is one 8-chip VM)
+        io.falcon.events.TpuSlice slice =
+                request.tpuType().slice(request.topology()).orElseThrow();
+        int hosts = slice.vms();
         assertThat(job.getSpec().getCompletions()).isEqualTo(hosts);
         assertThat(job.getSpec().getParallelism()).isEqualTo(hosts);
 
@@ -155,9 +157,17 @@ class SpecToPodPropertyTest {
         assertThat(pod.getTolerations().get(0).getKey()).isEqualTo(JobRenderer.TPU_RESOURCE);
         for (Volume volume : pod.getVolumes()) {
             assertThat(volume.getHostPath()).isNull();
+            if (volume.getName().equals(JobRenderer.LOCAL_LOG_VOLUME)) {
+                // the local log the container's shell copies to the bucket
+                assertThat(volume.getEmptyDir()).isNotNull();
+                continue;
+            }
             assertThat(volume.getCsi().getDriver()).isEqualTo(JobRenderer.GCSFUSE_DRIVER);
             assertThat(volume.getCsi().getVolumeAttributes()).containsEntry("bucketName", CLUSTER.gcsBucket());
         }
+        assertThat(pod.getVolumes())
+                .extracting(Volume::getName)
+                .containsExactlyInAnyOrder(JobRenderer.GCS_VOLUME, JobRenderer.LOCAL_LOG_VOLUME);
 
         assertThat(pod.getContainers()).hasSize(1);
         Container container = pod.getContainers().get(0);
@@ -175,7 +185,7 @@ class SpecToPodPropertyTest {
                                 : context.getCapabilities().getAdd())
                 .isNullOrEmpty();
         assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
-        Quantity chips = new Quantity(Integer.toString(TpuType.CHIPS_PER_HOST));
+        Quantity chips = new Quantity(Integer.toString(slice.chipsPerVm()));
         assertThat(container.getResources().getRequests()).isEqualTo(Map.of(JobRenderer.TPU_RESOURCE, chips));
         assertThat(container.getResources().getLimits()).isEqualTo(Map.of(JobRenderer.TPU_RESOURCE, chips));
 
@@ -185,11 +195,27 @@ class SpecToPodPropertyTest {
         assertThat(container.getArgs()).hasSize(1);
         String script = container.getArgs().get(0);
         String dir = "'/gcs/logs/" + request.id() + "'";
-        String prefix = "mkdir -p " + dir + " && exec >>" + dir + "/\"${POD_NAME}.log\" 2>&1; exec ";
-        assertThat(script).startsWith(prefix);
+        // Falcon's own lines around the workload's (JobRenderer.shellScript; LogCopyScriptTest runs it): nothing of
+        // the spec is in them
+        String prefix = "mkdir -p " + dir + " '/falcon-log' || exit 1\n"
+                + "log='/falcon-log'/\"${POD_NAME}.log\"\n"
+                + "dst=" + dir + "/\"${POD_NAME}.log\"\n"
+                + ": >>\"$log\"\n"
+                + "(while sleep 30; do cp \"$log\" \"$dst\"; done) &\n"
+                + "copier=$!\n";
+        String suffix = " >>\"$log\" 2>&1 &\n"
+                + "child=$!\n"
+                + "trap 'kill -TERM \"$child\" 2>/dev/null' TERM INT\n"
+                + "wait \"$child\"; rc=$?\n"
+                + "while kill -0 \"$child\" 2>/dev/null; do wait \"$child\"; rc=$?; done\n"
+                + "kill \"$copier\" 2>/dev/null\n"
+                + "cp \"$log\" \"$dst\"\n"
+                + "exit \"$rc\"\n";
+        assertThat(script).startsWith(prefix).endsWith(suffix);
         List<String> argv = new ArrayList<>(request.spec().command());
         argv.addAll(request.spec().args());
-        assertThat(singleQuotedWords(script.substring(prefix.length()))).isEqualTo(argv);
+        assertThat(singleQuotedWords(script.substring(prefix.length(), script.length() - suffix.length())))
+                .isEqualTo(argv);
 
         // Falcon's own variables first and once; the spec's exactly as given, none of them overriding Falcon's.
         List<EnvVar> env = container.getEnv();
