@@ -107,9 +107,10 @@ public final class Connections {
             return Optional.empty();
         }
         try {
-            return Optional.of(java.nio.file.Files.readString(dbPasswordFile).strip());
-        } catch (java.io.IOException e) {
-            throw CliException.refused("cannot read --db-password-file " + dbPasswordFile + ": " + e.getMessage());
+            // the same reading as the components' password files: the trailing line break dropped, never shown
+            return Optional.of(io.falcon.events.security.SecretFiles.read(dbPasswordFile));
+        } catch (IllegalStateException e) {
+            throw CliException.refused("--db-password-file: " + e.getMessage());
         }
     }
 

@@ -101,7 +101,7 @@ class FalconCliTest {
         CliRun missing = CliRun.of(
                 NOWHERE, "jobs", "--db-password-file", dir.resolve("none").toString());
         assertThat(missing.exitCode()).isNotZero();
-        assertThat(missing.err()).contains("cannot read --db-password-file");
+        assertThat(missing.err()).contains("--db-password-file: cannot read the password file");
 
         java.nio.file.Path file = dir.resolve("db-password");
         java.nio.file.Files.writeString(file, "s3cret-in-file\n");

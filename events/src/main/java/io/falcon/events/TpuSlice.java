@@ -21,6 +21,20 @@ public record TpuSlice(
         WORKLOAD_POLICY
     }
 
+    /**
+     * The slice of a TPU type and topology as commands carry them (wire names), or a message saying which part is
+     * wrong; the executor's renderers wrap it in their own refusal.
+     */
+    public static TpuSlice resolve(String tpuType, String topology) {
+        TpuType type = TpuType.fromWire(tpuType)
+                .orElseThrow(() -> new IllegalArgumentException("unknown tpu type '" + tpuType + "'"));
+        TpuTopology shape = TpuTopology.parse(topology)
+                .orElseThrow(() -> new IllegalArgumentException("invalid topology '" + topology + "'"));
+        return type.slice(shape)
+                .orElseThrow(() -> new IllegalArgumentException("topology '" + topology + "' is not a "
+                        + type.wireName() + " slice shape; valid: " + type.validShapes()));
+    }
+
     public boolean multiHost() {
         return vms > 1;
     }

@@ -50,25 +50,36 @@ public record KafkaClientSecurity(
         return from(values, SecretFiles::read);
     }
 
+    /** A trust or key store: its location, type and password (the variable or the file), when a location is set. */
+    private static Optional<Store> store(
+            SettingValues values,
+            io.falcon.events.config.Setting<Path> location,
+            io.falcon.events.config.Setting<String> type,
+            io.falcon.events.config.Setting<String> password,
+            io.falcon.events.config.Setting<Path> passwordFile,
+            Function<Path, String> readFile) {
+        return values.find(location)
+                .map(path -> new Store(
+                        path, values.get(type), secret(values.find(password), values.find(passwordFile), readFile)));
+    }
+
     /** As above with the file reader given (tests). */
     public static KafkaClientSecurity from(SettingValues values, Function<Path, String> readFile) {
         String protocol = values.get(KafkaSecurityKeys.PROTOCOL);
-        Optional<Store> trustStore = values.find(KafkaSecurityKeys.TRUSTSTORE)
-                .map(path -> new Store(
-                        path,
-                        values.get(KafkaSecurityKeys.TRUSTSTORE_TYPE),
-                        secret(
-                                values.find(KafkaSecurityKeys.TRUSTSTORE_PASSWORD),
-                                values.find(KafkaSecurityKeys.TRUSTSTORE_PASSWORD_FILE),
-                                readFile)));
-        Optional<Store> keyStore = values.find(KafkaSecurityKeys.KEYSTORE)
-                .map(path -> new Store(
-                        path,
-                        values.get(KafkaSecurityKeys.KEYSTORE_TYPE),
-                        secret(
-                                values.find(KafkaSecurityKeys.KEYSTORE_PASSWORD),
-                                values.find(KafkaSecurityKeys.KEYSTORE_PASSWORD_FILE),
-                                readFile)));
+        Optional<Store> trustStore = store(
+                values,
+                KafkaSecurityKeys.TRUSTSTORE,
+                KafkaSecurityKeys.TRUSTSTORE_TYPE,
+                KafkaSecurityKeys.TRUSTSTORE_PASSWORD,
+                KafkaSecurityKeys.TRUSTSTORE_PASSWORD_FILE,
+                readFile);
+        Optional<Store> keyStore = store(
+                values,
+                KafkaSecurityKeys.KEYSTORE,
+                KafkaSecurityKeys.KEYSTORE_TYPE,
+                KafkaSecurityKeys.KEYSTORE_PASSWORD,
+                KafkaSecurityKeys.KEYSTORE_PASSWORD_FILE,
+                readFile);
         // the catalog's rules have checked that PLAIN/SCRAM have a user and a password and OAUTHBEARER neither
         Optional<Sasl> sasl = values.find(KafkaSecurityKeys.SASL_MECHANISM)
                 .map(mechanism -> mechanism.equals("OAUTHBEARER")

@@ -6,7 +6,6 @@ import com.google.container.v1.NodePoolAutoscaling;
 import com.google.container.v1.ReservationAffinity;
 import io.falcon.events.TpuSlice;
 import io.falcon.events.TpuTopology;
-import io.falcon.events.TpuType;
 import io.falcon.events.config.ExecutorKeys;
 import io.falcon.events.executor.ExecutorCommand.EnsureNodePool;
 import io.falcon.events.executor.SupplyMode;
@@ -67,13 +66,11 @@ public final class NodePoolSpec {
 
     /** The slice GKE provisions for the command's TPU type and topology. */
     public static TpuSlice slice(EnsureNodePool command) {
-        TpuType tpuType = TpuType.fromWire(command.tpuType())
-                .orElseThrow(() -> new InvalidNodePoolException("unknown tpu type '" + command.tpuType() + "'"));
-        TpuTopology topology = TpuTopology.parse(command.topology())
-                .orElseThrow(() -> new InvalidNodePoolException("invalid topology '" + command.topology() + "'"));
-        return tpuType.slice(topology)
-                .orElseThrow(() -> new InvalidNodePoolException("topology '" + command.topology() + "' is not a "
-                        + tpuType.wireName() + " slice shape; valid: " + tpuType.validShapes()));
+        try {
+            return TpuSlice.resolve(command.tpuType(), command.topology());
+        } catch (IllegalArgumentException e) {
+            throw new InvalidNodePoolException(e.getMessage());
+        }
     }
 
     /**

@@ -364,13 +364,11 @@ public final class JobRenderer {
     }
     /** The slice the command's pool provides (machine type, VMs, chips per VM), as NodePoolSpec created it. */
     private static TpuSlice slice(EnsureJob command) {
-        TpuType tpuType = TpuType.fromWire(command.tpuType())
-                .orElseThrow(() -> new InvalidJobException("unknown tpu type '" + command.tpuType() + "'"));
-        TpuTopology topology = TpuTopology.parse(command.topology())
-                .orElseThrow(() -> new InvalidJobException("invalid topology '" + command.topology() + "'"));
-        return tpuType.slice(topology)
-                .orElseThrow(() -> new InvalidJobException(
-                        "topology '" + command.topology() + "' is not a " + tpuType.wireName() + " slice shape"));
+        try {
+            return TpuSlice.resolve(command.tpuType(), command.topology());
+        } catch (IllegalArgumentException e) {
+            throw new InvalidJobException(e.getMessage());
+        }
     }
 
     private static final java.util.regex.Pattern DNS_SUBDOMAIN =
