@@ -249,8 +249,10 @@ final class Checks {
             default ->
                 s.reason()
                         .map(r -> switch (r) {
-                            case Dispatching -> 2;
-                            case Provisioning, ClusterBusy, WaitingForNode -> 1;
+                            // a Job on a pool that gets nodes for pending pods (flex-start) waits for them after
+                            // it was submitted: Dispatching -> WaitingForNode -> Dispatching is forward
+                            case Dispatching, WaitingForNode -> 2;
+                            case Provisioning, ClusterBusy -> 1;
                             default -> 0;
                         })
                         .orElse(0);

@@ -27,8 +27,10 @@ import java.util.function.Consumer;
  * pool is PROVISIONING for minutes, may be invisible right after a flex-start create, may fail for quota or end in
  * ERROR; a delete while the create operation runs is refused; nodes register one by one, sometimes late; a Job's
  * pods run only on the Ready nodes of the pool its nodeSelector names, and die when that pool is deleted; names are
- * unique (409) and deletes of what is gone answer 404. Every call may fail with a transient error, before or after
- * it took effect. It also keeps, from the outside, the record the checks need: every Job created per task, and
+ * unique (409) and deletes of what is gone answer 404. A flex-start pool is RUNNING without nodes and gets its VMs
+ * only for pending pods that select it, after a wait for capacity (GKE's flex-start, docs/gke.md), and loses them
+ * again when it has been idle for a while (the autoscaler's scale-down). Every call may fail with a transient error,
+ * before or after it took effect. It also keeps, from the outside, the record the checks need: every Job created per task, and
  * every pool deleted under a Job.
  */
 final class SimFleet implements GkeApi, EdgeApi {
@@ -80,6 +82,14 @@ final class SimFleet implements GkeApi, EdgeApi {
         int registered;
         int ready;
         boolean nodesNever;
+        /** Flex-start: nodes only for pending pods that select the pool (scaled up from zero). */
+        boolean fromZero;
+        /** A scale-up is under way (waiting for capacity). */
+        boolean scaling;
+        /** No capacity for it until the heal (a flex-start stockout). */
+        boolean stockedOut;
+        /** How long it stays idle before the autoscaler takes its nodes away. */
+        Duration scaleDownAfter = Duration.ofHours(6);
 
         Pool(
                 ClusterTarget cluster,
@@ -161,10 +171,14 @@ final class SimFleet implements GkeApi, EdgeApi {
     void heal() {
         healed = true;
         faults = Faults.NONE;
-        for (Pool pool : pools.values()) {
+        for (Pool pool : List.copyOf(pools.values())) {
             if (pool.nodesNever && pool.status == PoolStatus.RUNNING) {
                 pool.nodesNever = false;
                 registerNodes(pool, Duration.ofSeconds(30));
+            }
+            if (pool.stockedOut) {
+                pool.stockedOut = false;
+                scaleUp(pool);
             }
         }
     }
@@ -242,8 +256,10 @@ final class SimFleet implements GkeApi, EdgeApi {
                 labels,
                 reservation,
                 Instant.ofEpochSecond(createdAt.getEpochSecond()));
-        boolean flex = command.supplyMode() == SupplyMode.FLEX_START;
+        boolean flex = command.supplyMode() == null || command.supplyMode() == SupplyMode.FLEX_START;
         pool.visibleAt = flex ? loop.now().plusSeconds(rnd.nextInt(90)) : loop.now();
+        pool.fromZero = flex;
+        pool.scaleDownAfter = Duration.ofMinutes(10 + rnd.nextInt(360));
         String op = "operation-" + (++opSeq);
         pool.createOp = op;
         pool.createOpName = op;
@@ -297,6 +313,11 @@ final class SimFleet implements GkeApi, EdgeApi {
         if (healed) {
             pool.nodesNever = false; // a fault drawn before the heal does not outlive it
         }
+        if (pool.fromZero) {
+            pool.nodesNever = false;
+            scaleUp(pool); // no nodes until a pod asks for them
+            return;
+        }
         if (nodeDelay.isPresent() && !healed) {
             pool.nodesNever = true; // registered by the heal, or by the scripted delay below
             loop.after(nodeDelay.get(), () -> {
@@ -309,6 +330,64 @@ final class SimFleet implements GkeApi, EdgeApi {
             registerNodes(
                     pool, late ? Duration.ofMinutes(15 + rnd.nextInt(30)) : Duration.ofSeconds(5 + rnd.nextInt(180)));
         }
+    }
+
+    /**
+     * The autoscaler asks for the slice's VMs when a pod selecting the pool waits for nodes; flex-start capacity
+     * comes after a while (sometimes a long while, and in a stockout not before the heal), all VMs of the slice at
+     * once.
+     */
+    private void scaleUp(Pool pool) {
+        if (!pool.fromZero
+                || pool.scaling
+                || pool.stopping
+                || pool.status != PoolStatus.RUNNING
+                || pool.registered >= pool.hosts
+                || !wanted(pool)
+                || (pool.stockedOut && !healed)) {
+            return;
+        }
+        if (!healed && chance(faults.neverNodes())) {
+            pool.stockedOut = true;
+            return;
+        }
+        pool.scaling = true;
+        Duration wait = !healed && chance(faults.lateNodes())
+                ? Duration.ofMinutes(15 + rnd.nextInt(45))
+                : Duration.ofSeconds(20 + rnd.nextInt(300));
+        loop.after(wait, () -> {
+            pool.scaling = false;
+            if (pools.get(key(pool.cluster, pool.name)) == pool && !pool.stopping && wanted(pool)) {
+                registerNodes(pool, Duration.ofSeconds(30));
+            } else {
+                scaleUp(pool);
+            }
+        });
+    }
+
+    /** A Job that has not finished selects the pool and its pods wait. */
+    private boolean wanted(Pool pool) {
+        return jobs.values().stream()
+                .anyMatch(j -> j.cluster.equals(pool.cluster)
+                        && j.pool.equals(pool.name)
+                        && !j.finished()
+                        && "Pending".equals(j.podPhase));
+    }
+
+    /** The autoscaler takes an idle flex-start pool's nodes away once it has been idle for its scale-down time. */
+    private void scaleDownLater(ClusterTarget cluster, String name) {
+        Pool pool = pools.get(key(cluster, name));
+        if (pool == null || !pool.fromZero) {
+            return;
+        }
+        loop.after(pool.scaleDownAfter, () -> {
+            boolean busy = jobs.values().stream()
+                    .anyMatch(j -> j.cluster.equals(pool.cluster) && j.pool.equals(pool.name) && !j.finished());
+            if (pools.get(key(pool.cluster, pool.name)) == pool && !pool.stopping && !busy && !pool.scaling) {
+                pool.registered = 0;
+                pool.ready = 0;
+            }
+        });
     }
 
     private void registerNodes(Pool pool, Duration within) {
@@ -478,6 +557,7 @@ final class SimFleet implements GkeApi, EdgeApi {
         }
         jobs.put(key, job);
         jobCreates.merge(command.jobId(), 1, Integer::sum);
+        Optional.ofNullable(pools.get(key(cluster, command.nodePoolName()))).ifPresent(this::scaleUp);
         schedulePods();
         maybeFailAfter("jobs.create");
         return job.uid;
@@ -496,6 +576,7 @@ final class SimFleet implements GkeApi, EdgeApi {
         KJob job = jobs.remove(key);
         if (job != null) {
             deletedJobs.put(key, loop.now());
+            scaleDownLater(job.cluster, job.pool);
         }
         maybeFailAfter("jobs.delete");
         return job != null;
@@ -515,6 +596,9 @@ final class SimFleet implements GkeApi, EdgeApi {
             if (!job.cluster.equals(cluster)) {
                 continue;
             }
+            Pool pool = pools.get(key(job.cluster, job.pool));
+            boolean unschedulable = "Pending".equals(job.podPhase)
+                    && (pool == null || pool.stopping || pool.ready < Math.max(job.pods, pool.hosts));
             for (int i = 0; i < job.pods; i++) {
                 out.add(new PodView(
                         job.name + "-" + i,
@@ -525,6 +609,7 @@ final class SimFleet implements GkeApi, EdgeApi {
                         Optional.of(job.createdAt),
                         "",
                         "",
+                        unschedulable,
                         List.of(new PodView.Container(job.terminated, Optional.empty(), job.waiting))));
             }
         }
@@ -549,7 +634,8 @@ final class SimFleet implements GkeApi, EdgeApi {
                 Optional.of(job.createdAt),
                 false,
                 job.conditions,
-                job.pods);
+                job.pods,
+                Optional.of(job.pool));
     }
 
     // ---- pods ----
@@ -593,6 +679,7 @@ final class SimFleet implements GkeApi, EdgeApi {
             job.terminated = Optional.of(new PodView.Terminated(0, "Completed"));
             job.conditions = List.of(new JobView.Condition("Complete", "True", "", ""));
         }
+        scaleDownLater(job.cluster, job.pool);
         ttl(job);
     }
 

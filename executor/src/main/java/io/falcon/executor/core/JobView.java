@@ -10,6 +10,7 @@ import java.util.Optional;
  * simulation builds it directly).
  *
  * @param parallelism the Job's parallelism (expected pods when the falcon.io/expected-pods annotation is absent)
+ * @param nodePool the node pool its pods select (the pod template's cloud.google.com/gke-nodepool node selector)
  */
 public record JobView(
         String name,
@@ -19,7 +20,8 @@ public record JobView(
         Optional<Instant> createdAt,
         boolean deleting,
         List<Condition> conditions,
-        int parallelism) {
+        int parallelism,
+        Optional<String> nodePool) {
 
     public JobView {
         annotations = Map.copyOf(annotations);

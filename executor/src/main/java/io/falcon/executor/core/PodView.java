@@ -9,6 +9,8 @@ import java.util.Optional;
  *
  * @param jobName the Job it belongs to (Falcon's label, else the job controller's)
  * @param ownerJobUid the uid of its owning Job, when it has an owner reference
+ * @param unschedulable its PodScheduled condition is False with reason Unschedulable: no node can take it now (for a
+ *     TPU pod, usually because its pool has fewer Ready nodes than the slice has VMs)
  */
 public record PodView(
         String name,
@@ -19,6 +21,7 @@ public record PodView(
         Optional<Instant> createdAt,
         String reason,
         String message,
+        boolean unschedulable,
         List<Container> containers) {
 
     public PodView {

@@ -29,6 +29,12 @@ public final class Fabric8Views {
             }
         }
         Integer parallelism = job.getSpec() == null ? null : job.getSpec().getParallelism();
+        Optional<String> nodePool = Optional.ofNullable(job.getSpec())
+                .map(spec -> spec.getTemplate())
+                .map(template -> template.getSpec())
+                .map(podSpec -> podSpec.getNodeSelector())
+                .map(selector -> selector.get(KubernetesEdgeApi.NODE_POOL_LABEL))
+                .filter(pool -> !pool.isBlank());
         return new JobView(
                 orEmpty(meta.getName()),
                 orEmpty(meta.getUid()),
@@ -37,7 +43,8 @@ public final class Fabric8Views {
                 time(meta.getCreationTimestamp()),
                 meta.getDeletionTimestamp() != null,
                 conditions,
-                parallelism == null ? 1 : parallelism);
+                parallelism == null ? 1 : parallelism,
+                nodePool);
     }
 
     public static PodView pod(Pod pod) {
@@ -51,7 +58,12 @@ public final class Fabric8Views {
         String phase = "";
         String reason = "";
         String message = "";
+        boolean unschedulable = false;
         if (pod.getStatus() != null) {
+            unschedulable = Optional.ofNullable(pod.getStatus().getConditions()).orElse(List.of()).stream()
+                    .anyMatch(c -> "PodScheduled".equals(c.getType())
+                            && "False".equals(c.getStatus())
+                            && "Unschedulable".equals(c.getReason()));
             phase = orEmpty(pod.getStatus().getPhase());
             reason = orEmpty(pod.getStatus().getReason());
             message = orEmpty(pod.getStatus().getMessage());
@@ -78,6 +90,7 @@ public final class Fabric8Views {
                 time(meta.getCreationTimestamp()),
                 reason,
                 message,
+                unschedulable,
                 containers);
     }
 
