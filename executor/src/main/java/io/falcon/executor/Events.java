@@ -106,11 +106,16 @@ public final class Events {
 
     public ExecutorEvent.NodePoolWaitingForNodes nodePoolWaitingForNodes(
             String jobId, ClusterTarget c, String pool, int registered, int ready, int expected) {
+        return nodePoolWaitingForNodes(jobId, c.clusterId(), c.tpuType(), pool, registered, ready, expected);
+    }
+
+    public ExecutorEvent.NodePoolWaitingForNodes nodePoolWaitingForNodes(
+            String jobId, String clusterId, String tpuType, String pool, int registered, int ready, int expected) {
         return new ExecutorEvent.NodePoolWaitingForNodes(
-                meta("NodePoolWaitingForNodes", c.clusterId(), pool, jobId, registered + "/" + ready + "/" + expected),
+                meta("NodePoolWaitingForNodes", clusterId, pool, jobId, registered + "/" + ready + "/" + expected),
                 jobId,
-                c.clusterId(),
-                c.tpuType(),
+                clusterId,
+                tpuType,
                 pool,
                 registered,
                 ready,

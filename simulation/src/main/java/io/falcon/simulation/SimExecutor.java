@@ -195,8 +195,18 @@ final class SimExecutor {
             List<PodView> pods = fleet.podViews(cluster);
             for (JobView job : fleet.jobViews(cluster)) {
                 List<PodView> own = pods.stream().filter(p -> p.belongsTo(job)).toList();
-                reports.evaluate(cluster, job, own, loop.now()).ifPresent(this::emit);
+                reports.evaluate(cluster, job, own, pool -> nodeCount(cluster, pool), loop.now())
+                        .ifPresent(this::emit);
             }
+        }
+    }
+
+    /** The informer's cache of nodes: it may be behind (and a restarted executor's is empty until it syncs). */
+    private Optional<io.falcon.executor.core.EdgeApi.NodeCount> nodeCount(ClusterTarget cluster, String pool) {
+        try {
+            return Optional.of(fleet.nodes(cluster, pool));
+        } catch (io.falcon.executor.core.ApiException e) {
+            return Optional.empty();
         }
     }
 

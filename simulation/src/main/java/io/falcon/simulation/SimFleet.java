@@ -1,6 +1,6 @@
 package io.falcon.simulation;
 
-import io.falcon.events.TpuTopology;
+import io.falcon.events.TpuSlice;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorCommand.EnsureJob;
 import io.falcon.events.executor.ExecutorCommand.EnsureNodePool;
@@ -55,6 +55,8 @@ final class SimFleet implements GkeApi, EdgeApi {
     private final Map<String, Integer> failNext = new HashMap<>();
     /** Scripted: nodes of pools created from now on register only after this long (empty: at random). */
     private Optional<Duration> nodeDelay = Optional.empty();
+    /** Scripted: no flex-start capacity (scale-ups wait) until cleared or the heal. */
+    private boolean stockout;
 
     private long opSeq;
     private long uidSeq;
@@ -188,6 +190,19 @@ final class SimFleet implements GkeApi, EdgeApi {
         failNext.put(call, n);
     }
 
+    /** A flex-start stockout: no pool gets nodes for its pending pods until it is cleared (or the heal). */
+    void flexStockout(boolean on) {
+        stockout = on;
+        if (!on) {
+            for (Pool pool : List.copyOf(pools.values())) {
+                if (pool.stockedOut) {
+                    pool.stockedOut = false;
+                    scaleUp(pool);
+                }
+            }
+        }
+    }
+
     /** Nodes of pools that become RUNNING from now on register only after the delay (until the heal). */
     void nodeDelay(Duration delay) {
         nodeDelay = Optional.of(delay);
@@ -239,8 +254,7 @@ final class SimFleet implements GkeApi, EdgeApi {
                     ApiException.Kind.PERMANENT,
                     "RESOURCE_EXHAUSTED: Quota 'TPUS_PER_PROJECT' exceeded. Limit: 64.0 in region us-central1.");
         }
-        int hosts =
-                TpuTopology.parse(command.topology()).map(TpuTopology::hosts).orElse(1);
+        int hosts = vms(command.tpuType(), command.topology());
         Optional<String> reservation =
                 command.supplyMode() == SupplyMode.RESERVATION ? command.reservation() : Optional.empty();
         if (reservation.isPresent() && free(cluster, reservation.get()) < hosts) {
@@ -347,7 +361,7 @@ final class SimFleet implements GkeApi, EdgeApi {
                 || (pool.stockedOut && !healed)) {
             return;
         }
-        if (!healed && chance(faults.neverNodes())) {
+        if (!healed && (stockout || chance(faults.neverNodes()))) {
             pool.stockedOut = true;
             return;
         }
@@ -542,7 +556,7 @@ final class SimFleet implements GkeApi, EdgeApi {
                     + loop.now() + " after it was deleted at " + deleted);
         }
         Scenario.JobPlan plan = plans.get(command.jobId());
-        int pods = TpuTopology.parse(command.topology()).map(TpuTopology::hosts).orElse(1);
+        int pods = vms(command.tpuType(), command.topology());
         KJob job = new KJob(
                 cluster,
                 command.k8sJobName(),
@@ -730,6 +744,15 @@ final class SimFleet implements GkeApi, EdgeApi {
     private void maybeFailAfter(String call) {
         if (chance(faults.apiError() / 2)) {
             throw new ApiException(ApiException.Kind.TRANSIENT, "DEADLINE_EXCEEDED: " + call + ": no answer in time");
+        }
+    }
+
+    /** VMs of the slice (= nodes of its pool = pods of its Job), as GKE provisions it; 1 for what is no slice. */
+    private static int vms(String tpuType, String topology) {
+        try {
+            return TpuSlice.resolve(tpuType, topology).vms();
+        } catch (IllegalArgumentException e) {
+            return 1;
         }
     }
 

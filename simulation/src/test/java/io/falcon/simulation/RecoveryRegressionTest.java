@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.events.cdc.ClusterRow;
 import io.falcon.events.executor.ExecutorEvent;
+import io.falcon.events.executor.SupplyMode;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;
@@ -100,7 +101,9 @@ class RecoveryRegressionTest {
 
     @Test
     void case3WaitingForNodeSurvivesAnExecutorRestartPastTheCreateTimeout() {
-        Simulation sim = start(List.of(C0), job("j1").build());
+        // an on-demand pool comes with its nodes (a flex-start one gets them for pending pods: the next case)
+        Simulation sim =
+                start(List.of(C0), job("j1").supply(SupplyMode.ON_DEMAND).build());
         sim.fleet().nodeDelay(Duration.ofMinutes(45));
         assertThat(sim.runUntil(
                         () -> sim.job("j1")
@@ -121,6 +124,53 @@ class RecoveryRegressionTest {
                 .noneMatch(
                         s -> s.reason().filter(Reason.NodePoolTimeout::equals).isPresent());
         assertThat(last(sim, "j1").status()).isEqualTo(Status.Succeeded);
+    }
+
+    @Test
+    void flexStartFromZeroSubmitsTheJobAndWaitsForNodeWithoutDeadlineAcrossARestart() {
+        Simulation sim = start(
+                List.of(C0),
+                job("j1")
+                        .supply(SupplyMode.FLEX_START)
+                        .timeoutSeconds(600)
+                        .runFor(Duration.ofMinutes(5))
+                        .build());
+        sim.fleet().flexStockout(true);
+        assertThat(sim.runUntil(
+                        () -> phaseOf(sim, "j1") == Phase.DISPATCHING
+                                && sim.job("j1")
+                                        .flatMap(ScheduledJob::reason)
+                                        .filter(Reason.WaitingForNode::equals)
+                                        .isPresent(),
+                        LATE))
+                .as("the Job is submitted to the RUNNING pool and its pods wait for nodes")
+                .isTrue();
+        assertThat(sim.fleet().jobCreates()).containsEntry("j1", 1);
+        assertThat(last(sim, "j1").message())
+                .isEqualTo("node pool falcon-j1 control-plane RUNNING but 0/1 expected node(s) registered"
+                        + " (Ready=0)...");
+        Instant waiting = sim.loop().now();
+        // past the job's 10-minute timeout and the dispatch deadline, with an executor restart in between
+        sim.runUntil(() -> false, waiting.plus(Duration.ofMinutes(50)));
+        sim.executor().crash(Duration.ofMinutes(1));
+        sim.runUntil(() -> false, waiting.plus(Duration.ofHours(2)));
+        assertThat(sim.job("j1").map(ScheduledJob::phase)).contains(Phase.DISPATCHING);
+        assertThat(last(sim, "j1").reason()).contains(Reason.WaitingForNode);
+        assertThat(last(sim, "j1").dispatchedAt())
+                .as("no dispatch time while it waits")
+                .isEmpty();
+
+        Instant capacity = sim.loop().now();
+        sim.fleet().flexStockout(false);
+        quiesce(sim);
+        TaskStatus done = last(sim, "j1");
+        assertThat(done.status()).isEqualTo(Status.Succeeded);
+        assertThat(done.dispatchedAt()).hasValueSatisfying(at -> assertThat(at).isAfter(capacity));
+        assertThat(statuses(sim, "j1"))
+                .noneMatch(s -> s.reason()
+                        .filter(r -> r == Reason.Timeout || r == Reason.JobFailed)
+                        .isPresent());
+        assertThat(sim.fleet().jobCreates()).containsEntry("j1", 1);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.falcon.executor.core;
 
+import io.falcon.events.TpuSlice;
 import io.falcon.events.executor.ExecutorCommand.EnsureJob;
 import io.falcon.events.executor.ExecutorCommand.EnsureJobDeleted;
 import io.falcon.executor.EventSink;
@@ -73,6 +74,7 @@ public final class JobDriver {
         if (uid.isPresent()) {
             log.info("job already exists uid={}", uid.get());
             sink.emit(events.jobSubmitted(command.jobId(), command.cluster(), command.k8sJobName(), uid.get()));
+            nodeCount(command);
         } else {
             sink.emit(events.jobSubmitFailed(
                     command.jobId(),
@@ -80,6 +82,28 @@ public final class JobDriver {
                     command.k8sJobName(),
                     "the Job exists but cannot be read back",
                     true));
+        }
+    }
+
+    /**
+     * An EnsureJob for a Job that exists is the scheduler's re-drive while the Job's pods wait for the nodes of a
+     * pool that gets them only for pending pods (flex-start): it is answered with the pool's node count as well, from
+     * GKE's nodes as they are now, so that a wait whose end was never reported (a restart in between) still ends.
+     */
+    private void nodeCount(EnsureJob command) {
+        try {
+            int expected =
+                    TpuSlice.resolve(command.tpuType(), command.topology()).vms();
+            EdgeApi.NodeCount count = edges.nodes(command.cluster(), command.nodePoolName());
+            sink.emit(events.nodePoolWaitingForNodes(
+                    command.jobId(),
+                    command.cluster(),
+                    command.nodePoolName(),
+                    count.registered(),
+                    count.ready(),
+                    expected));
+        } catch (ApiException | IllegalArgumentException e) {
+            log.debug("node count of pool {} not reported: {}", command.nodePoolName(), e.getMessage());
         }
     }
 

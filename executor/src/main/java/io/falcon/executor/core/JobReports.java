@@ -8,21 +8,32 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * Turns what the Jobs and Pods of a cluster look like into JobRunning / JobSucceeded / JobFailed, once per Job per
  * process (the memory of what was reported is only a filter: a restarted executor reports again and the scheduler
  * ignores what it already knows), and into Job inventories for the sweep. The task's identity comes from the Job's
  * annotations, so nothing else needs remembering.
+ *
+ * <p>While a Job is pending and a pod of it is Unschedulable, it also reports the node count of the pool the Job
+ * selects (NodePoolWaitingForNodes) on each change: on a pool that gets its VMs only for pending pods (flex-start),
+ * that is the seed's WaitingForNode. Once the pods are no longer Unschedulable it reports the count once more, so
+ * that the scheduler learns the wait is over (ready = expected) without waiting for JobRunning.
  */
 public final class JobReports {
     private final Events events;
     private final Duration imagePullGrace;
     /** uid + "/" + running|terminal, for the states already reported. */
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
+    /** The node count last reported per Job uid while its pods waited for nodes. */
+    private final Map<String, NodeReport> nodeReports = new ConcurrentHashMap<>();
+
+    private record NodeReport(int registered, int ready, int expected, boolean waiting) {}
 
     public JobReports(Events events, Duration imagePullGrace) {
         this.events = events;
@@ -31,9 +42,15 @@ public final class JobReports {
 
     /**
      * The event to report for the Job now, if any. cluster is the cluster whose API the Job was read from (the
-     * Job's own annotations win when present).
+     * Job's own annotations win when present); nodes counts a node pool's nodes (empty when they cannot be counted
+     * now), asked only while a pod of the Job is Unschedulable or its wait was reported.
      */
-    public Optional<ExecutorEvent> evaluate(ClusterTarget cluster, JobView job, List<PodView> pods, Instant now) {
+    public Optional<ExecutorEvent> evaluate(
+            ClusterTarget cluster,
+            JobView job,
+            List<PodView> pods,
+            Function<String, Optional<EdgeApi.NodeCount>> nodes,
+            Instant now) {
         if (job.deleting() || job.uid().isEmpty() || reported.contains(job.uid() + "/terminal")) {
             return Optional.empty();
         }
@@ -52,13 +69,52 @@ public final class JobReports {
         if (observation instanceof JobObservation.Failed f && reported.add(uid + "/terminal")) {
             return Optional.of(events.jobFailed(jobId, clusterId, tpuType, job.name(), uid, f.message()));
         }
+        if (observation instanceof JobObservation.Pending && !reported.contains(uid + "/running")) {
+            return nodeReport(job, own, nodes)
+                    .map(r -> events.nodePoolWaitingForNodes(
+                            jobId,
+                            clusterId,
+                            tpuType,
+                            job.nodePool().orElseThrow(),
+                            r.registered(),
+                            r.ready(),
+                            r.expected()));
+        }
         return Optional.empty();
+    }
+
+    /**
+     * The node count to report for a pending Job: while a pod is Unschedulable, each new count; after that, the
+     * count once more when the pods are no longer Unschedulable.
+     */
+    private Optional<NodeReport> nodeReport(
+            JobView job, List<PodView> own, Function<String, Optional<EdgeApi.NodeCount>> nodes) {
+        if (job.nodePool().isEmpty()) {
+            return Optional.empty();
+        }
+        boolean waiting = own.stream().anyMatch(p -> p.unschedulable() && !p.deleting());
+        NodeReport last = nodeReports.get(job.uid());
+        if (!waiting && (last == null || !last.waiting())) {
+            return Optional.empty(); // nothing waits, or the end of the wait was reported already
+        }
+        Optional<EdgeApi.NodeCount> count = nodes.apply(job.nodePool().get());
+        if (count.isEmpty()) {
+            return Optional.empty();
+        }
+        NodeReport now = new NodeReport(
+                count.get().registered(), count.get().ready(), JobObservation.expectedPods(job), waiting);
+        if (now.equals(last)) {
+            return Optional.empty();
+        }
+        nodeReports.put(job.uid(), now);
+        return Optional.of(now);
     }
 
     /** The Job is gone: forget what was reported of it. */
     public void forget(String uid) {
         reported.remove(uid + "/running");
         reported.remove(uid + "/terminal");
+        nodeReports.remove(uid);
     }
 
     /** Every Falcon Job of a cluster, as read from a synced cache. */

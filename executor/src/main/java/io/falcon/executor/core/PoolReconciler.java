@@ -27,8 +27,11 @@ import java.util.function.DoubleSupplier;
  *       within the create-visibility grace of this process's own create RPC, absent is "not visible yet";</li>
  *   <li>PROVISIONING / RECONCILING: wait, until the create timeout counted from the pool's falcon-created-at label
  *       (so a restart does not reset it);</li>
- *   <li>RUNNING: count its nodes: all Ready is NodePoolReady, fewer is NodePoolWaitingForNodes once per change and
- *       no timeout (seed section 4: GKE keeps retrying; WaitingForNode survives restarts as WaitingForNode);</li>
+ *   <li>RUNNING: a flex-start pool is NodePoolReady at once: it gets its VMs only for the Job's pending pods (GKE's
+ *       flex-start creates it from zero), so the Job must be submitted first and WaitingForNode is then derived from
+ *       the pods ({@link JobReports}). Any other pool: count its nodes: all Ready is NodePoolReady, fewer is
+ *       NodePoolWaitingForNodes once per change and no timeout (seed section 4: GKE keeps retrying; WaitingForNode
+ *       survives restarts as WaitingForNode);</li>
  *   <li>ERROR, or a failed create operation: NodePoolCreateFailed with GKE's message.</li>
  * </ul>
  * A deletion asks until GKE no longer has the pool and then reports NodePoolDeleted; it never gives up.
@@ -138,7 +141,15 @@ public final class PoolReconciler {
     }
 
     public static boolean wantsNodes(PoolTask task, GkeApi.PoolInfo pool) {
-        return task.kind() == PoolTask.Kind.CREATE && running(pool.status());
+        return task.kind() == PoolTask.Kind.CREATE && running(pool.status()) && !nodesForPendingPods(task);
+    }
+
+    /**
+     * A flex-start pool gets its VMs only for pending pods that select it (GKE's flex-start node pools start from
+     * zero and scale up for the workload): its nodes are not waited for before the Job is submitted.
+     */
+    static boolean nodesForPendingPods(PoolTask task) {
+        return task.create().map(c -> supplyMode(c) == SupplyMode.FLEX_START).orElse(false);
     }
 
     /** A reservation pool about to be created: its reservation's capacity is checked first (seed section 5). */
@@ -242,6 +253,11 @@ public final class PoolReconciler {
         }
         if (!running(pool.status())) {
             return timedOutOrWait(seen, now); // PROVISIONING, RECONCILING, STOPPING: keep watching
+        }
+        if (nodesForPendingPods(seen)) {
+            return new Step(
+                    seen.with(b -> b.done = true),
+                    List.of(new Effect.Emit(events.nodePoolReady(seen.jobId(), seen.cluster(), seen.pool()))));
         }
         int expected = expectedHosts(seen, Optional.of(pool));
         Lookup<EdgeApi.NodeCount> nodes = facts.nodes().orElse(new Lookup.Failed<>("nodes not counted"));

@@ -102,12 +102,14 @@ public final class NodePoolSpec {
                 .putAllLabels(labels)
                 .putMetadata(FalconLabels.METADATA_JOB_ID, command.jobId())
                 .setConsolidationDelay(protoDuration(scaleDown.of(mode)));
-        // The pool starts at full size (one node per VM of the slice); the autoscaler may take it back to zero once
-        // its nodes are unneeded for the consolidation delay (a multi-host slice scales atomically between 0 and all
-        // of its VMs).
+        // A reservation or on-demand pool starts at full size (one node per VM of the slice); the autoscaler may
+        // take it back to zero once its nodes are unneeded for the consolidation delay (a multi-host slice scales
+        // atomically between 0 and all of its VMs). A flex-start pool starts at zero, as GKE's flex-start examples
+        // create it (https://cloud.google.com/kubernetes-engine/docs/how-to/tpu-flex-start): its VMs come when the
+        // Job's pods are pending on it, so the executor submits the Job once the pool is RUNNING (docs/gke.md).
         NodePool.Builder pool = NodePool.newBuilder()
                 .setName(command.nodePoolName())
-                .setInitialNodeCount(slice.vms())
+                .setInitialNodeCount(mode == SupplyMode.FLEX_START ? 0 : slice.vms())
                 .setAutoscaling(NodePoolAutoscaling.newBuilder()
                         .setEnabled(true)
                         .setTotalMinNodeCount(0)

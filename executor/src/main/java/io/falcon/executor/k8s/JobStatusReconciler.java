@@ -110,7 +110,7 @@ public final class JobStatusReconciler implements AutoCloseable {
             Watched w = new Watched(cluster, jobs, pods, nodes);
             jobs.addEventHandler(handler(w, job -> job.getMetadata().getName(), true));
             pods.addEventHandler(handler(w, JobStatusReconciler::jobNameOf, false));
-            nodes.addEventHandler(nodeHandler(cluster));
+            nodes.addEventHandler(nodeHandler(w));
             watched.put(cluster.clusterId(), w);
             jobs.start();
             pods.start();
@@ -128,7 +128,8 @@ public final class JobStatusReconciler implements AutoCloseable {
         this.nodeReady = listener;
     }
 
-    private ResourceEventHandler<Node> nodeHandler(ClusterTarget cluster) {
+    private ResourceEventHandler<Node> nodeHandler(Watched w) {
+        ClusterTarget cluster = w.cluster;
         return new ResourceEventHandler<>() {
             @Override
             public void onAdd(Node node) {
@@ -160,6 +161,10 @@ public final class JobStatusReconciler implements AutoCloseable {
                                 pool,
                                 cluster.clusterId(),
                                 e);
+                    }
+                    // Jobs whose pods wait for this pool's nodes (flex-start) learn at once that the wait is over.
+                    for (Job job : w.jobs.getStore().list()) {
+                        evaluateSafely(w, job.getMetadata().getName());
                     }
                 }
             }
@@ -240,12 +245,25 @@ public final class JobStatusReconciler implements AutoCloseable {
                 .map(Fabric8Views::pod)
                 .filter(p -> p.belongsTo(view))
                 .toList();
-        reports.evaluate(w.cluster, view, pods, clock.instant()).ifPresent(event -> {
-            try (var ignored = Mdc.of("job", event.jobId(), "cluster", event.clusterId(), "k8sJob", jobName)) {
-                log.info("job observed: {}", event.getClass().getSimpleName());
-            }
-            sink.emit(event);
-        });
+        reports.evaluate(w.cluster, view, pods, pool -> nodeCount(w, pool), clock.instant())
+                .ifPresent(event -> {
+                    try (var ignored = Mdc.of("job", event.jobId(), "cluster", event.clusterId(), "k8sJob", jobName)) {
+                        log.info("job observed: {}", event.getClass().getSimpleName());
+                    }
+                    sink.emit(event);
+                });
+    }
+
+    /** The pool's nodes as the node informer's cache has them; none before the cache has synced. */
+    private static java.util.Optional<io.falcon.executor.core.EdgeApi.NodeCount> nodeCount(Watched w, String pool) {
+        if (!w.nodes.hasSynced()) {
+            return java.util.Optional.empty();
+        }
+        List<Node> nodes = w.nodes.getStore().list().stream()
+                .filter(n -> n.getMetadata().getLabels() != null
+                        && pool.equals(n.getMetadata().getLabels().get(KubernetesEdgeApi.NODE_POOL_LABEL)))
+                .toList();
+        return java.util.Optional.of(KubernetesEdgeApi.count(nodes));
     }
 
     /**

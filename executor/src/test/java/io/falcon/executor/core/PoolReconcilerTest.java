@@ -88,10 +88,32 @@ class PoolReconcilerTest {
     @Test
     void aRestartedExecutorFindingThePoolWaitingForNodesPastTheCreateTimeoutKeepsWaiting() {
         // issue 11 case 3: a fresh task (nothing remembered) meets a RUNNING pool created 30 minutes ago
-        PoolTask fresh = PoolTask.create(ensure(SupplyMode.FLEX_START, Optional.empty()));
+        PoolTask fresh = PoolTask.create(ensure(SupplyMode.ON_DEMAND, Optional.empty()));
         Step step = reconciler.decide(fresh, running(T0.minus(Duration.ofMinutes(30)), 0, 0), T0);
         assertThat(events(step)).singleElement().isInstanceOf(ExecutorEvent.NodePoolWaitingForNodes.class);
         assertThat(step.task().done()).isFalse();
+    }
+
+    @Test
+    void aFlexStartPoolIsReadyWhenRunningWithoutItsNodes() {
+        // GKE gives a flex-start pool its VMs only for the Job's pending pods: waiting for them first would wait
+        // forever (issue 19), so the Job is submitted now and WaitingForNode comes from its pods
+        PoolTask task = PoolTask.create(ensure(SupplyMode.FLEX_START, Optional.empty()));
+        GkeApi.PoolInfo running =
+                new GkeApi.PoolInfo("falcon-job-1", GkeApi.PoolStatus.RUNNING, "", Map.of(), Optional.of(T0), 2);
+        assertThat(PoolReconciler.wantsNodes(task, running))
+                .as("its nodes are not counted")
+                .isFalse();
+
+        Step step = reconciler.decide(task, facts(pool(GkeApi.PoolStatus.RUNNING, T0)), T0.plusSeconds(30));
+        assertThat(events(step)).singleElement().isInstanceOf(ExecutorEvent.NodePoolReady.class);
+        assertThat(step.task().done()).isTrue();
+
+        Step provisioning =
+                reconciler.decide(task, facts(pool(GkeApi.PoolStatus.PROVISIONING, T0)), T0.plusSeconds(30));
+        assertThat(events(provisioning))
+                .as("not before the control plane is RUNNING")
+                .isEmpty();
     }
 
     @Test

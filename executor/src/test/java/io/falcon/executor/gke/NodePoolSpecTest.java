@@ -43,7 +43,11 @@ class NodePoolSpecTest {
     void flexStartSingleHost() {
         NodePool pool = NodePoolSpec.render(Fixtures.ensurePool("job-1", "2x2x1", SupplyMode.FLEX_START, null));
 
-        assertThat(pool.getInitialNodeCount()).isEqualTo(1);
+        // from zero, as GKE's flex-start examples: the VMs come for the Job's pending pods
+        assertThat(pool.getInitialNodeCount()).isZero();
+        assertThat(pool.getAutoscaling().getEnabled()).isTrue();
+        assertThat(pool.getAutoscaling().getTotalMinNodeCount()).isZero();
+        assertThat(pool.getAutoscaling().getTotalMaxNodeCount()).isEqualTo(1);
         assertThat(pool.hasPlacementPolicy()).isFalse();
         assertThat(pool.getConfig().getFlexStart()).isTrue();
         assertThat(pool.getQueuedProvisioning().getEnabled()).isFalse();

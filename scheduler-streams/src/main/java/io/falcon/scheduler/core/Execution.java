@@ -33,7 +33,13 @@ final class Execution {
     void onSubmitted(ExecutorEvent.JobSubmitted submitted, Instant now, Decisions out) {
         executing(submitted.jobId(), submitted.clusterId(), submitted.k8sJobName())
                 .ifPresent(job -> {
-                    if (job.phase() == Phase.DISPATCHING && !job.submitted()) {
+                    if (job.phase() == Phase.DISPATCHING && job.awaitingNodes()) {
+                        // its pods wait for nodes: it stays WaitingForNode, re-driven; only the uid may be new
+                        ScheduledJob updated = job.withSubmission(Optional.of(submitted.jobUid()), now);
+                        if (!updated.equals(job)) {
+                            state.store(updated, out);
+                        }
+                    } else if (job.phase() == Phase.DISPATCHING && !job.submitted()) {
                         ScheduledJob updated = job.withSubmission(Optional.of(submitted.jobUid()), now)
                                 .withWakeAt(Optional.empty());
                         state.publish(
@@ -59,7 +65,7 @@ final class Execution {
      */
     void onSubmitFailed(ExecutorEvent.JobSubmitFailed failed, Instant now, Decisions out) {
         executing(failed.jobId(), failed.clusterId(), failed.k8sJobName())
-                .filter(job -> job.phase() == Phase.DISPATCHING && !job.submitted())
+                .filter(job -> job.phase() == Phase.DISPATCHING && !job.submitted() && !job.awaitingNodes())
                 .ifPresent(job -> {
                     if (!failed.retryable()) {
                         ending.end(
@@ -97,7 +103,9 @@ final class Execution {
                 }
                 return;
             }
-            ScheduledJob runningJob = job.withSubmission(Optional.of(running.jobUid()), now)
+            // pods that waited for their nodes run now: the execution deadline counts from here
+            ScheduledJob arrived = job.awaitingNodes() ? job.withNodesArrived(now) : job;
+            ScheduledJob runningJob = arrived.withSubmission(Optional.of(running.jobUid()), now)
                     .enter(Phase.RUNNING, now)
                     .withWakeAt(Optional.empty());
             state.publish(runningJob, Status.Running, Optional.empty(), message, now, out);

@@ -14,6 +14,8 @@ import java.util.Optional;
  *       EnsureNodePool re-sent every provisioning retry.</li>
  *   <li>Provisioning, {@link ProvisioningStep#RESERVATION_SHORT} / {@link ProvisioningStep#AWAITING_NODES}:
  *       EnsureNodePool re-sent every reservation retry / provisioning retry; no deadline (seed sections 4 and 5).</li>
+ *   <li>Dispatching, its pods waiting for the pool's nodes ({@link ProvisioningStep#AWAITING_NODES}, flex-start):
+ *       EnsureJob re-sent every provisioning retry (answered with the pool's node count); no deadline.</li>
  *   <li>Dispatching, Job not seen: EnsureJob re-sent; JobSubmitFailed after the submit deadline.</li>
  *   <li>Dispatching, Job seen: JobFailed when its pods do not all run within the dispatch deadline; Timeout at
  *       the execution deadline.</li>
@@ -63,7 +65,14 @@ final class JobTimers {
             }
             case DISPATCHING -> {
                 Optional<Instant> execution = job.executionDeadline(settings.defaultExecutionTimeout());
-                if (execution.filter(at -> !at.isAfter(now)).isPresent()) {
+                if (job.awaitingNodes()) {
+                    if (wakeDue) {
+                        ScheduledJob again = job.withWakeAt(Optional.of(now.plus(settings.provisioningRetry())));
+                        state.store(again, out);
+                        out.send(SchedulerState.ensureJob(again, now));
+                        timers.arm(again);
+                    }
+                } else if (execution.filter(at -> !at.isAfter(now)).isPresent()) {
                     ending.end(job, Status.Failed, Optional.of(Reason.Timeout), timeoutMessage(job), now, out);
                 } else if (job.submitted()) {
                     if (!job.dispatchedAt()

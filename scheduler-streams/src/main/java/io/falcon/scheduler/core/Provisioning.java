@@ -51,6 +51,11 @@ final class Provisioning {
     }
 
     void onWaitingForNodes(ExecutorEvent.NodePoolWaitingForNodes waiting, Instant now, Decisions out) {
+        Optional<ScheduledJob> dispatching = dispatchingOn(waiting);
+        if (dispatching.isPresent()) {
+            nodesOfDispatch(dispatching.get(), waiting, now, out);
+            return;
+        }
         provisioningWith(waiting.clusterId(), waiting.nodePoolName()).ifPresent(job -> {
             String message = Messages.waitingForNode(
                     waiting.nodePoolName(), waiting.registered(), waiting.ready(), waiting.expected());
@@ -62,6 +67,55 @@ final class Provisioning {
                 state.store(awaiting, out);
             }
         });
+    }
+
+    /**
+     * The node count of a pool whose Job has been submitted (the executor reports it while the Job's pods are
+     * Unschedulable, and in answer to a re-sent EnsureJob). Fewer Ready nodes than the slice's VMs: the pods wait for
+     * them (a flex-start pool gets its VMs only for pending pods), WaitingForNode with the seed's message and, as
+     * while provisioning, no deadline. All Ready after such a wait: the wait is over, the dispatch and execution
+     * deadlines count from now. Any other count changes nothing: a late report of a wait that is over can only make
+     * the job wait again until the next re-drive's count, never fail it.
+     */
+    private void nodesOfDispatch(
+            ScheduledJob job, ExecutorEvent.NodePoolWaitingForNodes count, Instant now, Decisions out) {
+        if (count.ready() < count.expected()) {
+            ScheduledJob awaiting = job.awaitingNodes()
+                    ? job
+                    : job.awaitingNodesOfItsPool()
+                            .withWakeAt(Optional.of(now.plus(state.settings.provisioningRetry())));
+            String message =
+                    Messages.waitingForNode(count.nodePoolName(), count.registered(), count.ready(), count.expected());
+            if (!message.equals(job.message())
+                    || job.reason().filter(Reason.WaitingForNode::equals).isEmpty()) {
+                state.publish(awaiting, Status.Pending, Optional.of(Reason.WaitingForNode), message, now, out);
+            } else if (!awaiting.equals(job)) {
+                state.store(awaiting, out);
+            }
+            timers.arm(state.jobs.get(job.id()));
+        } else if (job.awaitingNodes()) {
+            ScheduledJob arrived = job.withNodesArrived(now);
+            arrived = arrived.withWakeAt(
+                    arrived.submitted() ? Optional.empty() : Optional.of(now.plus(state.settings.dispatchRetry())));
+            String message = arrived.submitted()
+                    ? Messages.submitted(
+                            job.k8sJobName().orElse(""), job.request().vms())
+                    : Messages.dispatching();
+            state.publish(arrived, Status.Pending, Optional.of(Reason.Dispatching), message, now, out);
+            timers.arm(state.jobs.get(job.id()));
+        }
+    }
+
+    /** The job dispatching on this very pool in this cluster whose Job the count is about. */
+    private Optional<ScheduledJob> dispatchingOn(ExecutorEvent.NodePoolWaitingForNodes count) {
+        return Optional.ofNullable(state.pools.get(new NodePool.PoolKey(count.clusterId(), count.nodePoolName())))
+                .flatMap(NodePool::heldBy)
+                .filter(count.jobId()::equals)
+                .map(state.jobs::get)
+                .filter(job -> job.phase() == Phase.DISPATCHING)
+                .filter(job -> job.clusterId().filter(count.clusterId()::equals).isPresent())
+                .filter(job ->
+                        job.nodePoolName().filter(count.nodePoolName()::equals).isPresent());
     }
 
     /** Capacity appeared and GKE accepted the creation: a ClusterBusy job is Provisioning again. */

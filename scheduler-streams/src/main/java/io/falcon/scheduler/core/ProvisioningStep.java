@@ -18,7 +18,10 @@ public enum ProvisioningStep {
     RESERVATION_SHORT,
     /**
      * The pool exists and GKE is bringing up its nodes (shown WaitingForNode, seed section 4): re-sent every
-     * provisioning retry, with no deadline.
+     * provisioning retry, with no deadline. Also while {@link Phase#DISPATCHING}: the Job is submitted to a pool that
+     * gets its nodes only for pending pods (flex-start) and its pods wait for them; EnsureJob is re-sent every
+     * provisioning retry (the executor answers with the pool's node count), with no deadline, until the nodes are
+     * Ready (the dispatch and execution deadlines then count from that moment) or the pods run.
      */
     AWAITING_NODES
 }

@@ -18,14 +18,17 @@ import java.util.Optional;
  * @param seq submission time in ms (FIFO order, ties by job id)
  * @param target the edge cluster (project, location, name) its node pool and Kubernetes Job live in, fixed when the
  *     job takes its queue's slot: cleanup goes there even if the clusters row is later changed or deleted
- * @param dispatchedAt when its Kubernetes Job was first seen created (JobSubmitted or JobRunning); execution
- *     deadlines count from it
+ * @param dispatchedAt when its Kubernetes Job was first seen created (JobSubmitted or JobRunning) on a pool with its
+ *     nodes; when its pods wait for the nodes of a pool that gets them only for pending pods (flex-start), empty until
+ *     those nodes come: execution and dispatch deadlines count from it, so that waiting for capacity does not use up
+ *     timeout_seconds
  * @param phaseSince when the current phase began (submit, dispatch and provisioning deadlines count from it)
  * @param lastError the last retryable error the executor reported for it, shown when a deadline gives up
  * @param version counts published status transitions
  * @param wakeAt when the scheduler re-drives this job's command (EnsureNodePool, EnsureJob, EnsureJobDeleted)
- * @param provisioningStep where its node pool stands, present exactly while the phase is PROVISIONING (the
- *     provisioning timers branch on it); records stored before it existed lack it and get it from {@link
+ * @param provisioningStep where its node pool stands, present while the phase is PROVISIONING (the provisioning
+ *     timers branch on it), and {@link ProvisioningStep#AWAITING_NODES} while DISPATCHING when the submitted Job's pods
+ *     wait for the pool's nodes (flex-start); records stored before it existed lack it and get it from {@link
  *     #withProvisioningStepOfStoredRecord} on restore
  * @param slotTakenAt when it took its queue's slot (kept until it ends): how long the slot was held, from here to
  *     its pods running, is the history the start-time estimates are made from
@@ -189,6 +192,71 @@ public record ScheduledJob(
                 startEstimate,
                 movedAt,
                 faultNote);
+    }
+
+    /**
+     * A dispatching job's pods wait for its pool's nodes: no dispatch time (and so no execution deadline) until they
+     * come.
+     */
+    public ScheduledJob awaitingNodesOfItsPool() {
+        return new ScheduledJob(
+                request,
+                seq,
+                phase,
+                clusterId,
+                target,
+                supplyMode,
+                nodePoolName,
+                k8sJobName,
+                jobUid,
+                Optional.empty(),
+                phaseSince,
+                lastError,
+                status,
+                reason,
+                message,
+                version,
+                wakeAt,
+                Optional.of(ProvisioningStep.AWAITING_NODES),
+                slotTakenAt,
+                startEstimate,
+                movedAt,
+                faultNote);
+    }
+
+    /**
+     * A dispatching job's pods waited for its pool's nodes, and they came now: the execution clock starts here if its
+     * Job has been seen (else at JobSubmitted).
+     */
+    public ScheduledJob withNodesArrived(Instant now) {
+        return new ScheduledJob(
+                request,
+                seq,
+                phase,
+                clusterId,
+                target,
+                supplyMode,
+                nodePoolName,
+                k8sJobName,
+                jobUid,
+                jobUid.isPresent() ? Optional.of(now) : Optional.empty(),
+                Optional.of(now), // a submit deadline (the Job not seen yet) also counts from here
+                lastError,
+                status,
+                reason,
+                message,
+                version,
+                wakeAt,
+                Optional.empty(),
+                slotTakenAt,
+                startEstimate,
+                movedAt,
+                faultNote);
+    }
+
+    /** Its pods wait for the nodes of its pool (a DISPATCHING job on a flex-start pool). */
+    public boolean awaitingNodes() {
+        return provisioningStep.filter(ProvisioningStep.AWAITING_NODES::equals).isPresent();
     }
 
     /**
@@ -381,7 +449,7 @@ public record ScheduledJob(
                 nodePoolName,
                 k8sJobName,
                 jobUid.or(() -> uid.filter(u -> !u.isBlank())),
-                Optional.of(dispatchedAt.orElse(seenAt)),
+                awaitingNodes() ? dispatchedAt : Optional.of(dispatchedAt.orElse(seenAt)),
                 phaseSince,
                 lastError,
                 status,

@@ -125,7 +125,9 @@ final class Timers {
         switch (job.phase()) {
             case PROVISIONING -> at.add(since.plus(settings.provisioningBackstop()));
             case DISPATCHING -> {
-                if (job.submitted()) {
+                if (job.awaitingNodes()) {
+                    // no deadline while GKE brings the nodes up (seed section 4); the re-drive is the wake time
+                } else if (job.submitted()) {
                     job.dispatchedAt().ifPresent(d -> at.add(d.plus(settings.dispatchDeadline())));
                     job.executionDeadline(settings.defaultExecutionTimeout()).ifPresent(at::add);
                 } else {

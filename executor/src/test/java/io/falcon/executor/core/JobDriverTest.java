@@ -1,0 +1,88 @@
+package io.falcon.executor.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.falcon.events.executor.ClusterTarget;
+import io.falcon.events.executor.ExecutorCommand.EnsureJob;
+import io.falcon.events.executor.ExecutorEvent;
+import io.falcon.executor.Events;
+import io.falcon.executor.Fixtures;
+import io.falcon.executor.RecordingSink;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** EnsureJob against an edge cluster: created, or already there (then answered with the pool's node count too). */
+class JobDriverTest {
+    private final RecordingSink sink = new RecordingSink();
+    private final FakeEdge edge = new FakeEdge();
+    private final JobDriver driver =
+            new JobDriver(edge, sink, new Events("executor", Clock.fixed(Fixtures.T0, ZoneOffset.UTC)));
+    /** v7x 2x2x4: a slice of four VMs. */
+    private final EnsureJob command = Fixtures.ensureJob("job-1", "2x2x4", Fixtures.spec());
+
+    @Test
+    void aNewJobIsSubmittedWithoutANodeCount() {
+        driver.ensure(command);
+        assertThat(sink.all()).singleElement().isInstanceOf(ExecutorEvent.JobSubmitted.class);
+    }
+
+    @Test
+    void aReSentCommandForAnExistingJobIsAnsweredWithThePoolsNodeCount() {
+        driver.ensure(command);
+        edge.nodes = new EdgeApi.NodeCount(2, 1);
+        driver.ensure(command);
+        assertThat(sink.all()).hasSize(3);
+        assertThat(sink.all().get(1)).isInstanceOf(ExecutorEvent.JobSubmitted.class);
+        assertThat(sink.all().get(2)).isInstanceOfSatisfying(ExecutorEvent.NodePoolWaitingForNodes.class, w -> {
+            assertThat(w.nodePoolName()).isEqualTo(command.nodePoolName());
+            assertThat(w.registered()).isEqualTo(2);
+            assertThat(w.ready()).isEqualTo(1);
+            assertThat(w.expected()).isEqualTo(4);
+        });
+    }
+
+    @Test
+    void aNodeCountThatCannotBeReadIsLeftToTheNextReDrive() {
+        driver.ensure(command);
+        edge.nodesFail = true;
+        driver.ensure(command);
+        assertThat(sink.all()).hasSize(2).allMatch(e -> e instanceof ExecutorEvent.JobSubmitted);
+    }
+
+    private static final class FakeEdge implements EdgeApi {
+        Optional<String> uid = Optional.empty();
+        NodeCount nodes = new NodeCount(0, 0);
+        boolean nodesFail;
+
+        @Override
+        public NodeCount nodes(ClusterTarget cluster, String pool) {
+            if (nodesFail) {
+                throw new ApiException(ApiException.Kind.TRANSIENT, "503 from the API server");
+            }
+            return nodes;
+        }
+
+        @Override
+        public String createJob(ClusterTarget cluster, EnsureJob command) {
+            if (uid.isPresent()) {
+                throw new ApiException(ApiException.Kind.ALREADY_EXISTS, "jobs.batch already exists");
+            }
+            uid = Optional.of("uid-1");
+            return uid.get();
+        }
+
+        @Override
+        public Optional<String> jobUid(ClusterTarget cluster, String name) {
+            return uid;
+        }
+
+        @Override
+        public boolean deleteJob(ClusterTarget cluster, String name) {
+            boolean existed = uid.isPresent();
+            uid = Optional.empty();
+            return existed;
+        }
+    }
+}
