@@ -145,10 +145,15 @@ public record Explanation(
                     out.add("the reservation of cluster " + cluster.orElse("?") + " " + shortBy
                             + ": the job starts when capacity frees up; supply_mode=flex-start or on-demand would"
                             + " not need the reservation");
-                } else if (r.equals("Provisioning") || r.equals("WaitingForNode")) {
-                    out.add("nothing: its node pool is being created"
-                            + (r.equals("WaitingForNode") ? " and its nodes are registering" : "")
-                            + "; the provisioning timeout bounds the wait (then it ends Failed/NodePoolTimeout)");
+                } else if (r.equals("Provisioning")) {
+                    out.add("nothing: its node pool is being created; the provisioning timeout bounds the wait (then"
+                            + " it ends Failed/NodePoolTimeout)");
+                } else if (r.equals("WaitingForNode")) {
+                    // seed section 4: GKE keeps retrying the nodes, and no deadline ends the wait
+                    out.add("GKE bringing up its node pool's nodes (a flex-start pool gets them when capacity is"
+                            + " found for the job's pending pods): no timeout ends this wait and its execution"
+                            + " timeout has not started; abort the job to stop waiting, or submit it with"
+                            + " supply_mode=reservation or on-demand");
                 } else if (r.equals("Dispatching")) {
                     out.add("nothing: its Kubernetes Job is being submitted and its pods scheduled");
                 } else {

@@ -112,6 +112,28 @@ class ExplanationTest {
     }
 
     @Test
+    void waitingForNodeSaysNoTimeoutEndsTheWaitButProvisioningIsBounded() {
+        Explanation waiting = Explanation.of(
+                row(
+                        "Pending",
+                        "WaitingForNode",
+                        "node pool falcon-j1 control-plane RUNNING but 0/1 expected node(s) registered (Ready=0)...",
+                        "c1"),
+                List.of(),
+                Optional.empty());
+        assertThat(waiting.unblock())
+                .singleElement()
+                .asString()
+                .contains("no timeout ends this wait")
+                .contains("abort the job");
+        Explanation provisioning = Explanation.of(
+                row("Pending", "Provisioning", "正在创建 node pool (supply: flex-start)...", "c1"),
+                List.of(),
+                Optional.empty());
+        assertThat(provisioning.unblock()).singleElement().asString().contains("NodePoolTimeout");
+    }
+
+    @Test
     void anEndedOrRunningJobNeedsNothing() {
         assertThat(Explanation.of(row("Running", "", "Pod 运行中 (1/1 active)", "c1"), List.of(), Optional.empty())
                         .unblock())
