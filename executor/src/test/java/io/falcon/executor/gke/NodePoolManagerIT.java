@@ -288,7 +288,8 @@ class NodePoolManagerIT {
     @Test
     void nodesRegisteringLateAreWaitedForWithoutTimingOut() {
         h.knobs().nodeRegistrationDelay(Duration.ofMillis(3500)); // longer than the 3s create timeout
-        h.dispatcher.handle(ensure("wn-1", "2x2x2", SupplyMode.FLEX_START, null));
+        // an on-demand pool comes with its nodes and is waited for; a flex-start one gets them for pending pods
+        h.dispatcher.handle(ensure("wn-1", "2x2x2", SupplyMode.ON_DEMAND, null));
 
         ExecutorEvent.NodePoolWaitingForNodes waiting =
                 h.sink.await(ExecutorEvent.NodePoolWaitingForNodes.class, "wn-1", WAIT);
