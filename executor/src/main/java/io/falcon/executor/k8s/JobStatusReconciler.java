@@ -164,7 +164,12 @@ public final class JobStatusReconciler implements AutoCloseable {
                     }
                     // Jobs whose pods wait for this pool's nodes (flex-start) learn at once that the wait is over.
                     for (Job job : w.jobs.getStore().list()) {
-                        evaluateSafely(w, job.getMetadata().getName());
+                        if (Fabric8Views.job(job)
+                                .nodePool()
+                                .filter(pool::equals)
+                                .isPresent()) {
+                            evaluateSafely(w, job.getMetadata().getName());
+                        }
                     }
                 }
             }
