@@ -111,56 +111,22 @@ public record ScheduledJob(
 
     /** A new phase, starting now; a pool creation starts with its EnsureNodePool sent and no word yet. */
     public ScheduledJob enter(Phase newPhase, Instant now) {
-        return new ScheduledJob(
-                request,
-                seq,
-                newPhase,
-                clusterId,
-                target,
-                supplyMode,
-                nodePoolName,
-                k8sJobName,
-                jobUid,
-                dispatchedAt,
-                Optional.of(now),
-                Optional.empty(),
-                status,
-                reason,
-                message,
-                version,
-                wakeAt,
-                firstStepOf(newPhase),
-                slotTakenAt,
-                Optional.empty(), // an estimate is about the wait in a queue: a new phase starts without one
-                movedAt,
-                faultNote);
+        return with(c -> {
+            c.phase = newPhase;
+            c.phaseSince = Optional.of(now);
+            c.lastError = Optional.empty();
+            c.provisioningStep = firstStepOf(newPhase);
+            c.startEstimate =
+                    Optional.empty(); // an estimate is about the wait in a queue: a new phase starts without one
+        });
     }
 
     /** Only for the terminal bookkeeping and re-placement, where no deadline depends on the phase's start. */
     public ScheduledJob withPhase(Phase newPhase) {
-        return new ScheduledJob(
-                request,
-                seq,
-                newPhase,
-                clusterId,
-                target,
-                supplyMode,
-                nodePoolName,
-                k8sJobName,
-                jobUid,
-                dispatchedAt,
-                phaseSince,
-                lastError,
-                status,
-                reason,
-                message,
-                version,
-                wakeAt,
-                newPhase == phase ? provisioningStep : firstStepOf(newPhase),
-                slotTakenAt,
-                startEstimate,
-                movedAt,
-                faultNote);
+        return with(c -> {
+            c.phase = newPhase;
+            c.provisioningStep = newPhase == phase ? provisioningStep : firstStepOf(newPhase);
+        });
     }
 
     private static Optional<ProvisioningStep> firstStepOf(Phase phase) {
@@ -169,29 +135,7 @@ public record ScheduledJob(
 
     /** The provisioning job's pool moved on (capacity short, nodes awaited, creation accepted again). */
     public ScheduledJob inProvisioningStep(ProvisioningStep step) {
-        return new ScheduledJob(
-                request,
-                seq,
-                phase,
-                clusterId,
-                target,
-                supplyMode,
-                nodePoolName,
-                k8sJobName,
-                jobUid,
-                dispatchedAt,
-                phaseSince,
-                lastError,
-                status,
-                reason,
-                message,
-                version,
-                wakeAt,
-                Optional.of(step),
-                slotTakenAt,
-                startEstimate,
-                movedAt,
-                faultNote);
+        return with(c -> c.provisioningStep = Optional.of(step));
     }
 
     /**
@@ -199,29 +143,10 @@ public record ScheduledJob(
      * come.
      */
     public ScheduledJob awaitingNodesOfItsPool() {
-        return new ScheduledJob(
-                request,
-                seq,
-                phase,
-                clusterId,
-                target,
-                supplyMode,
-                nodePoolName,
-                k8sJobName,
-                jobUid,
-                Optional.empty(),
-                phaseSince,
-                lastError,
-                status,
-                reason,
-                message,
-                version,
-                wakeAt,
-                Optional.of(ProvisioningStep.AWAITING_NODES),
-                slotTakenAt,
-                startEstimate,
-                movedAt,
-                faultNote);
+        return with(c -> {
+            c.dispatchedAt = Optional.empty();
+            c.provisioningStep = Optional.of(ProvisioningStep.AWAITING_NODES);
+        });
     }
 
     /**
@@ -229,29 +154,11 @@ public record ScheduledJob(
      * Job has been seen (else at JobSubmitted).
      */
     public ScheduledJob withNodesArrived(Instant now) {
-        return new ScheduledJob(
-                request,
-                seq,
-                phase,
-                clusterId,
-                target,
-                supplyMode,
-                nodePoolName,
-                k8sJobName,
-                jobUid,
-                jobUid.isPresent() ? Optional.of(now) : Optional.empty(),
-                Optional.of(now), // a submit deadline (the Job not seen yet) also counts from here
-                lastError,
-                status,
-                reason,
-                message,
-                version,
-                wakeAt,
-                Optional.empty(),
-                slotTakenAt,
-                startEstimate,
-                movedAt,
-                faultNote);
+        return with(c -> {
+            c.dispatchedAt = jobUid.isPresent() ? Optional.of(now) : Optional.empty();
+            c.phaseSince = Optional.of(now); // a submit deadline (the Job not seen yet) also counts from here
+            c.provisioningStep = Optional.empty();
+        });
     }
 
     /** Its pods wait for the nodes of its pool (a DISPATCHING job on a flex-start pool). */
@@ -265,29 +172,10 @@ public record ScheduledJob(
      * ClusterBusy longer than the backstop would time out the moment its pool is finally being created.
      */
     public ScheduledJob requestedAgainAt(Instant now) {
-        return new ScheduledJob(
-                request,
-                seq,
-                phase,
-                clusterId,
-                target,
-                supplyMode,
-                nodePoolName,
-                k8sJobName,
-                jobUid,
-                dispatchedAt,
-                Optional.of(now),
-                lastError,
-                status,
-                reason,
-                message,
-                version,
-                wakeAt,
-                Optional.of(ProvisioningStep.REQUESTED),
-                slotTakenAt,
-                startEstimate,
-                movedAt,
-                faultNote);
+        return with(c -> {
+            c.phaseSince = Optional.of(now);
+            c.provisioningStep = Optional.of(ProvisioningStep.REQUESTED);
+        });
     }
 
     /**
@@ -308,186 +196,35 @@ public record ScheduledJob(
     }
 
     public ScheduledJob withCluster(Optional<String> newClusterId) {
-        return new ScheduledJob(
-                request,
-                seq,
-                phase,
-                newClusterId,
-                target,
-                supplyMode,
-                nodePoolName,
-                k8sJobName,
-                jobUid,
-                dispatchedAt,
-                phaseSince,
-                lastError,
-                status,
-                reason,
-                message,
-                version,
-                wakeAt,
-                provisioningStep,
-                slotTakenAt,
-                startEstimate,
-                movedAt,
-                faultNote);
+        return with(c -> c.clusterId = newClusterId);
     }
 
     public ScheduledJob withTarget(ClusterTarget newTarget) {
-        return new ScheduledJob(
-                request,
-                seq,
-                phase,
-                clusterId,
-                Optional.of(newTarget),
-                supplyMode,
-                nodePoolName,
-                k8sJobName,
-                jobUid,
-                dispatchedAt,
-                phaseSince,
-                lastError,
-                status,
-                reason,
-                message,
-                version,
-                wakeAt,
-                provisioningStep,
-                slotTakenAt,
-                startEstimate,
-                movedAt,
-                faultNote);
+        return with(c -> c.target = Optional.of(newTarget));
     }
 
     public ScheduledJob withSupplyMode(SupplyMode mode) {
-        return new ScheduledJob(
-                request,
-                seq,
-                phase,
-                clusterId,
-                target,
-                Optional.of(mode),
-                nodePoolName,
-                k8sJobName,
-                jobUid,
-                dispatchedAt,
-                phaseSince,
-                lastError,
-                status,
-                reason,
-                message,
-                version,
-                wakeAt,
-                provisioningStep,
-                slotTakenAt,
-                startEstimate,
-                movedAt,
-                faultNote);
+        return with(c -> c.supplyMode = Optional.of(mode));
     }
 
     public ScheduledJob withNodePool(String pool) {
-        return new ScheduledJob(
-                request,
-                seq,
-                phase,
-                clusterId,
-                target,
-                supplyMode,
-                Optional.of(pool),
-                k8sJobName,
-                jobUid,
-                dispatchedAt,
-                phaseSince,
-                lastError,
-                status,
-                reason,
-                message,
-                version,
-                wakeAt,
-                provisioningStep,
-                slotTakenAt,
-                startEstimate,
-                movedAt,
-                faultNote);
+        return with(c -> c.nodePoolName = Optional.of(pool));
     }
 
     public ScheduledJob withK8sJob(String name) {
-        return new ScheduledJob(
-                request,
-                seq,
-                phase,
-                clusterId,
-                target,
-                supplyMode,
-                nodePoolName,
-                Optional.of(name),
-                jobUid,
-                dispatchedAt,
-                phaseSince,
-                lastError,
-                status,
-                reason,
-                message,
-                version,
-                wakeAt,
-                provisioningStep,
-                slotTakenAt,
-                startEstimate,
-                movedAt,
-                faultNote);
+        return with(c -> c.k8sJobName = Optional.of(name));
     }
 
     /** The Kubernetes Job exists: its uid (when the event carried one) and when it was first seen. */
     public ScheduledJob withSubmission(Optional<String> uid, Instant seenAt) {
-        return new ScheduledJob(
-                request,
-                seq,
-                phase,
-                clusterId,
-                target,
-                supplyMode,
-                nodePoolName,
-                k8sJobName,
-                jobUid.or(() -> uid.filter(u -> !u.isBlank())),
-                awaitingNodes() ? dispatchedAt : Optional.of(dispatchedAt.orElse(seenAt)),
-                phaseSince,
-                lastError,
-                status,
-                reason,
-                message,
-                version,
-                wakeAt,
-                provisioningStep,
-                slotTakenAt,
-                startEstimate,
-                movedAt,
-                faultNote);
+        return with(c -> {
+            c.jobUid = jobUid.or(() -> uid.filter(u -> !u.isBlank()));
+            c.dispatchedAt = awaitingNodes() ? dispatchedAt : Optional.of(dispatchedAt.orElse(seenAt));
+        });
     }
 
     public ScheduledJob withLastError(String error) {
-        return new ScheduledJob(
-                request,
-                seq,
-                phase,
-                clusterId,
-                target,
-                supplyMode,
-                nodePoolName,
-                k8sJobName,
-                jobUid,
-                dispatchedAt,
-                phaseSince,
-                Optional.of(error),
-                status,
-                reason,
-                message,
-                version,
-                wakeAt,
-                provisioningStep,
-                slotTakenAt,
-                startEstimate,
-                movedAt,
-                faultNote);
+        return with(c -> c.lastError = Optional.of(error));
     }
 
     /**
@@ -507,161 +244,41 @@ public record ScheduledJob(
                 request.timeoutSeconds(),
                 request.submittedAt(),
                 request.priority());
-        return new ScheduledJob(
-                slim,
-                seq,
-                phase,
-                clusterId,
-                target,
-                supplyMode,
-                nodePoolName,
-                k8sJobName,
-                jobUid,
-                dispatchedAt,
-                phaseSince,
-                Optional.empty(),
-                status,
-                reason,
-                message,
-                version,
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                movedAt,
-                faultNote);
+        return with(c -> {
+            c.request = slim;
+            c.lastError = Optional.empty();
+            c.wakeAt = Optional.empty();
+            c.provisioningStep = Optional.empty();
+            c.slotTakenAt = Optional.empty();
+            c.startEstimate = Optional.empty();
+        });
     }
 
     /** The next published status; the version grows so that writers can drop stale events. */
     public ScheduledJob withStatus(Status newStatus, Optional<Reason> newReason, String newMessage) {
-        return new ScheduledJob(
-                request,
-                seq,
-                phase,
-                clusterId,
-                target,
-                supplyMode,
-                nodePoolName,
-                k8sJobName,
-                jobUid,
-                dispatchedAt,
-                phaseSince,
-                lastError,
-                newStatus,
-                newReason,
-                newMessage,
-                version + 1,
-                wakeAt,
-                provisioningStep,
-                slotTakenAt,
-                startEstimate,
-                movedAt,
-                faultNote);
+        return with(c -> {
+            c.status = newStatus;
+            c.reason = newReason;
+            c.message = newMessage;
+            c.version = version + 1;
+        });
     }
 
     public ScheduledJob withSlotTakenAt(Instant at) {
-        return new ScheduledJob(
-                request,
-                seq,
-                phase,
-                clusterId,
-                target,
-                supplyMode,
-                nodePoolName,
-                k8sJobName,
-                jobUid,
-                dispatchedAt,
-                phaseSince,
-                lastError,
-                status,
-                reason,
-                message,
-                version,
-                wakeAt,
-                provisioningStep,
-                Optional.of(at),
-                startEstimate,
-                movedAt,
-                faultNote);
+        return with(c -> c.slotTakenAt = Optional.of(at));
     }
 
     public ScheduledJob withStartEstimate(Optional<StartEstimate> estimate) {
-        return new ScheduledJob(
-                request,
-                seq,
-                phase,
-                clusterId,
-                target,
-                supplyMode,
-                nodePoolName,
-                k8sJobName,
-                jobUid,
-                dispatchedAt,
-                phaseSince,
-                lastError,
-                status,
-                reason,
-                message,
-                version,
-                wakeAt,
-                provisioningStep,
-                slotTakenAt,
-                estimate,
-                movedAt,
-                faultNote);
+        return with(c -> c.startEstimate = estimate);
     }
 
     public ScheduledJob withMovedAt(Instant at) {
-        return new ScheduledJob(
-                request,
-                seq,
-                phase,
-                clusterId,
-                target,
-                supplyMode,
-                nodePoolName,
-                k8sJobName,
-                jobUid,
-                dispatchedAt,
-                phaseSince,
-                lastError,
-                status,
-                reason,
-                message,
-                version,
-                wakeAt,
-                provisioningStep,
-                slotTakenAt,
-                startEstimate,
-                Optional.of(at),
-                faultNote);
+        return with(c -> c.movedAt = Optional.of(at));
     }
 
     /** When the scheduler must re-drive this job's command, if ever. */
     public ScheduledJob withWakeAt(Optional<Instant> at) {
-        return new ScheduledJob(
-                request,
-                seq,
-                phase,
-                clusterId,
-                target,
-                supplyMode,
-                nodePoolName,
-                k8sJobName,
-                jobUid,
-                dispatchedAt,
-                phaseSince,
-                lastError,
-                status,
-                reason,
-                message,
-                version,
-                at,
-                provisioningStep,
-                slotTakenAt,
-                startEstimate,
-                movedAt,
-                faultNote);
+        return with(c -> c.wakeAt = at);
     }
 
     /** How long the job may run: its timeout_seconds, else the configured default. */
@@ -676,28 +293,90 @@ public record ScheduledJob(
 
     /** With what fault-streams decided about its devices (see {@link #faultNote}). */
     public ScheduledJob withFaultNote(String note) {
-        return new ScheduledJob(
-                request,
-                seq,
-                phase,
-                clusterId,
-                target,
-                supplyMode,
-                nodePoolName,
-                k8sJobName,
-                jobUid,
-                dispatchedAt,
-                phaseSince,
-                lastError,
-                status,
-                reason,
-                message,
-                version,
-                wakeAt,
-                provisioningStep,
-                slotTakenAt,
-                startEstimate,
-                movedAt,
-                Optional.of(note));
+        return with(c -> c.faultNote = Optional.of(note));
+    }
+
+    /** A copy with the change applied: each wither names only what it changes. */
+    private ScheduledJob with(java.util.function.Consumer<Copy> change) {
+        Copy copy = new Copy(this);
+        change.accept(copy);
+        return copy.build();
+    }
+
+    /** The job's fields, to change some of them and build a new value. */
+    private static final class Copy {
+        ValidRequest request;
+        long seq;
+        Phase phase;
+        Optional<String> clusterId;
+        Optional<ClusterTarget> target;
+        Optional<SupplyMode> supplyMode;
+        Optional<String> nodePoolName;
+        Optional<String> k8sJobName;
+        Optional<String> jobUid;
+        Optional<Instant> dispatchedAt;
+        Optional<Instant> phaseSince;
+        Optional<String> lastError;
+        Status status;
+        Optional<Reason> reason;
+        String message;
+        long version;
+        Optional<Instant> wakeAt;
+        Optional<ProvisioningStep> provisioningStep;
+        Optional<Instant> slotTakenAt;
+        Optional<StartEstimate> startEstimate;
+        Optional<Instant> movedAt;
+        Optional<String> faultNote;
+
+        Copy(ScheduledJob job) {
+            this.request = job.request;
+            this.seq = job.seq;
+            this.phase = job.phase;
+            this.clusterId = job.clusterId;
+            this.target = job.target;
+            this.supplyMode = job.supplyMode;
+            this.nodePoolName = job.nodePoolName;
+            this.k8sJobName = job.k8sJobName;
+            this.jobUid = job.jobUid;
+            this.dispatchedAt = job.dispatchedAt;
+            this.phaseSince = job.phaseSince;
+            this.lastError = job.lastError;
+            this.status = job.status;
+            this.reason = job.reason;
+            this.message = job.message;
+            this.version = job.version;
+            this.wakeAt = job.wakeAt;
+            this.provisioningStep = job.provisioningStep;
+            this.slotTakenAt = job.slotTakenAt;
+            this.startEstimate = job.startEstimate;
+            this.movedAt = job.movedAt;
+            this.faultNote = job.faultNote;
+        }
+
+        ScheduledJob build() {
+            return new ScheduledJob(
+                    request,
+                    seq,
+                    phase,
+                    clusterId,
+                    target,
+                    supplyMode,
+                    nodePoolName,
+                    k8sJobName,
+                    jobUid,
+                    dispatchedAt,
+                    phaseSince,
+                    lastError,
+                    status,
+                    reason,
+                    message,
+                    version,
+                    wakeAt,
+                    provisioningStep,
+                    slotTakenAt,
+                    startEstimate,
+                    movedAt,
+                    faultNote);
+        }
     }
 }
