@@ -257,9 +257,10 @@ class FlexStartScaleUpTest {
         running(flexFromZero("flex-doomed", "2x4", 2));
         // single-host VMs, up to 3 of them
         running(flexFromZero("flex-other", "2x2", 3));
-        // Long enough for flex-doomed to be deleted while its scale-up is under way; flex-other's scale-up, started
-        // later with the same delay, registers after it (and after any of flex-idle's, an older pool)
-        knobs.scaleUpDelay(Duration.ofMillis(600));
+        // Long enough for flex-doomed to be deleted while its scale-up is under way, even on a loaded machine;
+        // flex-other's scale-up, started later with the same delay, registers after it (and after any of
+        // flex-idle's, an older pool)
+        knobs.scaleUpDelay(Duration.ofMillis(1500));
 
         postJob("doomed", "flex-doomed", 1, "0.2");
         awaitUnschedulable("doomed", 1);
