@@ -80,7 +80,14 @@ public final class FleetSim implements AutoCloseable {
                     throw new IllegalArgumentException("duplicate cluster " + ref);
                 }
                 EdgeKubernetes edge = EdgeKubernetes.start(
-                        ref.name(), 0, config.clock(), config.simulatorTick(), record, milestones, calls);
+                        ref.name(),
+                        0,
+                        config.clock(),
+                        config.simulatorTick(),
+                        record,
+                        milestones,
+                        calls,
+                        gke.pendingPods(ref));
                 started.add(edge);
                 NodePoolKnobs clusterKnobs = new NodePoolKnobs(config.poolCreationDelay(), config.poolDeletionDelay());
                 gke.addCluster(ref, cluster.tpuType(), edge.url(), fakeCaCertificate(), clusterKnobs, edge.nodes());

@@ -51,6 +51,7 @@ class FleetRecordTest {
                     .setConfig(NodeConfig.newBuilder()
                             .setMachineType("ct5lp-hightpu-4t")
                             .putMetadata("falcon-job-id", "J_1"))
+                    .setInitialNodeCount(2)
                     .setPlacementPolicy(NodePool.PlacementPolicy.newBuilder().setTpuTopology("2x4"))
                     .build();
             GkeClients.awaitDone(gke, PROJECT, LOCATION, gke.createNodePool(CLUSTER_PATH, pool));

@@ -58,6 +58,13 @@ class GkeClusterManagerTest {
                         .putResourceLabels("falcon-job", labelValue)
                         .putLabels("falcon.io/job", labelValue))
                 .setPlacementPolicy(NodePool.PlacementPolicy.newBuilder().setTpuTopology(topology))
+                // one node per 4-chip VM of the slice, as GKE wants of a pool created at full size
+                .setInitialNodeCount(Math.max(
+                        1,
+                        java.util.Arrays.stream(topology.split("x"))
+                                        .mapToInt(Integer::parseInt)
+                                        .reduce(1, (a, b) -> a * b)
+                                / 4))
                 .build();
     }
 

@@ -44,6 +44,7 @@ class JobLifecycleSimulatorTest {
             NodePool pool = NodePool.newBuilder()
                     .setName(POOL)
                     .setConfig(NodeConfig.newBuilder().setMachineType("ct5lp-hightpu-4t"))
+                    .setInitialNodeCount(2)
                     .setPlacementPolicy(NodePool.PlacementPolicy.newBuilder().setTpuTopology("2x4"))
                     .build();
             String cluster = "projects/" + PROJECT + "/locations/" + LOCATION + "/clusters/" + CLUSTER;

@@ -12,6 +12,7 @@ import com.google.cloud.compute.v1.ResourcePolicyWorkloadPolicy;
 import com.google.cloud.container.v1.ClusterManagerClient;
 import com.google.container.v1.NodeConfig;
 import com.google.container.v1.NodePool;
+import com.google.container.v1.NodePoolAutoscaling;
 import com.google.container.v1.ReservationAffinity;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -241,5 +242,53 @@ class NodePoolRulesTest {
                 pool("v9", "ct9z-hightpu-4t").setInitialNodeCount(1).build(),
                 "nodePool.config.machineType",
                 "not a supported TPU machine type");
+    }
+
+    @Test
+    void aMultiHostPoolMayStartFromZeroOnlyWithAutoscalingThatReachesTheSlice() {
+        NodePool.PlacementPolicy v5e2x4 =
+                NodePool.PlacementPolicy.newBuilder().setTpuTopology("2x4").build();
+        NodePoolAutoscaling upToTheSlice = NodePoolAutoscaling.newBuilder()
+                .setEnabled(true)
+                .setTotalMinNodeCount(0)
+                .setTotalMaxNodeCount(2)
+                .build();
+        refused(
+                pool("v5e-zero-fixed", "ct5lp-hightpu-4t")
+                        .setInitialNodeCount(0)
+                        .setPlacementPolicy(v5e2x4)
+                        .build(),
+                "nodePool.initialNodeCount",
+                "has 2 nodes, got 0; 0 needs autoscaling enabled");
+        refused(
+                pool("v5e-zero-small-max", "ct5lp-hightpu-4t")
+                        .setInitialNodeCount(0)
+                        .setAutoscaling(upToTheSlice.toBuilder().setTotalMaxNodeCount(1))
+                        .setPlacementPolicy(v5e2x4)
+                        .build(),
+                "nodePool.autoscaling.totalMaxNodeCount",
+                "scales atomically to 2 nodes, got a maximum of 1");
+        refused(
+                pool("v5e-three", "ct5lp-hightpu-4t")
+                        .setInitialNodeCount(3)
+                        .setAutoscaling(upToTheSlice)
+                        .setPlacementPolicy(v5e2x4)
+                        .build(),
+                "nodePool.initialNodeCount",
+                "has 2 nodes, got 3");
+
+        GkeClients.awaitDone(
+                gke,
+                PROJECT,
+                LOCATION,
+                gke.createNodePool(
+                        CLUSTER_PATH,
+                        pool("v5e-from-zero", "ct5lp-hightpu-4t")
+                                .setInitialNodeCount(0)
+                                .setAutoscaling(upToTheSlice)
+                                .setPlacementPolicy(v5e2x4)
+                                .build()));
+        assertThat(gke.getNodePool(CLUSTER_PATH + "/nodePools/v5e-from-zero").getStatus())
+                .isEqualTo(NodePool.Status.RUNNING);
     }
 }

@@ -230,8 +230,9 @@ public final class GkeFleet implements AutoCloseable {
                 .setStatus(NodePool.Status.PROVISIONING)
                 .setStatusMessage("")
                 .build();
-        SimulatedNodePool pool =
-                new SimulatedNodePool(proto, hostsOf(requested, policyTopology(ref, requested)), visibleFrom);
+        Optional<String> topology = policyTopology(ref, requested);
+        SimulatedNodePool pool = new SimulatedNodePool(
+                proto, hostsOf(requested, topology), sliceVms(requested, topology), maxNodes(requested), visibleFrom);
         c.pools.put(name, pool);
 
         Operation op = startOperation(ref, Operation.Type.CREATE_NODE_POOL, ref.nodePoolPath(name));
@@ -384,9 +385,116 @@ public final class GkeFleet implements AutoCloseable {
         }
         pool.status(NodePool.Status.RUNNING, "");
         finishOperation(opName, null);
-        log.info("node pool RUNNING cluster={} pool={} hosts={}", c.ref.name(), poolName, pool.hosts);
+        log.info(
+                "node pool RUNNING cluster={} pool={} hosts={} autoscalingMax={}",
+                c.ref.name(),
+                poolName,
+                pool.hosts,
+                pool.maxNodes);
+        pool.nodes = pool.hosts;
+        if (pool.hosts == 0) {
+            // Created from zero with autoscaling: RUNNING without nodes until a pending pod asks for them.
+            return;
+        }
         PoolNodes nodes = poolNodes(c, pool);
         schedule(c.knobs.nodeRegistrationDelay(), () -> registerNodes(c, pool, nodes));
+    }
+
+    // --- cluster autoscaler ------------------------------------------------------------------------------------
+
+    /**
+     * Where a cluster's Kubernetes side reports its pending, unschedulable pods, for the cluster autoscaler to scale
+     * autoscaled pools up for them. Usable before the cluster is added (reports are then ignored).
+     */
+    public PendingPods pendingPods(ClusterRef ref) {
+        return pods -> scaleUp(ref, pods);
+    }
+
+    /**
+     * GKE's cluster autoscaler, scale-up only: each pending pod is given to the first autoscaled pool (in creation
+     * order) whose nodes it fits, i.e. whose node labels its nodeSelector names (cloud.google.com/gke-nodepool in
+     * practice); a pool gets new nodes when pods are left over for it (SimulatedNodePool#scaleUpFor), unless the
+     * cluster is out of capacity (the stockout knob). The new nodes register after the scale-up delay. Sources:
+     * https://cloud.google.com/kubernetes-engine/docs/concepts/cluster-autoscaler (scales a pool up when pods are
+     * unschedulable and would fit its nodes); https://cloud.google.com/kubernetes-engine/docs/concepts/plan-tpus
+     * (a multi-host TPU slice pool scales atomically between 0 and all of its VMs);
+     * https://cloud.google.com/kubernetes-engine/docs/concepts/dws (flex-start pools get their VMs when capacity is
+     * obtainable, and wait otherwise). These are GKE's own actions: they go through no API server of the sim's and so
+     * are not anyone's API calls.
+     */
+    private synchronized void scaleUp(ClusterRef ref, List<PendingPods.PendingPod> pending) {
+        SimulatedCluster c = clusters.get(ref);
+        if (c == null || pending.isEmpty()) {
+            return;
+        }
+        Map<SimulatedNodePool, PoolNodes> shapes = new LinkedHashMap<>();
+        Map<SimulatedNodePool, List<PendingPods.PendingPod>> waiting = new LinkedHashMap<>();
+        for (SimulatedNodePool pool : c.pools.values()) {
+            if (pool.maxNodes > 0 && !pool.deleted && pool.proto.getStatus() == NodePool.Status.RUNNING) {
+                shapes.put(pool, poolNodes(c, pool));
+                waiting.put(pool, new ArrayList<>());
+            }
+        }
+        for (PendingPods.PendingPod pod : pending) {
+            shapes.entrySet().stream()
+                    .filter(e -> e.getValue().selectedBy(pod.nodeSelector()))
+                    .findFirst()
+                    .ifPresent(e -> waiting.get(e.getKey()).add(pod));
+        }
+        for (Map.Entry<SimulatedNodePool, List<PendingPods.PendingPod>> e : waiting.entrySet()) {
+            SimulatedNodePool pool = e.getKey();
+            List<String> names =
+                    e.getValue().stream().map(PendingPods.PendingPod::name).toList();
+            pool.scaledFor.retainAll(names); // the others were placed, or are gone
+            List<PendingPods.PendingPod> fresh = e.getValue().stream()
+                    .filter(p -> !pool.scaledFor.contains(p.name()))
+                    .toList();
+            // TPU pods take a node each; any number of other pods share one
+            long tpuPods =
+                    fresh.stream().filter(PendingPods.PendingPod::needsTpu).count();
+            int wanted = (int) tpuPods + (fresh.size() > tpuPods ? 1 : 0);
+            if (wanted == 0) {
+                continue;
+            }
+            if (c.knobs.stockout()) {
+                log.debug(
+                        "node pool scale-up waits for capacity (stockout) cluster={} pool={} pendingPods={}",
+                        ref.name(),
+                        pool.name(),
+                        fresh.size());
+                continue;
+            }
+            int add = pool.scaleUpFor(wanted);
+            if (add == 0) {
+                continue;
+            }
+            PoolNodes nodes = shapes.get(pool).range(pool.nodes, add);
+            pool.nodes += add;
+            // a whole slice serves every pod waiting for it; single VMs serve one pod each
+            fresh.stream().limit(add >= wanted ? fresh.size() : add).forEach(p -> pool.scaledFor.add(p.name()));
+            log.info(
+                    "node pool scale-up started cluster={} pool={} add={} nodes={} pendingPods={}",
+                    ref.name(),
+                    pool.name(),
+                    add,
+                    pool.nodes,
+                    fresh.size());
+            schedule(c.knobs.scaleUpDelay(), () -> registerScaleUp(c, pool, nodes));
+        }
+    }
+
+    private void registerScaleUp(SimulatedCluster c, SimulatedNodePool pool, PoolNodes nodes) {
+        synchronized (this) {
+            if (pool.deleted) {
+                log.info(
+                        "node pool scale-up dropped (pool deleted) cluster={} pool={} nodes={}",
+                        c.ref.name(),
+                        pool.name(),
+                        nodes.hosts());
+                return;
+            }
+        }
+        registerNodes(c, pool, nodes);
     }
 
     private void registerNodes(SimulatedCluster c, SimulatedNodePool pool, PoolNodes nodes) {
@@ -515,7 +623,8 @@ public final class GkeFleet implements AutoCloseable {
                 Map.copyOf(p.getConfig().getLabelsMap()),
                 accelerator.isEmpty()
                         ? 0
-                        : tpu.map(TpuMachineTypes.TpuMachine::chips).orElse(4));
+                        : tpu.map(TpuMachineTypes.TpuMachine::chips).orElse(4),
+                0);
     }
 
     private Optional<String> workloadPolicyTopology(ClusterRef ref, String policy) {
@@ -535,16 +644,41 @@ public final class GkeFleet implements AutoCloseable {
         return Optional.empty();
     }
 
-    /** initialNodeCount, else one node per VM of the placement's topology ("4x4" of 4-chip VMs = 4), else 1. */
+    /**
+     * Nodes a pool brings when it becomes RUNNING: initialNodeCount; 0 for a pool created from zero with autoscaling
+     * on (it gets nodes only for pending pods); else the slice's VMs (a multi-host pool without a count is refused
+     * by NodePoolRules, a single-host one gets its VM).
+     */
     static int hostsOf(NodePool pool, Optional<String> topology) {
         if (pool.getInitialNodeCount() > 0) {
             return pool.getInitialNodeCount();
         }
+        if (pool.getAutoscaling().getEnabled()) {
+            return 0;
+        }
+        return sliceVms(pool, topology);
+    }
+
+    /** VMs of the pool's slice: one node per VM of the placement's topology ("4x4" of 4-chip VMs = 4), else 1. */
+    static int sliceVms(NodePool pool, Optional<String> topology) {
         int chips = topology.map(TpuMachineTypes::chips).orElse(0);
         int chipsPerVm = TpuMachineTypes.of(pool.getConfig().getMachineType())
                 .map(TpuMachineTypes.TpuMachine::chips)
                 .orElse(4);
         return Math.max(1, chips / chipsPerVm);
+    }
+
+    /**
+     * The autoscaler's upper bound: total_max_node_count, else max_node_count (per zone; the sim's pools live in one
+     * zone); 0 when autoscaling is off.
+     */
+    static int maxNodes(NodePool pool) {
+        if (!pool.getAutoscaling().getEnabled()) {
+            return 0;
+        }
+        return pool.getAutoscaling().getTotalMaxNodeCount() > 0
+                ? pool.getAutoscaling().getTotalMaxNodeCount()
+                : pool.getAutoscaling().getMaxNodeCount();
     }
 
     private static boolean isFlexStart(NodePool pool) {

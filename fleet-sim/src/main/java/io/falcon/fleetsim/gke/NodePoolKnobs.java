@@ -20,10 +20,14 @@ public final class NodePoolKnobs {
     private volatile Duration nodeRegistrationDelay = Duration.ZERO;
     private final AtomicInteger deletionFailures = new AtomicInteger();
     private volatile boolean rejectDeleteWhileCreating;
+    private volatile Duration scaleUpDelay;
+    private volatile boolean stockout;
 
+    /** The scale-up delay starts as the creation delay: new VMs take about as long as a new pool's. */
     public NodePoolKnobs(Duration creationDelay, Duration deletionDelay) {
         this.creationDelay = creationDelay;
         this.deletionDelay = deletionDelay;
+        this.scaleUpDelay = creationDelay;
     }
 
     /** Time a pool stays PROVISIONING (and its create operation RUNNING). */
@@ -103,6 +107,34 @@ public final class NodePoolKnobs {
 
     public boolean rejectDeleteWhileCreating() {
         return rejectDeleteWhileCreating;
+    }
+
+    /**
+     * Time from the cluster autoscaler's decision to scale an autoscaled pool up (a pending, unschedulable pod selects
+     * it) until the new nodes are registered Ready in Kubernetes.
+     */
+    public NodePoolKnobs scaleUpDelay(Duration delay) {
+        this.scaleUpDelay = delay;
+        return this;
+    }
+
+    public Duration scaleUpDelay() {
+        return scaleUpDelay;
+    }
+
+    /**
+     * A flex-start stockout: while true, no scale-up of this cluster's autoscaled pools starts (the capacity is not
+     * there), so pods that wait for their nodes stay Pending/Unschedulable and a pool created from zero stays RUNNING
+     * with no nodes. Clearing it lets the autoscaler scale up for the pods still pending. Scale-ups already started
+     * finish.
+     */
+    public NodePoolKnobs stockout(boolean noCapacity) {
+        this.stockout = noCapacity;
+        return this;
+    }
+
+    public boolean stockout() {
+        return stockout;
     }
 
     public Duration creationDelay() {

@@ -142,8 +142,13 @@ final class NodePoolRules {
     }
 
     /**
-     * A multi-host TPU slice node pool has exactly one node per VM of its topology; GKE creates it atomically
-     * (https://cloud.google.com/kubernetes-engine/docs/concepts/plan-tpus, "multi-host TPU slice node pools").
+     * A multi-host TPU slice node pool has exactly one node per VM of its topology; GKE creates and scales it
+     * atomically, between 0 and all of its VMs (https://cloud.google.com/kubernetes-engine/docs/concepts/plan-tpus,
+     * "multi-host TPU slice node pools"). So its initial node count is its VMs, or 0 when autoscaling is on and may
+     * reach them: GKE's flex-start examples create the pool with autoscaling from zero and let the cluster autoscaler
+     * add the slice for pending pods (https://cloud.google.com/kubernetes-engine/docs/concepts/dws,
+     * https://cloud.google.com/kubernetes-engine/docs/how-to/tpu-flex-start). 0 without autoscaling would be a slice
+     * that never gets a node.
      */
     static Optional<String> multiHostNodeCount(
             NodePool pool, Function<String, Optional<String>> workloadPolicyTopology) {
@@ -153,7 +158,7 @@ final class NodePoolRules {
                     .apply(pool.getPlacementPolicy().getPolicyName())
                     .orElse("");
         }
-        if (topology.isBlank() || pool.getInitialNodeCount() == 0) {
+        if (topology.isBlank()) {
             return Optional.empty();
         }
         int chips = TpuMachineTypes.chips(topology.toLowerCase());
@@ -165,10 +170,27 @@ final class NodePoolRules {
                 .map(TpuMachineTypes.TpuMachine::chips)
                 .orElse(4);
         int vms = Math.max(1, chips / chipsPerVm);
-        if (vms > 1 && pool.getInitialNodeCount() != vms) {
+        int initial = pool.getInitialNodeCount();
+        if (vms == 1 || initial == vms) {
+            return Optional.empty();
+        }
+        if (initial != 0) {
             return Optional.of(
                     "Invalid value for field 'nodePool.initialNodeCount': a multi-host TPU slice of topology "
-                            + topology + " has " + vms + " nodes, got " + pool.getInitialNodeCount() + ".");
+                            + topology + " has " + vms + " nodes, got " + initial + ".");
+        }
+        if (!pool.getAutoscaling().getEnabled()) {
+            return Optional.of(
+                    "Invalid value for field 'nodePool.initialNodeCount': a multi-host TPU slice of topology "
+                            + topology + " has " + vms
+                            + " nodes, got 0; 0 needs autoscaling enabled (autoscaling.enabled"
+                            + " with total max node count " + vms + ") to scale up from zero.");
+        }
+        int max = GkeFleet.maxNodes(pool);
+        if (max < vms) {
+            return Optional.of("Invalid value for field 'nodePool.autoscaling.totalMaxNodeCount': a multi-host TPU"
+                    + " slice of topology " + topology + " scales atomically to " + vms + " nodes, got a maximum of "
+                    + max + ".");
         }
         return Optional.empty();
     }

@@ -15,6 +15,7 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.falcon.fleetsim.ApiCalls;
 import io.falcon.fleetsim.FleetMilestones;
 import io.falcon.fleetsim.FleetRecord;
+import io.falcon.fleetsim.gke.PendingPods;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -185,13 +186,14 @@ public final class EdgeKubernetes implements AutoCloseable {
             Clock clock,
             Duration tick,
             ApiKnobs knobs,
-            FleetMilestones milestones) {
+            FleetMilestones milestones,
+            PendingPods pending) {
         this.cluster = cluster;
         this.knobs = knobs;
         this.server = server;
         this.client = client;
         this.nodes = new SimulatedNodes(client, clock);
-        this.jobs = new JobLifecycleSimulator(cluster, client, clock, tick, milestones);
+        this.jobs = new JobLifecycleSimulator(cluster, client, clock, tick, milestones, pending);
         this.housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "fleet-sim-k8s-housekeeping-" + cluster);
             t.setDaemon(true);
@@ -233,6 +235,19 @@ public final class EdgeKubernetes implements AutoCloseable {
             FleetRecord record,
             FleetMilestones milestones,
             ApiCalls calls) {
+        return start(cluster, port, clock, tick, record, milestones, calls, PendingPods.NONE);
+    }
+
+    /** As above, reporting the pods the Job simulator cannot place to {@code pending} (GKE's cluster autoscaler). */
+    public static EdgeKubernetes start(
+            String cluster,
+            int port,
+            Clock clock,
+            Duration tick,
+            FleetRecord record,
+            FleetMilestones milestones,
+            ApiCalls calls,
+            PendingPods pending) {
         ApiKnobs knobs = new ApiKnobs();
         KubernetesMockServer server = new KubernetesMockServer(
                 new Context(),
@@ -243,7 +258,7 @@ public final class EdgeKubernetes implements AutoCloseable {
         server.init(InetAddress.getLoopbackAddress(), port);
         String url = "http://127.0.0.1:" + server.getPort();
         KubernetesClient client = client(url);
-        EdgeKubernetes edge = new EdgeKubernetes(cluster, server, client, clock, tick, knobs, milestones);
+        EdgeKubernetes edge = new EdgeKubernetes(cluster, server, client, clock, tick, knobs, milestones, pending);
         edge.jobs.start();
         log.info("kubernetes API sim for cluster={} listening on {}", cluster, url);
         return edge;

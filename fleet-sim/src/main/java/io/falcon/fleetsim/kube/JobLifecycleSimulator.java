@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.falcon.fleetsim.FleetMilestones;
+import io.falcon.fleetsim.gke.PendingPods;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -56,6 +57,7 @@ public final class JobLifecycleSimulator implements AutoCloseable {
     private final Duration tick;
     private final ScheduledExecutorService loop;
     private final FleetMilestones milestones;
+    private final PendingPods pending;
     private final Map<String, SimulatedJob> jobs = new LinkedHashMap<>();
     private SharedIndexInformer<Node> nodes;
     private SharedIndexInformer<Job> jobInformer;
@@ -66,6 +68,18 @@ public final class JobLifecycleSimulator implements AutoCloseable {
 
     public JobLifecycleSimulator(
             String cluster, KubernetesClient client, Clock clock, Duration tick, FleetMilestones milestones) {
+        this(cluster, client, clock, tick, milestones, PendingPods.NONE);
+    }
+
+    /** As above, reporting the pods it cannot place after each tick to {@code pending} (the cluster autoscaler). */
+    public JobLifecycleSimulator(
+            String cluster,
+            KubernetesClient client,
+            Clock clock,
+            Duration tick,
+            FleetMilestones milestones,
+            PendingPods pending) {
+        this.pending = pending;
         this.milestones = milestones;
         this.cluster = cluster;
         this.client = client;
@@ -173,6 +187,36 @@ public final class JobLifecycleSimulator implements AutoCloseable {
             } catch (RuntimeException e) {
                 log.error("job reconcile failed cluster={} job={}", cluster, job.key(), e);
             }
+        }
+        reportUnschedulable();
+    }
+
+    /**
+     * Tells the cluster autoscaler which pods found no node this tick (those still Pending/Unschedulable), so that it
+     * can scale a pool up for them; nothing when every pod is placed.
+     */
+    private void reportUnschedulable() {
+        List<PendingPods.PendingPod> waiting = new ArrayList<>();
+        for (SimulatedJob job : jobs.values()) {
+            if (job.finished() || job.suspended()) {
+                continue;
+            }
+            Map<String, String> selector =
+                    job.job.getSpec().getTemplate().getSpec().getNodeSelector();
+            for (SimulatedPod pod : job.pods) {
+                if (pod.phase == SimulatedPod.Phase.UNSCHEDULABLE) {
+                    waiting.add(new PendingPods.PendingPod(
+                            job.namespace + "/" + pod.name, selector == null ? Map.of() : selector, pod.needsTpu));
+                }
+            }
+        }
+        if (waiting.isEmpty()) {
+            return;
+        }
+        try {
+            pending.unschedulable(waiting);
+        } catch (RuntimeException e) {
+            log.error("reporting unschedulable pods failed cluster={} pods={}", cluster, waiting.size(), e);
         }
     }
 

@@ -19,9 +19,7 @@ import org.slf4j.LoggerFactory;
 public final class SimulatedNodes implements NodeRegistrar {
 
     private static final Logger log = LoggerFactory.getLogger(SimulatedNodes.class);
-    public static final String NODE_POOL_LABEL = "cloud.google.com/gke-nodepool";
-    public static final String TPU_ACCELERATOR_LABEL = "cloud.google.com/gke-tpu-accelerator";
-    public static final String TPU_TOPOLOGY_LABEL = "cloud.google.com/gke-tpu-topology";
+    public static final String NODE_POOL_LABEL = PoolNodes.NODE_POOL_LABEL;
 
     private static final AtomicInteger ADDRESSES = new AtomicInteger();
 
@@ -35,7 +33,7 @@ public final class SimulatedNodes implements NodeRegistrar {
 
     @Override
     public void addNodes(PoolNodes pool) {
-        for (int i = 0; i < pool.hosts(); i++) {
+        for (int i = pool.firstIndex(); i < pool.firstIndex() + pool.hosts(); i++) {
             Node node = node(pool, i);
             try {
                 client.nodes().resource(node).create();
@@ -45,7 +43,12 @@ public final class SimulatedNodes implements NodeRegistrar {
                 }
             }
         }
-        log.info("nodes registered cluster={} pool={} count={}", pool.cluster(), pool.pool(), pool.hosts());
+        log.info(
+                "nodes registered cluster={} pool={} count={} from={}",
+                pool.cluster(),
+                pool.pool(),
+                pool.hosts(),
+                pool.firstIndex());
     }
 
     @Override
@@ -62,20 +65,9 @@ public final class SimulatedNodes implements NodeRegistrar {
 
     private Node node(PoolNodes pool, int index) {
         String name = pool.nodeName(index);
-        Map<String, String> labels = new LinkedHashMap<>(pool.labels());
-        labels.put(NODE_POOL_LABEL, pool.pool());
+        Map<String, String> labels = new LinkedHashMap<>(pool.nodeLabels());
         labels.put("kubernetes.io/hostname", name);
-        labels.put("kubernetes.io/os", "linux");
-        if (!pool.machineType().isEmpty()) {
-            labels.put("node.kubernetes.io/instance-type", pool.machineType());
-        }
         boolean tpu = !pool.accelerator().isEmpty();
-        if (tpu) {
-            labels.put(TPU_ACCELERATOR_LABEL, pool.accelerator());
-        }
-        if (!pool.topology().isEmpty()) {
-            labels.put(TPU_TOPOLOGY_LABEL, pool.topology());
-        }
         Map<String, Quantity> capacity = new LinkedHashMap<>();
         capacity.put("cpu", new Quantity("8"));
         capacity.put("memory", new Quantity("32Gi"));
