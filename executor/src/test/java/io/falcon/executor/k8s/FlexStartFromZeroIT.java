@@ -64,7 +64,11 @@ class FlexStartFromZeroIT {
                 "falcon-" + jobId,
                 "v7x",
                 "2x2x2",
-                new JobSpec("img:1", List.of("python", "train.py"), List.of(), Map.of("FALCON_SIM_DURATION_SECONDS", "0.5")));
+                new JobSpec(
+                        "img:1",
+                        List.of("python", "train.py"),
+                        List.of(),
+                        Map.of("FALCON_SIM_DURATION_SECONDS", "0.5")));
     }
 
     @Test
@@ -93,8 +97,7 @@ class FlexStartFromZeroIT {
 
         // the scheduler's re-drive while it waits: the Job exists, and the answer carries the pool's count
         h.dispatcher.handle(command);
-        h.sink.await(
-                ExecutorEvent.NodePoolWaitingForNodes.class, "fz-1", w -> w != waiting && w.ready() == 0, WAIT);
+        h.sink.await(ExecutorEvent.NodePoolWaitingForNodes.class, "fz-1", w -> w != waiting && w.ready() == 0, WAIT);
         assertThat(h.sink.of(ExecutorEvent.JobRunning.class, "fz-1")).isEmpty();
         assertThat(nodesOf("falcon-fz-1")).isZero();
 
@@ -105,11 +108,11 @@ class FlexStartFromZeroIT {
         assertThat(nodesOf("falcon-fz-1")).isEqualTo(2);
         assertThat(h.sink.of(ExecutorEvent.JobFailed.class, "fz-1")).isEmpty();
 
-        h.dispatcher.handle(new EnsureJobDeleted(
-                Meta.of("test", Instant.now()), "fz-1", SimHarness.cluster(), "falcon-fz-1"));
+        h.dispatcher.handle(
+                new EnsureJobDeleted(Meta.of("test", Instant.now()), "fz-1", SimHarness.cluster(), "falcon-fz-1"));
         h.sink.await(ExecutorEvent.JobDeleted.class, "fz-1", WAIT);
-        h.dispatcher.handle(new EnsureNodePoolDeleted(
-                Meta.of("test", Instant.now()), "fz-1", SimHarness.cluster(), "falcon-fz-1"));
+        h.dispatcher.handle(
+                new EnsureNodePoolDeleted(Meta.of("test", Instant.now()), "fz-1", SimHarness.cluster(), "falcon-fz-1"));
         h.sink.await(ExecutorEvent.NodePoolDeleted.class, "fz-1", WAIT);
     }
 }
