@@ -25,6 +25,10 @@ import java.util.Set;
  * its Aborting message refreshed), and an event not newer than the last one applied to the job
  * (falcon_status_versions) changes nothing.
  *
+ * <p>dispatched_at is written as the status carries it, also when empty: a job whose Job waits for the nodes of a
+ * flex-start pool has no dispatch time until they come (its execution timeout counts from then), though its Job was
+ * submitted before. The other scheduling columns keep what they had when the status has none.
+ *
  * <p>The version of a terminal job is pruned after a retention ({@link StatusVersionPruner}); a terminal row without
  * a version row is sealed, amendments included, since a late or duplicated event could no longer be told from a
  * newer one. For the same reason a batch is written in rounds, at most one status per job each, with the versions
@@ -38,7 +42,7 @@ public final class StatusWriter {
               node_pool_name = COALESCE(?, node_pool_name),
               k8s_job_name = COALESCE(?, k8s_job_name),
               job_uid = COALESCE(?, job_uid),
-              dispatched_at = COALESCE(?, dispatched_at),
+              dispatched_at = ?,
               finished_at = COALESCE(?, finished_at),
               aborted_at = COALESCE(?, aborted_at)
             WHERE id = ?

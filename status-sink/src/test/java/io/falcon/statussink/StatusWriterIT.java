@@ -1,10 +1,12 @@
 package io.falcon.statussink;
 
+import static io.falcon.testkit.builders.TaskStatusBuilder.taskStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
 import java.sql.Connection;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,6 +34,51 @@ class StatusWriterIT {
         assertThat(db.column("j1", "node_pool_name")).isEqualTo("falcon-j1");
         long epoch = java.time.Instant.parse("2026-12-02T10:05:00Z").getEpochSecond();
         assertThat(db.column("j1", "UNIX_TIMESTAMP(finished_at)")).isEqualTo(epoch + ".123");
+    }
+
+    @Test
+    void dispatchedAtIsWrittenAsTheStatusCarriesItAlsoWhenItIsGone() throws Exception {
+        db.insertJob("j9", "Pending");
+        Instant submitted = Instant.parse("2026-12-02T10:00:00Z");
+        Instant nodesCame = Instant.parse("2026-12-02T13:00:00Z");
+        try (Connection c = db.connectAtUtc()) {
+            writer.write(
+                    c,
+                    List.of(taskStatus("j9")
+                            .version(3)
+                            .status(Status.Pending, Reason.Dispatching)
+                            .message("K8s Job falcon-j9 已提交,等待 Pod 运行 (0/1 active)...")
+                            .clusterId("c1")
+                            .dispatchedAt(submitted)
+                            .build()));
+            assertThat(db.column("j9", "UNIX_TIMESTAMP(dispatched_at)"))
+                    .startsWith(Long.toString(submitted.getEpochSecond()));
+            // its pods wait for the flex-start pool's nodes: no dispatch time until they come
+            writer.write(
+                    c,
+                    List.of(taskStatus("j9")
+                            .version(4)
+                            .status(Status.Pending, Reason.WaitingForNode)
+                            .message(
+                                    "node pool falcon-j9 control-plane RUNNING but 0/1 expected node(s) registered (Ready=0)...")
+                            .clusterId("c1")
+                            .build()));
+            assertThat(db.column("j9", "dispatched_at")).isNull();
+            assertThat(db.column("j9", "cluster_id"))
+                    .as("the other columns are kept")
+                    .isEqualTo("c1");
+            writer.write(
+                    c,
+                    List.of(taskStatus("j9")
+                            .version(5)
+                            .status(Status.Pending, Reason.Dispatching)
+                            .message("K8s Job falcon-j9 已提交,等待 Pod 运行 (0/1 active)...")
+                            .dispatchedAt(nodesCame)
+                            .build()));
+        }
+        assertThat(db.column("j9", "UNIX_TIMESTAMP(dispatched_at)"))
+                .startsWith(Long.toString(nodesCame.getEpochSecond()));
+        assertThat(db.column("j9", "cluster_id")).isEqualTo("c1");
     }
 
     @Test
