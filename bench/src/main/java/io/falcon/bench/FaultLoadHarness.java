@@ -54,7 +54,10 @@ import org.apache.kafka.common.utils.Utils;
  * later, closes the last job windows). It prints faults/s, the verdict outcomes, the CPU time per fault (of the
  * stream threads and of the whole process: on a shared machine faults/s says how much of the cores the run got,
  * CPU per fault what the code costs), and the resident memory of the process (broker included) and the heap.
- * Usage: FaultLoadHarness mixed|storm [faults, default 200000] [stream threads, default 1]
+ * The JVM's own CPU (no live thread accounts for it) is split by the JVM's counters into JIT compiling and GC
+ * pauses (elapsed time, so only an indication; concurrent GC work is in neither).
+ * Usage: FaultLoadHarness mixed|storm [faults, default 200000] [stream threads, default 1]; the warm-up is
+ * {@code -Dfaults.warm-up=N} (default 50,000).
  */
 public final class FaultLoadHarness {
     private static final int PARTITIONS = 3;
@@ -66,7 +69,10 @@ public final class FaultLoadHarness {
         String load = args.length > 0 ? args[0] : "mixed";
         int n = args.length > 1 ? Integer.parseInt(args[1]) : 200_000;
         int threads = args.length > 2 ? Integer.parseInt(args[2]) : 1;
-        List<DeviceFault> warmUp = load(load, WARM_UP, BASE, "warm-");
+        // -Dfaults.warm-up=N: the JIT compiles the hot paths of the broker, the clients and fault-streams during
+        // the first few hundred thousand faults on a shared machine, and that compiling is not the sustained cost
+        int warmUpFaults = Integer.getInteger("faults.warm-up", WARM_UP);
+        List<DeviceFault> warmUp = load(load, warmUpFaults, BASE, "warm-");
         long measuredBase = warmUp.get(warmUp.size() - 1).receiveTimeMs()
                 + Duration.ofHours(2).toMillis();
         List<DeviceFault> faults = load(load, n, measuredBase, "");
@@ -148,6 +154,10 @@ public final class FaultLoadHarness {
                         cpu.processNanos() / 1e9 / seconds,
                         loadAverage());
                 System.out.printf("CPU per fault by thread, us:%s%n", cpu.perFault(received));
+                System.out.printf(
+                        "of which JIT compiling %.1f us and GC pauses %.1f us (elapsed, from the JVM's counters),"
+                                + " after a warm-up of %d faults%n",
+                        cpu.jitMillis() * 1e3 / received, cpu.gcPauseMillis() * 1e3 / received, warmUpFaults);
                 System.out.printf(
                         "resident memory (broker + fault-streams + harness): peak %d MB; heap used %d MB"
                                 + " of %d MB max%n",
@@ -297,7 +307,7 @@ public final class FaultLoadHarness {
     private static final byte[] OUTCOME = "\"outcome\":\"".getBytes(StandardCharsets.US_ASCII);
 
     /** CPU time of the process and of its threads by group (see {@link #group}) so far, in ns. */
-    private record CpuTimes(long processNanos, Map<String, Long> byGroup) {
+    private record CpuTimes(long processNanos, Map<String, Long> byGroup, long jitMillis, long gcPauseMillis) {
         static CpuTimes now() {
             var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -310,7 +320,14 @@ public final class FaultLoadHarness {
                             Long::sum);
                 }
             }
-            return new CpuTimes(os.getProcessCpuTime(), byGroup);
+            long gcMillis = ManagementFactory.getGarbageCollectorMXBeans().stream()
+                    .mapToLong(gc -> Math.max(0, gc.getCollectionTime()))
+                    .sum();
+            return new CpuTimes(
+                    os.getProcessCpuTime(),
+                    byGroup,
+                    ManagementFactory.getCompilationMXBean().getTotalCompilationTime(),
+                    gcMillis);
         }
 
         long streamNanos() {
@@ -323,7 +340,11 @@ public final class FaultLoadHarness {
             long threads = delta.values().stream().mapToLong(Long::longValue).sum();
             // what no live thread accounts for: the JVM's own threads (GC, JIT) and threads that ended
             delta.put("JVM (GC, JIT) and ended threads", (processNanos - before.processNanos) - threads);
-            return new CpuTimes(processNanos - before.processNanos, delta);
+            return new CpuTimes(
+                    processNanos - before.processNanos,
+                    delta,
+                    jitMillis - before.jitMillis,
+                    gcPauseMillis - before.gcPauseMillis);
         }
 
         /** Microseconds per fault by group, largest first. */
