@@ -213,9 +213,20 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
                 ? jobKey
                 : decision.decided().get(0).fault().jobId().orElse(jobKey);
         int software = 0;
+        // the faults of one software group share code and peer count, so their explanation is built once
+        String explainedCode = null;
+        int explainedPeers = -1;
+        String explanation = "";
         for (JobWindow.Outcome outcome : decision.decided()) {
             if (outcome instanceof JobWindow.Software s) {
                 software++;
+                if (s.peerCount() != explainedPeers || !s.fault().faultCode().equals(explainedCode)) {
+                    explainedCode = s.fault().faultCode();
+                    explainedPeers = s.peerCount();
+                    explanation = "code " + explainedCode + " also on " + explainedPeers
+                            + " other device(s) of job " + jobId + " within "
+                            + options.jobWindow().toSeconds() + "s: software fault, not counted";
+                }
                 forwardVerdict(Verdicts.about(
                         s.fault(),
                         Outcome.SOFTWARE_FAULT,
@@ -223,9 +234,7 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
                         s.listedPeers(),
                         s.peerCount(),
                         List.of(),
-                        "code " + s.fault().faultCode() + " also on " + s.peerCount()
-                                + " other device(s) of job " + jobId + " within "
-                                + options.jobWindow().toSeconds() + "s: software fault, not counted",
+                        explanation,
                         wallMs));
             } else {
                 toCounting(outcome.fault(), wallMs);
