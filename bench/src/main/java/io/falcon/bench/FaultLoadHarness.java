@@ -161,6 +161,10 @@ public final class FaultLoadHarness {
                                 + " GC pauses %.1f us per fault (elapsed); warm-up %d faults%n",
                         steadyMicros, 2e6 / steadyMicros, cpu.gcPauseMillis() * 1e3 / received, warmUpFaults);
                 System.out.printf(
+                        "allocated per fault: %d bytes in the stream thread(s), %d bytes in the live threads of the"
+                                + " process%n",
+                        cpu.streamAllocatedBytes() / received, cpu.allocatedBytes() / received);
+                System.out.printf(
                         "resident memory (broker + fault-streams + harness): peak %d MB; heap used %d MB"
                                 + " of %d MB max%n",
                         peakRss / 1024, (rt.totalMemory() - rt.freeMemory()) >> 20, rt.maxMemory() >> 20);
@@ -312,20 +316,32 @@ public final class FaultLoadHarness {
      * CPU time of the process and of its threads by group (see {@link #group}) so far, in ns; the JVM's own threads,
      * which the thread bean does not show, from /proc (JIT compiler threads, GC threads), and the GC pauses.
      */
-    private record CpuTimes(long processNanos, Map<String, Long> byGroup, long gcPauseMillis) {
+    private record CpuTimes(
+            long processNanos,
+            Map<String, Long> byGroup,
+            long gcPauseMillis,
+            long streamAllocatedBytes,
+            long allocatedBytes) {
         static final String JIT = "JIT compiler threads";
         static final String GC = "GC threads";
 
         static CpuTimes now() {
             var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            var allocation = (com.sun.management.ThreadMXBean) threads;
             Map<String, Long> byGroup = new TreeMap<>();
+            long streamAllocated = 0;
+            long allocated = 0;
             for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
                 if (info != null) {
-                    byGroup.merge(
-                            group(info.getThreadName()),
-                            Math.max(0, threads.getThreadCpuTime(info.getThreadId())),
-                            Long::sum);
+                    String group = group(info.getThreadName());
+                    byGroup.merge(group, Math.max(0, threads.getThreadCpuTime(info.getThreadId())), Long::sum);
+                    // bytes allocated do not depend on how much of the cores the run got: the steadiest figure
+                    long bytes = Math.max(0, allocation.getThreadAllocatedBytes(info.getThreadId()));
+                    allocated += bytes;
+                    if (group.equals("stream threads")) {
+                        streamAllocated += bytes;
+                    }
                 }
             }
             byGroup.put(JIT, 0L);
@@ -334,7 +350,7 @@ public final class FaultLoadHarness {
             long gcMillis = ManagementFactory.getGarbageCollectorMXBeans().stream()
                     .mapToLong(gc -> Math.max(0, gc.getCollectionTime()))
                     .sum();
-            return new CpuTimes(os.getProcessCpuTime(), byGroup, gcMillis);
+            return new CpuTimes(os.getProcessCpuTime(), byGroup, gcMillis, streamAllocated, allocated);
         }
 
         /**
@@ -382,7 +398,12 @@ public final class FaultLoadHarness {
             long threads = delta.values().stream().mapToLong(Long::longValue).sum();
             // what no thread above accounts for: the JVM's other threads (VM thread, ...) and threads that ended
             delta.put("other JVM and ended threads", (processNanos - before.processNanos) - threads);
-            return new CpuTimes(processNanos - before.processNanos, delta, gcPauseMillis - before.gcPauseMillis);
+            return new CpuTimes(
+                    processNanos - before.processNanos,
+                    delta,
+                    gcPauseMillis - before.gcPauseMillis,
+                    streamAllocatedBytes - before.streamAllocatedBytes,
+                    allocatedBytes - before.allocatedBytes);
         }
 
         /** Microseconds per fault by group, largest first. */
