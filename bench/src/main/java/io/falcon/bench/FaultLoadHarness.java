@@ -312,52 +312,48 @@ public final class FaultLoadHarness {
 
     private static final byte[] OUTCOME = "\"outcome\":\"".getBytes(StandardCharsets.US_ASCII);
 
+    /** One thread's figures so far: its group, CPU time (ns) and bytes allocated (0 where unknown). */
+    private record ThreadTimes(String group, long cpuNanos, long allocatedBytes) {}
+
     /**
-     * CPU time of the process and of its threads by group (see {@link #group}) so far, in ns; the JVM's own threads,
-     * which the thread bean does not show, from /proc (JIT compiler threads, GC threads), and the GC pauses.
+     * CPU time of the process and of each thread so far (keyed "java-ID" for the thread bean's threads, "os-TID" for
+     * the JVM's compiler and GC threads, which the thread bean does not show, read from /proc), and the GC pauses.
+     * Deltas are taken per thread, so a thread that ended (the JVM starts and stops compiler threads as needed) or
+     * started between two readings counts only what it ran in between; what ended threads ran is in the remainder.
      */
-    private record CpuTimes(
-            long processNanos,
-            Map<String, Long> byGroup,
-            long gcPauseMillis,
-            long streamAllocatedBytes,
-            long allocatedBytes) {
+    private record CpuTimes(long processNanos, Map<String, ThreadTimes> threads, long gcPauseMillis) {
         static final String JIT = "JIT compiler threads";
         static final String GC = "GC threads";
+        static final String STREAM = "stream threads";
 
         static CpuTimes now() {
             var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-            var allocation = (com.sun.management.ThreadMXBean) threads;
-            Map<String, Long> byGroup = new TreeMap<>();
-            long streamAllocated = 0;
-            long allocated = 0;
-            for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+            var allocation = (com.sun.management.ThreadMXBean) bean;
+            Map<String, ThreadTimes> threads = new TreeMap<>();
+            for (ThreadInfo info : bean.getThreadInfo(bean.getAllThreadIds())) {
                 if (info != null) {
-                    String group = group(info.getThreadName());
-                    byGroup.merge(group, Math.max(0, threads.getThreadCpuTime(info.getThreadId())), Long::sum);
-                    // bytes allocated do not depend on how much of the cores the run got: the steadiest figure
-                    long bytes = Math.max(0, allocation.getThreadAllocatedBytes(info.getThreadId()));
-                    allocated += bytes;
-                    if (group.equals("stream threads")) {
-                        streamAllocated += bytes;
-                    }
+                    long id = info.getThreadId();
+                    threads.put(
+                            "java-" + id,
+                            new ThreadTimes(
+                                    group(info.getThreadName()),
+                                    Math.max(0, bean.getThreadCpuTime(id)),
+                                    Math.max(0, allocation.getThreadAllocatedBytes(id))));
                 }
             }
-            byGroup.put(JIT, 0L);
-            byGroup.put(GC, 0L);
-            nativeThreads(byGroup);
+            nativeThreads(threads);
             long gcMillis = ManagementFactory.getGarbageCollectorMXBeans().stream()
                     .mapToLong(gc -> Math.max(0, gc.getCollectionTime()))
                     .sum();
-            return new CpuTimes(os.getProcessCpuTime(), byGroup, gcMillis, streamAllocated, allocated);
+            return new CpuTimes(os.getProcessCpuTime(), threads, gcMillis);
         }
 
         /**
-         * Adds the CPU time of the JVM's compiler and GC threads (named "C2 CompilerThread0", "G1 Conc#0", "GC
-         * Thread#1", ... in /proc/self/task/N/stat; clock ticks of 10 ms).
+         * The JVM's compiler and GC threads ("C2 CompilerThread0", "G1 Conc#0", "GC Thread#1", ... in
+         * /proc/self/task/TID/stat; CPU in clock ticks of 10 ms).
          */
-        private static void nativeThreads(Map<String, Long> byGroup) {
+        private static void nativeThreads(Map<String, ThreadTimes> threads) {
             try (var tasks = Files.list(Path.of("/proc/self/task"))) {
                 for (Path task : (Iterable<Path>) tasks::iterator) {
                     String stat;
@@ -366,9 +362,8 @@ public final class FaultLoadHarness {
                     } catch (java.io.IOException ended) {
                         continue;
                     }
-                    int open = stat.indexOf('(');
                     int close = stat.lastIndexOf(')');
-                    String name = stat.substring(open + 1, close);
+                    String name = stat.substring(stat.indexOf('(') + 1, close);
                     String group = name.contains("CompilerThre")
                             ? JIT
                             : name.startsWith("GC Thread") || name.startsWith("G1 ") ? GC : null;
@@ -376,7 +371,7 @@ public final class FaultLoadHarness {
                         String[] fields = stat.substring(close + 2).split(" ");
                         // fields after the name: state is 0, utime 11, stime 12
                         long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-                        byGroup.merge(group, ticks * 10_000_000L, Long::sum);
+                        threads.put("os-" + task.getFileName(), new ThreadTimes(group, ticks * 10_000_000L, 0));
                     }
                 }
             } catch (java.io.IOException | RuntimeException e) {
@@ -384,32 +379,57 @@ public final class FaultLoadHarness {
             }
         }
 
+        /** CPU ns by group. */
+        Map<String, Long> byGroup() {
+            Map<String, Long> groups = new TreeMap<>();
+            threads.values().forEach(t -> groups.merge(t.group(), t.cpuNanos(), Long::sum));
+            groups.putIfAbsent(JIT, 0L);
+            groups.putIfAbsent(GC, 0L);
+            return groups;
+        }
+
         long streamNanos() {
-            return byGroup.getOrDefault("stream threads", 0L);
+            return byGroup().getOrDefault(STREAM, 0L);
         }
 
         long jitNanos() {
-            return byGroup.getOrDefault(JIT, 0L);
+            return byGroup().getOrDefault(JIT, 0L);
+        }
+
+        long streamAllocatedBytes() {
+            return threads.values().stream()
+                    .filter(t -> t.group().equals(STREAM))
+                    .mapToLong(ThreadTimes::allocatedBytes)
+                    .sum();
+        }
+
+        long allocatedBytes() {
+            return threads.values().stream()
+                    .mapToLong(ThreadTimes::allocatedBytes)
+                    .sum();
         }
 
         CpuTimes minus(CpuTimes before) {
-            Map<String, Long> delta = new TreeMap<>();
-            byGroup.forEach((group, nanos) -> delta.put(group, nanos - before.byGroup.getOrDefault(group, 0L)));
-            long threads = delta.values().stream().mapToLong(Long::longValue).sum();
+            Map<String, ThreadTimes> delta = new TreeMap<>();
+            threads.forEach((key, t) -> {
+                ThreadTimes was = before.threads.getOrDefault(key, new ThreadTimes(t.group(), 0, 0));
+                delta.put(
+                        key,
+                        new ThreadTimes(
+                                t.group(), t.cpuNanos() - was.cpuNanos(), t.allocatedBytes() - was.allocatedBytes()));
+            });
+            long accounted =
+                    delta.values().stream().mapToLong(ThreadTimes::cpuNanos).sum();
+            long process = processNanos - before.processNanos;
             // what no thread above accounts for: the JVM's other threads (VM thread, ...) and threads that ended
-            delta.put("other JVM and ended threads", (processNanos - before.processNanos) - threads);
-            return new CpuTimes(
-                    processNanos - before.processNanos,
-                    delta,
-                    gcPauseMillis - before.gcPauseMillis,
-                    streamAllocatedBytes - before.streamAllocatedBytes,
-                    allocatedBytes - before.allocatedBytes);
+            delta.put("remainder", new ThreadTimes("other JVM and ended threads", process - accounted, 0));
+            return new CpuTimes(process, delta, gcPauseMillis - before.gcPauseMillis);
         }
 
         /** Microseconds per fault by group, largest first. */
         String perFault(long faults) {
             StringBuilder out = new StringBuilder();
-            byGroup.entrySet().stream()
+            byGroup().entrySet().stream()
                     .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                     .forEach(e -> out.append(String.format(" %s %.1f;", e.getKey(), e.getValue() / 1e3 / faults)));
             return out.toString();
