@@ -54,7 +54,9 @@ import org.apache.kafka.common.utils.Utils;
  * later, closes the last job windows). It prints faults/s, the verdict outcomes, the CPU time per fault (of the
  * stream threads and of the whole process: on a shared machine faults/s says how much of the cores the run got,
  * CPU per fault what the code costs), and the resident memory of the process (broker included) and the heap.
- * Usage: FaultLoadHarness mixed|storm [faults, default 200000] [stream threads, default 1]
+ * The JVM's own threads (JIT compilers, GC), which the thread bean does not show, are read from /proc.
+ * Usage: FaultLoadHarness mixed|storm [faults, default 200000] [stream threads, default 1]; the warm-up is
+ * {@code -Dfaults.warm-up=N} (default 50,000).
  */
 public final class FaultLoadHarness {
     private static final int PARTITIONS = 3;
@@ -66,7 +68,10 @@ public final class FaultLoadHarness {
         String load = args.length > 0 ? args[0] : "mixed";
         int n = args.length > 1 ? Integer.parseInt(args[1]) : 200_000;
         int threads = args.length > 2 ? Integer.parseInt(args[2]) : 1;
-        List<DeviceFault> warmUp = load(load, WARM_UP, BASE, "warm-");
+        // -Dfaults.warm-up=N: the JIT compiles the hot paths of the broker, the clients and fault-streams during
+        // the first few hundred thousand faults on a shared machine, and that compiling is not the sustained cost
+        int warmUpFaults = Integer.getInteger("faults.warm-up", WARM_UP);
+        List<DeviceFault> warmUp = load(load, warmUpFaults, BASE, "warm-");
         long measuredBase = warmUp.get(warmUp.size() - 1).receiveTimeMs()
                 + Duration.ofHours(2).toMillis();
         List<DeviceFault> faults = load(load, n, measuredBase, "");
@@ -148,6 +153,17 @@ public final class FaultLoadHarness {
                         cpu.processNanos() / 1e9 / seconds,
                         loadAverage());
                 System.out.printf("CPU per fault by thread, us:%s%n", cpu.perFault(received));
+                // the JIT compiles the hot paths of the broker, the clients and fault-streams for minutes on a shared
+                // machine: a cost of the first minutes, not of the sustained rate
+                double steadyMicros = (cpu.processNanos() - cpu.jitNanos()) / 1e3 / received;
+                System.out.printf(
+                        "without the JIT compiler threads: %.1f us per fault in the process = %.0f faults/s on 2 cores;"
+                                + " GC pauses %.1f us per fault (elapsed); warm-up %d faults%n",
+                        steadyMicros, 2e6 / steadyMicros, cpu.gcPauseMillis() * 1e3 / received, warmUpFaults);
+                System.out.printf(
+                        "allocated per fault: %d bytes in the stream thread(s), %d bytes in the live threads of the"
+                                + " process%n",
+                        cpu.streamAllocatedBytes() / received, cpu.allocatedBytes() / received);
                 System.out.printf(
                         "resident memory (broker + fault-streams + harness): peak %d MB; heap used %d MB"
                                 + " of %d MB max%n",
@@ -296,40 +312,124 @@ public final class FaultLoadHarness {
 
     private static final byte[] OUTCOME = "\"outcome\":\"".getBytes(StandardCharsets.US_ASCII);
 
-    /** CPU time of the process and of its threads by group (see {@link #group}) so far, in ns. */
-    private record CpuTimes(long processNanos, Map<String, Long> byGroup) {
+    /** One thread's figures so far: its group, CPU time (ns) and bytes allocated (0 where unknown). */
+    private record ThreadTimes(String group, long cpuNanos, long allocatedBytes) {}
+
+    /**
+     * CPU time of the process and of each thread so far (keyed "java-ID" for the thread bean's threads, "os-TID" for
+     * the JVM's compiler and GC threads, which the thread bean does not show, read from /proc), and the GC pauses.
+     * Deltas are taken per thread, so a thread that ended (the JVM starts and stops compiler threads as needed) or
+     * started between two readings counts only what it ran in between; what ended threads ran is in the remainder.
+     */
+    private record CpuTimes(long processNanos, Map<String, ThreadTimes> threads, long gcPauseMillis) {
+        static final String JIT = "JIT compiler threads";
+        static final String GC = "GC threads";
+        static final String STREAM = "stream threads";
+
         static CpuTimes now() {
             var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-            Map<String, Long> byGroup = new TreeMap<>();
-            for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+            var allocation = (com.sun.management.ThreadMXBean) bean;
+            Map<String, ThreadTimes> threads = new TreeMap<>();
+            for (ThreadInfo info : bean.getThreadInfo(bean.getAllThreadIds())) {
                 if (info != null) {
-                    byGroup.merge(
-                            group(info.getThreadName()),
-                            Math.max(0, threads.getThreadCpuTime(info.getThreadId())),
-                            Long::sum);
+                    long id = info.getThreadId();
+                    threads.put(
+                            "java-" + id,
+                            new ThreadTimes(
+                                    group(info.getThreadName()),
+                                    Math.max(0, bean.getThreadCpuTime(id)),
+                                    Math.max(0, allocation.getThreadAllocatedBytes(id))));
                 }
             }
-            return new CpuTimes(os.getProcessCpuTime(), byGroup);
+            nativeThreads(threads);
+            long gcMillis = ManagementFactory.getGarbageCollectorMXBeans().stream()
+                    .mapToLong(gc -> Math.max(0, gc.getCollectionTime()))
+                    .sum();
+            return new CpuTimes(os.getProcessCpuTime(), threads, gcMillis);
+        }
+
+        /**
+         * The JVM's compiler and GC threads ("C2 CompilerThread0", "G1 Conc#0", "GC Thread#1", ... in
+         * /proc/self/task/TID/stat; CPU in clock ticks of 10 ms).
+         */
+        private static void nativeThreads(Map<String, ThreadTimes> threads) {
+            try (var tasks = Files.list(Path.of("/proc/self/task"))) {
+                for (Path task : (Iterable<Path>) tasks::iterator) {
+                    String stat;
+                    try {
+                        stat = Files.readString(task.resolve("stat"));
+                    } catch (java.io.IOException ended) {
+                        continue;
+                    }
+                    int close = stat.lastIndexOf(')');
+                    String name = stat.substring(stat.indexOf('(') + 1, close);
+                    String group = name.contains("CompilerThre")
+                            ? JIT
+                            : name.startsWith("GC Thread") || name.startsWith("G1 ") ? GC : null;
+                    if (group != null) {
+                        String[] fields = stat.substring(close + 2).split(" ");
+                        // fields after the name: state is 0, utime 11, stime 12
+                        long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                        threads.put("os-" + task.getFileName(), new ThreadTimes(group, ticks * 10_000_000L, 0));
+                    }
+                }
+            } catch (java.io.IOException | RuntimeException e) {
+                // no /proc: the JVM's threads stay in the remainder
+            }
+        }
+
+        /** CPU ns by group. */
+        Map<String, Long> byGroup() {
+            Map<String, Long> groups = new TreeMap<>();
+            threads.values().forEach(t -> groups.merge(t.group(), t.cpuNanos(), Long::sum));
+            groups.putIfAbsent(JIT, 0L);
+            groups.putIfAbsent(GC, 0L);
+            return groups;
         }
 
         long streamNanos() {
-            return byGroup.getOrDefault("stream threads", 0L);
+            return byGroup().getOrDefault(STREAM, 0L);
+        }
+
+        long jitNanos() {
+            return byGroup().getOrDefault(JIT, 0L);
+        }
+
+        long streamAllocatedBytes() {
+            return threads.values().stream()
+                    .filter(t -> t.group().equals(STREAM))
+                    .mapToLong(ThreadTimes::allocatedBytes)
+                    .sum();
+        }
+
+        long allocatedBytes() {
+            return threads.values().stream()
+                    .mapToLong(ThreadTimes::allocatedBytes)
+                    .sum();
         }
 
         CpuTimes minus(CpuTimes before) {
-            Map<String, Long> delta = new TreeMap<>();
-            byGroup.forEach((group, nanos) -> delta.put(group, nanos - before.byGroup.getOrDefault(group, 0L)));
-            long threads = delta.values().stream().mapToLong(Long::longValue).sum();
-            // what no live thread accounts for: the JVM's own threads (GC, JIT) and threads that ended
-            delta.put("JVM (GC, JIT) and ended threads", (processNanos - before.processNanos) - threads);
-            return new CpuTimes(processNanos - before.processNanos, delta);
+            Map<String, ThreadTimes> delta = new TreeMap<>();
+            threads.forEach((key, t) -> {
+                ThreadTimes was = before.threads.getOrDefault(key, new ThreadTimes(t.group(), 0, 0));
+                delta.put(
+                        key,
+                        new ThreadTimes(
+                                t.group(), t.cpuNanos() - was.cpuNanos(), t.allocatedBytes() - was.allocatedBytes()));
+            });
+            long accounted =
+                    delta.values().stream().mapToLong(ThreadTimes::cpuNanos).sum();
+            long process = processNanos - before.processNanos;
+            // what no thread above accounts for: the JVM's other threads (VM thread, ...) and threads that ended
+            delta.put("remainder", new ThreadTimes("other JVM and ended threads", process - accounted, 0));
+            return new CpuTimes(process, delta, gcPauseMillis - before.gcPauseMillis);
         }
 
         /** Microseconds per fault by group, largest first. */
         String perFault(long faults) {
             StringBuilder out = new StringBuilder();
-            byGroup.entrySet().stream()
+            byGroup().entrySet().stream()
                     .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                     .forEach(e -> out.append(String.format(" %s %.1f;", e.getKey(), e.getValue() / 1e3 / faults)));
             return out.toString();

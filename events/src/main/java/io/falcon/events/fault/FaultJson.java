@@ -104,12 +104,22 @@ public final class FaultJson {
         void write(JsonGenerator g) throws IOException;
     }
 
+    /**
+     * One growing buffer per thread (the stream thread encodes a verdict per fault): a fresh builder per record was
+     * the largest allocation of the stream thread, and the result is copied out of it anyway.
+     */
+    private static final ThreadLocal<ByteArrayBuilder> BUFFER =
+            ThreadLocal.withInitial(() -> new ByteArrayBuilder(1024));
+
     private static byte[] write(Writer writer) throws IOException {
-        try (ByteArrayBuilder out = new ByteArrayBuilder(512);
-                JsonGenerator g = FACTORY.createGenerator(out)) {
+        ByteArrayBuilder out = BUFFER.get();
+        out.reset();
+        try (JsonGenerator g = FACTORY.createGenerator(out)) {
             writer.write(g);
             g.flush();
             return out.toByteArray();
+        } finally {
+            out.reset();
         }
     }
 

@@ -2,7 +2,6 @@ package io.falcon.faults.core;
 
 import io.falcon.events.fault.DeviceFault;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * Checks a device fault from another team's collector before it is counted: its names become store keys (joined by
@@ -26,8 +25,6 @@ public final class FaultIntake {
      */
     public static final java.time.Duration MAX_AHEAD = java.time.Duration.ofDays(1);
 
-    private static final Pattern CONFIG_MAP_KEY = Pattern.compile("[-._a-zA-Z0-9]+");
-
     private FaultIntake() {}
 
     /** Why the fault cannot be counted (naming the field), or empty when it can; nowMs is this processor's clock. */
@@ -49,16 +46,48 @@ public final class FaultIntake {
         String node = fault.nodeName();
         if (node.isEmpty()
                 || node.length() > MAX_NODE_NAME
-                || !CONFIG_MAP_KEY.matcher(node).matches()
+                || !isConfigMapKey(node)
                 || node.equals(".")
                 || node.startsWith("..")) {
             return Optional.of("nodeName must be a Kubernetes node name (letters, digits, '-', '_', '.'; at most "
                     + MAX_NODE_NAME + "), got " + shown(node));
         }
-        return text("deviceName", fault.deviceName(), MAX_NAME)
-                .or(() -> text("faultCode", fault.faultCode(), MAX_NAME))
-                .or(() -> fault.faultLevel().flatMap(level -> text("faultLevel", level, MAX_NAME)))
-                .or(() -> fault.jobId().flatMap(job -> text("jobId", job, MAX_NAME)));
+        // checked once per fault on the stream thread: plain branches, no lambdas or streams to allocate
+        Optional<String> device = text("deviceName", fault.deviceName(), MAX_NAME);
+        if (device.isPresent()) {
+            return device;
+        }
+        Optional<String> code = text("faultCode", fault.faultCode(), MAX_NAME);
+        if (code.isPresent()) {
+            return code;
+        }
+        if (fault.faultLevel().isPresent()) {
+            Optional<String> level = text("faultLevel", fault.faultLevel().get(), MAX_NAME);
+            if (level.isPresent()) {
+                return level;
+            }
+        }
+        return fault.jobId().isPresent() ? text("jobId", fault.jobId().get(), MAX_NAME) : Optional.empty();
+    }
+
+    /** {@code [-._a-zA-Z0-9]+}, the characters Kubernetes accepts in a ConfigMap key, without a regex matcher. */
+    static boolean isConfigMapKey(String value) {
+        if (value.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            boolean allowed = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '-'
+                    || c == '.'
+                    || c == '_';
+            if (!allowed) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -73,10 +102,26 @@ public final class FaultIntake {
         if (value.length() > max) {
             return Optional.of(field + " is longer than " + max + " characters");
         }
-        if (value.codePoints().anyMatch(Character::isISOControl)) {
+        // one pass over the chars (control characters are all in the BMP; a surrogate is only a problem unpaired),
+        // reporting a control character first as the two separate checks did
+        boolean control = false;
+        boolean unpaired = false;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (Character.isISOControl(c)) {
+                control = true;
+            } else if (Character.isHighSurrogate(c)
+                    && i + 1 < value.length()
+                    && Character.isLowSurrogate(value.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                unpaired = true;
+            }
+        }
+        if (control) {
             return Optional.of(field + " must not contain control characters, got " + shown(value));
         }
-        if (value.codePoints().anyMatch(c -> c >= Character.MIN_SURROGATE && c <= Character.MAX_SURROGATE)) {
+        if (unpaired) {
             return Optional.of(
                     field + " must be well-formed Unicode (it holds an unpaired surrogate), got " + shown(value));
         }

@@ -39,10 +39,18 @@ public final class JobWindow {
 
         /** The other devices, at most {@link #MAX_PEERS_LISTED} of them. */
         public List<String> listedPeers() {
-            return windowDevices.stream()
-                    .filter(ref -> !ref.equals(fault.deviceRef()))
-                    .limit(MAX_PEERS_LISTED)
-                    .toList();
+            // the fault's own ref once: a storm lists peers for each of thousands of faults
+            String self = fault.deviceRef();
+            List<String> peers = new ArrayList<>(MAX_PEERS_LISTED);
+            for (String ref : windowDevices) {
+                if (peers.size() == MAX_PEERS_LISTED) {
+                    break;
+                }
+                if (!ref.equals(self)) {
+                    peers.add(ref);
+                }
+            }
+            return List.copyOf(peers);
         }
 
         public int peerCount() {

@@ -14,7 +14,9 @@ import java.util.TreeMap;
 public record NodeIsolationState(String clusterId, String nodeName, Map<String, IsolatedDevice> devices) {
 
     public NodeIsolationState {
-        devices = java.util.Collections.unmodifiableMap(new TreeMap<>(devices));
+        // most nodes have no isolated device: the empty state is looked up for every counted fault, so it shares
+        // the immutable empty map instead of copying into a TreeMap
+        devices = devices.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(devices));
     }
 
     /** One isolated device: the codes that isolated it and when it last faulted (ms). */

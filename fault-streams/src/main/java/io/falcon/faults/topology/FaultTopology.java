@@ -63,7 +63,7 @@ public final class FaultTopology {
                 "policy",
                 () -> new PolicyProcessor(policy));
 
-        topology.addSource("faults", keys, bytes, Topics.DEVICE_FAULTS.name());
+        topology.addSource("faults", new RecentKeys(), bytes, Topics.DEVICE_FAULTS.name());
         topology.addProcessor("job-window", () -> new JobWindowProcessor(options, policy, metrics), "faults");
         topology.addStateStore(heldPages(options), "job-window");
 

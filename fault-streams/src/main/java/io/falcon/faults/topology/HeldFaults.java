@@ -4,7 +4,6 @@ import io.falcon.events.fault.DeviceFault;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
@@ -73,7 +72,12 @@ final class HeldFaults {
 
     /** The job's held faults in order (empty when none). */
     List<DeviceFault> faults(String jobKey) {
-        return byJob.getOrDefault(jobKey, List.of()).stream().map(Held::fault).toList();
+        List<Held> list = byJob.getOrDefault(jobKey, List.of());
+        List<DeviceFault> faults = new ArrayList<>(list.size());
+        for (Held h : list) {
+            faults.add(h.fault());
+        }
+        return faults;
     }
 
     /**
@@ -86,16 +90,21 @@ final class HeldFaults {
             return List.of();
         }
         due.remove(new Due(list.get(0).fault().receiveTimeMs(), jobKey));
-        Map<DeviceFault, Boolean> kept = new IdentityHashMap<>();
-        remaining.forEach(f -> kept.put(f, Boolean.TRUE));
         List<Held> next = new ArrayList<>(remaining.size());
         List<Held> removed = new ArrayList<>(list.size() - remaining.size());
+        // remaining is in the job's order: one merge walk, no identity map of the kept faults
+        int r = 0;
         for (Held h : list) {
-            if (kept.containsKey(h.fault())) {
+            if (r < remaining.size() && remaining.get(r) == h.fault()) {
                 next.add(h);
+                r++;
             } else {
                 removed.add(h);
             }
+        }
+        if (r != remaining.size()) {
+            throw new IllegalArgumentException("the remaining faults of " + jobKey.replace(StoreKeys.SEP, '/')
+                    + " are not a subsequence of its held faults");
         }
         size -= removed.size();
         if (next.isEmpty()) {

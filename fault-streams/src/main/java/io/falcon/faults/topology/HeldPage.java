@@ -24,6 +24,8 @@ final class HeldPage {
     private final List<byte[]> slots = new ArrayList<>(SIZE);
 
     private int held;
+    /** Whether a decision round released one of its faults and the page is still to be written. */
+    private boolean changed;
 
     HeldPage(String key) {
         this.key = key;
@@ -63,6 +65,20 @@ final class HeldPage {
         if (slots.set(slot, null) != null) {
             held--;
         }
+    }
+
+    /** Marks the page changed in this decision round; true the first time (so a round lists each page once). */
+    boolean markChanged() {
+        if (changed) {
+            return false;
+        }
+        changed = true;
+        return true;
+    }
+
+    /** The page was written (or deleted) at the end of the round. */
+    void written() {
+        changed = false;
     }
 
     /** The store value: the faults still held. */

@@ -10,11 +10,9 @@ import io.falcon.faults.core.JobWindow;
 import io.falcon.faults.core.Verdicts;
 import io.falcon.ops.FalconMetrics;
 import java.time.Duration;
-import java.util.Collections;
-import java.util.IdentityHashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -183,12 +181,14 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
         long windowMs = options.jobWindow().toMillis();
         long graceMs = options.grace().toMillis();
         // a window is due when event time is past first + window + grace
-        Set<HeldPage> changed = Collections.newSetFromMap(new IdentityHashMap<>());
+        // each changed page once, by its own mark (an identity set hashed every released fault)
+        List<HeldPage> changed = new ArrayList<>();
         for (String jobKey : held.jobsWithFirstUpTo(now - windowMs - graceMs - 1)) {
             decideJob(jobKey, now, windowMs, graceMs, wallMs, changed);
         }
         // each page once per round: rewritten with the faults it still holds, or deleted
         for (HeldPage p : changed) {
+            p.written();
             if (p.held() > 0) {
                 pending.put(p.key(), p.encode());
             } else {
@@ -200,20 +200,33 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
         }
     }
 
-    private void decideJob(String jobKey, long now, long windowMs, long graceMs, long wallMs, Set<HeldPage> changed) {
+    private void decideJob(String jobKey, long now, long windowMs, long graceMs, long wallMs, List<HeldPage> changed) {
         JobWindow.Decision decision = JobWindow.decideDue(held.faults(jobKey), windowMs, graceMs, now);
         for (HeldFaults.Held decided : held.keep(jobKey, decision.remaining())) {
             decided.page().release(decided.slot());
-            changed.add(decided.page());
+            if (decided.page().markChanged()) {
+                changed.add(decided.page());
+            }
         }
         IsolationPolicy policy = policy();
         String jobId = decision.decided().isEmpty()
                 ? jobKey
                 : decision.decided().get(0).fault().jobId().orElse(jobKey);
         int software = 0;
+        // the faults of one software group share code and peer count, so their explanation is built once
+        String explainedCode = null;
+        int explainedPeers = -1;
+        String explanation = "";
         for (JobWindow.Outcome outcome : decision.decided()) {
             if (outcome instanceof JobWindow.Software s) {
                 software++;
+                if (s.peerCount() != explainedPeers || !s.fault().faultCode().equals(explainedCode)) {
+                    explainedCode = s.fault().faultCode();
+                    explainedPeers = s.peerCount();
+                    explanation = "code " + explainedCode + " also on " + explainedPeers
+                            + " other device(s) of job " + jobId + " within "
+                            + options.jobWindow().toSeconds() + "s: software fault, not counted";
+                }
                 forwardVerdict(Verdicts.about(
                         s.fault(),
                         Outcome.SOFTWARE_FAULT,
@@ -221,9 +234,7 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
                         s.listedPeers(),
                         s.peerCount(),
                         List.of(),
-                        "code " + s.fault().faultCode() + " also on " + s.peerCount()
-                                + " other device(s) of job " + jobId + " within "
-                                + options.jobWindow().toSeconds() + "s: software fault, not counted",
+                        explanation,
                         wallMs));
             } else {
                 toCounting(outcome.fault(), wallMs);

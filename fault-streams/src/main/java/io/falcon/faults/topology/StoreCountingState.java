@@ -46,18 +46,31 @@ final class StoreCountingState implements CountingState {
         isolatedByCluster.merge(state.clusterId(), delta, Integer::sum);
     }
 
+    /** The store key of the counter read last: a counted fault reads and then writes the same key. */
+    private CounterKey lastKey;
+
+    private String lastStoreKey;
+
+    private String storeKey(CounterKey key) {
+        if (key != lastKey) {
+            lastStoreKey = StoreKeys.counter(key);
+            lastKey = key;
+        }
+        return lastStoreKey;
+    }
+
     @Override
     public List<Long> faultTimes(CounterKey key) {
-        StoredValues.FaultTimes times = counters.get(StoreKeys.counter(key));
+        StoredValues.FaultTimes times = counters.get(storeKey(key));
         return times == null ? List.of() : times.times();
     }
 
     @Override
     public void putFaultTimes(CounterKey key, List<Long> sortedTimes) {
         if (sortedTimes.isEmpty()) {
-            counters.delete(StoreKeys.counter(key));
+            counters.delete(storeKey(key));
         } else {
-            counters.put(StoreKeys.counter(key), new StoredValues.FaultTimes(sortedTimes));
+            counters.put(storeKey(key), new StoredValues.FaultTimes(sortedTimes));
         }
     }
 
