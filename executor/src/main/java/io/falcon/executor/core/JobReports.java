@@ -33,7 +33,11 @@ public final class JobReports {
     /** The node count last reported per Job uid while its pods waited for nodes. */
     private final Map<String, NodeReport> nodeReports = new ConcurrentHashMap<>();
 
-    private record NodeReport(int registered, int ready, int expected, boolean waiting) {}
+    private record NodeReport(int registered, int ready, int expected) {
+        boolean isShort() {
+            return ready < expected;
+        }
+    }
 
     public JobReports(Events events, Duration imagePullGrace) {
         this.events = events;
@@ -84,26 +88,29 @@ public final class JobReports {
     }
 
     /**
-     * The node count to report for a pending Job: while a pod is Unschedulable, each new count; after that, the
-     * count once more when the pods are no longer Unschedulable.
+     * The node count to report for a pending Job: while a pod is Unschedulable on a pool with fewer Ready nodes than
+     * the Job's pods, each new count; after such a wait, the count once more when the nodes are there. A pod that is
+     * Unschedulable with all nodes Ready (not bound yet, or unschedulable for another reason) is no wait for nodes:
+     * nothing is reported, and the dispatch deadline decides.
      */
     private Optional<NodeReport> nodeReport(
             JobView job, List<PodView> own, Function<String, Optional<EdgeApi.NodeCount>> nodes) {
         if (job.nodePool().isEmpty()) {
             return Optional.empty();
         }
-        boolean waiting = own.stream().anyMatch(p -> p.unschedulable() && !p.deleting());
+        boolean unschedulable = own.stream().anyMatch(p -> p.unschedulable() && !p.deleting());
         NodeReport last = nodeReports.get(job.uid());
-        if (!waiting && (last == null || !last.waiting())) {
+        boolean waitReported = last != null && last.isShort();
+        if (!unschedulable && !waitReported) {
             return Optional.empty(); // nothing waits, or the end of the wait was reported already
         }
         Optional<EdgeApi.NodeCount> count = nodes.apply(job.nodePool().get());
         if (count.isEmpty()) {
             return Optional.empty();
         }
-        NodeReport now = new NodeReport(
-                count.get().registered(), count.get().ready(), JobObservation.expectedPods(job), waiting);
-        if (now.equals(last)) {
+        NodeReport now =
+                new NodeReport(count.get().registered(), count.get().ready(), JobObservation.expectedPods(job));
+        if ((!now.isShort() && !waitReported) || now.equals(last)) {
             return Optional.empty();
         }
         nodeReports.put(job.uid(), now);

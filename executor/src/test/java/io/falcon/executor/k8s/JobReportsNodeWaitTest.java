@@ -101,6 +101,16 @@ class JobReportsNodeWaitTest {
     }
 
     @Test
+    void anUnschedulablePodOnAPoolWithAllItsNodesReadyIsNoWaitForNodes() {
+        // not bound yet, or unschedulable for another reason: the dispatch deadline decides, nothing is reported
+        assertThat(evaluate(pods("Unschedulable"), count(4, 4))).isEmpty();
+        assertThat(evaluate(pods("Unschedulable"), count(4, 4))).isEmpty();
+        assertThat(evaluate(pods("Unschedulable"), count(4, 3)))
+                .as("a node went")
+                .isPresent();
+    }
+
+    @Test
     void withoutACountNothingIsReportedUntilOneCanBeMade() {
         List<Pod> waiting = pods("Unschedulable");
         assertThat(evaluate(waiting, pool -> Optional.empty())).isEmpty();
