@@ -201,13 +201,9 @@ final class SimExecutor {
         }
     }
 
-    /** The informer's cache of nodes: it may be behind (and a restarted executor's is empty until it syncs). */
+    /** The node informer's cache (JobStatusReconciler counts from it, not with an API call). */
     private Optional<io.falcon.executor.core.EdgeApi.NodeCount> nodeCount(ClusterTarget cluster, String pool) {
-        try {
-            return Optional.of(fleet.nodes(cluster, pool));
-        } catch (io.falcon.executor.core.ApiException e) {
-            return Optional.empty();
-        }
+        return Optional.of(fleet.nodesSeen(cluster, pool));
     }
 
     private void inventories() {

@@ -203,6 +203,14 @@ final class SimFleet implements GkeApi, EdgeApi {
         }
     }
 
+    /**
+     * Scripted: someone other than Falcon deletes the pool (an operator, or GKE deleting a failed pool) at once,
+     * without the checks of Falcon's own deletions.
+     */
+    void deleteOutOfBand(String poolName) {
+        pools.entrySet().removeIf(e -> e.getValue().name.equals(poolName));
+    }
+
     /** Nodes of pools that become RUNNING from now on register only after the delay (until the heal). */
     void nodeDelay(Duration delay) {
         nodeDelay = Optional.of(delay);
@@ -538,6 +546,11 @@ final class SimFleet implements GkeApi, EdgeApi {
     @Override
     public NodeCount nodes(ClusterTarget cluster, String pool) {
         maybeFail("nodes.list");
+        return nodesSeen(cluster, pool);
+    }
+
+    /** The pool's nodes as a synced node informer's cache has them (no API call, so no API error). */
+    NodeCount nodesSeen(ClusterTarget cluster, String pool) {
         Pool p = pools.get(key(cluster, pool));
         return p == null ? new NodeCount(0, 0) : new NodeCount(p.registered, p.ready);
     }

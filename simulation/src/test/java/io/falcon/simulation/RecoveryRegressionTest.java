@@ -174,6 +174,36 @@ class RecoveryRegressionTest {
     }
 
     @Test
+    void aFlexStartPoolDeletedUnderItsWaitingJobIsAskedForAgain() {
+        Simulation sim = start(
+                List.of(C0),
+                job("j1")
+                        .supply(SupplyMode.FLEX_START)
+                        .runFor(Duration.ofMinutes(5))
+                        .build());
+        sim.fleet().flexStockout(true);
+        assertThat(sim.runUntil(
+                        () -> phaseOf(sim, "j1") == Phase.DISPATCHING
+                                && sim.job("j1")
+                                        .flatMap(ScheduledJob::reason)
+                                        .filter(Reason.WaitingForNode::equals)
+                                        .isPresent(),
+                        LATE))
+                .isTrue();
+        // the pool goes while its Job's pods wait for nodes: nothing would ever bring them
+        sim.fleet().deleteOutOfBand("falcon-j1");
+        sim.runUntil(() -> false, sim.loop().now().plus(Duration.ofMinutes(30)));
+        assertThat(sim.fleet().livePools())
+                .as("the waiting job's pool is asked for again")
+                .isNotEmpty();
+        sim.fleet().flexStockout(false);
+
+        quiesce(sim);
+        assertThat(last(sim, "j1").status()).isEqualTo(Status.Succeeded);
+        assertThat(sim.fleet().jobCreates()).containsEntry("j1", 1);
+    }
+
+    @Test
     void case4AnAbortRacingAJobCreateRetryLeavesNoKubernetesJob() {
         Simulation sim = start(
                 List.of(C0),

@@ -29,12 +29,7 @@ public final class Fabric8Views {
             }
         }
         Integer parallelism = job.getSpec() == null ? null : job.getSpec().getParallelism();
-        Optional<String> nodePool = Optional.ofNullable(job.getSpec())
-                .map(spec -> spec.getTemplate())
-                .map(template -> template.getSpec())
-                .map(podSpec -> podSpec.getNodeSelector())
-                .map(selector -> selector.get(KubernetesEdgeApi.NODE_POOL_LABEL))
-                .filter(pool -> !pool.isBlank());
+        Optional<String> nodePool = nodePool(job);
         return new JobView(
                 orEmpty(meta.getName()),
                 orEmpty(meta.getUid()),
@@ -45,6 +40,16 @@ public final class Fabric8Views {
                 conditions,
                 parallelism == null ? 1 : parallelism,
                 nodePool);
+    }
+
+    /** The node pool the Job's pods select (its pod template's cloud.google.com/gke-nodepool node selector). */
+    public static Optional<String> nodePool(Job job) {
+        return Optional.ofNullable(job.getSpec())
+                .map(spec -> spec.getTemplate())
+                .map(template -> template.getSpec())
+                .map(podSpec -> podSpec.getNodeSelector())
+                .map(selector -> selector.get(KubernetesEdgeApi.NODE_POOL_LABEL))
+                .filter(pool -> !pool.isBlank());
     }
 
     public static PodView pod(Pod pod) {

@@ -164,10 +164,7 @@ public final class JobStatusReconciler implements AutoCloseable {
                     }
                     // Jobs whose pods wait for this pool's nodes (flex-start) learn at once that the wait is over.
                     for (Job job : w.jobs.getStore().list()) {
-                        if (Fabric8Views.job(job)
-                                .nodePool()
-                                .filter(pool::equals)
-                                .isPresent()) {
+                        if (Fabric8Views.nodePool(job).filter(pool::equals).isPresent()) {
                             evaluateSafely(w, job.getMetadata().getName());
                         }
                     }

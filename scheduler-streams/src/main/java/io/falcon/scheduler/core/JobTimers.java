@@ -15,7 +15,8 @@ import java.util.Optional;
  *   <li>Provisioning, {@link ProvisioningStep#RESERVATION_SHORT} / {@link ProvisioningStep#AWAITING_NODES}:
  *       EnsureNodePool re-sent every reservation retry / provisioning retry; no deadline (seed sections 4 and 5).</li>
  *   <li>Dispatching, its pods waiting for the pool's nodes ({@link ProvisioningStep#AWAITING_NODES}, flex-start):
- *       EnsureJob re-sent every provisioning retry (answered with the pool's node count); no deadline.</li>
+ *       EnsureNodePool and EnsureJob re-sent every provisioning retry (the pool created again if it went; the Job's
+ *       answer carries the pool's node count); no deadline.</li>
  *   <li>Dispatching, Job not seen: EnsureJob re-sent; JobSubmitFailed after the submit deadline.</li>
  *   <li>Dispatching, Job seen: JobFailed when its pods do not all run within the dispatch deadline; Timeout at
  *       the execution deadline.</li>
@@ -67,8 +68,12 @@ final class JobTimers {
                 Optional<Instant> execution = job.executionDeadline(settings.defaultExecutionTimeout());
                 if (job.awaitingNodes()) {
                     if (wakeDue) {
+                        // the desired state is the pool and the Job: a pool deleted under the waiting pods (by an
+                        // operator, or GKE) is asked for again, as while provisioning, or nothing would bring them
+                        // nodes
                         ScheduledJob again = job.withWakeAt(Optional.of(now.plus(settings.provisioningRetry())));
                         state.store(again, out);
+                        out.send(state.ensurePool(again, now));
                         out.send(SchedulerState.ensureJob(again, now));
                         timers.arm(again);
                     }

@@ -49,6 +49,7 @@ class FlexStartFromZeroTest {
                 .as("the execution clock has not started")
                 .isEmpty();
         int ensures = f.commandsOf(ExecutorCommand.EnsureJob.class).size();
+        int poolEnsures = f.commandsOf(ExecutorCommand.EnsureNodePool.class).size();
 
         // past the dispatch deadline and the default execution timeout: still waiting (seed section 4)
         f.advance(DISPATCH_DEADLINE.plus(DEFAULT_TIMEOUT).plusMinutes(5));
@@ -58,6 +59,10 @@ class FlexStartFromZeroTest {
         assertThat(f.commandsOf(ExecutorCommand.EnsureJob.class).size()).isGreaterThan(ensures);
         assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j1").nodePoolName())
                 .isEqualTo("falcon-j1");
+        // and the pool, so that one deleted under the waiting pods is created again
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class).size()).isGreaterThan(poolEnsures);
+        assertThat(f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1").supplyMode())
+                .isEqualTo(io.falcon.events.executor.SupplyMode.FLEX_START);
     }
 
     @Test
