@@ -49,7 +49,8 @@ public final class SchedulerKeys {
     public static final Setting<Duration> PROVISIONING_RETRY = timer(
             "provisioning-retry",
             Duration.ofSeconds(60),
-            "how often EnsureNodePool is re-sent while a pool is created or its nodes are awaited");
+            "how often EnsureNodePool is re-sent while a pool is created or its nodes are awaited (with EnsureJob"
+                    + " when a submitted Job's pods await them)");
     public static final Setting<Duration> PROVISIONING_BACKSTOP = timer(
             "provisioning-backstop",
             Duration.ofMinutes(15),

@@ -19,7 +19,8 @@ public enum ProvisioningStep {
     /**
      * The pool exists and GKE is bringing up its nodes (shown WaitingForNode, seed section 4): re-sent every
      * provisioning retry, with no deadline. Also while {@link Phase#DISPATCHING}: the Job is submitted to a pool that
-     * gets its nodes only for pending pods (flex-start) and its pods wait for them; EnsureJob is re-sent every
+     * gets its nodes only for pending pods (flex-start) and its pods wait for them; EnsureNodePool (a pool deleted
+     * meanwhile is created again) and EnsureJob are re-sent every
      * provisioning retry (the executor answers with the pool's node count), with no deadline, until the nodes are
      * Ready (the dispatch and execution deadlines then count from that moment) or the pods run.
      */
