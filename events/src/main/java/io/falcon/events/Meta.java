@@ -18,10 +18,6 @@ public record Meta(String eventId, Instant occurredAt, String producer) {
 
     /** A deterministic id, for events that must be recognisable when produced again after a restart. */
     public static Meta deterministic(String producer, Instant occurredAt, String identity) {
-        return new Meta(
-                UUID.nameUUIDFromBytes(identity.getBytes(java.nio.charset.StandardCharsets.UTF_8))
-                        .toString(),
-                occurredAt,
-                producer);
+        return new Meta(NameUuid.of(identity), occurredAt, producer);
     }
 }

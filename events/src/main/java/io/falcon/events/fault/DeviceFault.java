@@ -1,11 +1,10 @@
 package io.falcon.events.fault;
 
 import io.falcon.events.Meta;
-import java.nio.charset.StandardCharsets;
+import io.falcon.events.NameUuid;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * One fault a device (NPU/TPU chip) reported on a node, as the fault collector received it, keyed by cluster id.
@@ -34,11 +33,7 @@ public record DeviceFault(
         if (meta == null) {
             String identity = clusterId + "/" + nodeName + "/" + deviceName + "/" + faultCode + "/" + jobId.orElse("")
                     + "/" + receiveTimeMs;
-            meta = new Meta(
-                    UUID.nameUUIDFromBytes(identity.getBytes(StandardCharsets.UTF_8))
-                            .toString(),
-                    Instant.ofEpochMilli(receiveTimeMs),
-                    PRODUCER);
+            meta = new Meta(NameUuid.of(identity), Instant.ofEpochMilli(receiveTimeMs), PRODUCER);
         }
     }
 

@@ -3,12 +3,22 @@ package io.falcon.faults.topology;
 import io.falcon.events.JsonSerde;
 import io.falcon.events.Meta;
 import io.falcon.events.fault.DeviceFault;
+import io.falcon.events.fault.NodeIsolation;
+import io.falcon.faults.core.NodeIsolationState;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -16,15 +26,17 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
- * Compact binary encodings of what fault-streams keeps for itself (the held faults, in {@link HeldPage}s, and the
- * fault times; earlier versions also wrote the internal falcon.fault-counting topic with it): a JSON encode and decode per hop was most of the cost per fault. Every value
+ * Compact binary encodings of what fault-streams keeps for itself (the held faults, in {@link HeldPage}s, the
+ * fault times and the nodes' isolation state; earlier versions also wrote the internal falcon.fault-counting topic with it): a JSON encode and decode per hop was most of the cost per fault. Every value
  * starts with a format byte; values written as JSON by earlier versions (they start with '{') are still read, so
  * changelogs and in-flight records survive an upgrade.
  */
 final class BinaryCodec {
     static final byte FAULT_V1 = 1;
     static final byte TIMES_V1 = 2;
+    static final byte NODE_V1 = 4;
     private static final byte JSON_OBJECT = '{';
+    private static final JsonSerde<NodeIsolationState> NODE_JSON = JsonSerde.of(NodeIsolationState.class);
     private static final JsonSerde<DeviceFault> FAULT_JSON = JsonSerde.of(DeviceFault.class);
     private static final JsonSerde<StoredValues.FaultTimes> TIMES_JSON = JsonSerde.of(StoredValues.FaultTimes.class);
 
@@ -35,6 +47,74 @@ final class BinaryCodec {
                 (Serializer<StoredValues.FaultTimes>) (topic, times) -> times == null ? null : encode(times.times()),
                 (Deserializer<StoredValues.FaultTimes>)
                         (topic, bytes) -> bytes == null ? null : new StoredValues.FaultTimes(decodeTimes(bytes)));
+    }
+
+    /**
+     * A node's isolation state: written on every fault of an isolated device (its last fault time), so its JSON
+     * encode was a tenth of the stream thread once most devices of a busy fleet were isolated.
+     */
+    static Serde<NodeIsolationState> nodeStates() {
+        return Serdes.serdeFrom(
+                (Serializer<NodeIsolationState>) (topic, node) -> node == null ? null : encode(node),
+                (Deserializer<NodeIsolationState>) (topic, bytes) -> bytes == null ? null : decodeNode(bytes));
+    }
+
+    static byte[] encode(NodeIsolationState node) {
+        ByteArrayOutputStream bytes =
+                new ByteArrayOutputStream(64 + 48 * node.devices().size());
+        DataOutputStream out = new DataOutputStream(bytes);
+        try {
+            out.writeByte(NODE_V1);
+            out.writeUTF(node.clusterId());
+            out.writeUTF(node.nodeName());
+            out.writeInt(node.devices().size());
+            for (Map.Entry<String, NodeIsolationState.IsolatedDevice> device :
+                    node.devices().entrySet()) {
+                out.writeUTF(device.getKey());
+                out.writeLong(device.getValue().lastFaultMs());
+                out.writeInt(device.getValue().codes().size());
+                for (NodeIsolation.DeviceIsolation code : device.getValue().codes()) {
+                    out.writeUTF(code.faultCode());
+                    out.writeUTF(code.faultLevel());
+                    out.writeLong(code.lastSeparateTime());
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a ByteArrayOutputStream does not throw
+        }
+        return bytes.toByteArray();
+    }
+
+    static NodeIsolationState decodeNode(byte[] bytes) {
+        if (bytes.length > 0 && bytes[0] == JSON_OBJECT) {
+            return NODE_JSON.fromBytes(bytes);
+        }
+        try {
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
+            if (in.readByte() != NODE_V1) {
+                throw new SerializationException("unknown node isolation encoding " + bytes[0]);
+            }
+            String cluster = in.readUTF();
+            String nodeName = in.readUTF();
+            int devices = in.readInt();
+            Map<String, NodeIsolationState.IsolatedDevice> isolated = new TreeMap<>();
+            for (int d = 0; d < devices; d++) {
+                String device = in.readUTF();
+                long lastFaultMs = in.readLong();
+                int codes = in.readInt();
+                List<NodeIsolation.DeviceIsolation> list = new ArrayList<>(codes);
+                for (int c = 0; c < codes; c++) {
+                    list.add(new NodeIsolation.DeviceIsolation(in.readUTF(), in.readUTF(), in.readLong()));
+                }
+                isolated.put(device, new NodeIsolationState.IsolatedDevice(list, lastFaultMs));
+            }
+            if (in.available() != 0) {
+                throw new SerializationException(in.available() + " bytes after the node isolation state");
+            }
+            return new NodeIsolationState(cluster, nodeName, isolated);
+        } catch (IOException | RuntimeException e) {
+            throw new SerializationException("undecodable node isolation state: " + e.getMessage(), e);
+        }
     }
 
     static byte[] encode(DeviceFault fault) {

@@ -5,7 +5,6 @@ import io.falcon.events.Topic;
 import io.falcon.events.Topics;
 import io.falcon.events.fault.IsolationPolicy;
 import io.falcon.events.streams.StreamsDeadLetters;
-import io.falcon.faults.core.NodeIsolationState;
 import io.falcon.faults.core.Verdicts;
 import io.falcon.ops.FalconMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -14,6 +13,7 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
@@ -73,7 +73,10 @@ public final class FaultTopology {
         topology.addProcessor(
                 COUNTING, () -> new CountingProcessor(options, policy, metrics), "job-window", "counting-in");
         topology.addStateStore(store(options, COUNTER_STORE, BinaryCodec.faultTimes()), COUNTING);
-        topology.addStateStore(store(options, NODE_STORE, JsonSerde.of(NodeIsolationState.class)), COUNTING);
+        // cached: a node's state is rewritten on every fault of one of its isolated devices (the device's last fault
+        // time, for auto-release), and only its last value within a commit interval needs to reach the changelog
+        topology.addStateStore(
+                store(options, NODE_STORE, BinaryCodec.nodeStates()).withCachingEnabled(), COUNTING);
         topology.addStateStore(store(options, CANDIDATE_STORE, JsonSerde.of(StoredValues.Candidates.class)), COUNTING);
         addSink(topology, ISOLATION_SINK, Topics.ISOLATION, COUNTING);
 
@@ -82,26 +85,26 @@ public final class FaultTopology {
         return topology;
     }
 
-    private static <V> StoreBuilder<?> store(FaultTopologyOptions options, String name, Serde<V> values) {
+    private static <V> StoreBuilder<KeyValueStore<String, V>> store(
+            FaultTopologyOptions options, String name, Serde<V> values) {
         var supplier =
                 options.inMemoryStores() ? Stores.inMemoryKeyValueStore(name) : Stores.persistentKeyValueStore(name);
-        // not cached: the processors keep what they read often decoded themselves, and a held fault or a counter
-        // is rarely written twice between two commits, so the cache would only add copying
+        // not cached unless the caller asks: the processors keep what they read often decoded themselves, and a
+        // counter is rarely written twice between two commits, so the cache would only add copying
         return Stores.keyValueStoreBuilder(supplier, Serdes.String(), values).withLoggingEnabled(Map.of());
     }
 
     /**
-     * The job window's pages of held faults ({@link HeldPage}): cached, unlike the others, because a page is
-     * rewritten on every fault added to it and every decision round, and only its last value within a commit
-     * interval needs to reach the changelog.
+     * The job window's pages of held faults ({@link HeldPage}), written when the task commits
+     * ({@link CommitTimePageStore}): a page changes with every fault added to it and every decision round, and only
+     * its value at the commit needs to reach the changelog.
      */
-    private static StoreBuilder<?> heldPages(FaultTopologyOptions options) {
+    private static StoreBuilder<CommitTimePageStore> heldPages(FaultTopologyOptions options) {
         var supplier = options.inMemoryStores()
                 ? Stores.inMemoryKeyValueStore(PENDING_STORE)
                 : Stores.persistentKeyValueStore(PENDING_STORE);
-        return Stores.keyValueStoreBuilder(supplier, Serdes.String(), Serdes.ByteArray())
-                .withLoggingEnabled(Map.of())
-                .withCachingEnabled();
+        return CommitTimePageStore.builder(Stores.keyValueStoreBuilder(supplier, Serdes.String(), Serdes.ByteArray())
+                .withLoggingEnabled(Map.of()));
     }
 
     @SuppressWarnings("unchecked")

@@ -19,7 +19,6 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,9 +36,9 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
 
     private final FaultTopologyOptions options;
     private ProcessorContext<String, Object> context;
-    private KeyValueStore<String, byte[]> pending;
+    private CommitTimePageStore pending;
     private final HeldFaults held = new HeldFaults();
-    /** The page new faults are added to (written through on every add; the store's cache coalesces). */
+    /** The page new faults are added to (marked on every add, written by the store at the commit). */
     private HeldPage page;
 
     private long nextPage;
@@ -61,7 +60,7 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
     @Override
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
-        pending = context.getStateStore(FaultTopology.PENDING_STORE);
+        pending = CommitTimePageStore.of(context.getStateStore(FaultTopology.PENDING_STORE));
         // A re-initialised task (after a rebalance or an aborted transaction) starts from the store again.
         held.clear();
         page = null;
@@ -160,7 +159,7 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
             page = new HeldPage(HeldPage.key(nextPage++));
         }
         int slot = page.add(BinaryCodec.encode(fault));
-        pending.put(page.key(), page.encode());
+        pending.writeAtCommit(page);
         held.add(jobKey, new HeldFaults.Held(arrivals++, fault, page, slot));
         LOG.debug(
                 "job={} cluster={} node={} device={} code={} held in the job window",
@@ -186,16 +185,12 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
         for (String jobKey : held.jobsWithFirstUpTo(now - windowMs - graceMs - 1)) {
             decideJob(jobKey, now, windowMs, graceMs, wallMs, changed);
         }
-        // each page once per round: rewritten with the faults it still holds, or deleted
+        // each page once per round, to be rewritten at the commit with the faults it still holds, or deleted
         for (HeldPage p : changed) {
             p.written();
-            if (p.held() > 0) {
-                pending.put(p.key(), p.encode());
-            } else {
-                pending.delete(p.key());
-                if (p == page) {
-                    page = null;
-                }
+            pending.writeAtCommit(p);
+            if (p.held() == 0 && p == page) {
+                page = null;
             }
         }
     }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.falcon.events.JsonSerde;
 import io.falcon.events.Meta;
 import io.falcon.events.fault.DeviceFault;
+import io.falcon.faults.core.NodeIsolationState;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -48,5 +49,39 @@ class BinaryCodecTest {
         assertThatThrownBy(() -> BinaryCodec.decodeFault(new byte[] {9, 1, 2}))
                 .isInstanceOf(SerializationException.class);
         assertThatThrownBy(() -> BinaryCodec.decodeTimes(new byte[] {2, 1})).isInstanceOf(SerializationException.class);
+    }
+
+    private static final NodeIsolationState NODE = NodeIsolationState.empty("c1", "节点-1")
+            .isolate("Ascend910-0", "8C084E00", 1_770_811_685_650L)
+            .isolate("Ascend910-0", "80E01801", 1_770_811_700_000L)
+            .isolate("Ascend910-3", "8C084E00", 1_770_811_690_000L)
+            .faultSeen("Ascend910-3", 1_770_811_699_000L);
+
+    @Test
+    void aNodeIsolationStateRoundTripsAndIsSmallerThanItsJson() {
+        byte[] bytes = BinaryCodec.encode(NODE);
+        assertThat(BinaryCodec.decodeNode(bytes)).isEqualTo(NODE);
+        NodeIsolationState empty = NodeIsolationState.empty("c1", "n1");
+        assertThat(BinaryCodec.decodeNode(BinaryCodec.encode(empty))).isEqualTo(empty);
+        assertThat(bytes.length)
+                .isLessThan(JsonSerde.of(NodeIsolationState.class).toBytes(NODE).length);
+    }
+
+    @Test
+    void nodeStatesWrittenAsJsonByEarlierVersionsAreStillRead() {
+        byte[] json = JsonSerde.of(NodeIsolationState.class).toBytes(NODE);
+        assertThat(BinaryCodec.decodeNode(json)).isEqualTo(NODE);
+        assertThat(BinaryCodec.nodeStates().deserializer().deserialize("t", json))
+                .isEqualTo(NODE);
+    }
+
+    @Test
+    void aTruncatedOrUnknownNodeStateIsASerializationError() {
+        byte[] bytes = BinaryCodec.encode(NODE);
+        assertThatThrownBy(() -> BinaryCodec.decodeNode(java.util.Arrays.copyOf(bytes, bytes.length - 3)))
+                .isInstanceOf(SerializationException.class);
+        assertThatThrownBy(() -> BinaryCodec.decodeNode(java.util.Arrays.copyOf(bytes, bytes.length + 1)))
+                .isInstanceOf(SerializationException.class);
+        assertThatThrownBy(() -> BinaryCodec.decodeNode(new byte[] {9, 0})).isInstanceOf(SerializationException.class);
     }
 }
