@@ -38,7 +38,7 @@ final class CountingProcessor implements Processor<String, Object, String, Objec
 
     private final FaultTopologyOptions options;
     private ProcessorContext<String, Object> context;
-    private KeyValueStore<String, NodeIsolationState> nodes;
+    private CommitTimeStore<NodeIsolationState> nodes;
     private KeyValueStore<String, StoredValues.Candidates> candidates;
     private final CurrentPolicy currentPolicy;
     private FaultCounting counting;
@@ -58,7 +58,7 @@ final class CountingProcessor implements Processor<String, Object, String, Objec
     @Override
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
-        nodes = context.getStateStore(FaultTopology.NODE_STORE);
+        nodes = CommitTimeStore.of(context.getStateStore(FaultTopology.NODE_STORE));
         candidates = context.getStateStore(FaultTopology.CANDIDATE_STORE);
         counting = new FaultCounting(
                 new StoreCountingState(context.getStateStore(FaultTopology.COUNTER_STORE), nodes, candidates));

@@ -73,10 +73,9 @@ public final class FaultTopology {
         topology.addProcessor(
                 COUNTING, () -> new CountingProcessor(options, policy, metrics), "job-window", "counting-in");
         topology.addStateStore(store(options, COUNTER_STORE, BinaryCodec.faultTimes()), COUNTING);
-        // cached: a node's state is rewritten on every fault of one of its isolated devices (the device's last fault
-        // time, for auto-release), and only its last value within a commit interval needs to reach the changelog
-        topology.addStateStore(
-                store(options, NODE_STORE, BinaryCodec.nodeStates()).withCachingEnabled(), COUNTING);
+        // written at the commit: a node's state is rewritten on every fault of one of its isolated devices (the
+        // device's last fault time, for auto-release), and only its value at the commit needs to reach the changelog
+        topology.addStateStore(CommitTimeStore.builder(store(options, NODE_STORE, BinaryCodec.nodeStates())), COUNTING);
         topology.addStateStore(store(options, CANDIDATE_STORE, JsonSerde.of(StoredValues.Candidates.class)), COUNTING);
         addSink(topology, ISOLATION_SINK, Topics.ISOLATION, COUNTING);
 
@@ -96,14 +95,14 @@ public final class FaultTopology {
 
     /**
      * The job window's pages of held faults ({@link HeldPage}), written when the task commits
-     * ({@link CommitTimePageStore}): a page changes with every fault added to it and every decision round, and only
+     * ({@link CommitTimeStore}): a page changes with every fault added to it and every decision round, and only
      * its value at the commit needs to reach the changelog.
      */
-    private static StoreBuilder<CommitTimePageStore> heldPages(FaultTopologyOptions options) {
+    private static StoreBuilder<CommitTimeStore<byte[]>> heldPages(FaultTopologyOptions options) {
         var supplier = options.inMemoryStores()
                 ? Stores.inMemoryKeyValueStore(PENDING_STORE)
                 : Stores.persistentKeyValueStore(PENDING_STORE);
-        return CommitTimePageStore.builder(Stores.keyValueStoreBuilder(supplier, Serdes.String(), Serdes.ByteArray())
+        return CommitTimeStore.builder(Stores.keyValueStoreBuilder(supplier, Serdes.String(), Serdes.ByteArray())
                 .withLoggingEnabled(Map.of()));
     }
 

@@ -4,15 +4,17 @@ import io.falcon.events.fault.DeviceFault;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.kafka.common.errors.SerializationException;
 
 /**
  * Up to {@link #SIZE} held faults, in arrival order, stored as one value of the job window's store (a page),
  * instead of one value and one tombstone per fault: with the store cached, the changelog gets one record per page
  * written within a commit interval rather than two per fault. A page keeps its faults' binary encodings, so it is
- * rewritten (only the faults still held) by copying bytes; it is deleted once none is held. The page is
- * encoded again on every fault added (the cache keeps values as bytes), so its size trades the changelog records
- * (one per page) against the copying and garbage per fault (half a page): 16 faults, about 1.6 KB.
+ * rewritten (only the faults still held) by copying bytes; it is deleted once none is held. A changed page is
+ * encoded once per commit ({@link CommitTimeStore}), so its size trades the changelog records (one per page changed
+ * within a commit interval) against the bytes written per record: 16 faults, about 1.6 KB.
  */
 final class HeldPage {
     static final int SIZE = 16;
@@ -24,6 +26,8 @@ final class HeldPage {
     private final List<byte[]> slots = new ArrayList<>(SIZE);
 
     private int held;
+    /** What the store is to hold for this page at the commit (one supplier per page, not one per fault). */
+    private final Supplier<Optional<byte[]>> stored = () -> held > 0 ? Optional.of(encode()) : Optional.empty();
     /** Whether a decision round released one of its faults and the page is still to be written. */
     private boolean changed;
 
@@ -43,6 +47,11 @@ final class HeldPage {
 
     String key() {
         return key;
+    }
+
+    /** The page's store value as it will be when asked (at the commit): its encoding, or none once it holds nothing. */
+    Supplier<Optional<byte[]>> stored() {
+        return stored;
     }
 
     boolean full() {

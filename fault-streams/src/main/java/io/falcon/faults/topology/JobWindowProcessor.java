@@ -36,7 +36,7 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
 
     private final FaultTopologyOptions options;
     private ProcessorContext<String, Object> context;
-    private CommitTimePageStore pending;
+    private CommitTimeStore<byte[]> pending;
     private final HeldFaults held = new HeldFaults();
     /** The page new faults are added to (marked on every add, written by the store at the commit). */
     private HeldPage page;
@@ -60,7 +60,7 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
     @Override
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
-        pending = CommitTimePageStore.of(context.getStateStore(FaultTopology.PENDING_STORE));
+        pending = CommitTimeStore.of(context.getStateStore(FaultTopology.PENDING_STORE));
         // A re-initialised task (after a rebalance or an aborted transaction) starts from the store again.
         held.clear();
         page = null;
@@ -159,7 +159,7 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
             page = new HeldPage(HeldPage.key(nextPage++));
         }
         int slot = page.add(BinaryCodec.encode(fault));
-        pending.writeAtCommit(page);
+        pending.writeAtCommit(page.key(), page.stored());
         held.add(jobKey, new HeldFaults.Held(arrivals++, fault, page, slot));
         LOG.debug(
                 "job={} cluster={} node={} device={} code={} held in the job window",
@@ -188,7 +188,7 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
         // each page once per round, to be rewritten at the commit with the faults it still holds, or deleted
         for (HeldPage p : changed) {
             p.written();
-            pending.writeAtCommit(p);
+            pending.writeAtCommit(p.key(), p.stored());
             if (p.held() == 0 && p == page) {
                 page = null;
             }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
@@ -17,19 +18,19 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * CountingState over the counting stage's changelogged stores, so counts and isolations survive restarts. The
- * nodes with isolated devices (few, read for every counted fault) are also held decoded in memory, loaded from the
- * store when the task initialises and written through.
+ * nodes with isolated devices (read for every counted fault) are held decoded in memory, loaded from the store when
+ * the task initialises; a changed node is written to the store at the commit ({@link CommitTimeStore}).
  */
 final class StoreCountingState implements CountingState {
     private final KeyValueStore<String, StoredValues.FaultTimes> counters;
-    private final KeyValueStore<String, NodeIsolationState> nodes;
+    private final CommitTimeStore<NodeIsolationState> nodes;
     private final KeyValueStore<String, StoredValues.Candidates> candidates;
     private final Map<String, NodeIsolationState> isolatedNodes = new HashMap<>();
     private final Map<String, Integer> isolatedByCluster = new HashMap<>();
 
     StoreCountingState(
             KeyValueStore<String, StoredValues.FaultTimes> counters,
-            KeyValueStore<String, NodeIsolationState> nodes,
+            CommitTimeStore<NodeIsolationState> nodes,
             KeyValueStore<String, StoredValues.Candidates> candidates) {
         this.counters = counters;
         this.nodes = nodes;
@@ -117,11 +118,8 @@ final class StoreCountingState implements CountingState {
     @Override
     public void putNode(NodeIsolationState state) {
         String key = StoreKeys.node(state.clusterId(), state.nodeName());
-        if (state.isEmpty()) {
-            nodes.delete(key);
-        } else {
-            nodes.put(key, state);
-        }
+        // written at the commit: a busy node's last fault time changes with every fault of its isolated devices
+        nodes.writeAtCommit(key, () -> state.isEmpty() ? Optional.empty() : Optional.of(state));
         cache(key, state);
     }
 

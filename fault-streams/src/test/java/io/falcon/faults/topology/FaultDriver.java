@@ -154,6 +154,17 @@ final class FaultDriver implements AutoCloseable {
         return count;
     }
 
+    /**
+     * What the commits wrote to a store's changelog topic so far, in order, decoded with the given deserializer:
+     * read without going through the store (whose reads would write what waits for the commit).
+     */
+    <V> List<KeyValue<String, V>> changelog(
+            String store, org.apache.kafka.common.serialization.Deserializer<V> values) {
+        return driver.createOutputTopic(
+                        "fault-test-" + store + "-changelog", Serdes.String().deserializer(), values)
+                .readKeyValuesToList();
+    }
+
     /** How many faults the job window's pages hold now. */
     long heldFaults() {
         long count = 0;
