@@ -38,6 +38,15 @@ final class FaultBytes {
 
     private static final OutsideSubset OUTSIDE = new OutsideSubset();
 
+    /** The bytes (and chars) a string of the subset is made of: printable ASCII but the quote and the backslash. */
+    private static final boolean[] PLAIN = new boolean[256];
+
+    static {
+        for (int c = 0x20; c <= 0x7E; c++) {
+            PLAIN[c] = c != '"' && c != '\\';
+        }
+    }
+
     // The fields of a DeviceFault, by their index in FAULT_FIELDS (and their bit in the set of fields seen).
     private static final int META = 0;
     private static final int CLUSTER_ID = 1;
@@ -82,6 +91,9 @@ final class FaultBytes {
     private byte[] in = new byte[0];
     private int pos;
     private int end;
+    /** String.hashCode of the last string stringEnd went over (its bytes are ASCII). */
+    private int hash;
+
     private byte[] out = new byte[1024];
     private int size;
 
@@ -193,9 +205,10 @@ final class FaultBytes {
         Optional<String> job = Optional.empty();
         long receiveTimeMs = 0;
         int seen = 0;
+        int field = -1;
         expect('{');
         do {
-            int field = name(FAULT_FIELDS);
+            field = name(FAULT_FIELDS, field + 1);
             if ((seen & 1 << field) != 0) {
                 // a repeated field: which one counts is the mapper's business
                 throw OUTSIDE;
@@ -228,9 +241,10 @@ final class FaultBytes {
         Instant occurredAt = null;
         String producer = null;
         int seen = 0;
+        int field = -1;
         expect('{');
         do {
-            int field = name(META_FIELDS);
+            field = name(META_FIELDS, field + 1);
             if ((seen & 1 << field) != 0) {
                 throw OUTSIDE;
             }
@@ -263,38 +277,61 @@ final class FaultBytes {
         return false;
     }
 
-    /** The index in names of the field name at pos (after whitespace). */
-    private int name(byte[][] names) {
+    /**
+     * The index in names of the field name at pos (after whitespace). The name at index expected (the one after the
+     * previous field in the order the mapper writes them) is tried first: a fault written by Falcon matches at once.
+     */
+    private int name(byte[][] names, int expected) {
         skipWhitespace();
         if (in[pos] != '"') {
             throw OUTSIDE;
         }
         int from = pos + 1;
-        int to = stringEnd(from);
+        if (expected < names.length && nameAt(from, names[expected])) {
+            pos = from + names[expected].length + 1;
+            return expected;
+        }
         for (int i = 0; i < names.length; i++) {
-            if (Arrays.equals(in, from, to, names[i], 0, names[i].length)) {
-                pos = to + 1;
+            if (nameAt(from, names[i])) {
+                pos = from + names[i].length + 1;
                 return i;
             }
         }
-        // an unknown field: the mapper skips it, whatever its value holds
+        // an unknown field (or a known one escaped): the mapper skips it, whatever its value holds
         throw OUTSIDE;
     }
 
-    /** The index of the closing quote of the string whose first byte is at from; OUTSIDE for any other byte. */
+    /** Whether the string starting at from is name (names hold no quote, so a match ends at the closing quote). */
+    private boolean nameAt(int from, byte[] name) {
+        int n = name.length;
+        if (from + n >= end) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (in[from + i] != name[i]) {
+                return false;
+            }
+        }
+        return in[from + n] == '"';
+    }
+
+    /**
+     * The index of the closing quote of the string whose first byte is at from, its hash code left in hash; OUTSIDE
+     * for any byte but those of PLAIN (negative bytes are the UTF-8 of non-ASCII characters).
+     */
     private int stringEnd(int from) {
         int i = from;
-        while (true) {
-            byte c = in[i];
-            if (c == '"') {
-                return i;
-            }
-            // negative bytes are the UTF-8 of non-ASCII characters
-            if (c < 0x20 || c > 0x7E || c == '\\') {
-                throw OUTSIDE;
-            }
+        int h = 0;
+        byte c;
+        while (PLAIN[(c = in[i]) & 0xFF]) {
+            h = 31 * h + c;
             i++;
         }
+        if (c != '"') {
+            throw OUTSIDE;
+        }
+        hash = h;
+        return i;
     }
 
     private String string(boolean intern) {
@@ -304,7 +341,7 @@ final class FaultBytes {
         int from = pos + 1;
         int to = stringEnd(from);
         pos = to + 1;
-        return intern ? strings.get(in, from, to) : new String(in, from, to - from, StandardCharsets.ISO_8859_1);
+        return intern ? strings.get(in, from, to, hash) : new String(in, from, to - from, StandardCharsets.ISO_8859_1);
     }
 
     private Instant instant() {
@@ -417,7 +454,7 @@ final class FaultBytes {
         b[at++] = '"';
         for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
-            if (c < 0x20 || c > 0x7E || c == '"' || c == '\\') {
+            if (c > 0x7E || !PLAIN[c]) {
                 throw OUTSIDE;
             }
             b[at++] = (byte) c;
@@ -482,33 +519,32 @@ final class FaultBytes {
         /** Longer strings are looked up as often but would cost more to compare than to copy. */
         static final int MAX_LENGTH = 64;
 
-        private final String[] slots = new String[SLOTS];
+        private final byte[][] keys = new byte[SLOTS][];
+        private final String[] values = new String[SLOTS];
 
-        String get(byte[] b, int from, int to) {
+        /** The string of the ASCII bytes b[from, to), whose String.hashCode is hash. */
+        String get(byte[] b, int from, int to, int hash) {
             int n = to - from;
             if (n > MAX_LENGTH) {
                 return new String(b, from, n, StandardCharsets.ISO_8859_1);
             }
-            int h = 0;
-            for (int i = from; i < to; i++) {
-                h = 31 * h + b[i];
-            }
-            int slot = (h ^ h >>> 12) & (SLOTS - 1);
-            String cached = slots[slot];
-            if (cached != null && sameAscii(cached, b, from, n)) {
-                return cached;
+            int slot = (hash ^ hash >>> 12) & (SLOTS - 1);
+            byte[] key = keys[slot];
+            if (key != null && same(key, b, from, n)) {
+                return values[slot];
             }
             String s = new String(b, from, n, StandardCharsets.ISO_8859_1);
-            slots[slot] = s;
+            keys[slot] = Arrays.copyOfRange(b, from, to);
+            values[slot] = s;
             return s;
         }
 
-        private static boolean sameAscii(String s, byte[] b, int from, int n) {
-            if (s.length() != n) {
+        private static boolean same(byte[] key, byte[] b, int from, int n) {
+            if (key.length != n) {
                 return false;
             }
             for (int i = 0; i < n; i++) {
-                if (s.charAt(i) != b[from + i]) {
+                if (key[i] != b[from + i]) {
                     return false;
                 }
             }

@@ -92,16 +92,16 @@ class FaultJsonPropertyTest {
         byte[] first = a.replaceAll("[^\\x20-\\x7e]", "?").getBytes(StandardCharsets.US_ASCII);
         byte[] second = b.replaceAll("[^\\x20-\\x7e]", "?").getBytes(StandardCharsets.US_ASCII);
         FaultBytes.Strings strings = new FaultBytes.Strings();
-        String s1 = strings.get(first, 0, first.length);
-        String s2 = strings.get(second, 0, second.length);
-        String again = strings.get(first, 0, first.length);
+        String s1 = strings.get(first, 0, first.length, s(first).hashCode());
+        String s2 = strings.get(second, 0, second.length, s(second).hashCode());
+        String again = strings.get(first, 0, first.length, s(first).hashCode());
         assertThat(s1).isEqualTo(new String(first, StandardCharsets.US_ASCII));
         assertThat(s2).isEqualTo(new String(second, StandardCharsets.US_ASCII));
         assertThat(again).isEqualTo(s1);
         if (second.length <= FaultBytes.Strings.MAX_LENGTH) {
-            assertThat(strings.get(second, 0, second.length))
+            assertThat(strings.get(second, 0, second.length, s(second).hashCode()))
                     .as("a repeated string is the cached instance")
-                    .isSameAs(strings.get(second, 0, second.length));
+                    .isSameAs(strings.get(second, 0, second.length, s(second).hashCode()));
         }
     }
 
@@ -343,6 +343,10 @@ class FaultJsonPropertyTest {
         } catch (Exception e) {
             return Optional.empty();
         }
+    }
+
+    private static String s(byte[] ascii) {
+        return new String(ascii, StandardCharsets.US_ASCII);
     }
 
     private static String utf8(byte[] bytes) {
