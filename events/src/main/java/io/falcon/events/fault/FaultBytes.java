@@ -14,7 +14,9 @@ import java.util.Optional;
  * own fields each at most once (any order, JSON whitespace between tokens), {@code receiveTimeMs} a plain integer
  * within a long. Everything else (escapes, other bytes, unknown or repeated fields, fractions, trailing content)
  * is left to the Jackson tiers, so that what this class reads and writes is by construction what the mapper would
- * (FaultJsonPropertyTest checks it). One instance per thread holds the reused buffers and the string cache.
+ * (FaultJsonPropertyTest checks it). One instance per thread holds the reused buffers. The strings read are new
+ * instances: a per-thread cache handing out the same instance for the same bytes (hash code kept) was measured and
+ * dropped (docs/performance.md, fault-streams: it saved allocation but cost time).
  */
 final class FaultBytes {
     /**
@@ -86,13 +88,10 @@ final class FaultBytes {
     private static final byte[] END_EVIDENCE = ascii("}}")[0];
     private static final byte[] MIN_LONG = ascii(Long.toString(Long.MIN_VALUE))[0];
 
-    private final Strings strings = new Strings();
     private final AsciiView view = new AsciiView();
     private byte[] in = new byte[0];
     private int pos;
     private int end;
-    /** String.hashCode of the last string stringEnd went over (its bytes are ASCII). */
-    private int hash;
 
     private byte[] out = new byte[1024];
     private int size;
@@ -100,13 +99,13 @@ final class FaultBytes {
     private FaultBytes() {}
 
     /** The fault, or empty when the bytes are outside the subset. */
-    static Optional<DeviceFault> readFault(byte[] bytes, boolean internStrings) {
+    static Optional<DeviceFault> readFault(byte[] bytes) {
         if (bytes.length > MAX_READ) {
             return Optional.empty();
         }
         FaultBytes reader = PER_THREAD.get();
         try {
-            return Optional.of(reader.fault(bytes, internStrings));
+            return Optional.of(reader.fault(bytes));
         } catch (OutsideSubset | ArrayIndexOutOfBoundsException e) {
             // an index out of bounds is input that ends too early: the Jackson tiers say what is wrong with it
             return Optional.empty();
@@ -192,7 +191,7 @@ final class FaultBytes {
 
     // ---- reading ----
 
-    private DeviceFault fault(byte[] bytes, boolean intern) {
+    private DeviceFault fault(byte[] bytes) {
         in = bytes;
         pos = 0;
         end = bytes.length;
@@ -218,14 +217,14 @@ final class FaultBytes {
             skipWhitespace();
             switch (field) {
                 // a null meta is a missing one, as for the mapper: the record derives it
-                case META -> meta = isNull() ? null : meta(intern);
-                case CLUSTER_ID -> cluster = string(intern);
-                case NODE_NAME -> node = string(intern);
-                case DEVICE_NAME -> device = string(intern);
-                case FAULT_CODE -> code = string(intern);
+                case META -> meta = isNull() ? null : meta();
+                case CLUSTER_ID -> cluster = string();
+                case NODE_NAME -> node = string();
+                case DEVICE_NAME -> device = string();
+                case FAULT_CODE -> code = string();
                 // the mapper reads a null Optional as empty
-                case FAULT_LEVEL -> level = isNull() ? Optional.empty() : Optional.of(string(intern));
-                case JOB_ID -> job = isNull() ? Optional.empty() : Optional.of(string(intern));
+                case FAULT_LEVEL -> level = isNull() ? Optional.empty() : Optional.of(string());
+                case JOB_ID -> job = isNull() ? Optional.empty() : Optional.of(string());
                 default -> receiveTimeMs = integer();
             }
         } while (nextMember());
@@ -236,7 +235,7 @@ final class FaultBytes {
         return new DeviceFault(meta, cluster, node, device, code, level, job, receiveTimeMs);
     }
 
-    private Meta meta(boolean intern) {
+    private Meta meta() {
         String eventId = null;
         Instant occurredAt = null;
         String producer = null;
@@ -252,9 +251,8 @@ final class FaultBytes {
             expect(':');
             skipWhitespace();
             switch (field) {
-                // unique per event: caching it would only push the repeated names out
-                case EVENT_ID -> eventId = string(false);
-                case PRODUCER -> producer = string(intern);
+                case EVENT_ID -> eventId = string();
+                case PRODUCER -> producer = string();
                 default -> occurredAt = instant();
             }
         } while (nextMember());
@@ -316,32 +314,28 @@ final class FaultBytes {
     }
 
     /**
-     * The index of the closing quote of the string whose first byte is at from, its hash code left in hash; OUTSIDE
-     * for any byte but those of PLAIN (negative bytes are the UTF-8 of non-ASCII characters).
+     * The index of the closing quote of the string whose first byte is at from; OUTSIDE for any byte but those of
+     * PLAIN (negative bytes are the UTF-8 of non-ASCII characters).
      */
     private int stringEnd(int from) {
         int i = from;
-        int h = 0;
-        byte c;
-        while (PLAIN[(c = in[i]) & 0xFF]) {
-            h = 31 * h + c;
+        while (PLAIN[in[i] & 0xFF]) {
             i++;
         }
-        if (c != '"') {
+        if (in[i] != '"') {
             throw OUTSIDE;
         }
-        hash = h;
         return i;
     }
 
-    private String string(boolean intern) {
+    private String string() {
         if (in[pos] != '"') {
             throw OUTSIDE;
         }
         int from = pos + 1;
         int to = stringEnd(from);
         pos = to + 1;
-        return intern ? strings.get(in, from, to, hash) : new String(in, from, to - from, StandardCharsets.ISO_8859_1);
+        return new String(in, from, to - from, StandardCharsets.ISO_8859_1);
     }
 
     private Instant instant() {
@@ -421,9 +415,22 @@ final class FaultBytes {
         raw(META_EVENT_ID);
         string(meta.eventId());
         raw(OCCURRED_AT_NAME);
-        string(IsoInstant.format(meta.occurredAt()));
+        instant(meta.occurredAt());
         raw(PRODUCER_NAME);
         string(meta.producer());
+    }
+
+    /** The instant's digits straight into the buffer (no String in between), as the mapper writes it. */
+    private void instant(Instant instant) {
+        room(IsoInstant.MAX_ASCII + 2);
+        int after = IsoInstant.formatAscii(instant, out, size + 1);
+        if (after < 0) {
+            string(IsoInstant.format(instant));
+            return;
+        }
+        out[size] = '"';
+        out[after] = '"';
+        size = after + 1;
     }
 
     private void field(byte[] name, String value) {
@@ -507,49 +514,6 @@ final class FaultBytes {
             bytes[i] = texts[i].getBytes(StandardCharsets.US_ASCII);
         }
         return bytes;
-    }
-
-    /**
-     * The strings a fault repeats (cluster, node, device, code, level, job, producer), one instance per distinct
-     * value: a hit allocates nothing, and the instance's hash code, cached after fault-streams' first map lookup, is
-     * not computed again for every fault. Direct-mapped and bounded: a collision replaces the slot's string.
-     */
-    static final class Strings {
-        private static final int SLOTS = 4096;
-        /** Longer strings are looked up as often but would cost more to compare than to copy. */
-        static final int MAX_LENGTH = 64;
-
-        private final byte[][] keys = new byte[SLOTS][];
-        private final String[] values = new String[SLOTS];
-
-        /** The string of the ASCII bytes b[from, to), whose String.hashCode is hash. */
-        String get(byte[] b, int from, int to, int hash) {
-            int n = to - from;
-            if (n > MAX_LENGTH) {
-                return new String(b, from, n, StandardCharsets.ISO_8859_1);
-            }
-            int slot = (hash ^ hash >>> 12) & (SLOTS - 1);
-            byte[] key = keys[slot];
-            if (key != null && same(key, b, from, n)) {
-                return values[slot];
-            }
-            String s = new String(b, from, n, StandardCharsets.ISO_8859_1);
-            keys[slot] = Arrays.copyOfRange(b, from, to);
-            values[slot] = s;
-            return s;
-        }
-
-        private static boolean same(byte[] key, byte[] b, int from, int n) {
-            if (key.length != n) {
-                return false;
-            }
-            for (int i = 0; i < n; i++) {
-                if (key[i] != b[from + i]) {
-                    return false;
-                }
-            }
-            return true;
-        }
     }
 
     /** The ASCII bytes of a string as the characters IsoInstant parses, without copying them into a String. */

@@ -104,7 +104,19 @@ public final class FaultJson {
     };
 
     /** {@link DeviceFault}: read and written over the bytes where it can, on the streaming API where not. */
-    public static final JsonSerde.FastJson<DeviceFault> DEVICE_FAULT = deviceFault(true);
+    public static final JsonSerde.FastJson<DeviceFault> DEVICE_FAULT = new JsonSerde.FastJson<>() {
+        @Override
+        public byte[] encode(DeviceFault fault) throws IOException {
+            Optional<byte[]> bytes = FaultBytes.writeFault(fault);
+            return bytes.isPresent() ? bytes.get() : STREAMING_DEVICE_FAULT.encode(fault);
+        }
+
+        @Override
+        public Optional<DeviceFault> decode(byte[] bytes) {
+            Optional<DeviceFault> fault = FaultBytes.readFault(bytes);
+            return fault.isPresent() ? fault : STREAMING_DEVICE_FAULT.decode(bytes);
+        }
+    };
 
     /** {@link FaultVerdict}: written over the bytes where it can; read by the mapper (fault-streams only writes them). */
     public static final JsonSerde.FastJson<FaultVerdict> VERDICT = new JsonSerde.FastJson<>() {
@@ -119,27 +131,6 @@ public final class FaultJson {
             return Optional.empty();
         }
     };
-
-    /**
-     * The {@link #DEVICE_FAULT} codec, with or without the cache that makes a fault's repeated strings (cluster,
-     * node, device, code, level, job, producer) the same instances from fault to fault; without it only for the
-     * benchmark that weighs the cache.
-     */
-    public static JsonSerde.FastJson<DeviceFault> deviceFault(boolean internStrings) {
-        return new JsonSerde.FastJson<>() {
-            @Override
-            public byte[] encode(DeviceFault fault) throws IOException {
-                Optional<byte[]> bytes = FaultBytes.writeFault(fault);
-                return bytes.isPresent() ? bytes.get() : STREAMING_DEVICE_FAULT.encode(fault);
-            }
-
-            @Override
-            public Optional<DeviceFault> decode(byte[] bytes) {
-                Optional<DeviceFault> fault = FaultBytes.readFault(bytes, internStrings);
-                return fault.isPresent() ? fault : STREAMING_DEVICE_FAULT.decode(bytes);
-            }
-        };
-    }
 
     private interface Writer {
         void write(JsonGenerator g) throws IOException;
