@@ -106,8 +106,9 @@ final class FaultBytes {
         FaultBytes reader = PER_THREAD.get();
         try {
             return Optional.of(reader.fault(bytes));
-        } catch (OutsideSubset | ArrayIndexOutOfBoundsException e) {
-            // an index out of bounds is input that ends too early: the Jackson tiers say what is wrong with it
+        } catch (RuntimeException e) {
+            // OUTSIDE, or an index out of bounds where the input ends too early: the Jackson tiers say what is wrong
+            // with it (a decoder hands back what it cannot read, it does not throw)
             return Optional.empty();
         } finally {
             reader.in = null;
