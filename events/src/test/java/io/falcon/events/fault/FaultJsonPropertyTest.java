@@ -134,7 +134,21 @@ class FaultJsonPropertyTest {
         return Arbitraries.oneOf(
                 Arbitraries.longs(),
                 Arbitraries.longs().between(0, 4_000_000_000_000L),
-                Arbitraries.of(Long.MIN_VALUE, Long.MAX_VALUE, 0L, -1L, 9L, 10L, -10L, 999_999_999_999_999_999L));
+                Arbitraries.of(
+                        Long.MIN_VALUE,
+                        Long.MAX_VALUE,
+                        0L,
+                        -1L,
+                        9L,
+                        10L,
+                        -10L,
+                        99L,
+                        100L,
+                        (long) Integer.MAX_VALUE,
+                        Integer.MAX_VALUE + 1L,
+                        -Integer.MAX_VALUE - 2L,
+                        999_999_999_999_999_999L,
+                        1_000_000_000_000_000_000L));
     }
 
     @Provide
