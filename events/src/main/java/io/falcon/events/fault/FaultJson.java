@@ -16,8 +16,8 @@ import java.util.Optional;
 /**
  * Hand-written JSON for the records fault-streams reads or writes once per fault ({@link DeviceFault} in,
  * {@link FaultVerdict} out). Databinding and {@code DateTimeFormatter} were a fifth of the stream thread's time at
- * 16,000 faults/s; Jackson's streaming parser and generator, which replaced them, were still 11 % and 7 % of it at
- * 50,000 faults/s. So there are tiers, each handing what it does not cover to the next: {@link FaultBytes} reads and
+ * 16,000 faults/s; Jackson's streaming parser and generator, which replaced them, were still 11 % and 7 % of it in
+ * a profile of {@code bench/faults mixed} near 50,000 faults/s. So there are tiers, each handing what it does not cover to the next: {@link FaultBytes} reads and
  * writes the plain common case straight over the bytes; Jackson's streaming API ({@link #STREAMING_DEVICE_FAULT},
  * {@link #STREAMING_VERDICT}) writes every other record and reads the well-formed rest; {@link JsonSerde} hands what
  * neither reads (a null, a number where a string belongs, a missing field, an instant with a zone offset) to the
