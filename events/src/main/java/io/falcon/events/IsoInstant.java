@@ -1,5 +1,6 @@
 package io.falcon.events;
 
+import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -17,40 +18,53 @@ public final class IsoInstant {
 
     private IsoInstant() {}
 
+    /** The longest text {@link #formatAscii} writes: {@code yyyy-MM-ddTHH:mm:ss.nnnnnnnnnZ}. */
+    public static final int MAX_ASCII = 30;
+
     /** Exactly {@link Instant#toString()}: fractions in groups of three digits, none when whole. */
     public static String format(Instant instant) {
+        byte[] out = new byte[MAX_ASCII];
+        int end = formatAscii(instant, out, 0);
+        return end < 0 ? instant.toString() : new String(out, 0, end, StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * {@link #format}'s text as ASCII bytes into out from at (room for {@link #MAX_ASCII} bytes), for a writer that
+     * puts it straight into its buffer; the index after it, or -1 for an instant outside years 0000-9999 (which
+     * {@link #format} leaves to the JDK).
+     */
+    public static int formatAscii(Instant instant, byte[] out, int at) {
         long seconds = instant.getEpochSecond();
         if (seconds < MIN_SECOND || seconds > MAX_SECOND) {
-            return instant.toString();
+            return -1;
         }
         LocalDate date = LocalDate.ofEpochDay(Math.floorDiv(seconds, SECONDS_PER_DAY));
         int secondOfDay = (int) Math.floorMod(seconds, SECONDS_PER_DAY);
         int nanos = instant.getNano();
-        char[] out = new char[30];
-        int at = 0;
-        at = digits(out, at, date.getYear(), 4);
-        out[at++] = '-';
-        at = digits(out, at, date.getMonthValue(), 2);
-        out[at++] = '-';
-        at = digits(out, at, date.getDayOfMonth(), 2);
-        out[at++] = 'T';
-        at = digits(out, at, secondOfDay / 3600, 2);
-        out[at++] = ':';
-        at = digits(out, at, secondOfDay / 60 % 60, 2);
-        out[at++] = ':';
-        at = digits(out, at, secondOfDay % 60, 2);
+        int i = at;
+        i = digits(out, i, date.getYear(), 4);
+        out[i++] = '-';
+        i = digits(out, i, date.getMonthValue(), 2);
+        out[i++] = '-';
+        i = digits(out, i, date.getDayOfMonth(), 2);
+        out[i++] = 'T';
+        i = digits(out, i, secondOfDay / 3600, 2);
+        out[i++] = ':';
+        i = digits(out, i, secondOfDay / 60 % 60, 2);
+        out[i++] = ':';
+        i = digits(out, i, secondOfDay % 60, 2);
         if (nanos != 0) {
-            out[at++] = '.';
+            out[i++] = '.';
             if (nanos % 1_000_000 == 0) {
-                at = digits(out, at, nanos / 1_000_000, 3);
+                i = digits(out, i, nanos / 1_000_000, 3);
             } else if (nanos % 1000 == 0) {
-                at = digits(out, at, nanos / 1000, 6);
+                i = digits(out, i, nanos / 1000, 6);
             } else {
-                at = digits(out, at, nanos, 9);
+                i = digits(out, i, nanos, 9);
             }
         }
-        out[at++] = 'Z';
-        return new String(out, 0, at);
+        out[i++] = 'Z';
+        return i;
     }
 
     /**
@@ -123,9 +137,9 @@ public final class IsoInstant {
         return value;
     }
 
-    private static int digits(char[] out, int at, int value, int width) {
+    private static int digits(byte[] out, int at, int value, int width) {
         for (int i = at + width - 1; i >= at; i--) {
-            out[i] = (char) ('0' + value % 10);
+            out[i] = (byte) ('0' + value % 10);
             value /= 10;
         }
         return at + width;

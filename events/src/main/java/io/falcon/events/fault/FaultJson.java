@@ -15,19 +15,22 @@ import java.util.Optional;
 
 /**
  * Hand-written JSON for the records fault-streams reads or writes once per fault ({@link DeviceFault} in,
- * {@link FaultVerdict} out), on Jackson's streaming API: databinding and {@code DateTimeFormatter} were a fifth of
- * the stream thread's time at 16,000 faults/s. The encoders write byte for byte what the mapper writes (field
- * order of the records, absent optionals left out); the fault decoder reads the well-formed common case and
- * returns empty for anything else (a null, a number where a string belongs, a missing field, an instant with a
- * zone offset), which {@link JsonSerde} then hands to the mapper, so errors and lenient cases are the mapper's.
+ * {@link FaultVerdict} out). Databinding and {@code DateTimeFormatter} were a fifth of the stream thread's time at
+ * 16,000 faults/s; Jackson's streaming parser and generator, which replaced them, were still 11 % and 7 % of it in
+ * a profile of {@code bench/faults mixed} near 50,000 faults/s. So there are tiers, each handing what it does not cover to the next: {@link FaultBytes} reads and
+ * writes the plain common case straight over the bytes; Jackson's streaming API ({@link #STREAMING_DEVICE_FAULT},
+ * {@link #STREAMING_VERDICT}) writes every other record and reads the well-formed rest; {@link JsonSerde} hands what
+ * neither reads (a null, a number where a string belongs, a missing field, an instant with a zone offset) to the
+ * mapper, so errors and lenient cases are the mapper's. Every tier writes byte for byte what the mapper writes (field
+ * order of the records, absent optionals left out) and reads what the mapper would.
  */
 public final class FaultJson {
     private static final JsonFactory FACTORY = Json.mapper().getFactory();
 
     private FaultJson() {}
 
-    /** {@link DeviceFault}: read fast where it can, written fast. */
-    public static final JsonSerde.FastJson<DeviceFault> DEVICE_FAULT = new JsonSerde.FastJson<>() {
+    /** {@link DeviceFault} on Jackson's streaming API alone: the second tier (public for the benchmark). */
+    public static final JsonSerde.FastJson<DeviceFault> STREAMING_DEVICE_FAULT = new JsonSerde.FastJson<>() {
         @Override
         public byte[] encode(DeviceFault fault) throws IOException {
             return write(g -> {
@@ -58,8 +61,8 @@ public final class FaultJson {
         }
     };
 
-    /** {@link FaultVerdict}: written fast; read by the mapper (fault-streams only writes verdicts). */
-    public static final JsonSerde.FastJson<FaultVerdict> VERDICT = new JsonSerde.FastJson<>() {
+    /** {@link FaultVerdict} on Jackson's streaming API alone: the second tier (public for the benchmark). */
+    public static final JsonSerde.FastJson<FaultVerdict> STREAMING_VERDICT = new JsonSerde.FastJson<>() {
         @Override
         public byte[] encode(FaultVerdict v) throws IOException {
             return write(g -> {
@@ -92,6 +95,35 @@ public final class FaultJson {
                 g.writeEndObject();
                 g.writeEndObject();
             });
+        }
+
+        @Override
+        public Optional<FaultVerdict> decode(byte[] bytes) {
+            return Optional.empty();
+        }
+    };
+
+    /** {@link DeviceFault}: read and written over the bytes where it can, on the streaming API where not. */
+    public static final JsonSerde.FastJson<DeviceFault> DEVICE_FAULT = new JsonSerde.FastJson<>() {
+        @Override
+        public byte[] encode(DeviceFault fault) throws IOException {
+            Optional<byte[]> bytes = FaultBytes.writeFault(fault);
+            return bytes.isPresent() ? bytes.get() : STREAMING_DEVICE_FAULT.encode(fault);
+        }
+
+        @Override
+        public Optional<DeviceFault> decode(byte[] bytes) {
+            Optional<DeviceFault> fault = FaultBytes.readFault(bytes);
+            return fault.isPresent() ? fault : STREAMING_DEVICE_FAULT.decode(bytes);
+        }
+    };
+
+    /** {@link FaultVerdict}: written over the bytes where it can; read by the mapper (fault-streams only writes them). */
+    public static final JsonSerde.FastJson<FaultVerdict> VERDICT = new JsonSerde.FastJson<>() {
+        @Override
+        public byte[] encode(FaultVerdict verdict) throws IOException {
+            Optional<byte[]> bytes = FaultBytes.writeVerdict(verdict);
+            return bytes.isPresent() ? bytes.get() : STREAMING_VERDICT.encode(verdict);
         }
 
         @Override
@@ -144,10 +176,27 @@ public final class FaultJson {
         Optional<String> job = Optional.empty();
         boolean hasReceiveTime = false;
         long receiveTimeMs = 0;
+        int seen = 0;
         JsonToken token;
         while ((token = p.nextToken()) == JsonToken.FIELD_NAME) {
             String name = p.currentName();
             JsonToken value = p.nextToken();
+            int bit = switch (name) {
+                case "meta" -> 1;
+                case "clusterId" -> 1 << 1;
+                case "nodeName" -> 1 << 2;
+                case "deviceName" -> 1 << 3;
+                case "faultCode" -> 1 << 4;
+                case "faultLevel" -> 1 << 5;
+                case "jobId" -> 1 << 6;
+                case "receiveTimeMs" -> 1 << 7;
+                default -> 0;
+            };
+            if ((seen & bit) != 0) {
+                // a repeated field: the mapper takes the last one, or fails once the record's constructor has run
+                return Optional.empty();
+            }
+            seen |= bit;
             switch (name) {
                 case "meta" -> {
                     meta = value == JsonToken.START_OBJECT ? readMeta(p) : Optional.empty();
@@ -195,9 +244,21 @@ public final class FaultJson {
         String eventId = null;
         Optional<Instant> occurredAt = Optional.empty();
         String producer = null;
+        int seen = 0;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String name = p.currentName();
             JsonToken value = p.nextToken();
+            int bit = switch (name) {
+                case "eventId" -> 1;
+                case "occurredAt" -> 1 << 1;
+                case "producer" -> 1 << 2;
+                default -> 0;
+            };
+            if ((seen & bit) != 0) {
+                // as for the fault: which of the two counts, or whether it fails, is the mapper's to say
+                return Optional.empty();
+            }
+            seen |= bit;
             switch (name) {
                 case "eventId", "occurredAt", "producer" -> {
                     if (value != JsonToken.VALUE_STRING) {

@@ -118,6 +118,36 @@ class FaultJsonTest {
         }
     }
 
+    @Test
+    void aRepeatedFieldReadsAsTheMapperReadsIt() throws Exception {
+        var serde = Topics.DEVICE_FAULTS.valueSerde();
+        String meta = "\"meta\":{\"eventId\":\"e\",\"occurredAt\":\"2026-02-11T12:08:05.650Z\",\"producer\":\"p\"}";
+        String all = meta + ",\"clusterId\":\"c\",\"nodeName\":\"n\",\"deviceName\":\"d\",\"faultCode\":\"F\","
+                + "\"faultLevel\":\"L1\",\"jobId\":\"j\",\"receiveTimeMs\":5";
+        List<String> repeated = List.of(
+                // before every field of the record is there the mapper takes the last value; after, it fails
+                "{\"clusterId\":\"x\"," + all + "}",
+                "{" + all + ",\"clusterId\":\"x\"}",
+                "{" + all + ",\"meta\":null}",
+                "{" + all + ",\"receiveTimeMs\":6}",
+                "{" + all.replace("\"producer\":\"p\"", "\"producer\":\"p\",\"eventId\":\"f\"") + "}",
+                "{" + all.replace("\"eventId\":\"e\"", "\"eventId\":\"e\",\"eventId\":\"f\"") + "}");
+        for (String json : repeated) {
+            byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+            Optional<DeviceFault> mapper;
+            try {
+                mapper = Optional.of(Json.mapper().readValue(bytes, DeviceFault.class));
+            } catch (Exception e) {
+                mapper = Optional.empty();
+            }
+            if (mapper.isPresent()) {
+                assertThat(serde.fromBytes(bytes)).as(json).isEqualTo(mapper.get());
+            } else {
+                assertThatThrownBy(() -> serde.fromBytes(bytes)).as(json).isInstanceOf(SerializationException.class);
+            }
+        }
+    }
+
     private static DeviceFault fault(Random random) {
         long at = random.nextLong(0, 4_000_000_000_000L);
         Meta meta = random.nextInt(10) == 0
