@@ -75,11 +75,6 @@ final class CommitTimeStore<V> extends WrappedStateStore<KeyValueStore<String, V
         marked.put(key, value);
     }
 
-    /** How many keys wait for the commit (tests). */
-    int marked() {
-        return marked.size();
-    }
-
     @Override
     public void init(StateStoreContext stateStoreContext, StateStore root) {
         if (!(stateStoreContext instanceof InternalProcessorContext<?, ?> internal)) {

@@ -28,8 +28,6 @@ final class HeldPage {
     private int held;
     /** What the store is to hold for this page at the commit (one supplier per page, not one per fault). */
     private final Supplier<Optional<byte[]>> stored = () -> held > 0 ? Optional.of(encode()) : Optional.empty();
-    /** Whether a decision round released one of its faults and the page is still to be written. */
-    private boolean changed;
 
     HeldPage(String key) {
         this.key = key;
@@ -74,20 +72,6 @@ final class HeldPage {
         if (slots.set(slot, null) != null) {
             held--;
         }
-    }
-
-    /** Marks the page changed in this decision round; true the first time (so a round lists each page once). */
-    boolean markChanged() {
-        if (changed) {
-            return false;
-        }
-        changed = true;
-        return true;
-    }
-
-    /** The page was written (or deleted) at the end of the round. */
-    void written() {
-        changed = false;
     }
 
     /** The store value: the faults still held. */

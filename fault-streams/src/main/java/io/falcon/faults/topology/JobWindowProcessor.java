@@ -10,7 +10,6 @@ import io.falcon.faults.core.JobWindow;
 import io.falcon.faults.core.Verdicts;
 import io.falcon.ops.FalconMetrics;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.streams.KeyValue;
@@ -180,28 +179,21 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
         long windowMs = options.jobWindow().toMillis();
         long graceMs = options.grace().toMillis();
         // a window is due when event time is past first + window + grace
-        // each changed page once, by its own mark (an identity set hashed every released fault)
-        List<HeldPage> changed = new ArrayList<>();
         for (String jobKey : held.jobsWithFirstUpTo(now - windowMs - graceMs - 1)) {
-            decideJob(jobKey, now, windowMs, graceMs, wallMs, changed);
+            decideJob(jobKey, now, windowMs, graceMs, wallMs);
         }
-        // each page once per round, to be rewritten at the commit with the faults it still holds, or deleted
-        for (HeldPage p : changed) {
-            p.written();
-            pending.writeAtCommit(p.key(), p.stored());
-            if (p.held() == 0 && p == page) {
-                page = null;
-            }
+        // an emptied page is deleted at the commit; new faults go to a new one
+        if (page != null && page.held() == 0) {
+            page = null;
         }
     }
 
-    private void decideJob(String jobKey, long now, long windowMs, long graceMs, long wallMs, List<HeldPage> changed) {
+    private void decideJob(String jobKey, long now, long windowMs, long graceMs, long wallMs) {
         JobWindow.Decision decision = JobWindow.decideDue(held.faults(jobKey), windowMs, graceMs, now);
         for (HeldFaults.Held decided : held.keep(jobKey, decision.remaining())) {
             decided.page().release(decided.slot());
-            if (decided.page().markChanged()) {
-                changed.add(decided.page());
-            }
+            // rewritten at the commit with the faults it still holds, or deleted (the store writes a page once)
+            pending.writeAtCommit(decided.page().key(), decided.page().stored());
         }
         IsolationPolicy policy = policy();
         String jobId = decision.decided().isEmpty()
