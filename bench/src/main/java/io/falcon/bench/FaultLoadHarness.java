@@ -51,7 +51,8 @@ import org.apache.kafka.common.utils.Utils;
  * A warm-up of 50,000 faults of the same load (other clusters, earlier event time) runs first, so that the figure
  * is the sustained rate rather than the JIT's. The faults are encoded before the clock starts and produced at once;
  * the time runs until every fault has its verdict (one per fault; a marker fault per partition, stamped an hour
- * later, closes the last job windows). It prints faults/s, the verdict outcomes, the CPU time per fault (of the
+ * later, closes the last job windows). It prints faults/s to the last verdict and the steady rate (the verdicts
+ * between the 10 % and the 90 % mark), the verdict outcomes, the CPU time per fault (of the
  * stream threads and of the whole process: on a shared machine faults/s says how much of the cores the run got,
  * CPU per fault what the code costs), and the resident memory of the process (broker included) and the heap.
  * The JVM's own threads (JIT compilers, GC), which the thread bean does not show, are read from /proc.
