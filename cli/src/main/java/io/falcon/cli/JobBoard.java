@@ -5,6 +5,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,9 +26,9 @@ public final class JobBoard {
             Optional<String> clusterId,
             Optional<String> nodePoolName,
             Optional<String> jobUid,
-            Optional<String> dispatchedAt,
-            Optional<String> finishedAt,
-            Optional<String> abortedAt) {
+            Optional<LocalDateTime> dispatchedAt,
+            Optional<LocalDateTime> finishedAt,
+            Optional<LocalDateTime> abortedAt) {
 
         public boolean isTerminal() {
             return status.equals("Succeeded") || status.equals("Failed") || status.equals("Aborted");
@@ -40,26 +42,49 @@ public final class JobBoard {
 
     private JobBoard() {}
 
+    /** The columns {@link #view} reads, in its order. */
+    private static final String VIEW_COLUMNS = "id, actor, name, status, reason, message, cluster_id, node_pool_name,"
+            + " job_uid, dispatched_at, finished_at, aborted_at";
+
+    private static JobView view(ResultSet rows) throws SQLException {
+        return new JobView(
+                rows.getString(1),
+                rows.getString(2),
+                rows.getString(3),
+                rows.getString(4),
+                Optional.ofNullable(rows.getString(5)).filter(r -> !r.isEmpty()),
+                Optional.ofNullable(rows.getString(6)).orElse(""),
+                Optional.ofNullable(rows.getString(7)),
+                Optional.ofNullable(rows.getString(8)),
+                Optional.ofNullable(rows.getString(9)),
+                time(rows, 10),
+                time(rows, 11),
+                time(rows, 12));
+    }
+
+    /**
+     * A TIMESTAMP column as the session's wall-clock time. Read as a time, never as the driver's text: MariaDB
+     * Connector/J's text of a binary-protocol TIMESTAMP(3) drops the leading zeros of the fraction (47.078 came back
+     * as "47.78000"), which reorders times compared as strings.
+     */
+    private static Optional<LocalDateTime> time(ResultSet rows, int column) throws SQLException {
+        return Optional.ofNullable(rows.getObject(column, LocalDateTime.class));
+    }
+
+    /** How the CLI prints a time: the session's wall clock to the millisecond, the way MySQL writes TIMESTAMP(3). */
+    public static String format(LocalDateTime time) {
+        return TIME_FORMAT.format(time);
+    }
+
+    private static final DateTimeFormatter TIME_FORMAT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
+
     public static List<JobView> read(Connection connection) throws SQLException {
         List<JobView> jobs = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(
-                        "SELECT id, actor, name, status, reason, message, cluster_id, node_pool_name, job_uid, dispatched_at,"
-                                + " finished_at, aborted_at FROM jobs ORDER BY created_at, id");
+        try (PreparedStatement select =
+                        connection.prepareStatement("SELECT " + VIEW_COLUMNS + " FROM jobs ORDER BY created_at, id");
                 ResultSet rows = select.executeQuery()) {
             while (rows.next()) {
-                jobs.add(new JobView(
-                        rows.getString(1),
-                        rows.getString(2),
-                        rows.getString(3),
-                        rows.getString(4),
-                        Optional.ofNullable(rows.getString(5)).filter(r -> !r.isEmpty()),
-                        Optional.ofNullable(rows.getString(6)).orElse(""),
-                        Optional.ofNullable(rows.getString(7)),
-                        Optional.ofNullable(rows.getString(8)),
-                        Optional.ofNullable(rows.getString(9)),
-                        Optional.ofNullable(rows.getString(10)),
-                        Optional.ofNullable(rows.getString(11)),
-                        Optional.ofNullable(rows.getString(12))));
+                jobs.add(view(rows));
             }
         }
         return jobs;
@@ -85,8 +110,7 @@ public final class JobBoard {
 
     /** The jobs that match the filter, newest first (the SQL does the filtering, so it scales with the table). */
     public static List<JobView> read(Connection connection, Filter filter) throws SQLException {
-        StringBuilder sql = new StringBuilder("SELECT id, actor, name, status, reason, message, cluster_id,"
-                + " node_pool_name, job_uid, dispatched_at, finished_at, aborted_at FROM jobs WHERE 1 = 1");
+        StringBuilder sql = new StringBuilder("SELECT " + VIEW_COLUMNS + " FROM jobs WHERE 1 = 1");
         List<String> parameters = new ArrayList<>();
         filter.status().ifPresent(v -> {
             sql.append(" AND status = ?");
@@ -112,19 +136,7 @@ public final class JobBoard {
             }
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    jobs.add(new JobView(
-                            rows.getString(1),
-                            rows.getString(2),
-                            rows.getString(3),
-                            rows.getString(4),
-                            Optional.ofNullable(rows.getString(5)).filter(r -> !r.isEmpty()),
-                            Optional.ofNullable(rows.getString(6)).orElse(""),
-                            Optional.ofNullable(rows.getString(7)),
-                            Optional.ofNullable(rows.getString(8)),
-                            Optional.ofNullable(rows.getString(9)),
-                            Optional.ofNullable(rows.getString(10)),
-                            Optional.ofNullable(rows.getString(11)),
-                            Optional.ofNullable(rows.getString(12))));
+                    jobs.add(view(rows));
                 }
             }
         }
@@ -142,7 +154,9 @@ public final class JobBoard {
                 ResultSetMetaData meta = rows.getMetaData();
                 Map<String, String> columns = new LinkedHashMap<>();
                 for (int i = 1; i <= meta.getColumnCount(); i++) {
-                    String value = rows.getString(i);
+                    String value = isTime(meta.getColumnType(i))
+                            ? time(rows, i).map(JobBoard::format).orElse(null)
+                            : rows.getString(i);
                     if (value != null) {
                         columns.put(meta.getColumnLabel(i).toLowerCase(java.util.Locale.ROOT), value);
                     }
@@ -150,5 +164,9 @@ public final class JobBoard {
                 return Optional.of(columns);
             }
         }
+    }
+
+    private static boolean isTime(int sqlType) {
+        return sqlType == java.sql.Types.TIMESTAMP || sqlType == java.sql.Types.TIMESTAMP_WITH_TIMEZONE;
     }
 }

@@ -152,6 +152,51 @@ class FalconCliIT {
     }
 
     @Test
+    void timesAreReadAsTimesWithTheirMillisecondsZeroPadded() throws Exception {
+        String job = SharedInfra.uniqueName("timed");
+        CliRun submitted = cli(
+                "submit",
+                "--id",
+                job,
+                "--actor",
+                "alice",
+                "--name",
+                "t",
+                "--tpu-type",
+                "v6e",
+                "--topology",
+                "2x4",
+                "--spec",
+                SPEC);
+        assertThat(submitted.exitCode()).as(submitted.err()).isZero();
+        // under 100 ms past the second: the driver's text for such a TIMESTAMP(3) once dropped the leading zero
+        try (Connection connection = db.connect(database);
+                PreparedStatement update =
+                        connection.prepareStatement("UPDATE jobs SET dispatched_at = '2026-12-04 00:22:47.078',"
+                                + " finished_at = '2026-12-04 00:22:47.728' WHERE id = ?")) {
+            update.setString(1, job);
+            update.executeUpdate();
+        }
+        try (Connection connection = db.connect(database)) {
+            JobBoard.JobView view = JobBoard.find(connection, job).orElseThrow();
+            assertThat(view.dispatchedAt()).contains(java.time.LocalDateTime.parse("2026-12-04T00:22:47.078"));
+            assertThat(view.finishedAt()).contains(java.time.LocalDateTime.parse("2026-12-04T00:22:47.728"));
+            assertThat(view.dispatchedAt().orElseThrow())
+                    .isBefore(view.finishedAt().orElseThrow());
+            assertThat(JobBoard.read(connection))
+                    .filteredOn(v -> v.id().equals(job))
+                    .singleElement()
+                    .isEqualTo(view);
+            assertThat(JobBoard.columns(connection, job).orElseThrow())
+                    .containsEntry("dispatched_at", "2026-12-04 00:22:47.078")
+                    .containsEntry("finished_at", "2026-12-04 00:22:47.728");
+        }
+        CliRun show = cli("show", job);
+        assertThat(show.exitCode()).as(show.err()).isZero();
+        assertThat(show.out()).containsPattern("(?m)^dispatched_at: +2026-12-04 00:22:47\\.078$");
+    }
+
+    @Test
     void abortMarksTheRowAbortingOnceAndRefusesFinalOrUnknownJobs() throws Exception {
         assertThat(cli(
                                 "submit",

@@ -130,8 +130,8 @@ public final class LocalMain {
                             job.clusterId().orElse("-"),
                             job.nodePoolName().orElse("-"),
                             job.jobUid().orElse("-"),
-                            job.dispatchedAt().orElse("-"),
-                            job.finishedAt().orElse("-"));
+                            job.dispatchedAt().map(JobBoard::format).orElse("-"),
+                            job.finishedAt().map(JobBoard::format).orElse("-"));
                 }
                 return;
             }
