@@ -129,11 +129,11 @@ class EndToEndIT {
             }
             // the queue acquires one job at a time, so the order Kubernetes Jobs were created is the pick order
             assertThat(first.dispatchedAt().orElseThrow())
-                    .isLessThan(high.dispatchedAt().orElseThrow());
+                    .isBefore(high.dispatchedAt().orElseThrow());
             assertThat(high.dispatchedAt().orElseThrow())
-                    .isLessThan(low1.dispatchedAt().orElseThrow());
+                    .isBefore(low1.dispatchedAt().orElseThrow());
             assertThat(low1.dispatchedAt().orElseThrow())
-                    .isLessThan(low2.dispatchedAt().orElseThrow());
+                    .isBefore(low2.dispatchedAt().orElseThrow());
         }
     }
 
