@@ -58,6 +58,8 @@ final class SimFleet implements GkeApi, EdgeApi {
     /** Scripted: no flex-start capacity (scale-ups wait) until cleared or the heal. */
     private boolean stockout;
 
+    private boolean quotaExhausted;
+
     private long opSeq;
     private long uidSeq;
 
@@ -190,6 +192,11 @@ final class SimFleet implements GkeApi, EdgeApi {
         failNext.put(call, n);
     }
 
+    /** Scripted: every node-pool creation is refused for quota (permanent) until this is turned off. */
+    void quotaExhausted(boolean on) {
+        quotaExhausted = on;
+    }
+
     /** A flex-start stockout: no pool gets nodes for its pending pods until it is cleared (or the heal). */
     void flexStockout(boolean on) {
         stockout = on;
@@ -257,7 +264,7 @@ final class SimFleet implements GkeApi, EdgeApi {
                     ApiException.Kind.ALREADY_EXISTS,
                     "ALREADY_EXISTS: node pool " + command.nodePoolName() + " already exists");
         }
-        if (chance(faults.quota())) {
+        if (quotaExhausted || chance(faults.quota())) {
             throw new ApiException(
                     ApiException.Kind.PERMANENT,
                     "RESOURCE_EXHAUSTED: Quota 'TPUS_PER_PROJECT' exceeded. Limit: 64.0 in region us-central1.");

@@ -204,6 +204,47 @@ class RecoveryRegressionTest {
     }
 
     @Test
+    void aFlexStartPoolThatCannotBeCreatedAgainUnderItsWaitingJobFailsTheJobAndFreesTheQueue() {
+        Simulation sim = start(
+                List.of(C0),
+                job("j1")
+                        .supply(SupplyMode.FLEX_START)
+                        .runFor(Duration.ofMinutes(5))
+                        .build(),
+                job("j2")
+                        .actor("bob")
+                        .supply(SupplyMode.FLEX_START)
+                        .runFor(Duration.ofMinutes(5))
+                        .submittedAfter(Duration.ofMinutes(1))
+                        .build());
+        sim.fleet().flexStockout(true);
+        assertThat(sim.runUntil(
+                        () -> phaseOf(sim, "j1") == Phase.DISPATCHING
+                                && sim.job("j1")
+                                        .flatMap(ScheduledJob::reason)
+                                        .filter(Reason.WaitingForNode::equals)
+                                        .isPresent(),
+                        LATE))
+                .isTrue();
+        // the pool goes while its Job's pods wait for nodes, and the project's quota no longer allows it
+        sim.fleet().quotaExhausted(true);
+        sim.fleet().deleteOutOfBand("falcon-j1");
+        assertThat(sim.runUntil(
+                        () -> phaseOf(sim, "j1") == Phase.DONE, sim.loop().now().plus(Duration.ofHours(1))))
+                .as("the job whose pool cannot be created again ends instead of waiting for nodes forever")
+                .isTrue();
+        TaskStatus failed = last(sim, "j1");
+        assertThat(failed.status()).isEqualTo(Status.Failed);
+        assertThat(failed.reason()).contains(Reason.NodePoolFailed);
+        assertThat(failed.message()).contains("Quota 'TPUS_PER_PROJECT' exceeded");
+        sim.fleet().quotaExhausted(false);
+        sim.fleet().flexStockout(false);
+
+        quiesce(sim);
+        assertThat(last(sim, "j2").status()).as("the queue goes on").isEqualTo(Status.Succeeded);
+    }
+
+    @Test
     void case4AnAbortRacingAJobCreateRetryLeavesNoKubernetesJob() {
         Simulation sim = start(
                 List.of(C0),

@@ -108,14 +108,18 @@ final class Provisioning {
 
     /** The job dispatching on this very pool in this cluster whose Job the count is about. */
     private Optional<ScheduledJob> dispatchingOn(ExecutorEvent.NodePoolWaitingForNodes count) {
-        return Optional.ofNullable(state.pools.get(new NodePool.PoolKey(count.clusterId(), count.nodePoolName())))
+        return dispatchingOn(count.clusterId(), count.nodePoolName(), count.jobId());
+    }
+
+    /** The job dispatching on this very pool in this cluster, if it is the job the event is about. */
+    private Optional<ScheduledJob> dispatchingOn(String clusterId, String poolName, String jobId) {
+        return Optional.ofNullable(state.pools.get(new NodePool.PoolKey(clusterId, poolName)))
                 .flatMap(NodePool::heldBy)
-                .filter(count.jobId()::equals)
+                .filter(jobId::equals)
                 .map(state.jobs::get)
                 .filter(job -> job.phase() == Phase.DISPATCHING)
-                .filter(job -> job.clusterId().filter(count.clusterId()::equals).isPresent())
-                .filter(job ->
-                        job.nodePoolName().filter(count.nodePoolName()::equals).isPresent());
+                .filter(job -> job.clusterId().filter(clusterId::equals).isPresent())
+                .filter(job -> job.nodePoolName().filter(poolName::equals).isPresent());
     }
 
     /** Capacity appeared and GKE accepted the creation: a ClusterBusy job is Provisioning again. */
@@ -134,14 +138,32 @@ final class Provisioning {
         Optional.ofNullable(state.jobs.get(creating.jobId())).ifPresent(timers::arm);
     }
 
+    /**
+     * The creation of a pool failed for good: the job provisioning it fails (seed section 9's end path). So does a
+     * job dispatched on the pool while it waits for the pool's nodes: its provisioning retry re-sends EnsureNodePool,
+     * and the executor creates the pool again when it is gone (an operator, or GKE removing a failed pool). If that
+     * creation fails for good, no node will ever come, and the job would otherwise wait for nodes without a deadline
+     * (a flex-start wait has none), holding its queue's slot. Such a pool is deleted, never handed on: it does not
+     * exist, or exists in ERROR.
+     */
     void onFailed(ExecutorEvent.NodePoolCreateFailed failed, Instant now, Decisions out) {
-        provisioningWith(failed.clusterId(), failed.nodePoolName()).ifPresent(job -> {
-            Reason reason = failed.timedOut() ? Reason.NodePoolTimeout : Reason.NodePoolFailed;
-            String message = failed.timedOut()
-                    ? Messages.nodePoolTimeout(Duration.ofSeconds(failed.timeoutSeconds()), failed.message())
-                    : Messages.nodePoolFailed(failed.message());
-            ending.end(job, Status.Failed, Optional.of(reason), message, now, out);
-        });
+        Reason reason = failed.timedOut() ? Reason.NodePoolTimeout : Reason.NodePoolFailed;
+        String message = failed.timedOut()
+                ? Messages.nodePoolTimeout(Duration.ofSeconds(failed.timeoutSeconds()), failed.message())
+                : Messages.nodePoolFailed(failed.message());
+        Optional<ScheduledJob> provisioning = provisioningWith(failed.clusterId(), failed.nodePoolName());
+        if (provisioning.isPresent()) {
+            ending.end(provisioning.get(), Status.Failed, Optional.of(reason), message, now, out);
+            return;
+        }
+        NodePool pool = state.pools.get(new NodePool.PoolKey(failed.clusterId(), failed.nodePoolName()));
+        Optional<ScheduledJob> awaiting = dispatchingOn(failed.clusterId(), failed.nodePoolName(), failed.jobId())
+                .filter(ScheduledJob::awaitingNodes);
+        if (awaiting.isPresent() && pool.state() == NodePool.State.READY) {
+            // Not READY any more, so the ending deletes it instead of releasing it to the queue.
+            state.storePool(pool.with(NodePool.State.CREATING, pool.heldBy()), out);
+            ending.end(awaiting.get(), Status.Failed, Optional.of(reason), message, now, out);
+        }
     }
 
     /**

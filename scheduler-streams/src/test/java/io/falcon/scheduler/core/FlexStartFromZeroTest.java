@@ -161,4 +161,57 @@ class FlexStartFromZeroTest {
         assertThat(done.status()).isEqualTo(Status.Aborted);
         assertThat(done.dispatchedAt()).isEqualTo(Optional.empty());
     }
+
+    private ExecutorEvent.NodePoolCreateFailed createFailed(String jobId) {
+        return new ExecutorEvent.NodePoolCreateFailed(
+                f.meta(),
+                jobId,
+                "c1",
+                "v6e",
+                "falcon-j1",
+                false,
+                0,
+                "RESOURCE_EXHAUSTED: Quota 'TPUS_PER_PROJECT' exceeded");
+    }
+
+    @Test
+    void aPoolThatCannotBeCreatedAgainUnderItsWaitingPodsFailsTheJobOnceAndIsDeletedNotHandedOn() {
+        waitingForNodes();
+        f.submit("j2", "bob");
+        assertThat(f.last("j2").reason()).contains(Reason.Waiting);
+        // the pool went (an operator, GKE), the retry asked for it again, and GKE refused it for good
+        f.observe(createFailed("j1"));
+        TaskStatus failed = f.last("j1");
+        assertThat(failed.status()).isEqualTo(Status.Failed);
+        assertThat(failed.reason()).contains(Reason.NodePoolFailed);
+        assertThat(failed.message()).contains("Quota 'TPUS_PER_PROJECT' exceeded");
+        assertThat(f.lastCommand(ExecutorCommand.EnsureJobDeleted.class, "j1")).isNotNull();
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
+                .anySatisfy(d -> assertThat(d.nodePoolName()).isEqualTo("falcon-j1"));
+        // the next job of the queue provisions a pool of its own instead of inheriting the lost one
+        assertThat(f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j2").nodePoolName())
+                .isEqualTo("falcon-j2");
+        assertThat(f.last("j2").reason()).contains(Reason.Provisioning);
+
+        int published = f.of("j1").size();
+        int deletions =
+                f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class).size();
+        f.observe(createFailed("j1")); // redelivered
+        assertThat(f.of("j1")).hasSize(published);
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).hasSize(deletions);
+    }
+
+    @Test
+    void aCreateFailureOfThePoolOfAJobNoLongerWaitingForNodesOrOfAnotherJobChangesNothing() {
+        waitingForNodes();
+        f.observe(createFailed("other"));
+        assertThat(f.last("j1").reason()).contains(Reason.WaitingForNode);
+        f.observe(nodes("j1", 1, 1));
+        int published = f.of("j1").size();
+        f.observe(createFailed("j1")); // late, from before the nodes came
+        assertThat(f.of("j1")).hasSize(published);
+        assertThat(f.last("j1").reason()).contains(Reason.Dispatching);
+        f.running("j1");
+        assertThat(f.last("j1").status()).isEqualTo(Status.Running);
+    }
 }
