@@ -16,6 +16,8 @@ import java.util.Random;
  * @param lateNodes a pool's nodes register late (WaitingForNode)
  * @param neverNodes a pool's nodes do not register until the heal
  * @param deleteFails a node-pool deletion operation fails (GKE leaves the pool RUNNING)
+ * @param vanish a RUNNING pool is deleted by someone other than Falcon (an operator, GKE removing a pool) within
+ *     three hours, and the pods running on it fail
  */
 record Faults(
         double apiError,
@@ -27,9 +29,10 @@ record Faults(
         double slowPool,
         double lateNodes,
         double neverNodes,
-        double deleteFails) {
+        double deleteFails,
+        double vanish) {
 
-    static final Faults NONE = new Faults(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    static final Faults NONE = new Faults(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     static Faults random(Random rnd) {
         double intensity = rnd.nextDouble();
@@ -43,6 +46,7 @@ record Faults(
                 0.05 * intensity,
                 0.15 * intensity,
                 0.05 * intensity,
-                0.1 * intensity);
+                0.1 * intensity,
+                0.05 * intensity);
     }
 }

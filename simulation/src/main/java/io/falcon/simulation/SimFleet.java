@@ -215,7 +215,16 @@ final class SimFleet implements GkeApi, EdgeApi {
      * without the checks of Falcon's own deletions.
      */
     void deleteOutOfBand(String poolName) {
-        pools.entrySet().removeIf(e -> e.getValue().name.equals(poolName));
+        pools.values().stream()
+                .filter(pool -> pool.name.equals(poolName))
+                .toList()
+                .forEach(this::vanish);
+    }
+
+    /** The pool goes without Falcon asking: its nodes with it, so the pods running on them fail. */
+    private void vanish(Pool pool) {
+        failPodsOn(pool);
+        pools.remove(key(pool.cluster, pool.name));
     }
 
     /** Nodes of pools that become RUNNING from now on register only after the delay (until the heal). */
@@ -341,6 +350,12 @@ final class SimFleet implements GkeApi, EdgeApi {
         pool.status = PoolStatus.RUNNING;
         if (healed) {
             pool.nodesNever = false; // a fault drawn before the heal does not outlive it
+        } else if (chance(faults.vanish())) {
+            loop.after(Duration.ofMinutes(1 + rnd.nextInt(180)), () -> {
+                if (!healed && pools.get(key(pool.cluster, pool.name)) == pool && !pool.stopping) {
+                    vanish(pool);
+                }
+            });
         }
         if (pool.fromZero) {
             pool.nodesNever = false;
