@@ -96,13 +96,15 @@ public final class ExecutorApp implements AutoCloseable {
                 config.inventoryInterval());
         this.reservations = GoogleClients.reservations(config);
         this.resourcePolicies = GoogleClients.resourcePolicies(config);
+        io.falcon.executor.gke.WorkloadPolicies workloadPolicies =
+                new io.falcon.executor.gke.WorkloadPolicies(resourcePolicies);
         GkeClusterApi gkeApi = new GkeClusterApi(
                 gke,
                 new ReservationLookup(
                         reservations,
                         (cluster, reservation, capacity) ->
                                 metrics.reservationRemaining(cluster.clusterId(), reservation, capacity.remaining())),
-                new io.falcon.executor.gke.WorkloadPolicies(resourcePolicies),
+                workloadPolicies,
                 config.scaleDown());
         KubernetesEdgeApi edgeApi = new KubernetesEdgeApi(
                 edgeClients,
@@ -111,7 +113,8 @@ public final class ExecutorApp implements AutoCloseable {
                 this::watchCluster);
         this.nodePools = new NodePoolManager(
                 gkeApi, edgeApi, metered, events, scheduler, clock, NodePoolManager.Settings.of(config));
-        reconciler.onNodeReady(nodePools::nodeReady);
+        reconciler.onNodeReady(nodePools::nudge);
+        workloadPolicies.onInsertDone(nodePools::nudge);
         JobDriver jobs = new JobDriver(edgeApi, metered, events);
         this.dispatcher = new CommandDispatcher(nodePools, jobs, reconciler, edgeClients);
         for (int i = 0; i < config.commandThreads(); i++) {

@@ -100,11 +100,10 @@ public final class SimHarness implements AutoCloseable {
                 scheduler,
                 config.pollInterval(),
                 config.inventoryInterval());
-        gkeApi = new GkeClusterApi(
-                gke,
-                new ReservationLookup(reservationsClient),
-                new io.falcon.executor.gke.WorkloadPolicies(resourcePoliciesClient),
-                config.scaleDown());
+        io.falcon.executor.gke.WorkloadPolicies workloadPolicies =
+                new io.falcon.executor.gke.WorkloadPolicies(resourcePoliciesClient);
+        gkeApi =
+                new GkeClusterApi(gke, new ReservationLookup(reservationsClient), workloadPolicies, config.scaleDown());
         edgeApi = new KubernetesEdgeApi(
                 edges,
                 new JobRenderer(config.namespace(), config.finishedJobTtl(), config.logCopyInterval()),
@@ -113,7 +112,8 @@ public final class SimHarness implements AutoCloseable {
         nodePools = new NodePoolManager(
                 gkeApi, edgeApi, sink, events, scheduler, clock, NodePoolManager.Settings.of(config));
         nodePools.start();
-        reconciler.onNodeReady(nodePools::nodeReady);
+        reconciler.onNodeReady(nodePools::nudge);
+        workloadPolicies.onInsertDone(nodePools::nudge);
         jobs = new JobDriver(edgeApi, sink, events);
         dispatcher = new CommandDispatcher(nodePools, jobs, reconciler, edges);
     }
@@ -124,6 +124,20 @@ public final class SimHarness implements AutoCloseable {
 
     public NodePoolKnobs knobs() {
         return sim.nodePoolKnobs(PROJECT, LOCATION, CLUSTER);
+    }
+
+    /**
+     * The workload policy of a TPU7x multi-host topology exists already (created earlier, by this or another
+     * executor), for tests that call the GKE API directly.
+     */
+    public void existingWorkloadPolicy(String topology) {
+        var policies = sim.resourcePolicies();
+        policies.insertDelay(Duration.ZERO);
+        try {
+            policies.create(PROJECT, "us-central1", "falcon-v7x-ht-" + topology, "HIGH_THROUGHPUT", topology);
+        } finally {
+            policies.insertDelay(io.falcon.fleetsim.compute.ResourcePolicyStore.DEFAULT_INSERT_DELAY);
+        }
     }
 
     @Override

@@ -31,6 +31,7 @@ public final class FleetSim implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(FleetSim.class);
 
     private final ReservationStore reservations;
+    private final ResourcePolicyStore policies;
     private final GkeFleet gke;
     private final Map<ClusterRef, EdgeKubernetes> edges;
     private final Map<ClusterRef, NodePoolKnobs> knobs;
@@ -42,6 +43,7 @@ public final class FleetSim implements AutoCloseable {
 
     private FleetSim(
             ReservationStore reservations,
+            ResourcePolicyStore policies,
             GkeFleet gke,
             Map<ClusterRef, EdgeKubernetes> edges,
             Map<ClusterRef, NodePoolKnobs> knobs,
@@ -54,6 +56,7 @@ public final class FleetSim implements AutoCloseable {
         this.record = record;
         this.milestones = milestones;
         this.reservations = reservations;
+        this.policies = policies;
         this.gke = gke;
         this.edges = edges;
         this.knobs = knobs;
@@ -108,7 +111,8 @@ public final class FleetSim implements AutoCloseable {
             ComputeRestServer computeServer =
                     new ComputeRestServer(reservations, policies, config.computePort(), calls);
             started.add(computeServer);
-            return new FleetSim(reservations, gke, edges, knobs, gkeServer, computeServer, record, milestones, calls);
+            return new FleetSim(
+                    reservations, policies, gke, edges, knobs, gkeServer, computeServer, record, milestones, calls);
         } catch (IOException | RuntimeException e) {
             for (AutoCloseable c : started) {
                 closeQuietly(c);
@@ -147,6 +151,11 @@ public final class FleetSim implements AutoCloseable {
     /** Failure knobs of a cluster's Kubernetes API server (e.g. Job creations denied). */
     public io.falcon.fleetsim.kube.ApiKnobs kubernetesKnobs(String project, String location, String cluster) {
         return edge(project, location, cluster).knobs();
+    }
+
+    /** Workload policies served by the Compute sim (and resolved by GKE); their insert delay can be changed. */
+    public ResourcePolicyStore resourcePolicies() {
+        return policies;
     }
 
     /** Reservations served by the Compute sim; define and change them at runtime. */

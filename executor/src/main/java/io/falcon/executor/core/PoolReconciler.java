@@ -343,11 +343,13 @@ public final class PoolReconciler {
             case ALREADY_EXISTS -> new Step(task.with(b -> b.lastSeen = "node pool already exists"), List.of());
             case TRANSIENT, FAILED_PRECONDITION -> {
                 PoolTask again = retryLater(task, refused.message(), now);
-                if (task.create()
-                        .map(c -> supplyMode(c) == SupplyMode.FLEX_START)
-                        .orElse(false)) {
+                if (refused.kind() == ApiException.Kind.TRANSIENT
+                        && task.create()
+                                .map(c -> supplyMode(c) == SupplyMode.FLEX_START)
+                                .orElse(false)) {
                     // No answer is not "no": GKE may have accepted the create, and a flex-start pool can stay
                     // invisible for a while. Until the grace is over, its absence proves nothing (a delete waits).
+                    // A FAILED_PRECONDITION is a refusal: nothing was created.
                     again = again.with(b -> b.createAcceptedAt = Optional.of(b.createAcceptedAt.orElse(now)));
                 }
                 yield timedOutOrWait(again, now);

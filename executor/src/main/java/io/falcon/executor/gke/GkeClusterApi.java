@@ -69,7 +69,7 @@ public final class GkeClusterApi implements GkeApi {
             TpuSlice slice = NodePoolSpec.slice(command);
             if (slice.placement() == TpuSlice.Placement.WORKLOAD_POLICY) {
                 // GKE refuses a pool whose placement policy it cannot find: make sure it exists first
-                workloadPolicies.ensure(cluster, slice);
+                workloadPolicies.ensure(cluster, slice, command.nodePoolName());
             }
             Operation op = gke.createNodePool(CreateNodePoolRequest.newBuilder()
                     .setParent(cluster.resourceName())
@@ -219,6 +219,9 @@ public final class GkeClusterApi implements GkeApi {
 
     /** A GKE / Compute error as the decision code sees it. */
     static ApiException classify(RuntimeException e) {
+        if (e instanceof ApiException classified) {
+            return classified; // already said what to do (a workload policy still being created)
+        }
         String message = GkeErrors.describe(e);
         StatusCode.Code code = GkeErrors.code(e);
         ApiException.Kind kind;

@@ -134,15 +134,16 @@ public final class NodePoolManager implements AutoCloseable {
     }
 
     /**
-     * A node of the pool turned Ready (the node informer): step the pool's creation now rather than at the next poll,
-     * on the manager's thread (the step calls GKE). Nothing happens for a pool without a creation in flight.
+     * Something the pool's creation waits for happened (a node of the pool turned Ready, seen by the node informer;
+     * the workload policy it names was created): step the creation now rather than at its next attempt, on the
+     * manager's thread (the step calls GKE). Nothing happens for a pool without a creation in flight.
      */
-    public void nodeReady(ClusterTarget cluster, String pool) {
+    public void nudge(ClusterTarget cluster, String pool) {
         scheduler.execute(() -> {
             try (var ignored = Mdc.of("cluster", cluster.clusterId() + "/" + cluster.name(), "nodePool", pool)) {
                 driver.nudge(cluster, pool, clock.instant());
             } catch (RuntimeException e) {
-                log.error("node pool {} step after a Ready node failed", pool, e);
+                log.error("node pool {} step after a nudge failed", pool, e);
             }
         });
     }

@@ -131,6 +131,27 @@ class NodePoolManagerIT {
     }
 
     @Test
+    void aWorkloadPolicyStillBeingCreatedDoesNotHoldTheCommandAndThePoolFollowsOnceItExists() {
+        h.sim.resourcePolicies().insertDelay(Duration.ofSeconds(2));
+        h.dispatcher.handle(ensure("np-slow", "2x2x4", SupplyMode.RESERVATION, "res-a"));
+        // the command returned while Compute still creates the policy: nothing waited for it, and no pool was
+        // asked for that GKE would refuse for an unknown placement policy
+        assertThatThrownBy(() -> h.resourcePoliciesClient.get(SimHarness.PROJECT, "us-central1", "falcon-v7x-ht-2x2x4"))
+                .isInstanceOf(NotFoundException.class);
+        assertThat(createOperations("falcon-np-slow")).isZero();
+        assertThat(h.sink.of(ExecutorEvent.NodePoolCreateFailed.class, "np-slow"))
+                .isEmpty();
+
+        ExecutorEvent.NodePoolReady ready = h.sink.await(ExecutorEvent.NodePoolReady.class, "np-slow", WAIT);
+        assertThat(ready.nodePoolName()).isEqualTo("falcon-np-slow");
+        assertThat(pool("falcon-np-slow").getPlacementPolicy().getPolicyName()).isEqualTo("falcon-v7x-ht-2x2x4");
+        assertThat(createOperations("falcon-np-slow")).isEqualTo(1);
+        assertThat(h.sink.of(ExecutorEvent.NodePoolCreateFailed.class, "np-slow"))
+                .isEmpty();
+        awaitNoneInFlight();
+    }
+
+    @Test
     void redeliveredEnsureNodePoolCreatesNothingTwice() {
         h.dispatcher.handle(ensure("np-2", "2x2x2", SupplyMode.FLEX_START, null));
         h.dispatcher.handle(ensure("np-2", "2x2x2", SupplyMode.FLEX_START, null)); // while provisioning
@@ -193,6 +214,7 @@ class NodePoolManagerIT {
     void creationStartedBeforeARestartIsCarriedOnFromGkeWhenTheSchedulerAsksAgain() {
         h.knobs().creationDelay(Duration.ofMillis(1000));
         // started by an earlier process whose command offset was already committed
+        h.existingWorkloadPolicy("2x2x2");
         h.gkeApi.createPool(
                 SimHarness.cluster(), ensure("np-7", "2x2x2", SupplyMode.ON_DEMAND, null), java.time.Instant.now());
 
@@ -339,6 +361,7 @@ class NodePoolManagerIT {
 
     @Test
     void deletingAFlexStartPoolNotVisibleYetWaitsForIt() {
+        h.existingWorkloadPolicy("2x2x2");
         h.knobs().lateVisibility(Duration.ofMillis(1000));
         h.dispatcher.handle(ensure("lv-2", "2x2x2", SupplyMode.FLEX_START, null));
         h.dispatcher.handle(deletePool("lv-2")); // aborted at once: GKE still answers NOT_FOUND
@@ -401,6 +424,7 @@ class NodePoolManagerIT {
         // Issue 11 cases 1 and 8: a RUNNING pool whose creator has no Kubernetes Job (its NodePoolReady was lost, or
         // it was inherited by a later job) must not be re-announced as ready by a restarted executor: the scheduler
         // would take it for idle and delete it under the job running on it.
+        h.existingWorkloadPolicy("2x2x2");
         h.gkeApi.createPool(
                 SimHarness.cluster(), ensure("rr-1", "2x2x2", SupplyMode.ON_DEMAND, null), java.time.Instant.now());
         h.gkeApi.createPool(

@@ -53,8 +53,11 @@ public final class ComputeRestServer implements AutoCloseable {
 
     private final ReservationStore store;
     private final ResourcePolicyStore policies;
-    /** Insert operations by name (they finish at once): what the client's polling reads back. */
-    private final Map<String, Map<String, Object>> operations = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Insert operations by name: the policy each creates, whose insert delay decides when it is DONE. */
+    private final Map<String, PolicyOperation> operations = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** An insert's operation as its DONE form and the policy it creates. */
+    private record PolicyOperation(Map<String, Object> done, ResourcePolicyStore.WorkloadPolicy policy) {}
 
     private final java.util.concurrent.atomic.AtomicLong operationIds = new java.util.concurrent.atomic.AtomicLong();
     private final ObjectMapper json = new ObjectMapper();
@@ -179,7 +182,7 @@ public final class ComputeRestServer implements AutoCloseable {
         }
         Matcher op = REGION_OPERATION.matcher(path);
         if (op.matches() && (method.equals("GET") || method.equals("POST"))) {
-            Map<String, Object> found = operations.get(op.group(3));
+            PolicyOperation found = operations.get(op.group(3));
             if (found == null) {
                 send(
                         exchange,
@@ -190,7 +193,8 @@ public final class ComputeRestServer implements AutoCloseable {
                                         + op.group(3) + "' was not found",
                                 "notFound"));
             } else {
-                send(exchange, 200, found);
+                // the client polls (GET) or waits (POST .../wait) until DONE; both see the operation as it is now
+                send(exchange, 200, policies.done(found.policy()) ? found.done() : running(found.done()));
             }
             return true;
         }
@@ -274,18 +278,22 @@ public final class ComputeRestServer implements AutoCloseable {
         operation.put("progress", 100);
         operation.put("insertTime", RFC3339.format(created.get().createdAt()));
         operation.put("startTime", RFC3339.format(created.get().createdAt()));
-        operation.put("endTime", RFC3339.format(created.get().createdAt()));
+        operation.put("endTime", RFC3339.format(created.get().doneAt()));
         operation.put("region", SELF_LINK_BASE + "projects/" + project + "/regions/" + region);
         operation.put(
                 "selfLink", SELF_LINK_BASE + "projects/" + project + "/regions/" + region + "/operations/" + opName);
         // Compute answers an insert with a pending operation that the client polls (regionOperations.get) until
-        // DONE; the sim's is done at the first poll
-        operations.put(opName, operation);
-        Map<String, Object> pending = new LinkedHashMap<>(operation);
+        // DONE, after the store's insert delay
+        operations.put(opName, new PolicyOperation(operation, created.get()));
+        send(exchange, 200, running(operation));
+    }
+
+    private static Map<String, Object> running(Map<String, Object> done) {
+        Map<String, Object> pending = new LinkedHashMap<>(done);
         pending.put("status", "RUNNING");
         pending.put("progress", 0);
         pending.remove("endTime");
-        send(exchange, 200, pending);
+        return pending;
     }
 
     private Map<String, Object> toJson(ResourcePolicyStore.WorkloadPolicy p) {
