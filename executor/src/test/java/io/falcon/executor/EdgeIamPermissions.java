@@ -16,10 +16,10 @@ import java.util.Set;
  *       {@code container.clusters.get}.
  *   <li>Compute: https://cloud.google.com/compute/docs/reference/rest/v1/ (reservations, resourcePolicies): get needs
  *       {@code .get}, list and aggregatedList {@code .list}, insert {@code .create}.
- *   <li>Kubernetes: with GKE's IAM authorization of the Kubernetes API, a verb on a resource needs {@code
- *       container.<resource>.<verb>} (patch is authorized as update); the resources the executor touches are named
- *       below. A subresource (status, log, exec) has permissions of its own and is not in the table: a call to one
- *       fails the test until it is added here and to the role.
+ *   <li>Kubernetes: GKE's IAM authorization of the Kubernetes API would need {@code container.<resource>.<verb>},
+ *       granted in every namespace of every cluster of the project. The role holds none of these: the edge clusters'
+ *       objects are granted per namespace by Kubernetes RBAC ({@code k8s/edge/executor-rbac.yaml}, checked by {@link
+ *       EdgeRbac}). {@link #isKubernetesObjectPermission} tells such permissions apart, so the test can refuse them.
  * </ul>
  */
 final class EdgeIamPermissions {
@@ -46,15 +46,32 @@ final class EdgeIamPermissions {
             // the insert's pending operation, polled until DONE
             "GET projects/{project}/regions/{region}/operations/{resource}", "compute.regionOperations.get");
 
-    /** Kubernetes [group/]resource to the noun of its GKE IAM permissions. */
-    private static final Map<String, String> KUBERNETES_RESOURCES = Map.of(
-            "batch/jobs", "jobs",
-            "pods", "pods",
-            "services", "services",
-            "nodes", "nodes",
-            "configmaps", "configMaps");
+    /**
+     * The nouns of GKE's IAM permissions for Kubernetes objects ({@code container.<noun>.<verb>}); the GKE API's own
+     * nouns (clusters, operations) are not among them.
+     */
+    private static final Set<String> KUBERNETES_NOUNS = Set.of(
+            "jobs",
+            "pods",
+            "services",
+            "nodes",
+            "configMaps",
+            "secrets",
+            "deployments",
+            "namespaces",
+            "roles",
+            "roleBindings",
+            "clusterRoles",
+            "clusterRoleBindings",
+            "serviceAccounts",
+            "events",
+            "cronJobs");
 
-    private static final Set<String> KUBERNETES_VERBS = Set.of("get", "list", "watch", "create", "update", "delete");
+    /** Whether the permission is GKE's IAM authorization of a Kubernetes object, which the role must not hold. */
+    static boolean isKubernetesObjectPermission(String permission) {
+        String[] parts = permission.split("\\.");
+        return parts.length == 3 && parts[0].equals("container") && KUBERNETES_NOUNS.contains(parts[1]);
+    }
 
     /**
      * Permissions the role holds for calls this test cannot make yet, each with the reason. Ironwood (TPU7x)
@@ -78,20 +95,19 @@ final class EdgeIamPermissions {
             "container.clusters.getCredentials",
             "the executor reads the endpoint and CA certificate (clusters.get) and signs in with its own Google token",
             "container.secrets.get",
-            "the executor reads no Secrets");
+            "the executor reads no Secrets",
+            "container.jobs.create",
+            "Kubernetes objects are granted per namespace by k8s/edge/executor-rbac.yaml, not project-wide by IAM");
 
-    /** The permission a call needs, or empty if the table does not know the call (the test then fails naming it). */
+    /**
+     * The IAM permission a GKE or Compute call needs, or empty if the table does not know the call (the test then
+     * fails naming it). Kubernetes calls are authorized by RBAC: see {@link EdgeRbac}.
+     */
     static Optional<String> permissionFor(ApiCalls.Call call) {
         return switch (call.api()) {
             case GKE -> Optional.ofNullable(GKE_METHODS.get(call.method()));
             case COMPUTE -> Optional.ofNullable(COMPUTE_CALLS.get(call.method() + " " + call.resource()));
-            case KUBERNETES -> {
-                String noun = KUBERNETES_RESOURCES.get(call.resource());
-                String verb = call.method().equals("patch") ? "update" : call.method();
-                yield noun == null || !KUBERNETES_VERBS.contains(verb)
-                        ? Optional.empty()
-                        : Optional.of("container." + noun + "." + verb);
-            }
+            case KUBERNETES -> Optional.empty();
         };
     }
 }

@@ -60,6 +60,10 @@ import org.junit.jupiter.api.Test;
 class EdgeIamRoleIT {
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final Path ROLE = Path.of("..", "k8s", "iam", "edge-executor-role.yaml");
+    private static final Path RBAC = Path.of("..", "k8s", "edge", "executor-rbac.yaml");
+    /** The subject the RBAC manifest binds: the executor's Google service account, as GKE names it to RBAC. */
+    private static final String EXECUTOR_USER = "falcon-controller@CENTRAL_PROJECT.iam.gserviceaccount.com";
+
     private static final String ZONE = "us-central1-a";
     private static final Map<String, String> SETTINGS = Map.of(
             "falcon.executor.image-pull-grace", "500ms", "falcon.executor.node-pool.inventory-interval", "400ms");
@@ -86,6 +90,9 @@ class EdgeIamRoleIT {
         Map<String, Set<String>> needed = new TreeMap<>();
         Set<String> unmapped = new TreeSet<>();
         for (ApiCalls.Call call : executorCalls) {
+            if (call.api() == ApiCalls.Api.KUBERNETES) {
+                continue; // RBAC's, checked below
+            }
             EdgeIamPermissions.permissionFor(call)
                     .ifPresentOrElse(
                             p -> needed.computeIfAbsent(p, k -> new TreeSet<>()).add(call.operation()),
@@ -119,6 +126,45 @@ class EdgeIamRoleIT {
                         + " with the reason)")
                 .isEqualTo(wanted);
         assertThat(role).doesNotContainAnyElementsOf(EdgeIamPermissions.NOT_NEEDED.keySet());
+        assertThat(role)
+                .as(
+                        "Kubernetes objects are RBAC's, per namespace (k8s/edge/executor-rbac.yaml), never project-wide IAM")
+                .noneMatch(EdgeIamPermissions::isKubernetesObjectPermission);
+
+        // Kubernetes RBAC: every request allowed, in its namespace and for its object; every rule's verb used
+        List<EdgeRbac.Grant> grants = EdgeRbac.grantsOf(RBAC, EXECUTOR_USER);
+        List<ApiCalls.KubernetesRequest> requests =
+                calls.kubernetesRequests(caller -> !ApiCalls.SIM_USER_AGENT.equals(caller));
+        System.out.println("executor Kubernetes requests -> RBAC rules:");
+        Set<String> denied = new TreeSet<>();
+        Set<String> used = new TreeSet<>();
+        for (ApiCalls.KubernetesRequest request : requests) {
+            String what = request.verb() + " " + request.resource()
+                    + (request.namespace().isEmpty() ? "" : " in " + request.namespace())
+                    + (request.name().isEmpty() ? "" : " named " + request.name());
+            EdgeRbac.allowing(grants, request)
+                    .ifPresentOrElse(grant -> used.add(grant + " / " + request.verb()), () -> denied.add(what));
+        }
+        used.forEach(u -> System.out.println("  " + u));
+        assertThat(denied)
+                .as("Kubernetes requests of the executor that " + RBAC + " does not allow")
+                .isEmpty();
+        Set<String> granted = new TreeSet<>();
+        for (EdgeRbac.Grant grant : grants) {
+            grant.rule().getVerbs().forEach(verb -> granted.add(grant + " / " + verb));
+        }
+        assertThat(granted)
+                .as("verbs of " + RBAC + " no request of the executor uses (remove them)")
+                .isEqualTo(used);
+        // scoped: nothing in kube-system, no Secrets, no pods/exec, and only nodes cluster-wide
+        assertThat(grants).allSatisfy(grant -> {
+            assertThat(grant.namespace()).isNotEqualTo("kube-system");
+            assertThat(grant.rule().getResources()).doesNotContain("secrets", "pods/exec", "*");
+            assertThat(grant.rule().getVerbs()).doesNotContain("*");
+            if (grant.namespace().isEmpty()) {
+                assertThat(grant.rule().getResources()).containsExactly("nodes");
+            }
+        });
     }
 
     /** iam.serviceAccounts.actAs is left out of the role because no pool names a node service account. */

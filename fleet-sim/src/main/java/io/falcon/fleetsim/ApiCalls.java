@@ -2,6 +2,7 @@ package io.falcon.fleetsim;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
@@ -48,11 +49,48 @@ public final class ApiCalls {
         }
     }
 
+    /**
+     * A Kubernetes API request as RBAC authorizes it.
+     *
+     * @param verb get, list, watch, create, update, patch, delete, deletecollection
+     * @param resource {@code [group/]plural[/subresource]}, or {@code nonResourceURL:<path>}
+     * @param namespace the request's namespace, "" for a cluster-scoped resource or all namespaces
+     * @param name the object named by the path, or by a {@code metadata.name} field selector of a list or watch (RBAC's
+     *     resourceNames apply to both); "" when none is named (a create, a collection)
+     * @param caller the User-Agent, "" when the request had none
+     */
+    public record KubernetesRequest(String verb, String resource, String namespace, String name, String caller) {
+        /** The API group of the resource ("" for the core group). */
+        public String group() {
+            int slash = resource.indexOf('/');
+            return slash < 0 || resource.startsWith("nonResourceURL:") ? "" : resource.substring(0, slash);
+        }
+
+        /** The resource without its group, as an RBAC rule names it ({@code jobs}, {@code pods/log}). */
+        public String plural() {
+            String withoutGroup = group().isEmpty() ? resource : resource.substring(group().length() + 1);
+            return withoutGroup;
+        }
+    }
+
     private final Map<Call, LongAdder> calls = new ConcurrentHashMap<>();
+    private final Set<KubernetesRequest> kubernetes = ConcurrentHashMap.newKeySet();
 
     public void add(Api api, String method, String resource, String caller) {
         calls.computeIfAbsent(new Call(api, method, resource, caller == null ? "" : caller), c -> new LongAdder())
                 .increment();
+    }
+
+    /** A Kubernetes API server request: noted as a {@link Call} and as a {@link KubernetesRequest}. */
+    public void addKubernetes(String httpMethod, String pathAndQuery, String caller) {
+        KubernetesRequest request = kubernetesRequest(httpMethod, pathAndQuery, caller == null ? "" : caller);
+        add(Api.KUBERNETES, request.verb(), request.resource(), request.caller());
+        kubernetes.add(request);
+    }
+
+    /** The distinct Kubernetes requests of the callers whose User-Agent matches. */
+    public List<KubernetesRequest> kubernetesRequests(Predicate<String> caller) {
+        return kubernetes.stream().filter(r -> caller.test(r.caller())).toList();
     }
 
     /** The distinct calls served so far. */
@@ -74,6 +112,7 @@ public final class ApiCalls {
     /** Forgets everything (a test that wants to look at one phase only). */
     public void clear() {
         calls.clear();
+        kubernetes.clear();
     }
 
     /**
@@ -85,6 +124,12 @@ public final class ApiCalls {
      * the path as resource.
      */
     public static String[] kubernetesVerbAndResource(String httpMethod, String pathAndQuery) {
+        KubernetesRequest request = kubernetesRequest(httpMethod, pathAndQuery, "");
+        return new String[] {request.verb(), request.resource()};
+    }
+
+    /** The request as RBAC sees it; see {@link #kubernetesVerbAndResource} for verb and resource. */
+    public static KubernetesRequest kubernetesRequest(String httpMethod, String pathAndQuery, String caller) {
         int q = pathAndQuery.indexOf('?');
         String path = q < 0 ? pathAndQuery : pathAndQuery.substring(0, q);
         String query = q < 0 ? "" : pathAndQuery.substring(q + 1);
@@ -100,25 +145,26 @@ public final class ApiCalls {
             group = all[1];
             start = 3;
         } else {
-            return new String[] {httpMethod.toLowerCase(java.util.Locale.ROOT), "nonResourceURL:" + path};
+            return nonResource(httpMethod, path, caller);
         }
         List<String> rest = new java.util.ArrayList<>(List.of(all).subList(start, all.length));
         boolean watchPrefix = !rest.isEmpty() && rest.get(0).equals("watch");
         if (watchPrefix) {
             rest.remove(0);
         }
+        String namespace = "";
         if (rest.size() >= 3 && rest.get(0).equals("namespaces")) {
+            namespace = rest.get(1);
             rest = rest.subList(2, rest.size()); // the namespace of a namespaced object
         }
         if (rest.isEmpty()) {
-            return new String[] {httpMethod.toLowerCase(java.util.Locale.ROOT), "nonResourceURL:" + path};
+            return nonResource(httpMethod, path, caller);
         }
         String resource =
                 (group.isEmpty() ? "" : group + "/") + rest.get(0) + (rest.size() >= 3 ? "/" + rest.get(2) : "");
         boolean named = rest.size() >= 2;
-        boolean watch = watchPrefix
-                || List.of(query.split("&")).contains("watch=true")
-                || List.of(query.split("&")).contains("watch=1");
+        List<String> parameters = List.of(query.split("&"));
+        boolean watch = watchPrefix || parameters.contains("watch=true") || parameters.contains("watch=1");
         String verb = switch (httpMethod.toUpperCase(java.util.Locale.ROOT)) {
             case "GET" -> watch ? "watch" : named ? "get" : "list";
             case "POST" -> "create";
@@ -127,7 +173,30 @@ public final class ApiCalls {
             case "DELETE" -> named ? "delete" : "deletecollection";
             default -> httpMethod.toLowerCase(java.util.Locale.ROOT);
         };
-        return new String[] {verb, resource};
+        String name = named ? rest.get(1) : "";
+        if (!named && (verb.equals("list") || verb.equals("watch"))) {
+            name = nameSelected(parameters);
+        }
+        return new KubernetesRequest(verb, resource, namespace, name, caller);
+    }
+
+    private static KubernetesRequest nonResource(String httpMethod, String path, String caller) {
+        return new KubernetesRequest(
+                httpMethod.toLowerCase(java.util.Locale.ROOT), "nonResourceURL:" + path, "", "", caller);
+    }
+
+    /** The object a {@code fieldSelector=metadata.name=X} names (alone), or "". */
+    private static String nameSelected(List<String> parameters) {
+        for (String parameter : parameters) {
+            if (parameter.startsWith("fieldSelector=")) {
+                String selector = java.net.URLDecoder.decode(
+                        parameter.substring("fieldSelector=".length()), java.nio.charset.StandardCharsets.UTF_8);
+                if (selector.startsWith("metadata.name=") && !selector.contains(",")) {
+                    return selector.substring("metadata.name=".length());
+                }
+            }
+        }
+        return "";
     }
 
     /**

@@ -55,6 +55,39 @@ class ApiCallsTest {
     }
 
     @Test
+    void kubernetesRequestsCarryTheNamespaceAndTheNamedObjectAsRbacScopesThem() {
+        assertThat(ApiCalls.kubernetesRequest("GET", "/apis/batch/v1/namespaces/default/jobs/falcon-j1", "ex"))
+                .isEqualTo(new ApiCalls.KubernetesRequest("get", "batch/jobs", "default", "falcon-j1", "ex"));
+        // a list or watch that names one object through a metadata.name field selector (fabric8's withName().inform)
+        assertThat(ApiCalls.kubernetesRequest(
+                        "GET",
+                        "/api/v1/namespaces/cluster-system/configmaps?fieldSelector=metadata.name%3Dclusterd-manual-info-cm"
+                                + "&watch=true",
+                        "ex"))
+                .isEqualTo(new ApiCalls.KubernetesRequest(
+                        "watch", "configmaps", "cluster-system", "clusterd-manual-info-cm", "ex"));
+        // a selector that is not a name alone names nothing
+        assertThat(ApiCalls.kubernetesRequest(
+                                "GET",
+                                "/api/v1/namespaces/ns/configmaps?fieldSelector=metadata.name%3Da%2Cmetadata.namespace%3Dns",
+                                "")
+                        .name())
+                .isEmpty();
+        ApiCalls.KubernetesRequest nodes = ApiCalls.kubernetesRequest("GET", "/api/v1/nodes?watch=1", "");
+        assertThat(nodes.namespace()).isEmpty();
+        assertThat(nodes.group()).isEmpty();
+        assertThat(nodes.plural()).isEqualTo("nodes");
+        ApiCalls.KubernetesRequest status =
+                ApiCalls.kubernetesRequest("PATCH", "/apis/batch/v1/namespaces/default/jobs/j/status", "");
+        assertThat(status.group()).isEqualTo("batch");
+        assertThat(status.plural()).isEqualTo("jobs/status");
+        assertThat(status.name()).isEqualTo("j");
+        assertThat(ApiCalls.kubernetesRequest("POST", "/api/v1/namespaces/cluster-system/configmaps", "")
+                        .name())
+                .isEmpty();
+    }
+
+    @Test
     void computePathsBecomeTemplates() {
         assertThat(ApiCalls.computeTemplate("/compute/v1/projects/p/zones/us-central1-a/reservations/r"))
                 .isEqualTo("projects/{project}/zones/{zone}/reservations/{resource}");

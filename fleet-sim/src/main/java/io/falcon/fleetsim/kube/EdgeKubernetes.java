@@ -85,8 +85,7 @@ public final class EdgeKubernetes implements AutoCloseable {
         /** Every request (watches included: their upgrade request comes through here too) is noted in ApiCalls. */
         @Override
         public MockResponse dispatch(RecordedRequest request) {
-            String[] verbAndResource = ApiCalls.kubernetesVerbAndResource(request.getMethod(), request.getPath());
-            calls.add(ApiCalls.Api.KUBERNETES, verbAndResource[0], verbAndResource[1], request.getHeader("User-Agent"));
+            calls.addKubernetes(request.getMethod(), request.getPath(), request.getHeader("User-Agent"));
             return super.dispatch(request);
         }
 
