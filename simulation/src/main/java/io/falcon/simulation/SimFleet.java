@@ -472,8 +472,11 @@ final class SimFleet implements GkeApi, EdgeApi {
                     ApiException.Kind.FAILED_PRECONDITION,
                     "FAILED_PRECONDITION: node pool " + name + " is being deleted. Please wait and try again.");
         }
+        // A pool in ERROR (its creation failed: a reservation race, GKE's error) gives its Jobs nothing to lose: the
+        // executor deletes it so that the name can be created again, also under the pending pods of a Job waiting
+        // for it to come back.
         for (KJob job : jobs.values()) {
-            if (job.cluster.equals(cluster) && job.pool.equals(name)) {
+            if (job.cluster.equals(cluster) && job.pool.equals(name) && pool.status != PoolStatus.ERROR) {
                 onPoolLoss.accept(new PoolLoss(name, job.falconJobId, loop.now()));
             }
         }
