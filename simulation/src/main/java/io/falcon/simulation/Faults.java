@@ -15,7 +15,7 @@ import java.util.Random;
  * @param slowPool a node-pool creation takes longer than the create timeout
  * @param lateNodes a pool's nodes register late (WaitingForNode)
  * @param neverNodes a pool's nodes do not register until the heal
- * @param deleteFails a node-pool deletion operation fails (GKE leaves the pool RUNNING)
+ * @param deleteFails a node-pool deletion operation fails (GKE leaves the pool as it was: RUNNING, or ERROR)
  * @param vanish a RUNNING pool is deleted by someone other than Falcon (an operator, GKE removing a pool) within
  *     three hours, and the pods running on it fail
  */

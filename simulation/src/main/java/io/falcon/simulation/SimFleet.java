@@ -480,6 +480,7 @@ final class SimFleet implements GkeApi, EdgeApi {
                 onPoolLoss.accept(new PoolLoss(name, job.falconJobId, loop.now()));
             }
         }
+        PoolStatus before = pool.status;
         pool.stopping = true;
         pool.status = PoolStatus.STOPPING;
         deleteStarted.put(key, loop.now());
@@ -498,8 +499,9 @@ final class SimFleet implements GkeApi, EdgeApi {
                 return;
             }
             if (fails) {
+                // GKE leaves the pool as it was: a pool in ERROR stays in ERROR (it has no nodes to come back)
                 pool.stopping = false;
-                pool.status = PoolStatus.RUNNING;
+                pool.status = before;
             } else {
                 pools.remove(key);
             }
