@@ -40,6 +40,20 @@ class RecoveryRegressionTest {
                 .isTrue();
     }
 
+    /** A flex-start stockout, and the job's Job submitted: its pods wait for the nodes of its pool. */
+    private static void awaitPodsWaitingForNodesInAStockout(Simulation sim, String jobId) {
+        sim.fleet().flexStockout(true);
+        assertThat(sim.runUntil(
+                        () -> phaseOf(sim, jobId) == Phase.DISPATCHING
+                                && sim.job(jobId)
+                                        .flatMap(ScheduledJob::reason)
+                                        .filter(Reason.WaitingForNode::equals)
+                                        .isPresent(),
+                        LATE))
+                .as(jobId + " waits for nodes")
+                .isTrue();
+    }
+
     private static Phase phaseOf(Simulation sim, String jobId) {
         return sim.job(jobId).map(ScheduledJob::phase).orElse(Phase.UNPLACED);
     }
@@ -181,15 +195,7 @@ class RecoveryRegressionTest {
                         .supply(SupplyMode.FLEX_START)
                         .runFor(Duration.ofMinutes(5))
                         .build());
-        sim.fleet().flexStockout(true);
-        assertThat(sim.runUntil(
-                        () -> phaseOf(sim, "j1") == Phase.DISPATCHING
-                                && sim.job("j1")
-                                        .flatMap(ScheduledJob::reason)
-                                        .filter(Reason.WaitingForNode::equals)
-                                        .isPresent(),
-                        LATE))
-                .isTrue();
+        awaitPodsWaitingForNodesInAStockout(sim, "j1");
         // the pool goes while its Job's pods wait for nodes: nothing would ever bring them
         sim.fleet().deleteOutOfBand("falcon-j1");
         sim.runUntil(() -> false, sim.loop().now().plus(Duration.ofMinutes(30)));
@@ -217,15 +223,7 @@ class RecoveryRegressionTest {
                         .runFor(Duration.ofMinutes(5))
                         .submittedAfter(Duration.ofMinutes(1))
                         .build());
-        sim.fleet().flexStockout(true);
-        assertThat(sim.runUntil(
-                        () -> phaseOf(sim, "j1") == Phase.DISPATCHING
-                                && sim.job("j1")
-                                        .flatMap(ScheduledJob::reason)
-                                        .filter(Reason.WaitingForNode::equals)
-                                        .isPresent(),
-                        LATE))
-                .isTrue();
+        awaitPodsWaitingForNodesInAStockout(sim, "j1");
         // the pool goes while its Job's pods wait for nodes, and the project's quota no longer allows it
         sim.fleet().quotaExhausted(true);
         sim.fleet().deleteOutOfBand("falcon-j1");
