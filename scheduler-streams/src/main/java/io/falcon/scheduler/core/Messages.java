@@ -115,6 +115,14 @@ public final class Messages {
                 + ",等待 reservation 容量释放...";
     }
 
+    /**
+     * A job waiting for its pool's nodes whose pool is gone and being created again, with the reservation short of
+     * it: still WaitingForNode (the Job is submitted), saying what it waits for now (ClusterBusy's figures).
+     */
+    public static String waitingForPoolAgain(String pool, int remainingSlices, int neededSlices) {
+        return "node pool " + pool + " is being created again: " + clusterBusy(remainingSlices, neededSlices);
+    }
+
     /** "node pool falcon-job-xxxx control-plane RUNNING but 0/1 expected node(s) registered (Ready=0)...". */
     public static String waitingForNode(String pool, int registered, int ready, int expected) {
         return "node pool " + pool + " control-plane RUNNING but " + registered + "/" + expected

@@ -170,9 +170,20 @@ final class Provisioning {
      * Seed section 5: a reservation without enough free slices keeps the job Pending/ClusterBusy and asks again
      * later; it never falls back to another supply mode by itself. The job keeps its queue's slot and its pool
      * record (if a later attempt creates the pool, its NodePoolReady finds it). Once the pool's nodes are awaited
-     * the pool exists: a late ReservationShort from an earlier attempt is ignored.
+     * the pool exists: a late ReservationShort from an earlier attempt is ignored. A job dispatched on the pool that
+     * waits for its nodes (the pool went, and its provisioning retry asks for it again) stays WaitingForNode, its Job
+     * being submitted, but says that it now waits for the reservation.
      */
     void onReservationShort(ExecutorEvent.ReservationShort shortage, Instant now, Decisions out) {
+        dispatchingOn(shortage.clusterId(), shortage.nodePoolName(), shortage.jobId())
+                .filter(ScheduledJob::awaitingNodes)
+                .ifPresent(job -> {
+                    String message = Messages.waitingForPoolAgain(
+                            shortage.nodePoolName(), shortage.remainingSlices(), shortage.neededSlices());
+                    if (!message.equals(job.message())) {
+                        state.publish(job, Status.Pending, Optional.of(Reason.WaitingForNode), message, now, out);
+                    }
+                });
         provisioningWith(shortage.clusterId(), shortage.nodePoolName())
                 .filter(job -> job.provisioningStep()
                         .filter(ProvisioningStep.AWAITING_NODES::equals)

@@ -391,6 +391,39 @@ class SchedulerTest {
     }
 
     @Test
+    void aJobWaitingForNodesWhosePoolIsCreatedAgainShortOfTheReservationSaysSoAndStaysWaitingForNode() {
+        SchedulerFixture r = new SchedulerFixture();
+        r.record(r.scheduler.clusterUpserted(
+                SchedulerFixture.cluster("r1", "v6e", "active", Optional.of("res-1")), r.now));
+        r.submit("j1", "a").poolReady("j1").submitted("j1");
+        r.observe(new ExecutorEvent.NodePoolWaitingForNodes(r.meta(), "j1", "r1", "v6e", "falcon-j1", 0, 0, 1));
+        assertThat(r.last("j1").reason()).contains(Reason.WaitingForNode);
+        // the pool went under the pending pods; the retry asks for it again and the reservation is short of it
+        ExecutorEvent.ReservationShort shortage =
+                new ExecutorEvent.ReservationShort(r.meta(), "j1", "r1", "v6e", "falcon-j1", "res-1", 0, 1);
+        r.observe(shortage);
+        TaskStatus waiting = r.last("j1");
+        assertThat(waiting.status()).isEqualTo(Status.Pending);
+        assertThat(waiting.reason())
+                .as("its Job is submitted: it waits for nodes, not for a pool to provision")
+                .contains(Reason.WaitingForNode);
+        assertThat(waiting.message())
+                .isEqualTo("node pool falcon-j1 is being created again: reservation_remaining_slices=0"
+                        + " reservation_needed_slices=1,等待 reservation 容量释放...");
+        int published = r.of("j1").size();
+        r.observe(shortage); // the next retry's answer, or a redelivery
+        assertThat(r.of("j1")).hasSize(published);
+        // another job's shortage for a pool of the same name says nothing of j1
+        r.observe(new ExecutorEvent.ReservationShort(r.meta(), "other", "r1", "v6e", "falcon-j1", "res-1", 1, 1));
+        assertThat(r.of("j1")).hasSize(published);
+        // the pool is back: the count says where the nodes are, and Ready nodes end the wait
+        r.observe(new ExecutorEvent.NodePoolWaitingForNodes(r.meta(), "j1", "r1", "v6e", "falcon-j1", 0, 0, 1));
+        assertThat(r.last("j1").message()).contains("0/1 expected node(s) registered");
+        r.observe(new ExecutorEvent.NodePoolWaitingForNodes(r.meta(), "j1", "r1", "v6e", "falcon-j1", 1, 1, 1));
+        assertThat(r.last("j1").reason()).contains(Reason.Dispatching);
+    }
+
+    @Test
     void nodesRegisteringLateShowWaitingForNodeWithoutATimeout() {
         f.submit("j1", "a");
         f.observe(new ExecutorEvent.NodePoolWaitingForNodes(f.meta(), "j1", "c1", "v6e", "falcon-j1", 0, 0, 2));
