@@ -2,11 +2,14 @@ package io.falcon.cdc;
 
 import io.falcon.events.Topics;
 import io.falcon.events.config.CdcIngestKeys;
+import io.falcon.events.config.InvalidSettingsException;
+import io.falcon.events.config.Problem;
 import io.falcon.events.config.SettingValues;
 import io.falcon.events.config.SharedKeys;
 import io.falcon.events.security.DatabaseTls;
 import io.falcon.events.security.KafkaConnection;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -77,7 +80,20 @@ public record CdcConfig(
         return from(SettingValues.fromEnvironment(CdcIngestKeys.COMPONENT, environment, systemProperties));
     }
 
+    /**
+     * The configuration, refused at once (with every problem) when Debezium's connector would refuse the engine
+     * properties derived from it at every start.
+     */
     public static CdcConfig from(SettingValues values) {
+        CdcConfig config = unchecked(values);
+        List<Problem> problems = EngineProperties.problems(config);
+        if (!problems.isEmpty()) {
+            throw new InvalidSettingsException(CdcIngestKeys.COMPONENT.name(), problems);
+        }
+        return config;
+    }
+
+    private static CdcConfig unchecked(SettingValues values) {
         return new CdcConfig(
                 Flavor.valueOf(values.get(CdcIngestKeys.FLAVOR).toUpperCase(Locale.ROOT)),
                 values.get(CdcIngestKeys.DB_HOST),

@@ -19,7 +19,16 @@ public final class CdcIngestMain {
             System.setProperty("logback.configurationFile", "cdc-ingest-logback.xml");
         }
         SettingValues settings = ComponentRuntime.settingsOrExit(CdcIngestKeys.COMPONENT);
-        CdcConfig config = CdcConfig.from(settings);
+        CdcConfig config;
+        try {
+            config = CdcConfig.from(settings);
+        } catch (io.falcon.events.config.InvalidSettingsException e) {
+            // what Debezium's connector would refuse at every start: one message, exit code 2, as for settings
+            org.slf4j.LoggerFactory.getLogger(CdcIngestMain.class).error("{}", e.getMessage());
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
         ComponentRuntime runtime = ComponentRuntime.start(settings);
         CdcIngest ingest = runtime.manage("cdc-ingest", new CdcIngest(config));
         runtime.ops()

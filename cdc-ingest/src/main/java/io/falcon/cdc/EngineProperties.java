@@ -1,6 +1,16 @@
 package io.falcon.cdc;
 
+import io.debezium.config.Configuration;
+import io.debezium.config.Field;
+import io.debezium.connector.mariadb.MariaDbConnectorConfig;
+import io.debezium.connector.mysql.MySqlConnectorConfig;
+import io.falcon.events.config.CdcIngestKeys;
+import io.falcon.events.config.Problem;
+import io.falcon.events.security.DatabaseTls;
 import io.falcon.events.security.KafkaAccess;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Properties;
 
 /** The Debezium embedded engine configuration derived from a {@link CdcConfig}. */
@@ -71,10 +81,39 @@ public final class EngineProperties {
         p.setProperty("schema.history.internal.store.only.captured.tables.ddl", "true");
 
         // TLS to the database (falcon.db.tls.*), server verification included
-        p.putAll(c.dbTls().debeziumProperties());
+        p.putAll(c.dbTls()
+                .debeziumProperties(
+                        c.flavor() == CdcConfig.Flavor.MARIADB
+                                ? DatabaseTls.DebeziumConnector.MARIADB
+                                : DatabaseTls.DebeziumConnector.MYSQL));
 
         // Explicit pass-through wins.
         c.debezium().forEach(p::setProperty);
         return p;
+    }
+
+    /**
+     * What the connector's own field validators refuse in these properties (a value derived from Falcon's settings
+     * or passed through as falcon.cdc.debezium.*), checked without connecting to anything. The engine would refuse them
+     * at every start ("Connector configuration is not valid") and restart for ever; cdc-ingest refuses them at once.
+     */
+    public static List<Problem> problems(CdcConfig c) {
+        Configuration configuration = Configuration.from(of(c));
+        Field.Set fields = c.flavor() == CdcConfig.Flavor.MARIADB
+                ? MariaDbConnectorConfig.ALL_FIELDS
+                : MySqlConnectorConfig.ALL_FIELDS;
+        List<Problem> problems = new ArrayList<>();
+        configuration.validate(
+                fields,
+                (field, value, problem) -> problems.add(new Problem(
+                        field.name(),
+                        "",
+                        "Debezium's " + c.flavor().name().toLowerCase(Locale.ROOT) + " connector refuses "
+                                + (field.name().contains("password") ? "the value" : "'" + value + "'") + ": "
+                                + problem + " (from " + CdcIngestKeys.DEBEZIUM.prefix()
+                                + field.name()
+                                + " or the falcon.* setting it"
+                                + " is derived from)")));
+        return problems;
     }
 }

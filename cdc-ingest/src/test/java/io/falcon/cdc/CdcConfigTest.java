@@ -198,8 +198,56 @@ class CdcConfigTest {
         }
         assertThat(p.getProperty("schema.history.internal.consumer.group.id"))
                 .isEqualTo(c.engineName() + "-schemahistory");
-        assertThat(p.getProperty("database.ssl.mode")).isEqualTo("verify_identity");
+        assertThat(p.getProperty("database.ssl.mode")).isEqualTo("verify-full");
         assertThat(c.toString()).doesNotContain("kafka-s3cret");
+    }
+
+    @Test
+    void whatTheConnectorWouldRefuseAtEveryStartIsRefusedAtOnce() {
+        for (String flavor : List.of("mariadb", "mysql")) {
+            Map<String, String> m = minimal();
+            m.put(CdcIngestKeys.FLAVOR.key(), flavor);
+            m.put("FALCON_DB_TLS_MODE", "verify-identity");
+            assertThat(EngineProperties.problems(CdcConfig.from(m))).as(flavor).isEmpty();
+        }
+        Map<String, String> m = minimal();
+        m.put(
+                CdcIngestKeys.DEBEZIUM.prefix() + "database.ssl.mode",
+                "verify_identity"); // MySQL's word, for the MariaDB connector
+        assertThatThrownBy(() -> CdcConfig.from(m))
+                .isInstanceOf(io.falcon.events.config.InvalidSettingsException.class)
+                .hasMessageContaining("database.ssl.mode")
+                .hasMessageContaining("'verify_identity'")
+                .hasMessageContaining("verify-full");
+    }
+
+    /**
+     * Each connector's own ConfigDef accepts the TLS mode Falcon writes for it, in every mode (the MariaDB connector
+     * spells them as MariaDB Connector/J does and refused MySQL's `verify_identity`: it never started).
+     */
+    @Test
+    void eachConnectorAcceptsTheTlsModeFalconWritesForIt() {
+        for (String flavor : List.of("mariadb", "mysql")) {
+            for (String mode : List.of("disabled", "required", "verify-ca", "verify-identity")) {
+                Map<String, String> m = minimal();
+                m.put(CdcIngestKeys.FLAVOR.key(), flavor);
+                m.put("FALCON_DB_TLS_MODE", mode);
+                CdcConfig c = CdcConfig.from(m);
+                Map<String, String> props = new HashMap<>();
+                EngineProperties.of(c).forEach((k, v) -> props.put(k.toString(), v.toString()));
+                // the connector's own field, with its own validator (Kafka's ConfigDef does not check the value)
+                io.debezium.config.Field sslMode = c.flavor() == CdcConfig.Flavor.MARIADB
+                        ? io.debezium.connector.mariadb.MariaDbConnectorConfig.SSL_MODE
+                        : io.debezium.connector.mysql.MySqlConnectorConfig.SSL_MODE;
+                List<String> errors = new java.util.ArrayList<>();
+                sslMode.validate(
+                        io.debezium.config.Configuration.from(props),
+                        (field, value, problem) -> errors.add(field.name() + "=" + value + ": " + problem));
+                assertThat(errors)
+                        .as(flavor + " " + mode + ": " + props.get("database.ssl.mode"))
+                        .isEmpty();
+            }
+        }
     }
 
     @Test

@@ -11,6 +11,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -44,7 +46,14 @@ public final class EmbeddedMariaDb implements Database, AutoCloseable {
     private static final long STOP_TIMEOUT_MS = 30_000;
     private static final Pattern SAFE_NAME = Pattern.compile("[A-Za-z0-9_$]{1,64}");
 
+    /**
+     * TLS for the server's TCP clients, which must then use it ({@code require_secure_transport}): the certificate
+     * chain and its private key, both PEM (the key PKCS#8). Without it the server runs with {@code --skip-ssl}.
+     */
+    public record ServerTls(Path certificatePem, Path privateKeyPem) {}
+
     private final MariaDbBinaries binaries;
+    private final Optional<ServerTls> tls;
     private final Path dataDir;
     private final boolean deleteDataDirOnClose;
     private final Path runDir;
@@ -53,8 +62,10 @@ public final class EmbeddedMariaDb implements Database, AutoCloseable {
     private Process process;
     private boolean closed;
 
-    private EmbeddedMariaDb(MariaDbBinaries binaries, Path dataDir, boolean deleteDataDirOnClose, int port) {
+    private EmbeddedMariaDb(
+            MariaDbBinaries binaries, Optional<ServerTls> tls, Path dataDir, boolean deleteDataDirOnClose, int port) {
         this.binaries = binaries;
+        this.tls = tls;
         this.dataDir = dataDir;
         this.deleteDataDirOnClose = deleteDataDirOnClose;
         this.port = port;
@@ -66,7 +77,15 @@ public final class EmbeddedMariaDb implements Database, AutoCloseable {
 
     /** Starts a server on a free port with a temporary data dir that is deleted on {@link #close()}. */
     public static EmbeddedMariaDb launch() {
-        return launch(Directories.createTemp("falcon-mariadb-data-"), 0, true);
+        return launch(Optional.empty(), Directories.createTemp("falcon-mariadb-data-"), 0, true);
+    }
+
+    /**
+     * Starts a server on a free port with a temporary data dir, accepting TCP clients over TLS only (as a managed
+     * database that requires secure transport does).
+     */
+    public static EmbeddedMariaDb launchWithTls(ServerTls tls) {
+        return launch(Optional.of(tls), Directories.createTemp("falcon-mariadb-data-"), 0, true);
     }
 
     /** Starts a server on a free port, keeping its data in {@code dataDir} across restarts. */
@@ -76,14 +95,15 @@ public final class EmbeddedMariaDb implements Database, AutoCloseable {
 
     /** Starts a server on {@code port} (0 = any free port), keeping its data in {@code dataDir} across restarts. */
     public static EmbeddedMariaDb launch(Path dataDir, int port) {
-        return launch(dataDir, port, false);
+        return launch(Optional.empty(), dataDir, port, false);
     }
 
-    private static EmbeddedMariaDb launch(Path dataDir, int requestedPort, boolean deleteDataDirOnClose) {
+    private static EmbeddedMariaDb launch(
+            Optional<ServerTls> tls, Path dataDir, int requestedPort, boolean deleteDataDirOnClose) {
         MariaDbBinaries binaries = MariaDbBinaries.unpacked();
         int port = Ports.resolve(requestedPort, "MariaDB");
         EmbeddedMariaDb db =
-                new EmbeddedMariaDb(binaries, Directories.ensureExists(dataDir), deleteDataDirOnClose, port);
+                new EmbeddedMariaDb(binaries, tls, Directories.ensureExists(dataDir), deleteDataDirOnClose, port);
         try {
             db.start();
             return db;
@@ -183,7 +203,21 @@ public final class EmbeddedMariaDb implements Database, AutoCloseable {
     /** A new connection to {@code database} as {@link #user()}; the caller closes it. */
     @Override
     public Connection connect(String database) throws SQLException {
-        return DriverManager.getConnection(jdbcUrl(database), USER, PASSWORD);
+        return DriverManager.getConnection(jdbcUrl(database), ownConnection(USER, PASSWORD));
+    }
+
+    /**
+     * This class's own connections (set-up, tests' direct SQL): over TLS when the server requires it, without
+     * checking its certificate. What Falcon's components do is their own settings' business (falcon.db.tls.*).
+     */
+    private Properties ownConnection(String user, String password) {
+        Properties props = new Properties();
+        props.setProperty("user", user);
+        props.setProperty("password", password);
+        if (tls.isPresent()) {
+            props.setProperty("sslMode", "trust");
+        }
+        return props;
     }
 
     /** Creates {@code name} (utf8mb4) unless it exists. Names are limited to letters, digits, '_' and '$'. */
@@ -271,8 +305,6 @@ public final class EmbeddedMariaDb implements Database, AutoCloseable {
                 "--port=" + port,
                 "--bind-address=" + Ports.LOOPBACK,
                 "--skip-name-resolve",
-                // 11.4 otherwise generates a TLS certificate on every start: ~4 s of CPU. Loopback only, no TLS.
-                "--skip-ssl",
                 // What Debezium needs: a row-based binlog with full before/after images.
                 "--log-bin=mysql-bin",
                 "--binlog-format=ROW",
@@ -287,6 +319,13 @@ public final class EmbeddedMariaDb implements Database, AutoCloseable {
                 "--innodb-buffer-pool-size=64M",
                 "--key-buffer-size=8M",
                 "--aria-pagecache-buffer-size=8M"));
+        tls.ifPresentOrElse(
+                server -> command.addAll(List.of(
+                        "--ssl-cert=" + server.certificatePem(),
+                        "--ssl-key=" + server.privateKeyPem(),
+                        "--require-secure-transport=ON")),
+                // 11.4 otherwise generates a TLS certificate on every start: ~4 s of CPU. Loopback only, no TLS.
+                () -> command.add("--skip-ssl"));
         if (runningAsRoot()) {
             command.add("--user=" + ROOT); // mariadbd refuses to run as root without it
         }
@@ -376,7 +415,7 @@ public final class EmbeddedMariaDb implements Database, AutoCloseable {
     }
 
     private void executeAsRoot(String... statements) {
-        try (Connection connection = DriverManager.getConnection(jdbcUrl(), ROOT, "");
+        try (Connection connection = DriverManager.getConnection(jdbcUrl(), ownConnection(ROOT, ""));
                 Statement statement = connection.createStatement()) {
             for (String sql : statements) {
                 statement.execute(sql);

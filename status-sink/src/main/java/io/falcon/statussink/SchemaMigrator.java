@@ -16,6 +16,11 @@ public final class SchemaMigrator {
         return migrate(new JdbcDataSource(jdbcUrl, user, password, DatabaseTls.DRIVER_DEFAULT));
     }
 
+    /** As the status-sink applies it at its start: its database, user and TLS settings (falcon.db.*). */
+    public static MigrateResult migrate(StatusSinkConfig config) {
+        return migrate(JdbcDataSource.of(config));
+    }
+
     /** Through a data source that carries the TLS settings (the status-sink's own). */
     public static MigrateResult migrate(DataSource dataSource) {
         return Flyway.configure()

@@ -13,8 +13,8 @@ public final class StatusSinkMain {
     public static void main(String[] args) throws InterruptedException {
         SettingValues settings = ComponentRuntime.settingsOrExit(StatusSinkKeys.COMPONENT);
         StatusSinkConfig config = StatusSinkConfig.from(settings);
+        SchemaMigrator.migrate(config);
         JdbcDataSource database = JdbcDataSource.of(config);
-        SchemaMigrator.migrate(database);
         ComponentRuntime runtime = ComponentRuntime.start(settings);
         StatusSink sink = runtime.manage("status-sink", new StatusSink(config, runtime.metrics()).start());
         runtime.ops()

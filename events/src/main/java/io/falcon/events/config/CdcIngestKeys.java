@@ -104,7 +104,8 @@ public final class CdcIngestKeys {
 
     public static final Passthrough DEBEZIUM = new Passthrough(
             "falcon.cdc.debezium.",
-            "passed to Debezium verbatim, prefix removed; wins over Falcon's own engine properties");
+            "passed to Debezium verbatim, prefix removed; wins over Falcon's own engine properties; a value the"
+                    + " connector's own validators refuse stops cdc-ingest at its start, naming it");
     public static final Passthrough PRODUCER = new Passthrough(
             "falcon.cdc.producer.",
             "passed to the Kafka producer, prefix removed; idempotence and acks=all cannot be overridden");

@@ -83,13 +83,33 @@ public record DatabaseTls(String mode, Optional<KafkaClientSecurity.Store> trust
         });
     }
 
-    /** Debezium's database.ssl.* properties for the MySQL and MariaDB connectors. */
-    public Map<String, String> debeziumProperties() {
+    /** Which Debezium connector reads the database: they spell the modes differently. */
+    public enum DebeziumConnector {
+        MYSQL,
+        MARIADB
+    }
+
+    /**
+     * Debezium's database.ssl.* properties for the MySQL or the MariaDB connector. The MySQL connector's modes are
+     * MySQL's (disabled, required, verify_ca, verify_identity); the MariaDB connector's are MariaDB Connector/J's
+     * (disable, trust, verify-ca, verify-full): it refuses the others and does not start.
+     */
+    public Map<String, String> debeziumProperties(DebeziumConnector connector) {
         Map<String, String> props = new LinkedHashMap<>();
         if (mode.equals("driver-default")) {
             return props;
         }
-        props.put("database.ssl.mode", mode.replace('-', '_'));
+        String sslMode = switch (connector) {
+            case MYSQL -> mode.replace('-', '_');
+            case MARIADB ->
+                switch (mode) {
+                    case "disabled" -> "disable";
+                    case "required" -> "trust";
+                    case "verify-ca" -> "verify-ca";
+                    default -> "verify-full";
+                };
+        };
+        props.put("database.ssl.mode", sslMode);
         trustStore.ifPresent(store -> {
             props.put("database.ssl.truststore", store.location().toString());
             store.password().ifPresent(p -> props.put("database.ssl.truststore.password", p.text()));

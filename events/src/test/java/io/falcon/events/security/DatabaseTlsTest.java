@@ -28,7 +28,9 @@ class DatabaseTlsTest {
         assertThat(tls).isEqualTo(DatabaseTls.DRIVER_DEFAULT);
         assertThat(tls.jdbcProperties("jdbc:mysql://db/falcon", "falcon_sink", "pw"))
                 .containsExactlyInAnyOrderEntriesOf(Map.of("user", "falcon_sink", "password", "pw"));
-        assertThat(tls.debeziumProperties()).isEmpty();
+        assertThat(tls.debeziumProperties(DatabaseTls.DebeziumConnector.MYSQL)).isEmpty();
+        assertThat(tls.debeziumProperties(DatabaseTls.DebeziumConnector.MARIADB))
+                .isEmpty();
     }
 
     @Test
@@ -50,7 +52,10 @@ class DatabaseTlsTest {
                 .containsEntry("sslMode", "verify-ca")
                 .containsEntry("trustStore", store.toString())
                 .containsEntry("trustStorePassword", "store-pw");
-        assertThat(tls.debeziumProperties())
+        assertThat(tls.debeziumProperties(DatabaseTls.DebeziumConnector.MARIADB))
+                .containsEntry("database.ssl.mode", "verify-ca")
+                .containsEntry("database.ssl.truststore", store.toString());
+        assertThat(tls.debeziumProperties(DatabaseTls.DebeziumConnector.MYSQL))
                 .containsEntry("database.ssl.mode", "verify_ca")
                 .containsEntry("database.ssl.truststore", store.toString())
                 .containsEntry("database.ssl.truststore.password", "store-pw");
@@ -62,10 +67,23 @@ class DatabaseTlsTest {
         DatabaseTls identity = tls(Map.of("FALCON_DB_TLS_MODE", "verify-identity"));
         assertThat(identity.jdbcProperties("jdbc:mysql://db/f", "u", "p")).containsEntry("sslMode", "VERIFY_IDENTITY");
         assertThat(identity.jdbcProperties("jdbc:mariadb://db/f", "u", "p")).containsEntry("sslMode", "verify-full");
-        assertThat(identity.debeziumProperties()).containsEntry("database.ssl.mode", "verify_identity");
+        assertThat(identity.debeziumProperties(DatabaseTls.DebeziumConnector.MYSQL))
+                .containsEntry("database.ssl.mode", "verify_identity");
+        // the MariaDB connector takes MariaDB Connector/J's words and refuses MySQL's (it would not start)
+        assertThat(identity.debeziumProperties(DatabaseTls.DebeziumConnector.MARIADB))
+                .containsEntry("database.ssl.mode", "verify-full");
         DatabaseTls required = tls(Map.of("FALCON_DB_TLS_MODE", "required"));
         assertThat(required.jdbcProperties("jdbc:mariadb://db/f", "u", "p")).containsEntry("sslMode", "trust");
         assertThat(required.jdbcProperties("jdbc:mysql://db/f", "u", "p")).containsEntry("sslMode", "REQUIRED");
+        assertThat(required.debeziumProperties(DatabaseTls.DebeziumConnector.MARIADB))
+                .containsEntry("database.ssl.mode", "trust");
+        assertThat(required.debeziumProperties(DatabaseTls.DebeziumConnector.MYSQL))
+                .containsEntry("database.ssl.mode", "required");
+        DatabaseTls disabled = tls(Map.of("FALCON_DB_TLS_MODE", "disabled"));
+        assertThat(disabled.debeziumProperties(DatabaseTls.DebeziumConnector.MARIADB))
+                .containsEntry("database.ssl.mode", "disable");
+        assertThat(disabled.debeziumProperties(DatabaseTls.DebeziumConnector.MYSQL))
+                .containsEntry("database.ssl.mode", "disabled");
     }
 
     @Test

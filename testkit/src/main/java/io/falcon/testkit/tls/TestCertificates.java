@@ -29,6 +29,31 @@ public record TestCertificates(
         return "TestCertificates[" + brokerKeyStore.getParent() + "]";
     }
 
+    /**
+     * The broker's certificate as PEM, for a server that reads PEM files (MariaDB's {@code ssl-cert}): any TLS server
+     * on 127.0.0.1 can use the broker's key pair, which {@link #clientTrustStore} trusts.
+     */
+    public Path brokerCertificatePem() {
+        return brokerKeyStore.resolveSibling("broker.pem");
+    }
+
+    /** The broker's private key as PKCS#8 PEM (MariaDB's {@code ssl-key}), written next to its store when asked. */
+    public Path brokerPrivateKeyPem() {
+        Path pem = brokerKeyStore.resolveSibling("broker-key.pem");
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(brokerKeyStore)) {
+            java.security.KeyStore store = java.security.KeyStore.getInstance("PKCS12");
+            store.load(in, password.toCharArray());
+            java.security.Key key = store.getKey("key", password.toCharArray());
+            String body = java.util.Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                    .encodeToString(key.getEncoded());
+            java.nio.file.Files.writeString(
+                    pem, "-----BEGIN PRIVATE KEY-----\n" + body + "\n-----END PRIVATE KEY-----\n");
+            return pem;
+        } catch (IOException | java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("cannot export the broker's key from " + brokerKeyStore, e);
+        }
+    }
+
     /** Makes the four stores in {@code dir}. */
     public static TestCertificates generate(Path dir) {
         String password = "test-" + Long.toHexString(System.nanoTime());
