@@ -77,7 +77,7 @@ class FlexStartScaleUpTest {
 
     @AfterEach
     void restoreKnobs() {
-        knobs.stockout(false).scaleUpDelay(SCALE_UP_DELAY);
+        knobs.stockout(false).scaleUpDelay(SCALE_UP_DELAY).scaleDownAfter(null);
     }
 
     /** A flex-start pool as GKE's examples create it: no nodes to start with, autoscaling 0..the slice's VMs. */
@@ -282,5 +282,36 @@ class FlexStartScaleUpTest {
         assertThat(gke.getNodePool(CLUSTER_PATH + "/nodePools/flex-idle").getStatus())
                 .isEqualTo(NodePool.Status.RUNNING);
         assertThat(pods("doomed")).singleElement().matches(FlexStartScaleUpTest::unschedulable);
+    }
+
+    /**
+     * The autoscaler removes a pool's nodes once none of them has held a pod for the consolidation delay (here the
+     * knob's 400 ms instead of minutes), keeps the pool RUNNING, and brings the nodes back for the next Job's pods;
+     * a pool whose pods still run keeps its nodes.
+     */
+    @Test
+    void anUnneededPoolLosesItsNodesAfterTheConsolidationDelayAndGetsThemBackForNewPods() {
+        running(flexFromZero("flex-busy", "2x4", 2));
+        running(flexFromZero("flex-down", "2x4", 2));
+        postJob("long", "flex-busy", 2, "30");
+        awaitNodes("flex-busy", 2);
+        postJob("short", "flex-down", 2, "0.2");
+        awaitNodes("flex-down", 2);
+        awaitComplete("short");
+        knobs.scaleDownAfter(Duration.ofMillis(400));
+
+        awaitNodes("flex-down", 0);
+        assertThat(gke.getNodePool(CLUSTER_PATH + "/nodePools/flex-down").getStatus())
+                .isEqualTo(NodePool.Status.RUNNING);
+        // flex-busy's pods run on: its nodes stay, though it is as old as flex-down
+        assertThat(nodes("flex-busy")).hasSize(2);
+        assertThat(pods("long"))
+                .allSatisfy(p -> assertThat(p.getStatus().getPhase()).isEqualTo("Running"));
+
+        postJob("again", "flex-down", 2, "0.2");
+        awaitUnschedulable("again", 2);
+        awaitNodes("flex-down", 2);
+        awaitComplete("again");
+        k8s.batch().v1().jobs().inNamespace(NS).withName("long").delete();
     }
 }

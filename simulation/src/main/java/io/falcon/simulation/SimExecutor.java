@@ -46,6 +46,11 @@ final class SimExecutor {
     private final Events events;
 
     private boolean up;
+    /** When the process went down, while it is. */
+    private Instant downSince;
+    /** The periods the process was down, ended ones (for the checks: nothing it confirms can come then). */
+    private final List<Instant[]> downtime = new ArrayList<>();
+
     private int generation;
     private int position;
     private boolean busy;
@@ -87,6 +92,10 @@ final class SimExecutor {
     }
 
     void start() {
+        if (downSince != null) {
+            downtime.add(new Instant[] {downSince, loop.now()});
+            downSince = null;
+        }
         up = true;
         generation++;
         int gen = generation;
@@ -112,9 +121,30 @@ final class SimExecutor {
             return;
         }
         up = false;
+        downSince = loop.now();
         generation++;
         buffer = null;
         loop.after(down, this::start);
+    }
+
+    /**
+     * How long the process was down between {@code from} and {@code to}: the Kubernetes Job deletion that ends an
+     * abort or a timeout (Aborting until it is confirmed) cannot be carried out or confirmed then.
+     */
+    Duration downBetween(Instant from, Instant to) {
+        Duration total = Duration.ZERO;
+        List<Instant[]> periods = new ArrayList<>(downtime);
+        if (downSince != null) {
+            periods.add(new Instant[] {downSince, loop.now()});
+        }
+        for (Instant[] period : periods) {
+            Instant start = period[0].isAfter(from) ? period[0] : from;
+            Instant end = period[1].isBefore(to) ? period[1] : to;
+            if (end.isAfter(start)) {
+                total = total.plus(Duration.between(start, end));
+            }
+        }
+        return total;
     }
 
     /** New commands were committed: the next poll takes up to MAX_BATCH of them, carried out as one batch. */

@@ -176,7 +176,8 @@ public final class Simulation {
                         .timeoutSeconds()
                         .map(Duration::ofSeconds)
                         .orElse(settings.defaultExecutionTimeout()),
-                Duration.ofMinutes(20));
+                Duration.ofMinutes(20),
+                executor::downBetween);
         Map<String, Integer> outcomes = new TreeMap<>();
         for (ScheduledJob job : scheduler.committed().jobMap().values()) {
             outcomes.merge(job.status().name(), 1, Integer::sum);

@@ -12,6 +12,7 @@ import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.events.executor.JobSpec;
 import io.falcon.events.executor.SupplyMode;
 import io.falcon.executor.SimHarness;
+import io.falcon.testkit.Await;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -114,5 +115,61 @@ class FlexStartFromZeroIT {
         h.dispatcher.handle(
                 new EnsureNodePoolDeleted(Meta.of("test", Instant.now()), "fz-1", SimHarness.cluster(), "falcon-fz-1"));
         h.sink.await(ExecutorEvent.NodePoolDeleted.class, "fz-1", WAIT);
+    }
+
+    /**
+     * A pool kept for the next job of its queue (seed section 5) whose nodes the autoscaler took back while it was
+     * idle: the next Job is submitted to it, its pods wait for nodes (WaitingForNode, not a failure), the slice comes
+     * back for them, and the Job runs.
+     */
+    @Test
+    void aReusedPoolWhoseIdleNodesWereScaledDownGetsThemBackForTheNextJob() {
+        h.dispatcher.handle(new EnsureNodePool(
+                Meta.of("test", Instant.now()),
+                "fz-2",
+                SimHarness.cluster(),
+                "falcon-fz-2",
+                "v7x",
+                "2x2x2",
+                SupplyMode.FLEX_START,
+                Optional.empty()));
+        h.sink.await(ExecutorEvent.NodePoolReady.class, "fz-2", WAIT);
+        h.dispatcher.handle(ensureJob("fz-2", "falcon-fz-2"));
+        h.sink.await(ExecutorEvent.JobSucceeded.class, "fz-2", WAIT);
+        h.dispatcher.handle(
+                new EnsureJobDeleted(Meta.of("test", Instant.now()), "fz-2", SimHarness.cluster(), "falcon-fz-2"));
+        h.sink.await(ExecutorEvent.JobDeleted.class, "fz-2", WAIT);
+        assertThat(nodesOf("falcon-fz-2")).isEqualTo(2);
+
+        // idle: the autoscaler takes the slice back after the consolidation delay (shortened here)
+        h.knobs().scaleDownAfter(Duration.ofMillis(300));
+        try {
+            Await.until(
+                    "the idle slice scaled down",
+                    WAIT,
+                    () -> nodesOf("falcon-fz-2") == 0,
+                    () -> "nodes " + nodesOf("falcon-fz-2"));
+        } finally {
+            h.knobs().scaleDownAfter(null);
+        }
+
+        // the next job of the queue gets the pool
+        h.dispatcher.handle(ensureJob("fz-3", "falcon-fz-2"));
+        h.sink.await(ExecutorEvent.JobSubmitted.class, "fz-3", WAIT);
+        ExecutorEvent.NodePoolWaitingForNodes waiting =
+                h.sink.await(ExecutorEvent.NodePoolWaitingForNodes.class, "fz-3", WAIT);
+        assertThat(waiting.nodePoolName()).isEqualTo("falcon-fz-2");
+        assertThat(waiting.ready()).isLessThan(waiting.expected());
+        h.sink.await(ExecutorEvent.NodePoolWaitingForNodes.class, "fz-3", w -> w.ready() == 2, WAIT);
+        h.sink.await(ExecutorEvent.JobRunning.class, "fz-3", WAIT);
+        h.sink.await(ExecutorEvent.JobSucceeded.class, "fz-3", WAIT);
+        assertThat(h.sink.of(ExecutorEvent.JobFailed.class, "fz-3")).isEmpty();
+
+        h.dispatcher.handle(
+                new EnsureJobDeleted(Meta.of("test", Instant.now()), "fz-3", SimHarness.cluster(), "falcon-fz-3"));
+        h.sink.await(ExecutorEvent.JobDeleted.class, "fz-3", WAIT);
+        h.dispatcher.handle(
+                new EnsureNodePoolDeleted(Meta.of("test", Instant.now()), "fz-3", SimHarness.cluster(), "falcon-fz-2"));
+        h.sink.await(ExecutorEvent.NodePoolDeleted.class, "fz-3", WAIT);
     }
 }

@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
@@ -407,7 +408,17 @@ public final class GkeFleet implements AutoCloseable {
      * autoscaled pools up for them. Usable before the cluster is added (reports are then ignored).
      */
     public PendingPods pendingPods(ClusterRef ref) {
-        return pods -> scaleUp(ref, pods);
+        return new PendingPods() {
+            @Override
+            public void unschedulable(List<PendingPod> pods) {
+                scaleUp(ref, pods);
+            }
+
+            @Override
+            public void occupied(Set<String> nodeNames) {
+                scaleDown(ref, nodeNames);
+            }
+        };
     }
 
     /**
@@ -424,7 +435,7 @@ public final class GkeFleet implements AutoCloseable {
      */
     private synchronized void scaleUp(ClusterRef ref, List<PendingPods.PendingPod> pending) {
         SimulatedCluster c = clusters.get(ref);
-        if (c == null || pending.isEmpty()) {
+        if (c == null) {
             return;
         }
         Map<SimulatedNodePool, PoolNodes> shapes = new LinkedHashMap<>();
@@ -481,6 +492,74 @@ public final class GkeFleet implements AutoCloseable {
                     fresh.size());
             schedule(c.knobs.scaleUpDelay(), () -> registerScaleUp(c, pool, nodes));
         }
+    }
+
+    /**
+     * GKE's cluster autoscaler scaling down: an autoscaled RUNNING pool none of whose nodes holds a pod, and for which
+     * no scale-up is pending, loses its nodes once they have been unneeded for the pool's consolidation delay
+     * (NodeConfig.consolidation_delay, GKE's default 10 min; the scaleDownAfter knob for tests). The whole pool at
+     * once: a multi-host slice scales atomically, and Falcon's pools serve one Job each, so a pool is needed or
+     * unneeded as a whole. Reservation capacity stays taken (not modelled). Sources:
+     * https://cloud.google.com/kubernetes-engine/docs/concepts/cluster-autoscaler (removes nodes unneeded for a
+     * while), https://cloud.google.com/kubernetes-engine/docs/concepts/plan-tpus (multi-host slices scale to zero).
+     */
+    private void scaleDown(ClusterRef ref, Set<String> occupied) {
+        List<SimulatedNodePool> unneeded = new ArrayList<>();
+        synchronized (this) {
+            SimulatedCluster c = clusters.get(ref);
+            if (c == null) {
+                return;
+            }
+            Instant now = clock.instant();
+            for (SimulatedNodePool pool : c.pools.values()) {
+                if (pool.maxNodes == 0
+                        || pool.deleted
+                        || pool.nodes == 0
+                        || pool.proto.getStatus() != NodePool.Status.RUNNING
+                        || !pool.scaledFor.isEmpty()
+                        || holdsPods(poolNodes(c, pool), pool.nodes, occupied)) {
+                    pool.unneededSince = null;
+                    continue;
+                }
+                if (pool.unneededSince == null) {
+                    pool.unneededSince = now;
+                    continue;
+                }
+                Duration after = c.knobs.scaleDownAfter().orElseGet(() -> consolidationDelay(pool.proto));
+                if (!now.isBefore(pool.unneededSince.plus(after))) {
+                    log.info(
+                            "node pool scale-down cluster={} pool={} removed={} unneededFor={}",
+                            ref.name(),
+                            pool.name(),
+                            pool.nodes,
+                            Duration.between(pool.unneededSince, now));
+                    pool.nodes = 0;
+                    pool.unneededSince = null;
+                    unneeded.add(pool);
+                }
+            }
+        }
+        // the Kubernetes side outside the fleet's lock, as on deletion; a scale-up for a new pod registers its nodes
+        // only after the scale-up delay
+        unneeded.forEach(pool -> registrar(ref).removeNodes(ref.name(), pool.name()));
+    }
+
+    private static boolean holdsPods(PoolNodes shape, int nodes, Set<String> occupied) {
+        for (int i = 0; i < nodes; i++) {
+            if (occupied.contains(shape.nodeName(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** NodeConfig.consolidation_delay, or GKE's default of 10 minutes when the pool does not set one. */
+    static Duration consolidationDelay(NodePool pool) {
+        if (!pool.getConfig().hasConsolidationDelay()) {
+            return Duration.ofMinutes(10);
+        }
+        com.google.protobuf.Duration d = pool.getConfig().getConsolidationDelay();
+        return Duration.ofSeconds(d.getSeconds(), d.getNanos());
     }
 
     private void registerScaleUp(SimulatedCluster c, SimulatedNodePool pool, PoolNodes nodes) {

@@ -22,6 +22,7 @@ public final class NodePoolKnobs {
     private volatile boolean rejectDeleteWhileCreating;
     private volatile Duration scaleUpDelay;
     private volatile boolean stockout;
+    private volatile Duration scaleDownAfter;
 
     /** The scale-up delay starts as the creation delay: new VMs take about as long as a new pool's. */
     public NodePoolKnobs(Duration creationDelay, Duration deletionDelay) {
@@ -135,6 +136,20 @@ public final class NodePoolKnobs {
 
     public boolean stockout() {
         return stockout;
+    }
+
+    /**
+     * How long an autoscaled pool's nodes must be unneeded before the autoscaler removes them, instead of the
+     * pool's own consolidation delay (NodeConfig.consolidation_delay; GKE's default 10 min when unset): for tests
+     * that cannot wait minutes. Null: the pool's own.
+     */
+    public NodePoolKnobs scaleDownAfter(Duration delay) {
+        this.scaleDownAfter = delay;
+        return this;
+    }
+
+    public java.util.Optional<Duration> scaleDownAfter() {
+        return java.util.Optional.ofNullable(scaleDownAfter);
     }
 
     public Duration creationDelay() {

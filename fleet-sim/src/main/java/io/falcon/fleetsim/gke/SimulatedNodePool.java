@@ -33,6 +33,8 @@ final class SimulatedNodePool {
     final Set<String> scaledFor = new HashSet<>();
 
     boolean deleted;
+    /** Since when none of the pool's nodes holds a pod (the autoscaler's scale-down clock); null while needed. */
+    Instant unneededSince;
 
     SimulatedNodePool(NodePool proto, int hosts, int sliceVms, int maxNodes, Instant visibleFrom) {
         this.proto = proto;

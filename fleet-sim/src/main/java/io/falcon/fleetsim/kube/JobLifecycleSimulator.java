@@ -193,10 +193,12 @@ public final class JobLifecycleSimulator implements AutoCloseable {
 
     /**
      * Tells the cluster autoscaler which pods found no node this tick (those still Pending/Unschedulable), so that it
-     * can scale a pool up for them; nothing when every pod is placed.
+     * can scale a pool up for them, also when there are none (a scale-up's pods are then placed); and which nodes
+     * hold a pod that has not finished, so that it can scale unneeded pools down.
      */
     private void reportUnschedulable() {
         List<PendingPods.PendingPod> waiting = new ArrayList<>();
+        java.util.Set<String> occupied = new java.util.HashSet<>();
         for (SimulatedJob job : jobs.values()) {
             if (job.finished() || job.suspended()) {
                 continue;
@@ -204,19 +206,20 @@ public final class JobLifecycleSimulator implements AutoCloseable {
             Map<String, String> selector =
                     job.job.getSpec().getTemplate().getSpec().getNodeSelector();
             for (SimulatedPod pod : job.pods) {
+                if (!pod.terminal() && pod.nodeName != null) {
+                    occupied.add(pod.nodeName);
+                }
                 if (pod.phase == SimulatedPod.Phase.UNSCHEDULABLE) {
                     waiting.add(new PendingPods.PendingPod(
                             job.namespace + "/" + pod.name, selector == null ? Map.of() : selector, pod.needsTpu));
                 }
             }
         }
-        if (waiting.isEmpty()) {
-            return;
-        }
         try {
             pending.unschedulable(waiting);
+            pending.occupied(occupied);
         } catch (RuntimeException e) {
-            log.error("reporting unschedulable pods failed cluster={} pods={}", cluster, waiting.size(), e);
+            log.error("reporting to the cluster autoscaler failed cluster={} pods={}", cluster, waiting.size(), e);
         }
     }
 
