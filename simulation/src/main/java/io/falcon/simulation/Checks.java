@@ -1,6 +1,7 @@
 package io.falcon.simulation;
 
 import io.falcon.events.status.Reason;
+import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;
 import io.falcon.scheduler.core.Phase;
 import io.falcon.scheduler.core.QueueKey;
@@ -191,6 +192,29 @@ final class Checks {
             }
         });
         checkStatuses(statuses);
+    }
+
+    /**
+     * A job whose Kubernetes Job succeeded ends Succeeded, unless an abort or another end came before the success
+     * could be learnt: no Failed status (a Timeout, say) more than the grace after the success, beyond the time the
+     * executor was down meanwhile. A report lost while the executor stays up must be reported again.
+     */
+    void checkSuccessesReported(
+            List<TaskStatus> statuses,
+            Map<String, java.time.Instant> succeeded,
+            java.time.Duration grace,
+            java.util.function.BiFunction<java.time.Instant, java.time.Instant, java.time.Duration> executorDown) {
+        for (TaskStatus s : statuses) {
+            java.time.Instant success = succeeded.get(s.jobId());
+            if (success == null || s.status() != Status.Failed || s.finishedAt().isEmpty()) {
+                continue;
+            }
+            java.time.Instant ended = s.finishedAt().get();
+            if (ended.isAfter(success.plus(grace).plus(executorDown.apply(success, ended)))) {
+                violation("job " + s.jobId() + " ended " + describe(s) + " at " + ended
+                        + ", though its Kubernetes Job had succeeded at " + success);
+            }
+        }
     }
 
     /**

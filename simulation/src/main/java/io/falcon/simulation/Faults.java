@@ -18,6 +18,8 @@ import java.util.Random;
  * @param deleteFails a node-pool deletion operation fails (GKE leaves the pool as it was: RUNNING, or ERROR)
  * @param vanish a RUNNING pool is deleted by someone other than Falcon (an operator, GKE removing a pool) within
  *     three hours, and the pods running on it fail
+ * @param lostReport a report of the executor's informers (JobRunning, JobSucceeded, JobFailed, a node count) is lost
+ *     while the process stays up: its send failed after the producer's retries (a long broker outage)
  */
 record Faults(
         double apiError,
@@ -30,9 +32,10 @@ record Faults(
         double lateNodes,
         double neverNodes,
         double deleteFails,
-        double vanish) {
+        double vanish,
+        double lostReport) {
 
-    static final Faults NONE = new Faults(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    static final Faults NONE = new Faults(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     static Faults random(Random rnd) {
         double intensity = rnd.nextDouble();
@@ -47,6 +50,7 @@ record Faults(
                 0.15 * intensity,
                 0.05 * intensity,
                 0.1 * intensity,
-                0.05 * intensity);
+                0.05 * intensity,
+                0.1 * intensity);
     }
 }

@@ -44,6 +44,11 @@ final class SimExecutor {
     private final Supplier<Faults> faults;
     private final Supplier<List<ClusterTarget>> registry;
     private final Events events;
+    /**
+     * Draws the lost reports on a stream of its own, so that the draws of every other fault, and so the scenarios of
+     * the seeds found before this fault existed, stay as they were.
+     */
+    private final Random lossRnd;
 
     private boolean up;
     /** When the process went down, while it is. */
@@ -69,6 +74,7 @@ final class SimExecutor {
     SimExecutor(
             Loop loop,
             Random rnd,
+            Random lossRnd,
             SimFleet fleet,
             Logs logs,
             Supplier<Faults> faults,
@@ -80,6 +86,7 @@ final class SimExecutor {
         this.faults = faults;
         this.registry = registry;
         this.events = new Events("executor", loop.clock());
+        this.lossRnd = lossRnd;
     }
 
     boolean up() {
@@ -226,9 +233,16 @@ final class SimExecutor {
             for (JobView job : fleet.jobViews(cluster)) {
                 List<PodView> own = pods.stream().filter(p -> p.belongsTo(job)).toList();
                 reports.evaluate(cluster, job, own, pool -> nodeCount(cluster, pool), loop.now())
+                        .filter(report -> !lost())
                         .ifPresent(this::emit);
             }
         }
+    }
+
+    /** The informer's report is lost: its send failed for good, and the process stays up. */
+    private boolean lost() {
+        double p = faults.get().lostReport();
+        return p > 0 && lossRnd.nextDouble() < p;
     }
 
     /** The node informer's cache (JobStatusReconciler counts from it, not with an API call). */

@@ -43,6 +43,9 @@ final class SimFleet implements GkeApi, EdgeApi {
     private final Map<String, Op> operations = new HashMap<>();
     private final Map<String, KJob> jobs = new LinkedHashMap<>();
     private final Map<String, Integer> jobCreates = new HashMap<>();
+    /** When each Falcon job's Kubernetes Job succeeded (its pods completed), for the checks. */
+    private final Map<String, Instant> succeeded = new HashMap<>();
+
     private final Map<String, Instant> deletedJobs = new HashMap<>();
     /** When the latest create and delete operations of each pool started (GKE lists operations for days). */
     private final Map<String, Instant> createStarted = new HashMap<>();
@@ -236,6 +239,10 @@ final class SimFleet implements GkeApi, EdgeApi {
 
     Map<String, Integer> jobCreates() {
         return jobCreates;
+    }
+
+    Map<String, Instant> succeededJobs() {
+        return succeeded;
     }
 
     /** The pools that exist, as cluster resource / pool name -> the falcon job of its creator. */
@@ -730,6 +737,7 @@ final class SimFleet implements GkeApi, EdgeApi {
             job.conditions = List.of(new JobView.Condition("Failed", "True", "BackoffLimitExceeded", ""));
         } else {
             job.podPhase = "Succeeded";
+            succeeded.putIfAbsent(job.falconJobId, loop.now());
             job.terminated = Optional.of(new PodView.Terminated(0, "Completed"));
             job.conditions = List.of(new JobView.Condition("Complete", "True", "", ""));
         }

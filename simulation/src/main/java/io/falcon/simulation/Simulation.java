@@ -80,7 +80,8 @@ public final class Simulation {
                 .withPriorityAging(scenario.priorityAging());
         checks = new Checks(violations, settings.priorityAging());
         scheduler = new SimScheduler(loop, rnd, logs, settings, checks);
-        executor = new SimExecutor(loop, rnd, fleet, logs, this::faults, this::registry);
+        executor = new SimExecutor(
+                loop, rnd, new Random(scenario.seed() * 131 + 17), fleet, logs, this::faults, this::registry);
         logs.onInputOrEvent = scheduler::wake;
         logs.onCommand = executor::wake;
         fleet.onPoolLoss(loss -> {
@@ -178,6 +179,8 @@ public final class Simulation {
                         .orElse(settings.defaultExecutionTimeout()),
                 Duration.ofMinutes(20),
                 executor::downBetween);
+        checks.checkSuccessesReported(
+                logs.statuses, fleet.succeededJobs(), Duration.ofMinutes(15), executor::downBetween);
         Map<String, Integer> outcomes = new TreeMap<>();
         for (ScheduledJob job : scheduler.committed().jobMap().values()) {
             outcomes.merge(job.status().name(), 1, Integer::sum);
@@ -313,11 +316,9 @@ public final class Simulation {
         return healed ? Faults.NONE : scenario.faults();
     }
 
+    /** The clusters registry as the executor reads it: every registered cluster, whatever its status. */
     private List<ClusterTarget> registry() {
-        return rows.values().stream()
-                .filter(r -> r.status() != ClusterStatus.OFFLINE)
-                .map(ClusterRow::target)
-                .toList();
+        return rows.values().stream().map(ClusterRow::target).toList();
     }
 
     /** Nothing left to do: every job ended (or may wait), nothing in flight, nothing left in the fleet. */

@@ -10,14 +10,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
  * Turns what the Jobs and Pods of a cluster look like into JobRunning / JobSucceeded / JobFailed, once per Job per
- * process (the memory of what was reported is only a filter: a restarted executor reports again and the scheduler
- * ignores what it already knows), and into Job inventories for the sweep. The task's identity comes from the Job's
+ * process and again every {@link #REPORT_AGAIN_AFTER} while the Job stays (the memory of what was reported is only
+ * a filter: a restarted executor reports again and the scheduler ignores what it already knows), and into Job
+ * inventories for the sweep. The task's identity comes from the Job's
  * annotations, so nothing else needs remembering.
  *
  * <p>While a Job is pending and a pod of it is Unschedulable, it also reports the node count of the pool the Job
@@ -26,10 +26,18 @@ import java.util.function.Function;
  * that the scheduler learns the wait is over (ready = expected) without waiting for JobRunning.
  */
 public final class JobReports {
+    /**
+     * A Job still running, or finished and not yet deleted, has its state reported again this long after the last
+     * report: a report lost on the way (a send that failed for good while the process stayed up) would otherwise
+     * leave the job Running until its execution deadline, and a success would end as a Timeout. The scheduler takes
+     * a repeated report as a no-op; Falcon deletes a finished Job once it has learnt the end, which ends the repeats.
+     */
+    public static final Duration REPORT_AGAIN_AFTER = Duration.ofMinutes(5);
+
     private final Events events;
     private final Duration imagePullGrace;
-    /** uid + "/" + running|terminal, for the states already reported. */
-    private final Set<String> reported = ConcurrentHashMap.newKeySet();
+    /** uid + "/" + running|terminal, for the states already reported, with when they last were. */
+    private final Map<String, Instant> reported = new ConcurrentHashMap<>();
     /** The node count last reported per Job uid while its pods waited for nodes. */
     private final Map<String, NodeReport> nodeReports = new ConcurrentHashMap<>();
 
@@ -55,7 +63,7 @@ public final class JobReports {
             List<PodView> pods,
             Function<String, Optional<EdgeApi.NodeCount>> nodes,
             Instant now) {
-        if (job.deleting() || job.uid().isEmpty() || reported.contains(job.uid() + "/terminal")) {
+        if (job.deleting() || job.uid().isEmpty() || reportedLately(job.uid() + "/terminal", now)) {
             return Optional.empty();
         }
         List<PodView> own = pods.stream().filter(p -> p.belongsTo(job)).toList();
@@ -64,16 +72,16 @@ public final class JobReports {
         String clusterId = job.annotations().getOrDefault(FalconLabels.ANNOTATION_CLUSTER_ID, cluster.clusterId());
         String tpuType = job.annotations().getOrDefault(FalconLabels.ANNOTATION_TPU_TYPE, cluster.tpuType());
         String uid = job.uid();
-        if (observation instanceof JobObservation.Running r && reported.add(uid + "/running")) {
+        if (observation instanceof JobObservation.Running r && due(uid + "/running", now)) {
             return Optional.of(events.jobRunning(jobId, clusterId, tpuType, job.name(), uid, r.active(), r.expected()));
         }
-        if (observation instanceof JobObservation.Succeeded && reported.add(uid + "/terminal")) {
+        if (observation instanceof JobObservation.Succeeded && due(uid + "/terminal", now)) {
             return Optional.of(events.jobSucceeded(jobId, clusterId, tpuType, job.name(), uid));
         }
-        if (observation instanceof JobObservation.Failed f && reported.add(uid + "/terminal")) {
+        if (observation instanceof JobObservation.Failed f && due(uid + "/terminal", now)) {
             return Optional.of(events.jobFailed(jobId, clusterId, tpuType, job.name(), uid, f.message()));
         }
-        if (observation instanceof JobObservation.Pending && !reported.contains(uid + "/running")) {
+        if (observation instanceof JobObservation.Pending && !reported.containsKey(uid + "/running")) {
             return nodeReport(job, own, nodes)
                     .map(r -> events.nodePoolWaitingForNodes(
                             jobId,
@@ -115,6 +123,20 @@ public final class JobReports {
         }
         nodeReports.put(job.uid(), now);
         return Optional.of(now);
+    }
+
+    /** Never reported, or last reported REPORT_AGAIN_AFTER ago or more: report now (and remember when). */
+    private boolean due(String key, Instant now) {
+        if (reportedLately(key, now)) {
+            return false;
+        }
+        reported.put(key, now);
+        return true;
+    }
+
+    private boolean reportedLately(String key, Instant now) {
+        Instant last = reported.get(key);
+        return last != null && now.isBefore(last.plus(REPORT_AGAIN_AFTER));
     }
 
     /** The Job is gone: forget what was reported of it. */

@@ -1,6 +1,5 @@
 package io.falcon.executor.kafka;
 
-import io.falcon.events.ClusterStatus;
 import io.falcon.events.Topics;
 import io.falcon.events.cdc.ClusterChange;
 import io.falcon.events.cdc.ClusterRow;
@@ -18,8 +17,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads the clusters registry (CDC_CLUSTERS) from the beginning, without a consumer group, and starts the status
- * informers of every cluster that is not offline. This is how, after a restart, the executor again reports jobs
- * that are running on clusters no new command mentions.
+ * informers of every registered cluster, whatever its status. This is how, after a restart, the executor again
+ * reports jobs that are running on clusters no new command mentions: an offline or maintenance cluster starts no new
+ * job, but those already there run on, and their ends must be reported (a restarted executor that skipped offline
+ * clusters never reported them, and a job that succeeded there ended Failed/Timeout; simulation seed 2000188).
  */
 public final class ClusterRegistryWatcher implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(ClusterRegistryWatcher.class);
@@ -57,9 +58,7 @@ public final class ClusterRegistryWatcher implements Runnable {
                         ClusterChange change =
                                 Topics.CDC_CLUSTERS.valueSerde().deserializer().deserialize(topic, record.value());
                         if (change != null) {
-                            change.after()
-                                    .filter(r -> r.status() != ClusterStatus.OFFLINE)
-                                    .ifPresent(r -> watch.accept(target(r)));
+                            change.after().ifPresent(r -> watch.accept(target(r)));
                         }
                     } catch (RuntimeException e) {
                         log.warn(
