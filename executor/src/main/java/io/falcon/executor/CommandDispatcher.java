@@ -55,35 +55,34 @@ public final class CommandDispatcher {
     }
 
     /**
-     * First time a cluster is seen (a command, or the clusters registry): report its node pools at once and start
-     * its job/pod informers. Nothing in flight is resumed from here: the scheduler re-sends every command it still
-     * wants, and each is carried on from what GKE and Kubernetes show. Best effort: a failure is logged and retried
-     * on the next use.
+     * First time a GKE cluster is seen (a command, or the clusters registry): report its node pools at once and start
+     * its job/pod informers. Per GKE cluster (projects/P/locations/L/clusters/N), not per clusters row: when a row
+     * moves to another cluster, commands keep coming for both (the cleanup of what was created at the old one, the
+     * new jobs at the new one), and each keeps its informers; switching them from one to the other at each command
+     * left the jobs of the one not watched last unreported (simulation seed 2000401: a job that succeeded at the
+     * new location ended Failed/JobFailed). Nothing in flight is resumed from here: the scheduler re-sends every
+     * command it still wants, and each is carried on from what GKE and Kubernetes show. Best effort: a failure is
+     * logged and retried on the next use.
      */
     public synchronized void watchCluster(ClusterTarget cluster) {
         ClusterTarget previous = targets.put(cluster.clusterId(), cluster);
-        if (previous != null && !previous.equals(cluster)) {
-            // The clusters row changed (name, project, location...): rebuild the client from getCluster and restart
-            // the informers on it, and look at the (possibly other) cluster's pools again.
+        if (previous != null && !previous.resourceName().equals(cluster.resourceName())) {
             log.info(
-                    "cluster {} changed from {} to {}: rebuilding its clients",
+                    "cluster {} now at {} (was {}): watching both while commands name either",
                     cluster.clusterId(),
-                    previous.resourceName(),
-                    cluster.resourceName());
-            reconciler.unwatch(cluster.clusterId());
-            edges.evict(cluster.clusterId());
-            recovered.remove(cluster.clusterId());
+                    cluster.resourceName(),
+                    previous.resourceName());
         }
-        if (recovered.add(cluster.clusterId())) {
+        if (recovered.add(cluster.resourceName())) {
             nodePools.discovered(cluster);
         }
-        if (reconciler.isWatching(cluster.clusterId())) {
+        if (reconciler.isWatching(cluster)) {
             return;
         }
         try {
             reconciler.watch(cluster);
         } catch (RuntimeException e) {
-            log.warn("cannot watch cluster {} yet: {}", cluster.clusterId(), e.getMessage());
+            log.warn("cannot watch cluster {} yet: {}", cluster.resourceName(), e.getMessage());
         }
     }
 }

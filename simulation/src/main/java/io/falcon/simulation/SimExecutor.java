@@ -62,6 +62,7 @@ final class SimExecutor {
     private NodePoolDriver pools;
     private JobDriver jobs;
     private JobReports reports;
+    /** Per GKE cluster, as JobStatusReconciler watches: a moved clusters row has its old and its new one. */
     private final Map<String, ClusterTarget> watched = new LinkedHashMap<>();
     /** Scripted: events held back for a while before they reach the topic (reordering them). */
     private java.util.function.Predicate<ExecutorEvent> holdBack = e -> false;
@@ -221,7 +222,7 @@ final class SimExecutor {
     }
 
     private void discover(ClusterTarget cluster) {
-        ClusterTarget previous = watched.put(cluster.clusterId(), cluster);
+        ClusterTarget previous = watched.put(cluster.resourceName(), cluster);
         if (previous == null || !previous.equals(cluster)) {
             inventory(cluster);
         }
@@ -251,7 +252,7 @@ final class SimExecutor {
     }
 
     private void inventories() {
-        registry.get().forEach(c -> watched.putIfAbsent(c.clusterId(), c));
+        registry.get().forEach(c -> watched.putIfAbsent(c.resourceName(), c));
         watched.values().forEach(this::inventory);
     }
 

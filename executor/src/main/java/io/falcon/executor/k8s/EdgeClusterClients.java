@@ -52,17 +52,13 @@ public final class EdgeClusterClients implements AutoCloseable {
         this.namespace = namespace;
     }
 
-    /** The client of the cluster, created on first use. */
+    /**
+     * The client of the GKE cluster the target names (projects/P/locations/L/clusters/N), created on first use. Per
+     * GKE cluster, not per clusters row: after a row moves, commands still go to the old location (the cleanup of
+     * what was created there) and to the new one, each to its own API server.
+     */
     public KubernetesClient client(ClusterTarget cluster) {
-        return clients.computeIfAbsent(cluster.clusterId(), id -> create(cluster));
-    }
-
-    /** Drops a cached client (the cluster's row changed); the next use builds a new one from getCluster. */
-    public void evict(String clusterId) {
-        KubernetesClient c = clients.remove(clusterId);
-        if (c != null) {
-            c.close();
-        }
+        return clients.computeIfAbsent(cluster.resourceName(), id -> create(cluster));
     }
 
     private KubernetesClient create(ClusterTarget cluster) {

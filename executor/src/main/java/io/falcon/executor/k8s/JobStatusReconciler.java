@@ -42,7 +42,9 @@ public final class JobStatusReconciler implements AutoCloseable {
     private final Clock clock;
     private final Duration resync;
     private final JobReports reports;
+    /** Per GKE cluster (projects/P/locations/L/clusters/N): a moved clusters row has its old and its new one. */
     private final Map<String, Watched> watched = new ConcurrentHashMap<>();
+
     private final ScheduledFuture<?> recheck;
     private final ScheduledFuture<?> inventory;
 
@@ -84,11 +86,11 @@ public final class JobStatusReconciler implements AutoCloseable {
 
     /** Starts watching the cluster if not yet watched. Idempotent; safe from any thread. */
     public void watch(ClusterTarget cluster) {
-        if (watched.containsKey(cluster.clusterId())) {
+        if (watched.containsKey(cluster.resourceName())) {
             return;
         }
         synchronized (this) {
-            if (watched.containsKey(cluster.clusterId())) {
+            if (watched.containsKey(cluster.resourceName())) {
                 return;
             }
             KubernetesClient client = clusters.client(cluster);
@@ -111,7 +113,7 @@ public final class JobStatusReconciler implements AutoCloseable {
             jobs.addEventHandler(handler(w, job -> job.getMetadata().getName(), true));
             pods.addEventHandler(handler(w, JobStatusReconciler::jobNameOf, false));
             nodes.addEventHandler(nodeHandler(w));
-            watched.put(cluster.clusterId(), w);
+            watched.put(cluster.resourceName(), w);
             jobs.start();
             pods.start();
             nodes.start();
@@ -173,24 +175,14 @@ public final class JobStatusReconciler implements AutoCloseable {
         };
     }
 
-    /** Stops the cluster's informers (its row changed or it left the registry). */
-    public synchronized void unwatch(String clusterId) {
-        Watched w = watched.remove(clusterId);
-        if (w != null) {
-            w.jobs.stop();
-            w.pods.stop();
-            w.nodes.stop();
-            log.info("stopped watching cluster {}", clusterId);
-        }
+    /** The clusters rows whose GKE clusters are watched (a moved row has its old and new one), for tests. */
+    public List<ClusterTarget> watchedTargets() {
+        return watched.values().stream().map(Watched::cluster).toList();
     }
 
-    /** The cluster row the informers of a cluster were started for. */
-    public java.util.Optional<ClusterTarget> watchedTarget(String clusterId) {
-        return java.util.Optional.ofNullable(watched.get(clusterId)).map(Watched::cluster);
-    }
-
-    public boolean isWatching(String clusterId) {
-        return watched.containsKey(clusterId);
+    /** Whether the GKE cluster the target names is watched. */
+    public boolean isWatching(ClusterTarget cluster) {
+        return watched.containsKey(cluster.resourceName());
     }
 
     private <T extends HasMetadata> ResourceEventHandler<T> handler(

@@ -7,11 +7,14 @@ import io.falcon.executor.SimHarness;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** A changed clusters row (same id, another GKE cluster) rebuilds the client and the informers. */
+/**
+ * A changed clusters row (same id, another GKE cluster) gets a client and informers of its own, and the old cluster
+ * keeps its own while commands still name it.
+ */
 class ClusterChangeIT {
 
     @Test
-    void clientsAreRebuiltWhenTheClusterRowChanges() {
+    void aMovedRowHasAClientAndInformersPerGkeCluster() {
         try (SimHarness h = new SimHarness(Map.of(), true)) {
             ClusterTarget before = SimHarness.cluster();
             h.dispatcher.watchCluster(before);
@@ -33,7 +36,15 @@ class ClusterChangeIT {
 
             assertThat(h.edges.client(after).getConfiguration().getMasterUrl())
                     .startsWith(h.sim.kubernetesUrl(SimHarness.PROJECT, SimHarness.LOCATION, SimHarness.OTHER_CLUSTER));
-            assertThat(h.reconciler.watchedTarget(before.clusterId())).contains(after);
+            // a moved row: commands still name the old cluster (the cleanup of what was made there) and the new one;
+            // each keeps its client and its informers, whichever a command named last
+            h.dispatcher.watchCluster(before);
+            assertThat(h.edges.client(before).getConfiguration().getMasterUrl()).isEqualTo(firstUrl);
+            assertThat(h.edges.client(after).getConfiguration().getMasterUrl())
+                    .startsWith(h.sim.kubernetesUrl(SimHarness.PROJECT, SimHarness.LOCATION, SimHarness.OTHER_CLUSTER));
+            assertThat(h.reconciler.watchedTargets()).containsExactlyInAnyOrder(before, after);
+            assertThat(h.reconciler.isWatching(before)).isTrue();
+            assertThat(h.reconciler.isWatching(after)).isTrue();
         }
     }
 }
