@@ -192,6 +192,8 @@ public final class ChaosMain {
                     Duration.between(started, Instant.now()).withNanos(0));
             // the cleanup retries every 60 s and an orphan goes after its 10 min grace; rows still open keep theirs
             awaitCleanup(falcon, finalRows.get() == jobCount ? Duration.ofMinutes(12) : Duration.ofMinutes(2));
+            // the record shows a deletion once GKE accepted it; the pool is STOPPING for its deletion delay after that
+            awaitApisClean(falcon, Duration.ofSeconds(90));
             sampleQuietly(falcon, sampler);
             checks = check(falcon, sampler, monkey);
         }
@@ -362,6 +364,21 @@ public final class ChaosMain {
         Instant deadline = Instant.now().plus(max);
         while (Instant.now().isBefore(deadline)) {
             if (outstanding(FleetRecord.read(falcon.recordFile())).isEmpty()) {
+                return;
+            }
+            Thread.sleep(2000);
+        }
+    }
+
+    /**
+     * Until the GKE and Kubernetes APIs show nothing of Falcon's left, at most {@code max}: a deletion the record
+     * shows accepted may still be under way (a pool STOPPING). What is left after that is left for good, and the
+     * check reports it.
+     */
+    private void awaitApisClean(ProcessFalcon falcon, Duration max) throws IOException, InterruptedException {
+        Instant deadline = Instant.now().plus(max);
+        while (Instant.now().isBefore(deadline)) {
+            if (leftInTheFleet(falcon).isEmpty()) {
                 return;
             }
             Thread.sleep(2000);
