@@ -4,7 +4,6 @@ import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorCommand;
 import io.falcon.executor.core.JobDriver;
 import io.falcon.executor.gke.NodePoolManager;
-import io.falcon.executor.k8s.EdgeClusterClients;
 import io.falcon.executor.k8s.JobStatusReconciler;
 import java.util.Map;
 import java.util.Set;
@@ -19,16 +18,13 @@ public final class CommandDispatcher {
     private final NodePoolManager nodePools;
     private final JobDriver jobs;
     private final JobStatusReconciler reconciler;
-    private final EdgeClusterClients edges;
     private final Set<String> recovered = ConcurrentHashMap.newKeySet();
     private final Map<String, ClusterTarget> targets = new ConcurrentHashMap<>();
 
-    public CommandDispatcher(
-            NodePoolManager nodePools, JobDriver jobs, JobStatusReconciler reconciler, EdgeClusterClients edges) {
+    public CommandDispatcher(NodePoolManager nodePools, JobDriver jobs, JobStatusReconciler reconciler) {
         this.nodePools = nodePools;
         this.jobs = jobs;
         this.reconciler = reconciler;
-        this.edges = edges;
     }
 
     public void handle(ExecutorCommand command) {

@@ -116,7 +116,7 @@ public final class ExecutorApp implements AutoCloseable {
         reconciler.onNodeReady(nodePools::nudge);
         workloadPolicies.onInsertDone(nodePools::nudge);
         JobDriver jobs = new JobDriver(edgeApi, metered, events);
-        this.dispatcher = new CommandDispatcher(nodePools, jobs, reconciler, edgeClients);
+        this.dispatcher = new CommandDispatcher(nodePools, jobs, reconciler);
         for (int i = 0; i < config.commandThreads(); i++) {
             commands.add(new CommandConsumer(
                             new KafkaConsumer<>(consumerProps(config, i)),

@@ -115,7 +115,7 @@ public final class SimHarness implements AutoCloseable {
         reconciler.onNodeReady(nodePools::nudge);
         workloadPolicies.onInsertDone(nodePools::nudge);
         jobs = new JobDriver(edgeApi, sink, events);
-        dispatcher = new CommandDispatcher(nodePools, jobs, reconciler, edges);
+        dispatcher = new CommandDispatcher(nodePools, jobs, reconciler);
     }
 
     public static ClusterTarget cluster() {
