@@ -79,7 +79,7 @@ public final class ExecutorApp implements AutoCloseable {
         this.scheduler = Executors.newScheduledThreadPool(2, daemonThreads("falcon-executor-tracker"));
         this.gke = GoogleClients.clusterManager(config);
         this.producer = new KafkaProducer<>(producerProps(config));
-        this.sink = new KafkaEventSink(producer);
+        this.sink = new KafkaEventSink(producer, clock);
         EventSink metered = new MeteredEventSink(sink, metrics);
         Events events = new Events(config.producerName(), clock);
         this.edgeClients = new EdgeClusterClients(gke, config.credentials(), config.namespace());
@@ -141,6 +141,13 @@ public final class ExecutorApp implements AutoCloseable {
         }
         nodePools.start();
         isolation.start();
+        long beat = config.heartbeatInterval().toMillis();
+        scheduler.scheduleWithFixedDelay(
+                new ExecutorHeartbeats(
+                        reconciler, sink, clock, config.producerName(), io.falcon.events.GroupMembership.instanceId()),
+                beat,
+                beat,
+                TimeUnit.MILLISECONDS);
         for (int i = 0; i < commands.size(); i++) {
             Thread thread = new Thread(commands.get(i), "falcon-executor-commands" + (i == 0 ? "" : "-" + i));
             commandThreads.add(thread);

@@ -33,7 +33,8 @@ public record ExecutorConfig(
         int deleteFailuresReported,
         NodePoolSpec.ScaleDown scaleDown,
         int commandThreads,
-        Duration logCopyInterval) {
+        Duration logCopyInterval,
+        Duration heartbeatInterval) {
 
     /** How the executor authenticates to GKE, Compute and the edge Kubernetes APIs. */
     public enum Credentials {
@@ -98,7 +99,8 @@ public record ExecutorConfig(
                         values.get(ExecutorKeys.SCALE_DOWN_ON_DEMAND),
                         values.get(ExecutorKeys.SCALE_DOWN_FLEX_START)),
                 values.getInt(ExecutorKeys.COMMAND_THREADS),
-                values.get(ExecutorKeys.LOG_COPY_INTERVAL));
+                values.get(ExecutorKeys.LOG_COPY_INTERVAL),
+                values.get(ExecutorKeys.HEARTBEAT_INTERVAL));
     }
 
     /** The settings for the fleet simulator: no credentials, plaintext gRPC, short timers. */

@@ -56,7 +56,8 @@ public record SchedulerConfig(
                         values.get(SchedulerKeys.ESTIMATE_TOLERANCE),
                         java.time.ZoneId.of(values.get(SchedulerKeys.MESSAGE_TIME_ZONE)),
                         values.get(SchedulerKeys.MOVE_GAIN),
-                        values.get(SchedulerKeys.MOVE_INTERVAL)));
+                        values.get(SchedulerKeys.MOVE_INTERVAL),
+                        values.get(SchedulerKeys.OBSERVATION_SLACK)));
     }
 
     /** Only the supply modes that linger: zero (the default) means the pool is deleted at once. */

@@ -195,25 +195,27 @@ final class Checks {
     }
 
     /**
-     * A job whose Kubernetes Job succeeded ends Succeeded, unless an abort or another end came before the success
-     * could be learnt: no Failed status (a Timeout, say) more than the grace after the success, beyond the time the
-     * executor was down meanwhile. A report lost while the executor stays up must be reported again.
+     * A job whose Kubernetes Job succeeded ends Succeeded, unless an abort came first (then it is Aborted, not
+     * Failed), it overran its timeout (checkCauses judges Timeouts from the plan) or its cluster left (row deleted or
+     * moved) before the success: Falcon's own outage (an executor or scheduler down, stalled, or reading a backlog)
+     * is no excuse, and a report lost on its way must be reported again.
+     *
+     * @param clusterLeftBefore whether a cluster the job could be on left between its submission and the instant
      */
     void checkSuccessesReported(
             List<TaskStatus> statuses,
             Map<String, java.time.Instant> succeeded,
-            java.time.Duration grace,
-            java.util.function.BiFunction<java.time.Instant, java.time.Instant, java.time.Duration> executorDown) {
+            java.util.function.BiPredicate<String, java.time.Instant> clusterLeftBefore) {
         for (TaskStatus s : statuses) {
             java.time.Instant success = succeeded.get(s.jobId());
-            if (success == null || s.status() != Status.Failed || s.finishedAt().isEmpty()) {
+            if (success == null
+                    || s.status() != Status.Failed
+                    || s.reason().filter(Reason.Timeout::equals).isPresent()
+                    || clusterLeftBefore.test(s.jobId(), success)) {
                 continue;
             }
-            java.time.Instant ended = s.finishedAt().get();
-            if (ended.isAfter(success.plus(grace).plus(executorDown.apply(success, ended)))) {
-                violation("job " + s.jobId() + " ended " + describe(s) + " at " + ended
-                        + ", though its Kubernetes Job had succeeded at " + success);
-            }
+            violation("job " + s.jobId() + " ended " + describe(s) + " at "
+                    + s.finishedAt().orElse(null) + ", though its Kubernetes Job had succeeded at " + success);
         }
     }
 
@@ -243,6 +245,74 @@ final class Checks {
                             + "m execution deadline, and ended " + describe(s) + " (the executor was down "
                             + down.toMinutes() + "m meanwhile)");
                 }
+            }
+        }
+    }
+
+    /**
+     * The final Reason matches a cause the world injected: no job fails only because of Falcon's own outage or stall,
+     * an operator's harmless edit, or a transient state of GKE or Kubernetes. Per Reason, what may explain it: the
+     * job's pods (exit codes, an image that cannot be pulled, pods that never schedule, a run longer than its
+     * timeout), what the fleet did to it ({@link SimFleet.Cause}), or its cluster leaving (row deleted, or moved to
+     * another GKE cluster) while it was in flight. An Aborted job was aborted.
+     *
+     * @param disrupted whether a cluster the job could be on was deleted or moved between the two instants
+     * @param aborted the jobs an abort was written for (scripted runs abort outside the plan)
+     */
+    void checkCauses(
+            List<TaskStatus> statuses,
+            Map<String, Scenario.JobPlan> plans,
+            java.util.function.BiFunction<String, Optional<String>, Set<SimFleet.Cause>> fleetCauses,
+            java.util.function.BiPredicate<Instant, Instant> disrupted,
+            Duration defaultTimeout,
+            Set<String> aborted) {
+        Map<String, TaskStatus> last = new HashMap<>();
+        for (TaskStatus s : statuses) {
+            last.put(s.jobId(), s);
+        }
+        for (TaskStatus s : last.values()) {
+            Scenario.JobPlan plan = plans.get(s.jobId());
+            if (plan == null || !s.status().isTerminal() || s.status() == Status.Succeeded) {
+                continue;
+            }
+            Instant ended = s.finishedAt().orElse(Instant.MAX);
+            if (s.status() == Status.Aborted) {
+                if (plan.abortAt().isEmpty() && !aborted.contains(s.jobId())) {
+                    violation("job " + s.jobId() + " ended " + describe(s) + " but was never aborted");
+                }
+                continue;
+            }
+            Reason reason = s.reason().orElse(null);
+            Set<SimFleet.Cause> fleet = fleetCauses.apply(s.jobId(), s.nodePoolName());
+            boolean clusterLeft = disrupted.test(plan.submitAt(), ended);
+            Duration timeout = plan.timeoutSeconds().map(Duration::ofSeconds).orElse(defaultTimeout);
+            boolean podsNeverRun =
+                    plan.outcome() == Scenario.Outcome.IMAGE_PULL || plan.outcome() == Scenario.Outcome.NEVER_SCHEDULED;
+            boolean explained = reason != null
+                    && switch (reason) {
+                        case JobFailed ->
+                            plan.outcome() != Scenario.Outcome.SUCCEED
+                                    || fleet.contains(SimFleet.Cause.NODES_LOST)
+                                    || clusterLeft;
+                        // a run within two minutes of its timeout may meet it (clocks differ, dispatched_at is seen)
+                        case Timeout ->
+                            podsNeverRun || plan.runFor().plusMinutes(2).compareTo(timeout) >= 0;
+                        case NodePoolFailed -> fleet.contains(SimFleet.Cause.POOL_FAILED) || clusterLeft;
+                        case NodePoolTimeout ->
+                            fleet.contains(SimFleet.Cause.POOL_SLOW)
+                                    || fleet.contains(SimFleet.Cause.POOL_FAILED)
+                                    || fleet.contains(SimFleet.Cause.API_ERROR)
+                                    || clusterLeft;
+                        case JobSubmitFailed -> fleet.contains(SimFleet.Cause.API_ERROR) || clusterLeft;
+                        default -> false;
+                    };
+            if (!explained) {
+                violation("job " + s.jobId() + " ended " + describe(s) + " '" + s.message() + "', which nothing the"
+                        + " world did explains (pods " + plan.outcome() + ", run "
+                        + plan.runFor().toMinutes()
+                        + "m of a " + timeout.toMinutes() + "m timeout, fleet " + fleet
+                        + (clusterLeft ? ", a cluster left" : "") + "; submitted " + plan.submitAt() + ", ended "
+                        + s.finishedAt().map(Instant::toString).orElse("-") + ")");
             }
         }
     }

@@ -26,6 +26,22 @@ final class Logs {
 
     final List<Input> inputs = new ArrayList<>();
     final List<ExecutorEvent> events = new ArrayList<>();
+    /**
+     * The record timestamps (CreateTime: the producer's clock when it sent) of inputs and events: with records
+     * waiting in both topics, a Kafka Streams task processes the one with the smaller timestamp first.
+     */
+    final List<java.time.Instant> inputTimes = new ArrayList<>();
+
+    final List<java.time.Instant> eventTimes = new ArrayList<>();
+    /** True time, when a record is appended. */
+    private final java.util.function.Supplier<java.time.Instant> clock;
+    /** How far the executor's clock (its producer's timestamps) is off true time. */
+    java.time.Duration eventClockOffset = java.time.Duration.ZERO;
+
+    Logs(java.util.function.Supplier<java.time.Instant> clock) {
+        this.clock = clock;
+    }
+
     final List<ExecutorCommand> commands = new ArrayList<>();
     final List<TaskStatus> statuses = new ArrayList<>();
     /** The executor group's committed offset in commands. */
@@ -40,12 +56,14 @@ final class Logs {
     void appendInput(Input input) {
         trace.accept("input " + input);
         inputs.add(input);
+        inputTimes.add(clock.get());
         onInputOrEvent.run();
     }
 
     void appendEvent(ExecutorEvent event) {
         trace.accept("event " + event);
         events.add(event);
+        eventTimes.add(clock.get().plus(eventClockOffset));
         onInputOrEvent.run();
     }
 

@@ -26,7 +26,8 @@ record Scenario(
         Faults faults,
         Instant healAt,
         Map<SupplyMode, Duration> idleLinger,
-        Duration priorityAging) {
+        Duration priorityAging,
+        Reality reality) {
 
     static final Instant T0 = Instant.parse("2026-12-02T00:00:00Z");
 
@@ -68,6 +69,19 @@ record Scenario(
 
     /** The row now names another GKE cluster (another location). */
     record ClusterMoved(Instant at, String clusterId, String location) implements Disruption {}
+
+    /**
+     * An operator edits columns of the row that do not name the GKE cluster: its bucket, and its pods' service
+     * account. Jobs dispatched afterwards use the new values; nothing already there moves.
+     */
+    record ClusterEdited(Instant at, String clusterId, String gcsBucket, Optional<String> serviceAccount)
+            implements Disruption {}
+
+    /**
+     * The scheduler stops reading and ticking for a while (a long pause, a broker it cannot reach, a crash loop)
+     * and comes back to a backlog; as Kafka Streams may, it fires its wall-clock timers before it reads the backlog.
+     */
+    record SchedulerStall(Instant at, Duration stalled) implements Disruption {}
 
     static Scenario generate(long seed) {
         Random rnd = new Random(seed);
@@ -164,8 +178,37 @@ record Scenario(
                 }
             }
         }
+        Faults faults = Faults.random(rnd);
+        // The production events of issue 30 come from a generator of their own: every draw above, and so the
+        // scenarios of the seeds found before they existed, stay as they were.
+        Random production = new Random(seed * 0x2545F4914F6CDD1DL + 30);
+        Duration span = Duration.between(T0, healAt);
+        int edits = production.nextInt(4);
+        for (int i = 0; i < edits; i++) {
+            ClusterRow edited = clusters.get(production.nextInt(clusters.size()));
+            disruptions.add(new ClusterEdited(
+                    T0.plusSeconds(production.nextInt((int) span.toSeconds())),
+                    edited.id(),
+                    "bucket-" + edited.id() + "-" + i,
+                    production.nextBoolean() ? Optional.of("runner-" + i) : Optional.empty()));
+        }
+        int stalls = production.nextInt(3);
+        for (int i = 0; i < stalls; i++) {
+            disruptions.add(new SchedulerStall(
+                    T0.plusSeconds(production.nextInt((int) span.toSeconds())),
+                    Duration.ofSeconds(30 + production.nextInt(production.nextBoolean() ? 600 : 7200))));
+        }
         return new Scenario(
-                seed, clusters, reservationHosts, jobs, disruptions, Faults.random(rnd), healAt, linger, aging);
+                seed,
+                clusters,
+                reservationHosts,
+                jobs,
+                disruptions,
+                faults,
+                healAt,
+                linger,
+                aging,
+                Reality.random(production));
     }
 
     static ClusterRow row(String id, String tpuType, Optional<String> reservation) {
@@ -194,6 +237,7 @@ record Scenario(
                 Faults.NONE,
                 healAt,
                 Map.of(),
-                Duration.ofMinutes(10));
+                Duration.ofMinutes(10),
+                Reality.NONE);
     }
 }

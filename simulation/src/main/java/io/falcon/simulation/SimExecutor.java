@@ -34,6 +34,9 @@ final class SimExecutor {
 
     static final Duration INFORMER = Duration.ofSeconds(5);
     static final Duration INVENTORY = Duration.ofSeconds(60);
+    /** How often the executor says how far it has reported each cluster (production: every 10 s). */
+    static final Duration HEARTBEAT = Duration.ofSeconds(30);
+
     static final PoolReconciler.Settings SETTINGS =
             new PoolReconciler.Settings(Duration.ofMinutes(10), POLL, Duration.ofMinutes(2), Duration.ofMinutes(1));
 
@@ -44,6 +47,15 @@ final class SimExecutor {
     private final Supplier<Faults> faults;
     private final Supplier<List<ClusterTarget>> registry;
     private final Events events;
+    /** The executor's own clock (components' clocks differ from true time and from each other). */
+    private final java.time.Clock clock;
+    /**
+     * When each event handed to the producer and not yet on the topic was sent (held back, or in the batch not yet
+     * flushed): a heartbeat never says a cluster is observed past the oldest of them.
+     */
+    private final Map<ExecutorEvent, Instant> unacknowledged = new java.util.IdentityHashMap<>();
+    /** A report's send failed for good since this (its clock): everything is reported again before a heartbeat. */
+    private Optional<Instant> failedSince = Optional.empty();
     /**
      * Draws the lost reports on a stream of its own, so that the draws of every other fault, and so the scenarios of
      * the seeds found before this fault existed, stay as they were.
@@ -79,14 +91,16 @@ final class SimExecutor {
             SimFleet fleet,
             Logs logs,
             Supplier<Faults> faults,
-            Supplier<List<ClusterTarget>> registry) {
+            Supplier<List<ClusterTarget>> registry,
+            Duration clockOffset) {
         this.loop = loop;
         this.rnd = rnd;
         this.fleet = fleet;
         this.logs = logs;
         this.faults = faults;
         this.registry = registry;
-        this.events = new Events("executor", loop.clock());
+        this.clock = java.time.Clock.offset(loop.clock(), clockOffset);
+        this.events = new Events("executor", clock);
         this.lossRnd = lossRnd;
     }
 
@@ -111,15 +125,18 @@ final class SimExecutor {
         busy = false;
         buffer = null;
         watched.clear();
+        unacknowledged.clear();
+        failedSince = Optional.empty();
         PoolReconciler reconciler = new PoolReconciler(SETTINGS, events, rnd::nextDouble);
         pools = new NodePoolDriver(fleet, fleet, reconciler, this::emit, events);
         jobs = new JobDriver(fleet, this::emit, events);
         reports = new JobReports(events, Duration.ofMinutes(2));
         // The clusters registry is read from its beginning: informers and a first inventory of every cluster.
         registry.get().forEach(this::discover);
-        every(POLL, gen, () -> pools.tick(loop.now()));
+        every(POLL, gen, () -> pools.tick(clock.instant()));
         every(INFORMER, gen, this::informers);
         every(INVENTORY, gen, this::inventories);
+        every(HEARTBEAT, gen, this::heartbeat);
         wake();
     }
 
@@ -209,7 +226,7 @@ final class SimExecutor {
 
     private void handle(ExecutorCommand command) {
         discover(command.cluster());
-        Instant now = loop.now();
+        Instant now = clock.instant();
         if (command instanceof ExecutorCommand.EnsureNodePool c) {
             pools.ensure(c, now);
         } else if (command instanceof ExecutorCommand.EnsureNodePoolDeleted c) {
@@ -233,17 +250,54 @@ final class SimExecutor {
             List<PodView> pods = fleet.podViews(cluster);
             for (JobView job : fleet.jobViews(cluster)) {
                 List<PodView> own = pods.stream().filter(p -> p.belongsTo(job)).toList();
-                reports.evaluate(cluster, job, own, pool -> nodeCount(cluster, pool), loop.now())
+                reports.evaluate(cluster, job, own, pool -> nodeCount(cluster, pool), clock.instant())
                         .filter(report -> !lost())
                         .ifPresent(this::emit);
             }
         }
     }
 
-    /** The informer's report is lost: its send failed for good, and the process stays up. */
+    /**
+     * The informer's report is lost: its send failed for good, and the process stays up. The producer's callback
+     * tells the executor so: it reports every Job's state again before its next heartbeat.
+     */
     private boolean lost() {
         double p = faults.get().lostReport();
-        return p > 0 && lossRnd.nextDouble() < p;
+        boolean lost = p > 0 && lossRnd.nextDouble() < p;
+        if (lost && failedSince.isEmpty()) {
+            failedSince = Optional.of(clock.instant());
+        }
+        return lost;
+    }
+
+    /**
+     * As ExecutorHeartbeats does: every Job of every watched cluster is evaluated again (after a failed send, with
+     * the memory of what was reported forgotten, so everything is reported again), then the heartbeat says each
+     * cluster is observed through the time the pass began, or the oldest send not yet acknowledged if older.
+     */
+    private void heartbeat() {
+        Instant passBegan = clock.instant();
+        if (failedSince.isPresent()) {
+            failedSince = Optional.empty();
+            reports.forgetAll();
+        }
+        informers();
+        Instant through = passBegan;
+        for (Instant sentAt : unacknowledged.values()) {
+            if (sentAt.isBefore(through)) {
+                through = sentAt;
+            }
+        }
+        if (failedSince.isPresent() && failedSince.get().isBefore(through)) {
+            through = failedSince.get();
+        }
+        Instant observed = through;
+        List<ExecutorEvent.ClusterObserved> clusters = watched.values().stream()
+                .map(c -> new ExecutorEvent.ClusterObserved(c.resourceName(), observed))
+                .toList();
+        // straight onto the topic: the producer keeps order, so it follows every report sent before it
+        logs.appendEvent(new ExecutorEvent.Heartbeat(
+                io.falcon.events.Meta.of("executor", clock.instant()), "", "", "", "executor-0", clusters));
     }
 
     /** The node informer's cache (JobStatusReconciler counts from it, not with an API call). */
@@ -270,9 +324,21 @@ final class SimExecutor {
             return;
         }
         if (buffer != null) {
+            sent(event);
             buffer.add(event);
         } else {
             publish(event);
+        }
+    }
+
+    /** The event was handed to the producer: not acknowledged until it is on the topic. */
+    private void sent(ExecutorEvent event) {
+        unacknowledged.putIfAbsent(event, clock.instant());
+    }
+
+    private void acknowledged(ExecutorEvent event, int gen) {
+        if (gen == generation) {
+            unacknowledged.remove(event);
         }
     }
 
@@ -284,15 +350,25 @@ final class SimExecutor {
 
     /** Onto the events topic, duplicated or held back (and overtaken) as the faults say. */
     private void publish(ExecutorEvent event) {
+        int gen = generation;
         if (holdBack.test(event)) {
-            loop.after(holdFor, () -> logs.appendEvent(event));
+            sent(event);
+            loop.after(holdFor, () -> {
+                logs.appendEvent(event);
+                acknowledged(event, gen);
+            });
             return;
         }
         Faults f = faults.get();
         if (f.delayEvent() > 0 && rnd.nextDouble() < f.delayEvent()) {
-            loop.after(Duration.ofSeconds(1 + rnd.nextInt(120)), () -> logs.appendEvent(event));
+            sent(event);
+            loop.after(Duration.ofSeconds(1 + rnd.nextInt(120)), () -> {
+                logs.appendEvent(event);
+                acknowledged(event, gen);
+            });
         } else {
             logs.appendEvent(event);
+            acknowledged(event, gen);
         }
         if (f.duplicateEvent() > 0 && rnd.nextDouble() < f.duplicateEvent()) {
             loop.after(Duration.ofSeconds(rnd.nextInt(30)), () -> logs.appendEvent(event));

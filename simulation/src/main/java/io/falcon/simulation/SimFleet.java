@@ -43,6 +43,11 @@ final class SimFleet implements GkeApi, EdgeApi {
     private final Map<String, Op> operations = new HashMap<>();
     private final Map<String, KJob> jobs = new LinkedHashMap<>();
     private final Map<String, Integer> jobCreates = new HashMap<>();
+    /** What the fleet did to each Falcon job that can end it Failed (for the checks: the Reason must match one). */
+    private final Map<String, java.util.EnumSet<Cause>> causes = new HashMap<>();
+    /** The same, per node pool name (a pool may be handed to another job than the one it was created for). */
+    private final Map<String, java.util.EnumSet<Cause>> poolCauses = new HashMap<>();
+
     /** When each Falcon job's Kubernetes Job succeeded (its pods completed), for the checks. */
     private final Map<String, Instant> succeeded = new HashMap<>();
 
@@ -62,9 +67,25 @@ final class SimFleet implements GkeApi, EdgeApi {
     private boolean stockout;
 
     private boolean quotaExhausted;
+    /** The production events of {@link Reality}, drawn on a stream of their own. */
+    private Reality reality = Reality.NONE;
+
+    private Random realityRnd = new Random(0);
 
     private long opSeq;
     private long uidSeq;
+
+    /** Something the fleet did to a job that may end it Failed; {@link Checks#checkCauses} matches Reasons to them. */
+    enum Cause {
+        /** GKE refused its pool (quota) or the pool failed (ERROR, a failed operation). */
+        POOL_FAILED,
+        /** Its pool took longer than the create timeout. */
+        POOL_SLOW,
+        /** A GKE or Kubernetes call made for it failed transiently. */
+        API_ERROR,
+        /** The nodes under its running pods went (its pool deleted by someone else). */
+        NODES_LOST
+    }
 
     /** A pool deletion that took nodes from a Job still defined in the cluster. */
     record PoolLoss(String pool, String falconJobId, Instant at) {}
@@ -174,10 +195,23 @@ final class SimFleet implements GkeApi, EdgeApi {
         this.onPoolLoss = listener;
     }
 
+    /** The ordinary production events to inject, and the stream they are drawn from. */
+    void reality(Reality events, Random rnd) {
+        this.reality = events;
+        this.realityRnd = rnd;
+    }
+
     /** From now on nothing fails by chance, and nodes that were not going to register do. */
     void heal() {
         healed = true;
         faults = Faults.NONE;
+        reality = reality.healed();
+        for (Pool pool : pools.values()) {
+            if (pool.status == PoolStatus.RECONCILING) {
+                pool.status = PoolStatus.RUNNING;
+                pool.statusMessage = "";
+            }
+        }
         for (Pool pool : List.copyOf(pools.values())) {
             if (pool.nodesNever && pool.status == PoolStatus.RUNNING) {
                 pool.nodesNever = false;
@@ -185,8 +219,8 @@ final class SimFleet implements GkeApi, EdgeApi {
             }
             if (pool.stockedOut) {
                 pool.stockedOut = false;
-                scaleUp(pool);
             }
+            scaleUp(pool); // also a pool that was RECONCILING when its pods came
         }
     }
 
@@ -230,6 +264,14 @@ final class SimFleet implements GkeApi, EdgeApi {
         pools.remove(key(pool.cluster, pool.name));
     }
 
+    /** Scripted: the RUNNING pool is RECONCILING for that long (GKE's auto-repair, an upgrade, a resize). */
+    void reconcileNow(String poolName, Duration lasting) {
+        pools.values().stream()
+                .filter(pool -> pool.name.equals(poolName))
+                .toList()
+                .forEach(pool -> reconcile(pool, lasting));
+    }
+
     /** Nodes of pools that become RUNNING from now on register only after the delay (until the heal). */
     void nodeDelay(Duration delay) {
         nodeDelay = Optional.of(delay);
@@ -243,6 +285,35 @@ final class SimFleet implements GkeApi, EdgeApi {
 
     Map<String, Instant> succeededJobs() {
         return succeeded;
+    }
+
+    /**
+     * What the fleet did to the job that may end it Failed, and to the pool it held last (a pool another job began
+     * to create may be handed over to it).
+     */
+    java.util.Set<Cause> causes(String falconJobId, Optional<String> poolName) {
+        java.util.EnumSet<Cause> all = java.util.EnumSet.noneOf(Cause.class);
+        all.addAll(causes.getOrDefault(falconJobId, java.util.EnumSet.noneOf(Cause.class)));
+        poolName.ifPresent(pool -> all.addAll(poolCauses.getOrDefault(pool, java.util.EnumSet.noneOf(Cause.class))));
+        return all;
+    }
+
+    private void cause(String falconJobId, Cause cause) {
+        if (falconJobId != null && !falconJobId.isEmpty()) {
+            causes.computeIfAbsent(falconJobId, k -> java.util.EnumSet.noneOf(Cause.class))
+                    .add(cause);
+        }
+    }
+
+    private void poolCause(String poolName, Cause cause) {
+        poolCauses
+                .computeIfAbsent(poolName, k -> java.util.EnumSet.noneOf(Cause.class))
+                .add(cause);
+    }
+
+    private String jobOf(ClusterTarget cluster, String poolName) {
+        Pool pool = pools.get(key(cluster, poolName));
+        return pool == null ? "" : pool.labels.getOrDefault(FalconLabels.JOB, "");
     }
 
     /** The pools that exist, as cluster resource / pool name -> the falcon job of its creator. */
@@ -263,7 +334,7 @@ final class SimFleet implements GkeApi, EdgeApi {
 
     @Override
     public Optional<PoolInfo> getPool(ClusterTarget cluster, String name) {
-        maybeFail("getNodePool");
+        maybeFail("getNodePool", jobOf(cluster, name));
         Pool pool = pools.get(key(cluster, name));
         if (pool == null || loop.now().isBefore(pool.visibleAt)) {
             return Optional.empty();
@@ -273,7 +344,7 @@ final class SimFleet implements GkeApi, EdgeApi {
 
     @Override
     public String createPool(ClusterTarget cluster, EnsureNodePool command, Instant createdAt) {
-        maybeFail("createNodePool");
+        maybeFail("createNodePool", command.jobId());
         String key = key(cluster, command.nodePoolName());
         if (pools.containsKey(key)) {
             throw new ApiException(
@@ -281,6 +352,8 @@ final class SimFleet implements GkeApi, EdgeApi {
                     "ALREADY_EXISTS: node pool " + command.nodePoolName() + " already exists");
         }
         if (quotaExhausted || chance(faults.quota())) {
+            cause(command.jobId(), Cause.POOL_FAILED);
+            poolCause(command.nodePoolName(), Cause.POOL_FAILED);
             throw new ApiException(
                     ApiException.Kind.PERMANENT,
                     "RESOURCE_EXHAUSTED: Quota 'TPUS_PER_PROJECT' exceeded. Limit: 64.0 in region us-central1.");
@@ -308,10 +381,18 @@ final class SimFleet implements GkeApi, EdgeApi {
         String op = "operation-" + (++opSeq);
         pool.createOp = op;
         pool.createOpName = op;
-        Duration provisioning = chance(faults.slowPool())
-                ? Duration.ofMinutes(11 + rnd.nextInt(10))
-                : Duration.ofSeconds(20 + rnd.nextInt(480));
+        boolean slow = chance(faults.slowPool());
+        Duration provisioning =
+                slow ? Duration.ofMinutes(11 + rnd.nextInt(10)) : Duration.ofSeconds(20 + rnd.nextInt(480));
         boolean errors = chance(faults.poolError());
+        if (slow) {
+            cause(command.jobId(), Cause.POOL_SLOW);
+            poolCause(command.nodePoolName(), Cause.POOL_SLOW);
+        }
+        if (errors) {
+            cause(command.jobId(), Cause.POOL_FAILED);
+            poolCause(command.nodePoolName(), Cause.POOL_FAILED);
+        }
         operations.put(
                 op,
                 new Op(
@@ -324,7 +405,7 @@ final class SimFleet implements GkeApi, EdgeApi {
         pools.put(key, pool);
         createStarted.put(key, loop.now());
         loop.after(provisioning, () -> provisioned(pool, errors, late));
-        maybeFailAfter("createNodePool");
+        maybeFailAfter("createNodePool", command.jobId());
         return op;
     }
 
@@ -355,6 +436,12 @@ final class SimFleet implements GkeApi, EdgeApi {
             return;
         }
         pool.status = PoolStatus.RUNNING;
+        if (!healed && reality.reconcile() > 0 && realityRnd.nextDouble() < reality.reconcile()) {
+            // GKE works on the pool for a while (auto-repair, an upgrade, a resize): RECONCILING, then RUNNING
+            Duration after = Duration.ofMinutes(1 + realityRnd.nextInt(60));
+            Duration lasting = Duration.ofMinutes(1 + realityRnd.nextInt(30));
+            loop.after(after, () -> reconcile(pool, lasting));
+        }
         if (healed) {
             pool.nodesNever = false; // a fault drawn before the heal does not outlive it
         } else if (chance(faults.vanish())) {
@@ -381,6 +468,25 @@ final class SimFleet implements GkeApi, EdgeApi {
             registerNodes(
                     pool, late ? Duration.ofMinutes(15 + rnd.nextInt(30)) : Duration.ofSeconds(5 + rnd.nextInt(180)));
         }
+    }
+
+    /** The pool is RECONCILING for a while and RUNNING again; its nodes stay as they are. */
+    private void reconcile(Pool pool, Duration lasting) {
+        if (healed
+                || pools.get(key(pool.cluster, pool.name)) != pool
+                || pool.stopping
+                || pool.status != PoolStatus.RUNNING) {
+            return;
+        }
+        pool.status = PoolStatus.RECONCILING;
+        pool.statusMessage = "Repairing nodes";
+        loop.after(lasting, () -> {
+            if (pools.get(key(pool.cluster, pool.name)) == pool && pool.status == PoolStatus.RECONCILING) {
+                pool.status = PoolStatus.RUNNING;
+                pool.statusMessage = "";
+                scaleUp(pool); // pods that came meanwhile ask for nodes now
+            }
+        });
     }
 
     /**
@@ -419,7 +525,7 @@ final class SimFleet implements GkeApi, EdgeApi {
     /** A Job that has not finished selects the pool and its pods wait. */
     private boolean wanted(Pool pool) {
         return jobs.values().stream()
-                .anyMatch(j -> j.cluster.equals(pool.cluster)
+                .anyMatch(j -> same(j.cluster, pool.cluster)
                         && j.pool.equals(pool.name)
                         && !j.finished()
                         && "Pending".equals(j.podPhase));
@@ -433,7 +539,7 @@ final class SimFleet implements GkeApi, EdgeApi {
         }
         loop.after(pool.scaleDownAfter, () -> {
             boolean busy = jobs.values().stream()
-                    .anyMatch(j -> j.cluster.equals(pool.cluster) && j.pool.equals(pool.name) && !j.finished());
+                    .anyMatch(j -> same(j.cluster, pool.cluster) && j.pool.equals(pool.name) && !j.finished());
             if (pools.get(key(pool.cluster, pool.name)) == pool && !pool.stopping && !busy && !pool.scaling) {
                 pool.registered = 0;
                 pool.ready = 0;
@@ -479,11 +585,18 @@ final class SimFleet implements GkeApi, EdgeApi {
                     ApiException.Kind.FAILED_PRECONDITION,
                     "FAILED_PRECONDITION: node pool " + name + " is being deleted. Please wait and try again.");
         }
+        if (pool.status == PoolStatus.RECONCILING) {
+            // as GKE: one operation at a time on a pool (the repair or upgrade running now)
+            throw new ApiException(
+                    ApiException.Kind.FAILED_PRECONDITION,
+                    "FAILED_PRECONDITION: Cluster is running incompatible operation operation-repair-" + name
+                            + ". Please wait and try again.");
+        }
         // A pool in ERROR (its creation failed: a reservation race, GKE's error) gives its Jobs nothing to lose: the
         // executor deletes it so that the name can be created again, also under the pending pods of a Job waiting
         // for it to come back.
         for (KJob job : jobs.values()) {
-            if (job.cluster.equals(cluster) && job.pool.equals(name) && pool.status != PoolStatus.ERROR) {
+            if (same(job.cluster, cluster) && job.pool.equals(name) && pool.status != PoolStatus.ERROR) {
                 onPoolLoss.accept(new PoolLoss(name, job.falconJobId, loop.now()));
             }
         }
@@ -519,7 +632,7 @@ final class SimFleet implements GkeApi, EdgeApi {
 
     @Override
     public OperationInfo operation(ClusterTarget cluster, String operation) {
-        maybeFail("getOperation");
+        maybeFail("getOperation", operationJob(cluster, operation));
         Op op = operations.get(operation);
         if (op == null) {
             throw new ApiException(ApiException.Kind.NOT_FOUND, "NOT_FOUND: operation " + operation);
@@ -530,7 +643,7 @@ final class SimFleet implements GkeApi, EdgeApi {
 
     @Override
     public PoolOperations operations(ClusterTarget cluster, String pool) {
-        maybeFail("listOperations");
+        maybeFail("listOperations", jobOf(cluster, pool));
         return new PoolOperations(
                 Optional.ofNullable(createStarted.get(key(cluster, pool))),
                 Optional.ofNullable(deleteStarted.get(key(cluster, pool))));
@@ -541,7 +654,7 @@ final class SimFleet implements GkeApi, EdgeApi {
         maybeFail("listNodePools");
         List<PoolInfo> out = new ArrayList<>();
         for (Pool pool : pools.values()) {
-            if (pool.cluster.equals(cluster) && !loop.now().isBefore(pool.visibleAt)) {
+            if (same(pool.cluster, cluster) && !loop.now().isBefore(pool.visibleAt)) {
                 out.add(info(pool));
             }
         }
@@ -570,6 +683,15 @@ final class SimFleet implements GkeApi, EdgeApi {
         return count - used;
     }
 
+    /** The job of the pool an operation is about (create operations are kept with their pool). */
+    private String operationJob(ClusterTarget cluster, String operation) {
+        return pools.values().stream()
+                .filter(p -> same(p.cluster, cluster) && operation.equals(p.createOpName))
+                .map(p -> p.labels.getOrDefault(FalconLabels.JOB, ""))
+                .findFirst()
+                .orElse("");
+    }
+
     private PoolInfo info(Pool pool) {
         return new PoolInfo(
                 pool.name, pool.status, pool.statusMessage, pool.labels, Optional.of(pool.createdAt), pool.hosts);
@@ -591,7 +713,7 @@ final class SimFleet implements GkeApi, EdgeApi {
 
     @Override
     public String createJob(ClusterTarget cluster, EnsureJob command) {
-        maybeFail("jobs.create");
+        maybeFail("jobs.create", command.jobId());
         String key = key(cluster, command.k8sJobName());
         if (jobs.containsKey(key)) {
             throw new ApiException(
@@ -620,7 +742,7 @@ final class SimFleet implements GkeApi, EdgeApi {
         jobCreates.merge(command.jobId(), 1, Integer::sum);
         Optional.ofNullable(pools.get(key(cluster, command.nodePoolName()))).ifPresent(this::scaleUp);
         schedulePods();
-        maybeFailAfter("jobs.create");
+        maybeFailAfter("jobs.create", command.jobId());
         return job.uid;
     }
 
@@ -646,7 +768,7 @@ final class SimFleet implements GkeApi, EdgeApi {
     /** The Falcon Jobs of a cluster and their pods, as the informers see them. */
     List<JobView> jobViews(ClusterTarget cluster) {
         return jobs.values().stream()
-                .filter(j -> j.cluster.equals(cluster))
+                .filter(j -> same(j.cluster, cluster))
                 .map(SimFleet::view)
                 .toList();
     }
@@ -654,7 +776,7 @@ final class SimFleet implements GkeApi, EdgeApi {
     List<PodView> podViews(ClusterTarget cluster) {
         List<PodView> out = new ArrayList<>();
         for (KJob job : jobs.values()) {
-            if (!job.cluster.equals(cluster)) {
+            if (!same(job.cluster, cluster)) {
                 continue;
             }
             Pool pool = pools.get(key(job.cluster, job.pool));
@@ -748,11 +870,12 @@ final class SimFleet implements GkeApi, EdgeApi {
     /** The pool's nodes are going: pods on them die, and their Jobs fail (backoffLimit 0). */
     private void failPodsOn(Pool pool) {
         for (KJob job : jobs.values()) {
-            if (job.cluster.equals(pool.cluster)
+            if (same(job.cluster, pool.cluster)
                     && job.pool.equals(pool.name)
                     && !job.finished()
                     && "Running".equals(job.podPhase)) {
                 job.podPhase = "Failed";
+                cause(job.falconJobId, Cause.NODES_LOST);
                 job.terminated = Optional.of(new PodView.Terminated(137, "NodeLost"));
                 job.conditions = List.of(new JobView.Condition("Failed", "True", "BackoffLimitExceeded", ""));
                 ttl(job);
@@ -776,6 +899,11 @@ final class SimFleet implements GkeApi, EdgeApi {
     }
 
     private void maybeFail(String call) {
+        maybeFail(call, "");
+    }
+
+    /** As {@link #maybeFail(String)}, a failure noted as a cause of the job the call was made for. */
+    private void maybeFail(String call, String falconJobId) {
         Integer scripted = failNext.get(call);
         if (scripted != null && scripted > 0) {
             failNext.put(call, scripted - 1);
@@ -784,13 +912,19 @@ final class SimFleet implements GkeApi, EdgeApi {
                     "503 ServiceUnavailable: " + call + ": the server is currently unable to handle the request");
         }
         if (chance(faults.apiError() / 2)) {
+            cause(falconJobId, Cause.API_ERROR);
             throw new ApiException(ApiException.Kind.TRANSIENT, "UNAVAILABLE: " + call + ": connection reset");
         }
     }
 
     /** The change was made but the answer is lost (DEADLINE_EXCEEDED after the server acted). */
     private void maybeFailAfter(String call) {
+        maybeFailAfter(call, "");
+    }
+
+    private void maybeFailAfter(String call, String falconJobId) {
         if (chance(faults.apiError() / 2)) {
+            cause(falconJobId, Cause.API_ERROR);
             throw new ApiException(ApiException.Kind.TRANSIENT, "DEADLINE_EXCEEDED: " + call + ": no answer in time");
         }
     }
@@ -802,6 +936,11 @@ final class SimFleet implements GkeApi, EdgeApi {
         } catch (IllegalArgumentException e) {
             return 1;
         }
+    }
+
+    /** One GKE cluster: the other columns of a clusters row (its bucket, say) say nothing of where things are. */
+    private static boolean same(ClusterTarget a, ClusterTarget b) {
+        return a.resourceName().equals(b.resourceName());
     }
 
     static String key(ClusterTarget cluster, String name) {

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 
 /**
@@ -42,13 +43,38 @@ final class SimScheduler {
     private final List<ExecutorCommand> outCommands = new ArrayList<>();
     private final List<TaskStatus> outStatuses = new ArrayList<>();
     private Instant tickAt = Instant.MAX;
+    /** How far the scheduler's clock is off true time: every time the core is given is on its clock. */
+    private final Duration clockOffset;
 
-    SimScheduler(Loop loop, Random rnd, Logs logs, SchedulerSettings settings, Checks checks) {
+    SimScheduler(Loop loop, Random rnd, Logs logs, SchedulerSettings settings, Checks checks, Duration clockOffset) {
+        this.clockOffset = clockOffset;
         this.loop = loop;
         this.rnd = rnd;
         this.logs = logs;
         this.settings = settings;
         this.checks = checks;
+    }
+
+    /** When the task went down or stalled, while it is; and the periods it was, for the checks. */
+    private Instant downSince;
+
+    private final List<Instant[]> downtime = new ArrayList<>();
+
+    /** How long the task was down or stalled between the two instants (true time). */
+    Duration downBetween(Instant from, Instant to) {
+        Duration total = Duration.ZERO;
+        List<Instant[]> periods = new ArrayList<>(downtime);
+        if (downSince != null) {
+            periods.add(new Instant[] {downSince, loop.now()});
+        }
+        for (Instant[] period : periods) {
+            Instant start = period[0].isAfter(from) ? period[0] : from;
+            Instant end = period[1].isBefore(to) ? period[1] : to;
+            if (end.isAfter(start)) {
+                total = total.plus(Duration.between(start, end));
+            }
+        }
+        return total;
     }
 
     /** The committed state (what a restart would see): for the checks. */
@@ -70,6 +96,14 @@ final class SimScheduler {
     }
 
     void start() {
+        start(false);
+    }
+
+    private void start(boolean timersFirst) {
+        if (downSince != null) {
+            downtime.add(new Instant[] {downSince, loop.now()});
+            downSince = null;
+        }
         up = true;
         generation++;
         // The core reads and writes its retired store directly (as the processor does its window store): it must be
@@ -80,6 +114,10 @@ final class SimScheduler {
         events = eventsCommitted;
         inTransaction = false;
         tickAt = Instant.MAX;
+        if (timersFirst) {
+            tickFirst(); // its commit reads on
+            return;
+        }
         scheduleTick();
         wake();
     }
@@ -90,11 +128,42 @@ final class SimScheduler {
             return;
         }
         up = false;
+        downSince = loop.now();
         generation++;
         outCommands.clear();
         outStatuses.clear();
         inTransaction = false;
         loop.after(down, this::start);
+    }
+
+    /**
+     * The task stops for a while (a long pause, a broker it cannot reach, a crash loop): its open transaction is
+     * aborted, and when it comes back it fires its due timers before it reads anything, as a Kafka Streams thread
+     * may punctuate before it has processed the backlog its first poll did not return.
+     */
+    void stall(Duration stalled) {
+        if (!up) {
+            return;
+        }
+        up = false;
+        downSince = loop.now();
+        generation++;
+        outCommands.clear();
+        outStatuses.clear();
+        inTransaction = false;
+        loop.after(stalled, () -> start(true));
+    }
+
+    /** One tick before any input is read; its commit goes on to read. */
+    private void tickFirst() {
+        int gen = generation;
+        inTransaction = true;
+        step("tick", () -> core.tick(now()));
+        loop.after(Duration.ofMillis(10 + rnd.nextInt(100)), () -> {
+            if (gen == generation) {
+                commit();
+            }
+        });
     }
 
     /** Something new to read: start a transaction soon, unless one is open. */
@@ -119,7 +188,7 @@ final class SimScheduler {
             if (!haveInput && !haveEvent) {
                 break;
             }
-            boolean takeInput = haveInput && (!haveEvent || rnd.nextBoolean());
+            boolean takeInput = haveInput && (!haveEvent || inputFirst());
             if (takeInput) {
                 Logs.Input input = logs.inputs.get(inputs++);
                 step("input " + input, () -> apply(input));
@@ -127,7 +196,7 @@ final class SimScheduler {
                 ExecutorEvent event = logs.events.get(events++);
                 step(
                         "event " + event.getClass().getSimpleName() + " " + event.jobId(),
-                        () -> core.observe(event, loop.now()));
+                        () -> core.observe(event, now()));
             }
         }
         // commit.interval: the transaction commits a moment later (a crash before then aborts it)
@@ -138,8 +207,27 @@ final class SimScheduler {
         });
     }
 
+    /** The scheduler's clock. */
+    private Instant now() {
+        return loop.now().plus(clockOffset);
+    }
+
+    /**
+     * Both topics have records waiting: a Kafka Streams task takes the one with the smaller timestamp, so a backlog
+     * is read in the order it was written; records within the fetch jitter of each other come in either order.
+     */
+    private boolean inputFirst() {
+        Instant input = logs.inputTimes.get(inputs);
+        Instant event = logs.eventTimes.get(events);
+        Duration apart = Duration.between(input, event).abs();
+        return apart.compareTo(FETCH_JITTER) > 0 ? input.isBefore(event) : rnd.nextBoolean();
+    }
+
+    /** How far apart two records' timestamps may be and still come in either order (what each fetch returned). */
+    static final Duration FETCH_JITTER = Duration.ofSeconds(2);
+
     private Decisions apply(Logs.Input input) {
-        Instant now = loop.now();
+        Instant now = now();
         if (input instanceof Logs.Submit s) {
             return core.submit(s.request(), now);
         } else if (input instanceof Logs.Abort a) {
@@ -188,10 +276,11 @@ final class SimScheduler {
         if (!up) {
             return;
         }
-        Instant next = core.nextTimer().orElse(Instant.MAX);
-        if (next.equals(Instant.MAX)) {
+        Optional<Instant> due = core.nextTimer();
+        if (due.isEmpty()) {
             return;
         }
+        Instant next = due.get().minus(clockOffset); // the core's timers are on the scheduler's clock
         Instant at = next.isBefore(loop.now()) ? loop.now() : next;
         long ms = at.toEpochMilli();
         at = Instant.ofEpochMilli(ms - Math.floorMod(ms, TICK.toMillis()) + TICK.toMillis());
@@ -210,7 +299,7 @@ final class SimScheduler {
                 return;
             }
             inTransaction = true;
-            step("tick", () -> core.tick(loop.now()));
+            step("tick", () -> core.tick(now()));
             loop.after(Duration.ofMillis(10 + rnd.nextInt(100)), () -> {
                 if (gen == generation) {
                     commit();

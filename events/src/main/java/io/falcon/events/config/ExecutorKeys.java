@@ -86,6 +86,12 @@ public final class ExecutorKeys {
             "node-pool.inventory-interval",
             Duration.ofSeconds(60),
             "how often falcon-* pools and Jobs are inventoried per cluster");
+    public static final Setting<Duration> HEARTBEAT_INTERVAL = timer(
+            "heartbeat-interval",
+            Duration.ofSeconds(10),
+            "how often the executor evaluates every Job of every cluster it watches again and then tells the scheduler"
+                    + " (a heartbeat on every partition of falcon.executor.events) how far each cluster is observed:"
+                    + " the scheduler's deadlines wait for it, so a deadline fires up to this much later");
     public static final Setting<Duration> MAX_BACKOFF =
             timer("max-backoff", Duration.ofMinutes(1), "longest wait between retries of a failing API call");
     public static final Setting<Long> COMMAND_THREADS = withDefault(
@@ -138,6 +144,7 @@ public final class ExecutorKeys {
                     WATCH_CLUSTER_REGISTRY,
                     VISIBILITY_GRACE,
                     INVENTORY_INTERVAL,
+                    HEARTBEAT_INTERVAL,
                     MAX_BACKOFF,
                     DELETE_FAILURES_REPORTED,
                     COMMAND_THREADS,

@@ -83,6 +83,14 @@ public final class SchedulerKeys {
             "orphan-grace",
             Duration.ofMinutes(10),
             "how long an unknown falcon-* pool or Job may exist before it is deleted as an orphan");
+    public static final Setting<Duration> OBSERVATION_SLACK = timer(
+            "observation-slack",
+            Duration.ofSeconds(90),
+            "a deadline (dispatch, submit, execution, provisioning backstop) fires only once the executor's heartbeats"
+                    + " say it has reported everything it saw on the job's cluster up to the deadline plus this much:"
+                    + " the largest difference between the components' clocks (1 min) plus the time a change takes to"
+                    + " reach the executor's informers; a scheduler or executor that was down or behind never turns a"
+                    + " met deadline into a missed one");
     public static final Setting<Long> POSITION_UPDATES = withDefault(
             "falcon.scheduler.position-updates",
             SettingType.WHOLE,
@@ -159,6 +167,7 @@ public final class SchedulerKeys {
                     CLEANUP_RETRY,
                     TERMINAL_RETENTION,
                     ORPHAN_GRACE,
+                    OBSERVATION_SLACK,
                     POSITION_UPDATES,
                     PRIORITY_AGING,
                     ESTIMATE_TOLERANCE,

@@ -29,4 +29,13 @@ public record ClusterTarget(
     public String resourceName() {
         return "projects/" + project + "/locations/" + location + "/clusters/" + name;
     }
+
+    /**
+     * Whether both name the same clusters row at the same GKE cluster (project, location, name). The other columns
+     * (bucket, service account) say how jobs dispatched from now on run, not where the resources already made are:
+     * an edit of them moves nothing.
+     */
+    public boolean sameCluster(ClusterTarget other) {
+        return clusterId.equals(other.clusterId) && resourceName().equals(other.resourceName());
+    }
 }

@@ -24,7 +24,8 @@ import java.util.Optional;
     @JsonSubTypes.Type(value = ExecutorEvent.NodePoolWaitingForNodes.class, name = "NodePoolWaitingForNodes"),
     @JsonSubTypes.Type(value = ExecutorEvent.ReservationShort.class, name = "ReservationShort"),
     @JsonSubTypes.Type(value = ExecutorEvent.NodePoolInventory.class, name = "NodePoolInventory"),
-    @JsonSubTypes.Type(value = ExecutorEvent.JobInventory.class, name = "JobInventory")
+    @JsonSubTypes.Type(value = ExecutorEvent.JobInventory.class, name = "JobInventory"),
+    @JsonSubTypes.Type(value = ExecutorEvent.Heartbeat.class, name = "Heartbeat")
 })
 public sealed interface ExecutorEvent {
     Meta meta();
@@ -168,6 +169,27 @@ public sealed interface ExecutorEvent {
             jobs = List.copyOf(jobs);
         }
     }
+
+    /**
+     * How far the executor has reported what it observes, sent to every partition of the topic every few seconds
+     * (jobId, clusterId and tpuType are empty: it is about the executor). Per GKE cluster it watches
+     * (projects/P/locations/L/clusters/N), observedThrough is a time, on the executor's clock, by which every change
+     * of that cluster's Falcon Jobs and pods that happened before it has been reported on this topic before this
+     * record: its informers were watching and synced, every Job's state was evaluated again, and every earlier
+     * report was acknowledged by the broker. A cluster it cannot read is left out (or keeps the time it last could).
+     * The scheduler fires a deadline only once the job's cluster is observed through it, so that its own stall or
+     * restart, or the executor's, never turns a met deadline into a missed one.
+     */
+    record Heartbeat(
+            Meta meta, String jobId, String clusterId, String tpuType, String instance, List<ClusterObserved> clusters)
+            implements ExecutorEvent {
+        public Heartbeat {
+            clusters = List.copyOf(clusters);
+        }
+    }
+
+    /** One cluster of a {@link Heartbeat}: its GKE resource name and the time it is observed through. */
+    record ClusterObserved(String clusterResource, Instant observedThrough) {}
 
     /** One Kubernetes Job: its name, the task it runs (falcon.io/job-id), uid, creation time, and whether it ended. */
     record ObservedJob(String name, String falconJobId, String uid, Optional<Instant> createdAt, boolean finished) {}

@@ -146,6 +146,15 @@ public final class JobReports {
         nodeReports.remove(uid);
     }
 
+    /**
+     * Forgets what was reported of every Job, so that the next evaluation of each reports its state again: a send
+     * failed for good, and the heartbeat must not say more was reported than was.
+     */
+    public void forgetAll() {
+        reported.clear();
+        nodeReports.clear();
+    }
+
     /** Every Falcon Job of a cluster, as read from a synced cache. */
     public ExecutorEvent.JobInventory inventory(ClusterTarget cluster, List<JobView> jobs) {
         List<ExecutorEvent.ObservedJob> observed = new ArrayList<>();

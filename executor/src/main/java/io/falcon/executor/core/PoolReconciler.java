@@ -114,6 +114,12 @@ public final class PoolReconciler {
         }
     }
 
+    /**
+     * How often a pool GKE keeps RECONCILING is reported as still in GKE's hands (well within the scheduler's
+     * provisioning backstop, 15 min by default).
+     */
+    static final Duration WORD_INTERVAL = Duration.ofMinutes(5);
+
     private final Settings settings;
     private final Events events;
     private final Backoff backoff;
@@ -169,7 +175,9 @@ public final class PoolReconciler {
 
     private Step decideCreate(PoolTask task, Facts facts, Instant now) {
         if (facts.pool() instanceof Lookup.Failed<GkeApi.PoolInfo> failed) {
-            return timedOutOrWait(retryLater(task, failed.error(), now), now);
+            // No answer says nothing of the pool: not a timeout (seed section 4), whatever its age; look again
+            // (the lookup error is kept for the message of a later timeout, should GKE then show it still creating).
+            return new Step(retryLater(task, failed.error(), now), List.of());
         }
         if (facts.pool() instanceof Lookup.Found<GkeApi.PoolInfo> found) {
             return createSeen(task, found.value(), facts, now);
@@ -251,9 +259,38 @@ public final class PoolReconciler {
             // Deleted under us (a failed pool of an earlier shortfall): create it again once it is gone.
             return waitFor(seen.with(b -> b.lastSeen = "node pool being deleted; asking again once it is gone"), now);
         }
-        if (!running(pool.status())) {
-            return timedOutOrWait(seen, now); // PROVISIONING, RECONCILING, STOPPING: keep watching
+        if (pool.status() != GkeApi.PoolStatus.PROVISIONING && !running(pool.status())) {
+            // RECONCILING (GKE's auto-repair, an upgrade, a resize) or a state this client does not know: GKE is
+            // working on a pool it has created, which is no creation running late. Watch it, without a deadline, and
+            // say so now and then: the job waits on GKE, not on a silent executor.
+            PoolTask watching = seen.with(b -> b.seenCreated = true);
+            if (task.lastWord()
+                    .filter(at -> now.isBefore(at.plus(WORD_INTERVAL)))
+                    .isPresent()) {
+                return waitFor(watching, now);
+            }
+            return new Step(
+                    waitFor(watching.with(b -> b.lastWord = Optional.of(now)), now)
+                            .task(),
+                    List.of(new Effect.Emit(events.nodePoolCreating(task.jobId(), task.cluster(), task.pool()))));
         }
+        if (!running(pool.status()) && seen.seenCreated()) {
+            // PROVISIONING again after it was RUNNING or RECONCILING (GKE re-creating nodes): no creation timeout
+            return waitFor(seen, now);
+        }
+        if (!running(pool.status())) {
+            Step waiting = timedOutOrWait(seen, now); // PROVISIONING: GKE is creating it
+            if (!task.seen() && waiting.effects().isEmpty()) {
+                // First sight of a pool GKE is creating whose create answer this process never had (lost, or
+                // given to a process that died): say it is being created, as an accepted create does, so that the
+                // scheduler does not take the executor for silent.
+                return new Step(
+                        waiting.task(),
+                        List.of(new Effect.Emit(events.nodePoolCreating(task.jobId(), task.cluster(), task.pool()))));
+            }
+            return waiting;
+        }
+        seen = seen.with(b -> b.seenCreated = true);
         if (nodesForPendingPods(seen)) {
             return new Step(
                     seen.with(b -> b.done = true),

@@ -20,6 +20,11 @@ import java.util.function.Consumer;
  * @param attempts failed attempts in a row (backoff)
  * @param lastNodes the node count last reported as WaitingForNodes
  * @param deleteFailures failed deletion attempts in a row (refused or failed operations, not "busy")
+ * @param seenCreated GKE has shown the pool created (RUNNING, or RECONCILING: auto-repair, an upgrade, a resize):
+ *     whatever it shows after that is no creation running late, so the create timeout no longer applies
+ * @param lastWord when this process last told the scheduler the pool is in GKE's hands (NodePoolCreating), while
+ *     it waits on a state without a deadline (RECONCILING), so that the scheduler's backstop does not take it for
+ *     silent
  */
 public record PoolTask(
         Kind kind,
@@ -36,7 +41,9 @@ public record PoolTask(
         String lastSeen,
         Optional<EdgeApi.NodeCount> lastNodes,
         int deleteFailures,
-        boolean done) {
+        boolean done,
+        boolean seenCreated,
+        Optional<Instant> lastWord) {
 
     public enum Kind {
         CREATE,
@@ -59,7 +66,9 @@ public record PoolTask(
                 "not looked at yet",
                 Optional.empty(),
                 0,
-                false);
+                false,
+                false,
+                Optional.empty());
     }
 
     public static PoolTask delete(String jobId, ClusterTarget cluster, String pool) {
@@ -78,7 +87,9 @@ public record PoolTask(
                 "not looked at yet",
                 Optional.empty(),
                 0,
-                false);
+                false,
+                false,
+                Optional.empty());
     }
 
     public String key() {
@@ -109,7 +120,9 @@ public record PoolTask(
                 b.lastSeen,
                 b.lastNodes,
                 b.deleteFailures,
-                b.done);
+                b.done,
+                b.seenCreated,
+                b.lastWord);
     }
 
     /** The mutable fields of a task, for {@link #with}. */
@@ -126,6 +139,8 @@ public record PoolTask(
         public Optional<EdgeApi.NodeCount> lastNodes;
         public int deleteFailures;
         public boolean done;
+        public boolean seenCreated;
+        public Optional<Instant> lastWord;
 
         Builder(PoolTask t) {
             jobId = t.jobId;
@@ -140,6 +155,8 @@ public record PoolTask(
             lastNodes = t.lastNodes;
             deleteFailures = t.deleteFailures;
             done = t.done;
+            seenCreated = t.seenCreated;
+            lastWord = t.lastWord;
         }
     }
 }

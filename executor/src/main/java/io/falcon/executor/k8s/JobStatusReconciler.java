@@ -279,6 +279,31 @@ public final class JobStatusReconciler implements AutoCloseable {
         }
     }
 
+    /**
+     * For a heartbeat: evaluates every Job of every watched cluster whose Job and pod informers are watching and
+     * synced (each state not yet reported is reported now, through the same sink), and returns those clusters' GKE
+     * resource names. A cluster whose informers are not watching (its API unreachable, a watch being re-established)
+     * is left out: what happened there may not have been seen.
+     *
+     * @param reportAgain forget what was reported first (a send failed for good), so everything is reported again
+     */
+    public List<String> observeAll(boolean reportAgain) {
+        if (reportAgain) {
+            reports.forgetAll();
+        }
+        List<String> observed = new java.util.ArrayList<>();
+        for (Watched w : watched.values()) {
+            if (!w.jobs.isWatching() || !w.jobs.hasSynced() || !w.pods.isWatching() || !w.pods.hasSynced()) {
+                continue;
+            }
+            for (Job job : w.jobs.getStore().list()) {
+                evaluateSafely(w, job.getMetadata().getName());
+            }
+            observed.add(w.cluster.resourceName());
+        }
+        return observed;
+    }
+
     /** The job a pod belongs to: our own label, else the job controller's labels. */
     static String jobNameOf(Pod pod) {
         Map<String, String> labels = pod.getMetadata().getLabels();

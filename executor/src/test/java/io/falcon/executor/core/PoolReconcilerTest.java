@@ -112,8 +112,8 @@ class PoolReconcilerTest {
         Step provisioning =
                 reconciler.decide(task, facts(pool(GkeApi.PoolStatus.PROVISIONING, T0)), T0.plusSeconds(30));
         assertThat(events(provisioning))
-                .as("not before the control plane is RUNNING")
-                .isEmpty();
+                .as("not ready before the control plane is RUNNING (a first sight says it is being created)")
+                .noneMatch(e -> e instanceof ExecutorEvent.NodePoolReady);
     }
 
     @Test
@@ -320,5 +320,65 @@ class PoolReconcilerTest {
                 T0);
         assertThat(step.effects()).isEmpty();
         assertThat(step.task().done()).isFalse();
+    }
+
+    // ---- issue 30 item 2: transient pool states and lookup errors are not timeouts ----
+
+    @Test
+    void aPoolGoingReconcilingPastTheCreateTimeoutWhileItsNodesComeIsNoTimeout() {
+        // GKE repairs or upgrades the pool while the job waits for its last node: seed section 4, no deadline
+        PoolTask task = PoolTask.create(ensure(SupplyMode.ON_DEMAND, Optional.empty()));
+        Step counting = reconciler.decide(task, running(T0, 1, 0), T0.plus(Duration.ofMinutes(5)));
+        Step repaired = reconciler.decide(
+                counting.task(), facts(pool(GkeApi.PoolStatus.RECONCILING, T0)), T0.plus(Duration.ofMinutes(25)));
+        assertThat(events(repaired)).noneMatch(e -> e instanceof ExecutorEvent.NodePoolCreateFailed);
+        Step back = reconciler.decide(repaired.task(), running(T0, 2, 2), T0.plus(Duration.ofMinutes(40)));
+        assertThat(events(back)).singleElement().isInstanceOf(ExecutorEvent.NodePoolReady.class);
+    }
+
+    @Test
+    void aRestartedExecutorFindingItsPoolReconcilingLongAfterTheCreateTimeoutWaitsAndSaysSo() {
+        PoolTask fresh = PoolTask.create(ensure(SupplyMode.ON_DEMAND, Optional.empty()));
+        Step first = reconciler.decide(
+                fresh, facts(pool(GkeApi.PoolStatus.RECONCILING, T0)), T0.plus(Duration.ofMinutes(30)));
+        // no failure; the scheduler's backstop hears that GKE has the pool in hand
+        assertThat(events(first)).singleElement().isInstanceOf(ExecutorEvent.NodePoolCreating.class);
+        Step quiet = reconciler.decide(
+                first.task(), facts(pool(GkeApi.PoolStatus.RECONCILING, T0)), T0.plus(Duration.ofMinutes(31)));
+        assertThat(events(quiet)).isEmpty();
+        Step again = reconciler.decide(
+                quiet.task(), facts(pool(GkeApi.PoolStatus.RECONCILING, T0)), T0.plus(Duration.ofMinutes(36)));
+        assertThat(events(again)).singleElement().isInstanceOf(ExecutorEvent.NodePoolCreating.class);
+    }
+
+    @Test
+    void aFailedLookupPastTheCreateTimeoutIsNoTimeout() {
+        PoolTask task = PoolTask.create(ensure(SupplyMode.ON_DEMAND, Optional.empty()));
+        Step provisioning = reconciler.decide(
+                task, facts(pool(GkeApi.PoolStatus.PROVISIONING, T0)), T0.plus(Duration.ofMinutes(3)));
+        Step unanswered = reconciler.decide(
+                provisioning.task(),
+                facts(new Lookup.Failed<>("UNAVAILABLE: getNodePool: connection reset")),
+                T0.plus(Duration.ofMinutes(11)));
+        assertThat(events(unanswered)).isEmpty();
+        assertThat(unanswered.task().done()).isFalse();
+        // GKE answers again: the pool made it
+        Step ready = reconciler.decide(unanswered.task(), running(T0, 2, 2), T0.plus(Duration.ofMinutes(12)));
+        assertThat(events(ready)).singleElement().isInstanceOf(ExecutorEvent.NodePoolReady.class);
+    }
+
+    @Test
+    void aPoolStillProvisioningWhenGkeAnswersAgainPastTheCreateTimeoutTimesOut() {
+        // the lookup errors do not hide a creation that really ran late
+        PoolTask task = PoolTask.create(ensure(SupplyMode.ON_DEMAND, Optional.empty()));
+        Step unanswered =
+                reconciler.decide(task, facts(new Lookup.Failed<>("UNAVAILABLE")), T0.plus(Duration.ofMinutes(11)));
+        Step late = reconciler.decide(
+                unanswered.task(), facts(pool(GkeApi.PoolStatus.PROVISIONING, T0)), T0.plus(Duration.ofMinutes(12)));
+        assertThat(events(late))
+                .singleElement()
+                .isInstanceOfSatisfying(
+                        ExecutorEvent.NodePoolCreateFailed.class,
+                        f -> assertThat(f.timedOut()).isTrue());
     }
 }

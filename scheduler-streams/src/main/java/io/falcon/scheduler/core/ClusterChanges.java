@@ -45,7 +45,7 @@ final class ClusterChanges {
             placement.rebalanceWaitingJobs(cluster.tpuType(), now, out);
             return;
         }
-        if (previous != null && !SchedulerState.target(previous).equals(SchedulerState.target(cluster))) {
+        if (previous != null && !SchedulerState.target(previous).sameCluster(SchedulerState.target(cluster))) {
             endActiveJobsOf(
                     cluster.id(),
                     job -> Messages.clusterMoved(

@@ -45,8 +45,16 @@ final class JobTimers {
         switch (job.phase()) {
             case PROVISIONING -> {
                 ProvisioningStep step = job.provisioningStep().orElse(ProvisioningStep.REQUESTED);
-                if (step == ProvisioningStep.REQUESTED
-                        && !since.plus(settings.provisioningBackstop()).isAfter(now)) {
+                Instant backstop = since.plus(settings.provisioningBackstop());
+                if (step == ProvisioningStep.REQUESTED && redriveLate(job, settings.provisioningRetry(), now)) {
+                    // nothing asked for the pool while the scheduler was stalled or down (a restarted executor
+                    // forgets what it was creating): ask now, and give the executor the backstop from now
+                    ScheduledJob again =
+                            job.askedAgainAt(now).withWakeAt(Optional.of(now.plus(settings.provisioningRetry())));
+                    state.store(again, out);
+                    out.send(state.ensurePool(again, now));
+                    timers.arm(again);
+                } else if (step == ProvisioningStep.REQUESTED && due(job, backstop, now)) {
                     ending.end(
                             job,
                             Status.Failed,
@@ -77,13 +85,10 @@ final class JobTimers {
                         out.send(SchedulerState.ensureJob(again, now));
                         timers.arm(again);
                     }
-                } else if (execution.filter(at -> !at.isAfter(now)).isPresent()) {
+                } else if (execution.filter(at -> due(job, at, now)).isPresent()) {
                     ending.end(job, Status.Failed, Optional.of(Reason.Timeout), timeoutMessage(job), now, out);
                 } else if (job.submitted()) {
-                    if (!job.dispatchedAt()
-                            .orElseThrow()
-                            .plus(settings.dispatchDeadline())
-                            .isAfter(now)) {
+                    if (due(job, job.dispatchedAt().orElseThrow().plus(settings.dispatchDeadline()), now)) {
                         ending.end(
                                 job,
                                 Status.Failed,
@@ -92,7 +97,14 @@ final class JobTimers {
                                 now,
                                 out);
                     }
-                } else if (!since.plus(settings.submitDeadline()).isAfter(now)) {
+                } else if (redriveLate(job, settings.dispatchRetry(), now)) {
+                    // as for the backstop above: the Job was not asked for while the scheduler was stalled or down
+                    ScheduledJob again =
+                            job.askedAgainAt(now).withWakeAt(Optional.of(now.plus(settings.dispatchRetry())));
+                    state.store(again, out);
+                    out.send(SchedulerState.ensureJob(again, now));
+                    timers.arm(again);
+                } else if (due(job, since.plus(settings.submitDeadline()), now)) {
                     ending.end(
                             job,
                             Status.Failed,
@@ -110,14 +122,13 @@ final class JobTimers {
             }
             case RUNNING -> {
                 if (job.executionDeadline(settings.defaultExecutionTimeout())
-                        .filter(at -> !at.isAfter(now))
+                        .filter(at -> due(job, at, now))
                         .isPresent()) {
                     ending.end(job, Status.Failed, Optional.of(Reason.Timeout), timeoutMessage(job), now, out);
                 }
             }
             case CANCELLING, ABORTING -> {
-                if (job.phase() == Phase.CANCELLING
-                        && !since.plus(settings.dispatchDeadline()).isAfter(now)) {
+                if (job.phase() == Phase.CANCELLING && due(job, since.plus(settings.dispatchDeadline()), now)) {
                     // The deletion cannot be confirmed (the edge cluster does not answer): the queue must not wait
                     // for it. The job stays Aborting, without the slot, and its deletion is asked for on.
                     ScheduledJob aborting = job.enter(Phase.ABORTING, now).withWakeAt(job.wakeAt());
@@ -137,6 +148,27 @@ final class JobTimers {
             }
             default -> {}
         }
+    }
+
+    /** The job's re-drive was due more than an interval ago: the scheduler was not there to send it. */
+    private static boolean redriveLate(ScheduledJob job, java.time.Duration interval, Instant now) {
+        return job.wakeAt().filter(at -> at.plus(interval).isBefore(now)).isPresent();
+    }
+
+    /**
+     * The deadline has passed by the scheduler's clock and the executor has reported the job's cluster observed
+     * through it (plus the slack): every event that could have met it has been read. Passed but not yet covered,
+     * it is held until a heartbeat covers it ({@link Observations}); the re-drives go on meanwhile.
+     */
+    private boolean due(ScheduledJob job, Instant deadline, Instant now) {
+        if (deadline.isAfter(now)) {
+            return false;
+        }
+        if (state.observations.covers(job, deadline, state.settings.observationSlack())) {
+            return true;
+        }
+        state.observations.hold(job);
+        return false;
     }
 
     private String timeoutMessage(ScheduledJob job) {

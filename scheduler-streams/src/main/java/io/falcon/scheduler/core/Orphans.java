@@ -86,7 +86,7 @@ final class Orphans {
         Instant listedAt = inventory.meta().occurredAt();
         List<NodePool.PoolKey> gone = state.pools.values().stream()
                 .filter(p -> p.clusterId().equals(inventory.clusterId()) && p.state() == NodePool.State.DELETING)
-                .filter(p -> p.target().equals(here))
+                .filter(p -> p.target().sameCluster(here))
                 .filter(p -> p.since()
                         .filter(since ->
                                 since.plus(state.settings.orphanGrace()).isBefore(listedAt))
@@ -122,7 +122,7 @@ final class Orphans {
             boolean owned = job != null
                     && job.phase() != Phase.DONE
                     && job.clusterId().filter(inventory.clusterId()::equals).isPresent()
-                    && job.target().filter(here::equals).isPresent()
+                    && job.target().filter(here::sameCluster).isPresent()
                     && job.k8sJobName().filter(observed.name()::equals).isPresent();
             if (owned) {
                 orphanJobs.remove(key);
@@ -145,7 +145,7 @@ final class Orphans {
         }
         orphanJobs.keySet().removeIf(key -> key.clusterId().equals(inventory.clusterId()) && !seen.contains(key));
         List<JobDeletion.Key> gone = state.deletions.values().stream()
-                .filter(d -> d.target().equals(here)
+                .filter(d -> d.target().sameCluster(here)
                         && d.requestedAt().isBefore(inventory.meta().occurredAt()))
                 .map(JobDeletion::key)
                 .filter(key -> !seen.contains(key))

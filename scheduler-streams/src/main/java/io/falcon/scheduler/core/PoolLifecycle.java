@@ -35,7 +35,7 @@ final class PoolLifecycle {
         ClusterRow cluster = state.clusters.get(idle.clusterId());
         if (cluster == null
                 || !cluster.isActive()
-                || !SchedulerState.target(cluster).equals(idle.target())) {
+                || !SchedulerState.target(cluster).sameCluster(idle.target())) {
             delete(idle, now, out);
             slots.startNext(key, now, out); // the queue's slot is free all the same
             return;

@@ -124,7 +124,14 @@ final class Provisioning {
 
     /** Capacity appeared and GKE accepted the creation: a ClusterBusy job is Provisioning again. */
     void onCreating(ExecutorEvent.NodePoolCreating creating, Instant now, Decisions out) {
-        provisioningWith(creating.clusterId(), creating.nodePoolName())
+        Optional<ScheduledJob> provisioning = provisioningWith(creating.clusterId(), creating.nodePoolName());
+        // GKE accepted the creation: the executor answered, and its own create timeout (counted from the pool's
+        // label) takes over; the backstop for a lost command or a silent executor counts from this answer, so an
+        // executor that was down when the job began provisioning and answers once back is not taken for silent.
+        provisioning
+                .filter(job -> job.provisioningStep().orElse(ProvisioningStep.REQUESTED) == ProvisioningStep.REQUESTED)
+                .ifPresent(job -> state.store(job.requestedAgainAt(now), out));
+        provisioning
                 .filter(job -> job.provisioningStep()
                         .filter(ProvisioningStep.RESERVATION_SHORT::equals)
                         .isPresent())

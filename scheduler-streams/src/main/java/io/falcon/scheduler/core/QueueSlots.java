@@ -160,6 +160,7 @@ final class QueueSlots {
         }
         state.storePool(pool.heldBy(job.id(), NodePool.State.READY), out);
         ScheduledJob dispatching = job.enter(Phase.DISPATCHING, now)
+                .withTarget(state.currentTarget(job))
                 .withSupplyMode(pool.supplyMode())
                 .withNodePool(pool.name())
                 .withK8sJob(ResourceNames.k8sJob(job.id()))

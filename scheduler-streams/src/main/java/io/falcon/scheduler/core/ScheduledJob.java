@@ -277,6 +277,15 @@ public record ScheduledJob(
     }
 
     /** When the scheduler must re-drive this job's command, if ever. */
+    /**
+     * Its command is sent again only now, more than a re-drive interval late (the scheduler was stalled or down, so
+     * nothing drove the desired state meanwhile): a deadline that waits for the executor's answer to that command
+     * (the provisioning backstop, the submit deadline) counts from now, as if it had just been asked.
+     */
+    public ScheduledJob askedAgainAt(Instant now) {
+        return with(c -> c.phaseSince = Optional.of(now));
+    }
+
     public ScheduledJob withWakeAt(Optional<Instant> at) {
         return with(c -> c.wakeAt = at);
     }

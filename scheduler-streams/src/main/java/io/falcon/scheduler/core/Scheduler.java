@@ -242,6 +242,10 @@ public final class Scheduler {
 
     // ---- reads for the shell ----
 
+    public SchedulerSettings settings() {
+        return state.settings;
+    }
+
     /** A live job, or a finished one the retired store still holds. */
     public Optional<ScheduledJob> job(String jobId) {
         return state.liveOrRetired(jobId);
@@ -381,6 +385,10 @@ public final class Scheduler {
             orphans.onPoolInventory(inventory, now, out);
         } else if (event instanceof ExecutorEvent.JobInventory inventory) {
             orphans.onJobInventory(inventory, now, out);
+        } else if (event instanceof ExecutorEvent.Heartbeat heartbeat) {
+            for (String jobId : state.observations.heartbeat(heartbeat)) {
+                liveJob(jobId).filter(job -> job.phase() != Phase.DONE).ifPresent(job -> jobTimers.fire(job, now, out));
+            }
         }
         return finished(out);
     }
@@ -419,6 +427,11 @@ public final class Scheduler {
     private Decisions finished(Decisions out) {
         state.retireFinished(timers, out);
         return out;
+    }
+
+    /** How many deadlines are due but held until the executor has reported their cluster through them. */
+    public int heldDeadlines() {
+        return state.observations.held();
     }
 
     /** How many timers are armed in all (for tests of the index's bound). */

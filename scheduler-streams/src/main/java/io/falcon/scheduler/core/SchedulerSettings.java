@@ -40,6 +40,9 @@ import java.util.Map;
  * @param moveGain a waiting job of priority above 0 moves to another cluster only when expected to start there
  *     sooner by more than this
  * @param moveInterval a waiting job moves at most once per this long
+ * @param observationSlack a deadline fires only once the executor has reported its job's cluster observed through
+ *     the deadline plus this much: the largest difference between the components' clocks plus the time a change
+ *     takes to reach the executor's informers
  */
 public record SchedulerSettings(
         Duration reservationRetry,
@@ -59,7 +62,8 @@ public record SchedulerSettings(
         Duration estimateTolerance,
         ZoneId messageZone,
         Duration moveGain,
-        Duration moveInterval) {
+        Duration moveInterval,
+        Duration observationSlack) {
 
     public SchedulerSettings {
         idleLinger = Map.copyOf(idleLinger);
@@ -85,7 +89,8 @@ public record SchedulerSettings(
                 SchedulerKeys.ESTIMATE_TOLERANCE.defaultValue(),
                 ZoneId.of(SchedulerKeys.MESSAGE_TIME_ZONE.defaultValue()),
                 SchedulerKeys.MOVE_GAIN.defaultValue(),
-                SchedulerKeys.MOVE_INTERVAL.defaultValue());
+                SchedulerKeys.MOVE_INTERVAL.defaultValue(),
+                SchedulerKeys.OBSERVATION_SLACK.defaultValue());
     }
 
     /** How long an idle pool of this supply mode is kept (zero: deleted at once). */
@@ -112,7 +117,8 @@ public record SchedulerSettings(
                 estimateTolerance,
                 messageZone,
                 moveGain,
-                moveInterval);
+                moveInterval,
+                observationSlack);
     }
 
     public SchedulerSettings withIdleLinger(Map<SupplyMode, Duration> linger) {
@@ -134,7 +140,8 @@ public record SchedulerSettings(
                 estimateTolerance,
                 messageZone,
                 moveGain,
-                moveInterval);
+                moveInterval,
+                observationSlack);
     }
 
     public SchedulerSettings withPriorityAging(Duration aging) {
@@ -156,7 +163,8 @@ public record SchedulerSettings(
                 estimateTolerance,
                 messageZone,
                 moveGain,
-                moveInterval);
+                moveInterval,
+                observationSlack);
     }
 
     public SchedulerSettings withTerminalRetention(Duration retention) {
@@ -178,6 +186,7 @@ public record SchedulerSettings(
                 estimateTolerance,
                 messageZone,
                 moveGain,
-                moveInterval);
+                moveInterval,
+                observationSlack);
     }
 }

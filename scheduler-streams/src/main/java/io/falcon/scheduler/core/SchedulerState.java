@@ -51,6 +51,8 @@ final class SchedulerState {
     final Map<JobDeletion.Key, JobDeletion> deletions = new HashMap<>();
     /** What each queue and supply mode did before: the start-time estimates' history (changelogged). */
     final Map<HistoryKey, QueueHistory> histories = new HashMap<>();
+    /** How far the executor has reported each cluster: deadlines wait for it (not persisted). */
+    final Observations observations = new Observations();
     /** Valid jobs that no active cluster offers their TPU type to yet, in the order they were parked. */
     final Set<String> unplaced = new LinkedHashSet<>();
 
@@ -117,7 +119,7 @@ final class SchedulerState {
         return poolsByQueue.getOrDefault(new QueueKey(cluster.id(), topology), Set.of()).stream()
                 .map(pools::get)
                 .filter(p -> p.state() == state && p.heldBy().isEmpty())
-                .filter(p -> p.target().equals(here))
+                .filter(p -> p.target().sameCluster(here))
                 .filter(p -> p.suits(job))
                 .min(Comparator.comparing(NodePool::name));
     }
@@ -128,6 +130,19 @@ final class SchedulerState {
         return cluster == null || cluster.isActive()
                 ? running
                 : Messages.runningOnInactiveCluster(running, cluster.name(), cluster.status());
+    }
+
+    /**
+     * Where the job's Kubernetes Job is to be created: its cluster as the row is now when the row still names the
+     * GKE cluster the job was placed on (an edit of the bucket or service account applies to the jobs dispatched
+     * after it), else where it was placed.
+     */
+    ClusterTarget currentTarget(ScheduledJob job) {
+        ClusterTarget placed = job.target().orElseThrow();
+        return Optional.ofNullable(clusters.get(placed.clusterId()))
+                .map(SchedulerState::target)
+                .filter(placed::sameCluster)
+                .orElse(placed);
     }
 
     static ClusterTarget target(ClusterRow cluster) {
@@ -246,6 +261,7 @@ final class SchedulerState {
             if (job != null && job.phase() == Phase.DONE) {
                 count(jobs.remove(jobId), -1);
                 timers.disarm(jobId);
+                observations.forget(jobId);
                 ScheduledJob kept = job.retiredForm();
                 retired.put(kept);
                 out.retired(kept);

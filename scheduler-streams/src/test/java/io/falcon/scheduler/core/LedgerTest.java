@@ -127,7 +127,7 @@ class LedgerTest {
         f.submit("j1", "alice").submit("j2", "bob").abort("j2");
         assertThat(of(f, "j2")).last().extracting(Decision::kind).isEqualTo(Decision.Kind.ABORTED);
 
-        f.advance(Duration.ofHours(2)); // j1's pool never became ready: NodePoolTimeout
+        f.advanceTicking(Duration.ofMinutes(20)); // j1's pool never became ready: NodePoolTimeout
         assertThat(of(f, "j1")).last().extracting(Decision::kind).isEqualTo(Decision.Kind.TIMED_OUT);
     }
 

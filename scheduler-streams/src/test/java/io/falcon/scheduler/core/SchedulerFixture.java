@@ -92,9 +92,64 @@ final class SchedulerFixture {
         return record(scheduler.abort(id, now));
     }
 
+    /**
+     * Time passes with an executor that keeps up: its heartbeat says every cluster the scheduler knows (and every
+     * place a job of it is) is observed through now, plus the slack (as an executor whose clock is that far ahead
+     * would say), so deadlines fire when due; then the timers tick.
+     */
     SchedulerFixture advance(Duration duration) {
         now = now.plus(duration);
+        record(scheduler.observe(heartbeat(now.plus(scheduler.settings().observationSlack())), now));
         return record(scheduler.tick(now));
+    }
+
+    /**
+     * As {@link #advance}, with a tick (after a heartbeat) every {@link #STEP}, as a live scheduler's punctuator
+     * does: its re-drives go out on time, so a deadline that waits for the executor's answer to one is not restarted
+     * as after a stall.
+     */
+    SchedulerFixture advanceTicking(Duration duration) {
+        Instant until = now.plus(duration);
+        while (now.isBefore(until)) {
+            Duration left = Duration.between(now, until);
+            advance(left.compareTo(STEP) < 0 ? left : STEP);
+        }
+        return this;
+    }
+
+    static final Duration STEP = Duration.ofSeconds(10);
+
+    /** A live scheduler ticking every {@link #STEP} while the executor says nothing (down, or cut off). */
+    SchedulerFixture advanceWithoutExecutor(Duration duration) {
+        Instant until = now.plus(duration);
+        while (now.isBefore(until)) {
+            Duration left = Duration.between(now, until);
+            now = now.plus(left.compareTo(STEP) < 0 ? left : STEP);
+            record(scheduler.tick(now));
+        }
+        return this;
+    }
+
+    /** The scheduler was stalled or down for that long and the executor said nothing: one tick at the end. */
+    SchedulerFixture stall(Duration duration) {
+        now = now.plus(duration);
+        return record(scheduler.tick(now));
+    }
+
+    /** A heartbeat observing every cluster the scheduler knows, and every cluster a job of it is on, through then. */
+    ExecutorEvent.Heartbeat heartbeat(Instant through) {
+        java.util.Set<String> clusters = new java.util.TreeSet<>();
+        scheduler.clusters().forEach(c -> clusters.add(c.target().resourceName()));
+        scheduler.jobs().forEach(j -> j.target().ifPresent(t -> clusters.add(t.resourceName())));
+        return new ExecutorEvent.Heartbeat(
+                meta(),
+                "",
+                "",
+                "",
+                "executor-0",
+                clusters.stream()
+                        .map(c -> new ExecutorEvent.ClusterObserved(c, through))
+                        .toList());
     }
 
     SchedulerFixture observe(ExecutorEvent event) {

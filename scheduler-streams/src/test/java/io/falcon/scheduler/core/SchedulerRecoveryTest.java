@@ -100,7 +100,7 @@ class SchedulerRecoveryTest {
                 true));
         assertThat(f.last("j1").reason()).contains(Reason.Dispatching);
         assertThat(f.last("j1").message()).contains("重试中: 503");
-        f.advance(Duration.ofMinutes(10));
+        f.advanceTicking(Duration.ofMinutes(10));
         assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
         assertThat(f.last("j1").reason()).contains(Reason.JobSubmitFailed);
         assertThat(f.last("j1").message()).contains("last error: 503");

@@ -440,7 +440,7 @@ class SchedulerTest {
     @Test
     void withoutAnyWordFromTheExecutorProvisioningFailsNodePoolTimeout() {
         f.submit("j1", "a");
-        f.advance(Duration.ofMinutes(15));
+        f.advanceTicking(Duration.ofMinutes(15).plus(f.scheduler.settings().observationSlack()));
         assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
         assertThat(f.last("j1").reason()).contains(Reason.NodePoolTimeout);
     }

@@ -10,6 +10,7 @@ import io.falcon.events.Topics;
 import io.falcon.events.cdc.ClusterChange;
 import io.falcon.events.cdc.JobChange;
 import io.falcon.events.cdc.JobRow;
+import io.falcon.events.config.SchedulerKeys;
 import io.falcon.events.executor.ExecutorCommand;
 import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.events.status.Reason;
@@ -17,6 +18,7 @@ import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;
 import io.falcon.ops.FalconMetrics;
 import io.falcon.scheduler.core.SchedulerSettings;
+import io.falcon.testkit.builders.ExecutorEventBuilder;
 import io.falcon.testkit.builders.RowChangeBuilder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -410,6 +412,12 @@ class SchedulerTopologyTest {
         events.pipeInput("v6e", executorEvent("t1").at(START).jobUid("uid-1").jobSubmitted());
         statuses.readValuesToList();
 
+        // the executor has reported the cluster through the deadline (plus the slack): no success can be unread
+        events.pipeInput(
+                "v6e",
+                ExecutorEventBuilder.heartbeat(
+                        START.plusSeconds(31).plus(SchedulerKeys.OBSERVATION_SLACK.defaultValue()),
+                        clusterRow("c1").build().target().resourceName()));
         driver.advanceWallClockTime(Duration.ofSeconds(31));
         TaskStatus timedOut = statuses.readValue();
         assertThat(timedOut.status()).isEqualTo(Status.Failed);

@@ -174,4 +174,20 @@ public final class ExecutorEventBuilder {
     public ExecutorEvent.JobInventory jobs(String clusterResource, List<ExecutorEvent.ObservedJob> jobs) {
         return new ExecutorEvent.JobInventory(meta(), jobId, clusterId, tpuType, clusterResource, jobs);
     }
+
+    /**
+     * The executor's heartbeat: every GKE cluster named (projects/P/locations/L/clusters/N) observed through the
+     * instant. jobId, clusterId and tpuType are empty, as the executor sends it.
+     */
+    public static ExecutorEvent.Heartbeat heartbeat(java.time.Instant through, String... clusterResources) {
+        return new ExecutorEvent.Heartbeat(
+                io.falcon.events.Meta.of("executor", through),
+                "",
+                "",
+                "",
+                "executor-0",
+                java.util.Arrays.stream(clusterResources)
+                        .map(c -> new ExecutorEvent.ClusterObserved(c, through))
+                        .toList());
+    }
 }

@@ -1,0 +1,154 @@
+package io.falcon.scheduler.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.falcon.events.ClusterStatus;
+import io.falcon.events.cdc.ClusterRow;
+import io.falcon.events.executor.ExecutorCommand;
+import io.falcon.events.executor.ExecutorEvent;
+import io.falcon.events.status.Reason;
+import io.falcon.events.status.Status;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Ordinary production events that once killed healthy jobs (issue 30), each as its own case on the pure core. The
+ * same events run at random in the simulation (docs/reliability.md).
+ */
+class ProductionRealityTest {
+    private final SchedulerFixture f = new SchedulerFixture().withCluster("c1", "v6e");
+
+    private JobRequest timed(String id, long timeoutSeconds) {
+        return new JobRequest(
+                id,
+                "alice",
+                "n",
+                "v6e",
+                "2x4",
+                SchedulerFixture.SPEC,
+                Optional.empty(),
+                Optional.of(timeoutSeconds),
+                Instant.EPOCH);
+    }
+
+    private static ClusterRow edited(ClusterRow row, String bucket, String serviceAccount) {
+        return new ClusterRow(
+                row.id(),
+                row.name(),
+                row.project(),
+                row.location(),
+                row.tpuType(),
+                bucket,
+                row.defaultReservation(),
+                row.status(),
+                row.createdAt(),
+                Optional.of(serviceAccount));
+    }
+
+    // ---- item 1: a clusters row edit that names the same GKE cluster moves nothing ----
+
+    @Test
+    void item1_anEditOfTheBucketOrServiceAccountKeepsRunningJobsAndAppliesToJobsDispatchedAfterIt() {
+        f.submit("run", "alice").startRunning("run");
+        f.submit("wait", "bob");
+        ClusterRow before = f.scheduler.cluster("c1").orElseThrow();
+        f.record(f.scheduler.clusterUpserted(edited(before, "bucket-new", "runner"), f.now));
+
+        assertThat(f.last("run").status()).isEqualTo(Status.Running);
+        assertThat(f.commandsOf(ExecutorCommand.EnsureJobDeleted.class)).isEmpty();
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).isEmpty();
+
+        f.succeeded("run");
+        assertThat(f.last("run").status()).isEqualTo(Status.Succeeded);
+        // the waiting job takes the slot (and the finished job's pool) and is dispatched with the new columns
+        ExecutorCommand.EnsureJob dispatched = f.lastCommand(ExecutorCommand.EnsureJob.class, "wait");
+        assertThat(dispatched.cluster().gcsBucket()).isEqualTo("bucket-new");
+        assertThat(dispatched.cluster().k8sServiceAccount()).contains("runner");
+    }
+
+    @Test
+    void item1_aChangeOfLocationIsStillAMove() {
+        f.submit("run", "alice").startRunning("run");
+        ClusterRow before = f.scheduler.cluster("c1").orElseThrow();
+        f.record(f.scheduler.clusterUpserted(
+                new ClusterRow(
+                        before.id(),
+                        before.name(),
+                        before.project(),
+                        "us-east1",
+                        before.tpuType(),
+                        before.gcsBucket(),
+                        before.defaultReservation(),
+                        ClusterStatus.ACTIVE,
+                        before.createdAt()),
+                f.now));
+        assertThat(f.last("run").status()).isEqualTo(Status.Failed);
+        assertThat(f.last("run").message()).contains("moved from");
+    }
+
+    // ---- item 6: a deadline fires only after the events that could have met it were read ----
+
+    @Test
+    void item6_aDeadlinePassedWhileTheExecutorSaidNothingWaitsAndASuccessReadLaterWins() {
+        f.submit(timed("t1", 60)).startRunning("t1");
+        // the scheduler's clock passes the deadline, but no heartbeat says the cluster was observed through it
+        f.advanceWithoutExecutor(Duration.ofMinutes(30));
+        assertThat(f.last("t1").status()).isEqualTo(Status.Running);
+        assertThat(f.scheduler.heldDeadlines()).isEqualTo(1);
+        // the backlog: the success (it came within the timeout), then the heartbeat
+        f.succeeded("t1");
+        f.observe(f.heartbeat(f.now));
+        assertThat(f.last("t1").status()).isEqualTo(Status.Succeeded);
+    }
+
+    @Test
+    void item6_aJobThatReallyOverranTimesOutOnceTheExecutorHasLookedPastTheDeadline() {
+        f.submit(timed("t1", 60)).startRunning("t1");
+        Instant deadline = f.now.plusSeconds(60);
+        f.advanceWithoutExecutor(Duration.ofMinutes(10));
+        assertThat(f.last("t1").status()).isEqualTo(Status.Running);
+
+        // a heartbeat short of the deadline plus the slack decides nothing
+        f.observe(f.heartbeat(deadline.plusSeconds(30)));
+        assertThat(f.last("t1").status()).isEqualTo(Status.Running);
+        // one past it does: nothing it has not read could have met the deadline
+        f.observe(f.heartbeat(deadline.plus(f.scheduler.settings().observationSlack())));
+        assertThat(f.last("t1").status()).isEqualTo(Status.Failed);
+        assertThat(f.last("t1").reason()).contains(Reason.Timeout);
+        assertThat(f.scheduler.heldDeadlines()).isZero();
+    }
+
+    @Test
+    void item6_aHeartbeatOfAnotherClusterCoversNothing() {
+        f.submit(timed("t1", 60)).startRunning("t1");
+        f.advanceWithoutExecutor(Duration.ofMinutes(10));
+        f.observe(new ExecutorEvent.Heartbeat(
+                f.meta(),
+                "",
+                "",
+                "",
+                "executor-0",
+                java.util.List.of(new ExecutorEvent.ClusterObserved(
+                        "projects/other/locations/us-central1/clusters/other", f.now))));
+        assertThat(f.last("t1").status()).isEqualTo(Status.Running);
+    }
+
+    @Test
+    void item6_aScanOfTheBacklogAfterAStallDoesNotFailAProvisioningJobWhoseCommandNobodySent() {
+        // the executor that was creating the pool restarted (it forgets what it created) while the scheduler was
+        // stalled: nothing asked for the pool for an hour, so the backstop starts again with the re-sent command
+        f.submit("p1", "alice");
+        f.stall(Duration.ofHours(1));
+        f.observe(f.heartbeat(f.now.plus(f.scheduler.settings().observationSlack())));
+        assertThat(f.last("p1").status()).isEqualTo(Status.Pending);
+        assertThat(f.lastCommand(ExecutorCommand.EnsureNodePool.class, "p1")
+                        .meta()
+                        .occurredAt())
+                .isEqualTo(f.now);
+        // and a silent executor is still caught by the backstop, counted from the new ask
+        f.advanceTicking(Duration.ofMinutes(17));
+        assertThat(f.last("p1").reason()).contains(Reason.NodePoolTimeout);
+    }
+}

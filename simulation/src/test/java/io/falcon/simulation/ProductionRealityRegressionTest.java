@@ -1,0 +1,132 @@
+package io.falcon.simulation;
+
+import static io.falcon.simulation.JobPlans.job;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.falcon.events.cdc.ClusterRow;
+import io.falcon.events.executor.ExecutorCommand;
+import io.falcon.events.executor.SupplyMode;
+import io.falcon.events.status.Reason;
+import io.falcon.events.status.Status;
+import io.falcon.events.status.TaskStatus;
+import io.falcon.scheduler.core.Phase;
+import io.falcon.scheduler.core.ScheduledJob;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The ordinary production events of issue 30, each as a scripted run of the deterministic simulation (the real
+ * scheduler core and executor logic against the simulated fleet), then every invariant at quiescence plus the
+ * case's own expectation. The simulation's random runs draw the same events ({@link Reality}, {@link Scenario}).
+ */
+class ProductionRealityRegressionTest {
+    private static final ClusterRow C0 = Scenario.row("c0", "v6e", Optional.empty());
+    private static final Instant HEAL = Scenario.T0.plus(Duration.ofHours(8));
+    private static final Instant LATE = HEAL.plus(Duration.ofHours(48));
+
+    private static Simulation start(Scenario.JobPlan... jobs) {
+        Simulation sim = new Simulation(Scenario.scripted(List.of(C0), List.of(jobs), HEAL));
+        sim.start();
+        return sim;
+    }
+
+    private static void await(Simulation sim, String jobId, Phase phase) {
+        assertThat(sim.runUntil(() -> sim.job(jobId).map(ScheduledJob::phase).orElse(Phase.UNPLACED) == phase, LATE))
+                .as(jobId + " reaches " + phase)
+                .isTrue();
+    }
+
+    private static TaskStatus last(Simulation sim, String jobId) {
+        List<TaskStatus> of = sim.logs().statuses.stream()
+                .filter(s -> s.jobId().equals(jobId))
+                .toList();
+        return of.get(of.size() - 1);
+    }
+
+    private static void quiesce(Simulation sim) {
+        Simulation.Result result = sim.finish(sim.runUntil(sim::quiet, LATE));
+        assertThat(result.violations()).as("invariants").isEmpty();
+    }
+
+    @Test
+    void item1_anEditOfTheClustersBucketAndServiceAccountLeavesItsRunningJobAlone() {
+        Simulation sim = start(
+                job("j1").runFor(Duration.ofMinutes(30)).build(),
+                job("j2").submittedAfter(Duration.ofMinutes(2)).build());
+        await(sim, "j1", Phase.RUNNING);
+        sim.upsert(Simulation.edited(
+                sim.row("c0").orElseThrow(),
+                new Scenario.ClusterEdited(sim.loop().now(), "c0", "bucket-new", Optional.of("runner"))));
+
+        quiesce(sim);
+        assertThat(last(sim, "j1").status()).isEqualTo(Status.Succeeded);
+        assertThat(last(sim, "j2").status()).isEqualTo(Status.Succeeded);
+        // the job dispatched after the edit runs with the new columns
+        assertThat(sim.logs().commands.stream()
+                        .filter(c -> c instanceof ExecutorCommand.EnsureJob
+                                && c.jobId().equals("j2"))
+                        .map(c -> c.cluster().gcsBucket()))
+                .isNotEmpty()
+                .allMatch("bucket-new"::equals);
+    }
+
+    @Test
+    void item2_aPoolReconcilingWhileItsJobWaitsForNodesPastTheCreateTimeoutIsNoTimeout() {
+        Simulation sim = start(job("j1").supply(SupplyMode.ON_DEMAND).build());
+        sim.fleet().nodeDelay(Duration.ofMinutes(40));
+        assertThat(sim.runUntil(
+                        () -> sim.job("j1")
+                                .flatMap(ScheduledJob::reason)
+                                .filter(Reason.WaitingForNode::equals)
+                                .isPresent(),
+                        LATE))
+                .isTrue();
+        sim.runUntil(() -> false, sim.loop().now().plus(Duration.ofMinutes(12)));
+        sim.fleet().reconcileNow("falcon-j1", Duration.ofMinutes(20)); // GKE auto-repair, past the 10m timeout
+        sim.fleet().failNext("getNodePool", 3); // and a few lookups fail meanwhile
+
+        quiesce(sim);
+        assertThat(sim.logs().statuses.stream().filter(s -> s.jobId().equals("j1")))
+                .noneMatch(
+                        s -> s.reason().filter(Reason.NodePoolTimeout::equals).isPresent());
+        assertThat(last(sim, "j1").status()).isEqualTo(Status.Succeeded);
+    }
+
+    @Test
+    void item6_aSchedulerStalledPastTheExecutionDeadlineReadsTheSuccessBeforeItFiresTheDeadline() {
+        // the job succeeds after 10 of its 15 minutes, while the scheduler is stalled for an hour
+        Simulation sim = start(
+                job("j1").timeoutSeconds(900).runFor(Duration.ofMinutes(10)).build());
+        await(sim, "j1", Phase.RUNNING);
+        sim.scheduler().stall(Duration.ofHours(1));
+
+        quiesce(sim);
+        assertThat(last(sim, "j1").status()).isEqualTo(Status.Succeeded);
+    }
+
+    @Test
+    void item6_anExecutorDownPastTheExecutionDeadlineDoesNotTurnASuccessIntoATimeout() {
+        Simulation sim = start(
+                job("j1").timeoutSeconds(900).runFor(Duration.ofMinutes(10)).build());
+        await(sim, "j1", Phase.RUNNING);
+        sim.executor().crash(Duration.ofMinutes(40));
+
+        quiesce(sim);
+        assertThat(last(sim, "j1").status()).isEqualTo(Status.Succeeded);
+    }
+
+    @Test
+    void item6_aJobThatReallyOverranWhileTheSchedulerWasStalledStillTimesOut() {
+        Simulation sim =
+                start(job("j1").timeoutSeconds(600).runFor(Duration.ofHours(3)).build());
+        await(sim, "j1", Phase.RUNNING);
+        sim.scheduler().stall(Duration.ofMinutes(30));
+
+        quiesce(sim);
+        assertThat(last(sim, "j1").status()).isEqualTo(Status.Failed);
+        assertThat(last(sim, "j1").reason()).contains(Reason.Timeout);
+    }
+}
