@@ -27,6 +27,7 @@ import org.apache.kafka.streams.state.Stores;
  */
 public final class FaultTopology {
     static final String PENDING_STORE = "fault-window-pending";
+    static final String ROUNDS_STORE = "fault-window-rounds";
     static final String COUNTER_STORE = "fault-counters";
     static final String NODE_STORE = "fault-isolation-nodes";
     static final String CANDIDATE_STORE = "fault-isolation-candidates";
@@ -66,6 +67,8 @@ public final class FaultTopology {
         topology.addSource("faults", new RecentKeys(), bytes, Topics.DEVICE_FAULTS.name());
         topology.addProcessor("job-window", () -> new JobWindowProcessor(options, policy, metrics), "faults");
         topology.addStateStore(heldPages(options), "job-window");
+        // the decided rounds a late fault is judged by, rewritten by every decision round of a job: at the commit
+        topology.addStateStore(commitTimeBytes(options, ROUNDS_STORE), "job-window");
 
         // falcon.fault-counting is only read: versions before the single stage wrote the faults the job window
         // counted there (compact binary, keyed by cluster), and what they left in flight is still counted
@@ -99,9 +102,12 @@ public final class FaultTopology {
      * its value at the commit needs to reach the changelog.
      */
     private static StoreBuilder<CommitTimeStore<byte[]>> heldPages(FaultTopologyOptions options) {
-        var supplier = options.inMemoryStores()
-                ? Stores.inMemoryKeyValueStore(PENDING_STORE)
-                : Stores.persistentKeyValueStore(PENDING_STORE);
+        return commitTimeBytes(options, PENDING_STORE);
+    }
+
+    private static StoreBuilder<CommitTimeStore<byte[]>> commitTimeBytes(FaultTopologyOptions options, String name) {
+        var supplier =
+                options.inMemoryStores() ? Stores.inMemoryKeyValueStore(name) : Stores.persistentKeyValueStore(name);
         return CommitTimeStore.builder(Stores.keyValueStoreBuilder(supplier, Serdes.String(), Serdes.ByteArray())
                 .withLoggingEnabled(Map.of()));
     }
