@@ -31,6 +31,7 @@ public final class FaultTopology {
     static final String COUNTER_STORE = "fault-counters";
     static final String NODE_STORE = "fault-isolation-nodes";
     static final String CANDIDATE_STORE = "fault-isolation-candidates";
+    static final String LISTED_STORE = "fault-isolation-listed";
     static final String POLICY_STORE = "isolation-policy";
     static final String COUNTING = "counting";
     static final String VERDICT_SINK = "to-fault-verdicts";
@@ -80,6 +81,9 @@ public final class FaultTopology {
         // device's last fault time, for auto-release), and only its value at the commit needs to reach the changelog
         topology.addStateStore(CommitTimeStore.builder(store(options, NODE_STORE, BinaryCodec.nodeStates())), COUNTING);
         topology.addStateStore(store(options, CANDIDATE_STORE, JsonSerde.of(StoredValues.Candidates.class)), COUNTING);
+        // what the executor read from the clusters' ConfigMaps (devices others listed) and the devices released
+        // since, against stale listings
+        topology.addStateStore(store(options, LISTED_STORE, JsonSerde.of(StoredValues.Listed.class)), COUNTING);
         addSink(topology, ISOLATION_SINK, Topics.ISOLATION, COUNTING);
 
         addSink(topology, VERDICT_SINK, Topics.FAULT_VERDICTS, "job-window", COUNTING);
