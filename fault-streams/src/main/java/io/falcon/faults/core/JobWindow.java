@@ -153,12 +153,21 @@ public final class JobWindow {
      * </ul>
      */
     public static Optional<Late> judgeLate(DeviceFault fault, List<Round> decided, long windowMs) {
-        if (decided.isEmpty()) {
+        String code = fault.faultCode();
+        long at = fault.receiveTimeMs();
+        // Both cases need a round of the code whose window does not end before the fault. A fault in time never
+        // has one (its rounds were decided once event time passed their window): no allocation for it.
+        boolean reaches = false;
+        for (Round round : decided) {
+            if (at <= round.firstMs() + windowMs && round.code().equals(code)) {
+                reaches = true;
+                break;
+            }
+        }
+        if (!reaches) {
             return Optional.empty();
         }
-        String code = fault.faultCode();
         String self = fault.deviceRef();
-        long at = fault.receiveTimeMs();
         Set<String> peers = new LinkedHashSet<>();
         peers.add(self);
         boolean joined = false;
