@@ -75,6 +75,64 @@ class FaultWindowRestartIT {
         assertThat(verdicts).extracting(FaultVerdict::outcome).containsOnly(FaultVerdict.Outcome.SOFTWARE_FAULT);
     }
 
+    @Test
+    void aLatePeerAfterARestartIsJudgedByTheDecidedRoundsRestoredFromTheChangelog() throws Exception {
+        String bootstrap = SharedInfra.kafka().bootstrapServers();
+        TopicProvisioner.ensureAll(bootstrap, 3, (short) 1);
+        String appId = SharedInfra.uniqueName("faults-rounds");
+        String cluster = appId + "-c1";
+        Path stateDir = Files.createTempDirectory("faults-rounds");
+        Map<String, String> settings = Map.of(
+                SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(),
+                bootstrap,
+                SharedKeys.KAFKA_REPLICATION_FACTOR.key(),
+                "1",
+                FaultStreamsKeys.APPLICATION_ID.key(),
+                appId,
+                FaultStreamsKeys.STATE_DIR.key(),
+                stateDir.toString(),
+                FaultStreamsKeys.SESSION_TIMEOUT.key(),
+                "6s",
+                FaultStreamsKeys.JOB_WINDOW.key(),
+                "5s",
+                FaultStreamsKeys.GRACE.key(),
+                "1s");
+        List<FaultVerdict> verdicts = new ArrayList<>();
+        try (TopicProducer<String, DeviceFault> producer = TopicProducer.to(bootstrap, Topics.DEVICE_FAULTS);
+                TopicReader<String, FaultVerdict> reader =
+                        TopicReader.fromBeginning(bootstrap, Topics.FAULT_VERDICTS)) {
+            long now = System.currentTimeMillis();
+            try (FaultStreamsApp app = new FaultStreamsApp(FaultStreamsConfig.from(settings)).start()) {
+                send(producer, jobFault(cluster, "npu-0", now));
+                send(producer, jobFault(cluster, "npu-1", now + 1000));
+                // decided (a software round) and committed before the instance goes
+                reader.awaitMatching(
+                        "the round of " + cluster,
+                        Duration.ofSeconds(60),
+                        verdict -> verdict.clusterId().equals(cluster),
+                        2);
+            }
+            try (var paths = Files.walk(stateDir)) {
+                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+            try (FaultStreamsApp app = new FaultStreamsApp(FaultStreamsConfig.from(settings)).start()) {
+                // a peer of that round that arrives now, after the restart (within the allowed lateness)
+                send(producer, jobFault(cluster, "npu-2", now + 2000));
+                verdicts.addAll(reader.awaitMatching(
+                        "the round's and the late peer's verdicts",
+                        Duration.ofSeconds(60),
+                        verdict -> verdict.clusterId().equals(cluster),
+                        3));
+            }
+        }
+        assertThat(verdicts)
+                .extracting(FaultVerdict::deviceName, FaultVerdict::outcome)
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple("npu-0", FaultVerdict.Outcome.SOFTWARE_FAULT),
+                        org.assertj.core.groups.Tuple.tuple("npu-1", FaultVerdict.Outcome.SOFTWARE_FAULT),
+                        org.assertj.core.groups.Tuple.tuple("npu-2", FaultVerdict.Outcome.SOFTWARE_FAULT));
+    }
+
     private static DeviceFault jobFault(String cluster, String device, long receivedMs) {
         return new DeviceFault(
                 Meta.of("test", Instant.ofEpochMilli(receivedMs)),

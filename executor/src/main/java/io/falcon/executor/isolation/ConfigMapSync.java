@@ -34,6 +34,8 @@ public final class ConfigMapSync {
     private final String producer;
     /** cluster/node -> devices whose release was published but not yet reflected in falcon.isolation. */
     private final Map<String, Set<String>> pendingReleases = new HashMap<>();
+    /** cluster -> the listing of its ConfigMap published last (what changed since is published on each check). */
+    private final Map<String, ManualInfoConfigMap.Listing> published = new HashMap<>();
     /** Test hook: runs between the read and the write of an attempt. */
     Runnable betweenReadAndWrite = () -> {};
 
@@ -76,21 +78,62 @@ public final class ConfigMapSync {
         return written;
     }
 
-    /** Publishes a release for every device an operator removed, then forgets them in the annotation. */
+    /** {@link #checkReleases(String, boolean)} publishing only what the ConfigMap lists differently since. */
     public boolean checkReleases(String clusterId) {
+        return checkReleases(clusterId, false);
+    }
+
+    /**
+     * Publishes a release for every device an operator removed, then forgets them in the annotation; then publishes
+     * what the ConfigMap lists ({@link #publishListing}): all of it when all is set (the informer's first sight and
+     * its periodic resync), else what changed since the last listing published.
+     */
+    public boolean checkReleases(String clusterId, boolean all) {
         var removed = new java.util.concurrent.atomic.AtomicReference<Map<String, Set<String>>>(Map.of());
+        var read = new java.util.concurrent.atomic.AtomicReference<ConfigMap>();
         boolean written = modify(
                 clusterId,
                 cm -> {
                     removed.set(ManualInfoConfigMap.removedByOperator(cm));
-                    ManualInfoConfigMap.forget(cm, removed.get());
+                    if (!removed.get().isEmpty()) {
+                        // nothing to forget, nothing written: the ConfigMap of a cluster Falcon has isolated
+                        // nothing in is watched too, and stays as its owners wrote it
+                        ManualInfoConfigMap.forget(cm, removed.get());
+                    }
+                    read.set(cm);
                 },
                 "release check");
         // Published only once the annotation forgot them, so a conflict retry does not publish twice.
         if (written) {
             publishReleases(clusterId, removed.get());
+            publishListing(clusterId, ManualInfoConfigMap.listing(read.get()), all);
         }
         return written;
+    }
+
+    /**
+     * Tells fault-streams what the cluster's ConfigMap lists (it decides isolations and the budget, and would not
+     * know otherwise): the devices others listed, the whole cluster in one {@link IsolationCommand.ListedByOthers}
+     * (it replaces the one before, so a node that is gone is gone there too), and per node the devices Falcon wrote,
+     * with their Detail, in a {@link IsolationCommand.ListedByFalcon} (fault-streams adopts those its state lost).
+     * Records equal to the last ones published for the cluster are skipped unless all is set; fault-streams applies
+     * them idempotently.
+     */
+    void publishListing(String clusterId, ManualInfoConfigMap.Listing listing, boolean all) {
+        ManualInfoConfigMap.Listing last = all ? null : published.get(clusterId);
+        Meta meta = Meta.of(producer, clock.instant());
+        if (last == null || !listing.byOthers().equals(last.byOthers())) {
+            LOG.debug("cluster={} devices listed by others: {}", clusterId, listing.byOthers());
+            commands.accept(new IsolationCommand.ListedByOthers(meta, clusterId, listing.byOthers()));
+        }
+        listing.byFalcon().forEach((node, devices) -> {
+            if (last == null || !devices.equals(last.byFalcon().get(node))) {
+                LOG.debug("cluster={} node={} devices listed as Falcon's: {}", clusterId, node, devices.total());
+                commands.accept(new IsolationCommand.ListedByFalcon(
+                        Meta.of(producer, clock.instant()), clusterId, node, devices));
+            }
+        });
+        published.put(clusterId, listing);
     }
 
     /** The whole ConfigMap was deleted: every device Falcon had written is released. */
@@ -103,6 +146,8 @@ public final class ConfigMapSync {
                 ManualInfoConfigMap.NAME,
                 written);
         publishReleases(clusterId, written);
+        // nothing is listed any more: the devices others listed are no longer isolated either
+        publishListing(clusterId, ManualInfoConfigMap.Listing.EMPTY, true);
     }
 
     private void publishReleases(String clusterId, Map<String, Set<String>> removed) {

@@ -36,8 +36,10 @@ import org.slf4j.LoggerFactory;
  * Carries fault-streams' isolation state to the edge clusters: reads the compacted falcon.isolation from the
  * beginning (it is the desired state per cluster/node), writes each node into cluster-system/clusterd-manual-info-cm
  * of its cluster, and watches that ConfigMap with an informer; a device an operator removed becomes a Release on
- * falcon.isolation-commands, which fault-streams applies (device released, counters cleared). One thread does all
- * ConfigMap work, so informer events are queued to it.
+ * falcon.isolation-commands, which fault-streams applies (device released, counters cleared). What the ConfigMap
+ * lists goes there too (ListedByOthers, ListedByFalcon), so fault-streams' state knows the devices already isolated
+ * (its budget, state lost). The ConfigMaps of all known clusters are watched, not only of those with isolations.
+ * One thread does all ConfigMap work, so informer events are queued to it.
  */
 public final class IsolationActuator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(IsolationActuator.class);
@@ -60,7 +62,10 @@ public final class IsolationActuator implements AutoCloseable {
     private volatile boolean running = true;
     private Thread thread;
 
-    private record Check(String clusterId, Optional<ConfigMap> deleted) {}
+    /** all: publish all the ConfigMap lists (first sight, periodic resync), not only what changed. */
+    private record Check(String clusterId, Optional<ConfigMap> deleted, boolean all) {}
+
+    private long lastWatchKnownMs;
 
     /** Production wiring: its own consumer (no group: always the whole compacted topic) and producer. */
     public IsolationActuator(KafkaConnection kafka, String clientId, IsolationClusters clusters, Clock clock) {
@@ -130,17 +135,21 @@ public final class IsolationActuator implements AutoCloseable {
                                     new ResourceEventHandler<>() {
                                         @Override
                                         public void onAdd(ConfigMap cm) {
-                                            checks.add(new Check(id, Optional.empty()));
+                                            checks.add(new Check(id, Optional.empty(), true));
                                         }
 
                                         @Override
                                         public void onUpdate(ConfigMap before, ConfigMap after) {
-                                            checks.add(new Check(id, Optional.empty()));
+                                            // the periodic resync hands the same version again: publish it all
+                                            boolean resync = java.util.Objects.equals(
+                                                    before.getMetadata().getResourceVersion(),
+                                                    after.getMetadata().getResourceVersion());
+                                            checks.add(new Check(id, Optional.empty(), resync));
                                         }
 
                                         @Override
                                         public void onDelete(ConfigMap cm, boolean finalStateUnknown) {
-                                            checks.add(new Check(id, Optional.of(cm)));
+                                            checks.add(new Check(id, Optional.of(cm), false));
                                         }
                                     },
                                     resync.toMillis());
@@ -159,6 +168,7 @@ public final class IsolationActuator implements AutoCloseable {
                                 .map(p -> new TopicPartition(topic, p.partition()))
                                 .toList();
                 if (partitions.isEmpty()) {
+                    watchKnown();
                     runChecks();
                     Thread.sleep(500);
                 }
@@ -169,6 +179,7 @@ public final class IsolationActuator implements AutoCloseable {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     handle(record);
                 }
+                watchKnown();
                 runChecks();
                 retryUnapplied();
             }
@@ -213,6 +224,32 @@ public final class IsolationActuator implements AutoCloseable {
         }
     }
 
+    /**
+     * Watches the ConfigMap of every known cluster (at most every 10 s), not only of those Falcon isolated devices
+     * in: what others listed there counts in fault-streams' isolation budget from the start.
+     */
+    void watchKnown() {
+        long now = System.currentTimeMillis();
+        if (now - lastWatchKnownMs < 10_000) {
+            return;
+        }
+        lastWatchKnownMs = now;
+        for (String clusterId : clusters.known()) {
+            if (!informers.containsKey(clusterId)) {
+                try {
+                    watch(clusterId);
+                } catch (RuntimeException e) {
+                    LOG.warn(
+                            "cluster={} cannot watch {}/{} yet, will retry: {}",
+                            clusterId,
+                            ManualInfoConfigMap.NAMESPACE,
+                            ManualInfoConfigMap.NAME,
+                            e.getMessage());
+                }
+            }
+        }
+    }
+
     /** Applies again what could not be written yet (at most once a second). */
     void retryUnapplied() {
         long now = System.currentTimeMillis();
@@ -238,7 +275,7 @@ public final class IsolationActuator implements AutoCloseable {
                 if (check.deleted().isPresent()) {
                     sync.deleted(check.clusterId(), check.deleted().get());
                 } else {
-                    sync.checkReleases(check.clusterId());
+                    sync.checkReleases(check.clusterId(), check.all());
                 }
             } catch (RuntimeException e) {
                 LOG.warn("cluster={} release check failed: {}", check.clusterId(), e.getMessage());

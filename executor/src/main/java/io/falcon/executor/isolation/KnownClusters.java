@@ -5,6 +5,7 @@ import io.falcon.events.executor.ClusterTarget;
 import io.falcon.executor.k8s.EdgeClusterClients;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
@@ -23,6 +24,11 @@ public final class KnownClusters implements IsolationClusters, Consumer<ClusterT
     @Override
     public void accept(ClusterTarget target) {
         targets.put(target.clusterId(), target);
+    }
+
+    @Override
+    public Set<String> known() {
+        return Set.copyOf(targets.keySet());
     }
 
     @Override

@@ -79,6 +79,57 @@ public final class ManualInfoConfigMap {
         }
     }
 
+    /**
+     * The devices a ConfigMap lists, by who listed them. byOthers: per node, the devices Falcon did not write (an
+     * operator's or another tool's), and those that were listed before Falcon isolated them too (its release leaves
+     * them listed). byFalcon: per node, the devices Falcon wrote (annotation {@link #WRITTEN_ANNOTATION}) with their
+     * Detail. A device of both kinds is in both. Nodes without such devices and unreadable node values are left out.
+     */
+    public record Listing(Map<String, List<String>> byOthers, Map<String, NodeIsolation> byFalcon) {
+        public Listing {
+            byOthers = java.util.Collections.unmodifiableMap(new TreeMap<>(byOthers));
+            byFalcon = java.util.Collections.unmodifiableMap(new TreeMap<>(byFalcon));
+        }
+
+        public static final Listing EMPTY = new Listing(Map.of(), Map.of());
+    }
+
+    public static Listing listing(ConfigMap cm) {
+        Map<String, Set<String>> written = written(cm);
+        Map<String, Set<String>> preexisting = preexisting(cm);
+        Map<String, List<String>> byOthers = new TreeMap<>();
+        Map<String, NodeIsolation> byFalcon = new TreeMap<>();
+        Optional.ofNullable(cm.getData())
+                .orElse(Map.of())
+                .forEach((node, raw) -> parse(raw).ifPresent(value -> {
+                    Set<String> falcons = written.getOrDefault(node, Set.of());
+                    Set<String> listedBefore = preexisting.getOrDefault(node, Set.of());
+                    List<String> others = new ArrayList<>();
+                    List<String> own = new ArrayList<>();
+                    Map<String, List<NodeIsolation.DeviceIsolation>> detail = new TreeMap<>();
+                    for (String device : new TreeSet<>(value.total())) {
+                        if (!falcons.contains(device) || listedBefore.contains(device)) {
+                            others.add(device);
+                        }
+                        if (falcons.contains(device)) {
+                            own.add(device);
+                            List<NodeIsolation.DeviceIsolation> entries =
+                                    value.detail().get(device);
+                            if (entries != null) {
+                                detail.put(device, entries);
+                            }
+                        }
+                    }
+                    if (!others.isEmpty()) {
+                        byOthers.put(node, List.copyOf(others));
+                    }
+                    if (!own.isEmpty()) {
+                        byFalcon.put(node, new NodeIsolation(own, detail));
+                    }
+                }));
+        return new Listing(byOthers, byFalcon);
+    }
+
     /** node -> devices Falcon wrote that an operator has removed since. Unreadable node values release nothing. */
     public static Map<String, Set<String>> removedByOperator(ConfigMap cm) {
         Map<String, Set<String>> removed = new TreeMap<>();

@@ -114,19 +114,30 @@ class IsolationActuatorTest {
                 .update();
     }
 
+    private List<IsolationCommand> sent() {
+        return producer.history().stream()
+                .map(r -> Topics.ISOLATION_COMMANDS.valueSerde().fromBytes(r.value()))
+                .toList();
+    }
+
+    /** The releases sent so far (the listings of the ConfigMap sent with them left out). */
+    private List<IsolationCommand.Release> releases() {
+        return sent().stream()
+                .filter(c -> c instanceof IsolationCommand.Release)
+                .map(c -> (IsolationCommand.Release) c)
+                .toList();
+    }
+
     private List<IsolationCommand.Release> releasesWithin(Duration timeout) {
         Await.until(
                 "a release from the ConfigMap's watch",
                 timeout,
                 () -> {
                     actuator.runChecks();
-                    return !producer.history().isEmpty();
+                    return !releases().isEmpty();
                 },
                 () -> "nothing sent; the ConfigMap holds " + configMap().getData());
-        return producer.history().stream()
-                .map(r -> (IsolationCommand.Release)
-                        Topics.ISOLATION_COMMANDS.valueSerde().fromBytes(r.value()))
-                .toList();
+        return releases();
     }
 
     @Test
@@ -157,7 +168,8 @@ class IsolationActuatorTest {
             assertThat(r.deviceName()).isEqualTo("d0");
             assertThat(r.reason()).contains("clusterd-manual-info-cm");
         });
-        assertThat(producer.history().get(0).key()).isEqualTo(CLUSTER.getBytes(StandardCharsets.UTF_8));
+        assertThat(producer.history())
+                .allSatisfy(r -> assertThat(r.key()).isEqualTo(CLUSTER.getBytes(StandardCharsets.UTF_8)));
 
         // A stale state (fault-streams has not applied the release yet) must not put d0 back.
         deliver("n1", isolated("d0", "d1"));
@@ -167,7 +179,7 @@ class IsolationActuatorTest {
         deliver("n1", null);
         assertThat(configMap().getData()).doesNotContainKey("n1");
         actuator.runChecks();
-        assertThat(producer.history()).hasSize(1);
+        assertThat(releases()).hasSize(1);
     }
 
     @Test
@@ -255,7 +267,7 @@ class IsolationActuatorTest {
         assertThat(node("n1").detail().get("d5")).isEqualTo(operators.detail().get("d5"));
         assertThat(configMap().getData().get("n9")).isEqualTo(ManualInfoConfigMap.json(isolated("d2")));
         actuator.runChecks();
-        assertThat(producer.history()).isEmpty();
+        assertThat(releases()).isEmpty();
     }
 
     @Test
@@ -278,5 +290,96 @@ class IsolationActuatorTest {
                 .extracting(IsolationCommand.Release::deviceName)
                 .containsExactly("d0");
         assertThat(node("n1").total()).containsExactly("d7");
+    }
+
+    private <T extends IsolationCommand> List<T> sent(Class<T> type) {
+        return sent().stream().filter(type::isInstance).map(type::cast).toList();
+    }
+
+    /** Runs the actuator's checks until a command of the type matching the condition was sent. */
+    private <T extends IsolationCommand> T sentWithin(Class<T> type, java.util.function.Predicate<T> matching) {
+        return Await.present(
+                "a " + type.getSimpleName() + " from the ConfigMap's watch",
+                Duration.ofSeconds(10),
+                () -> {
+                    actuator.runChecks();
+                    return sent(type).stream().filter(matching).findFirst();
+                },
+                () -> "sent " + sent() + "; the ConfigMap holds " + configMap());
+    }
+
+    @Test
+    void whatOthersListedInAKnownClustersConfigMapIsSentBeforeFalconIsolatesAnythingThere() {
+        operatorCreates(Map.of(
+                "n1", ManualInfoConfigMap.json(isolated("d5")),
+                "n2", ManualInfoConfigMap.json(isolated("d2", "d3")),
+                "n3", "not the RFC's JSON"));
+        actuator.close(); // closes its producer too
+        producer = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+        actuator = new IsolationActuator(
+                new MockConsumer<>("earliest"),
+                producer,
+                new IsolationClusters() {
+                    @Override
+                    public Optional<KubernetesClient> client(String clusterId) {
+                        return CLUSTER.equals(clusterId) ? Optional.of(client) : Optional.empty();
+                    }
+
+                    @Override
+                    public java.util.Set<String> known() {
+                        return java.util.Set.of(CLUSTER);
+                    }
+                },
+                Clock.systemUTC(),
+                Duration.ofMinutes(5));
+        actuator.watchKnown(); // no isolation record of the cluster was read
+
+        IsolationCommand.ListedByOthers listed = sentWithin(IsolationCommand.ListedByOthers.class, l -> true);
+        assertThat(listed.clusterId()).isEqualTo(CLUSTER);
+        assertThat(listed.devices()).isEqualTo(Map.of("n1", List.of("d5"), "n2", List.of("d2", "d3")));
+        assertThat(sent(IsolationCommand.ListedByFalcon.class)).isEmpty();
+        assertThat(releases()).isEmpty();
+        // read, not written: Falcon has isolated nothing there
+        assertThat(Optional.ofNullable(configMap().getMetadata().getAnnotations())
+                        .orElse(Map.of()))
+                .doesNotContainKey(ManualInfoConfigMap.WRITTEN_ANNOTATION);
+    }
+
+    @Test
+    void falconsDevicesAreSentPerNodeWithTheirDetailAndAgainOnlyWhenTheyChange() {
+        deliver("n1", isolated("d0")); // writes the ConfigMap and starts watching it
+
+        IsolationCommand.ListedByFalcon n1 = sentWithin(
+                IsolationCommand.ListedByFalcon.class, l -> l.nodeName().equals("n1"));
+        assertThat(n1.devices()).isEqualTo(isolated("d0"));
+        assertThat(sentWithin(IsolationCommand.ListedByOthers.class, l -> true).devices())
+                .isEmpty();
+
+        operatorEdits(data -> data.put("n3", ManualInfoConfigMap.json(isolated("d7"))));
+        sentWithin(IsolationCommand.ListedByOthers.class, l -> l.devices().equals(Map.of("n3", List.of("d7"))));
+        deliver("n2", isolated("d1"));
+        sentWithin(IsolationCommand.ListedByFalcon.class, l -> l.nodeName().equals("n2"));
+        // n1 did not change: sent once
+        assertThat(sent(IsolationCommand.ListedByFalcon.class))
+                .filteredOn(l -> l.nodeName().equals("n1"))
+                .hasSize(1);
+    }
+
+    @Test
+    void aDeviceListedBeforeFalconIsolatedItTooIsListedAsBothAndADeletedConfigMapListsNothing() {
+        operatorCreates(Map.of("n1", ManualInfoConfigMap.json(isolated("d0"))));
+        deliver("n1", isolated("d0", "d1"));
+
+        ManualInfoConfigMap.Listing listing = ManualInfoConfigMap.listing(configMap());
+        assertThat(listing.byOthers()).isEqualTo(Map.of("n1", List.of("d0")));
+        assertThat(listing.byFalcon()).isEqualTo(Map.of("n1", isolated("d0", "d1")));
+        sentWithin(IsolationCommand.ListedByOthers.class, l -> !l.devices().isEmpty());
+
+        client.configMaps()
+                .inNamespace(ManualInfoConfigMap.NAMESPACE)
+                .withName(ManualInfoConfigMap.NAME)
+                .delete();
+        sentWithin(IsolationCommand.ListedByOthers.class, l -> l.devices().isEmpty());
+        assertThat(sent().get(sent().size() - 1)).isInstanceOf(IsolationCommand.ListedByOthers.class);
     }
 }

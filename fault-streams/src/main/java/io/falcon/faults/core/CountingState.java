@@ -32,4 +32,21 @@ public interface CountingState {
     List<Candidate> candidates(String clusterId);
 
     void putCandidates(String clusterId, List<Candidate> candidates);
+
+    /**
+     * Devices the cluster's clusterd-manual-info-cm lists that Falcon did not write there, by node, as the executor
+     * last read them (empty when none).
+     */
+    java.util.Map<String, java.util.Set<String>> listedByOthers(String clusterId);
+
+    /** Replaces the cluster's devices listed by others; an empty map deletes them. */
+    void putListedByOthers(String clusterId, java.util.Map<String, java.util.Set<String>> byNode);
+
+    /** Devices of the cluster Falcon released, remembered against stale listings (empty when none). */
+    List<Released> released(String clusterId);
+
+    void putReleased(String clusterId, List<Released> released);
+
+    /** The clusters that remember released devices. */
+    java.util.Set<String> clustersWithReleased();
 }

@@ -7,13 +7,18 @@ import io.falcon.events.fault.NodeIsolation;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
  * The frequency stage: counts hardware faults per (node, device, code), isolates a device when the last N fall
  * within the window (clearing that counter), keeps the isolation state per node, releases devices (operator or
- * fault-free) and applies the safeguards (dry-run, per-cluster isolation budget with candidates). Pure over a
- * {@link CountingState}; time is passed in.
+ * fault-free), applies the safeguards (dry-run, per-cluster isolation budget with candidates) and takes in what the
+ * clusters' ConfigMaps list (devices others listed count as isolated; Falcon's own that its state lost are adopted).
+ * Pure over a {@link CountingState}; time is passed in.
  */
 public final class FaultCounting {
     private final CountingState state;
@@ -79,10 +84,14 @@ public final class FaultCounting {
                     nowMs));
             return effects;
         }
-        boolean alreadyIsolated = node.isIsolated(fault.deviceName());
-        if (!alreadyIsolated
+        boolean ownIsolation = node.isIsolated(fault.deviceName());
+        // a device others listed in the ConfigMap is isolated already: Falcon taking it on needs no budget
+        boolean listedByOthers =
+                !ownIsolation && isListedByOthers(fault.clusterId(), fault.nodeName(), fault.deviceName());
+        if (!ownIsolation
+                && !listedByOthers
                 && policy.hasBudget()
-                && state.isolatedDevices(fault.clusterId()) >= policy.maxIsolatedDevicesPerCluster()) {
+                && isolatedInCluster(fault.clusterId()) >= policy.maxIsolatedDevicesPerCluster()) {
             List<Candidate> candidates = new ArrayList<>(state.candidates(fault.clusterId()));
             candidates.removeIf(c -> c.sameDevice(fault.nodeName(), fault.deviceName())
                     && c.fault().faultCode().equals(fault.faultCode()));
@@ -108,7 +117,9 @@ public final class FaultCounting {
                 separateTimeMs,
                 policy,
                 nowMs,
-                alreadyIsolated ? "re-isolated (LastSeparateTime refreshed): " : "isolated: ",
+                ownIsolation
+                        ? "re-isolated (LastSeparateTime refreshed): "
+                        : listedByOthers ? "isolated (already listed in the ConfigMap by others): " : "isolated: ",
                 effects);
         return effects;
     }
@@ -159,6 +170,17 @@ public final class FaultCounting {
             state.putCandidates(clusterId, candidates);
         }
         if (node.isIsolated(deviceName)) {
+            // a listing of the ConfigMap read before the executor applies this release must not adopt it again
+            List<Released> released = new ArrayList<>(state.released(clusterId));
+            released.removeIf(r -> r.sameDevice(nodeName, deviceName));
+            released.add(new Released(
+                    nodeName,
+                    deviceName,
+                    node.device(deviceName)
+                            .map(NodeIsolationState.IsolatedDevice::lastSeparateTimeMs)
+                            .orElse(0L),
+                    nowMs));
+            state.putReleased(clusterId, released);
             NodeIsolationState next = node.release(deviceName);
             state.putNode(next);
             effects.nodeChanged(next);
@@ -209,8 +231,8 @@ public final class FaultCounting {
      * Deletes what can no longer take part in a decision at nowMs under any policy: counters whose newest fault is
      * the largest window ({@link FrequencyRule#MAX_WINDOW_MS}) old, and budget candidates whose deciding faults are
      * that old (the counter they came from would have forgotten them too). Without this, the keys of nodes that
-     * are gone (node pools are created and deleted per job) would stay forever. Isolations are not touched: they
-     * end by release.
+     * are gone (node pools are created and deleted per job) would stay forever. Released devices remembered against
+     * stale ConfigMap listings go after the largest window too. Isolations are not touched: they end by release.
      */
     public Forgotten forgetExpired(long nowMs) {
         int counters = state.removeCountersIf(times -> FrequencyRule.isExpired(times, nowMs));
@@ -226,7 +248,101 @@ public final class FaultCounting {
                 expired.addAll(old);
             }
         }
+        for (String clusterId : state.clustersWithReleased()) {
+            List<Released> released = new ArrayList<>(state.released(clusterId));
+            if (released.removeIf(r -> FrequencyRule.isExpired(List.of(r.releasedAtMs()), nowMs))) {
+                state.putReleased(clusterId, released);
+            }
+        }
         return new Forgotten(counters, expired);
+    }
+
+    /**
+     * The executor's listing of the devices others listed in the cluster's ConfigMap (the whole cluster): replaces
+     * the one before. They use the cluster's budget, so a shorter listing may free budget for held candidates.
+     */
+    public Effects listedByOthers(
+            String clusterId, Map<String, List<String>> devices, IsolationPolicy policy, long nowMs) {
+        Map<String, Set<String>> byNode = new TreeMap<>();
+        devices.forEach((nodeName, listed) -> {
+            if (!listed.isEmpty()) {
+                byNode.put(nodeName, new TreeSet<>(listed));
+            }
+        });
+        if (!byNode.equals(state.listedByOthers(clusterId))) {
+            state.putListedByOthers(clusterId, byNode);
+        }
+        return promoteCandidates(clusterId, policy, nowMs);
+    }
+
+    /** What a listing of Falcon's devices of a node changed: the devices adopted (none: nothing changed). */
+    public record Adoption(Effects effects, List<String> adopted) {
+        public Adoption {
+            adopted = List.copyOf(adopted);
+        }
+    }
+
+    /**
+     * The executor's listing of the devices of a node the ConfigMap lists as written by Falcon: those this state
+     * does not hold were isolated before it was lost and are adopted with the codes listed (whatever the budget or
+     * policy: they are isolated), their fault-free time counting from nowMs at the earliest. A device Falcon
+     * released since it was listed with that LastSeparateTime is not adopted: the listing was read before the
+     * executor applied the release. Devices the listing lacks are left alone (their release comes as a Release).
+     */
+    public Adoption listedByFalcon(
+            String clusterId, String nodeName, NodeIsolation listed, IsolationPolicy policy, long nowMs) {
+        NodeIsolationState node = state.node(clusterId, nodeName);
+        NodeIsolationState next = node;
+        List<String> adopted = new ArrayList<>();
+        List<Released> released = state.released(clusterId);
+        for (String device : listed.total()) {
+            if (next.isIsolated(device)) {
+                continue;
+            }
+            List<NodeIsolation.DeviceIsolation> codes = listed.detail().getOrDefault(device, List.of());
+            long newest = codes.stream()
+                    .mapToLong(NodeIsolation.DeviceIsolation::lastSeparateTime)
+                    .max()
+                    .orElse(0);
+            boolean releasedSince =
+                    released.stream().anyMatch(r -> r.sameDevice(nodeName, device) && newest <= r.lastSeparateTimeMs());
+            if (releasedSince) {
+                continue;
+            }
+            next = next.adopt(device, codes, Math.max(newest, nowMs));
+            adopted.add(device);
+        }
+        Effects effects = new Effects();
+        if (adopted.isEmpty()) {
+            return new Adoption(effects, adopted);
+        }
+        state.putNode(next);
+        effects.nodeChanged(next);
+        List<Candidate> candidates = new ArrayList<>(state.candidates(clusterId));
+        if (candidates.removeIf(c -> c.fault().nodeName().equals(nodeName)
+                && adopted.contains(c.fault().deviceName()))) {
+            state.putCandidates(clusterId, candidates);
+        }
+        return new Adoption(effects, adopted);
+    }
+
+    private boolean isListedByOthers(String clusterId, String nodeName, String deviceName) {
+        return state.listedByOthers(clusterId).getOrDefault(nodeName, Set.of()).contains(deviceName);
+    }
+
+    /** The cluster's isolated devices: Falcon's and those others listed in its ConfigMap, each once. */
+    public int isolatedInCluster(String clusterId) {
+        int count = state.isolatedDevices(clusterId);
+        for (Map.Entry<String, Set<String>> listed :
+                state.listedByOthers(clusterId).entrySet()) {
+            NodeIsolationState node = state.node(clusterId, listed.getKey());
+            for (String device : listed.getValue()) {
+                if (!node.isIsolated(device)) {
+                    count++;
+                }
+            }
+        }
+        return count;
     }
 
     /** Isolates held candidates, oldest first, while the cluster's budget allows (budget freed or raised). */
@@ -238,7 +354,7 @@ public final class FaultCounting {
         }
         boolean changed = false;
         while (!candidates.isEmpty()
-                && (!policy.hasBudget() || state.isolatedDevices(clusterId) < policy.maxIsolatedDevicesPerCluster())) {
+                && (!policy.hasBudget() || isolatedInCluster(clusterId) < policy.maxIsolatedDevicesPerCluster())) {
             Candidate next = candidates.remove(0);
             changed = true;
             NodeIsolationState node = state.node(clusterId, next.fault().nodeName());

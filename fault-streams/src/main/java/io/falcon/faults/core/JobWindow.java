@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -13,6 +14,10 @@ import java.util.Set;
  * appears on a different device of the job within the window; then it and its same-code peers in the window are
  * not counted. Otherwise it and the same-device same-code faults in the window are counted (deleteSameWithFirstFault).
  * Everything else stays pending for the next round.
+ *
+ * <p>Each decided round is kept as a {@link Round} for as long as a fault of it may still arrive (the allowed
+ * lateness): a fault that arrives after its round was decided is judged by {@link #judgeLate} as the RFC's
+ * algorithm judges it with every fault present, so a late peer of a software-fault storm is not counted on its own.
  */
 public final class JobWindow {
     /** Receive-time order, arrival order among equal times. */
@@ -58,10 +63,47 @@ public final class JobWindow {
         }
     }
 
-    public record Decision(List<Outcome> decided, List<DeviceFault> remaining) {
+    /**
+     * A decided round of one code: its first fault (receive time, node/device) and the earliest fault of the round
+     * on another device ({@link #NO_OTHER} and "" when every fault of the round was on the first fault's device,
+     * which makes the round counted; a software round always has one). The faults of one code are decided in rounds
+     * independently of the job's other codes, so this is all a late fault of the code needs to be judged as the
+     * RFC's algorithm would judge it within the round (or within its own window, reaching into later rounds).
+     */
+    public record Round(String code, long firstMs, String firstDevice, long otherMs, String otherDevice) {
+        public static final long NO_OTHER = Long.MAX_VALUE;
+
+        public boolean software() {
+            return !otherDevice.isEmpty();
+        }
+
+        /** Whether a fault received at ms falls within the round's window (first .. first + window). */
+        boolean contains(long ms, long windowMs) {
+            return firstMs <= ms && ms <= firstMs + windowMs;
+        }
+
+        /** The round with a fault on another device than its first at ms, if that is the earliest such fault. */
+        Round withOther(long ms, String device) {
+            return ms < otherMs ? new Round(code, firstMs, firstDevice, ms, device) : this;
+        }
+    }
+
+    public record Decision(List<Outcome> decided, List<DeviceFault> remaining, List<Round> rounds) {
         public Decision {
             decided = List.copyOf(decided);
             remaining = List.copyOf(remaining);
+            rounds = List.copyOf(rounds);
+        }
+    }
+
+    /**
+     * The judgement of a fault that arrived after a decided round of its job and code could have held it: its
+     * outcome, and the job's rounds after it (a counted round joined by a fault of another device is a software
+     * round for the faults that arrive after it; a fault decided on its own window is kept as a round).
+     */
+    public record Late(Outcome outcome, List<Round> rounds) {
+        public Late {
+            rounds = List.copyOf(rounds);
         }
     }
 
@@ -90,10 +132,109 @@ public final class JobWindow {
     public static Decision decideDue(List<DeviceFault> pending, long windowMs, long graceMs, long nowMs) {
         List<DeviceFault> rest = new ArrayList<>(pending);
         List<Outcome> decided = new ArrayList<>();
+        List<Round> rounds = new ArrayList<>();
         while (!rest.isEmpty() && isDue(rest.get(0).receiveTimeMs(), windowMs, graceMs, nowMs)) {
-            rest = decideFirst(rest, windowMs, decided);
+            rest = decideFirst(rest, windowMs, decided, rounds);
         }
-        return new Decision(decided, rest);
+        return new Decision(decided, rest, rounds);
+    }
+
+    /**
+     * Judges a fault of a job against the job's decided rounds (any code), as the RFC's algorithm judges it with
+     * every fault present: the faults of one code are decided in rounds that each span a first fault's window.
+     *
+     * <ul>
+     *   <li>Its receive time falls within a decided round of its code: it is part of that round, a software fault
+     *       when the round had a fault on another device than this one (or was a software round), else counted
+     *       with the round's faults of its device.
+     *   <li>It falls within no decided round: it opens a window of its own, and is a software fault when a decided
+     *       round within that window had a fault on another device within it.
+     *   <li>Otherwise (empty) nothing decided says anything about it: it is held and decided like any fault.
+     * </ul>
+     */
+    public static Optional<Late> judgeLate(DeviceFault fault, List<Round> decided, long windowMs) {
+        String code = fault.faultCode();
+        long at = fault.receiveTimeMs();
+        // Both cases need a round of the code whose window does not end before the fault. A fault in time never
+        // has one (its rounds were decided once event time passed their window): no allocation for it.
+        boolean reaches = false;
+        for (Round round : decided) {
+            if (at <= round.firstMs() + windowMs && round.code().equals(code)) {
+                reaches = true;
+                break;
+            }
+        }
+        if (!reaches) {
+            return Optional.empty();
+        }
+        String self = fault.deviceRef();
+        Set<String> peers = new LinkedHashSet<>();
+        peers.add(self);
+        boolean joined = false;
+        boolean software = false;
+        List<Round> next = new ArrayList<>(decided.size() + 1);
+        for (Round round : decided) {
+            if (round.code().equals(code) && round.contains(at, windowMs)) {
+                joined = true;
+                boolean otherFirst = !round.firstDevice().equals(self);
+                software |= otherFirst || round.software();
+                if (otherFirst) {
+                    peers.add(round.firstDevice());
+                    round = round.withOther(at, self);
+                } else if (round.software()) {
+                    peers.add(round.otherDevice());
+                }
+            }
+            next.add(round);
+        }
+        if (joined) {
+            return Optional.of(new Late(software ? new Software(fault, List.copyOf(peers)) : new Counted(fault), next));
+        }
+        // Its own window (at .. at + window) reaches into decided rounds that begin after it.
+        long peerMs = Round.NO_OTHER;
+        String peer = "";
+        for (Round round : decided) {
+            if (!round.code().equals(code) || round.firstMs() <= at || round.firstMs() > at + windowMs) {
+                continue;
+            }
+            if (!round.firstDevice().equals(self)) {
+                peers.add(round.firstDevice());
+                if (round.firstMs() < peerMs) {
+                    peerMs = round.firstMs();
+                    peer = round.firstDevice();
+                }
+            } else if (round.software() && round.otherMs() <= at + windowMs) {
+                peers.add(round.otherDevice());
+                if (round.otherMs() < peerMs) {
+                    peerMs = round.otherMs();
+                    peer = round.otherDevice();
+                }
+            }
+        }
+        if (peer.isEmpty()) {
+            return Optional.empty();
+        }
+        next.add(new Round(code, at, self, peerMs, peer));
+        return Optional.of(new Late(new Software(fault, List.copyOf(peers)), next));
+    }
+
+    /** The rounds that a fault admitted at event time nowMs (allowed lateness behind it) can still be judged by. */
+    public static List<Round> stillJudging(List<Round> rounds, long windowMs, long allowedLatenessMs, long nowMs) {
+        List<Round> kept = new ArrayList<>(rounds.size());
+        for (Round round : rounds) {
+            if (!isExpired(round.firstMs(), windowMs, allowedLatenessMs, nowMs)) {
+                kept.add(round);
+            }
+        }
+        return kept.size() == rounds.size() ? rounds : kept;
+    }
+
+    /**
+     * Whether a round opened at firstMs can no longer judge a fault: every fault admitted at nowMs was received
+     * after the round's window (a fault more than the allowed lateness behind is counted directly).
+     */
+    public static boolean isExpired(long firstMs, long windowMs, long allowedLatenessMs, long nowMs) {
+        return firstMs + windowMs < nowMs - allowedLatenessMs;
     }
 
     /** Decides everything pending, as if the windows had all passed (end of a replay trace). */
@@ -101,10 +242,12 @@ public final class JobWindow {
         return decideDue(pending, windowMs, 0, Long.MAX_VALUE - windowMs);
     }
 
-    private static List<DeviceFault> decideFirst(List<DeviceFault> faults, long windowMs, List<Outcome> decided) {
+    private static List<DeviceFault> decideFirst(
+            List<DeviceFault> faults, long windowMs, List<Outcome> decided, List<Round> rounds) {
         DeviceFault first = faults.get(0);
         boolean[] sameCodeInWindow = new boolean[faults.size()];
         boolean software = false;
+        DeviceFault other = null;
         Set<String> group = new LinkedHashSet<>();
         group.add(first.deviceRef());
         for (int i = 1; i < faults.size(); i++) {
@@ -112,9 +255,18 @@ public final class JobWindow {
             if (f.faultCode().equals(first.faultCode()) && f.receiveTimeMs() <= first.receiveTimeMs() + windowMs) {
                 sameCodeInWindow[i] = true;
                 group.add(f.deviceRef());
-                software |= !sameDevice(f, first);
+                if (!software && !sameDevice(f, first)) {
+                    software = true;
+                    other = f; // the faults are in receive-time order: the earliest on another device
+                }
             }
         }
+        rounds.add(new Round(
+                first.faultCode(),
+                first.receiveTimeMs(),
+                first.deviceRef(),
+                other == null ? Round.NO_OTHER : other.receiveTimeMs(),
+                other == null ? "" : other.deviceRef()));
         List<DeviceFault> remaining = new ArrayList<>();
         if (software) {
             List<String> peers = List.copyOf(group);

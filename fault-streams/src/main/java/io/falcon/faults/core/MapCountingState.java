@@ -12,6 +12,8 @@ public final class MapCountingState implements CountingState {
     private final Map<CounterKey, List<Long>> counters = new HashMap<>();
     private final Map<String, NodeIsolationState> nodes = new HashMap<>();
     private final Map<String, List<Candidate>> candidates = new HashMap<>();
+    private final Map<String, Map<String, Set<String>>> listedByOthers = new HashMap<>();
+    private final Map<String, List<Released>> released = new HashMap<>();
 
     @Override
     public List<Long> faultTimes(CounterKey key) {
@@ -81,6 +83,39 @@ public final class MapCountingState implements CountingState {
         } else {
             candidates.put(clusterId, new ArrayList<>(list));
         }
+    }
+
+    @Override
+    public Map<String, Set<String>> listedByOthers(String clusterId) {
+        return listedByOthers.getOrDefault(clusterId, Map.of());
+    }
+
+    @Override
+    public void putListedByOthers(String clusterId, Map<String, Set<String>> byNode) {
+        if (byNode.isEmpty()) {
+            listedByOthers.remove(clusterId);
+        } else {
+            listedByOthers.put(clusterId, Map.copyOf(byNode));
+        }
+    }
+
+    @Override
+    public List<Released> released(String clusterId) {
+        return released.getOrDefault(clusterId, List.of());
+    }
+
+    @Override
+    public void putReleased(String clusterId, List<Released> list) {
+        if (list.isEmpty()) {
+            released.remove(clusterId);
+        } else {
+            released.put(clusterId, List.copyOf(list));
+        }
+    }
+
+    @Override
+    public Set<String> clustersWithReleased() {
+        return Set.copyOf(released.keySet());
     }
 
     public Map<String, NodeIsolationState> nodes() {

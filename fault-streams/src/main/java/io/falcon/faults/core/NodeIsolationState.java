@@ -68,6 +68,18 @@ public record NodeIsolationState(String clusterId, String nodeName, Map<String, 
         return new NodeIsolationState(clusterId, nodeName, next);
     }
 
+    /**
+     * Takes in a device isolated before this state knew it (read from the cluster's ConfigMap) with the codes listed
+     * there; lastFaultMs is where its fault-free time counts from.
+     */
+    public NodeIsolationState adopt(String device, List<NodeIsolation.DeviceIsolation> codes, long lastFaultMs) {
+        Map<String, IsolatedDevice> next = new TreeMap<>(devices);
+        List<NodeIsolation.DeviceIsolation> sorted = new ArrayList<>(codes);
+        sorted.sort(java.util.Comparator.comparing(NodeIsolation.DeviceIsolation::faultCode));
+        next.put(device, new IsolatedDevice(sorted, lastFaultMs));
+        return new NodeIsolationState(clusterId, nodeName, next);
+    }
+
     /** Notes a fault of an isolated device, which postpones its auto-release. */
     public NodeIsolationState faultSeen(String device, long faultTimeMs) {
         IsolatedDevice current = devices.get(device);

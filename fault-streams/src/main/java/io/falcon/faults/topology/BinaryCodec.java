@@ -4,6 +4,7 @@ import io.falcon.events.JsonSerde;
 import io.falcon.events.Meta;
 import io.falcon.events.fault.DeviceFault;
 import io.falcon.events.fault.NodeIsolation;
+import io.falcon.faults.core.JobWindow;
 import io.falcon.faults.core.NodeIsolationState;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -35,6 +36,7 @@ final class BinaryCodec {
     static final byte FAULT_V1 = 1;
     static final byte TIMES_V1 = 2;
     static final byte NODE_V1 = 4;
+    static final byte ROUNDS_V1 = 5;
     private static final byte JSON_OBJECT = '{';
     private static final JsonSerde<NodeIsolationState> NODE_JSON = JsonSerde.of(NodeIsolationState.class);
     private static final JsonSerde<DeviceFault> FAULT_JSON = JsonSerde.of(DeviceFault.class);
@@ -168,6 +170,46 @@ final class BinaryCodec {
                     receiveTimeMs);
         } catch (RuntimeException e) {
             throw new SerializationException("undecodable fault: " + e.getMessage(), e);
+        }
+    }
+
+    /** The decided rounds the job window keeps for one (cluster, job). */
+    static byte[] encodeRounds(List<JobWindow.Round> rounds) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(16 + 64 * rounds.size());
+        DataOutputStream out = new DataOutputStream(bytes);
+        try {
+            out.writeByte(ROUNDS_V1);
+            out.writeInt(rounds.size());
+            for (JobWindow.Round round : rounds) {
+                out.writeUTF(round.code());
+                out.writeLong(round.firstMs());
+                out.writeUTF(round.firstDevice());
+                out.writeLong(round.otherMs());
+                out.writeUTF(round.otherDevice());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a ByteArrayOutputStream does not throw
+        }
+        return bytes.toByteArray();
+    }
+
+    static List<JobWindow.Round> decodeRounds(byte[] bytes) {
+        try {
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
+            if (in.readByte() != ROUNDS_V1) {
+                throw new SerializationException("unknown decided rounds encoding " + bytes[0]);
+            }
+            int count = in.readInt();
+            List<JobWindow.Round> rounds = new ArrayList<>(Math.min(count, 1024));
+            for (int i = 0; i < count; i++) {
+                rounds.add(new JobWindow.Round(in.readUTF(), in.readLong(), in.readUTF(), in.readLong(), in.readUTF()));
+            }
+            if (in.available() != 0) {
+                throw new SerializationException(in.available() + " bytes after the decided rounds");
+            }
+            return rounds;
+        } catch (IOException | RuntimeException e) {
+            throw new SerializationException("undecodable decided rounds: " + e.getMessage(), e);
         }
     }
 

@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The counting stage, keyed by cluster id (the isolation budget is per cluster): hardware faults (decoded, from
  * the job window of the same task; or in the compact binary encoding, from falcon.fault-counting written by
- * earlier versions) and release commands in, verdicts and per-node isolation state out. A wall-clock punctuator
+ * earlier versions), release commands and the executor's listings of the clusters' ConfigMaps in, verdicts and
+ * per-node isolation state out. A wall-clock punctuator
  * auto-releases fault-free devices and isolates budget candidates once budget frees up.
  */
 final class CountingProcessor implements Processor<String, Object, String, Object> {
@@ -60,8 +61,11 @@ final class CountingProcessor implements Processor<String, Object, String, Objec
         this.context = context;
         nodes = CommitTimeStore.of(context.getStateStore(FaultTopology.NODE_STORE));
         candidates = context.getStateStore(FaultTopology.CANDIDATE_STORE);
-        counting = new FaultCounting(
-                new StoreCountingState(context.getStateStore(FaultTopology.COUNTER_STORE), nodes, candidates));
+        counting = new FaultCounting(new StoreCountingState(
+                context.getStateStore(FaultTopology.COUNTER_STORE),
+                nodes,
+                candidates,
+                context.getStateStore(FaultTopology.LISTED_STORE)));
         context.schedule(options.releaseCheckInterval(), PunctuationType.WALL_CLOCK_TIME, this::checkReleases);
         context.schedule(options.stateSweepInterval(), PunctuationType.WALL_CLOCK_TIME, this::forgetExpired);
     }
@@ -133,6 +137,24 @@ final class CountingProcessor implements Processor<String, Object, String, Objec
                                     release.reason(),
                                     policy(),
                                     nowMs));
+                        } else if (command instanceof IsolationCommand.ListedByOthers others) {
+                            LOG.debug(
+                                    "cluster={} devices listed by others in the ConfigMap: {}",
+                                    others.clusterId(),
+                                    others.devices());
+                            emit(counting.listedByOthers(others.clusterId(), others.devices(), policy(), nowMs));
+                        } else if (command instanceof IsolationCommand.ListedByFalcon falcons) {
+                            FaultCounting.Adoption adoption = counting.listedByFalcon(
+                                    falcons.clusterId(), falcons.nodeName(), falcons.devices(), policy(), nowMs);
+                            for (String device : adoption.adopted()) {
+                                LOG.info(
+                                        "cluster={} node={} device={} adopted: listed in the ConfigMap as isolated"
+                                                + " by Falcon, not in fault-streams' state (lost since)",
+                                        falcons.clusterId(),
+                                        falcons.nodeName(),
+                                        device);
+                            }
+                            emit(adoption.effects());
                         }
                     });
             return;

@@ -27,9 +27,11 @@ import org.apache.kafka.streams.state.Stores;
  */
 public final class FaultTopology {
     static final String PENDING_STORE = "fault-window-pending";
+    static final String ROUNDS_STORE = "fault-window-rounds";
     static final String COUNTER_STORE = "fault-counters";
     static final String NODE_STORE = "fault-isolation-nodes";
     static final String CANDIDATE_STORE = "fault-isolation-candidates";
+    static final String LISTED_STORE = "fault-isolation-listed";
     static final String POLICY_STORE = "isolation-policy";
     static final String COUNTING = "counting";
     static final String VERDICT_SINK = "to-fault-verdicts";
@@ -66,6 +68,8 @@ public final class FaultTopology {
         topology.addSource("faults", new RecentKeys(), bytes, Topics.DEVICE_FAULTS.name());
         topology.addProcessor("job-window", () -> new JobWindowProcessor(options, policy, metrics), "faults");
         topology.addStateStore(heldPages(options), "job-window");
+        // the decided rounds a late fault is judged by, rewritten by every decision round of a job: at the commit
+        topology.addStateStore(commitTimeBytes(options, ROUNDS_STORE), "job-window");
 
         // falcon.fault-counting is only read: versions before the single stage wrote the faults the job window
         // counted there (compact binary, keyed by cluster), and what they left in flight is still counted
@@ -77,6 +81,9 @@ public final class FaultTopology {
         // device's last fault time, for auto-release), and only its value at the commit needs to reach the changelog
         topology.addStateStore(CommitTimeStore.builder(store(options, NODE_STORE, BinaryCodec.nodeStates())), COUNTING);
         topology.addStateStore(store(options, CANDIDATE_STORE, JsonSerde.of(StoredValues.Candidates.class)), COUNTING);
+        // what the executor read from the clusters' ConfigMaps (devices others listed) and the devices released
+        // since, against stale listings
+        topology.addStateStore(store(options, LISTED_STORE, JsonSerde.of(StoredValues.Listed.class)), COUNTING);
         addSink(topology, ISOLATION_SINK, Topics.ISOLATION, COUNTING);
 
         addSink(topology, VERDICT_SINK, Topics.FAULT_VERDICTS, "job-window", COUNTING);
@@ -99,9 +106,12 @@ public final class FaultTopology {
      * its value at the commit needs to reach the changelog.
      */
     private static StoreBuilder<CommitTimeStore<byte[]>> heldPages(FaultTopologyOptions options) {
-        var supplier = options.inMemoryStores()
-                ? Stores.inMemoryKeyValueStore(PENDING_STORE)
-                : Stores.persistentKeyValueStore(PENDING_STORE);
+        return commitTimeBytes(options, PENDING_STORE);
+    }
+
+    private static StoreBuilder<CommitTimeStore<byte[]>> commitTimeBytes(FaultTopologyOptions options, String name) {
+        var supplier =
+                options.inMemoryStores() ? Stores.inMemoryKeyValueStore(name) : Stores.persistentKeyValueStore(name);
         return CommitTimeStore.builder(Stores.keyValueStoreBuilder(supplier, Serdes.String(), Serdes.ByteArray())
                 .withLoggingEnabled(Map.of()));
     }

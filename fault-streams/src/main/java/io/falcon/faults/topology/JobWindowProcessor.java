@@ -37,6 +37,10 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
     private ProcessorContext<String, Object> context;
     private CommitTimeStore<byte[]> pending;
     private final HeldFaults held = new HeldFaults();
+    /** The durable copy of {@link #rounds}, written at the commit. */
+    private CommitTimeStore<byte[]> decidedRounds;
+    /** Decided rounds per (cluster, job), kept while a late fault of them may still arrive. */
+    private final DecidedRounds rounds = new DecidedRounds();
     /** The page new faults are added to (marked on every add, written by the store at the commit). */
     private HeldPage page;
 
@@ -82,14 +86,23 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
                 }
             }
         }
+        decidedRounds = CommitTimeStore.of(context.getStateStore(FaultTopology.ROUNDS_STORE));
+        rounds.clear();
+        try (KeyValueIterator<String, byte[]> it = decidedRounds.all()) {
+            while (it.hasNext()) {
+                KeyValue<String, byte[]> kv = it.next();
+                rounds.put(kv.key, BinaryCodec.decodeRounds(kv.value));
+            }
+        }
         int restored = held.size();
         lastRecordWallMs = context.currentSystemTimeMs();
         eventTimeKnown = restored > 0;
-        if (restored > 0) {
+        if (restored > 0 || rounds.jobs() > 0) {
             LOG.info(
-                    "job window task {} restored {} pending faults, event time {}",
+                    "job window task {} restored {} pending faults and the decided rounds of {} jobs, event time {}",
                     context.taskId(),
                     restored,
+                    rounds.jobs(),
                     streamTimeMs);
         }
         context.schedule(options.decideInterval(), PunctuationType.WALL_CLOCK_TIME, this::decide);
@@ -154,6 +167,10 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
             return;
         }
         String jobKey = StoreKeys.job(fault.clusterId(), jobId);
+        List<JobWindow.Round> decided = rounds.of(jobKey);
+        if (!decided.isEmpty() && judgedByDecidedRounds(jobKey, fault, decided, wallMs)) {
+            return;
+        }
         if (page == null || page.full()) {
             page = new HeldPage(HeldPage.key(nextPage++));
         }
@@ -167,6 +184,62 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
                 fault.nodeName(),
                 fault.deviceName(),
                 fault.faultCode());
+    }
+
+    /**
+     * A fault that arrived after a decided round of its job could have held it (later than the grace) is judged as
+     * part of that round, as the RFC's algorithm judges it with every fault present: a late peer of a
+     * software-fault storm is a software fault, not a fault counted on its own. False: held like any fault.
+     */
+    private boolean judgedByDecidedRounds(
+            String jobKey, DeviceFault fault, List<JobWindow.Round> decided, long wallMs) {
+        long windowMs = options.jobWindow().toMillis();
+        Optional<JobWindow.Late> late = JobWindow.judgeLate(fault, decided, windowMs);
+        if (late.isEmpty()) {
+            return false;
+        }
+        keepRounds(jobKey, late.get().rounds(), streamTimeMs);
+        if (late.get().outcome() instanceof JobWindow.Software s) {
+            forwardVerdict(Verdicts.about(
+                    fault,
+                    Outcome.SOFTWARE_FAULT,
+                    policy(),
+                    s.listedPeers(),
+                    s.peerCount(),
+                    List.of(),
+                    "code " + fault.faultCode() + " also on " + s.peerCount() + " other device(s) of job "
+                            + fault.jobId().orElse("") + " within "
+                            + options.jobWindow().toSeconds()
+                            + "s, in a window decided before this fault arrived: software fault, not counted",
+                    wallMs));
+            LOG.info(
+                    "job={} cluster={} node={} device={} code={} arrived after its window was decided: software"
+                            + " fault with {} (not counted)",
+                    fault.jobId().orElse(""),
+                    fault.clusterId(),
+                    fault.nodeName(),
+                    fault.deviceName(),
+                    fault.faultCode(),
+                    s.listedPeers());
+        } else {
+            // a late fault of a counted round on its own device: counted with the round, as it would have been
+            toCounting(fault, wallMs);
+        }
+        return true;
+    }
+
+    /** Replaces the job's decided rounds (those that can no longer judge a fault dropped); written at the commit. */
+    private void keepRounds(String jobKey, List<JobWindow.Round> jobRounds, long nowMs) {
+        List<JobWindow.Round> kept = JobWindow.stillJudging(
+                jobRounds,
+                options.jobWindow().toMillis(),
+                options.allowedLateness().toMillis(),
+                nowMs);
+        rounds.put(jobKey, kept);
+        decidedRounds.writeAtCommit(jobKey, () -> {
+            List<JobWindow.Round> current = rounds.of(jobKey);
+            return current.isEmpty() ? Optional.empty() : Optional.of(BinaryCodec.encodeRounds(current));
+        });
     }
 
     /** Event time as seen by this task: the newest receive time, plus wall time spent idle since. */
@@ -186,10 +259,21 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
         if (page != null && page.held() == 0) {
             page = null;
         }
+        // decided rounds no fault admitted from now on can fall into (or reach) are forgotten
+        long allowedLatenessMs = options.allowedLateness().toMillis();
+        for (String jobKey : rounds.jobsWithNewestBefore(now - allowedLatenessMs - windowMs)) {
+            rounds.put(jobKey, List.of());
+            decidedRounds.writeAtCommit(jobKey, Optional::empty);
+        }
     }
 
     private void decideJob(String jobKey, long now, long windowMs, long graceMs, long wallMs) {
         JobWindow.Decision decision = JobWindow.decideDue(held.faults(jobKey), windowMs, graceMs, now);
+        if (!decision.rounds().isEmpty()) {
+            List<JobWindow.Round> jobRounds = new java.util.ArrayList<>(rounds.of(jobKey));
+            jobRounds.addAll(decision.rounds());
+            keepRounds(jobKey, jobRounds, now);
+        }
         for (HeldFaults.Held decided : held.keep(jobKey, decision.remaining())) {
             decided.page().release(decided.slot());
             // rewritten at the commit with the faults it still holds, or deleted (the store writes a page once)

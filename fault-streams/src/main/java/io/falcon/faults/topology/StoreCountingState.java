@@ -4,6 +4,7 @@ import io.falcon.faults.core.Candidate;
 import io.falcon.faults.core.CounterKey;
 import io.falcon.faults.core.CountingState;
 import io.falcon.faults.core.NodeIsolationState;
+import io.falcon.faults.core.Released;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,16 +26,19 @@ final class StoreCountingState implements CountingState {
     private final KeyValueStore<String, StoredValues.FaultTimes> counters;
     private final CommitTimeStore<NodeIsolationState> nodes;
     private final KeyValueStore<String, StoredValues.Candidates> candidates;
+    private final KeyValueStore<String, StoredValues.Listed> listed;
     private final Map<String, NodeIsolationState> isolatedNodes = new HashMap<>();
     private final Map<String, Integer> isolatedByCluster = new HashMap<>();
 
     StoreCountingState(
             KeyValueStore<String, StoredValues.FaultTimes> counters,
             CommitTimeStore<NodeIsolationState> nodes,
-            KeyValueStore<String, StoredValues.Candidates> candidates) {
+            KeyValueStore<String, StoredValues.Candidates> candidates,
+            KeyValueStore<String, StoredValues.Listed> listed) {
         this.counters = counters;
         this.nodes = nodes;
         this.candidates = candidates;
+        this.listed = listed;
         try (KeyValueIterator<String, NodeIsolationState> it = nodes.all()) {
             it.forEachRemaining(kv -> cache(kv.key, kv.value));
         }
@@ -141,5 +145,55 @@ final class StoreCountingState implements CountingState {
         } else {
             candidates.put(clusterId, new StoredValues.Candidates(list));
         }
+    }
+
+    private StoredValues.Listed listed(String clusterId) {
+        StoredValues.Listed stored = listed.get(clusterId);
+        return stored == null ? new StoredValues.Listed(Map.of(), List.of()) : stored;
+    }
+
+    private void putListed(String clusterId, StoredValues.Listed value) {
+        if (value.isEmpty()) {
+            listed.delete(clusterId);
+        } else {
+            listed.put(clusterId, value);
+        }
+    }
+
+    @Override
+    public Map<String, Set<String>> listedByOthers(String clusterId) {
+        Map<String, Set<String>> byNode = new HashMap<>();
+        listed(clusterId).byOthers().forEach((node, devices) -> byNode.put(node, Set.copyOf(devices)));
+        return byNode;
+    }
+
+    @Override
+    public void putListedByOthers(String clusterId, Map<String, Set<String>> byNode) {
+        Map<String, List<String>> devices = new HashMap<>();
+        byNode.forEach((node, listedDevices) -> devices.put(node, List.copyOf(new TreeSet<>(listedDevices))));
+        putListed(clusterId, new StoredValues.Listed(devices, listed(clusterId).released()));
+    }
+
+    @Override
+    public List<Released> released(String clusterId) {
+        return listed(clusterId).released();
+    }
+
+    @Override
+    public void putReleased(String clusterId, List<Released> released) {
+        putListed(clusterId, new StoredValues.Listed(listed(clusterId).byOthers(), released));
+    }
+
+    @Override
+    public Set<String> clustersWithReleased() {
+        Set<String> clusters = new TreeSet<>();
+        try (KeyValueIterator<String, StoredValues.Listed> it = listed.all()) {
+            it.forEachRemaining(kv -> {
+                if (!kv.value.released().isEmpty()) {
+                    clusters.add(kv.key);
+                }
+            });
+        }
+        return clusters;
     }
 }

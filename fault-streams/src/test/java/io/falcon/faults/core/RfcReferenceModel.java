@@ -16,12 +16,16 @@ import java.util.Map;
 final class RfcReferenceModel {
     record Isolation(String node, String device, String code, long time) {}
 
-    record Result(List<DeviceFault> software, List<Isolation> isolations) {}
+    /** One pass of the job loop: the first fault and the same-code faults within its window removed with it. */
+    record Round(DeviceFault first, List<DeviceFault> others, boolean software) {}
+
+    record Result(List<DeviceFault> software, List<Isolation> isolations, List<Round> rounds) {}
 
     static Result run(List<DeviceFault> faults, long jobWindowMs, int threshold, long windowMs) {
         Map<String, List<DeviceFault>> byJob = new LinkedHashMap<>();
         List<DeviceFault> counted = new ArrayList<>();
         List<DeviceFault> software = new ArrayList<>();
+        List<Round> rounds = new ArrayList<>();
         for (DeviceFault f : faults) {
             if (f.jobId().isEmpty()) {
                 counted.add(f);
@@ -50,20 +54,24 @@ final class RfcReferenceModel {
                     counted.add(f0);
                 }
                 List<DeviceFault> after = new ArrayList<>();
+                List<DeviceFault> removed = new ArrayList<>();
                 for (int i = 1; i < list.size(); i++) {
                     DeviceFault f = list.get(i);
                     if (f.faultCode().equals(f0.faultCode()) && f.receiveTimeMs() <= f0.receiveTimeMs() + jobWindowMs) {
                         if (soft) {
                             software.add(f);
+                            removed.add(f);
                             continue;
                         }
                         if (f.nodeName().equals(f0.nodeName()) && f.deviceName().equals(f0.deviceName())) {
                             counted.add(f);
+                            removed.add(f);
                             continue;
                         }
                     }
                     after.add(f);
                 }
+                rounds.add(new Round(f0, removed, soft));
                 list = after;
             }
         }
@@ -80,7 +88,7 @@ final class RfcReferenceModel {
                 times.clear();
             }
         }
-        return new Result(software, isolations);
+        return new Result(software, isolations, rounds);
     }
 
     static boolean isReachFrequency(List<Long> times, int threshold, long windowMs) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.falcon.events.JsonSerde;
 import io.falcon.events.Meta;
 import io.falcon.events.fault.DeviceFault;
+import io.falcon.faults.core.JobWindow;
 import io.falcon.faults.core.NodeIsolationState;
 import java.time.Instant;
 import java.util.List;
@@ -83,5 +84,20 @@ class BinaryCodecTest {
         assertThatThrownBy(() -> BinaryCodec.decodeNode(java.util.Arrays.copyOf(bytes, bytes.length + 1)))
                 .isInstanceOf(SerializationException.class);
         assertThatThrownBy(() -> BinaryCodec.decodeNode(new byte[] {9, 0})).isInstanceOf(SerializationException.class);
+    }
+
+    @Test
+    void decidedRoundsRoundTripAndGarbageIsASerializationError() {
+        List<JobWindow.Round> rounds = List.of(
+                new JobWindow.Round("8C084E00", 1_770_811_685_650L, "节点-1/Ascend910-0", 1_770_811_685_700L, "n2/d3"),
+                new JobWindow.Round("80E01801", 1_770_811_690_000L, "n1/d0", JobWindow.Round.NO_OTHER, ""));
+        assertThat(BinaryCodec.decodeRounds(BinaryCodec.encodeRounds(rounds))).isEqualTo(rounds);
+        assertThat(BinaryCodec.decodeRounds(BinaryCodec.encodeRounds(List.of())))
+                .isEmpty();
+        byte[] bytes = BinaryCodec.encodeRounds(rounds);
+        assertThatThrownBy(() -> BinaryCodec.decodeRounds(java.util.Arrays.copyOf(bytes, bytes.length - 3)))
+                .isInstanceOf(SerializationException.class);
+        assertThatThrownBy(() -> BinaryCodec.decodeRounds(new byte[] {4, 0, 0, 0, 0}))
+                .isInstanceOf(SerializationException.class);
     }
 }

@@ -93,6 +93,29 @@ class BoundedStateTest {
     }
 
     @Test
+    void theDecidedRoundsOfAJobAreKeptOnlyWhileALateFaultCanStillFallIntoThem() {
+        // a job with a software round every 40 s for 20 minutes
+        for (int r = 0; r < 30; r++) {
+            d.send(fault("job-1", "n1", "d0", AIC, ofSeconds(40L * r)));
+            d.send(fault("job-1", "n1", "d1", AIC, ofSeconds(40L * r + 1)));
+            d.advance(ofSeconds(40));
+        }
+        assertThat(d.verdicts(Outcome.SOFTWARE_FAULT)).hasSize(60);
+        assertThat(d.entries(FaultTopology.ROUNDS_STORE)).isEqualTo(1);
+        // the last round (1160 s) was decided at event time 1196 s: the rounds kept opened within window (30 s) +
+        // allowed lateness (5 min) of it, 880 s .. 1160 s
+        byte[] kept = d.driver
+                .<String, byte[]>getKeyValueStore(FaultTopology.ROUNDS_STORE)
+                .get(StoreKeys.job(FaultDriver.CLUSTER, "job-1"));
+        assertThat(BinaryCodec.decodeRounds(kept))
+                .extracting(round -> (round.firstMs() - FaultDriver.START.toEpochMilli()) / 1000)
+                .containsExactly(880L, 920L, 960L, 1000L, 1040L, 1080L, 1120L, 1160L);
+
+        d.advance(ofSeconds(300));
+        assertThat(d.entries(FaultTopology.ROUNDS_STORE)).isZero();
+    }
+
+    @Test
     void heldJobFaultsLeaveTheStoreOnceTheirWindowIsDecided() {
         d.send(fault("job-1", "n1", "d0", AIC, ofSeconds(0)));
         d.send(fault("job-1", "n2", "d0", AIC, ofSeconds(5)));

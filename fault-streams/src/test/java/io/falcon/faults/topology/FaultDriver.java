@@ -34,6 +34,7 @@ final class FaultDriver implements AutoCloseable {
     final TestInputTopic<String, IsolationPolicy> policies;
     final TestInputTopic<String, byte[]> rawPolicies;
     final TestInputTopic<String, IsolationCommand> commands;
+    final TestInputTopic<String, byte[]> rawCommands;
     final TestOutputTopic<String, FaultVerdict> verdicts;
     final TestOutputTopic<String, NodeIsolation> isolations;
     final TestOutputTopic<String, DeadLetter> deadLetters;
@@ -68,6 +69,10 @@ final class FaultDriver implements AutoCloseable {
                 Topics.ISOLATION_COMMANDS.name(),
                 keys.serializer(),
                 Topics.ISOLATION_COMMANDS.valueSerde().serializer());
+        rawCommands = driver.createInputTopic(
+                Topics.ISOLATION_COMMANDS.name(),
+                keys.serializer(),
+                Serdes.ByteArray().serializer());
         verdicts = driver.createOutputTopic(
                 Topics.FAULT_VERDICTS.name(),
                 keys.deserializer(),
