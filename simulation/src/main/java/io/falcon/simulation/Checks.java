@@ -293,17 +293,23 @@ final class Checks {
                         case JobFailed ->
                             plan.outcome() != Scenario.Outcome.SUCCEED
                                     || fleet.contains(SimFleet.Cause.NODES_LOST)
+                                    || fleet.contains(SimFleet.Cause.PODS_REFUSED)
                                     || clusterLeft;
                         // a run within two minutes of its timeout may meet it (clocks differ, dispatched_at is seen)
                         case Timeout ->
-                            podsNeverRun || plan.runFor().plusMinutes(2).compareTo(timeout) >= 0;
+                            podsNeverRun
+                                    || fleet.contains(SimFleet.Cause.PODS_REFUSED)
+                                    || plan.runFor().plusMinutes(2).compareTo(timeout) >= 0;
                         case NodePoolFailed -> fleet.contains(SimFleet.Cause.POOL_FAILED) || clusterLeft;
                         case NodePoolTimeout ->
                             fleet.contains(SimFleet.Cause.POOL_SLOW)
                                     || fleet.contains(SimFleet.Cause.POOL_FAILED)
                                     || fleet.contains(SimFleet.Cause.API_ERROR)
                                     || clusterLeft;
-                        case JobSubmitFailed -> fleet.contains(SimFleet.Cause.API_ERROR) || clusterLeft;
+                        case JobSubmitFailed ->
+                            fleet.contains(SimFleet.Cause.SUBMIT_REFUSED)
+                                    || fleet.contains(SimFleet.Cause.API_ERROR)
+                                    || clusterLeft;
                         default -> false;
                     };
             if (!explained) {

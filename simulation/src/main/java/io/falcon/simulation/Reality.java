@@ -13,21 +13,31 @@ import java.util.Random;
  * @param schedulerClockOffset how far the scheduler's clock is off true time (within 30 s either way, so that the
  *     clocks of two components differ by up to a minute)
  * @param executorClockOffset how far the executor's clock is off true time
+ * @param submitRefusal a Kubernetes Job create is refused for good (RBAC 403, an admission webhook, a quota on Jobs)
+ * @param podsRefused a Job is created but its pods cannot be (a missing service account, a quota on pods): they
+ *     never appear
  */
-record Reality(double reconcile, Duration schedulerClockOffset, Duration executorClockOffset) {
+record Reality(
+        double reconcile,
+        Duration schedulerClockOffset,
+        Duration executorClockOffset,
+        double submitRefusal,
+        double podsRefused) {
 
-    static final Reality NONE = new Reality(0, Duration.ZERO, Duration.ZERO);
+    static final Reality NONE = new Reality(0, Duration.ZERO, Duration.ZERO, 0, 0);
 
     static Reality random(Random rnd) {
         double intensity = rnd.nextDouble();
         return new Reality(
                 0.2 * intensity,
                 Duration.ofMillis(rnd.nextInt(60_001) - 30_000L),
-                Duration.ofMillis(rnd.nextInt(60_001) - 30_000L));
+                Duration.ofMillis(rnd.nextInt(60_001) - 30_000L),
+                0.04 * intensity,
+                0.03 * intensity);
     }
 
     /** What is left after the heal: the clocks stay as they are, nothing else happens by chance. */
     Reality healed() {
-        return new Reality(0, schedulerClockOffset, executorClockOffset);
+        return new Reality(0, schedulerClockOffset, executorClockOffset, 0, 0);
     }
 }

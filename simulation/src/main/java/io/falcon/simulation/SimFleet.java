@@ -67,6 +67,10 @@ final class SimFleet implements GkeApi, EdgeApi {
     private boolean stockout;
 
     private boolean quotaExhausted;
+
+    private boolean refuseJobCreates;
+
+    private boolean refusePods;
     /** The production events of {@link Reality}, drawn on a stream of their own. */
     private Reality reality = Reality.NONE;
 
@@ -84,7 +88,11 @@ final class SimFleet implements GkeApi, EdgeApi {
         /** A GKE or Kubernetes call made for it failed transiently. */
         API_ERROR,
         /** The nodes under its running pods went (its pool deleted by someone else). */
-        NODES_LOST
+        NODES_LOST,
+        /** Its Kubernetes Job's create was refused for good (RBAC, an admission webhook, a quota on Jobs). */
+        SUBMIT_REFUSED,
+        /** Its Job was created but its pods cannot be (a missing service account, a quota on pods). */
+        PODS_REFUSED
     }
 
     /** A pool deletion that took nodes from a Job still defined in the cluster. */
@@ -151,6 +159,8 @@ final class SimFleet implements GkeApi, EdgeApi {
         Optional<PodView.Terminated> terminated = Optional.empty();
         List<JobView.Condition> conditions = List.of();
         boolean runScheduled;
+        /** The Job controller cannot create its pods (a missing service account, a quota on pods). */
+        boolean podsRefused;
 
         KJob(
                 ClusterTarget cluster,
@@ -262,6 +272,16 @@ final class SimFleet implements GkeApi, EdgeApi {
     private void vanish(Pool pool) {
         failPodsOn(pool);
         pools.remove(key(pool.cluster, pool.name));
+    }
+
+    /** Scripted: every Kubernetes Job create is refused for good (an RBAC 403) until this is turned off. */
+    void refuseJobCreates(boolean on) {
+        refuseJobCreates = on;
+    }
+
+    /** Scripted: Jobs created from now on get no pods (a missing service account) until this is turned off. */
+    void refusePods(boolean on) {
+        refusePods = on;
     }
 
     /** Scripted: the RUNNING pool is RECONCILING for that long (GKE's auto-repair, an upgrade, a resize). */
@@ -528,6 +548,7 @@ final class SimFleet implements GkeApi, EdgeApi {
                 .anyMatch(j -> same(j.cluster, pool.cluster)
                         && j.pool.equals(pool.name)
                         && !j.finished()
+                        && !j.podsRefused // no pod asks for nodes
                         && "Pending".equals(j.podPhase));
     }
 
@@ -724,6 +745,22 @@ final class SimFleet implements GkeApi, EdgeApi {
             violations.add("Kubernetes Job " + command.k8sJobName() + " of " + command.jobId() + " created at "
                     + loop.now() + " after it was deleted at " + deleted);
         }
+        if (refuseJobCreates
+                || (!healed && reality.submitRefusal() > 0 && realityRnd.nextDouble() < reality.submitRefusal())) {
+            cause(command.jobId(), Cause.SUBMIT_REFUSED);
+            throw new ApiException(
+                    ApiException.Kind.PERMANENT,
+                    realityRnd.nextBoolean()
+                            ? "jobs.batch is forbidden: User \"system:serviceaccount:falcon:falcon-executor\" cannot"
+                                    + " create resource \"jobs\" in API group \"batch\" in the namespace \"tpu-jobs\""
+                            : "admission webhook \"validate.policy.example.com\" denied the request: TPU Jobs"
+                                    + " need a cost-center label");
+        }
+        boolean podsRefused =
+                refusePods || (!healed && reality.podsRefused() > 0 && realityRnd.nextDouble() < reality.podsRefused());
+        if (podsRefused) {
+            cause(command.jobId(), Cause.PODS_REFUSED);
+        }
         Scenario.JobPlan plan = plans.get(command.jobId());
         int pods = vms(command.tpuType(), command.topology());
         KJob job = new KJob(
@@ -735,6 +772,7 @@ final class SimFleet implements GkeApi, EdgeApi {
                 pods,
                 loop.now(),
                 plan);
+        job.podsRefused = podsRefused;
         if (plan != null && plan.outcome() == Scenario.Outcome.IMAGE_PULL) {
             job.waiting = Optional.of(new PodView.Waiting("ImagePullBackOff", "Back-off pulling image"));
         }
@@ -776,7 +814,7 @@ final class SimFleet implements GkeApi, EdgeApi {
     List<PodView> podViews(ClusterTarget cluster) {
         List<PodView> out = new ArrayList<>();
         for (KJob job : jobs.values()) {
-            if (!same(job.cluster, cluster)) {
+            if (!same(job.cluster, cluster) || job.podsRefused) {
                 continue;
             }
             Pool pool = pools.get(key(job.cluster, job.pool));
@@ -828,6 +866,7 @@ final class SimFleet implements GkeApi, EdgeApi {
         for (KJob job : List.copyOf(jobs.values())) {
             if (job.runScheduled
                     || job.finished()
+                    || job.podsRefused
                     || job.plan == null
                     || job.plan.outcome() == Scenario.Outcome.IMAGE_PULL
                     || job.plan.outcome() == Scenario.Outcome.NEVER_SCHEDULED) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.events.cdc.ClusterRow;
 import io.falcon.events.executor.ExecutorCommand;
+import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.events.executor.SupplyMode;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
@@ -128,5 +129,51 @@ class ProductionRealityRegressionTest {
         quiesce(sim);
         assertThat(last(sim, "j1").status()).isEqualTo(Status.Failed);
         assertThat(last(sim, "j1").reason()).contains(Reason.Timeout);
+    }
+
+    @Test
+    void item10_aJobCreateRefusedForGoodEndsJobSubmitFailedAndTheNextJobRuns() {
+        Simulation sim = start(
+                job("j1").supply(SupplyMode.FLEX_START).build(),
+                job("j2")
+                        .actor("bob")
+                        .supply(SupplyMode.FLEX_START)
+                        .submittedAfter(Duration.ofMinutes(1))
+                        .build());
+        sim.fleet().refuseJobCreates(true);
+        assertThat(sim.runUntil(
+                        () -> sim.job("j1").map(ScheduledJob::phase).orElse(Phase.UNPLACED) == Phase.DONE, LATE))
+                .isTrue();
+        sim.fleet().refuseJobCreates(false);
+
+        quiesce(sim);
+        assertThat(last(sim, "j1").status()).isEqualTo(Status.Failed);
+        assertThat(last(sim, "j1").reason()).contains(Reason.JobSubmitFailed);
+        assertThat(last(sim, "j1").message()).contains("forbidden");
+        assertThat(last(sim, "j2").status()).isEqualTo(Status.Succeeded);
+    }
+
+    @Test
+    void item10_aJobWhosePodsCannotBeCreatedOnAFlexStartPoolEndsAtTheDispatchDeadline() {
+        // a missing service account: the Job exists, its pods never do, so no pod ever asks for the pool's nodes;
+        // the re-sent EnsureJob's node count (0 of N) used to make it wait for nodes for ever
+        Simulation sim = start(
+                job("j1").supply(SupplyMode.FLEX_START).build(),
+                job("j2")
+                        .actor("bob")
+                        .supply(SupplyMode.FLEX_START)
+                        .submittedAfter(Duration.ofMinutes(1))
+                        .build());
+        sim.fleet().refusePods(true);
+        // the first JobSubmitted is late, so the Job is asked for again and the answer carries the pool's count
+        sim.executor().holdBack(e -> e instanceof ExecutorEvent.JobSubmitted, Duration.ofMinutes(3));
+        await(sim, "j1", Phase.DISPATCHING);
+        sim.runUntil(() -> sim.fleet().jobCreates().containsKey("j1"), LATE);
+        sim.fleet().refusePods(false);
+
+        quiesce(sim);
+        assertThat(last(sim, "j1").status()).isEqualTo(Status.Failed);
+        assertThat(last(sim, "j1").reason()).contains(Reason.JobFailed);
+        assertThat(last(sim, "j2").status()).isEqualTo(Status.Succeeded);
     }
 }

@@ -89,12 +89,18 @@ public final class JobDriver {
      * An EnsureJob for a Job that exists is the scheduler's re-drive while the Job's pods wait for the nodes of a
      * pool that gets them only for pending pods (flex-start): it is answered with the pool's node count as well, from
      * GKE's nodes as they are now, so that a wait whose end was never reported (a restart in between) still ends.
+     * Only a count with every node Ready is reported: a wait begins only with pods that wait (JobReports sees them
+     * Unschedulable), never here, where no pod is looked at (a Job whose pods cannot be created, for a missing
+     * service account or a quota on pods, would otherwise wait for nodes for ever).
      */
     private void nodeCount(EnsureJob command) {
         try {
             int expected =
                     TpuSlice.resolve(command.tpuType(), command.topology()).vms();
             EdgeApi.NodeCount count = edges.nodes(command.cluster(), command.nodePoolName());
+            if (count.ready() < expected) {
+                return;
+            }
             sink.emit(events.nodePoolWaitingForNodes(
                     command.jobId(),
                     command.cluster(),

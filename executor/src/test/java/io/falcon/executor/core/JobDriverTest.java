@@ -29,18 +29,28 @@ class JobDriverTest {
     }
 
     @Test
-    void aReSentCommandForAnExistingJobIsAnsweredWithThePoolsNodeCount() {
+    void aReSentCommandForAnExistingJobIsAnsweredWithThePoolsNodeCountOnceItsNodesAreThere() {
         driver.ensure(command);
-        edge.nodes = new EdgeApi.NodeCount(2, 1);
+        edge.nodes = new EdgeApi.NodeCount(4, 4);
         driver.ensure(command);
         assertThat(sink.all()).hasSize(3);
         assertThat(sink.all().get(1)).isInstanceOf(ExecutorEvent.JobSubmitted.class);
         assertThat(sink.all().get(2)).isInstanceOfSatisfying(ExecutorEvent.NodePoolWaitingForNodes.class, w -> {
             assertThat(w.nodePoolName()).isEqualTo(command.nodePoolName());
-            assertThat(w.registered()).isEqualTo(2);
-            assertThat(w.ready()).isEqualTo(1);
+            assertThat(w.registered()).isEqualTo(4);
+            assertThat(w.ready()).isEqualTo(4);
             assertThat(w.expected()).isEqualTo(4);
         });
+    }
+
+    @Test
+    void aCountShortOfTheSliceIsNotReportedHereWhereNoPodIsLookedAt() {
+        // a Job whose pods cannot be created (a missing service account) must not be taken for one whose pods wait
+        // for nodes: only the informers, which see Unschedulable pods, begin a wait (issue 30 item 10)
+        driver.ensure(command);
+        edge.nodes = new EdgeApi.NodeCount(2, 1);
+        driver.ensure(command);
+        assertThat(sink.all()).hasSize(2).allMatch(e -> e instanceof ExecutorEvent.JobSubmitted);
     }
 
     @Test

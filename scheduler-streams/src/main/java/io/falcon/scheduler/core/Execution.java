@@ -59,14 +59,22 @@ final class Execution {
     }
 
     /**
-     * Dispatching and the Job not seen yet: a refusal fails the job; a retryable error keeps it Dispatching, says
-     * so, and the re-drive timer asks again until the submit deadline. Once the Job has been seen, a failure of an
+     * Dispatching and the Job not seen yet: a refusal fails the job (RBAC 403, an admission webhook, a quota on Jobs:
+     * asking again changes nothing); a retryable error keeps it Dispatching, says so, and the re-drive timer asks
+     * again until the submit deadline. Once the Job has been seen, a failure of an
      * earlier attempt is stale.
      */
     void onSubmitFailed(ExecutorEvent.JobSubmitFailed failed, Instant now, Decisions out) {
         executing(failed.jobId(), failed.clusterId(), failed.k8sJobName())
-                .filter(job -> job.phase() == Phase.DISPATCHING && !job.submitted() && !job.awaitingNodes())
+                .filter(job -> job.phase() == Phase.DISPATCHING && !job.jobSeen())
                 .ifPresent(job -> {
+                    if (job.awaitingNodes()) {
+                        // A node count came before any word of the Job (reordered reports): this refusal may be an
+                        // earlier attempt's. It is kept for the Message; the submit deadline of a Job never seen
+                        // decides (JobTimers), so a refused Job cannot hold the slot and pool for ever.
+                        state.store(job.withLastError(failed.message()), out);
+                        return;
+                    }
                     if (!failed.retryable()) {
                         ending.end(
                                 job,

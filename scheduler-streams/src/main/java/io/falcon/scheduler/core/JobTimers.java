@@ -74,7 +74,18 @@ final class JobTimers {
             }
             case DISPATCHING -> {
                 Optional<Instant> execution = job.executionDeadline(settings.defaultExecutionTimeout());
-                if (job.awaitingNodes()) {
+                if (job.awaitingNodes() && !job.jobSeen() && due(job, since.plus(settings.submitDeadline()), now)) {
+                    // a node count made it await nodes, but its Kubernetes Job was never confirmed (every create
+                    // refused): the submit deadline, as for any Job never seen
+                    ending.end(
+                            job,
+                            Status.Failed,
+                            Optional.of(Reason.JobSubmitFailed),
+                            Messages.submitGaveUp(
+                                    settings.submitDeadline(), job.lastError().orElse("no answer from the executor")),
+                            now,
+                            out);
+                } else if (job.awaitingNodes()) {
                     if (wakeDue) {
                         // the desired state is the pool and the Job: a pool deleted under the waiting pods (by an
                         // operator, or GKE) is asked for again, as while provisioning, or nothing would bring them

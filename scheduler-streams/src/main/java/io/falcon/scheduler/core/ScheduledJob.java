@@ -109,6 +109,14 @@ public record ScheduledJob(
         return dispatchedAt.isPresent();
     }
 
+    /**
+     * The executor has confirmed its Kubernetes Job exists (its uid, or dispatched_at): a Job whose pods wait for a
+     * flex-start pool's nodes has its uid but no dispatched_at yet.
+     */
+    public boolean jobSeen() {
+        return jobUid.isPresent() || dispatchedAt.isPresent();
+    }
+
     /** A new phase, starting now; a pool creation starts with its EnsureNodePool sent and no word yet. */
     public ScheduledJob enter(Phase newPhase, Instant now) {
         return with(c -> {

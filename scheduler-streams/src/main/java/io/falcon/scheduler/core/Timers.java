@@ -126,7 +126,11 @@ final class Timers {
             case PROVISIONING -> at.add(since.plus(settings.provisioningBackstop()));
             case DISPATCHING -> {
                 if (job.awaitingNodes()) {
-                    // no deadline while GKE brings the nodes up (seed section 4); the re-drive is the wake time
+                    // no deadline while GKE brings the nodes up (seed section 4); the re-drive is the wake time; a Job
+                    // never confirmed has the submit deadline
+                    if (!job.jobSeen()) {
+                        at.add(since.plus(settings.submitDeadline()));
+                    }
                 } else if (job.submitted()) {
                     job.dispatchedAt().ifPresent(d -> at.add(d.plus(settings.dispatchDeadline())));
                     job.executionDeadline(settings.defaultExecutionTimeout()).ifPresent(at::add);

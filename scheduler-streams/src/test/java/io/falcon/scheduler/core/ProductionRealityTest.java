@@ -151,4 +151,52 @@ class ProductionRealityTest {
         f.advanceTicking(Duration.ofMinutes(17));
         assertThat(f.last("p1").reason()).contains(Reason.NodePoolTimeout);
     }
+
+    // ---- item 10: a permanent submit refusal never leaves a job holding its slot and pool ----
+
+    @Test
+    void item10_aRefusedJobCreateEndsJobSubmitFailedAndFreesTheQueue() {
+        f.submit("j1", "alice").submit("j2", "bob").poolReady("j1");
+        ExecutorCommand.EnsureJob ensure = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1");
+        f.observe(new ExecutorEvent.JobSubmitFailed(
+                f.meta(),
+                "j1",
+                "c1",
+                "v6e",
+                ensure.k8sJobName(),
+                "jobs.batch is forbidden: User \"system:serviceaccount:falcon:executor\" cannot create resource",
+                false));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
+        assertThat(f.last("j1").reason()).contains(Reason.JobSubmitFailed);
+        assertThat(f.last("j1").message()).contains("forbidden");
+        assertThat(f.last("j2").reason()).isNotEqualTo(Optional.of(Reason.Waiting));
+    }
+
+    @Test
+    void item10_aRefusalAfterALateNodeCountStillEndsTheJobAtTheSubmitDeadline() {
+        // a node count (reordered, or late from the pool's creation) marks the job waiting for nodes before any
+        // word of its Job; then every create is refused. It used to wait for nodes for ever, holding slot and pool.
+        f.submit("j1", "alice").submit("j2", "bob").poolReady("j1");
+        ExecutorCommand.EnsureJob ensure = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1");
+        f.observe(
+                new ExecutorEvent.NodePoolWaitingForNodes(f.meta(), "j1", "c1", "v6e", ensure.nodePoolName(), 0, 0, 2));
+        assertThat(f.last("j1").reason()).contains(Reason.WaitingForNode);
+        f.observe(new ExecutorEvent.JobSubmitFailed(
+                f.meta(),
+                "j1",
+                "c1",
+                "v6e",
+                ensure.k8sJobName(),
+                "admission webhook \"validate.policy.example\" denied the request",
+                false));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Pending);
+        f.advanceTicking(Duration.ofMinutes(12));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
+        assertThat(f.last("j1").reason()).contains(Reason.JobSubmitFailed);
+        assertThat(f.last("j1").message()).contains("admission webhook");
+        // the queue goes on: the next job takes the slot and the freed pool
+        assertThat(f.last("j2").reason()).contains(Reason.Dispatching);
+        assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j2").nodePoolName())
+                .isEqualTo(ensure.nodePoolName());
+    }
 }
