@@ -323,6 +323,63 @@ final class Checks {
         }
     }
 
+    /**
+     * The jobs table at quiescence: every row is terminal (unless its job may still wait for a cluster) and equals
+     * its job's last status (status and reason), whatever the upper components wrote over it; no row is left without
+     * an answer.
+     */
+    void checkRows(
+            Map<String, SimRows.Row> rows, List<TaskStatus> statuses, java.util.function.Predicate<String> mayWait) {
+        Map<String, TaskStatus> last = new HashMap<>();
+        for (TaskStatus s : statuses) {
+            last.put(s.jobId(), s);
+        }
+        rows.forEach((id, row) -> {
+            TaskStatus status = last.get(id);
+            if (status == null) {
+                violation("row " + id + " (" + row.status + ") was never answered");
+                return;
+            }
+            if (!row.status.equals(status.status().name()) || !row.reason.equals(status.reason())) {
+                violation("row " + id + " shows " + row.status
+                        + row.reason.map(r -> "/" + r).orElse("") + " but the job's last status is "
+                        + describe(status));
+            }
+            if (!SimRows.isTerminal(row.status) && !mayWait.test(id)) {
+                violation("row " + id + " is left " + row.status + " ('" + row.message + "')");
+            }
+        });
+    }
+
+    /**
+     * Every abort an upper component wrote is answered (Aborting, or a terminal status, or the end again) within the
+     * bound, plus the time the scheduler was down or stalled meanwhile.
+     */
+    void checkAbortsAnswered(
+            Map<String, Instant> aborts,
+            List<TaskStatus> statuses,
+            Duration bound,
+            java.util.function.BiFunction<Instant, Instant, Duration> schedulerDown,
+            Reality reality) {
+        aborts.forEach((id, at) -> {
+            // statuses carry the scheduler's clock
+            Instant from = at.plus(reality.schedulerClockOffset()).minusSeconds(1);
+            boolean answered = statuses.stream()
+                    .filter(s -> s.jobId().equals(id))
+                    .filter(s -> s.status() == Status.Aborting || s.status().isTerminal())
+                    .map(s -> s.meta().occurredAt())
+                    .anyMatch(t -> !t.isBefore(from)
+                            && !t.isAfter(from.plus(bound).plus(schedulerDown.apply(at, at.plus(Duration.ofDays(3))))));
+            boolean endedBefore = statuses.stream()
+                    .anyMatch(s -> s.jobId().equals(id)
+                            && s.status().isTerminal()
+                            && s.meta().occurredAt().isBefore(from));
+            if (!answered && !endedBefore) {
+                violation("the abort of " + id + " at " + at + " was not answered within " + bound.toMinutes() + "m");
+            }
+        });
+    }
+
     /** Per job, in the order published: versions grow, the phase never goes back, nothing follows a terminal. */
     void checkStatuses(List<TaskStatus> statuses) {
         Map<String, TaskStatus> last = new HashMap<>();

@@ -20,6 +20,12 @@ final class Logs {
 
     record Abort(String jobId) implements Input {}
 
+    /** An upper component wrote a status Falcon never writes (back to Pending, a value that is no status). */
+    record Rewrite(String jobId, String written) implements Input {}
+
+    /** An upper component changed the priority column. */
+    record Reprioritize(String jobId, java.util.Optional<Long> priority) implements Input {}
+
     record ClusterUpsert(ClusterRow row) implements Input {}
 
     record ClusterRemove(String clusterId) implements Input {}
@@ -52,6 +58,8 @@ final class Logs {
     java.util.function.Consumer<String> trace = line -> {};
 
     Runnable onCommand = () -> {};
+    /** Told of every status committed (the status-sink's view). */
+    java.util.function.Consumer<TaskStatus> onStatus = s -> {};
 
     void appendInput(Input input) {
         trace.accept("input " + input);
@@ -73,6 +81,7 @@ final class Logs {
         newStatuses.forEach(s -> trace.accept("status " + s.jobId() + " v" + s.version() + " " + s.status()
                 + s.reason().map(r -> "/" + r).orElse("") + " " + s.message()));
         statuses.addAll(newStatuses);
+        newStatuses.forEach(onStatus);
         if (!newCommands.isEmpty()) {
             commands.addAll(newCommands);
             onCommand.run();

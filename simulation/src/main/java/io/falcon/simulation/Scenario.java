@@ -83,6 +83,18 @@ record Scenario(
      */
     record SchedulerStall(Instant at, Duration stalled) implements Disruption {}
 
+    /** An upper component writes a status Falcon never writes (back to Pending, a value that is no status). */
+    record StatusWritten(Instant at, String jobId, String status) implements Disruption {}
+
+    /** An upper component changes the job's priority column (a value out of range included). */
+    record PriorityChanged(Instant at, String jobId, long priority) implements Disruption {}
+
+    /** An upper component deletes the job's row and inserts a new one under the same id (another request). */
+    record IdReused(Instant at, String jobId) implements Disruption {}
+
+    /** An upper component inserts a row that is already Aborting (an id Falcon never saw). */
+    record InsertedAborting(Instant at, String jobId) implements Disruption {}
+
     static Scenario generate(long seed) {
         Random rnd = new Random(seed);
         List<ClusterRow> clusters = new ArrayList<>();
@@ -197,6 +209,27 @@ record Scenario(
             disruptions.add(new SchedulerStall(
                     T0.plusSeconds(production.nextInt((int) span.toSeconds())),
                     Duration.ofSeconds(30 + production.nextInt(production.nextBoolean() ? 600 : 7200))));
+        }
+        for (JobPlan job : jobs) {
+            if (production.nextInt(20) == 0) {
+                disruptions.add(new StatusWritten(
+                        job.submitAt().plusSeconds(production.nextInt(4 * 3600)),
+                        job.id(),
+                        production.nextInt(10) < 7 ? "Pending" : "Cancelled"));
+            }
+            if (production.nextInt(20) == 0) {
+                disruptions.add(new PriorityChanged(
+                        job.submitAt().plusSeconds(production.nextInt(2 * 3600)),
+                        job.id(),
+                        production.nextInt(10) == 0 ? 5000 : production.nextInt(9) - 2));
+            }
+            if (production.nextInt(30) == 0) {
+                disruptions.add(new IdReused(job.submitAt().plusSeconds(60 + production.nextInt(6 * 3600)), job.id()));
+            }
+        }
+        if (production.nextInt(3) == 0) {
+            disruptions.add(
+                    new InsertedAborting(T0.plusSeconds(production.nextInt((int) span.toSeconds())), "ghost-" + seed));
         }
         return new Scenario(
                 seed,

@@ -230,6 +230,10 @@ final class SimScheduler {
         Instant now = now();
         if (input instanceof Logs.Submit s) {
             return core.submit(s.request(), now);
+        } else if (input instanceof Logs.Rewrite r) {
+            return core.rewrite(r.jobId(), r.written(), now);
+        } else if (input instanceof Logs.Reprioritize r) {
+            return core.reprioritize(r.jobId(), r.priority(), now);
         } else if (input instanceof Logs.Abort a) {
             return core.abort(a.jobId(), now);
         } else if (input instanceof Logs.ClusterUpsert u) {

@@ -65,6 +65,10 @@ public final class Simulation {
     private String tracing = "";
     /** When a clusters row was deleted or came to name another GKE cluster (its jobs in flight may end). */
     private final List<Instant> clusterLeaves = new ArrayList<>();
+    /** The jobs table as the upper components and the status-sink write it. */
+    private final SimRows jobRows = new SimRows();
+    /** When each job was first aborted (an upper component's write), for the check that every abort is answered. */
+    private final Map<String, Instant> abortedAt = new HashMap<>();
 
     Simulation(Scenario scenario) {
         this.scenario = scenario;
@@ -95,6 +99,7 @@ public final class Simulation {
                 scenario.reality().executorClockOffset());
         logs.eventClockOffset = scenario.reality().executorClockOffset();
         logs.onInputOrEvent = scheduler::wake;
+        logs.onStatus = jobRows::apply;
         logs.onCommand = executor::wake;
         fleet.onPoolLoss(loss -> {
             ScheduledJob job = scheduler.committed().job(loss.falconJobId()).orElse(null);
@@ -148,12 +153,15 @@ public final class Simulation {
         executor.start();
         int n = 0;
         for (Scenario.JobPlan plan : scenario.jobs()) {
-            loop.at(plan.submitAt(), () -> logs.appendInput(new Logs.Submit(request(plan))));
+            loop.at(plan.submitAt(), () -> {
+                jobRows.inserted(plan.id(), "Pending");
+                logs.appendInput(new Logs.Submit(request(plan)));
+            });
             // CDC redelivers (a Debezium restart replays the binlog from its last flushed offset; a snapshot re-reads
             // rows still Pending or Running): the same submission again, while the job waits, runs or has finished.
             Duration later = Duration.ofMinutes((n++ * 37L) % 420);
             loop.at(plan.submitAt().plus(later), () -> logs.appendInput(new Logs.Submit(request(plan))));
-            plan.abortAt().ifPresent(at -> loop.at(at, () -> logs.appendInput(new Logs.Abort(plan.id()))));
+            plan.abortAt().ifPresent(at -> loop.at(at, () -> abort(plan.id())));
         }
         for (Scenario.Disruption d : scenario.disruptions()) {
             loop.at(d.at(), () -> disrupt(d));
@@ -205,6 +213,14 @@ public final class Simulation {
                         .filter(i -> i instanceof Logs.Abort)
                         .map(i -> ((Logs.Abort) i).jobId())
                         .collect(java.util.stream.Collectors.toSet()));
+        checks.checkRows(
+                jobRows.rows(),
+                logs.statuses,
+                id -> Optional.ofNullable(scheduler.committed().jobMap().get(id))
+                        .flatMap(this::allowedToWait)
+                        .isPresent());
+        checks.checkAbortsAnswered(
+                abortedAt, logs.statuses, Duration.ofMinutes(5), scheduler::downBetween, scenario.reality());
         checks.checkSuccessesReported(
                 logs.statuses,
                 fleet.succeededJobs(),
@@ -287,7 +303,7 @@ public final class Simulation {
 
     // ---- the world ----
 
-    private void disrupt(Scenario.Disruption d) {
+    void disrupt(Scenario.Disruption d) {
         if (!tracing.isEmpty()) {
             System.out.println(loop.now() + " disruption " + d);
         }
@@ -305,6 +321,29 @@ public final class Simulation {
             }
         } else if (d instanceof Scenario.ClusterEdited e) {
             Optional.ofNullable(rows.get(e.clusterId())).ifPresent(row -> upsert(edited(row, e)));
+        } else if (d instanceof Scenario.StatusWritten w) {
+            jobRows.written(w.jobId(), w.status());
+            logs.appendInput(new Logs.Rewrite(w.jobId(), w.status()));
+        } else if (d instanceof Scenario.PriorityChanged p) {
+            logs.appendInput(new Logs.Reprioritize(p.jobId(), Optional.of(p.priority())));
+        } else if (d instanceof Scenario.IdReused r) {
+            Scenario.JobPlan plan = plans.get(r.jobId());
+            jobRows.inserted(r.jobId(), "Pending");
+            logs.appendInput(new Logs.Submit(new JobRequest(
+                    plan.id(),
+                    "mallory",
+                    "reused-" + plan.id(),
+                    plan.tpuType(),
+                    plan.topology(),
+                    "{\"image\":\"us-docker.pkg.dev/p/r/other:1\",\"command\":[\"sh\"]}",
+                    Optional.empty(),
+                    Optional.empty(),
+                    loop.now(),
+                    Optional.empty())));
+        } else if (d instanceof Scenario.InsertedAborting i) {
+            jobRows.inserted(i.jobId(), "Aborting");
+            abortedAt.putIfAbsent(i.jobId(), loop.now());
+            logs.appendInput(new Logs.Abort(i.jobId()));
         } else if (d instanceof Scenario.SchedulerStall stall) {
             scheduler.stall(stall.stalled());
         } else if (d instanceof Scenario.ClusterMoved m) {
@@ -367,6 +406,13 @@ public final class Simulation {
                 upsert(withStatus(row, ClusterStatus.ACTIVE));
             }
         }
+    }
+
+    /** An upper component sets the row Aborting. */
+    void abort(String jobId) {
+        jobRows.written(jobId, "Aborting");
+        abortedAt.putIfAbsent(jobId, loop.now());
+        logs.appendInput(new Logs.Abort(jobId));
     }
 
     private Faults faults() {

@@ -176,4 +176,47 @@ class ProductionRealityRegressionTest {
         assertThat(last(sim, "j1").reason()).contains(Reason.JobFailed);
         assertThat(last(sim, "j2").status()).isEqualTo(Status.Succeeded);
     }
+
+    @Test
+    void item11_everyWriteOutsideTheContractGetsATerminalAnswerAndTheRowEqualsTheLastStatus() {
+        Simulation sim = start(
+                job("done").runFor(Duration.ofMinutes(5)).build(),
+                job("run")
+                        .actor("bob")
+                        .runFor(Duration.ofHours(1))
+                        .submittedAfter(Duration.ofMinutes(1))
+                        .build());
+        await(sim, "done", Phase.DONE);
+        await(sim, "run", Phase.RUNNING);
+        Instant now = sim.loop().now();
+        sim.abort("done"); // after it ended
+        sim.disrupt(new Scenario.StatusWritten(now, "run", "Pending")); // back to Pending while it runs
+        sim.disrupt(new Scenario.InsertedAborting(now, "ghost")); // never submitted
+        sim.disrupt(new Scenario.IdReused(now, "done")); // a new row under an ended job's id
+
+        quiesce(sim); // includes checkRows: every row terminal and equal to its job's last status
+        assertThat(last(sim, "done").status()).isEqualTo(Status.Succeeded);
+        assertThat(last(sim, "run").status()).isEqualTo(Status.Succeeded);
+        assertThat(last(sim, "ghost").status()).isEqualTo(Status.Aborted);
+        assertThat(sim.fleet().jobCreates()).containsEntry("done", 1);
+    }
+
+    @Test
+    void item12_aPriorityRaisedWhileWaitingIsHonoured() {
+        Simulation sim = start(
+                job("holder").runFor(Duration.ofMinutes(30)).build(),
+                job("first").actor("bob").submittedAfter(Duration.ofMinutes(1)).build(),
+                job("second")
+                        .actor("carol")
+                        .submittedAfter(Duration.ofMinutes(2))
+                        .build());
+        await(sim, "second", Phase.WAITING);
+        assertThat(sim.job("holder").map(ScheduledJob::phase)).isNotEqualTo(Optional.of(Phase.RUNNING));
+        sim.disrupt(new Scenario.PriorityChanged(sim.loop().now(), "second", 9));
+        await(sim, "holder", Phase.RUNNING); // it releases the slot: the raised job takes it, not the earlier one
+        assertThat(sim.job("second").map(ScheduledJob::phase)).isNotEqualTo(Optional.of(Phase.WAITING));
+        assertThat(sim.job("first").map(ScheduledJob::phase)).contains(Phase.WAITING);
+
+        quiesce(sim);
+    }
 }

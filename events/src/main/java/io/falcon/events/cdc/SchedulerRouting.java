@@ -42,9 +42,55 @@ public final class SchedulerRouting {
                 isAborting
                         || Status.Pending.name().equals(status)
                         || Status.Running.name().equals(status);
-            case UPDATE -> isAborting && !wasAborting;
+            case UPDATE -> (isAborting && !wasAborting) || isStatusRewrite(change) || isPriorityChange(change);
             case DELETE -> false;
         };
+    }
+
+    /**
+     * An UPDATE of status that Falcon's status-sink never makes, so an upper component made it: a value that is no
+     * status, or a move backwards (a job that ran, ended or was being aborted set to Pending; an ended or aborting
+     * one set to Running). It is no request the jobs table's contract knows: the scheduler answers it by writing the
+     * job's own status back, with a Message that says so.
+     */
+    public static boolean isStatusRewrite(JobChange change) {
+        if (change.before().isEmpty() || change.after().isEmpty()) {
+            return false;
+        }
+        String before = change.before().get().status();
+        String after = change.after().get().status();
+        if (before.equals(after)) {
+            return false;
+        }
+        Optional<Status> written = statusOf(after);
+        if (written.isEmpty()) {
+            return true;
+        }
+        Optional<Status> was = statusOf(before);
+        if (was.isEmpty()) {
+            return false; // from a value that is no status to one that is: Falcon's answer to an earlier rewrite
+        }
+        return switch (written.get()) {
+            case Pending -> was.get() != Status.Pending;
+            case Running -> was.get().isTerminal() || was.get() == Status.Aborting;
+            default -> false;
+        };
+    }
+
+    /** An UPDATE of the priority column (the status-sink never writes it): an upper component re-prioritizes. */
+    public static boolean isPriorityChange(JobChange change) {
+        return change.before().isPresent()
+                && change.after().isPresent()
+                && !change.before().get().priority().equals(change.after().get().priority());
+    }
+
+    private static Optional<Status> statusOf(String value) {
+        for (Status status : Status.values()) {
+            if (status.name().equals(value)) {
+                return Optional.of(status);
+            }
+        }
+        return Optional.empty();
     }
 
     public static List<Routed> route(JobChange change) {

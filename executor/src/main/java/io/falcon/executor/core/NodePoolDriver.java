@@ -85,6 +85,12 @@ public final class NodePoolDriver {
                 }
                 if (slot.task.kind() == wanted.kind()) {
                     slot.task = slot.task.with(b -> {
+                        if (!b.jobId.equals(wanted.jobId())) {
+                            // another job took the pool over (its creator was aborted): what was reported went to
+                            // the other job, so the node count and GKE's word are reported again, for this one
+                            b.lastNodes = Optional.empty();
+                            b.lastWord = Optional.empty();
+                        }
                         b.jobId = wanted.jobId();
                         b.create = wanted.create().or(() -> b.create);
                     });

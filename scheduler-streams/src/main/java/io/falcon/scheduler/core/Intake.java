@@ -29,6 +29,15 @@ public final class Intake {
     public record Abort(String jobId, Instant requestedAt) implements Intent {}
 
     /**
+     * An upper component wrote a status Falcon never writes (back to Pending, a value that is no status): the job's
+     * own status is written back, with a Message saying so.
+     */
+    public record Rewrite(String jobId, String written) implements Intent {}
+
+    /** An upper component changed the priority column of the job. */
+    public record Reprioritize(String jobId, Optional<Long> priority) implements Intent {}
+
+    /**
      * Which of the upper components' writes the change is ({@link SchedulerRouting#isUpperComponentWrite}): an
      * insert submits (or aborts, when inserted Aborting), a change to Aborting aborts, a snapshot row not yet terminal
      * is submitted again (harmless: the scheduler ignores jobs it already knows) or aborted.
@@ -38,6 +47,14 @@ public final class Intake {
             return Optional.empty();
         }
         JobRow row = change.after().orElseThrow();
+        if (change.op() == io.falcon.events.cdc.ChangeOp.UPDATE) {
+            if (SchedulerRouting.isStatusRewrite(change)) {
+                return Optional.of(new Rewrite(row.id(), row.status()));
+            }
+            if (!Status.Aborting.name().equals(row.status()) && SchedulerRouting.isPriorityChange(change)) {
+                return Optional.of(new Reprioritize(row.id(), row.priority()));
+            }
+        }
         return Optional.of(
                 Status.Aborting.name().equals(row.status()) ? abort(row, fallbackTime) : submit(row, fallbackTime));
     }

@@ -18,7 +18,16 @@ final class JobEnding {
     private final PoolLifecycle pools;
     private final JobDeletions deletions;
 
-    JobEnding(SchedulerState state, Timers timers, QueueSlots slots, PoolLifecycle pools, JobDeletions deletions) {
+    private final UpperWrites upperWrites;
+
+    JobEnding(
+            SchedulerState state,
+            Timers timers,
+            QueueSlots slots,
+            PoolLifecycle pools,
+            JobDeletions deletions,
+            UpperWrites upperWrites) {
+        this.upperWrites = upperWrites;
         this.state = state;
         this.timers = timers;
         this.slots = slots;
@@ -33,7 +42,14 @@ final class JobEnding {
      */
     void abort(String jobId, Instant now, Decisions out) {
         ScheduledJob job = state.jobs.get(jobId);
-        if (job == null || job.phase() == Phase.DONE || job.phase().aborting()) {
+        if (job == null) {
+            upperWrites.abortOfNoLiveJob(jobId, now, out);
+            return;
+        }
+        if (job.phase() == Phase.DONE) {
+            return;
+        }
+        if (job.phase().aborting()) {
             return;
         }
         switch (job.phase()) {

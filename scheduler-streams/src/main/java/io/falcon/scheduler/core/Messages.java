@@ -187,6 +187,58 @@ public final class Messages {
         return "用户中止";
     }
 
+    /** The message with the note appended once (a repeated note is not appended again). */
+    static String withNote(String message, String note) {
+        if (message.endsWith(note)) {
+            return message;
+        }
+        return message.isEmpty() ? note : message + " " + note;
+    }
+
+    /** An abort written over the row of a job that had ended: the job keeps its end. */
+    static String abortAfterEnd(io.falcon.events.status.Status ended) {
+        return "(abort requested after the job had ended " + ended + ": it stays " + ended + ")";
+    }
+
+    /** An abort of a job Falcon has no record of: an INSERT already Aborting, or a job forgotten long after it ended. */
+    static String abortOfUnknownJob(String jobId) {
+        return "用户中止: Falcon has no record of job " + jobId + " (inserted already Aborting, or ended longer ago than"
+                + " the retention): nothing was started for it";
+    }
+
+    /** A status an upper component wrote that Falcon never writes. */
+    static String statusRewritten(String written) {
+        return "(status was set to '" + written + "' by a writer; Falcon keeps the job's own status: abort with"
+                + " Aborting, submit again with a new id)";
+    }
+
+    /** The same, for a job Falcon has no record of: the row was no submission. */
+    static String statusOfUnknownJob(String written) {
+        return "status: set to '" + written + "' on a row Falcon has no record of; an UPDATE is no submission (insert a"
+                + " new row to submit)";
+    }
+
+    /** A new row under an id a job already has. */
+    static String idReused(java.time.Instant firstSubmitted) {
+        return "(a new row was inserted with this id, which a job submitted at " + firstSubmitted + " already has:"
+                + " it is not a new job; submit it with a new id)";
+    }
+
+    static String priorityChanged(int priority) {
+        return "(priority changed to " + priority + ")";
+    }
+
+    static String priorityRefused(String value) {
+        return "(priority change to " + value + " refused: the column must be a whole number between "
+                + RequestValidator.MIN_PRIORITY + " and " + RequestValidator.MAX_PRIORITY + "; the job keeps its"
+                + " priority)";
+    }
+
+    static String priorityTooLate(int priority) {
+        return "(priority change to " + priority + " not applied: the job has started, and a priority only decides"
+                + " who takes a queue's next free slot)";
+    }
+
     /** 90s, 10m, 2h, 1h30m: how durations appear in messages. */
     static String duration(Duration d) {
         long s = d.toSeconds();

@@ -24,14 +24,20 @@ final class Placement {
     private final SchedulerState state;
     private final QueueSlots slots;
 
-    Placement(SchedulerState state, QueueSlots slots) {
+    private final UpperWrites upperWrites;
+
+    Placement(SchedulerState state, QueueSlots slots, UpperWrites upperWrites) {
+        this.upperWrites = upperWrites;
         this.state = state;
         this.slots = slots;
     }
 
     void submit(JobRequest request, Instant now, Decisions out) {
         if (state.known(request.id(), now)) {
-            return; // a redelivered or snapshotted submission of a job already known (live, or finished and retained)
+            // a redelivered or snapshotted submission of a job already known (live, or finished and retained) is a
+            // duplicate; a different request under the id is answered with the job's status, saying the id is taken
+            upperWrites.reusedId(request, now, out);
+            return;
         }
         RequestValidator.Result result = RequestValidator.validate(request);
         if (result instanceof RequestValidator.Invalid invalid) {

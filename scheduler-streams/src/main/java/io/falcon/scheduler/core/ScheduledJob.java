@@ -294,6 +294,23 @@ public record ScheduledJob(
         return with(c -> c.phaseSince = Optional.of(now));
     }
 
+    /** The job with another priority (an upper component changed the column while it waits). */
+    public ScheduledJob withPriority(int priority) {
+        ValidRequest r = request;
+        ValidRequest changed = new ValidRequest(
+                r.id(),
+                r.actor(),
+                r.name(),
+                r.tpuType(),
+                r.topology(),
+                r.spec(),
+                r.supplyMode(),
+                r.timeoutSeconds(),
+                r.submittedAt(),
+                priority);
+        return with(c -> c.request = changed);
+    }
+
     public ScheduledJob withWakeAt(Optional<Instant> at) {
         return with(c -> c.wakeAt = at);
     }

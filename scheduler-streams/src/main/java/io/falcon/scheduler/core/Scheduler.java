@@ -152,6 +152,7 @@ public final class Scheduler {
     private final Orphans orphans;
     private final ClusterChanges clusterChanges;
     private final QueueSlots slots;
+    private final UpperWrites upperWrites;
     /** When waiting jobs' start-time estimates are next looked at again (not persisted: a restart looks at once). */
     private Instant nextEstimateRefresh = Instant.EPOCH;
 
@@ -171,10 +172,11 @@ public final class Scheduler {
         state = new SchedulerState(settings, retired);
         timers = new Timers(settings);
         slots = new QueueSlots(state, timers);
-        placement = new Placement(state, slots);
+        upperWrites = new UpperWrites(state, slots);
+        placement = new Placement(state, slots, upperWrites);
         pools = new PoolLifecycle(state, timers, slots);
         deletions = new JobDeletions(state, timers);
-        ending = new JobEnding(state, timers, slots, pools, deletions);
+        ending = new JobEnding(state, timers, slots, pools, deletions, upperWrites);
         faultNotes = new FaultNotes(state);
         provisioning = new Provisioning(state, timers, slots, pools, ending);
         execution = new Execution(state, timers, slots, deletions, ending);
@@ -332,6 +334,20 @@ public final class Scheduler {
     public Decisions faultNoted(io.falcon.events.fault.FaultVerdict verdict, Instant now) {
         Decisions out = new Decisions();
         faultNotes.noted(verdict, now, out);
+        return finished(out);
+    }
+
+    /** An upper component wrote a status Falcon never writes ({@link Intake.Rewrite}). */
+    public Decisions rewrite(String jobId, String written, Instant now) {
+        Decisions out = new Decisions();
+        upperWrites.rewrite(jobId, written, now, out);
+        return finished(out);
+    }
+
+    /** An upper component changed the job's priority column. */
+    public Decisions reprioritize(String jobId, Optional<Long> priority, Instant now) {
+        Decisions out = new Decisions();
+        upperWrites.reprioritize(jobId, priority, now, out);
         return finished(out);
     }
 

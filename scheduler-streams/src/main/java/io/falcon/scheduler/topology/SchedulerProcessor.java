@@ -127,6 +127,10 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
                                 apply(scheduler.submit(submit.request(), now), nowMs);
                             } else if (intent instanceof Intake.Abort abort) {
                                 apply(scheduler.abort(abort.jobId(), now), nowMs);
+                            } else if (intent instanceof Intake.Rewrite rewrite) {
+                                apply(scheduler.rewrite(rewrite.jobId(), rewrite.written(), now), nowMs);
+                            } else if (intent instanceof Intake.Reprioritize change) {
+                                apply(scheduler.reprioritize(change.jobId(), change.priority(), now), nowMs);
                             }
                         });
                     } else if (input instanceof SchedulerInput.ClusterChanged cluster) {

@@ -79,6 +79,42 @@ class IntakeTest {
                 .isInstanceOf(Intake.Abort.class);
     }
 
+    @Test
+    void item11_aStatusFalconNeverWritesIsARewriteToBeAnswered() {
+        JobRow running = JobRowBuilder.from(pending).status("Running").build();
+        JobRow succeeded = JobRowBuilder.from(pending).status("Succeeded").build();
+        // back to Pending, from a job that ran or ended, and a value that is no status
+        assertThat(Intake.classify(updated(running, pending), NOW)).contains(new Intake.Rewrite("j1", "Pending"));
+        assertThat(Intake.classify(updated(succeeded, pending), NOW)).contains(new Intake.Rewrite("j1", "Pending"));
+        assertThat(Intake.classify(
+                        updated(
+                                succeeded,
+                                JobRowBuilder.from(pending).status("Cancelled").build()),
+                        NOW))
+                .contains(new Intake.Rewrite("j1", "Cancelled"));
+        assertThat(Intake.classify(updated(succeeded, running), NOW)).contains(new Intake.Rewrite("j1", "Running"));
+        // Falcon's own moves are not
+        assertThat(Intake.classify(updated(pending, running), NOW)).isEmpty();
+        assertThat(Intake.classify(updated(running, succeeded), NOW)).isEmpty();
+        // nor is Falcon's answer to a rewrite: from a value that is no status back to the job's own
+        assertThat(Intake.classify(
+                        updated(JobRowBuilder.from(pending).status("Cancelled").build(), succeeded), NOW))
+                .isEmpty();
+    }
+
+    @Test
+    void item12_aChangedPriorityColumnIsAReprioritization() {
+        JobRow raised = JobRowBuilder.from(pending).priority(7).build();
+        assertThat(Intake.classify(updated(pending, raised), NOW))
+                .contains(new Intake.Reprioritize("j1", Optional.of(7L)));
+        // with an abort in the same write, the abort wins
+        JobRow abortedAndRaised =
+                JobRowBuilder.from(pending).priority(7).aborting(ABORTING_AT).build();
+        assertThat(Intake.classify(updated(pending, abortedAndRaised), NOW))
+                .get()
+                .isInstanceOf(Intake.Abort.class);
+    }
+
     private static JobChange updated(JobRow before, JobRow after) {
         return RowChangeBuilder.updated(before, after).build();
     }

@@ -199,4 +199,95 @@ class ProductionRealityTest {
         assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j2").nodePoolName())
                 .isEqualTo(ensure.nodePoolName());
     }
+
+    // ---- item 11: upper components' writes outside the contract each get a defined, terminal answer ----
+
+    @Test
+    void item11_anAbortOfAJobThatAlreadyEndedIsAnsweredWithItsEnd() {
+        f.submit("j1", "alice").startRunning("j1").succeeded("j1");
+        f.abort("j1"); // the row overwritten with Aborting after the job succeeded
+        assertThat(f.last("j1").status()).isEqualTo(Status.Succeeded);
+        assertThat(f.last("j1").finishedAt()).isPresent();
+        assertThat(f.last("j1").message()).contains("abort requested after the job had ended Succeeded");
+    }
+
+    @Test
+    void item11_anInsertAlreadyAbortingEndsAborted() {
+        f.abort("never-submitted");
+        assertThat(f.last("never-submitted").status()).isEqualTo(Status.Aborted);
+        assertThat(f.last("never-submitted").abortedAt()).isPresent();
+        assertThat(f.last("never-submitted").message()).contains("no record of job never-submitted");
+        assertThat(f.commands).isEmpty();
+    }
+
+    @Test
+    void item11_anUpdateBackToPendingIsAnsweredWithTheJobsOwnStatus() {
+        f.submit("run", "alice").startRunning("run");
+        f.record(f.scheduler.rewrite("run", "Pending", f.now));
+        assertThat(f.last("run").status()).isEqualTo(Status.Running);
+        assertThat(f.last("run").message()).contains("status was set to 'Pending' by a writer");
+        assertThat(f.commandsOf(ExecutorCommand.EnsureJobDeleted.class)).isEmpty();
+
+        f.succeeded("run");
+        f.record(f.scheduler.rewrite("run", "Cancelled", f.now)); // a value that is no status
+        assertThat(f.last("run").status()).isEqualTo(Status.Succeeded);
+        assertThat(f.last("run").message()).contains("'Cancelled'");
+    }
+
+    @Test
+    void item11_aRewriteOfARowFalconHasNoRecordOfEndsInvalidSpecNamingStatus() {
+        f.record(f.scheduler.rewrite("ghost", "Pending", f.now));
+        assertThat(f.last("ghost").status()).isEqualTo(Status.Failed);
+        assertThat(f.last("ghost").reason()).contains(Reason.InvalidSpec);
+        assertThat(f.last("ghost").message()).startsWith("status:");
+    }
+
+    @Test
+    void item11_aNewRowReusingAnIdIsAnsweredWithTheEarlierJobsStatusAndStartsNothing() {
+        f.submit("j1", "alice").startRunning("j1").succeeded("j1");
+        int commands = f.commands.size();
+        JobRequest reuse = new JobRequest(
+                "j1",
+                "mallory",
+                "other",
+                "v6e",
+                "2x4",
+                SchedulerFixture.SPEC,
+                Optional.empty(),
+                Optional.empty(),
+                Instant.parse("2026-12-02T11:00:00Z"));
+        f.submit(reuse);
+        assertThat(f.last("j1").status()).isEqualTo(Status.Succeeded);
+        assertThat(f.last("j1").message()).contains("a new row was inserted with this id");
+        assertThat(f.commands).hasSize(commands);
+        // the very same request again (a CDC redelivery) is a duplicate: nothing
+        int statuses = f.statuses.size();
+        f.submit(SchedulerFixture.request("j1", "alice", "v6e", "2x4", SchedulerFixture.SPEC));
+        assertThat(f.statuses).hasSize(statuses);
+    }
+
+    // ---- item 12: a priority changed while the job waits is honoured, or refused visibly ----
+
+    @Test
+    void item12_aPriorityRaisedWhileWaitingTakesTheNextFreeSlot() {
+        f.submit("holder", "a").submit("first", "b").submit("second", "c");
+        assertThat(f.last("second").message()).contains("#3"); // behind the slot holder and first
+        f.record(f.scheduler.reprioritize("second", Optional.of(50L), f.now));
+        assertThat(f.of("second")).anyMatch(st -> st.message().contains("priority changed to 50"));
+        assertThat(f.last("second").message()).contains("#2"); // its new place, ahead of first
+        assertThat(f.last("first").message()).contains("#3");
+        f.startRunning("holder");
+        assertThat(f.last("second").reason()).contains(Reason.Provisioning);
+        assertThat(f.last("first").reason()).contains(Reason.Waiting);
+    }
+
+    @Test
+    void item12_aPriorityChangeOfAStartedJobOrOutOfRangeIsRefusedVisibly() {
+        f.submit("run", "a").startRunning("run").submit("wait", "b");
+        f.record(f.scheduler.reprioritize("run", Optional.of(5L), f.now));
+        assertThat(f.last("run").status()).isEqualTo(Status.Running);
+        assertThat(f.last("run").message()).contains("priority change to 5 not applied");
+        f.record(f.scheduler.reprioritize("wait", Optional.of(5000L), f.now));
+        assertThat(f.last("wait").message()).contains("priority change to 5000 refused");
+    }
 }

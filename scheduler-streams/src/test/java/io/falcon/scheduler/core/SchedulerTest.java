@@ -546,7 +546,12 @@ class SchedulerTest {
     void aTerminalStatusIsFinalAndDuplicatesAreIgnored() {
         f.submit("j1", "a").startRunning("j1").succeeded("j1");
         int before = f.statuses.size();
-        f.succeeded("j1").abort("j1").submit("j1", "a");
+        f.succeeded("j1").submit("j1", "a");
         assertThat(f.statuses).hasSize(before);
+        // an abort written over the ended row is answered with the end again, saying so (issue 30 item 11)
+        f.abort("j1");
+        assertThat(f.statuses).hasSize(before + 1);
+        assertThat(f.last("j1").status()).isEqualTo(Status.Succeeded);
+        assertThat(f.last("j1").message()).contains("abort requested after the job had ended Succeeded");
     }
 }
