@@ -166,7 +166,7 @@ final class Checks {
             }
         }
         fleet.jobCreates().forEach((jobId, n) -> {
-            if (n > 1) {
+            if (n > (fleet.recreatedAfterHandDeletion().contains(jobId) ? 2 : 1)) {
                 violation("job " + jobId + " had " + n + " Kubernetes Jobs created");
             }
         });
@@ -215,6 +215,44 @@ final class Checks {
                         + ", though its Kubernetes Job had succeeded at " + success);
             }
         }
+    }
+
+    /**
+     * A job whose Kubernetes Job someone other than Falcon deleted before it finished ends within the bound (the
+     * informer's delete event, else the inventory of its cluster, an orphan grace after its Job was known to exist),
+     * beyond the time the executor was down meanwhile; not at its execution deadline, hours later, while its slice
+     * sits idle; and its Message does not blame its pods.
+     */
+    void checkHandDeletionsNoticed(
+            List<TaskStatus> statuses,
+            Map<String, Instant> deleted,
+            Duration bound,
+            java.util.function.BiFunction<Instant, Instant, Duration> executorDown) {
+        Map<String, TaskStatus> ends = new HashMap<>();
+        for (TaskStatus s : statuses) {
+            if (s.status().isTerminal()) {
+                ends.putIfAbsent(s.jobId(), s);
+            }
+        }
+        deleted.forEach((jobId, at) -> {
+            TaskStatus end = ends.get(jobId);
+            if (end == null || end.finishedAt().isEmpty()) {
+                return; // not terminal at all: the stuck-job check says so
+            }
+            Instant ended = end.finishedAt().get();
+            if (ended.isAfter(at.plus(bound).plus(executorDown.apply(at, ended)))) {
+                violation(
+                        "job " + jobId + " ended " + describe(end) + " at " + ended + ", though its Kubernetes Job was"
+                                + " deleted by hand at " + at + " (the executor was down "
+                                + executorDown.apply(at, ended).toMinutes() + "m meanwhile)");
+            } else if (end.reason().filter(Reason.JobFailed::equals).isPresent()
+                    && ended.isAfter(at.plus(Duration.ofMinutes(3)))
+                    && end.message().startsWith("Pod")) {
+                // blamed on its pods (they never ran, or failed), when their Job had been deleted by hand
+                violation("job " + jobId + " ended " + describe(end) + " '" + end.message() + "' after its Kubernetes"
+                        + " Job was deleted by hand at " + at + ", without saying so");
+            }
+        });
     }
 
     /**

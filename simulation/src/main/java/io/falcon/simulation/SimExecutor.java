@@ -50,6 +50,8 @@ final class SimExecutor {
      */
     private final Random lossRnd;
 
+    private final Random goneLossRnd;
+
     private boolean up;
     /** When the process went down, while it is. */
     private Instant downSince;
@@ -64,6 +66,13 @@ final class SimExecutor {
     private JobReports reports;
     /** Per GKE cluster, as JobStatusReconciler watches: a moved clusters row has its old and its new one. */
     private final Map<String, ClusterTarget> watched = new LinkedHashMap<>();
+    /**
+     * The informers' caches per GKE cluster: the Jobs (by name) and pods as last seen, so that a Job that is no longer
+     * there is a delete event with its last state, as a fabric8 informer gives it. Lost with the process.
+     */
+    private final Map<String, Map<String, JobView>> seenJobs = new LinkedHashMap<>();
+
+    private final Map<String, List<PodView>> seenPods = new LinkedHashMap<>();
     /** Scripted: events held back for a while before they reach the topic (reordering them). */
     private java.util.function.Predicate<ExecutorEvent> holdBack = e -> false;
 
@@ -76,6 +85,7 @@ final class SimExecutor {
             Loop loop,
             Random rnd,
             Random lossRnd,
+            Random goneLossRnd,
             SimFleet fleet,
             Logs logs,
             Supplier<Faults> faults,
@@ -88,6 +98,7 @@ final class SimExecutor {
         this.registry = registry;
         this.events = new Events("executor", loop.clock());
         this.lossRnd = lossRnd;
+        this.goneLossRnd = goneLossRnd;
     }
 
     boolean up() {
@@ -111,6 +122,8 @@ final class SimExecutor {
         busy = false;
         buffer = null;
         watched.clear();
+        seenJobs.clear();
+        seenPods.clear();
         PoolReconciler reconciler = new PoolReconciler(SETTINGS, events, rnd::nextDouble);
         pools = new NodePoolDriver(fleet, fleet, reconciler, this::emit, events);
         jobs = new JobDriver(fleet, this::emit, events);
@@ -231,13 +244,37 @@ final class SimExecutor {
     private void informers() {
         for (ClusterTarget cluster : List.copyOf(watched.values())) {
             List<PodView> pods = fleet.podViews(cluster);
-            for (JobView job : fleet.jobViews(cluster)) {
+            List<JobView> views = fleet.jobViews(cluster);
+            Map<String, JobView> now = new LinkedHashMap<>();
+            for (JobView job : views) {
+                now.put(job.name(), job);
                 List<PodView> own = pods.stream().filter(p -> p.belongsTo(job)).toList();
                 reports.evaluate(cluster, job, own, pool -> nodeCount(cluster, pool), loop.now())
                         .filter(report -> !lost())
                         .ifPresent(this::emit);
             }
+            // the delete events: Jobs the cache had that are gone, with the state last seen
+            Map<String, JobView> before = seenJobs.getOrDefault(cluster.resourceName(), Map.of());
+            List<PodView> podsBefore = seenPods.getOrDefault(cluster.resourceName(), List.of());
+            for (JobView job : before.values()) {
+                if (!now.containsKey(job.name())) {
+                    reports.gone(cluster, job, podsBefore, false, loop.now())
+                            .filter(report -> !goneLost())
+                            .ifPresent(this::emit);
+                }
+            }
+            seenJobs.put(cluster.resourceName(), now);
+            seenPods.put(cluster.resourceName(), pods);
         }
+    }
+
+    /**
+     * A report of a Job's deletion is lost (as {@link #lost}), drawn on a stream of its own: these reports are newer
+     * than the seeds' scenarios, whose other draws stay as they were.
+     */
+    private boolean goneLost() {
+        double p = faults.get().lostReport();
+        return p > 0 && goneLossRnd.nextDouble() < p;
     }
 
     /** The informer's report is lost: its send failed for good, and the process stays up. */

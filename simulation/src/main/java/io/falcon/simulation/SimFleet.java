@@ -47,6 +47,17 @@ final class SimFleet implements GkeApi, EdgeApi {
     private final Map<String, Instant> succeeded = new HashMap<>();
 
     private final Map<String, Instant> deletedJobs = new HashMap<>();
+    /**
+     * The draws of the faults added after the seeds' scenarios were fixed (Jobs deleted by hand), on a stream of their
+     * own, so that every other draw of a seed stays as it was.
+     */
+    private final Random handRnd;
+    /** When a Falcon job's Kubernetes Job was deleted by someone other than Falcon before it finished, for the checks. */
+    private final Map<String, Instant> handDeleted = new HashMap<>();
+    /** The Jobs deleted by someone other than Falcon (cluster resource / name). */
+    private final java.util.Set<String> byHand = new java.util.HashSet<>();
+    /** Falcon jobs whose Job was created again, after a deletion by hand, by a command that could not know of it. */
+    private final java.util.Set<String> recreatedAfterHandDeletion = new java.util.HashSet<>();
     /** When the latest create and delete operations of each pool started (GKE lists operations for days). */
     private final Map<String, Instant> createStarted = new HashMap<>();
 
@@ -161,9 +172,11 @@ final class SimFleet implements GkeApi, EdgeApi {
             Faults faults,
             Map<String, Scenario.JobPlan> plans,
             Map<String, Integer> reservationHosts,
-            List<String> violations) {
+            List<String> violations,
+            Random handRnd) {
         this.loop = loop;
         this.rnd = rnd;
+        this.handRnd = handRnd;
         this.faults = faults;
         this.plans = plans;
         this.reservationHosts = reservationHosts;
@@ -230,6 +243,28 @@ final class SimFleet implements GkeApi, EdgeApi {
         pools.remove(key(pool.cluster, pool.name));
     }
 
+    /**
+     * Scripted: someone other than Falcon deletes the Kubernetes Job (an operator's kubectl delete) at once; its pods go
+     * with it.
+     */
+    void deleteJobOutOfBand(String k8sJobName) {
+        jobs.values().stream()
+                .filter(job -> job.name.equals(k8sJobName))
+                .toList()
+                .forEach(this::deleteByHand);
+    }
+
+    private void deleteByHand(KJob job) {
+        String key = key(job.cluster, job.name);
+        jobs.remove(key);
+        deletedJobs.put(key, loop.now());
+        byHand.add(key);
+        if (!job.finished()) {
+            handDeleted.putIfAbsent(job.falconJobId, loop.now());
+        }
+        scaleDownLater(job.cluster, job.pool);
+    }
+
     /** Nodes of pools that become RUNNING from now on register only after the delay (until the heal). */
     void nodeDelay(Duration delay) {
         nodeDelay = Optional.of(delay);
@@ -243,6 +278,16 @@ final class SimFleet implements GkeApi, EdgeApi {
 
     Map<String, Instant> succeededJobs() {
         return succeeded;
+    }
+
+    /** Falcon jobs whose Job, deleted by hand, was created again by a command written before its creation was known. */
+    java.util.Set<String> recreatedAfterHandDeletion() {
+        return recreatedAfterHandDeletion;
+    }
+
+    /** When each Falcon job's unfinished Kubernetes Job was deleted by someone other than Falcon. */
+    Map<String, Instant> handDeletedJobs() {
+        return handDeleted;
     }
 
     /** The pools that exist, as cluster resource / pool name -> the falcon job of its creator. */
@@ -598,7 +643,12 @@ final class SimFleet implements GkeApi, EdgeApi {
                     ApiException.Kind.ALREADY_EXISTS, "jobs.batch \"" + command.k8sJobName() + "\" already exists");
         }
         Instant deleted = deletedJobs.get(key);
-        if (deleted != null) {
+        if (deleted != null && byHand.contains(key) && command.jobUid().isEmpty()) {
+            // Deleted by someone else, and created again by a command written before Falcon had seen it created (a
+            // redelivery of the batch the executor crashed in): no one could have told the two apart. Falcon must
+            // notice that the Job it saw is gone (another uid) and end the job.
+            recreatedAfterHandDeletion.add(command.jobId());
+        } else if (deleted != null) {
             violations.add("Kubernetes Job " + command.k8sJobName() + " of " + command.jobId() + " created at "
                     + loop.now() + " after it was deleted at " + deleted);
         }
@@ -618,6 +668,14 @@ final class SimFleet implements GkeApi, EdgeApi {
         }
         jobs.put(key, job);
         jobCreates.merge(command.jobId(), 1, Integer::sum);
+        if (!healed && handRnd.nextDouble() < faults.handDelete()) {
+            // an operator deletes it by hand, whether it runs, waits for nodes or has finished
+            loop.after(Duration.ofSeconds(30 + handRnd.nextInt(3 * 3600)), () -> {
+                if (!healed && jobs.get(key) == job) {
+                    deleteByHand(job);
+                }
+            });
+        }
         Optional.ofNullable(pools.get(key(cluster, command.nodePoolName()))).ifPresent(this::scaleUp);
         schedulePods();
         maybeFailAfter("jobs.create");

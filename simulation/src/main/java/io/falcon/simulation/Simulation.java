@@ -74,14 +74,22 @@ public final class Simulation {
             int hosts = scenario.reservationHosts().get(i);
             row.defaultReservation().ifPresent(r -> reservations.put(row.project() + "/" + r, hosts));
         }
-        fleet = new SimFleet(loop, rnd, scenario.faults(), plans, reservations, violations);
+        fleet = new SimFleet(
+                loop, rnd, scenario.faults(), plans, reservations, violations, new Random(scenario.seed() * 977 + 29));
         SchedulerSettings settings = SchedulerSettings.defaults()
                 .withIdleLinger(scenario.idleLinger())
                 .withPriorityAging(scenario.priorityAging());
         checks = new Checks(violations, settings.priorityAging());
         scheduler = new SimScheduler(loop, rnd, logs, settings, checks);
         executor = new SimExecutor(
-                loop, rnd, new Random(scenario.seed() * 131 + 17), fleet, logs, this::faults, this::registry);
+                loop,
+                rnd,
+                new Random(scenario.seed() * 131 + 17),
+                new Random(scenario.seed() * 421 + 3),
+                fleet,
+                logs,
+                this::faults,
+                this::registry);
         logs.onInputOrEvent = scheduler::wake;
         logs.onCommand = executor::wake;
         fleet.onPoolLoss(loss -> {
@@ -181,6 +189,8 @@ public final class Simulation {
                 executor::downBetween);
         checks.checkSuccessesReported(
                 logs.statuses, fleet.succeededJobs(), Duration.ofMinutes(15), executor::downBetween);
+        checks.checkHandDeletionsNoticed(
+                logs.statuses, fleet.handDeletedJobs(), Duration.ofMinutes(30), executor::downBetween);
         Map<String, Integer> outcomes = new TreeMap<>();
         for (ScheduledJob job : scheduler.committed().jobMap().values()) {
             outcomes.merge(job.status().name(), 1, Integer::sum);

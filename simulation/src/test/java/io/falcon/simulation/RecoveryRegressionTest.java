@@ -361,6 +361,95 @@ class RecoveryRegressionTest {
     }
 
     @Test
+    void aKubernetesJobDeletedByHandWhileItRunsEndsTheJobAtOnceAndFreesThePool() {
+        Simulation sim = start(
+                List.of(C0),
+                job("j1").runFor(Duration.ofHours(3)).build(),
+                job("j2").actor("bob").submittedAfter(Duration.ofMinutes(2)).build());
+        await(sim, "j1", Phase.RUNNING);
+        Instant deleted = sim.loop().now();
+        sim.fleet().deleteJobOutOfBand("falcon-j1");
+        assertThat(sim.runUntil(() -> phaseOf(sim, "j1") == Phase.DONE, deleted.plus(Duration.ofMinutes(1))))
+                .as("the informer's delete event ends the job within a minute, not at its 24h execution deadline")
+                .isTrue();
+        TaskStatus failed = last(sim, "j1");
+        assertThat(failed.status()).isEqualTo(Status.Failed);
+        assertThat(failed.reason()).contains(Reason.JobFailed);
+        assertThat(failed.message()).contains("Kubernetes Job falcon-j1 was deleted outside Falcon");
+
+        quiesce(sim);
+        assertThat(last(sim, "j2").status()).as("the queue goes on").isEqualTo(Status.Succeeded);
+        assertThat(sim.fleet().jobCreates()).containsEntry("j1", 1);
+    }
+
+    @Test
+    void aKubernetesJobDeletedByHandWhileTheExecutorIsDownEndsTheJobByTheInventory() {
+        Simulation sim = start(
+                List.of(C0),
+                job("j1").runFor(Duration.ofHours(3)).build(),
+                job("j2").actor("bob").submittedAfter(Duration.ofMinutes(2)).build());
+        await(sim, "j1", Phase.RUNNING);
+        sim.runUntil(() -> false, sim.loop().now().plus(Duration.ofMinutes(12))); // past the orphan grace
+        sim.executor().crash(Duration.ofMinutes(2));
+        Instant deleted = sim.loop().now();
+        sim.fleet().deleteJobOutOfBand("falcon-j1"); // no informer sees it go
+        assertThat(sim.runUntil(() -> phaseOf(sim, "j1") == Phase.DONE, deleted.plus(Duration.ofMinutes(2))))
+                .as("not while the executor is down")
+                .isFalse();
+        assertThat(sim.runUntil(() -> phaseOf(sim, "j1") == Phase.DONE, deleted.plus(Duration.ofMinutes(5))))
+                .as("by the first inventory of the restarted executor")
+                .isTrue();
+        TaskStatus failed = last(sim, "j1");
+        assertThat(failed.reason()).contains(Reason.JobFailed);
+        assertThat(failed.message())
+                .contains("Kubernetes Job falcon-j1 was deleted outside Falcon")
+                .contains("inventory of cluster c0 no longer lists it");
+
+        quiesce(sim);
+        assertThat(last(sim, "j2").status()).isEqualTo(Status.Succeeded);
+    }
+
+    @Test
+    void aJobWhosePodsWaitForNodesIsNotCreatedAgainAfterAHandDeletionTheExecutorDidNotSee() {
+        Simulation sim = start(
+                List.of(C0),
+                job("j1")
+                        .supply(SupplyMode.FLEX_START)
+                        .runFor(Duration.ofMinutes(5))
+                        .build());
+        awaitPodsWaitingForNodesInAStockout(sim, "j1");
+        sim.executor().crash(Duration.ofSeconds(30));
+        sim.fleet().deleteJobOutOfBand("falcon-j1");
+        // the scheduler re-sends EnsureJob every minute while the pods wait for nodes
+        assertThat(sim.runUntil(
+                        () -> phaseOf(sim, "j1") == Phase.DONE, sim.loop().now().plus(Duration.ofMinutes(5))))
+                .isTrue();
+        assertThat(last(sim, "j1").message()).contains("Kubernetes Job falcon-j1 was deleted outside Falcon");
+        sim.fleet().flexStockout(false);
+
+        quiesce(sim); // includes: no Kubernetes Job created again after its deletion
+        assertThat(sim.fleet().jobCreates()).containsEntry("j1", 1);
+    }
+
+    @Test
+    void aFinishedJobRemovedBeforeItsLostEndWasReportedAgainStillEndsSucceeded() {
+        Simulation sim =
+                start(List.of(C0), job("j1").runFor(Duration.ofMinutes(5)).build());
+        await(sim, "j1", Phase.RUNNING);
+        // its end is lost on the way (a send that failed for good), and the Job is removed (a short
+        // ttlSecondsAfterFinished, or an operator cleaning up finished Jobs) before the report is made again
+        sim.executor().holdBack(e -> e instanceof ExecutorEvent.JobSucceeded, Duration.ofDays(30));
+        assertThat(sim.runUntil(() -> !sim.fleet().succeededJobs().isEmpty(), LATE))
+                .isTrue();
+        sim.runUntil(() -> false, sim.loop().now().plusSeconds(30));
+        sim.executor().holdBack(e -> false, Duration.ZERO);
+        sim.fleet().deleteJobOutOfBand("falcon-j1");
+
+        quiesce(sim);
+        assertThat(last(sim, "j1").status()).isEqualTo(Status.Succeeded);
+    }
+
+    @Test
     void theSimulationFindsAPoolDeletedUnderALiveJob() {
         // The checks themselves can fail: a pool deleted behind Falcon's back under a running job is reported.
         Simulation sim =

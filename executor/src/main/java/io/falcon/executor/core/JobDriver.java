@@ -42,6 +42,10 @@ public final class JobDriver {
                 command.k8sJobName(),
                 "nodePool",
                 command.nodePoolName())) {
+            if (command.jobUid().isPresent()) {
+                seenBefore(command);
+                return;
+            }
             try {
                 String uid = edges.createJob(command.cluster(), command);
                 log.info("job created uid={}", uid);
@@ -62,6 +66,37 @@ public final class JobDriver {
                         command.jobId(), command.cluster(), command.k8sJobName(), message, retryable));
             }
         }
+    }
+
+    /**
+     * The scheduler has seen this Job created (its pods wait for nodes, and it asks again): the Job is looked at, never
+     * created again. Gone: someone other than Falcon deleted it (an operator's kubectl delete while this process did
+     * not watch), and it is reported as a Job deleted before it finished, which ends the job, instead of a second Job
+     * that would run the task again behind the operator's back. No answer: nothing is reported, the scheduler asks
+     * again.
+     */
+    private void seenBefore(EnsureJob command) {
+        Optional<String> uid;
+        try {
+            uid = edges.jobUid(command.cluster(), command.k8sJobName());
+        } catch (ApiException e) {
+            log.warn("job look-up failed ({}), the scheduler will ask again: {}", e.kind(), e.getMessage());
+            return;
+        }
+        if (uid.isPresent()) {
+            sink.emit(events.jobSubmitted(command.jobId(), command.cluster(), command.k8sJobName(), uid.get()));
+            nodeCount(command);
+            return;
+        }
+        String seen = command.jobUid().orElseThrow();
+        log.warn("job {} (uid {}) is gone: deleted outside Falcon; not creating it again", command.k8sJobName(), seen);
+        sink.emit(events.jobFailed(
+                command.jobId(),
+                command.cluster().clusterId(),
+                command.cluster().tpuType(),
+                command.k8sJobName(),
+                seen,
+                JobReports.deletedMessage(command.k8sJobName(), false)));
     }
 
     private void existing(EnsureJob command) {

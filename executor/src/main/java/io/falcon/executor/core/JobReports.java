@@ -139,6 +139,47 @@ public final class JobReports {
         return last != null && now.isBefore(last.plus(REPORT_AGAIN_AFTER));
     }
 
+    /**
+     * The Job was deleted (the informer's delete event, with the last state it saw): what to report of it. A Job that
+     * had finished has its end reported (again: a report lost on the way, or one not made yet when a short
+     * ttlSecondsAfterFinished removed it, must still reach the scheduler, which takes a repeat as a no-op). A Job
+     * that had not finished was deleted before its end: JobFailed saying so. Falcon's own deletions (an abort, a
+     * deadline, the cleanup after an end) come only after the scheduler stopped counting on the Job, so it ignores
+     * that report; anyone else's (an operator's kubectl delete) ends the job at once instead of at its execution
+     * deadline while its slice sits idle. A Job deleted before the informer saw it gives no event and nothing here;
+     * the scheduler's inventory check is the backstop for deletions no informer saw.
+     *
+     * @param finalStateUnknown the informer missed the deletion and only learnt, on a relist, that the Job is gone:
+     *     its last state may be stale
+     */
+    public Optional<ExecutorEvent> gone(
+            ClusterTarget cluster, JobView job, List<PodView> pods, boolean finalStateUnknown, Instant now) {
+        forget(job.uid());
+        String jobId = falconJobId(job);
+        if (jobId.isEmpty() || job.uid().isEmpty()) {
+            return Optional.empty();
+        }
+        String clusterId = job.annotations().getOrDefault(FalconLabels.ANNOTATION_CLUSTER_ID, cluster.clusterId());
+        String tpuType = job.annotations().getOrDefault(FalconLabels.ANNOTATION_TPU_TYPE, cluster.tpuType());
+        List<PodView> own = pods.stream().filter(p -> p.belongsTo(job)).toList();
+        JobObservation observation = JobObservation.observe(job, own, now, imagePullGrace);
+        if (observation instanceof JobObservation.Succeeded) {
+            return Optional.of(events.jobSucceeded(jobId, clusterId, tpuType, job.name(), job.uid()));
+        }
+        if (observation instanceof JobObservation.Failed f) {
+            return Optional.of(events.jobFailed(jobId, clusterId, tpuType, job.name(), job.uid(), f.message()));
+        }
+        return Optional.of(events.jobFailed(
+                jobId, clusterId, tpuType, job.name(), job.uid(), deletedMessage(job.name(), finalStateUnknown)));
+    }
+
+    /** What the owner is told when the Job disappeared before it finished. */
+    static String deletedMessage(String k8sJob, boolean finalStateUnknown) {
+        return "the Kubernetes Job " + k8sJob + " was deleted outside Falcon before it finished"
+                + (finalStateUnknown ? " (its last state was not seen: the executor's watch missed the deletion)" : "")
+                + "; its pods are gone with it";
+    }
+
     /** The Job is gone: forget what was reported of it. */
     public void forget(String uid) {
         reported.remove(uid + "/running");

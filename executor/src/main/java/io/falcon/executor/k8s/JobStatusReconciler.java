@@ -200,8 +200,8 @@ public final class JobStatusReconciler implements AutoCloseable {
 
             @Override
             public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-                if (isJob && obj.getMetadata().getUid() != null) {
-                    reports.forget(obj.getMetadata().getUid());
+                if (isJob && obj instanceof Job job && job.getMetadata().getUid() != null) {
+                    goneSafely(w, job, deletedFinalStateUnknown);
                 }
             }
         };
@@ -224,6 +224,38 @@ public final class JobStatusReconciler implements AutoCloseable {
         } catch (RuntimeException e) {
             log.warn("evaluating job {} on cluster {} failed", jobName, w.cluster.clusterId(), e);
         }
+    }
+
+    /**
+     * A Job of the cluster was deleted: its end if it had finished, else that it was deleted before it finished
+     * ({@link JobReports#gone}). The scheduler acts on the latter only for a job that still counts on its Job, so
+     * Falcon's own deletions (abort, deadline, cleanup) change nothing.
+     */
+    private void goneSafely(Watched w, Job job, boolean finalStateUnknown) {
+        String jobName = job.getMetadata().getName();
+        try {
+            gone(w, job, finalStateUnknown);
+        } catch (RuntimeException e) {
+            log.warn("reporting the deleted job {} on cluster {} failed", jobName, w.cluster.clusterId(), e);
+        }
+    }
+
+    private synchronized void gone(Watched w, Job job, boolean finalStateUnknown) {
+        String jobName = job.getMetadata().getName();
+        JobView view = Fabric8Views.job(job);
+        List<PodView> pods = w.pods.getStore().list().stream()
+                .filter(p -> jobName.equals(jobNameOf(p)))
+                .map(Fabric8Views::pod)
+                .toList();
+        reports.gone(w.cluster, view, pods, finalStateUnknown, clock.instant()).ifPresent(event -> {
+            try (var ignored = Mdc.of("job", event.jobId(), "cluster", event.clusterId(), "k8sJob", jobName)) {
+                log.info(
+                        "job deleted, last seen {}: {}",
+                        view.finished() ? "finished" : "unfinished",
+                        event.getClass().getSimpleName());
+            }
+            sink.emit(event);
+        });
     }
 
     private synchronized void evaluate(Watched w, String jobName) {

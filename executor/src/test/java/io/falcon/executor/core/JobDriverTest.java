@@ -51,6 +51,45 @@ class JobDriverTest {
         assertThat(sink.all()).hasSize(2).allMatch(e -> e instanceof ExecutorEvent.JobSubmitted);
     }
 
+    @Test
+    void aJobTheSchedulerSawCreatedIsNeverCreatedAgainOnceSomeoneElseDeletedIt() {
+        EnsureJob seen = new EnsureJob(
+                command.meta(),
+                command.jobId(),
+                command.cluster(),
+                command.nodePoolName(),
+                command.k8sJobName(),
+                command.tpuType(),
+                command.topology(),
+                command.spec(),
+                Optional.of("uid-0"));
+        driver.ensure(seen);
+        assertThat(edge.uid).as("not created again").isEmpty();
+        assertThat(sink.all()).singleElement().isInstanceOfSatisfying(ExecutorEvent.JobFailed.class, f -> {
+            assertThat(f.k8sJobName()).isEqualTo("falcon-job-1");
+            assertThat(f.message()).startsWith("the Kubernetes Job falcon-job-1 was deleted outside Falcon");
+        });
+    }
+
+    @Test
+    void aJobTheSchedulerSawCreatedThatIsStillThereIsAnsweredAsBefore() {
+        driver.ensure(command);
+        EnsureJob seen = new EnsureJob(
+                command.meta(),
+                command.jobId(),
+                command.cluster(),
+                command.nodePoolName(),
+                command.k8sJobName(),
+                command.tpuType(),
+                command.topology(),
+                command.spec(),
+                edge.uid);
+        driver.ensure(seen);
+        assertThat(sink.all()).hasSize(3);
+        assertThat(sink.all().get(1)).isInstanceOf(ExecutorEvent.JobSubmitted.class);
+        assertThat(sink.all().get(2)).isInstanceOf(ExecutorEvent.NodePoolWaitingForNodes.class);
+    }
+
     private static final class FakeEdge implements EdgeApi {
         Optional<String> uid = Optional.empty();
         NodeCount nodes = new NodeCount(0, 0);

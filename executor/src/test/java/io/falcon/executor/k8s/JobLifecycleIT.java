@@ -103,6 +103,48 @@ class JobLifecycleIT {
     }
 
     @Test
+    void aJobDeletedByHandWhileItRunsIsReportedAsDeletedOutsideFalcon() {
+        h.dispatcher.handle(ensureJob("hand-1", "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "60")));
+        h.sink.await(ExecutorEvent.JobRunning.class, "hand-1", WAIT);
+
+        // an operator's kubectl delete job, not Falcon's
+        kube().batch()
+                .v1()
+                .jobs()
+                .inNamespace("default")
+                .withName("falcon-hand-1")
+                .delete();
+
+        ExecutorEvent.JobFailed failed = h.sink.await(ExecutorEvent.JobFailed.class, "hand-1", WAIT);
+        assertThat(failed.k8sJobName()).isEqualTo("falcon-hand-1");
+        assertThat(failed.message()).startsWith("the Kubernetes Job falcon-hand-1 was deleted outside Falcon");
+        assertThat(h.sink.of(ExecutorEvent.JobSucceeded.class, "hand-1")).isEmpty();
+        deleteJob("hand-1");
+    }
+
+    @Test
+    void aFinishedJobRemovedIsReportedWithItsEndAgainNotAsDeleted() {
+        h.dispatcher.handle(ensureJob("ttl-1", "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "0.3")));
+        h.sink.await(ExecutorEvent.JobSucceeded.class, "ttl-1", WAIT);
+
+        // removed as ttlSecondsAfterFinished would: its end is reported from the last state, in case the first
+        // report was lost
+        kube().batch()
+                .v1()
+                .jobs()
+                .inNamespace("default")
+                .withName("falcon-ttl-1")
+                .delete();
+        io.falcon.testkit.Await.until(
+                "the end reported again",
+                WAIT,
+                () -> h.sink.of(ExecutorEvent.JobSucceeded.class, "ttl-1").size() == 2,
+                () -> "events " + h.sink.all());
+        assertThat(h.sink.of(ExecutorEvent.JobFailed.class, "ttl-1")).isEmpty();
+        deleteJob("ttl-1");
+    }
+
+    @Test
     void nonZeroExitFailsTheJob() {
         h.dispatcher.handle(ensureJob(
                 "exit-1", "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "0.3", "FALCON_SIM_EXIT_CODE", "3")));

@@ -4,6 +4,10 @@ import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -144,6 +148,63 @@ final class Execution {
                 && job.clusterId().filter(deleted.clusterId()::equals).isPresent()) {
             ending.end(job, Status.Aborted, Optional.empty(), Messages.aborted(), true, now, out);
         }
+    }
+
+    /**
+     * The backstop for a Kubernetes Job deleted by someone other than Falcon when no informer saw it go (the executor
+     * was down, or its report was lost): a job dispatching or running a Job that the executor had seen created (its
+     * uid is known), which an inventory of that Job's own cluster no longer lists, ends Failed/JobFailed. Not sooner
+     * than the orphan grace after the Job was surely there (JobSubmitted or JobRunning was observed; for pods waiting
+     * for nodes, the submit deadline after dispatching began), so that an informer's cache that has not caught up
+     * with the creation never passes for a deletion. A Job Falcon deletes belongs to a job that is no longer
+     * dispatching or running. A Job of the same name with another uid proves the deletion at once (names are unique:
+     * the Job seen created is gone, and a redelivered creation made a new one).
+     */
+    void onJobInventory(ExecutorEvent.JobInventory inventory, Instant now, Decisions out) {
+        Map<String, String> listed = new HashMap<>();
+        inventory.jobs().forEach(observed -> listed.put(observed.name(), observed.uid()));
+        Instant listedAt = inventory.meta().occurredAt();
+        List<String> candidates = new ArrayList<>(state.runningOn(inventory.clusterId()));
+        state.queues.forEach((key, queue) -> {
+            if (key.clusterId().equals(inventory.clusterId())) {
+                queue.slotHolder().ifPresent(candidates::add);
+            }
+        });
+        for (String id : candidates) {
+            Optional.ofNullable(state.jobs.get(id))
+                    .filter(job -> job.phase() == Phase.DISPATCHING || job.phase() == Phase.RUNNING)
+                    .filter(job -> job.jobUid().isPresent())
+                    .filter(job -> job.clusterId()
+                            .filter(inventory.clusterId()::equals)
+                            .isPresent())
+                    .filter(job -> job.target()
+                            .filter(t -> t.resourceName().equals(inventory.clusterResource()))
+                            .isPresent())
+                    .filter(job -> {
+                        String uid = listed.get(job.k8sJobName().orElseThrow());
+                        if (uid != null) {
+                            // another Job of that name: the one seen created was deleted, and a command sent before
+                            // its creation was known (a redelivery) made this one
+                            return !uid.isEmpty() && !uid.equals(job.jobUid().get());
+                        }
+                        return existedBy(job)
+                                .filter(at ->
+                                        at.plus(state.settings.orphanGrace()).isBefore(listedAt))
+                                .isPresent();
+                    })
+                    .ifPresent(job -> ending.end(
+                            job,
+                            Status.Failed,
+                            Optional.of(Reason.JobFailed),
+                            Messages.k8sJobDisappeared(job.k8sJobName().orElseThrow(), inventory.clusterId()),
+                            now,
+                            out));
+        }
+    }
+
+    /** By when the job's Kubernetes Job surely existed, as far as the scheduler knows. */
+    private Optional<Instant> existedBy(ScheduledJob job) {
+        return job.dispatchedAt().or(() -> job.phaseSince().map(since -> since.plus(state.settings.submitDeadline())));
     }
 
     /** The job, if it is dispatching or running this very Kubernetes Job in this cluster. */

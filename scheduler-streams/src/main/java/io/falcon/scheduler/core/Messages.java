@@ -72,6 +72,12 @@ public final class Messages {
         return "正在创建 node pool (supply: " + mode.wireName() + ")...";
     }
 
+    /** A job's Kubernetes Job is gone though nothing of Falcon's deleted it (an operator's kubectl delete, say). */
+    public static String k8sJobDisappeared(String k8sJob, String clusterId) {
+        return "the Kubernetes Job " + k8sJob + " was deleted outside Falcon before it finished (the Job inventory of"
+                + " cluster " + clusterId + " no longer lists it); its pods are gone with it";
+    }
+
     public static String dispatching() {
         return "Node pool 就绪,正在提交 K8s Job...";
     }

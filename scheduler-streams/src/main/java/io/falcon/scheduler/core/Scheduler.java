@@ -87,10 +87,13 @@ import java.util.Set;
  *       the Message and the re-drive goes on until the submit deadline.</li>
  *   <li>JobRunning: Running, the execution deadline armed, the queue's slot released and given on
  *       (<i>start-next</i>); while Running, a changed pod count is published.</li>
- *   <li>JobSucceeded / JobFailed: the <i>end path</i>, Succeeded / Failed JobFailed.</li>
+ *   <li>JobSucceeded / JobFailed: the <i>end path</i>, Succeeded / Failed JobFailed (the executor reports a Job deleted
+ *       before it finished as JobFailed saying so; only a job that still counts on that Job acts on it).</li>
  *   <li>JobDeleted: the deletion is confirmed; an aborting job whose Job it was takes the <i>end path</i> as
  *       Aborted, with no deletion left to ask for.</li>
- *   <li>NodePoolInventory / JobInventory: the orphan sweeps ({@link Orphans}).</li>
+ *   <li>NodePoolInventory / JobInventory: the orphan sweeps ({@link Orphans}); before them, a job whose Kubernetes
+ *       Job a JobInventory of its own cluster no longer lists, an orphan grace after the Job surely existed, ends
+ *       Failed/JobFailed: the Job was deleted outside Falcon and no informer saw it go.</li>
  * </ol>
  *
  * <p><b>tick</b> (the wall-clock punctuator):
@@ -380,6 +383,7 @@ public final class Scheduler {
         } else if (event instanceof ExecutorEvent.NodePoolInventory inventory) {
             orphans.onPoolInventory(inventory, now, out);
         } else if (event instanceof ExecutorEvent.JobInventory inventory) {
+            execution.onJobInventory(inventory, now, out);
             orphans.onJobInventory(inventory, now, out);
         }
         return finished(out);
