@@ -15,10 +15,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -73,6 +75,8 @@ final class SimExecutor {
     private final Map<String, Map<String, JobView>> seenJobs = new LinkedHashMap<>();
 
     private final Map<String, List<PodView>> seenPods = new LinkedHashMap<>();
+    /** The deleted Jobs per GKE cluster whose pods may still be terminating (the informers' memory). */
+    private final Map<String, Set<String>> goneJobs = new LinkedHashMap<>();
     /** Scripted: events held back for a while before they reach the topic (reordering them). */
     private java.util.function.Predicate<ExecutorEvent> holdBack = e -> false;
 
@@ -124,6 +128,7 @@ final class SimExecutor {
         watched.clear();
         seenJobs.clear();
         seenPods.clear();
+        goneJobs.clear();
         PoolReconciler reconciler = new PoolReconciler(SETTINGS, events, rnd::nextDouble);
         pools = new NodePoolDriver(fleet, fleet, reconciler, this::emit, events);
         jobs = new JobDriver(fleet, this::emit, events);
@@ -256,12 +261,30 @@ final class SimExecutor {
             // the delete events: Jobs the cache had that are gone, with the state last seen
             Map<String, JobView> before = seenJobs.getOrDefault(cluster.resourceName(), Map.of());
             List<PodView> podsBefore = seenPods.getOrDefault(cluster.resourceName(), List.of());
+            Set<String> deleted = goneJobs.computeIfAbsent(cluster.resourceName(), k -> new LinkedHashSet<>());
             for (JobView job : before.values()) {
                 if (!now.containsKey(job.name())) {
                     reports.gone(cluster, job, podsBefore, false, loop.now())
                             .filter(report -> !goneLost())
                             .ifPresent(this::emit);
+                    deleted.add(job.name());
                 }
+            }
+            // the last pod of a deleted Job gone: JobDeleted at once (the informers' shortcut)
+            Map<String, Long> unfinished = new LinkedHashMap<>();
+            for (PodView pod : pods) {
+                if (JobReports.unfinished(pod)) {
+                    pod.jobName().ifPresent(name -> unfinished.merge(name, 1L, Long::sum));
+                }
+            }
+            for (String name : List.copyOf(deleted)) {
+                long left = unfinished.getOrDefault(name, 0L);
+                if (left == 0) {
+                    deleted.remove(name);
+                }
+                reports.podsGone(cluster, name, left)
+                        .filter(report -> !goneLost())
+                        .ifPresent(this::emit);
             }
             seenJobs.put(cluster.resourceName(), now);
             seenPods.put(cluster.resourceName(), pods);
@@ -299,7 +322,7 @@ final class SimExecutor {
         } catch (RuntimeException e) {
             // an API error: the next inventory tries again
         }
-        emit(reports.inventory(cluster, fleet.jobViews(cluster)));
+        emit(reports.inventory(cluster, fleet.jobViews(cluster), fleet.podViews(cluster)));
     }
 
     private void emit(ExecutorEvent event) {

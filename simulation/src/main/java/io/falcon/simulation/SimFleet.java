@@ -54,6 +54,20 @@ final class SimFleet implements GkeApi, EdgeApi {
     private final Random handRnd;
     /** When a Falcon job's Kubernetes Job was deleted by someone other than Falcon before it finished, for the checks. */
     private final Map<String, Instant> handDeleted = new HashMap<>();
+    /**
+     * Pods of deleted Jobs that were running: they terminate for a while (the workload's answer to SIGTERM, at most the
+     * pod's terminationGracePeriodSeconds, 30 s by default) and hold their nodes' TPU chips until they are gone.
+     */
+    private final List<Terminating> terminating = new ArrayList<>();
+    /** How long each deleted running pod takes to go, drawn on a stream of its own. */
+    private final Random graceRnd;
+
+    /** Scripted: how long every deleted running pod takes to go (empty: drawn). */
+    private Optional<Duration> podExitTime = Optional.empty();
+
+    private record Terminating(
+            ClusterTarget cluster, String pool, String falconJobId, String name, String uid, int pods, Instant until) {}
+
     /** The Jobs deleted by someone other than Falcon (cluster resource / name). */
     private final java.util.Set<String> byHand = new java.util.HashSet<>();
     /** Falcon jobs whose Job was created again, after a deletion by hand, by a command that could not know of it. */
@@ -173,10 +187,12 @@ final class SimFleet implements GkeApi, EdgeApi {
             Map<String, Scenario.JobPlan> plans,
             Map<String, Integer> reservationHosts,
             List<String> violations,
-            Random handRnd) {
+            Random handRnd,
+            Random graceRnd) {
         this.loop = loop;
         this.rnd = rnd;
         this.handRnd = handRnd;
+        this.graceRnd = graceRnd;
         this.faults = faults;
         this.plans = plans;
         this.reservationHosts = reservationHosts;
@@ -240,6 +256,7 @@ final class SimFleet implements GkeApi, EdgeApi {
     /** The pool goes without Falcon asking: its nodes with it, so the pods running on them fail. */
     private void vanish(Pool pool) {
         failPodsOn(pool);
+        terminating.removeIf(t -> t.cluster.equals(pool.cluster) && t.pool.equals(pool.name));
         pools.remove(key(pool.cluster, pool.name));
     }
 
@@ -257,12 +274,18 @@ final class SimFleet implements GkeApi, EdgeApi {
     private void deleteByHand(KJob job) {
         String key = key(job.cluster, job.name);
         jobs.remove(key);
+        terminate(job);
         deletedJobs.put(key, loop.now());
         byHand.add(key);
         if (!job.finished()) {
             handDeleted.putIfAbsent(job.falconJobId, loop.now());
         }
         scaleDownLater(job.cluster, job.pool);
+    }
+
+    /** Scripted: the pods of Jobs deleted from now on take this long to go once their Job is deleted. */
+    void podExitTime(Duration time) {
+        podExitTime = Optional.of(time);
     }
 
     /** Nodes of pools that become RUNNING from now on register only after the delay (until the heal). */
@@ -538,6 +561,7 @@ final class SimFleet implements GkeApi, EdgeApi {
         deleteStarted.put(key, loop.now());
         pool.ready = 0;
         failPodsOn(pool);
+        terminating.removeIf(t -> t.cluster.equals(pool.cluster) && t.pool.equals(pool.name));
         String op = "operation-" + (++opSeq);
         boolean fails = chance(faults.deleteFails());
         Duration deleting = Duration.ofSeconds(10 + rnd.nextInt(170));
@@ -694,11 +718,52 @@ final class SimFleet implements GkeApi, EdgeApi {
         String key = key(cluster, name);
         KJob job = jobs.remove(key);
         if (job != null) {
+            terminate(job);
             deletedJobs.put(key, loop.now());
             scaleDownLater(job.cluster, job.pool);
         }
         maybeFailAfter("jobs.delete");
         return job != null;
+    }
+
+    /**
+     * The Job is deleted: its running pods get SIGTERM and go when their workload has exited, within the pod's
+     * termination grace period (30 s by default; half of them exit within 3 s); pods that never ran or had finished
+     * go at once.
+     */
+    private void terminate(KJob job) {
+        if (!"Running".equals(job.podPhase) || job.finished()) {
+            return;
+        }
+        Duration grace = podExitTime.orElseGet(() -> graceRnd.nextBoolean()
+                ? Duration.ofMillis(graceRnd.nextInt(3_000))
+                : Duration.ofMillis(3_000 + graceRnd.nextInt(27_000)));
+        Terminating t = new Terminating(
+                job.cluster,
+                job.pool,
+                job.falconJobId,
+                job.name,
+                job.uid,
+                job.pods,
+                loop.now().plus(grace));
+        terminating.add(t);
+        loop.after(grace, () -> terminating.remove(t));
+    }
+
+    @Override
+    public int unfinishedPods(ClusterTarget cluster, String k8sJobName) {
+        maybeFail("pods.list");
+        int n = 0;
+        for (Terminating t : terminating) {
+            if (t.cluster.equals(cluster) && t.name.equals(k8sJobName)) {
+                n += t.pods;
+            }
+        }
+        KJob live = jobs.get(key(cluster, k8sJobName));
+        if (live != null && !live.finished() && !"Succeeded".equals(live.podPhase) && !"Failed".equals(live.podPhase)) {
+            n += live.pods;
+        }
+        return n;
     }
 
     /** The Falcon Jobs of a cluster and their pods, as the informers see them. */
@@ -730,6 +795,24 @@ final class SimFleet implements GkeApi, EdgeApi {
                         "",
                         unschedulable,
                         List.of(new PodView.Container(job.terminated, Optional.empty(), job.waiting))));
+            }
+        }
+        for (Terminating t : terminating) {
+            if (!t.cluster.equals(cluster)) {
+                continue;
+            }
+            for (int i = 0; i < t.pods; i++) {
+                out.add(new PodView(
+                        t.name + "-" + i,
+                        Optional.of(t.name),
+                        Optional.of(t.uid),
+                        "Running",
+                        true,
+                        Optional.empty(),
+                        "",
+                        "",
+                        false,
+                        List.of()));
             }
         }
         return out;
@@ -779,8 +862,33 @@ final class SimFleet implements GkeApi, EdgeApi {
                     return;
                 }
                 job.podPhase = "Running";
+                sharedPool(job);
                 loop.after(job.plan.runFor(), () -> finish(job));
             });
+        }
+    }
+
+    /**
+     * The pods of a Job start on its pool while pods of another job are still there (terminating after their Job's
+     * deletion, or running): on a multi-host slice some of the new pods would start while the others wait for the
+     * old pods' chips, and a TPU workload whose hosts do not all start together fails.
+     */
+    private void sharedPool(KJob job) {
+        for (Terminating t : terminating) {
+            if (t.cluster.equals(job.cluster) && t.pool.equals(job.pool) && !t.falconJobId.equals(job.falconJobId)) {
+                violations.add("pods of " + job.falconJobId + " started on node pool " + job.pool + " at " + loop.now()
+                        + " while pods of " + t.falconJobId + "'s deleted Kubernetes Job were still terminating there"
+                        + " (until " + t.until + ")");
+            }
+        }
+        for (KJob other : jobs.values()) {
+            if (other != job
+                    && other.cluster.equals(job.cluster)
+                    && other.pool.equals(job.pool)
+                    && "Running".equals(other.podPhase)) {
+                violations.add("pods of " + job.falconJobId + " started on node pool " + job.pool + " at " + loop.now()
+                        + " while pods of " + other.falconJobId + " were running there");
+            }
         }
     }
 

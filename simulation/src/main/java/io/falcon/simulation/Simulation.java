@@ -75,7 +75,14 @@ public final class Simulation {
             row.defaultReservation().ifPresent(r -> reservations.put(row.project() + "/" + r, hosts));
         }
         fleet = new SimFleet(
-                loop, rnd, scenario.faults(), plans, reservations, violations, new Random(scenario.seed() * 977 + 29));
+                loop,
+                rnd,
+                scenario.faults(),
+                plans,
+                reservations,
+                violations,
+                new Random(scenario.seed() * 977 + 29),
+                new Random(scenario.seed() * 613 + 41));
         SchedulerSettings settings = SchedulerSettings.defaults()
                 .withIdleLinger(scenario.idleLinger())
                 .withPriorityAging(scenario.priorityAging());

@@ -450,6 +450,52 @@ class RecoveryRegressionTest {
     }
 
     @Test
+    void anAbortedRunningJobsPoolGoesToTheNextJobOnlyOnceItsTerminatingPodsAreGone() {
+        Simulation sim = start(
+                List.of(C0),
+                job("j1").runFor(Duration.ofHours(3)).build(),
+                job("j2").actor("bob").submittedAfter(Duration.ofMinutes(2)).build());
+        sim.fleet().podExitTime(Duration.ofSeconds(25)); // a checkpoint on SIGTERM, within the 30 s grace
+        await(sim, "j1", Phase.RUNNING);
+        Instant aborted = sim.loop().now();
+        sim.logs().appendInput(new Logs.Abort("j1"));
+        await(sim, "j1", Phase.DONE);
+        assertThat(Duration.between(aborted, sim.loop().now()))
+                .as("Aborted once the Job and its pods are gone")
+                .isGreaterThanOrEqualTo(Duration.ofSeconds(25));
+        assertThat(last(sim, "j1").status()).isEqualTo(Status.Aborted);
+
+        quiesce(sim); // includes: no pods of j2 started on the pool while j1's were there
+        assertThat(last(sim, "j2").status()).isEqualTo(Status.Succeeded);
+        assertThat(sim.job("j2").flatMap(ScheduledJob::nodePoolName)).contains("falcon-j1");
+    }
+
+    @Test
+    void aPoolOfAJobEndedByItsDeadlineGoesToTheNextJobOnlyOnceItsPodsAreGone() {
+        Simulation sim = start(
+                List.of(C0),
+                job("j1")
+                        .supply(SupplyMode.ON_DEMAND)
+                        .timeoutSeconds(600)
+                        .runFor(Duration.ofHours(3))
+                        .build(),
+                job("j2")
+                        .supply(SupplyMode.ON_DEMAND)
+                        .actor("bob")
+                        .submittedAfter(Duration.ofMinutes(2))
+                        .build());
+        sim.fleet().podExitTime(Duration.ofSeconds(25));
+        await(sim, "j1", Phase.RUNNING);
+        // j2 takes the slot and its own pool waits for nodes: j1's pool goes to it when j1 times out
+        sim.fleet().nodeDelay(Duration.ofHours(1));
+
+        quiesce(sim); // includes: no pods of j2 started on the pool while j1's were terminating
+        assertThat(last(sim, "j1").reason()).contains(Reason.Timeout);
+        assertThat(last(sim, "j2").status()).isEqualTo(Status.Succeeded);
+        assertThat(sim.job("j2").flatMap(ScheduledJob::nodePoolName)).contains("falcon-j1");
+    }
+
+    @Test
     void theSimulationFindsAPoolDeletedUnderALiveJob() {
         // The checks themselves can fail: a pool deleted behind Falcon's back under a running job is reported.
         Simulation sim =

@@ -144,8 +144,12 @@ public final class JobDriver {
 
     /**
      * Deletes the Job (background propagation): JobDeleted when it is gone or was never there (also when its GKE
-     * cluster no longer exists). Any other answer reports nothing: the scheduler re-sends the deletion until it
-     * hears JobDeleted.
+     * cluster no longer exists) and none of its pods is left unfinished. A deleted Job's running pods terminate for
+     * up to their grace period and hold their nodes' chips meanwhile, and the scheduler hands the pool on when it
+     * hears JobDeleted: until they are gone nothing is reported, and the scheduler's re-sent deletion looks again
+     * (the informers report JobDeleted as soon as they see the last one go, {@link JobReports#podsGone}). Nothing
+     * here waits. Any other answer reports nothing either: the scheduler re-sends the deletion until it hears
+     * JobDeleted.
      */
     public void ensureDeleted(EnsureJobDeleted command) {
         try (var ignored = Mdc.of(
@@ -159,6 +163,23 @@ public final class JobDriver {
                     return;
                 }
                 log.info("job already gone ({})", e.getMessage());
+            }
+            int left;
+            try {
+                left = edges.unfinishedPods(command.cluster(), command.k8sJobName());
+            } catch (ApiException e) {
+                if (!e.is(ApiException.Kind.NOT_FOUND)) {
+                    log.warn(
+                            "pods of the deleted job not listed ({}), the scheduler will ask again: {}",
+                            e.kind(),
+                            e.getMessage());
+                    return;
+                }
+                left = 0; // the GKE cluster itself is gone, and its pods with it
+            }
+            if (left > 0) {
+                log.info("{} pod(s) of the deleted job still terminating: JobDeleted once they are gone", left);
+                return;
             }
             sink.emit(events.jobDeleted(command.jobId(), command.cluster(), command.k8sJobName()));
         }

@@ -196,6 +196,9 @@ public final class JobStatusReconciler implements AutoCloseable {
             @Override
             public void onUpdate(T oldObj, T newObj) {
                 evaluateSafely(w, jobName.apply(newObj));
+                if (!isJob) {
+                    podsGoneSafely(w, jobName.apply(newObj));
+                }
             }
 
             @Override
@@ -203,6 +206,7 @@ public final class JobStatusReconciler implements AutoCloseable {
                 if (isJob && obj instanceof Job job && job.getMetadata().getUid() != null) {
                     goneSafely(w, job, deletedFinalStateUnknown);
                 }
+                podsGoneSafely(w, jobName.apply(obj));
             }
         };
     }
@@ -258,6 +262,35 @@ public final class JobStatusReconciler implements AutoCloseable {
         });
     }
 
+    /**
+     * A deleted Job whose pods the cache no longer holds unfinished (the last terminating one went): JobDeleted at
+     * once, so that the scheduler hands its pool on without waiting for its next re-sent deletion.
+     */
+    private void podsGoneSafely(Watched w, String jobName) {
+        if (jobName == null) {
+            return;
+        }
+        try {
+            long unfinished = w.pods.getStore().list().stream()
+                    .filter(p -> jobName.equals(jobNameOf(p)))
+                    .map(Fabric8Views::pod)
+                    .filter(JobReports::unfinished)
+                    .count();
+            reports.podsGone(w.cluster, jobName, unfinished).ifPresent(event -> {
+                try (var ignored = Mdc.of("job", event.jobId(), "cluster", event.clusterId(), "k8sJob", jobName)) {
+                    log.info("job and its pods gone: JobDeleted");
+                }
+                sink.emit(event);
+            });
+        } catch (RuntimeException e) {
+            log.warn(
+                    "looking at the pods of the deleted job {} on cluster {} failed",
+                    jobName,
+                    w.cluster.clusterId(),
+                    e);
+        }
+    }
+
     private synchronized void evaluate(Watched w, String jobName) {
         Job job = w.jobs.getStore().getByKey(namespace + "/" + jobName);
         if (job == null) {
@@ -293,17 +326,21 @@ public final class JobStatusReconciler implements AutoCloseable {
     }
 
     /**
-     * Reports the Falcon Jobs of every watched cluster whose informer has synced (an unsynced cache would make
-     * present Jobs look absent, and the scheduler would take their deletion as confirmed).
+     * Reports the Falcon Jobs of every watched cluster whose informers have synced (an unsynced cache would make
+     * present Jobs look absent, and the scheduler would take their deletion as confirmed), with the deleted ones
+     * whose pods still terminate.
      */
     public void inventoryAll() {
         for (Watched w : watched.values()) {
             try {
-                if (w.jobs.hasSynced()) {
+                if (w.jobs.hasSynced() && w.pods.hasSynced()) {
                     List<JobView> jobs = w.jobs.getStore().list().stream()
                             .map(Fabric8Views::job)
                             .toList();
-                    sink.emit(reports.inventory(w.cluster, jobs));
+                    List<PodView> pods = w.pods.getStore().list().stream()
+                            .map(Fabric8Views::pod)
+                            .toList();
+                    sink.emit(reports.inventory(w.cluster, jobs, pods));
                 }
             } catch (RuntimeException e) {
                 log.warn("job inventory of cluster {} failed: {}", w.cluster.clusterId(), e.getMessage());

@@ -4,12 +4,14 @@ import com.google.api.gax.rpc.StatusCode;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorCommand.EnsureJob;
+import io.falcon.executor.FalconLabels;
 import io.falcon.executor.core.ApiException;
 import io.falcon.executor.core.EdgeApi;
 import io.falcon.executor.gke.GkeErrors;
@@ -176,6 +178,32 @@ public final class KubernetesEdgeApi implements EdgeApi {
         } catch (RuntimeException e) {
             throw classify(e);
         }
+    }
+
+    @Override
+    public int unfinishedPods(ClusterTarget cluster, String name) {
+        try {
+            return (int)
+                    client(cluster)
+                            .pods()
+                            .inNamespace(namespace)
+                            .withLabel(FalconLabels.K8S_JOB, name)
+                            .list()
+                            .getItems()
+                            .stream()
+                            .filter(KubernetesEdgeApi::unfinished)
+                            .count();
+        } catch (ApiException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw classify(e);
+        }
+    }
+
+    /** Not Succeeded or Failed: it may hold its node's chips (also while it terminates) (pure). */
+    static boolean unfinished(Pod pod) {
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        return !"Succeeded".equals(phase) && !"Failed".equals(phase);
     }
 
     /**

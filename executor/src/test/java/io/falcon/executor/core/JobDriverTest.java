@@ -90,10 +90,22 @@ class JobDriverTest {
         assertThat(sink.all().get(2)).isInstanceOf(ExecutorEvent.NodePoolWaitingForNodes.class);
     }
 
+    @Test
+    void aDeletionIsConfirmedOnlyOnceNoPodOfTheJobIsLeftUnfinished() {
+        driver.ensure(command);
+        edge.unfinished = 4; // terminating, holding their nodes' chips
+        driver.ensureDeleted(Fixtures.deleteJob("job-1"));
+        assertThat(sink.of(ExecutorEvent.JobDeleted.class, "job-1")).isEmpty();
+        edge.unfinished = 0;
+        driver.ensureDeleted(Fixtures.deleteJob("job-1")); // the scheduler asks again
+        assertThat(sink.of(ExecutorEvent.JobDeleted.class, "job-1")).hasSize(1);
+    }
+
     private static final class FakeEdge implements EdgeApi {
         Optional<String> uid = Optional.empty();
         NodeCount nodes = new NodeCount(0, 0);
         boolean nodesFail;
+        int unfinished;
 
         @Override
         public NodeCount nodes(ClusterTarget cluster, String pool) {
@@ -115,6 +127,11 @@ class JobDriverTest {
         @Override
         public Optional<String> jobUid(ClusterTarget cluster, String name) {
             return uid;
+        }
+
+        @Override
+        public int unfinishedPods(ClusterTarget cluster, String name) {
+            return unfinished;
         }
 
         @Override

@@ -145,6 +145,37 @@ class JobLifecycleIT {
     }
 
     @Test
+    void aDeletedJobIsConfirmedOnlyOnceItsTerminatingPodsAreGone() {
+        var knobs = h.sim.kubernetesKnobs(SimHarness.PROJECT, SimHarness.LOCATION, SimHarness.CLUSTER);
+        knobs.podExitTime(Duration.ofSeconds(3)); // the workload takes 3 s to exit after SIGTERM
+        try {
+            h.dispatcher.handle(ensureJob("term-1", "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "60")));
+            h.sink.await(ExecutorEvent.JobRunning.class, "term-1", WAIT);
+
+            h.dispatcher.handle(new EnsureJobDeleted(
+                    Meta.of("test", Instant.now()), "term-1", SimHarness.cluster(), "falcon-term-1"));
+            assertThat(h.sink.of(ExecutorEvent.JobDeleted.class, "term-1"))
+                    .as("not while its pods terminate, holding the chips the next job would get")
+                    .isEmpty();
+
+            h.sink.await(ExecutorEvent.JobDeleted.class, "term-1", WAIT);
+            assertThat(kube().pods()
+                            .inNamespace("default")
+                            .withLabel("falcon-k8s-job", "falcon-term-1")
+                            .list()
+                            .getItems())
+                    .as("reported once the informers saw the last pod go")
+                    .isEmpty();
+            // the scheduler's re-sent deletion is confirmed at once now
+            h.dispatcher.handle(new EnsureJobDeleted(
+                    Meta.of("test", Instant.now()), "term-1", SimHarness.cluster(), "falcon-term-1"));
+            assertThat(h.sink.of(ExecutorEvent.JobDeleted.class, "term-1")).hasSize(2);
+        } finally {
+            knobs.podExitTime(Duration.ZERO);
+        }
+    }
+
+    @Test
     void nonZeroExitFailsTheJob() {
         h.dispatcher.handle(ensureJob(
                 "exit-1", "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "0.3", "FALCON_SIM_EXIT_CODE", "3")));

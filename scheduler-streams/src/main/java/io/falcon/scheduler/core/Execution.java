@@ -140,7 +140,7 @@ final class Execution {
 
     /** Confirms the deletion of an aborting job's Job (then Aborted), or of a finished job's. */
     void onDeleted(ExecutorEvent.JobDeleted deleted, Instant now, Decisions out) {
-        deletions.confirmed(new JobDeletion.Key(deleted.clusterId(), deleted.k8sJobName()), out);
+        deletions.confirmed(new JobDeletion.Key(deleted.clusterId(), deleted.k8sJobName()), now, out);
         ScheduledJob job = state.jobs.get(deleted.jobId());
         if (job != null
                 && job.phase().aborting()

@@ -539,6 +539,10 @@ class SchedulerTest {
         assertThat(f.last("j1").message()).isEqualTo("Pod terminated: OOMKilled (exit code 137)");
         assertThat(f.last("j1").finishedAt()).contains(f.now);
         assertThat(f.commandsOf(ExecutorCommand.EnsureJobDeleted.class)).hasSize(1);
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
+                .as("the pool waits for the Job's pods to be gone")
+                .isEmpty();
+        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).hasSize(1);
     }
 
