@@ -218,6 +218,20 @@ final class Checks {
     }
 
     /**
+     * A job whose pods could pull their image after a transient error (the kubelet's retry got it) does not fail
+     * for the pull: the executor's image-pull grace counts from when the pods could first pull (bound to their
+     * nodes), not from their creation, which for a flex-start pool may be long before its VMs came.
+     */
+    void checkPullsGotPast(Map<String, ScheduledJob> jobs, java.util.Set<String> pulledLate) {
+        for (String id : pulledLate) {
+            ScheduledJob job = jobs.get(id);
+            if (job != null && job.status() == Status.Failed && job.message().startsWith("Pod image pull failed")) {
+                violation("job " + id + " failed for a transient image pull error its pods got past: " + job.message());
+            }
+        }
+    }
+
+    /**
      * A job whose Kubernetes Job someone other than Falcon deleted before it finished ends within the bound (the
      * informer's delete event, else the inventory of its cluster, an orphan grace after its Job was known to exist),
      * beyond the time the executor was down meanwhile; not at its execution deadline, hours later, while its slice

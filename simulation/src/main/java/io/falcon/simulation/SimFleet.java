@@ -61,6 +61,13 @@ final class SimFleet implements GkeApi, EdgeApi {
     private final List<Terminating> terminating = new ArrayList<>();
     /** How long each deleted running pod takes to go, drawn on a stream of its own. */
     private final Random graceRnd;
+    /** Image pulls (transient errors, the binding of pods that cannot pull), drawn on a stream of its own. */
+    private final Random pullRnd;
+
+    private final java.util.Set<String> pulledLate = new java.util.HashSet<>();
+
+    /** Scripted: every Job's pods fail to pull their image for this long once on their nodes (empty: drawn). */
+    private Optional<Duration> pullFailsFor = Optional.empty();
 
     /** Scripted: how long every deleted running pod takes to go (empty: drawn). */
     private Optional<Duration> podExitTime = Optional.empty();
@@ -155,6 +162,8 @@ final class SimFleet implements GkeApi, EdgeApi {
         Optional<PodView.Terminated> terminated = Optional.empty();
         List<JobView.Condition> conditions = List.of();
         boolean runScheduled;
+        /** When its pods were bound to their nodes (PodScheduled True): only then can they pull their image. */
+        Instant scheduledAt;
 
         KJob(
                 ClusterTarget cluster,
@@ -188,7 +197,9 @@ final class SimFleet implements GkeApi, EdgeApi {
             Map<String, Integer> reservationHosts,
             List<String> violations,
             Random handRnd,
-            Random graceRnd) {
+            Random graceRnd,
+            Random pullRnd) {
+        this.pullRnd = pullRnd;
         this.loop = loop;
         this.rnd = rnd;
         this.handRnd = handRnd;
@@ -281,6 +292,11 @@ final class SimFleet implements GkeApi, EdgeApi {
             handDeleted.putIfAbsent(job.falconJobId, loop.now());
         }
         scaleDownLater(job.cluster, job.pool);
+    }
+
+    /** Scripted: the pods bound from now on cannot pull their image for this long (a registry's transient error). */
+    void pullFailsFor(Duration time) {
+        pullFailsFor = Optional.of(time);
     }
 
     /** Scripted: the pods of Jobs deleted from now on take this long to go once their Job is deleted. */
@@ -687,9 +703,6 @@ final class SimFleet implements GkeApi, EdgeApi {
                 pods,
                 loop.now(),
                 plan);
-        if (plan != null && plan.outcome() == Scenario.Outcome.IMAGE_PULL) {
-            job.waiting = Optional.of(new PodView.Waiting("ImagePullBackOff", "Back-off pulling image"));
-        }
         jobs.put(key, job);
         jobCreates.merge(command.jobId(), 1, Integer::sum);
         if (!healed && handRnd.nextDouble() < faults.handDelete()) {
@@ -791,6 +804,7 @@ final class SimFleet implements GkeApi, EdgeApi {
                         job.podPhase,
                         false,
                         Optional.of(job.createdAt),
+                        Optional.ofNullable(job.scheduledAt),
                         "",
                         "",
                         unschedulable,
@@ -808,6 +822,7 @@ final class SimFleet implements GkeApi, EdgeApi {
                         Optional.of(t.uid),
                         "Running",
                         true,
+                        Optional.empty(),
                         Optional.empty(),
                         "",
                         "",
@@ -848,7 +863,6 @@ final class SimFleet implements GkeApi, EdgeApi {
             if (job.runScheduled
                     || job.finished()
                     || job.plan == null
-                    || job.plan.outcome() == Scenario.Outcome.IMAGE_PULL
                     || job.plan.outcome() == Scenario.Outcome.NEVER_SCHEDULED) {
                 continue;
             }
@@ -857,15 +871,51 @@ final class SimFleet implements GkeApi, EdgeApi {
                 continue;
             }
             job.runScheduled = true;
+            if (job.plan.outcome() == Scenario.Outcome.IMAGE_PULL) {
+                // bound to their nodes, where the image cannot be pulled (delays on the pull stream: the other
+                // draws of a seed stay as they were)
+                loop.after(Duration.ofSeconds(1 + pullRnd.nextInt(10)), () -> {
+                    if (jobs.get(key(job.cluster, job.name)) == job && !job.finished()) {
+                        job.scheduledAt = loop.now();
+                        job.waiting = Optional.of(new PodView.Waiting("ImagePullBackOff", "Back-off pulling image"));
+                    }
+                });
+                continue;
+            }
             loop.after(Duration.ofSeconds(1 + rnd.nextInt(10)), () -> {
                 if (jobs.get(key(job.cluster, job.name)) != job || job.finished() || !"Pending".equals(job.podPhase)) {
                     return;
                 }
-                job.podPhase = "Running";
-                sharedPool(job);
-                loop.after(job.plan.runFor(), () -> finish(job));
+                job.scheduledAt = loop.now();
+                if (pullFailsFor.isPresent() || (!healed && pullRnd.nextDouble() < faults.pullError())) {
+                    // the registry fails the first pulls; the kubelet's retry gets the image
+                    job.waiting = Optional.of(
+                            new PodView.Waiting("ErrImagePull", "failed to pull image: 503 Service Unavailable"));
+                    pulledLate.add(job.falconJobId);
+                    loop.after(pullFailsFor.orElseGet(() -> Duration.ofSeconds(10 + pullRnd.nextInt(80))), () -> {
+                        if (jobs.get(key(job.cluster, job.name)) == job
+                                && !job.finished()
+                                && "Pending".equals(job.podPhase)) {
+                            job.waiting = Optional.empty();
+                            run(job);
+                        }
+                    });
+                    return;
+                }
+                run(job);
             });
         }
+    }
+
+    private void run(KJob job) {
+        job.podPhase = "Running";
+        sharedPool(job);
+        loop.after(job.plan.runFor(), () -> finish(job));
+    }
+
+    /** Falcon jobs whose pods could pull their image only after a transient error (they were going to run). */
+    java.util.Set<String> pulledLate() {
+        return pulledLate;
     }
 
     /**

@@ -82,7 +82,8 @@ public final class Simulation {
                 reservations,
                 violations,
                 new Random(scenario.seed() * 977 + 29),
-                new Random(scenario.seed() * 613 + 41));
+                new Random(scenario.seed() * 613 + 41),
+                new Random(scenario.seed() * 307 + 53));
         SchedulerSettings settings = SchedulerSettings.defaults()
                 .withIdleLinger(scenario.idleLinger())
                 .withPriorityAging(scenario.priorityAging());
@@ -196,6 +197,7 @@ public final class Simulation {
                 executor::downBetween);
         checks.checkSuccessesReported(
                 logs.statuses, fleet.succeededJobs(), Duration.ofMinutes(15), executor::downBetween);
+        checks.checkPullsGotPast(scheduler.committed().jobMap(), fleet.pulledLate());
         checks.checkHandDeletionsNoticed(
                 logs.statuses, fleet.handDeletedJobs(), Duration.ofMinutes(30), executor::downBetween);
         Map<String, Integer> outcomes = new TreeMap<>();

@@ -496,6 +496,24 @@ class RecoveryRegressionTest {
     }
 
     @Test
+    void aFlexStartPodThatWaitedForItsVmsGetsTheImagePullGraceFromWhenItCouldPull() {
+        Simulation sim = start(
+                List.of(C0),
+                job("j1")
+                        .supply(SupplyMode.FLEX_START)
+                        .runFor(Duration.ofMinutes(5))
+                        .build());
+        awaitPodsWaitingForNodesInAStockout(sim, "j1");
+        sim.runUntil(() -> false, sim.loop().now().plus(Duration.ofMinutes(20))); // far past the 2 min grace
+        sim.fleet().pullFailsFor(Duration.ofSeconds(60)); // the first pulls fail, the kubelet's retry succeeds
+        sim.fleet().flexStockout(false);
+
+        quiesce(sim); // includes: no job failed for a pull error its pods got past
+        assertThat(last(sim, "j1").status()).isEqualTo(Status.Succeeded);
+        assertThat(sim.fleet().pulledLate()).contains("j1");
+    }
+
+    @Test
     void theSimulationFindsAPoolDeletedUnderALiveJob() {
         // The checks themselves can fail: a pool deleted behind Falcon's back under a running job is reported.
         Simulation sim =

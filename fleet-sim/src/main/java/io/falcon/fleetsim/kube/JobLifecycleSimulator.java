@@ -210,13 +210,10 @@ public final class JobLifecycleSimulator implements AutoCloseable {
             var pods = client.pods().inNamespace(namespace).withName(name);
             pods.edit(p -> {
                 p.getMetadata().setFinalizers(List.of(KUBELET_FINALIZER));
-                return p;
-            });
-            pods.withGracePeriod(graceSeconds).delete();
-            pods.edit(p -> {
                 p.getMetadata().setDeletionGracePeriodSeconds(graceSeconds);
                 return p;
             });
+            pods.withGracePeriod(graceSeconds).delete();
         } catch (KubernetesClientException e) {
             log.debug("terminating pod {}/{} failed code={}", namespace, name, e.getCode());
         }
@@ -375,6 +372,22 @@ public final class JobLifecycleSimulator implements AutoCloseable {
                 if (lostNode(job, pod)) {
                     return;
                 }
+                if (pod.pulledAt != null && !now.isBefore(pod.pulledAt)) {
+                    // the kubelet's retry got the image
+                    pod.phase = SimulatedPod.Phase.RUNNING;
+                    pod.backingOff = false;
+                    pod.startedAt = now;
+                    pod.finishAt = now.plus(job.knobs.runFor());
+                    log.info("pod pulled its image cluster={} job={} pod={}", cluster, job.key(), pod.name);
+                    writePod(job, pod);
+                    if (job.pods.stream()
+                                    .filter(p -> p.phase == SimulatedPod.Phase.RUNNING)
+                                    .count()
+                            >= job.completions) {
+                        announce(job, FleetMilestones.Type.PODS_RUNNING);
+                    }
+                    return;
+                }
                 if (!pod.backingOff && !now.isBefore(pod.scheduledAt.plus(IMAGE_PULL_BACKOFF_AFTER))) {
                     pod.backingOff = true;
                     writePod(job, pod);
@@ -415,6 +428,10 @@ public final class JobLifecycleSimulator implements AutoCloseable {
         pod.scheduledAt = now;
         if (job.knobs.imageMissing()) {
             pod.phase = SimulatedPod.Phase.IMAGE_PULL_FAILING;
+        } else if (!job.knobs.pullFailsFor().isZero()
+                && !job.knobs.pullFailsFor().isNegative()) {
+            pod.phase = SimulatedPod.Phase.IMAGE_PULL_FAILING;
+            pod.pulledAt = now.plus(job.knobs.pullFailsFor());
         } else {
             pod.phase = SimulatedPod.Phase.RUNNING;
             pod.startedAt = now;
