@@ -157,6 +157,17 @@ public final class NodePoolManager implements AutoCloseable {
         clusters.put(cluster.clusterId(), cluster);
     }
 
+    /**
+     * The command partitions of these clusters went to another executor: the pools being created or deleted for them
+     * here stop and are forgotten ({@link NodePoolDriver#forgetClusters}). Their inventories go on (they only report).
+     */
+    public void revoked(java.util.Set<String> clusterIds) {
+        int forgotten = driver.forgetClusters(clusterIds);
+        if (forgotten > 0) {
+            log.info("{} node pool task(s) of clusters {} forgotten", forgotten, clusterIds);
+        }
+    }
+
     /** Forgets a cluster (removed from the registry): no more inventories of it. */
     public void forget(String clusterId) {
         clusters.remove(clusterId);
