@@ -142,6 +142,12 @@ public final class Events {
                 neededSlices);
     }
 
+    /** Every observation of a cluster's absence is a new one (random id): the scheduler takes a repeat as a no-op. */
+    public ExecutorEvent.ClusterGone clusterGone(ClusterTarget c, String message) {
+        return new ExecutorEvent.ClusterGone(
+                Meta.of(producer, clock.instant()), "", c.clusterId(), c.tpuType(), c.resourceName(), message);
+    }
+
     /** Every inventory is a new observation (random id). */
     public ExecutorEvent.JobInventory jobInventory(ClusterTarget c, List<ExecutorEvent.ObservedJob> jobs) {
         return new ExecutorEvent.JobInventory(

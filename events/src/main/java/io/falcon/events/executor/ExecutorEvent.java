@@ -24,7 +24,8 @@ import java.util.Optional;
     @JsonSubTypes.Type(value = ExecutorEvent.NodePoolWaitingForNodes.class, name = "NodePoolWaitingForNodes"),
     @JsonSubTypes.Type(value = ExecutorEvent.ReservationShort.class, name = "ReservationShort"),
     @JsonSubTypes.Type(value = ExecutorEvent.NodePoolInventory.class, name = "NodePoolInventory"),
-    @JsonSubTypes.Type(value = ExecutorEvent.JobInventory.class, name = "JobInventory")
+    @JsonSubTypes.Type(value = ExecutorEvent.JobInventory.class, name = "JobInventory"),
+    @JsonSubTypes.Type(value = ExecutorEvent.ClusterGone.class, name = "ClusterGone")
 })
 public sealed interface ExecutorEvent {
     Meta meta();
@@ -168,6 +169,17 @@ public sealed interface ExecutorEvent {
             jobs = List.copyOf(jobs);
         }
     }
+
+    /**
+     * The GKE cluster clusterResource (projects/P/locations/L/clusters/N) that Falcon's node pools and Kubernetes Jobs
+     * of the clusters row clusterId were created in no longer exists as of meta.occurredAt: GKE's getCluster answers
+     * NOT_FOUND, or a cluster of that name with another id (deleted and created again). Everything Falcon created there
+     * before is gone with it. Reported again while it stays gone. jobId is empty: it is about the cluster; message is
+     * what the executor saw.
+     */
+    record ClusterGone(
+            Meta meta, String jobId, String clusterId, String tpuType, String clusterResource, String message)
+            implements ExecutorEvent {}
 
     /** One Kubernetes Job: its name, the task it runs (falcon.io/job-id), uid, creation time, and whether it ended. */
     record ObservedJob(String name, String falconJobId, String uid, Optional<Instant> createdAt, boolean finished) {}

@@ -44,6 +44,13 @@ public final class JobStatusReconciler implements AutoCloseable {
     private final JobReports reports;
     /** Per GKE cluster (projects/P/locations/L/clusters/N): a moved clusters row has its old and its new one. */
     private final Map<String, Watched> watched = new ConcurrentHashMap<>();
+    /**
+     * GKE clusters that were watched and that GKE no longer knows (deleted): reported gone again at each inventory
+     * while GKE still answers NOT_FOUND, and watched again once it knows one of that name.
+     */
+    private final Map<String, ClusterTarget> gone = new ConcurrentHashMap<>();
+
+    private final Events events;
 
     private final ScheduledFuture<?> recheck;
     private final ScheduledFuture<?> inventory;
@@ -78,6 +85,8 @@ public final class JobStatusReconciler implements AutoCloseable {
         this.clock = clock;
         this.resync = resync;
         this.reports = new JobReports(events, imagePullGrace);
+        this.events = events;
+        clusters.onChange(this::clusterChanged);
         long ms = recheckInterval.toMillis();
         this.recheck = scheduler.scheduleWithFixedDelay(this::recheckAll, ms, ms, TimeUnit.MILLISECONDS);
         long inv = inventoryInterval.toMillis();
@@ -211,7 +220,74 @@ public final class JobStatusReconciler implements AutoCloseable {
         };
     }
 
+    /**
+     * A watched cluster's informers cannot keep their watch (its API server does not answer: the control plane
+     * moved, rotated its CA, or the cluster was deleted): GKE is asked where it is now, at most once per refresh
+     * interval; what it answers comes back through {@link #clusterChanged}.
+     */
+    private void checkWatches() {
+        for (Watched w : watched.values()) {
+            try {
+                if (w.jobs.hasSynced() && (!w.jobs.isWatching() || !w.pods.isWatching())) {
+                    clusters.refresh(w.cluster);
+                }
+            } catch (RuntimeException e) {
+                log.warn("checking the watches of cluster {} failed: {}", w.cluster.clusterId(), e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * The cluster's endpoint or CA changed, or it was created again (a new client is in place): its informers start
+     * again on it; what was created in a cluster deleted since is gone (ClusterGone). The cluster is gone: its
+     * informers stop, and it is reported gone, which ends the jobs that ran there.
+     */
+    void clusterChanged(ClusterTarget cluster, EdgeClusterClients.Refresh change) {
+        Watched old;
+        synchronized (this) {
+            old = watched.remove(cluster.resourceName());
+        }
+        if (old != null) {
+            stop(old);
+        }
+        ClusterTarget target = old == null ? cluster : old.cluster;
+        switch (change) {
+            case GONE -> {
+                gone.put(target.resourceName(), target);
+                reportGone(target, "GKE answers NOT_FOUND for the cluster");
+            }
+            case RECREATED -> {
+                reportGone(target, "GKE knows a new cluster of that name (another id): the old one was deleted");
+                watchSafely(target);
+            }
+            case MOVED -> watchSafely(target);
+            default -> {}
+        }
+    }
+
+    private void reportGone(ClusterTarget cluster, String why) {
+        try (var ignored = Mdc.of("cluster", cluster.clusterId())) {
+            log.warn("GKE cluster {} is gone: {}", cluster.resourceName(), why);
+        }
+        sink.emit(events.clusterGone(cluster, why));
+    }
+
+    private void watchSafely(ClusterTarget cluster) {
+        try {
+            watch(cluster);
+        } catch (RuntimeException e) {
+            log.warn("cannot watch cluster {} again yet: {}", cluster.resourceName(), e.getMessage());
+        }
+    }
+
+    private static void stop(Watched w) {
+        w.jobs.stop();
+        w.pods.stop();
+        w.nodes.stop();
+    }
+
     private void recheckAll() {
+        checkWatches();
         for (Watched w : watched.values()) {
             for (Job job : w.jobs.getStore().list()) {
                 evaluateSafely(w, job.getMetadata().getName());
@@ -331,6 +407,18 @@ public final class JobStatusReconciler implements AutoCloseable {
      * whose pods still terminate.
      */
     public void inventoryAll() {
+        for (ClusterTarget cluster : List.copyOf(gone.values())) {
+            // still gone (reported again, in case the report was lost), or back under that name (watched again)
+            try {
+                clusters.client(cluster);
+                gone.remove(cluster.resourceName());
+                watchSafely(cluster);
+            } catch (RuntimeException e) {
+                if (io.falcon.executor.gke.GkeErrors.is(e, com.google.api.gax.rpc.StatusCode.Code.NOT_FOUND)) {
+                    reportGone(cluster, "GKE answers NOT_FOUND for the cluster");
+                }
+            }
+        }
         for (Watched w : watched.values()) {
             try {
                 if (w.jobs.hasSynced() && w.pods.hasSynced()) {
@@ -373,8 +461,7 @@ public final class JobStatusReconciler implements AutoCloseable {
         recheck.cancel(false);
         inventory.cancel(false);
         for (Watched w : watched.values()) {
-            w.jobs.stop();
-            w.pods.stop();
+            stop(w);
         }
         watched.clear();
     }

@@ -96,6 +96,37 @@ public final class GkeFleet implements AutoCloseable {
         registrars.put(ref, registrar);
     }
 
+    /**
+     * The cluster's control plane moved: its Kubernetes API is at another endpoint and presents another CA (an IP
+     * or credential rotation); getCluster says so from now on.
+     */
+    public synchronized void rotateEndpoint(ClusterRef ref, String kubernetesUrl, String caCertBase64) {
+        SimulatedCluster c = cluster(ref);
+        c.kubernetesUrl = kubernetesUrl;
+        c.caCertificateBase64 = caCertBase64;
+    }
+
+    /**
+     * The cluster is deleted: getCluster and every call about it or its node pools answer NOT_FOUND, and its pools go
+     * with it (their reservation capacity is released). Adding it again makes a new, empty cluster with a new id.
+     */
+    public synchronized void removeCluster(ClusterRef ref) {
+        SimulatedCluster c = cluster(ref);
+        for (SimulatedNodePool pool : c.pools.values()) {
+            pool.deleted = true; // no late node registration
+            if (pool.consumedReservation != null) {
+                reservations.release(pool.consumedReservation, pool.hosts);
+                pool.consumedReservation = null;
+            }
+        }
+        c.pools.clear();
+        clusters.remove(ref);
+        registrars.remove(ref);
+        // listed by listOperations like GKE's own record of the deletion
+        Operation op = startOperation(ref, Operation.Type.DELETE_CLUSTER, ref.path());
+        finishOperation(op.getName(), null);
+    }
+
     public synchronized NodePoolKnobs knobs(ClusterRef ref) {
         return cluster(ref).knobs;
     }
@@ -108,6 +139,7 @@ public final class GkeFleet implements AutoCloseable {
                 .setLocation(ref.location())
                 .setZone(ref.location())
                 .setSelfLink(API_BASE + ref.path())
+                .setId(c.id)
                 // The sim serves plain HTTP, so the endpoint is a full URL rather than GKE's bare IP.
                 .setEndpoint(c.kubernetesUrl)
                 .setMasterAuth(MasterAuth.newBuilder().setClusterCaCertificate(c.caCertificateBase64))

@@ -281,6 +281,11 @@ public final class EdgeKubernetes implements AutoCloseable {
                 .build();
     }
 
+    /** The API server's own port (the sim's controllers talk to it directly; clients through its endpoint). */
+    public int port() {
+        return server.getPort();
+    }
+
     public String url() {
         return "http://127.0.0.1:" + server.getPort();
     }

@@ -202,6 +202,62 @@ final class Execution {
         }
     }
 
+    /**
+     * The GKE cluster a row's pools and Kubernetes Jobs were created in is gone (GKE answered NOT_FOUND, or the cluster
+     * of that name is a new one): what Falcon had there before the observation is gone with it. Its pools and Job
+     * deletions are forgotten, and the jobs that took their queue's slot there before the observation end: Failed
+     * (NodePoolFailed while provisioning, JobFailed after) with a Message naming the cluster, or Aborted if aborting,
+     * with no Job left to delete. A job that took its slot after the observation (on a cluster of that name created
+     * again) is left alone, so a late or repeated report harms nothing.
+     */
+    void onClusterGone(ExecutorEvent.ClusterGone gone, Instant now, Decisions out) {
+        Instant observed = gone.meta().occurredAt();
+        java.util.function.Predicate<Optional<ScheduledJob>> before = job -> job.flatMap(ScheduledJob::slotTakenAt)
+                .map(at -> !at.isAfter(observed))
+                .orElse(true);
+        List<ScheduledJob> affected = state.jobs.values().stream()
+                .filter(job ->
+                        job.phase() != Phase.DONE && job.phase() != Phase.WAITING && job.phase() != Phase.UNPLACED)
+                .filter(job -> job.clusterId().filter(gone.clusterId()::equals).isPresent())
+                .filter(job -> job.target()
+                        .filter(t -> t.resourceName().equals(gone.clusterResource()))
+                        .isPresent())
+                .filter(job -> before.test(Optional.of(job)))
+                .sorted(java.util.Comparator.comparing(ScheduledJob::seq))
+                .toList();
+        for (NodePool pool : List.copyOf(state.pools.values())) {
+            if (!pool.clusterId().equals(gone.clusterId())
+                    || !pool.target().resourceName().equals(gone.clusterResource())) {
+                continue;
+            }
+            // created for (or last held by) a job that took its slot there before the observation
+            if (before.test(pool.heldBy().or(pool::lastHolder).flatMap(state::liveOrRetired))) {
+                state.removePool(pool.key());
+                out.poolChanged(pool.key());
+            }
+        }
+        for (JobDeletion deletion : List.copyOf(state.deletions.values())) {
+            if (deletion.target().resourceName().equals(gone.clusterResource())
+                    && deletion.key().clusterId().equals(gone.clusterId())
+                    && before.test(state.liveOrRetired(deletion.jobId()))) {
+                deletions.confirmed(deletion.key(), now, out);
+            }
+        }
+        String message = Messages.clusterGone(gone.clusterResource(), gone.message());
+        for (ScheduledJob stale : affected) {
+            ScheduledJob job = state.jobs.get(stale.id());
+            if (job == null || job.phase() == Phase.DONE) {
+                continue;
+            }
+            if (job.phase().aborting()) {
+                ending.end(job, Status.Aborted, Optional.empty(), Messages.aborted(), true, now, out);
+            } else {
+                Reason reason = job.phase() == Phase.PROVISIONING ? Reason.NodePoolFailed : Reason.JobFailed;
+                ending.end(job, Status.Failed, Optional.of(reason), message, true, now, out);
+            }
+        }
+    }
+
     /** By when the job's Kubernetes Job surely existed, as far as the scheduler knows. */
     private Optional<Instant> existedBy(ScheduledJob job) {
         return job.dispatchedAt().or(() -> job.phaseSince().map(since -> since.plus(state.settings.submitDeadline())));

@@ -78,6 +78,13 @@ public final class Messages {
                 + " cluster " + clusterId + " no longer lists it); its pods are gone with it";
     }
 
+    /** The GKE cluster the job's node pool and Kubernetes Job were in is gone (deleted, or deleted and re-created). */
+    public static String clusterGone(String clusterResource, String detail) {
+        return "GKE cluster " + clusterResource + " no longer exists (deleted, or deleted and created again): this"
+                + " job's node pool and Kubernetes Job there are gone with it"
+                + (detail.isBlank() ? "" : " (" + detail + ")");
+    }
+
     public static String dispatching() {
         return "Node pool 就绪,正在提交 K8s Job...";
     }

@@ -92,6 +92,10 @@ import java.util.Set;
  *   <li>JobDeleted (the Job and every pod of it that had not finished are gone): the deletion is confirmed; an
  *       aborting job whose Job it was takes the <i>end path</i> as Aborted, with no deletion left to ask for; the
  *       READY pool a finished job kept until then goes on as in the <i>end path</i> (4).</li>
+ *   <li>ClusterGone (the GKE cluster a row's pools and Jobs were created in is deleted, or deleted and created
+ *       again): its pools and Job deletions created before the observation are forgotten (gone with it), and the
+ *       jobs that had taken their slot there before it end (Failed NodePoolFailed / JobFailed naming the cluster, or
+ *       Aborted); jobs placed there after it are left alone.</li>
  *   <li>NodePoolInventory / JobInventory: the orphan sweeps ({@link Orphans}); before them, a job whose Kubernetes
  *       Job a JobInventory of its own cluster no longer lists, an orphan grace after the Job surely existed, ends
  *       Failed/JobFailed: the Job was deleted outside Falcon and no informer saw it go.</li>
@@ -389,6 +393,8 @@ public final class Scheduler {
         } else if (event instanceof ExecutorEvent.JobInventory inventory) {
             execution.onJobInventory(inventory, now, out);
             orphans.onJobInventory(inventory, now, out);
+        } else if (event instanceof ExecutorEvent.ClusterGone gone) {
+            execution.onClusterGone(gone, now, out);
         }
         return finished(out);
     }
