@@ -664,10 +664,40 @@ public final class GkeFleet implements AutoCloseable {
         log.info("node pool deleted cluster={} pool={}", c.ref.name(), pool.name());
     }
 
-    /** Takes reservation capacity for a pool with a specific reservation affinity; returns an error if impossible. */
+    /**
+     * Takes reservation capacity for a pool with a specific reservation affinity; returns an error if impossible. A
+     * pool whose affinity is ANY, or that sets none (GKE's default is ANY, as Compute's), consumes a matching
+     * reservation that does not require specific consumption if one has room for its VMs, else runs on demand; a
+     * NO_RESERVATION pool, and a flex-start one (its VMs come from Dynamic Workload Scheduler), consume none.
+     */
     private com.google.rpc.Status consumeReservation(SimulatedCluster c, SimulatedNodePool pool) {
+        if (reservations == null) {
+            return null;
+        }
         Optional<String> wanted = reservationName(pool.proto);
-        if (wanted.isEmpty() || reservations == null) {
+        if (wanted.isEmpty()) {
+            ReservationAffinity.Type type =
+                    pool.proto.getConfig().getReservationAffinity().getConsumeReservationType();
+            boolean any =
+                    type == ReservationAffinity.Type.ANY_RESERVATION || type == ReservationAffinity.Type.UNSPECIFIED;
+            if (any && !isFlexStart(pool.proto)) {
+                reservations
+                        .anyMatching(
+                                c.ref.project(),
+                                c.ref.location(),
+                                pool.proto.getConfig().getMachineType(),
+                                pool.hosts)
+                        .filter(r -> reservations.tryConsume(r.key(), pool.hosts))
+                        .ifPresent(r -> {
+                            pool.consumedReservation = r.key();
+                            log.info(
+                                    "node pool {} of cluster {} consumes reservation {} (affinity {})",
+                                    pool.name(),
+                                    c.ref.name(),
+                                    r.key().path(),
+                                    type);
+                        });
+            }
             return null;
         }
         String value = wanted.get();
