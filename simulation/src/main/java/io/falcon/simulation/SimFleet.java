@@ -61,6 +61,9 @@ final class SimFleet implements GkeApi, EdgeApi {
     private final List<Terminating> terminating = new ArrayList<>();
     /** How long each deleted running pod takes to go, drawn on a stream of its own. */
     private final Random graceRnd;
+    /** Scale-ups of pools the autoscaler scaled down after they came with their nodes, on a stream of their own. */
+    private final Random scaleRnd;
+
     /** Image pulls (transient errors, the binding of pods that cannot pull), drawn on a stream of its own. */
     private final Random pullRnd;
 
@@ -68,6 +71,9 @@ final class SimFleet implements GkeApi, EdgeApi {
 
     /** Scripted: every Job's pods fail to pull their image for this long once on their nodes (empty: drawn). */
     private Optional<Duration> pullFailsFor = Optional.empty();
+
+    /** Scripted: the last node of a multi-host pool that becomes RUNNING from now on comes this late (empty: drawn). */
+    private Optional<Duration> lastNodeDelay = Optional.empty();
 
     /** Scripted: how long every deleted running pod takes to go (empty: drawn). */
     private Optional<Duration> podExitTime = Optional.empty();
@@ -129,6 +135,10 @@ final class SimFleet implements GkeApi, EdgeApi {
         boolean stockedOut;
         /** How long it stays idle before the autoscaler takes its nodes away. */
         Duration scaleDownAfter = Duration.ofHours(6);
+        /** Created as a flex-start pool (from zero); else it came with its nodes and may lose them to a scale-down. */
+        boolean createdFlex;
+        /** Counts the autoscaler's scale-downs: node registrations under way before one are void. */
+        int nodeGen;
 
         Pool(
                 ClusterTarget cluster,
@@ -198,8 +208,10 @@ final class SimFleet implements GkeApi, EdgeApi {
             List<String> violations,
             Random handRnd,
             Random graceRnd,
-            Random pullRnd) {
+            Random pullRnd,
+            Random scaleRnd) {
         this.pullRnd = pullRnd;
+        this.scaleRnd = scaleRnd;
         this.loop = loop;
         this.rnd = rnd;
         this.handRnd = handRnd;
@@ -292,6 +304,11 @@ final class SimFleet implements GkeApi, EdgeApi {
             handDeleted.putIfAbsent(job.falconJobId, loop.now());
         }
         scaleDownLater(job.cluster, job.pool);
+    }
+
+    /** Scripted: the last node of each multi-host pool that becomes RUNNING from now on registers this late. */
+    void lastNodeDelay(Duration delay) {
+        lastNodeDelay = Optional.of(delay);
     }
 
     /** Scripted: the pods bound from now on cannot pull their image for this long (a registry's transient error). */
@@ -388,7 +405,12 @@ final class SimFleet implements GkeApi, EdgeApi {
         boolean flex = command.supplyMode() == null || command.supplyMode() == SupplyMode.FLEX_START;
         pool.visibleAt = flex ? loop.now().plusSeconds(rnd.nextInt(90)) : loop.now();
         pool.fromZero = flex;
+        pool.createdFlex = flex;
         pool.scaleDownAfter = Duration.ofMinutes(10 + rnd.nextInt(360));
+        if (!flex) {
+            // the consolidation delay Falcon sets on reservation and on-demand pools (its default)
+            pool.scaleDownAfter = Duration.ofMinutes(10);
+        }
         String op = "operation-" + (++opSeq);
         pool.createOp = op;
         pool.createOpName = op;
@@ -461,6 +483,15 @@ final class SimFleet implements GkeApi, EdgeApi {
                     registerNodes(pool, Duration.ofSeconds(10));
                 }
             });
+        } else if (lastNodeDelay.isPresent() && pool.hosts > 1 && !healed) {
+            // scripted: all but the last node come at once, the last one late
+            registerNodes(pool, Duration.ofSeconds(30), pool.hosts - 1);
+            int gen = pool.nodeGen;
+            loop.after(lastNodeDelay.get(), () -> {
+                if (pool.nodeGen == gen) {
+                    registerNodes(pool, Duration.ofSeconds(1), 1);
+                }
+            });
         } else if (!pool.nodesNever) {
             registerNodes(
                     pool, late ? Duration.ofMinutes(15 + rnd.nextInt(30)) : Duration.ofSeconds(5 + rnd.nextInt(180)));
@@ -473,6 +504,8 @@ final class SimFleet implements GkeApi, EdgeApi {
      * once.
      */
     private void scaleUp(Pool pool) {
+        // a pool scaled down after it came with its nodes draws on a stream of its own: the seeds' other draws stay
+        Random r = pool.createdFlex ? rnd : scaleRnd;
         if (!pool.fromZero
                 || pool.scaling
                 || pool.stopping
@@ -482,14 +515,14 @@ final class SimFleet implements GkeApi, EdgeApi {
                 || (pool.stockedOut && !healed)) {
             return;
         }
-        if (!healed && (stockout || chance(faults.neverNodes()))) {
+        if (!healed && (stockout || chance(faults.neverNodes(), r))) {
             pool.stockedOut = true;
             return;
         }
         pool.scaling = true;
-        Duration wait = !healed && chance(faults.lateNodes())
-                ? Duration.ofMinutes(15 + rnd.nextInt(45))
-                : Duration.ofSeconds(20 + rnd.nextInt(300));
+        Duration wait = !healed && chance(faults.lateNodes(), r)
+                ? Duration.ofMinutes(15 + r.nextInt(45))
+                : Duration.ofSeconds(20 + r.nextInt(300));
         loop.after(wait, () -> {
             pool.scaling = false;
             if (pools.get(key(pool.cluster, pool.name)) == pool && !pool.stopping && wanted(pool)) {
@@ -509,31 +542,61 @@ final class SimFleet implements GkeApi, EdgeApi {
                         && "Pending".equals(j.podPhase));
     }
 
-    /** The autoscaler takes an idle flex-start pool's nodes away once it has been idle for its scale-down time. */
+    /**
+     * The autoscaler takes an idle pool's nodes away once they have been unneeded (no Job's pods on them) for the
+     * pool's consolidation delay, the whole slice at once (a multi-host slice scales atomically between 0 and all of
+     * its VMs): a flex-start pool after its Job, a reservation or on-demand one also while its nodes are still
+     * registering and no Job is there yet (its VMs that had not registered are not created any more). It comes back
+     * for pending pods that select it.
+     */
     private void scaleDownLater(ClusterTarget cluster, String name) {
         Pool pool = pools.get(key(cluster, name));
-        if (pool == null || !pool.fromZero) {
+        if (pool == null || (!pool.fromZero && !pool.createdFlex && pool.status != PoolStatus.RUNNING)) {
+            return;
+        }
+        if (pool.createdFlex && !pool.fromZero) {
             return;
         }
         loop.after(pool.scaleDownAfter, () -> {
             boolean busy = jobs.values().stream()
                     .anyMatch(j -> j.cluster.equals(pool.cluster) && j.pool.equals(pool.name) && !j.finished());
-            if (pools.get(key(pool.cluster, pool.name)) == pool && !pool.stopping && !busy && !pool.scaling) {
+            if (pools.get(key(pool.cluster, pool.name)) == pool
+                    && !pool.stopping
+                    && pool.status == PoolStatus.RUNNING
+                    && !busy
+                    && !pool.scaling
+                    && pool.registered > 0) {
                 pool.registered = 0;
                 pool.ready = 0;
+                pool.nodeGen++;
+                pool.fromZero = true; // back for pending pods
+                pool.nodesNever = false;
             }
         });
     }
 
     private void registerNodes(Pool pool, Duration within) {
-        for (int i = 0; i < pool.hosts; i++) {
+        registerNodes(pool, within, pool.hosts);
+    }
+
+    private void registerNodes(Pool pool, Duration within, int count) {
+        int gen = pool.nodeGen;
+        for (int i = 0; i < count; i++) {
             Duration at = Duration.ofMillis((long) (rnd.nextDouble() * within.toMillis()));
             loop.after(at, () -> {
-                if (pools.get(key(pool.cluster, pool.name)) == pool && !pool.stopping && pool.registered < pool.hosts) {
+                if (pools.get(key(pool.cluster, pool.name)) == pool
+                        && !pool.stopping
+                        && pool.nodeGen == gen
+                        && pool.registered < pool.hosts) {
                     pool.registered++;
+                    if (pool.registered == 1 && !pool.createdFlex && !pool.fromZero) {
+                        // its first node is there: unneeded until a Job's pods come
+                        scaleDownLater(pool.cluster, pool.name);
+                    }
                     loop.after(Duration.ofSeconds(2 + rnd.nextInt(20)), () -> {
                         if (pools.get(key(pool.cluster, pool.name)) == pool
                                 && !pool.stopping
+                                && pool.nodeGen == gen
                                 && pool.ready < pool.registered) {
                             pool.ready++;
                             schedulePods();
@@ -988,7 +1051,11 @@ final class SimFleet implements GkeApi, EdgeApi {
     // ---- faults ----
 
     private boolean chance(double p) {
-        return p > 0 && rnd.nextDouble() < p;
+        return chance(p, rnd);
+    }
+
+    private static boolean chance(double p, Random r) {
+        return p > 0 && r.nextDouble() < p;
     }
 
     private void maybeFail(String call) {

@@ -83,7 +83,8 @@ public final class Simulation {
                 violations,
                 new Random(scenario.seed() * 977 + 29),
                 new Random(scenario.seed() * 613 + 41),
-                new Random(scenario.seed() * 307 + 53));
+                new Random(scenario.seed() * 307 + 53),
+                new Random(scenario.seed() * 829 + 61));
         SchedulerSettings settings = SchedulerSettings.defaults()
                 .withIdleLinger(scenario.idleLinger())
                 .withPriorityAging(scenario.priorityAging());

@@ -131,7 +131,8 @@ class RecoveryRegressionTest {
         sim.executor().crash(Duration.ofMinutes(1));
         sim.runUntil(() -> false, waiting.plus(Duration.ofMinutes(25)));
 
-        assertThat(sim.job("j1").map(ScheduledJob::phase)).contains(Phase.PROVISIONING);
+        // still waiting for its nodes (once the pool has been without nodes for its create timeout and its
+        // consolidation delay, its Job is submitted and the wait goes on for the Job's pods)
         assertThat(last(sim, "j1").reason()).contains(Reason.WaitingForNode);
         quiesce(sim);
         assertThat(statuses(sim, "j1"))
@@ -511,6 +512,48 @@ class RecoveryRegressionTest {
         quiesce(sim); // includes: no job failed for a pull error its pods got past
         assertThat(last(sim, "j1").status()).isEqualTo(Status.Succeeded);
         assertThat(sim.fleet().pulledLate()).contains("j1");
+    }
+
+    @Test
+    void aMultiHostPoolScaledToZeroWhileItsJobWaitsForTheLastNodeComesBackForTheJob() {
+        // a 4x4 slice: four VMs; three come, the fourth 40 minutes later. Their nodes sit unneeded (no Job yet), and
+        // the autoscaler takes the slice back after the pool's 10-minute consolidation delay
+        Simulation sim = start(
+                List.of(C0),
+                job("j1")
+                        .supply(SupplyMode.ON_DEMAND)
+                        .topology("4x4")
+                        .runFor(Duration.ofMinutes(5))
+                        .build());
+        sim.fleet().lastNodeDelay(Duration.ofMinutes(40));
+
+        quiesce(sim); // on the old code: stuck WaitingForNode at 0/4 forever
+        assertThat(last(sim, "j1").status()).isEqualTo(Status.Succeeded);
+        assertThat(statuses(sim, "j1"))
+                .anyMatch(s -> s.message().contains("0/4 expected node(s)")
+                        || s.message().contains("/4"));
+    }
+
+    @Test
+    void aMultiHostPoolScaledToZeroWhileTheExecutorWasDownComesBackForTheJob() {
+        Simulation sim = start(
+                List.of(C0),
+                job("j1")
+                        .supply(SupplyMode.ON_DEMAND)
+                        .topology("4x4")
+                        .runFor(Duration.ofMinutes(5))
+                        .build());
+        sim.fleet().lastNodeDelay(Duration.ofMinutes(40));
+        assertThat(sim.runUntil(
+                        () -> statuses(sim, "j1").stream()
+                                .anyMatch(st -> st.message().contains("3/4 expected node(s) registered")),
+                        LATE))
+                .isTrue();
+        // down while the autoscaler takes the slice back: the restarted process never saw the nodes go
+        sim.executor().crash(Duration.ofMinutes(12));
+
+        quiesce(sim);
+        assertThat(last(sim, "j1").status()).isEqualTo(Status.Succeeded);
     }
 
     @Test

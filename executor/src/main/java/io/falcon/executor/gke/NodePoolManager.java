@@ -38,7 +38,8 @@ public final class NodePoolManager implements AutoCloseable {
             Duration visibilityGrace,
             Duration inventoryInterval,
             Duration maxBackoff,
-            int deleteFailuresReported) {
+            int deleteFailuresReported,
+            NodePoolSpec.ScaleDown scaleDown) {
         public Settings {
             Objects.requireNonNull(createTimeout, "createTimeout");
             Objects.requireNonNull(pollInterval, "pollInterval");
@@ -54,12 +55,24 @@ public final class NodePoolManager implements AutoCloseable {
                     config.visibilityGrace(),
                     config.inventoryInterval(),
                     config.maxBackoff(),
-                    config.deleteFailuresReported());
+                    config.deleteFailuresReported(),
+                    config.scaleDown());
         }
 
         public PoolReconciler.Settings reconciler() {
             return new PoolReconciler.Settings(
-                    createTimeout, pollInterval, visibilityGrace, maxBackoff, deleteFailuresReported);
+                    createTimeout,
+                    pollInterval,
+                    visibilityGrace,
+                    maxBackoff,
+                    deleteFailuresReported,
+                    java.util.Map.of(
+                            io.falcon.events.executor.SupplyMode.RESERVATION,
+                            scaleDown.reservation(),
+                            io.falcon.events.executor.SupplyMode.ON_DEMAND,
+                            scaleDown.onDemand(),
+                            io.falcon.events.executor.SupplyMode.FLEX_START,
+                            scaleDown.flexStart()));
         }
     }
 
