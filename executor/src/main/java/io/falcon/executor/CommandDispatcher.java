@@ -51,6 +51,15 @@ public final class CommandDispatcher {
     }
 
     /**
+     * The command partitions of these clusters went to another executor (or this loop lost them): the work in memory
+     * their commands started stops. Only the node pools have any (JobDriver keeps nothing between commands; the
+     * informers only report, and two executors reporting the same observation is harmless).
+     */
+    public void revoked(Set<String> clusterIds) {
+        nodePools.revoked(clusterIds);
+    }
+
+    /**
      * First time a GKE cluster is seen (a command, or the clusters registry): report its node pools at once and start
      * its job/pod informers. Per GKE cluster (projects/P/locations/L/clusters/N), not per clusters row: when a row
      * moves to another cluster, commands keep coming for both (the cleanup of what was created at the old one, the

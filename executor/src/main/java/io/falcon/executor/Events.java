@@ -122,6 +122,21 @@ public final class Events {
                 expected);
     }
 
+    /** The node count of a pool that pods of the job's Job wait for (the informers see them Unschedulable). */
+    public ExecutorEvent.NodePoolWaitingForNodes podsWaitingForNodes(
+            String jobId, String clusterId, String tpuType, String pool, int registered, int ready, int expected) {
+        return new ExecutorEvent.NodePoolWaitingForNodes(
+                meta("PodsWaitingForNodes", clusterId, pool, jobId, registered + "/" + ready + "/" + expected),
+                jobId,
+                clusterId,
+                tpuType,
+                pool,
+                registered,
+                ready,
+                expected,
+                true);
+    }
+
     /** The id includes the command's, so each re-sent EnsureNodePool gets its own answer. */
     public ExecutorEvent.ReservationShort reservationShort(
             String jobId,
@@ -140,6 +155,12 @@ public final class Events {
                 reservation,
                 remainingSlices,
                 neededSlices);
+    }
+
+    /** Every observation of a cluster's absence is a new one (random id): the scheduler takes a repeat as a no-op. */
+    public ExecutorEvent.ClusterGone clusterGone(ClusterTarget c, String message) {
+        return new ExecutorEvent.ClusterGone(
+                Meta.of(producer, clock.instant()), "", c.clusterId(), c.tpuType(), c.resourceName(), message);
     }
 
     /** Every inventory is a new observation (random id). */

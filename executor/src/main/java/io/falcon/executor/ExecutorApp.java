@@ -125,7 +125,8 @@ public final class ExecutorApp implements AutoCloseable {
                             dispatcher::handle,
                             clock,
                             config.producerName())
-                    .onDeadLetter(metrics::deadLetter));
+                    .onDeadLetter(metrics::deadLetter)
+                    .onRevoked(dispatcher::revoked));
         }
         this.knownClusters = new KnownClusters(edgeClients);
         this.isolation = new IsolationActuator(config.kafka(), config.groupId() + "-isolation", knownClusters, clock);

@@ -6,7 +6,6 @@ import io.falcon.executor.k8s.JobStatusReconciler;
 import io.falcon.executor.kafka.KafkaEventSink;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,7 +49,7 @@ public final class ExecutorHeartbeats implements Runnable {
     void beat() {
         Instant passBegan = clock.instant();
         boolean reportAgain = sink.failedSince().isPresent();
-        List<String> observed = reconciler.observeAll(reportAgain);
+        var observed = reconciler.observeAll(reportAgain, passBegan);
         sink.flush();
         if (reportAgain) {
             sink.reportedAgainFrom(passBegan);
@@ -65,7 +64,7 @@ public final class ExecutorHeartbeats implements Runnable {
                 "",
                 instance,
                 observed.stream()
-                        .map(cluster -> new ExecutorEvent.ClusterObserved(cluster, through))
+                        .map(c -> new ExecutorEvent.ClusterObserved(c.clusterResource(), through, c.observingSince()))
                         .toList()));
     }
 }

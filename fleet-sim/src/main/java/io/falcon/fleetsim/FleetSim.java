@@ -9,6 +9,7 @@ import io.falcon.fleetsim.gke.GkeFleet;
 import io.falcon.fleetsim.gke.GkeServer;
 import io.falcon.fleetsim.gke.NodePoolKnobs;
 import io.falcon.fleetsim.kube.EdgeKubernetes;
+import io.falcon.fleetsim.kube.EndpointProxy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -40,6 +41,11 @@ public final class FleetSim implements AutoCloseable {
     private final FleetRecord record;
     private final FleetMilestones milestones;
     private final ApiCalls calls;
+    /** The public endpoint of each cluster's Kubernetes API (what getCluster gives), in front of its API server. */
+    private final Map<ClusterRef, EndpointProxy> endpoints = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private final Map<ClusterRef, String> tpuTypes = new java.util.concurrent.ConcurrentHashMap<>();
+    private FleetSimConfig config;
 
     private FleetSim(
             ReservationStore reservations,
@@ -58,7 +64,7 @@ public final class FleetSim implements AutoCloseable {
         this.reservations = reservations;
         this.policies = policies;
         this.gke = gke;
-        this.edges = edges;
+        this.edges = new java.util.concurrent.ConcurrentHashMap<>(edges);
         this.knobs = knobs;
         this.gkeServer = gkeServer;
         this.computeServer = computeServer;
@@ -77,6 +83,8 @@ public final class FleetSim implements AutoCloseable {
             started.add(gke);
             Map<ClusterRef, EdgeKubernetes> edges = new LinkedHashMap<>();
             Map<ClusterRef, NodePoolKnobs> knobs = new LinkedHashMap<>();
+            Map<ClusterRef, EndpointProxy> endpoints = new LinkedHashMap<>();
+            Map<ClusterRef, String> tpuTypes = new LinkedHashMap<>();
             for (EdgeClusterConfig cluster : config.clusters()) {
                 ClusterRef ref = cluster.ref();
                 if (edges.containsKey(ref)) {
@@ -92,10 +100,14 @@ public final class FleetSim implements AutoCloseable {
                         calls,
                         gke.pendingPods(ref));
                 started.add(edge);
+                EndpointProxy endpoint = EndpointProxy.to(edge.port());
+                started.add(endpoint);
                 NodePoolKnobs clusterKnobs = new NodePoolKnobs(config.poolCreationDelay(), config.poolDeletionDelay());
-                gke.addCluster(ref, cluster.tpuType(), edge.url(), fakeCaCertificate(), clusterKnobs, edge.nodes());
+                gke.addCluster(ref, cluster.tpuType(), endpoint.url(), fakeCaCertificate(), clusterKnobs, edge.nodes());
                 edges.put(ref, edge);
+                endpoints.put(ref, endpoint);
                 knobs.put(ref, clusterKnobs);
+                tpuTypes.put(ref, cluster.tpuType());
                 for (ReservationConfig r : cluster.reservations()) {
                     reservations.define(
                             ref.project(),
@@ -111,8 +123,12 @@ public final class FleetSim implements AutoCloseable {
             ComputeRestServer computeServer =
                     new ComputeRestServer(reservations, policies, config.computePort(), calls);
             started.add(computeServer);
-            return new FleetSim(
+            FleetSim sim = new FleetSim(
                     reservations, policies, gke, edges, knobs, gkeServer, computeServer, record, milestones, calls);
+            sim.endpoints.putAll(endpoints);
+            sim.tpuTypes.putAll(tpuTypes);
+            sim.config = config;
+            return sim;
         } catch (IOException | RuntimeException e) {
             for (AutoCloseable c : started) {
                 closeQuietly(c);
@@ -136,7 +152,56 @@ public final class FleetSim implements AutoCloseable {
 
     /** Master URL of a cluster's Kubernetes API, "http://127.0.0.1:PORT"; also what getCluster returns as endpoint. */
     public String kubernetesUrl(String project, String location, String cluster) {
-        return edge(project, location, cluster).url();
+        edge(project, location, cluster);
+        return endpoints.get(new ClusterRef(project, location, cluster)).url();
+    }
+
+    /**
+     * The cluster's control plane moves (an IP rotation, a credential rotation): its Kubernetes API is at a new
+     * endpoint from now on, presenting another CA, and getCluster says so; the old endpoint refuses connections and
+     * its open ones (watches) are cut. Everything in the cluster stays as it was.
+     */
+    public synchronized void rotateEndpoint(String project, String location, String cluster) {
+        ClusterRef ref = new ClusterRef(project, location, cluster);
+        EdgeKubernetes edge = edge(project, location, cluster);
+        EndpointProxy old = endpoints.get(ref);
+        EndpointProxy moved = EndpointProxy.to(edge.port());
+        endpoints.put(ref, moved);
+        gke.rotateEndpoint(ref, moved.url(), rotatedCaCertificate());
+        old.close();
+        log.info("cluster {} control plane moved to {}", ref.path(), moved.url());
+    }
+
+    /**
+     * The GKE cluster is deleted: GKE answers NOT_FOUND for it and its node pools (gone with it), its Kubernetes API
+     * endpoint refuses connections, and everything in it is gone.
+     */
+    public synchronized void deleteCluster(String project, String location, String cluster) {
+        ClusterRef ref = new ClusterRef(project, location, cluster);
+        EdgeKubernetes edge = edge(project, location, cluster);
+        gke.removeCluster(ref);
+        endpoints.remove(ref).close();
+        edges.remove(ref);
+        edge.close();
+        log.info("cluster {} deleted", ref.path());
+    }
+
+    /**
+     * A cluster of the same name is created again after {@link #deleteCluster}: a new, empty cluster (no node pools,
+     * no Jobs, no nodes) with a new id and a new endpoint. Its node-pool knobs are the old ones.
+     */
+    public synchronized void createClusterAgain(String project, String location, String cluster) {
+        ClusterRef ref = new ClusterRef(project, location, cluster);
+        if (edges.containsKey(ref) || !knobs.containsKey(ref)) {
+            throw new IllegalStateException("cluster " + ref.path() + " exists, or never did");
+        }
+        EdgeKubernetes edge = EdgeKubernetes.start(
+                ref.name(), 0, config.clock(), config.simulatorTick(), record, milestones, calls, gke.pendingPods(ref));
+        EndpointProxy endpoint = EndpointProxy.to(edge.port());
+        gke.addCluster(ref, tpuTypes.get(ref), endpoint.url(), fakeCaCertificate(), knobs.get(ref), edge.nodes());
+        edges.put(ref, edge);
+        endpoints.put(ref, endpoint);
+        log.info("cluster {} created again at {}", ref.path(), endpoint.url());
     }
 
     /** Node pool timing and failure knobs of one cluster. */
@@ -201,9 +266,18 @@ public final class FleetSim implements AutoCloseable {
      * away: the sim serves plain HTTP and nothing is ever signed with it.
      */
     public static String fakeCaCertificate() {
-        try (var in = FleetSim.class.getResourceAsStream("fake-cluster-ca.pem")) {
+        return caCertificate("fake-cluster-ca.pem");
+    }
+
+    /** Another such certificate: the CA a cluster presents after {@link #rotateEndpoint}. */
+    public static String rotatedCaCertificate() {
+        return caCertificate("fake-cluster-ca-rotated.pem");
+    }
+
+    private static String caCertificate(String resource) {
+        try (var in = FleetSim.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException("fake-cluster-ca.pem missing from the fleet-sim jar");
+                throw new IllegalStateException(resource + " missing from the fleet-sim jar");
             }
             return Base64.getEncoder().encodeToString(in.readAllBytes());
         } catch (IOException e) {
@@ -216,6 +290,7 @@ public final class FleetSim implements AutoCloseable {
         closeQuietly(computeServer);
         closeQuietly(gkeServer);
         closeQuietly(gke);
+        endpoints.values().forEach(FleetSim::closeQuietly);
         edges.values().forEach(FleetSim::closeQuietly);
         closeQuietly(record);
         log.info("fleet-sim stopped");

@@ -287,6 +287,46 @@ class JobLifecycleSimulatorTest {
     }
 
     @Test
+    void aDeletedJobsRunningPodsTerminateForTheirWorkloadsExitTimeHoldingTheirNodes() {
+        sim.kubernetesKnobs(PROJECT, LOCATION, CLUSTER).podExitTime(Duration.ofSeconds(2));
+        try {
+            k8s.resource(job("slow-exit", POOL, 2, "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "60"), true))
+                    .create();
+            Await.valueMatching(
+                    "2 running pods",
+                    WAIT,
+                    () -> pods("slow-exit"),
+                    l -> l.size() == 2
+                            && l.stream()
+                                    .allMatch(
+                                            p -> "Running".equals(p.getStatus().getPhase())));
+
+            k8s.batch().v1().jobs().inNamespace(NS).withName("slow-exit").delete();
+
+            List<Pod> terminating = Await.valueMatching(
+                    "pods terminating",
+                    WAIT,
+                    () -> pods("slow-exit"),
+                    l -> l.size() == 2
+                            && l.stream().allMatch(p -> p.getMetadata().getDeletionTimestamp() != null));
+            assertThat(terminating).allSatisfy(p -> {
+                assertThat(p.getStatus().getPhase()).isEqualTo("Running");
+                assertThat(p.getMetadata().getDeletionGracePeriodSeconds()).isEqualTo(30L);
+            });
+            // their TPU nodes are not free meanwhile: a new TPU pod on the pool waits
+            k8s.resource(job("next", POOL, 1, "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "0.2"), true))
+                    .create();
+            Await.valueMatching("the next pod pending", WAIT, () -> pods("next"), l -> l.size() == 1);
+            assertThat(pods("next").get(0).getSpec().getNodeName()).isNull();
+
+            Await.valueMatching("terminated pods gone", WAIT, () -> pods("slow-exit"), List::isEmpty);
+            awaitCondition("next", "Complete");
+        } finally {
+            sim.kubernetesKnobs(PROJECT, LOCATION, CLUSTER).podExitTime(Duration.ZERO);
+        }
+    }
+
+    @Test
     void jobCreationsCanBeDeniedByTheApiServer() {
         sim.kubernetesKnobs(PROJECT, LOCATION, CLUSTER)
                 .rejectNextJobCreations(1, 403, "Forbidden", "admission webhook \"deny.test\" denied the request: no");

@@ -166,7 +166,7 @@ final class Checks {
             }
         }
         fleet.jobCreates().forEach((jobId, n) -> {
-            if (n > 1) {
+            if (n > (fleet.recreatedAfterHandDeletion().contains(jobId) ? 2 : 1)) {
                 violation("job " + jobId + " had " + n + " Kubernetes Jobs created");
             }
         });
@@ -217,6 +217,60 @@ final class Checks {
             violation("job " + s.jobId() + " ended " + describe(s) + " at "
                     + s.finishedAt().orElse(null) + ", though its Kubernetes Job had succeeded at " + success);
         }
+    }
+
+    /**
+     * A job whose pods could pull their image after a transient error (the kubelet's retry got it) does not fail
+     * for the pull: the executor's image-pull grace counts from when the pods could first pull (bound to their
+     * nodes), not from their creation, which for a flex-start pool may be long before its VMs came.
+     */
+    void checkPullsGotPast(Map<String, ScheduledJob> jobs, java.util.Set<String> pulledLate) {
+        for (String id : pulledLate) {
+            ScheduledJob job = jobs.get(id);
+            if (job != null && job.status() == Status.Failed && job.message().startsWith("Pod image pull failed")) {
+                violation("job " + id + " failed for a transient image pull error its pods got past: " + job.message());
+            }
+        }
+    }
+
+    /**
+     * A job whose Kubernetes Job someone other than Falcon deleted before it finished ends within the bound (the
+     * informer's delete event, else the inventory of its cluster, an orphan grace after its Job was known to exist),
+     * beyond the time the executor was down meanwhile; not at its execution deadline, hours later, while its slice
+     * sits idle; and its Message does not blame its pods.
+     */
+    void checkHandDeletionsNoticed(
+            List<TaskStatus> statuses,
+            Map<String, Instant> deleted,
+            Duration bound,
+            java.util.function.BiFunction<Instant, Instant, Duration> executorDown,
+            java.util.function.Predicate<String> podsFailAnyway) {
+        Map<String, TaskStatus> ends = new HashMap<>();
+        for (TaskStatus s : statuses) {
+            if (s.status().isTerminal()) {
+                ends.putIfAbsent(s.jobId(), s);
+            }
+        }
+        deleted.forEach((jobId, at) -> {
+            TaskStatus end = ends.get(jobId);
+            if (end == null || end.finishedAt().isEmpty()) {
+                return; // not terminal at all: the stuck-job check says so
+            }
+            Instant ended = end.finishedAt().get();
+            if (ended.isAfter(at.plus(bound).plus(executorDown.apply(at, ended)))) {
+                violation(
+                        "job " + jobId + " ended " + describe(end) + " at " + ended + ", though its Kubernetes Job was"
+                                + " deleted by hand at " + at + " (the executor was down "
+                                + executorDown.apply(at, ended).toMinutes() + "m meanwhile)");
+            } else if (end.reason().filter(Reason.JobFailed::equals).isPresent()
+                    && ended.isAfter(at.plus(Duration.ofMinutes(3)))
+                    && end.message().startsWith("Pod")
+                    && !podsFailAnyway.test(jobId)) { // pods that fail by themselves may have, before the deletion
+                // blamed on its pods (they never ran, or failed), when their Job had been deleted by hand
+                violation("job " + jobId + " ended " + describe(end) + " '" + end.message() + "' after its Kubernetes"
+                        + " Job was deleted by hand at " + at + ", without saying so");
+            }
+        });
     }
 
     /**
@@ -294,6 +348,7 @@ final class Checks {
                             plan.outcome() != Scenario.Outcome.SUCCEED
                                     || fleet.contains(SimFleet.Cause.NODES_LOST)
                                     || fleet.contains(SimFleet.Cause.PODS_REFUSED)
+                                    || fleet.contains(SimFleet.Cause.JOB_DELETED_BY_HAND)
                                     || clusterLeft;
                         // a run within two minutes of its timeout may meet it (clocks differ, dispatched_at is seen)
                         case Timeout ->

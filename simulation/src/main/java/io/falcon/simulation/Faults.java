@@ -20,6 +20,10 @@ import java.util.Random;
  *     three hours, and the pods running on it fail
  * @param lostReport a report of the executor's informers (JobRunning, JobSucceeded, JobFailed, a node count) is lost
  *     while the process stays up: its send failed after the producer's retries (a long broker outage)
+ * @param handDelete a Kubernetes Job is deleted by someone other than Falcon (an operator's kubectl delete) 30 s to
+ *     3 h after its creation, whether it runs, waits or has finished (drawn on a stream of its own)
+ * @param pullError a Job's pods, once on their nodes, cannot pull their image for 10 to 90 s (a registry's transient
+ *     error: ErrImagePull, then the kubelet's retry succeeds), drawn on a stream of its own
  */
 record Faults(
         double apiError,
@@ -33,9 +37,11 @@ record Faults(
         double neverNodes,
         double deleteFails,
         double vanish,
-        double lostReport) {
+        double lostReport,
+        double handDelete,
+        double pullError) {
 
-    static final Faults NONE = new Faults(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    static final Faults NONE = new Faults(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     static Faults random(Random rnd) {
         double intensity = rnd.nextDouble();
@@ -51,6 +57,9 @@ record Faults(
                 0.05 * intensity,
                 0.1 * intensity,
                 0.05 * intensity,
-                0.1 * intensity);
+                0.1 * intensity,
+                // from the intensity already drawn: no new draw, so the seeds' other draws stay as they were
+                0.08 * intensity,
+                0.15 * intensity);
     }
 }

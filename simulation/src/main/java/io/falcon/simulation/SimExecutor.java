@@ -15,10 +15,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -62,9 +64,15 @@ final class SimExecutor {
      */
     private final Random lossRnd;
 
+    private final Random goneLossRnd;
+
     private boolean up;
     /** When the process went down, while it is. */
     private Instant downSince;
+    /** Since the last crash, until a heartbeat is sent again; and the blind periods that ended. */
+    private Instant blindSince;
+
+    private final List<Instant[]> blind = new ArrayList<>();
     /** The periods the process was down, ended ones (for the checks: nothing it confirms can come then). */
     private final List<Instant[]> downtime = new ArrayList<>();
 
@@ -74,8 +82,19 @@ final class SimExecutor {
     private NodePoolDriver pools;
     private JobDriver jobs;
     private JobReports reports;
+    /** Per GKE cluster, since when this process has watched it (a restart starts a gap-free watch anew). */
+    private final Map<String, Instant> watchedSince = new LinkedHashMap<>();
     /** Per GKE cluster, as JobStatusReconciler watches: a moved clusters row has its old and its new one. */
     private final Map<String, ClusterTarget> watched = new LinkedHashMap<>();
+    /**
+     * The informers' caches per GKE cluster: the Jobs (by name) and pods as last seen, so that a Job that is no longer
+     * there is a delete event with its last state, as a fabric8 informer gives it. Lost with the process.
+     */
+    private final Map<String, Map<String, JobView>> seenJobs = new LinkedHashMap<>();
+
+    private final Map<String, List<PodView>> seenPods = new LinkedHashMap<>();
+    /** The deleted Jobs per GKE cluster whose pods may still be terminating (the informers' memory). */
+    private final Map<String, Set<String>> goneJobs = new LinkedHashMap<>();
     /** Scripted: events held back for a while before they reach the topic (reordering them). */
     private java.util.function.Predicate<ExecutorEvent> holdBack = e -> false;
 
@@ -88,6 +107,7 @@ final class SimExecutor {
             Loop loop,
             Random rnd,
             Random lossRnd,
+            Random goneLossRnd,
             SimFleet fleet,
             Logs logs,
             Supplier<Faults> faults,
@@ -102,6 +122,7 @@ final class SimExecutor {
         this.clock = java.time.Clock.offset(loop.clock(), clockOffset);
         this.events = new Events("executor", clock);
         this.lossRnd = lossRnd;
+        this.goneLossRnd = goneLossRnd;
     }
 
     boolean up() {
@@ -125,8 +146,12 @@ final class SimExecutor {
         busy = false;
         buffer = null;
         watched.clear();
+        watchedSince.clear();
         unacknowledged.clear();
         failedSince = Optional.empty();
+        seenJobs.clear();
+        seenPods.clear();
+        goneJobs.clear();
         PoolReconciler reconciler = new PoolReconciler(SETTINGS, events, rnd::nextDouble);
         pools = new NodePoolDriver(fleet, fleet, reconciler, this::emit, events);
         jobs = new JobDriver(fleet, this::emit, events);
@@ -147,6 +172,9 @@ final class SimExecutor {
         }
         up = false;
         downSince = loop.now();
+        if (blindSince == null) {
+            blindSince = loop.now();
+        }
         generation++;
         buffer = null;
         loop.after(down, this::start);
@@ -161,6 +189,27 @@ final class SimExecutor {
         List<Instant[]> periods = new ArrayList<>(downtime);
         if (downSince != null) {
             periods.add(new Instant[] {downSince, loop.now()});
+        }
+        for (Instant[] period : periods) {
+            Instant start = period[0].isAfter(from) ? period[0] : from;
+            Instant end = period[1].isBefore(to) ? period[1] : to;
+            if (end.isAfter(start)) {
+                total = total.plus(Duration.between(start, end));
+            }
+        }
+        return total;
+    }
+
+    /**
+     * How long, between the two instants, no heartbeat of a process that had watched since its start could be sent:
+     * from each crash to the first heartbeat of the process that came after (a crash loop whose processes die before
+     * their first heartbeat is blind all along). A deadline that passed then is judged once a process watches again.
+     */
+    Duration blindBetween(Instant from, Instant to) {
+        Duration total = Duration.ZERO;
+        List<Instant[]> periods = new ArrayList<>(blind);
+        if (blindSince != null) {
+            periods.add(new Instant[] {blindSince, loop.now()});
         }
         for (Instant[] period : periods) {
             Instant start = period[0].isAfter(from) ? period[0] : from;
@@ -240,6 +289,7 @@ final class SimExecutor {
 
     private void discover(ClusterTarget cluster) {
         ClusterTarget previous = watched.put(cluster.resourceName(), cluster);
+        watchedSince.putIfAbsent(cluster.resourceName(), clock.instant());
         if (previous == null || !previous.equals(cluster)) {
             inventory(cluster);
         }
@@ -248,13 +298,64 @@ final class SimExecutor {
     private void informers() {
         for (ClusterTarget cluster : List.copyOf(watched.values())) {
             List<PodView> pods = fleet.podViews(cluster);
-            for (JobView job : fleet.jobViews(cluster)) {
+            List<JobView> views = fleet.jobViews(cluster);
+            Map<String, JobView> now = new LinkedHashMap<>();
+            for (JobView job : views) {
+                now.put(job.name(), job);
                 List<PodView> own = pods.stream().filter(p -> p.belongsTo(job)).toList();
                 reports.evaluate(cluster, job, own, pool -> nodeCount(cluster, pool), clock.instant())
                         .filter(report -> !lost())
                         .ifPresent(this::emit);
             }
+            // the delete events: Jobs the cache had that are gone, with the state last seen
+            Map<String, JobView> before = seenJobs.getOrDefault(cluster.resourceName(), Map.of());
+            List<PodView> podsBefore = seenPods.getOrDefault(cluster.resourceName(), List.of());
+            Set<String> deleted = goneJobs.computeIfAbsent(cluster.resourceName(), k -> new LinkedHashSet<>());
+            for (JobView seen : before.values()) {
+                if (!now.containsKey(seen.name())) {
+                    // the delete event carries the Job's last state (a watch delivers every change before it)
+                    Optional<SimFleet.Tombstone> last = fleet.tombstone(cluster, seen.name())
+                            .filter(t -> t.job().uid().equals(seen.uid()));
+                    JobView job = last.map(SimFleet.Tombstone::job).orElse(seen);
+                    List<PodView> podsThen = last.map(SimFleet.Tombstone::pods).orElse(podsBefore);
+                    // judged as it was when it went (the delete event's object), on this process's clock
+                    Instant then = last.map(t -> t.at().plus(Duration.between(loop.now(), clock.instant())))
+                            .orElse(clock.instant());
+                    reports.gone(cluster, job, podsThen, false, then)
+                            .filter(report -> !goneLost())
+                            .ifPresent(this::emit);
+                    deleted.add(seen.name());
+                }
+            }
+            // the last pod of a deleted Job gone: JobDeleted at once (the informers' shortcut)
+            Map<String, Long> unfinished = new LinkedHashMap<>();
+            for (PodView pod : pods) {
+                if (JobReports.unfinished(pod)) {
+                    pod.jobName().ifPresent(name -> unfinished.merge(name, 1L, Long::sum));
+                }
+            }
+            for (String name : List.copyOf(deleted)) {
+                long left = unfinished.getOrDefault(name, 0L);
+                if (left == 0) {
+                    deleted.remove(name);
+                }
+                reports.podsGone(cluster, name, left)
+                        .filter(report -> !goneLost())
+                        .ifPresent(this::emit);
+            }
+            seenJobs.put(cluster.resourceName(), now);
+            seenPods.put(cluster.resourceName(), pods);
         }
+    }
+
+    /**
+     * A report of a Job's deletion is lost (as {@link #lost}), drawn on a stream of its own: these reports are newer
+     * than the seeds' scenarios, whose other draws stay as they were. (It meets no deadline: the heartbeat need not
+     * wait for it; the inventory's backstop reports the Job gone.)
+     */
+    private boolean goneLost() {
+        double p = faults.get().lostReport();
+        return p > 0 && goneLossRnd.nextDouble() < p;
     }
 
     /**
@@ -276,6 +377,10 @@ final class SimExecutor {
      * cluster is observed through the time the pass began, or the oldest send not yet acknowledged if older.
      */
     private void heartbeat() {
+        if (blindSince != null) {
+            blind.add(new Instant[] {blindSince, loop.now()});
+            blindSince = null;
+        }
         Instant passBegan = clock.instant();
         if (failedSince.isPresent()) {
             failedSince = Optional.empty();
@@ -293,7 +398,8 @@ final class SimExecutor {
         }
         Instant observed = through;
         List<ExecutorEvent.ClusterObserved> clusters = watched.values().stream()
-                .map(c -> new ExecutorEvent.ClusterObserved(c.resourceName(), observed))
+                .map(c -> new ExecutorEvent.ClusterObserved(
+                        c.resourceName(), observed, watchedSince.getOrDefault(c.resourceName(), observed)))
                 .toList();
         // straight onto the topic: the producer keeps order, so it follows every report sent before it
         logs.appendEvent(new ExecutorEvent.Heartbeat(
@@ -306,7 +412,10 @@ final class SimExecutor {
     }
 
     private void inventories() {
-        registry.get().forEach(c -> watched.putIfAbsent(c.resourceName(), c));
+        registry.get().forEach(c -> {
+            watched.putIfAbsent(c.resourceName(), c);
+            watchedSince.putIfAbsent(c.resourceName(), clock.instant());
+        });
         watched.values().forEach(this::inventory);
     }
 
@@ -316,7 +425,7 @@ final class SimExecutor {
         } catch (RuntimeException e) {
             // an API error: the next inventory tries again
         }
-        emit(reports.inventory(cluster, fleet.jobViews(cluster)));
+        emit(reports.inventory(cluster, fleet.jobViews(cluster), fleet.podViews(cluster)));
     }
 
     private void emit(ExecutorEvent event) {

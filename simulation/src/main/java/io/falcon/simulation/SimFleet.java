@@ -52,6 +52,44 @@ final class SimFleet implements GkeApi, EdgeApi {
     private final Map<String, Instant> succeeded = new HashMap<>();
 
     private final Map<String, Instant> deletedJobs = new HashMap<>();
+    /**
+     * The draws of the faults added after the seeds' scenarios were fixed (Jobs deleted by hand), on a stream of their
+     * own, so that every other draw of a seed stays as it was.
+     */
+    private final Random handRnd;
+    /** When a Falcon job's Kubernetes Job was deleted by someone other than Falcon before it finished, for the checks. */
+    private final Map<String, Instant> handDeleted = new HashMap<>();
+    /**
+     * Pods of deleted Jobs that were running: they terminate for a while (the workload's answer to SIGTERM, at most the
+     * pod's terminationGracePeriodSeconds, 30 s by default) and hold their nodes' TPU chips until they are gone.
+     */
+    private final List<Terminating> terminating = new ArrayList<>();
+    /** How long each deleted running pod takes to go, drawn on a stream of its own. */
+    private final Random graceRnd;
+    /** Scale-ups of pools the autoscaler scaled down after they came with their nodes, on a stream of their own. */
+    private final Random scaleRnd;
+
+    /** Image pulls (transient errors, the binding of pods that cannot pull), drawn on a stream of its own. */
+    private final Random pullRnd;
+
+    private final java.util.Set<String> pulledLate = new java.util.HashSet<>();
+
+    /** Scripted: every Job's pods fail to pull their image for this long once on their nodes (empty: drawn). */
+    private Optional<Duration> pullFailsFor = Optional.empty();
+
+    /** Scripted: the last node of a multi-host pool that becomes RUNNING from now on comes this late (empty: drawn). */
+    private Optional<Duration> lastNodeDelay = Optional.empty();
+
+    /** Scripted: how long every deleted running pod takes to go (empty: drawn). */
+    private Optional<Duration> podExitTime = Optional.empty();
+
+    private record Terminating(
+            ClusterTarget cluster, String pool, String falconJobId, String name, String uid, int pods, Instant until) {}
+
+    /** The Jobs deleted by someone other than Falcon (cluster resource / name). */
+    private final java.util.Set<String> byHand = new java.util.HashSet<>();
+    /** Falcon jobs whose Job was created again, after a deletion by hand, by a command that could not know of it. */
+    private final java.util.Set<String> recreatedAfterHandDeletion = new java.util.HashSet<>();
     /** When the latest create and delete operations of each pool started (GKE lists operations for days). */
     private final Map<String, Instant> createStarted = new HashMap<>();
 
@@ -92,7 +130,9 @@ final class SimFleet implements GkeApi, EdgeApi {
         /** Its Kubernetes Job's create was refused for good (RBAC, an admission webhook, a quota on Jobs). */
         SUBMIT_REFUSED,
         /** Its Job was created but its pods cannot be (a missing service account, a quota on pods). */
-        PODS_REFUSED
+        PODS_REFUSED,
+        /** Its Kubernetes Job was deleted by someone other than Falcon before it finished. */
+        JOB_DELETED_BY_HAND
     }
 
     /** A pool deletion that took nodes from a Job still defined in the cluster. */
@@ -126,6 +166,10 @@ final class SimFleet implements GkeApi, EdgeApi {
         boolean stockedOut;
         /** How long it stays idle before the autoscaler takes its nodes away. */
         Duration scaleDownAfter = Duration.ofHours(6);
+        /** Created as a flex-start pool (from zero); else it came with its nodes and may lose them to a scale-down. */
+        boolean createdFlex;
+        /** Counts the autoscaler's scale-downs: node registrations under way before one are void. */
+        int nodeGen;
 
         Pool(
                 ClusterTarget cluster,
@@ -161,6 +205,8 @@ final class SimFleet implements GkeApi, EdgeApi {
         boolean runScheduled;
         /** The Job controller cannot create its pods (a missing service account, a quota on pods). */
         boolean podsRefused;
+        /** When its pods were bound to their nodes (PodScheduled True): only then can they pull their image. */
+        Instant scheduledAt;
 
         KJob(
                 ClusterTarget cluster,
@@ -192,9 +238,17 @@ final class SimFleet implements GkeApi, EdgeApi {
             Faults faults,
             Map<String, Scenario.JobPlan> plans,
             Map<String, Integer> reservationHosts,
-            List<String> violations) {
+            List<String> violations,
+            Random handRnd,
+            Random graceRnd,
+            Random pullRnd,
+            Random scaleRnd) {
+        this.pullRnd = pullRnd;
+        this.scaleRnd = scaleRnd;
         this.loop = loop;
         this.rnd = rnd;
+        this.handRnd = handRnd;
+        this.graceRnd = graceRnd;
         this.faults = faults;
         this.plans = plans;
         this.reservationHosts = reservationHosts;
@@ -271,6 +325,7 @@ final class SimFleet implements GkeApi, EdgeApi {
     /** The pool goes without Falcon asking: its nodes with it, so the pods running on them fail. */
     private void vanish(Pool pool) {
         failPodsOn(pool);
+        terminating.removeIf(t -> t.cluster.equals(pool.cluster) && t.pool.equals(pool.name));
         pools.remove(key(pool.cluster, pool.name));
     }
 
@@ -290,6 +345,46 @@ final class SimFleet implements GkeApi, EdgeApi {
                 .filter(pool -> pool.name.equals(poolName))
                 .toList()
                 .forEach(pool -> reconcile(pool, lasting));
+    }
+
+    /**
+     * Scripted: someone other than Falcon deletes the Kubernetes Job (an operator's kubectl delete) at once; its pods go
+     * with it.
+     */
+    void deleteJobOutOfBand(String k8sJobName) {
+        jobs.values().stream()
+                .filter(job -> job.name.equals(k8sJobName))
+                .toList()
+                .forEach(this::deleteByHand);
+    }
+
+    private void deleteByHand(KJob job) {
+        String key = key(job.cluster, job.name);
+        bury(job);
+        jobs.remove(key);
+        terminate(job);
+        deletedJobs.put(key, loop.now());
+        byHand.add(key);
+        if (!job.finished()) {
+            handDeleted.putIfAbsent(job.falconJobId, loop.now());
+            cause(job.falconJobId, Cause.JOB_DELETED_BY_HAND);
+        }
+        scaleDownLater(job.cluster, job.pool);
+    }
+
+    /** Scripted: the last node of each multi-host pool that becomes RUNNING from now on registers this late. */
+    void lastNodeDelay(Duration delay) {
+        lastNodeDelay = Optional.of(delay);
+    }
+
+    /** Scripted: the pods bound from now on cannot pull their image for this long (a registry's transient error). */
+    void pullFailsFor(Duration time) {
+        pullFailsFor = Optional.of(time);
+    }
+
+    /** Scripted: the pods of Jobs deleted from now on take this long to go once their Job is deleted. */
+    void podExitTime(Duration time) {
+        podExitTime = Optional.of(time);
     }
 
     /** Nodes of pools that become RUNNING from now on register only after the delay (until the heal). */
@@ -334,6 +429,16 @@ final class SimFleet implements GkeApi, EdgeApi {
     private String jobOf(ClusterTarget cluster, String poolName) {
         Pool pool = pools.get(key(cluster, poolName));
         return pool == null ? "" : pool.labels.getOrDefault(FalconLabels.JOB, "");
+    }
+
+    /** Falcon jobs whose Job, deleted by hand, was created again by a command written before its creation was known. */
+    java.util.Set<String> recreatedAfterHandDeletion() {
+        return recreatedAfterHandDeletion;
+    }
+
+    /** When each Falcon job's unfinished Kubernetes Job was deleted by someone other than Falcon. */
+    Map<String, Instant> handDeletedJobs() {
+        return handDeleted;
     }
 
     /** The pools that exist, as cluster resource / pool name -> the falcon job of its creator. */
@@ -397,7 +502,12 @@ final class SimFleet implements GkeApi, EdgeApi {
         boolean flex = command.supplyMode() == null || command.supplyMode() == SupplyMode.FLEX_START;
         pool.visibleAt = flex ? loop.now().plusSeconds(rnd.nextInt(90)) : loop.now();
         pool.fromZero = flex;
+        pool.createdFlex = flex;
         pool.scaleDownAfter = Duration.ofMinutes(10 + rnd.nextInt(360));
+        if (!flex) {
+            // the consolidation delay Falcon sets on reservation and on-demand pools (its default)
+            pool.scaleDownAfter = Duration.ofMinutes(10);
+        }
         String op = "operation-" + (++opSeq);
         pool.createOp = op;
         pool.createOpName = op;
@@ -484,6 +594,15 @@ final class SimFleet implements GkeApi, EdgeApi {
                     registerNodes(pool, Duration.ofSeconds(10));
                 }
             });
+        } else if (lastNodeDelay.isPresent() && pool.hosts > 1 && !healed) {
+            // scripted: all but the last node come at once, the last one late
+            registerNodes(pool, Duration.ofSeconds(30), pool.hosts - 1);
+            int gen = pool.nodeGen;
+            loop.after(lastNodeDelay.get(), () -> {
+                if (pool.nodeGen == gen) {
+                    registerNodes(pool, Duration.ofSeconds(1), 1);
+                }
+            });
         } else if (!pool.nodesNever) {
             registerNodes(
                     pool, late ? Duration.ofMinutes(15 + rnd.nextInt(30)) : Duration.ofSeconds(5 + rnd.nextInt(180)));
@@ -515,6 +634,8 @@ final class SimFleet implements GkeApi, EdgeApi {
      * once.
      */
     private void scaleUp(Pool pool) {
+        // a pool scaled down after it came with its nodes draws on a stream of its own: the seeds' other draws stay
+        Random r = pool.createdFlex ? rnd : scaleRnd;
         if (!pool.fromZero
                 || pool.scaling
                 || pool.stopping
@@ -524,14 +645,14 @@ final class SimFleet implements GkeApi, EdgeApi {
                 || (pool.stockedOut && !healed)) {
             return;
         }
-        if (!healed && (stockout || chance(faults.neverNodes()))) {
+        if (!healed && (stockout || chance(faults.neverNodes(), r))) {
             pool.stockedOut = true;
             return;
         }
         pool.scaling = true;
-        Duration wait = !healed && chance(faults.lateNodes())
-                ? Duration.ofMinutes(15 + rnd.nextInt(45))
-                : Duration.ofSeconds(20 + rnd.nextInt(300));
+        Duration wait = !healed && chance(faults.lateNodes(), r)
+                ? Duration.ofMinutes(15 + r.nextInt(45))
+                : Duration.ofSeconds(20 + r.nextInt(300));
         loop.after(wait, () -> {
             pool.scaling = false;
             if (pools.get(key(pool.cluster, pool.name)) == pool && !pool.stopping && wanted(pool)) {
@@ -552,31 +673,61 @@ final class SimFleet implements GkeApi, EdgeApi {
                         && "Pending".equals(j.podPhase));
     }
 
-    /** The autoscaler takes an idle flex-start pool's nodes away once it has been idle for its scale-down time. */
+    /**
+     * The autoscaler takes an idle pool's nodes away once they have been unneeded (no Job's pods on them) for the
+     * pool's consolidation delay, the whole slice at once (a multi-host slice scales atomically between 0 and all of
+     * its VMs): a flex-start pool after its Job, a reservation or on-demand one also while its nodes are still
+     * registering and no Job is there yet (its VMs that had not registered are not created any more). It comes back
+     * for pending pods that select it.
+     */
     private void scaleDownLater(ClusterTarget cluster, String name) {
         Pool pool = pools.get(key(cluster, name));
-        if (pool == null || !pool.fromZero) {
+        if (pool == null || (!pool.fromZero && !pool.createdFlex && pool.status != PoolStatus.RUNNING)) {
+            return;
+        }
+        if (pool.createdFlex && !pool.fromZero) {
             return;
         }
         loop.after(pool.scaleDownAfter, () -> {
             boolean busy = jobs.values().stream()
                     .anyMatch(j -> same(j.cluster, pool.cluster) && j.pool.equals(pool.name) && !j.finished());
-            if (pools.get(key(pool.cluster, pool.name)) == pool && !pool.stopping && !busy && !pool.scaling) {
+            if (pools.get(key(pool.cluster, pool.name)) == pool
+                    && !pool.stopping
+                    && pool.status == PoolStatus.RUNNING
+                    && !busy
+                    && !pool.scaling
+                    && pool.registered > 0) {
                 pool.registered = 0;
                 pool.ready = 0;
+                pool.nodeGen++;
+                pool.fromZero = true; // back for pending pods
+                pool.nodesNever = false;
             }
         });
     }
 
     private void registerNodes(Pool pool, Duration within) {
-        for (int i = 0; i < pool.hosts; i++) {
+        registerNodes(pool, within, pool.hosts);
+    }
+
+    private void registerNodes(Pool pool, Duration within, int count) {
+        int gen = pool.nodeGen;
+        for (int i = 0; i < count; i++) {
             Duration at = Duration.ofMillis((long) (rnd.nextDouble() * within.toMillis()));
             loop.after(at, () -> {
-                if (pools.get(key(pool.cluster, pool.name)) == pool && !pool.stopping && pool.registered < pool.hosts) {
+                if (pools.get(key(pool.cluster, pool.name)) == pool
+                        && !pool.stopping
+                        && pool.nodeGen == gen
+                        && pool.registered < pool.hosts) {
                     pool.registered++;
+                    if (pool.registered == 1 && !pool.createdFlex && !pool.fromZero) {
+                        // its first node is there: unneeded until a Job's pods come
+                        scaleDownLater(pool.cluster, pool.name);
+                    }
                     loop.after(Duration.ofSeconds(2 + rnd.nextInt(20)), () -> {
                         if (pools.get(key(pool.cluster, pool.name)) == pool
                                 && !pool.stopping
+                                && pool.nodeGen == gen
                                 && pool.ready < pool.registered) {
                             pool.ready++;
                             schedulePods();
@@ -627,6 +778,7 @@ final class SimFleet implements GkeApi, EdgeApi {
         deleteStarted.put(key, loop.now());
         pool.ready = 0;
         failPodsOn(pool);
+        terminating.removeIf(t -> t.cluster.equals(pool.cluster) && t.pool.equals(pool.name));
         String op = "operation-" + (++opSeq);
         boolean fails = chance(faults.deleteFails());
         Duration deleting = Duration.ofSeconds(10 + rnd.nextInt(170));
@@ -741,7 +893,12 @@ final class SimFleet implements GkeApi, EdgeApi {
                     ApiException.Kind.ALREADY_EXISTS, "jobs.batch \"" + command.k8sJobName() + "\" already exists");
         }
         Instant deleted = deletedJobs.get(key);
-        if (deleted != null) {
+        if (deleted != null && byHand.contains(key) && command.jobUid().isEmpty()) {
+            // Deleted by someone else, and created again by a command written before Falcon had seen it created (a
+            // redelivery of the batch the executor crashed in): no one could have told the two apart. Falcon must
+            // notice that the Job it saw is gone (another uid) and end the job.
+            recreatedAfterHandDeletion.add(command.jobId());
+        } else if (deleted != null) {
             violations.add("Kubernetes Job " + command.k8sJobName() + " of " + command.jobId() + " created at "
                     + loop.now() + " after it was deleted at " + deleted);
         }
@@ -773,11 +930,16 @@ final class SimFleet implements GkeApi, EdgeApi {
                 loop.now(),
                 plan);
         job.podsRefused = podsRefused;
-        if (plan != null && plan.outcome() == Scenario.Outcome.IMAGE_PULL) {
-            job.waiting = Optional.of(new PodView.Waiting("ImagePullBackOff", "Back-off pulling image"));
-        }
         jobs.put(key, job);
         jobCreates.merge(command.jobId(), 1, Integer::sum);
+        if (!healed && handRnd.nextDouble() < faults.handDelete()) {
+            // an operator deletes it by hand, whether it runs, waits for nodes or has finished
+            loop.after(Duration.ofSeconds(30 + handRnd.nextInt(3 * 3600)), () -> {
+                if (!healed && jobs.get(key) == job) {
+                    deleteByHand(job);
+                }
+            });
+        }
         Optional.ofNullable(pools.get(key(cluster, command.nodePoolName()))).ifPresent(this::scaleUp);
         schedulePods();
         maybeFailAfter("jobs.create", command.jobId());
@@ -796,11 +958,53 @@ final class SimFleet implements GkeApi, EdgeApi {
         String key = key(cluster, name);
         KJob job = jobs.remove(key);
         if (job != null) {
+            bury(job);
+            terminate(job);
             deletedJobs.put(key, loop.now());
             scaleDownLater(job.cluster, job.pool);
         }
         maybeFailAfter("jobs.delete");
         return job != null;
+    }
+
+    /**
+     * The Job is deleted: its running pods get SIGTERM and go when their workload has exited, within the pod's
+     * termination grace period (30 s by default; half of them exit within 3 s); pods that never ran or had finished
+     * go at once.
+     */
+    private void terminate(KJob job) {
+        if (!"Running".equals(job.podPhase) || job.finished()) {
+            return;
+        }
+        Duration grace = podExitTime.orElseGet(() -> graceRnd.nextBoolean()
+                ? Duration.ofMillis(graceRnd.nextInt(3_000))
+                : Duration.ofMillis(3_000 + graceRnd.nextInt(27_000)));
+        Terminating t = new Terminating(
+                job.cluster,
+                job.pool,
+                job.falconJobId,
+                job.name,
+                job.uid,
+                job.pods,
+                loop.now().plus(grace));
+        terminating.add(t);
+        loop.after(grace, () -> terminating.remove(t));
+    }
+
+    @Override
+    public int unfinishedPods(ClusterTarget cluster, String k8sJobName) {
+        maybeFail("pods.list");
+        int n = 0;
+        for (Terminating t : terminating) {
+            if (t.cluster.equals(cluster) && t.name.equals(k8sJobName)) {
+                n += t.pods;
+            }
+        }
+        KJob live = jobs.get(key(cluster, k8sJobName));
+        if (live != null && !live.finished() && !"Succeeded".equals(live.podPhase) && !"Failed".equals(live.podPhase)) {
+            n += live.pods;
+        }
+        return n;
     }
 
     /** The Falcon Jobs of a cluster and their pods, as the informers see them. */
@@ -814,27 +1018,73 @@ final class SimFleet implements GkeApi, EdgeApi {
     List<PodView> podViews(ClusterTarget cluster) {
         List<PodView> out = new ArrayList<>();
         for (KJob job : jobs.values()) {
-            if (!same(job.cluster, cluster) || job.podsRefused) {
+            if (same(job.cluster, cluster)) {
+                out.addAll(podViewsOf(job));
+            }
+        }
+        for (Terminating t : terminating) {
+            if (!same(t.cluster, cluster)) {
                 continue;
             }
-            Pool pool = pools.get(key(job.cluster, job.pool));
-            boolean unschedulable = "Pending".equals(job.podPhase)
-                    && (pool == null || pool.stopping || pool.ready < Math.max(job.pods, pool.hosts));
-            for (int i = 0; i < job.pods; i++) {
+            for (int i = 0; i < t.pods; i++) {
                 out.add(new PodView(
-                        job.name + "-" + i,
-                        Optional.of(job.name),
-                        Optional.of(job.uid),
-                        job.podPhase,
+                        t.name + "-" + i,
+                        Optional.of(t.name),
+                        Optional.of(t.uid),
+                        "Running",
+                        true,
+                        Optional.empty(),
+                        Optional.empty(),
+                        "",
+                        "",
                         false,
-                        Optional.of(job.createdAt),
-                        "",
-                        "",
-                        unschedulable,
-                        List.of(new PodView.Container(job.terminated, Optional.empty(), job.waiting))));
+                        List.of()));
             }
         }
         return out;
+    }
+
+    /** The pods of one Job as an informer sees them now. */
+    private List<PodView> podViewsOf(KJob job) {
+        List<PodView> out = new ArrayList<>();
+        if (job.podsRefused) {
+            return out;
+        }
+        Pool pool = pools.get(key(job.cluster, job.pool));
+        boolean unschedulable = "Pending".equals(job.podPhase)
+                && (pool == null || pool.stopping || pool.ready < Math.max(job.pods, pool.hosts));
+        for (int i = 0; i < job.pods; i++) {
+            out.add(new PodView(
+                    job.name + "-" + i,
+                    Optional.of(job.name),
+                    Optional.of(job.uid),
+                    job.podPhase,
+                    false,
+                    Optional.of(job.createdAt),
+                    Optional.ofNullable(job.scheduledAt),
+                    "",
+                    "",
+                    unschedulable,
+                    List.of(new PodView.Container(job.terminated, Optional.empty(), job.waiting))));
+        }
+        return out;
+    }
+
+    /** A Job's last state when it was removed, as the delete event of a watch carries it. */
+    record Tombstone(JobView job, List<PodView> pods, Instant at) {}
+
+    private final Map<String, Tombstone> tombstones = new HashMap<>();
+
+    /**
+     * The Job's state when it was removed (what an informer's delete event carries: a watch delivers every change
+     * before the deletion, so a Job that completed just before it was deleted is seen completed).
+     */
+    Optional<Tombstone> tombstone(ClusterTarget cluster, String name) {
+        return Optional.ofNullable(tombstones.get(key(cluster, name)));
+    }
+
+    private void bury(KJob job) {
+        tombstones.put(key(job.cluster, job.name), new Tombstone(view(job), podViewsOf(job), loop.now()));
     }
 
     private static JobView view(KJob job) {
@@ -868,7 +1118,6 @@ final class SimFleet implements GkeApi, EdgeApi {
                     || job.finished()
                     || job.podsRefused
                     || job.plan == null
-                    || job.plan.outcome() == Scenario.Outcome.IMAGE_PULL
                     || job.plan.outcome() == Scenario.Outcome.NEVER_SCHEDULED) {
                 continue;
             }
@@ -877,13 +1126,74 @@ final class SimFleet implements GkeApi, EdgeApi {
                 continue;
             }
             job.runScheduled = true;
+            if (job.plan.outcome() == Scenario.Outcome.IMAGE_PULL) {
+                // bound to their nodes, where the image cannot be pulled (delays on the pull stream: the other
+                // draws of a seed stay as they were)
+                loop.after(Duration.ofSeconds(1 + pullRnd.nextInt(10)), () -> {
+                    if (jobs.get(key(job.cluster, job.name)) == job && !job.finished()) {
+                        job.scheduledAt = loop.now();
+                        job.waiting = Optional.of(new PodView.Waiting("ImagePullBackOff", "Back-off pulling image"));
+                    }
+                });
+                continue;
+            }
             loop.after(Duration.ofSeconds(1 + rnd.nextInt(10)), () -> {
                 if (jobs.get(key(job.cluster, job.name)) != job || job.finished() || !"Pending".equals(job.podPhase)) {
                     return;
                 }
-                job.podPhase = "Running";
-                loop.after(job.plan.runFor(), () -> finish(job));
+                job.scheduledAt = loop.now();
+                if (pullFailsFor.isPresent() || (!healed && pullRnd.nextDouble() < faults.pullError())) {
+                    // the registry fails the first pulls; the kubelet's retry gets the image
+                    job.waiting = Optional.of(
+                            new PodView.Waiting("ErrImagePull", "failed to pull image: 503 Service Unavailable"));
+                    pulledLate.add(job.falconJobId);
+                    loop.after(pullFailsFor.orElseGet(() -> Duration.ofSeconds(10 + pullRnd.nextInt(80))), () -> {
+                        if (jobs.get(key(job.cluster, job.name)) == job
+                                && !job.finished()
+                                && "Pending".equals(job.podPhase)) {
+                            job.waiting = Optional.empty();
+                            run(job);
+                        }
+                    });
+                    return;
+                }
+                run(job);
             });
+        }
+    }
+
+    private void run(KJob job) {
+        job.podPhase = "Running";
+        sharedPool(job);
+        loop.after(job.plan.runFor(), () -> finish(job));
+    }
+
+    /** Falcon jobs whose pods could pull their image only after a transient error (they were going to run). */
+    java.util.Set<String> pulledLate() {
+        return pulledLate;
+    }
+
+    /**
+     * The pods of a Job start on its pool while pods of another job are still there (terminating after their Job's
+     * deletion, or running): on a multi-host slice some of the new pods would start while the others wait for the
+     * old pods' chips, and a TPU workload whose hosts do not all start together fails.
+     */
+    private void sharedPool(KJob job) {
+        for (Terminating t : terminating) {
+            if (t.cluster.equals(job.cluster) && t.pool.equals(job.pool) && !t.falconJobId.equals(job.falconJobId)) {
+                violations.add("pods of " + job.falconJobId + " started on node pool " + job.pool + " at " + loop.now()
+                        + " while pods of " + t.falconJobId + "'s deleted Kubernetes Job were still terminating there"
+                        + " (until " + t.until + ")");
+            }
+        }
+        for (KJob other : jobs.values()) {
+            if (other != job
+                    && other.cluster.equals(job.cluster)
+                    && other.pool.equals(job.pool)
+                    && "Running".equals(other.podPhase)) {
+                violations.add("pods of " + job.falconJobId + " started on node pool " + job.pool + " at " + loop.now()
+                        + " while pods of " + other.falconJobId + " were running there");
+            }
         }
     }
 
@@ -926,6 +1236,7 @@ final class SimFleet implements GkeApi, EdgeApi {
     private void ttl(KJob job) {
         loop.after(Duration.ofHours(24), () -> {
             if (jobs.get(key(job.cluster, job.name)) == job) {
+                bury(job);
                 jobs.remove(key(job.cluster, job.name));
             }
         });
@@ -934,7 +1245,11 @@ final class SimFleet implements GkeApi, EdgeApi {
     // ---- faults ----
 
     private boolean chance(double p) {
-        return p > 0 && rnd.nextDouble() < p;
+        return chance(p, rnd);
+    }
+
+    private static boolean chance(double p, Random r) {
+        return p > 0 && r.nextDouble() < p;
     }
 
     private void maybeFail(String call) {

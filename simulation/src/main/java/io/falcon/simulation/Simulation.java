@@ -80,7 +80,17 @@ public final class Simulation {
             int hosts = scenario.reservationHosts().get(i);
             row.defaultReservation().ifPresent(r -> reservations.put(row.project() + "/" + r, hosts));
         }
-        fleet = new SimFleet(loop, rnd, scenario.faults(), plans, reservations, violations);
+        fleet = new SimFleet(
+                loop,
+                rnd,
+                scenario.faults(),
+                plans,
+                reservations,
+                violations,
+                new Random(scenario.seed() * 977 + 29),
+                new Random(scenario.seed() * 613 + 41),
+                new Random(scenario.seed() * 307 + 53),
+                new Random(scenario.seed() * 829 + 61));
         fleet.reality(scenario.reality(), new Random(scenario.seed() * 977 + 30));
         SchedulerSettings settings = SchedulerSettings.defaults()
                 .withIdleLinger(scenario.idleLinger())
@@ -92,6 +102,7 @@ public final class Simulation {
                 loop,
                 rnd,
                 new Random(scenario.seed() * 131 + 17),
+                new Random(scenario.seed() * 421 + 3),
                 fleet,
                 logs,
                 this::faults,
@@ -199,8 +210,8 @@ public final class Simulation {
                         .orElse(settings.defaultExecutionTimeout()),
                 // the observation slack (90 s), the clocks' difference (1 min), a heartbeat's interval and the oldest
                 // report not yet on the topic (events held back up to 2 min): a deadline may fire that much later
-                Duration.ofMinutes(6),
-                (from, to) -> executor.downBetween(from, to).plus(scheduler.downBetween(from, to)));
+                Duration.ofMinutes(8),
+                (from, to) -> executor.blindBetween(from, to).plus(scheduler.downBetween(from, to)));
         checks.checkCauses(
                 logs.statuses,
                 plans,
@@ -230,6 +241,13 @@ public final class Simulation {
                         .anyMatch(at -> !at.isBefore(plans.get(jobId).submitAt())
                                 && (!at.isAfter(success.plusSeconds(120))
                                         || executor.downBetween(success, at).compareTo(Duration.ZERO) > 0)));
+        checks.checkPullsGotPast(scheduler.committed().jobMap(), fleet.pulledLate());
+        checks.checkHandDeletionsNoticed(
+                logs.statuses,
+                fleet.handDeletedJobs(),
+                Duration.ofMinutes(30),
+                (from, to) -> executor.blindBetween(from, to).plus(scheduler.downBetween(from, to)),
+                id -> plans.get(id).outcome() != Scenario.Outcome.SUCCEED);
         Map<String, Integer> outcomes = new TreeMap<>();
         for (ScheduledJob job : scheduler.committed().jobMap().values()) {
             outcomes.merge(job.status().name(), 1, Integer::sum);

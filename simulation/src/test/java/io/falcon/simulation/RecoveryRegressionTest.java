@@ -131,7 +131,8 @@ class RecoveryRegressionTest {
         sim.executor().crash(Duration.ofMinutes(1));
         sim.runUntil(() -> false, waiting.plus(Duration.ofMinutes(25)));
 
-        assertThat(sim.job("j1").map(ScheduledJob::phase)).contains(Phase.PROVISIONING);
+        // still waiting for its nodes (once the pool has been without nodes for its create timeout and its
+        // consolidation delay, its Job is submitted and the wait goes on for the Job's pods)
         assertThat(last(sim, "j1").reason()).contains(Reason.WaitingForNode);
         quiesce(sim);
         assertThat(statuses(sim, "j1"))
@@ -360,6 +361,201 @@ class RecoveryRegressionTest {
 
         quiesce(sim); // includes: no pool deleted under a live job's Kubernetes Job
         assertThat(last(sim, "j2").status()).isEqualTo(Status.Succeeded);
+    }
+
+    @Test
+    void aKubernetesJobDeletedByHandWhileItRunsEndsTheJobAtOnceAndFreesThePool() {
+        Simulation sim = start(
+                List.of(C0),
+                job("j1").runFor(Duration.ofHours(3)).build(),
+                job("j2").actor("bob").submittedAfter(Duration.ofMinutes(2)).build());
+        await(sim, "j1", Phase.RUNNING);
+        Instant deleted = sim.loop().now();
+        sim.fleet().deleteJobOutOfBand("falcon-j1");
+        assertThat(sim.runUntil(() -> phaseOf(sim, "j1") == Phase.DONE, deleted.plus(Duration.ofMinutes(1))))
+                .as("the informer's delete event ends the job within a minute, not at its 24h execution deadline")
+                .isTrue();
+        TaskStatus failed = last(sim, "j1");
+        assertThat(failed.status()).isEqualTo(Status.Failed);
+        assertThat(failed.reason()).contains(Reason.JobFailed);
+        assertThat(failed.message()).contains("Kubernetes Job falcon-j1 was deleted outside Falcon");
+
+        quiesce(sim);
+        assertThat(last(sim, "j2").status()).as("the queue goes on").isEqualTo(Status.Succeeded);
+        assertThat(sim.fleet().jobCreates()).containsEntry("j1", 1);
+    }
+
+    @Test
+    void aKubernetesJobDeletedByHandWhileTheExecutorIsDownEndsTheJobByTheInventory() {
+        Simulation sim = start(
+                List.of(C0),
+                job("j1").runFor(Duration.ofHours(3)).build(),
+                job("j2").actor("bob").submittedAfter(Duration.ofMinutes(2)).build());
+        await(sim, "j1", Phase.RUNNING);
+        sim.runUntil(() -> false, sim.loop().now().plus(Duration.ofMinutes(12))); // past the orphan grace
+        sim.executor().crash(Duration.ofMinutes(2));
+        Instant deleted = sim.loop().now();
+        sim.fleet().deleteJobOutOfBand("falcon-j1"); // no informer sees it go
+        assertThat(sim.runUntil(() -> phaseOf(sim, "j1") == Phase.DONE, deleted.plus(Duration.ofMinutes(2))))
+                .as("not while the executor is down")
+                .isFalse();
+        assertThat(sim.runUntil(() -> phaseOf(sim, "j1") == Phase.DONE, deleted.plus(Duration.ofMinutes(5))))
+                .as("by the first inventory of the restarted executor")
+                .isTrue();
+        TaskStatus failed = last(sim, "j1");
+        assertThat(failed.reason()).contains(Reason.JobFailed);
+        assertThat(failed.message())
+                .contains("Kubernetes Job falcon-j1 was deleted outside Falcon")
+                .contains("inventory of cluster c0 no longer lists it");
+
+        quiesce(sim);
+        assertThat(last(sim, "j2").status()).isEqualTo(Status.Succeeded);
+    }
+
+    @Test
+    void aJobWhosePodsWaitForNodesIsNotCreatedAgainAfterAHandDeletionTheExecutorDidNotSee() {
+        Simulation sim = start(
+                List.of(C0),
+                job("j1")
+                        .supply(SupplyMode.FLEX_START)
+                        .runFor(Duration.ofMinutes(5))
+                        .build());
+        awaitPodsWaitingForNodesInAStockout(sim, "j1");
+        sim.executor().crash(Duration.ofSeconds(30));
+        sim.fleet().deleteJobOutOfBand("falcon-j1");
+        // the scheduler re-sends EnsureJob every minute while the pods wait for nodes
+        assertThat(sim.runUntil(
+                        () -> phaseOf(sim, "j1") == Phase.DONE, sim.loop().now().plus(Duration.ofMinutes(5))))
+                .isTrue();
+        assertThat(last(sim, "j1").message()).contains("Kubernetes Job falcon-j1 was deleted outside Falcon");
+        sim.fleet().flexStockout(false);
+
+        quiesce(sim); // includes: no Kubernetes Job created again after its deletion
+        assertThat(sim.fleet().jobCreates()).containsEntry("j1", 1);
+    }
+
+    @Test
+    void aFinishedJobRemovedBeforeItsLostEndWasReportedAgainStillEndsSucceeded() {
+        Simulation sim =
+                start(List.of(C0), job("j1").runFor(Duration.ofMinutes(5)).build());
+        await(sim, "j1", Phase.RUNNING);
+        // its end is lost on the way (a send that failed for good), and the Job is removed (a short
+        // ttlSecondsAfterFinished, or an operator cleaning up finished Jobs) before the report is made again
+        sim.executor().holdBack(e -> e instanceof ExecutorEvent.JobSucceeded, Duration.ofDays(30));
+        assertThat(sim.runUntil(() -> !sim.fleet().succeededJobs().isEmpty(), LATE))
+                .isTrue();
+        sim.runUntil(() -> false, sim.loop().now().plusSeconds(30));
+        sim.executor().holdBack(e -> false, Duration.ZERO);
+        sim.fleet().deleteJobOutOfBand("falcon-j1");
+
+        quiesce(sim);
+        assertThat(last(sim, "j1").status()).isEqualTo(Status.Succeeded);
+    }
+
+    @Test
+    void anAbortedRunningJobsPoolGoesToTheNextJobOnlyOnceItsTerminatingPodsAreGone() {
+        Simulation sim = start(
+                List.of(C0),
+                job("j1").runFor(Duration.ofHours(3)).build(),
+                job("j2").actor("bob").submittedAfter(Duration.ofMinutes(2)).build());
+        sim.fleet().podExitTime(Duration.ofSeconds(25)); // a checkpoint on SIGTERM, within the 30 s grace
+        await(sim, "j1", Phase.RUNNING);
+        Instant aborted = sim.loop().now();
+        sim.logs().appendInput(new Logs.Abort("j1"));
+        await(sim, "j1", Phase.DONE);
+        assertThat(Duration.between(aborted, sim.loop().now()))
+                .as("Aborted once the Job and its pods are gone")
+                .isGreaterThanOrEqualTo(Duration.ofSeconds(25));
+        assertThat(last(sim, "j1").status()).isEqualTo(Status.Aborted);
+
+        quiesce(sim); // includes: no pods of j2 started on the pool while j1's were there
+        assertThat(last(sim, "j2").status()).isEqualTo(Status.Succeeded);
+        assertThat(sim.job("j2").flatMap(ScheduledJob::nodePoolName)).contains("falcon-j1");
+    }
+
+    @Test
+    void aPoolOfAJobEndedByItsDeadlineGoesToTheNextJobOnlyOnceItsPodsAreGone() {
+        Simulation sim = start(
+                List.of(C0),
+                job("j1")
+                        .supply(SupplyMode.ON_DEMAND)
+                        .timeoutSeconds(600)
+                        .runFor(Duration.ofHours(3))
+                        .build(),
+                job("j2")
+                        .supply(SupplyMode.ON_DEMAND)
+                        .actor("bob")
+                        .submittedAfter(Duration.ofMinutes(2))
+                        .build());
+        sim.fleet().podExitTime(Duration.ofSeconds(25));
+        await(sim, "j1", Phase.RUNNING);
+        // j2 takes the slot and its own pool waits for nodes: j1's pool goes to it when j1 times out
+        sim.fleet().nodeDelay(Duration.ofHours(1));
+
+        quiesce(sim); // includes: no pods of j2 started on the pool while j1's were terminating
+        assertThat(last(sim, "j1").reason()).contains(Reason.Timeout);
+        assertThat(last(sim, "j2").status()).isEqualTo(Status.Succeeded);
+        assertThat(sim.job("j2").flatMap(ScheduledJob::nodePoolName)).contains("falcon-j1");
+    }
+
+    @Test
+    void aFlexStartPodThatWaitedForItsVmsGetsTheImagePullGraceFromWhenItCouldPull() {
+        Simulation sim = start(
+                List.of(C0),
+                job("j1")
+                        .supply(SupplyMode.FLEX_START)
+                        .runFor(Duration.ofMinutes(5))
+                        .build());
+        awaitPodsWaitingForNodesInAStockout(sim, "j1");
+        sim.runUntil(() -> false, sim.loop().now().plus(Duration.ofMinutes(20))); // far past the 2 min grace
+        sim.fleet().pullFailsFor(Duration.ofSeconds(60)); // the first pulls fail, the kubelet's retry succeeds
+        sim.fleet().flexStockout(false);
+
+        quiesce(sim); // includes: no job failed for a pull error its pods got past
+        assertThat(last(sim, "j1").status()).isEqualTo(Status.Succeeded);
+        assertThat(sim.fleet().pulledLate()).contains("j1");
+    }
+
+    @Test
+    void aMultiHostPoolScaledToZeroWhileItsJobWaitsForTheLastNodeComesBackForTheJob() {
+        // a 4x4 slice: four VMs; three come, the fourth 40 minutes later. Their nodes sit unneeded (no Job yet), and
+        // the autoscaler takes the slice back after the pool's 10-minute consolidation delay
+        Simulation sim = start(
+                List.of(C0),
+                job("j1")
+                        .supply(SupplyMode.ON_DEMAND)
+                        .topology("4x4")
+                        .runFor(Duration.ofMinutes(5))
+                        .build());
+        sim.fleet().lastNodeDelay(Duration.ofMinutes(40));
+
+        quiesce(sim); // on the old code: stuck WaitingForNode at 0/4 forever
+        assertThat(last(sim, "j1").status()).isEqualTo(Status.Succeeded);
+        assertThat(statuses(sim, "j1"))
+                .anyMatch(s -> s.message().contains("0/4 expected node(s)")
+                        || s.message().contains("/4"));
+    }
+
+    @Test
+    void aMultiHostPoolScaledToZeroWhileTheExecutorWasDownComesBackForTheJob() {
+        Simulation sim = start(
+                List.of(C0),
+                job("j1")
+                        .supply(SupplyMode.ON_DEMAND)
+                        .topology("4x4")
+                        .runFor(Duration.ofMinutes(5))
+                        .build());
+        sim.fleet().lastNodeDelay(Duration.ofMinutes(40));
+        assertThat(sim.runUntil(
+                        () -> statuses(sim, "j1").stream()
+                                .anyMatch(st -> st.message().contains("3/4 expected node(s) registered")),
+                        LATE))
+                .isTrue();
+        // down while the autoscaler takes the slice back: the restarted process never saw the nodes go
+        sim.executor().crash(Duration.ofMinutes(12));
+
+        quiesce(sim);
+        assertThat(last(sim, "j1").status()).isEqualTo(Status.Succeeded);
     }
 
     @Test

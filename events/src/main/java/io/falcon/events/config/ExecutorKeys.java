@@ -53,7 +53,8 @@ public final class ExecutorKeys {
     public static final Setting<Duration> IMAGE_PULL_GRACE = timer(
             "image-pull-grace",
             Duration.ofMinutes(2),
-            "how long a pod may fail to pull its image before the job fails");
+            "how long a pod may fail to pull its image, counted from when it was bound to its node, before the job"
+                    + " fails");
     public static final Setting<Duration> INFORMER_RESYNC =
             timer("informer-resync", Duration.ofMinutes(5), "resync period of the Job and Pod informers");
     public static final Setting<Duration> FINISHED_JOB_TTL = timer(

@@ -34,6 +34,11 @@ public sealed interface ExecutorCommand {
             Optional<String> reservation)
             implements ExecutorCommand {}
 
+    /**
+     * @param jobUid the uid of the Job, when the scheduler has seen it created (a re-sent EnsureJob while its pods wait
+     *     for nodes): that Job is then only looked at, never created again, so a Job deleted by someone else meanwhile
+     *     is reported gone rather than silently run a second time. Absent in commands written before it existed.
+     */
     record EnsureJob(
             Meta meta,
             String jobId,
@@ -42,8 +47,26 @@ public sealed interface ExecutorCommand {
             String k8sJobName,
             String tpuType,
             String topology,
-            JobSpec spec)
-            implements ExecutorCommand {}
+            JobSpec spec,
+            Optional<String> jobUid)
+            implements ExecutorCommand {
+        public EnsureJob {
+            jobUid = jobUid == null ? Optional.empty() : jobUid;
+        }
+
+        /** A Job not seen created yet: create it. */
+        public EnsureJob(
+                Meta meta,
+                String jobId,
+                ClusterTarget cluster,
+                String nodePoolName,
+                String k8sJobName,
+                String tpuType,
+                String topology,
+                JobSpec spec) {
+            this(meta, jobId, cluster, nodePoolName, k8sJobName, tpuType, topology, spec, Optional.empty());
+        }
+    }
 
     record EnsureJobDeleted(Meta meta, String jobId, ClusterTarget cluster, String k8sJobName)
             implements ExecutorCommand {}

@@ -25,7 +25,8 @@ import java.util.Optional;
     @JsonSubTypes.Type(value = ExecutorEvent.ReservationShort.class, name = "ReservationShort"),
     @JsonSubTypes.Type(value = ExecutorEvent.NodePoolInventory.class, name = "NodePoolInventory"),
     @JsonSubTypes.Type(value = ExecutorEvent.JobInventory.class, name = "JobInventory"),
-    @JsonSubTypes.Type(value = ExecutorEvent.Heartbeat.class, name = "Heartbeat")
+    @JsonSubTypes.Type(value = ExecutorEvent.Heartbeat.class, name = "Heartbeat"),
+    @JsonSubTypes.Type(value = ExecutorEvent.ClusterGone.class, name = "ClusterGone")
 })
 public sealed interface ExecutorEvent {
     Meta meta();
@@ -115,7 +116,9 @@ public sealed interface ExecutorEvent {
 
     /**
      * The pool's control plane is RUNNING but not all its nodes have registered and become Ready yet (GKE keeps
-     * retrying internally, typically for flex-start capacity).
+     * retrying internally, typically for flex-start capacity). podsWaiting: the count comes from the Job's pods, seen
+     * Unschedulable by the informers (only then do a submitted Job's pods wait for nodes); false for a count of the
+     * pool alone (its creation, or a re-sent EnsureJob's answer), and in records written before it existed.
      */
     record NodePoolWaitingForNodes(
             Meta meta,
@@ -125,8 +128,22 @@ public sealed interface ExecutorEvent {
             String nodePoolName,
             int registered,
             int ready,
-            int expected)
-            implements ExecutorEvent {}
+            int expected,
+            boolean podsWaiting)
+            implements ExecutorEvent {
+        /** A count of the pool alone. */
+        public NodePoolWaitingForNodes(
+                Meta meta,
+                String jobId,
+                String clusterId,
+                String tpuType,
+                String nodePoolName,
+                int registered,
+                int ready,
+                int expected) {
+            this(meta, jobId, clusterId, tpuType, nodePoolName, registered, ready, expected, false);
+        }
+    }
 
     /**
      * The reservation has less free capacity than the pool needs, so the executor did not create the pool.
@@ -188,8 +205,33 @@ public sealed interface ExecutorEvent {
         }
     }
 
-    /** One cluster of a {@link Heartbeat}: its GKE resource name and the time it is observed through. */
-    record ClusterObserved(String clusterResource, Instant observedThrough) {}
+    /**
+     * One cluster of a {@link Heartbeat}: its GKE resource name, the time it is observed through, and since when the
+     * executor has watched it without a gap (this process's informers started, or their watch came back): what
+     * happened before that, while nobody watched, is known only by the state it left, so a deadline that passed then
+     * is judged once that state is reported. Records written before it existed have no observingSince (EPOCH).
+     */
+    record ClusterObserved(String clusterResource, Instant observedThrough, Instant observingSince) {
+        public ClusterObserved {
+            observingSince = observingSince == null ? Instant.EPOCH : observingSince;
+        }
+
+        /** A cluster watched since the beginning of time (tests). */
+        public ClusterObserved(String clusterResource, Instant observedThrough) {
+            this(clusterResource, observedThrough, Instant.EPOCH);
+        }
+    }
+
+    /**
+     * The GKE cluster clusterResource (projects/P/locations/L/clusters/N) that Falcon's node pools and Kubernetes Jobs
+     * of the clusters row clusterId were created in no longer exists as of meta.occurredAt: GKE's getCluster answers
+     * NOT_FOUND, or a cluster of that name with another id (deleted and created again). Everything Falcon created there
+     * before is gone with it. Reported again while it stays gone. jobId is empty: it is about the cluster; message is
+     * what the executor saw.
+     */
+    record ClusterGone(
+            Meta meta, String jobId, String clusterId, String tpuType, String clusterResource, String message)
+            implements ExecutorEvent {}
 
     /** One Kubernetes Job: its name, the task it runs (falcon.io/job-id), uid, creation time, and whether it ended. */
     record ObservedJob(String name, String falconJobId, String uid, Optional<Instant> createdAt, boolean finished) {}

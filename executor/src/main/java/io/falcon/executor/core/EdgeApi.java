@@ -28,4 +28,11 @@ public interface EdgeApi {
 
     /** Deletes the Job (background propagation: its pods are deleted by Kubernetes); false when it did not exist. */
     boolean deleteJob(ClusterTarget cluster, String name);
+
+    /**
+     * The pods of the Job (by Falcon's falcon-k8s-job label) that have not finished: pending, running, or terminating
+     * after the Job's deletion (they hold their nodes' TPU chips until they are gone). Succeeded and Failed pods hold
+     * nothing and do not count.
+     */
+    int unfinishedPods(ClusterTarget cluster, String k8sJobName);
 }

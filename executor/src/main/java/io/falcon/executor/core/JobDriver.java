@@ -42,6 +42,10 @@ public final class JobDriver {
                 command.k8sJobName(),
                 "nodePool",
                 command.nodePoolName())) {
+            if (command.jobUid().isPresent()) {
+                seenBefore(command);
+                return;
+            }
             try {
                 String uid = edges.createJob(command.cluster(), command);
                 log.info("job created uid={}", uid);
@@ -62,6 +66,37 @@ public final class JobDriver {
                         command.jobId(), command.cluster(), command.k8sJobName(), message, retryable));
             }
         }
+    }
+
+    /**
+     * The scheduler has seen this Job created (its pods wait for nodes, and it asks again): the Job is looked at, never
+     * created again. Gone: someone other than Falcon deleted it (an operator's kubectl delete while this process did
+     * not watch), and it is reported as a Job deleted before it finished, which ends the job, instead of a second Job
+     * that would run the task again behind the operator's back. No answer: nothing is reported, the scheduler asks
+     * again.
+     */
+    private void seenBefore(EnsureJob command) {
+        Optional<String> uid;
+        try {
+            uid = edges.jobUid(command.cluster(), command.k8sJobName());
+        } catch (ApiException e) {
+            log.warn("job look-up failed ({}), the scheduler will ask again: {}", e.kind(), e.getMessage());
+            return;
+        }
+        if (uid.isPresent()) {
+            sink.emit(events.jobSubmitted(command.jobId(), command.cluster(), command.k8sJobName(), uid.get()));
+            nodeCount(command);
+            return;
+        }
+        String seen = command.jobUid().orElseThrow();
+        log.warn("job {} (uid {}) is gone: deleted outside Falcon; not creating it again", command.k8sJobName(), seen);
+        sink.emit(events.jobFailed(
+                command.jobId(),
+                command.cluster().clusterId(),
+                command.cluster().tpuType(),
+                command.k8sJobName(),
+                seen,
+                JobReports.deletedMessage(command.k8sJobName(), false)));
     }
 
     private void existing(EnsureJob command) {
@@ -115,8 +150,12 @@ public final class JobDriver {
 
     /**
      * Deletes the Job (background propagation): JobDeleted when it is gone or was never there (also when its GKE
-     * cluster no longer exists). Any other answer reports nothing: the scheduler re-sends the deletion until it
-     * hears JobDeleted.
+     * cluster no longer exists) and none of its pods is left unfinished. A deleted Job's running pods terminate for
+     * up to their grace period and hold their nodes' chips meanwhile, and the scheduler hands the pool on when it
+     * hears JobDeleted: until they are gone nothing is reported, and the scheduler's re-sent deletion looks again
+     * (the informers report JobDeleted as soon as they see the last one go, {@link JobReports#podsGone}). Nothing
+     * here waits. Any other answer reports nothing either: the scheduler re-sends the deletion until it hears
+     * JobDeleted.
      */
     public void ensureDeleted(EnsureJobDeleted command) {
         try (var ignored = Mdc.of(
@@ -130,6 +169,23 @@ public final class JobDriver {
                     return;
                 }
                 log.info("job already gone ({})", e.getMessage());
+            }
+            int left;
+            try {
+                left = edges.unfinishedPods(command.cluster(), command.k8sJobName());
+            } catch (ApiException e) {
+                if (!e.is(ApiException.Kind.NOT_FOUND)) {
+                    log.warn(
+                            "pods of the deleted job not listed ({}), the scheduler will ask again: {}",
+                            e.kind(),
+                            e.getMessage());
+                    return;
+                }
+                left = 0; // the GKE cluster itself is gone, and its pods with it
+            }
+            if (left > 0) {
+                log.info("{} pod(s) of the deleted job still terminating: JobDeleted once they are gone", left);
+                return;
             }
             sink.emit(events.jobDeleted(command.jobId(), command.cluster(), command.k8sJobName()));
         }

@@ -90,12 +90,17 @@ public sealed interface JobObservation {
         return Optional.empty();
     }
 
-    /** An image pull error on a pod older than the grace: "Pod image pull failed: ImagePullBackOff (...)". */
+    /**
+     * An image pull error on a pod that could pull for longer than the grace: "Pod image pull failed: ImagePullBackOff
+     * (...)". The grace counts from when the pod was bound to its node (only then can it pull), not from its creation:
+     * a pod that waited for its VMs (a flex-start pool gets them only for pending pods, minutes or hours later) would
+     * otherwise fail on its first transient pull error.
+     */
     static Optional<String> imagePullFailure(PodView pod, Instant now, Duration grace) {
         for (PodView.Container c : pod.containers()) {
             Optional<PodView.Waiting> waiting = c.waiting().filter(w -> IMAGE_PULL_ERRORS.contains(w.reason()));
             if (waiting.isPresent()) {
-                Instant since = pod.createdAt().orElse(now);
+                Instant since = pod.scheduledAt().or(pod::createdAt).orElse(now);
                 if (Duration.between(since, now).compareTo(grace) >= 0) {
                     return Optional.of("Pod image pull failed: " + waiting.get().reason()
                             + (waiting.get().message().isEmpty()

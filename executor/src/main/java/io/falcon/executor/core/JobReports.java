@@ -38,6 +38,12 @@ public final class JobReports {
     private final Duration imagePullGrace;
     /** uid + "/" + running|terminal, for the states already reported, with when they last were. */
     private final Map<String, Instant> reported = new ConcurrentHashMap<>();
+    /**
+     * Jobs whose delete event was seen, by cluster resource and Job name, until none of their pods is left
+     * unfinished (then JobDeleted, {@link #podsGone}); only a shortcut: the scheduler's re-sent deletion finds the same.
+     */
+    private final Map<String, ExecutorEvent.JobDeleted> deletedWithPods = new ConcurrentHashMap<>();
+
     /** The node count last reported per Job uid while its pods waited for nodes. */
     private final Map<String, NodeReport> nodeReports = new ConcurrentHashMap<>();
 
@@ -83,7 +89,7 @@ public final class JobReports {
         }
         if (observation instanceof JobObservation.Pending && !reported.containsKey(uid + "/running")) {
             return nodeReport(job, own, nodes)
-                    .map(r -> events.nodePoolWaitingForNodes(
+                    .map(r -> events.podsWaitingForNodes(
                             jobId,
                             clusterId,
                             tpuType,
@@ -139,6 +145,66 @@ public final class JobReports {
         return last != null && now.isBefore(last.plus(REPORT_AGAIN_AFTER));
     }
 
+    /**
+     * The Job was deleted (the informer's delete event, with the last state it saw): what to report of it. A Job that
+     * had finished has its end reported (again: a report lost on the way, or one not made yet when a short
+     * ttlSecondsAfterFinished removed it, must still reach the scheduler, which takes a repeat as a no-op). A Job
+     * that had not finished was deleted before its end: JobFailed saying so. Falcon's own deletions (an abort, a
+     * deadline, the cleanup after an end) come only after the scheduler stopped counting on the Job, so it ignores
+     * that report; anyone else's (an operator's kubectl delete) ends the job at once instead of at its execution
+     * deadline while its slice sits idle. A Job deleted before the informer saw it gives no event and nothing here;
+     * the scheduler's inventory check is the backstop for deletions no informer saw.
+     *
+     * @param finalStateUnknown the informer missed the deletion and only learnt, on a relist, that the Job is gone:
+     *     its last state may be stale
+     */
+    public Optional<ExecutorEvent> gone(
+            ClusterTarget cluster, JobView job, List<PodView> pods, boolean finalStateUnknown, Instant now) {
+        forget(job.uid());
+        String jobId = falconJobId(job);
+        if (jobId.isEmpty() || job.uid().isEmpty()) {
+            return Optional.empty();
+        }
+        deletedWithPods.put(cluster.resourceName() + "/" + job.name(), events.jobDeleted(jobId, cluster, job.name()));
+        String clusterId = job.annotations().getOrDefault(FalconLabels.ANNOTATION_CLUSTER_ID, cluster.clusterId());
+        String tpuType = job.annotations().getOrDefault(FalconLabels.ANNOTATION_TPU_TYPE, cluster.tpuType());
+        List<PodView> own = pods.stream().filter(p -> p.belongsTo(job)).toList();
+        JobObservation observation = JobObservation.observe(job, own, now, imagePullGrace);
+        if (observation instanceof JobObservation.Succeeded) {
+            return Optional.of(events.jobSucceeded(jobId, clusterId, tpuType, job.name(), job.uid()));
+        }
+        if (observation instanceof JobObservation.Failed f) {
+            return Optional.of(events.jobFailed(jobId, clusterId, tpuType, job.name(), job.uid(), f.message()));
+        }
+        return Optional.of(events.jobFailed(
+                jobId, clusterId, tpuType, job.name(), job.uid(), deletedMessage(job.name(), finalStateUnknown)));
+    }
+
+    /**
+     * JobDeleted for the deleted Job once no pod of it is left unfinished (pending, running or terminating): the
+     * scheduler hands its pool on when it hears it, and chips held by terminating pods are not free. unfinished is
+     * how many of the Job's pods the informer's cache holds that have not finished; the event is given once.
+     */
+    public Optional<ExecutorEvent.JobDeleted> podsGone(ClusterTarget cluster, String jobName, long unfinished) {
+        String key = cluster.resourceName() + "/" + jobName;
+        if (unfinished > 0 || !deletedWithPods.containsKey(key)) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(deletedWithPods.remove(key));
+    }
+
+    /** Whether a pod counts as unfinished for {@link #podsGone}: not Succeeded or Failed. */
+    public static boolean unfinished(PodView pod) {
+        return !"Succeeded".equals(pod.phase()) && !"Failed".equals(pod.phase());
+    }
+
+    /** What the owner is told when the Job disappeared before it finished. */
+    static String deletedMessage(String k8sJob, boolean finalStateUnknown) {
+        return "the Kubernetes Job " + k8sJob + " was deleted outside Falcon before it finished"
+                + (finalStateUnknown ? " (its last state was not seen: the executor's watch missed the deletion)" : "")
+                + "; its pods are gone with it";
+    }
+
     /** The Job is gone: forget what was reported of it. */
     public void forget(String uid) {
         reported.remove(uid + "/running");
@@ -155,12 +221,26 @@ public final class JobReports {
         nodeReports.clear();
     }
 
-    /** Every Falcon Job of a cluster, as read from a synced cache. */
-    public ExecutorEvent.JobInventory inventory(ClusterTarget cluster, List<JobView> jobs) {
+    /**
+     * Every Falcon Job of a cluster, as read from synced caches; and, as if it were still there, every Job already
+     * deleted some of whose pods have not finished (they terminate, holding their chips): its deletion is not over,
+     * and the scheduler must not take it as confirmed (it hands the pool on then).
+     */
+    public ExecutorEvent.JobInventory inventory(ClusterTarget cluster, List<JobView> jobs, List<PodView> pods) {
         List<ExecutorEvent.ObservedJob> observed = new ArrayList<>();
+        java.util.Set<String> names = new java.util.HashSet<>();
         for (JobView job : jobs) {
+            names.add(job.name());
             observed.add(new ExecutorEvent.ObservedJob(
                     job.name(), falconJobId(job), job.uid(), job.createdAt(), job.finished()));
+        }
+        for (PodView pod : pods) {
+            if (unfinished(pod)
+                    && pod.jobName().isPresent()
+                    && names.add(pod.jobName().get())) {
+                observed.add(new ExecutorEvent.ObservedJob(
+                        pod.jobName().get(), "", pod.ownerJobUid().orElse(""), Optional.empty(), false));
+            }
         }
         return events.jobInventory(cluster, observed);
     }

@@ -132,6 +132,35 @@ public final class NodePoolDriver {
         step(slot, now);
     }
 
+    /**
+     * The commands of these clusters are no longer this process's (their partition went to another executor): their
+     * tasks stop and are forgotten, so that no creation stepped on here re-creates a pool the new owner deleted, and no
+     * retry of a deletion races it. A step under way finishes first. Nothing is lost: the new owner starts from the
+     * last committed command, and the scheduler re-sends every command it still wants.
+     *
+     * @return how many tasks were forgotten
+     */
+    public int forgetClusters(java.util.Set<String> clusterIds) {
+        int forgotten = 0;
+        for (Slot slot : List.copyOf(tasks.values())) {
+            synchronized (slot) {
+                if (slot.dead || !clusterIds.contains(slot.task.cluster().clusterId())) {
+                    continue;
+                }
+                slot.dead = true;
+                tasks.remove(slot.task.key(), slot);
+                forgotten++;
+                try (var ignored = mdc(slot.task)) {
+                    log.info(
+                            "node pool {}: {} forgotten, its command partition went to another executor",
+                            slot.task.pool(),
+                            slot.task.kind());
+                }
+            }
+        }
+        return forgotten;
+    }
+
     /** Steps every task that is due. */
     public void tick(Instant now) {
         for (Slot slot : List.copyOf(tasks.values())) {

@@ -9,6 +9,8 @@ import java.util.Optional;
  *
  * @param jobName the Job it belongs to (Falcon's label, else the job controller's)
  * @param ownerJobUid the uid of its owning Job, when it has an owner reference
+ * @param scheduledAt when it was bound to its node (its PodScheduled condition turned True, else the kubelet's
+ *     status.startTime): only from then can it pull its image
  * @param unschedulable its PodScheduled condition is False with reason Unschedulable: no node can take it now (for a
  *     TPU pod, usually because its pool has fewer Ready nodes than the slice has VMs)
  */
@@ -19,6 +21,7 @@ public record PodView(
         String phase,
         boolean deleting,
         Optional<Instant> createdAt,
+        Optional<Instant> scheduledAt,
         String reason,
         String message,
         boolean unschedulable,

@@ -38,16 +38,44 @@ import java.util.function.DoubleSupplier;
  */
 public final class PoolReconciler {
 
-    /** Timers of the lifecycle; see ExecutorConfig for the keys. */
+    /**
+     * Timers of the lifecycle; see ExecutorConfig for the keys.
+     *
+     * @param scaleDown the consolidation delay a pool of each supply mode is created with: the autoscaler takes the
+     *     nodes of a pool that have been unneeded that long
+     */
     public record Settings(
             Duration createTimeout,
             Duration pollInterval,
             Duration visibilityGrace,
             Duration maxBackoff,
-            int deleteFailuresReported) {
+            int deleteFailuresReported,
+            java.util.Map<SupplyMode, Duration> scaleDown) {
         /** With the default threshold of failed deletions before they are reported (5). */
         public Settings(Duration createTimeout, Duration pollInterval, Duration visibilityGrace, Duration maxBackoff) {
             this(createTimeout, pollInterval, visibilityGrace, maxBackoff, 5);
+        }
+
+        /** With the catalog's default consolidation delays. */
+        public Settings(
+                Duration createTimeout,
+                Duration pollInterval,
+                Duration visibilityGrace,
+                Duration maxBackoff,
+                int deleteFailuresReported) {
+            this(
+                    createTimeout,
+                    pollInterval,
+                    visibilityGrace,
+                    maxBackoff,
+                    deleteFailuresReported,
+                    java.util.Map.of(
+                            SupplyMode.RESERVATION,
+                            io.falcon.events.config.ExecutorKeys.SCALE_DOWN_RESERVATION.defaultValue(),
+                            SupplyMode.ON_DEMAND,
+                            io.falcon.events.config.ExecutorKeys.SCALE_DOWN_ON_DEMAND.defaultValue(),
+                            SupplyMode.FLEX_START,
+                            io.falcon.events.config.ExecutorKeys.SCALE_DOWN_FLEX_START.defaultValue()));
         }
 
         public Settings {
@@ -55,6 +83,7 @@ public final class PoolReconciler {
             Objects.requireNonNull(pollInterval, "pollInterval");
             Objects.requireNonNull(visibilityGrace, "visibilityGrace");
             Objects.requireNonNull(maxBackoff, "maxBackoff");
+            scaleDown = java.util.Map.copyOf(scaleDown);
         }
     }
 
@@ -303,6 +332,18 @@ public final class PoolReconciler {
             return waitFor(seen.with(b -> b.lastSeen = "control plane RUNNING, cannot count nodes: " + why), now);
         }
         EdgeApi.NodeCount count = found.value();
+        if (scaledToZero(seen, count, now)) {
+            // The autoscaler took the slice back while it waited for its last node (its nodes were unneeded, no
+            // pods on them, for the consolidation delay): nothing would bring it back but pending pods. The pool is
+            // ready as a flex-start one is: the Job is submitted, its pods' wait is WaitingForNode, and the slice
+            // comes back for them.
+            return new Step(
+                    seen.with(b -> {
+                        b.done = true;
+                        b.lastSeen = "control plane RUNNING, its nodes scaled down to 0 while it waited";
+                    }),
+                    List.of(new Effect.Emit(events.nodePoolReady(seen.jobId(), seen.cluster(), seen.pool()))));
+        }
         if (count.ready() >= expected) {
             return new Step(
                     seen.with(b -> b.done = true),
@@ -322,6 +363,27 @@ public final class PoolReconciler {
                 counting,
                 List.of(new Effect.Emit(events.nodePoolWaitingForNodes(
                         seen.jobId(), seen.cluster(), seen.pool(), count.registered(), count.ready(), expected))));
+    }
+
+    /**
+     * A reservation or on-demand pool (autoscaled, total min 0) that has no node while it waits for them: scaled to
+     * zero by the autoscaler, if this task had counted nodes of it before; or, after a restart, if it is older than
+     * its create timeout and its supply mode's consolidation delay together (nodes that registered and sat unneeded
+     * that long are gone; a pool that never got one by then waits the same way for its Job's pending pods).
+     */
+    boolean scaledToZero(PoolTask task, EdgeApi.NodeCount count, Instant now) {
+        if (count.registered() > 0) {
+            return false;
+        }
+        if (task.lastNodes().filter(n -> n.registered() > 0).isPresent()) {
+            return true;
+        }
+        Duration delay = task.create()
+                .map(c -> settings.scaleDown().getOrDefault(supplyMode(c), Duration.ofMinutes(10)))
+                .orElse(Duration.ofMinutes(10));
+        return task.createdAt()
+                .filter(at -> !now.isBefore(at.plus(settings.createTimeout()).plus(delay)))
+                .isPresent();
     }
 
     private Step decideDelete(PoolTask task, Facts facts, Instant now) {

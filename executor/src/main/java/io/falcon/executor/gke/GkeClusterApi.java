@@ -113,15 +113,23 @@ public final class GkeClusterApi implements GkeApi {
         String parent = "projects/" + cluster.project() + "/locations/" + cluster.location();
         String target = poolResourceName(cluster, pool);
         try {
-            List<Operation> ops = gke
-                    .listOperations(
+            List<Operation> all = gke.listOperations(
                             ListOperationsRequest.newBuilder().setParent(parent).build())
-                    .getOperationsList()
-                    .stream()
+                    .getOperationsList();
+            List<Operation> ops = all.stream()
                     .filter(op -> op.getTargetLink().endsWith(target))
                     .toList();
-            return new PoolOperations(
-                    latest(ops, Operation.Type.CREATE_NODE_POOL), latest(ops, Operation.Type.DELETE_NODE_POOL));
+            // the cluster's deletion deleted its pools with it: a pool created before it is gone, not invisible
+            List<Operation> clusterDeleted = all.stream()
+                    .filter(op -> op.getTargetLink().endsWith(cluster.resourceName()))
+                    .toList();
+            Optional<Instant> deleted = latest(ops, Operation.Type.DELETE_NODE_POOL)
+                    .or(() -> Optional.<Instant>empty())
+                    .map(d -> latest(clusterDeleted, Operation.Type.DELETE_CLUSTER)
+                            .filter(c -> c.isAfter(d))
+                            .orElse(d))
+                    .or(() -> latest(clusterDeleted, Operation.Type.DELETE_CLUSTER));
+            return new PoolOperations(latest(ops, Operation.Type.CREATE_NODE_POOL), deleted);
         } catch (RuntimeException e) {
             throw classify(e);
         }

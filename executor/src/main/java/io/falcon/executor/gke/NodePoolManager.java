@@ -38,7 +38,8 @@ public final class NodePoolManager implements AutoCloseable {
             Duration visibilityGrace,
             Duration inventoryInterval,
             Duration maxBackoff,
-            int deleteFailuresReported) {
+            int deleteFailuresReported,
+            NodePoolSpec.ScaleDown scaleDown) {
         public Settings {
             Objects.requireNonNull(createTimeout, "createTimeout");
             Objects.requireNonNull(pollInterval, "pollInterval");
@@ -54,12 +55,24 @@ public final class NodePoolManager implements AutoCloseable {
                     config.visibilityGrace(),
                     config.inventoryInterval(),
                     config.maxBackoff(),
-                    config.deleteFailuresReported());
+                    config.deleteFailuresReported(),
+                    config.scaleDown());
         }
 
         public PoolReconciler.Settings reconciler() {
             return new PoolReconciler.Settings(
-                    createTimeout, pollInterval, visibilityGrace, maxBackoff, deleteFailuresReported);
+                    createTimeout,
+                    pollInterval,
+                    visibilityGrace,
+                    maxBackoff,
+                    deleteFailuresReported,
+                    java.util.Map.of(
+                            io.falcon.events.executor.SupplyMode.RESERVATION,
+                            scaleDown.reservation(),
+                            io.falcon.events.executor.SupplyMode.ON_DEMAND,
+                            scaleDown.onDemand(),
+                            io.falcon.events.executor.SupplyMode.FLEX_START,
+                            scaleDown.flexStart()));
         }
     }
 
@@ -155,6 +168,17 @@ public final class NodePoolManager implements AutoCloseable {
 
     private void known(ClusterTarget cluster) {
         clusters.put(cluster.clusterId(), cluster);
+    }
+
+    /**
+     * The command partitions of these clusters went to another executor: the pools being created or deleted for them
+     * here stop and are forgotten ({@link NodePoolDriver#forgetClusters}). Their inventories go on (they only report).
+     */
+    public void revoked(java.util.Set<String> clusterIds) {
+        int forgotten = driver.forgetClusters(clusterIds);
+        if (forgotten > 0) {
+            log.info("{} node pool task(s) of clusters {} forgotten", forgotten, clusterIds);
+        }
     }
 
     /** Forgets a cluster (removed from the registry): no more inventories of it. */

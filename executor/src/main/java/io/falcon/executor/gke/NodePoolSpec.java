@@ -134,7 +134,11 @@ public final class NodePoolSpec {
                         NodePool.QueuedProvisioning.newBuilder().setEnabled(false));
             }
             case ON_DEMAND -> {
-                // plain on-demand capacity: nothing to add
+                // Plain on-demand capacity. Not GKE's default affinity (ANY, as Compute's): with it the pool's VMs
+                // would consume any matching reservation that does not require specific consumption, taking the
+                // slices the cluster's reservation holds for its reservation jobs.
+                config.setReservationAffinity(ReservationAffinity.newBuilder()
+                        .setConsumeReservationType(ReservationAffinity.Type.NO_RESERVATION));
             }
         }
         pool.setConfig(config);

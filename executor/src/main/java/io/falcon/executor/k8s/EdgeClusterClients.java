@@ -34,8 +34,33 @@ public final class EdgeClusterClients implements AutoCloseable {
     private final ClusterManagerClient gke;
     private final Supplier<GoogleCredentials> credentials;
     private final String namespace;
-    private final Map<String, KubernetesClient> clients = new ConcurrentHashMap<>();
+    private final Map<String, Resolved> clients = new ConcurrentHashMap<>();
     private volatile OAuthTokenProvider tokenProvider;
+    /** Per GKE cluster, when getCluster was last asked again: at most once per refresh interval. */
+    private final Map<String, java.time.Instant> refreshed = new ConcurrentHashMap<>();
+
+    private final java.time.Duration refreshInterval;
+    private final java.time.Clock clock;
+    private final List<java.util.function.BiConsumer<ClusterTarget, Refresh>> listeners =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** A client and what it was built from. */
+    private record Resolved(KubernetesClient client, String endpoint, String ca, String gkeId) {}
+
+    /** What asking GKE again found. */
+    public enum Refresh {
+        /** The same endpoint, CA and cluster (or nothing learnt: asked too recently, or no answer). */
+        UNCHANGED,
+        /** The same cluster at another endpoint or with another CA: a new client. */
+        MOVED,
+        /** A cluster of that name with another id: it was deleted and created again; a new client. */
+        RECREATED,
+        /** getCluster answers NOT_FOUND: the cluster is deleted; its client is closed. */
+        GONE
+    }
+
+    /** Default interval between two getCluster calls for the same cluster when its API server does not answer. */
+    public static final java.time.Duration REFRESH_INTERVAL = java.time.Duration.ofSeconds(10);
 
     /** Google application default credentials (Workload Identity) for google-adc, none for the simulator. */
     public EdgeClusterClients(ClusterManagerClient gke, ExecutorConfig.Credentials credentials, String namespace) {
@@ -47,9 +72,26 @@ public final class EdgeClusterClients implements AutoCloseable {
 
     /** @param credentials where bearer tokens come from, or null for no authentication */
     public EdgeClusterClients(ClusterManagerClient gke, Supplier<GoogleCredentials> credentials, String namespace) {
+        this(gke, credentials, namespace, REFRESH_INTERVAL, java.time.Clock.systemUTC());
+    }
+
+    /** @param refreshInterval at most one getCluster per cluster this often when its API server does not answer */
+    public EdgeClusterClients(
+            ClusterManagerClient gke,
+            Supplier<GoogleCredentials> credentials,
+            String namespace,
+            java.time.Duration refreshInterval,
+            java.time.Clock clock) {
         this.gke = gke;
         this.credentials = credentials;
         this.namespace = namespace;
+        this.refreshInterval = refreshInterval;
+        this.clock = clock;
+    }
+
+    /** Told of every refresh that changed something (MOVED, RECREATED, GONE), after the new client is in place. */
+    public void onChange(java.util.function.BiConsumer<ClusterTarget, Refresh> listener) {
+        listeners.add(listener);
     }
 
     /**
@@ -58,22 +100,102 @@ public final class EdgeClusterClients implements AutoCloseable {
      * what was created there) and to the new one, each to its own API server.
      */
     public KubernetesClient client(ClusterTarget cluster) {
-        return clients.computeIfAbsent(cluster.resourceName(), id -> create(cluster));
+        return clients.computeIfAbsent(cluster.resourceName(), id -> create(cluster, getCluster(cluster)))
+                .client();
     }
 
-    private KubernetesClient create(ClusterTarget cluster) {
-        Cluster gkeCluster = gke.getCluster(
+    /**
+     * The cluster's API server did not answer, or refused the credentials: asks GKE where it is now (at most once
+     * per refresh interval per cluster). A control plane that moved or rotated its CA gets a new client; a cluster
+     * deleted (NOT_FOUND) loses its client, so that the next use asks GKE again and a cluster created again under
+     * the name is found; a cluster with another id was deleted and created again. Listeners hear of each change
+     * after it is made. Any other answer of GKE changes nothing.
+     */
+    public Refresh refresh(ClusterTarget cluster) {
+        String key = cluster.resourceName();
+        Refresh outcome = Refresh.UNCHANGED;
+        KubernetesClient retired = null;
+        synchronized (lockOf(key)) {
+            java.time.Instant now = clock.instant();
+            java.time.Instant last = refreshed.get(key);
+            if (last != null && now.isBefore(last.plus(refreshInterval))) {
+                return Refresh.UNCHANGED;
+            }
+            refreshed.put(key, now);
+            Cluster found;
+            try {
+                found = getCluster(cluster);
+            } catch (RuntimeException e) {
+                if (!io.falcon.executor.gke.GkeErrors.is(e, com.google.api.gax.rpc.StatusCode.Code.NOT_FOUND)) {
+                    log.warn("edge cluster {}: asking GKE where it is failed: {}", key, e.getMessage());
+                    return Refresh.UNCHANGED;
+                }
+                Resolved gone = clients.remove(key);
+                retired = gone == null ? null : gone.client();
+                log.warn("edge cluster {} ({}) is gone: GKE answers NOT_FOUND", cluster.clusterId(), key);
+                outcome = Refresh.GONE;
+                found = null;
+            }
+            if (found != null) {
+                Resolved current = clients.get(key);
+                if (current == null) {
+                    clients.put(key, create(cluster, found));
+                    return Refresh.UNCHANGED;
+                }
+                String ca = found.getMasterAuth().getClusterCaCertificate();
+                boolean recreated = !found.getId().isEmpty()
+                        && !current.gkeId().isEmpty()
+                        && !found.getId().equals(current.gkeId());
+                if (!recreated && found.getEndpoint().equals(current.endpoint()) && ca.equals(current.ca())) {
+                    return Refresh.UNCHANGED;
+                }
+                clients.put(key, create(cluster, found));
+                retired = current.client();
+                outcome = recreated ? Refresh.RECREATED : Refresh.MOVED;
+                log.warn(
+                        "edge cluster {} ({}) {}: now at {}",
+                        cluster.clusterId(),
+                        key,
+                        recreated ? "was deleted and created again" : "moved or rotated its CA",
+                        found.getEndpoint());
+            }
+        }
+        for (var listener : listeners) {
+            try {
+                listener.accept(cluster, outcome);
+            } catch (RuntimeException e) {
+                log.error("edge cluster {}: a listener of its {} failed", key, outcome, e);
+            }
+        }
+        if (retired != null) {
+            retired.close();
+        }
+        return outcome;
+    }
+
+    private final Map<String, Object> locks = new ConcurrentHashMap<>();
+
+    private Object lockOf(String key) {
+        return locks.computeIfAbsent(key, k -> new Object());
+    }
+
+    private Cluster getCluster(ClusterTarget cluster) {
+        return gke.getCluster(
                 GetClusterRequest.newBuilder().setName(cluster.resourceName()).build());
+    }
+
+    private Resolved create(ClusterTarget cluster, Cluster gkeCluster) {
         String endpoint = gkeCluster.getEndpoint();
         if (endpoint.isEmpty()) {
             throw new IllegalStateException("GKE cluster " + cluster.resourceName() + " has no endpoint yet");
         }
         log.info("edge cluster {} ({}) at {}", cluster.clusterId(), cluster.resourceName(), endpoint);
-        return build(
+        String ca = gkeCluster.getMasterAuth().getClusterCaCertificate();
+        return new Resolved(
+                build(endpoint, ca, credentials == null ? null : tokenProvider(), namespace),
                 endpoint,
-                gkeCluster.getMasterAuth().getClusterCaCertificate(),
-                credentials == null ? null : tokenProvider(),
-                namespace);
+                ca,
+                gkeCluster.getId());
     }
 
     /**
@@ -87,7 +209,12 @@ public final class EdgeClusterClients implements AutoCloseable {
                 .withConnectionTimeout(10_000)
                 .withRequestTimeout(30_000)
                 .withWatchReconnectInterval(1_000)
-                .withWatchReconnectLimit(-1);
+                .withWatchReconnectLimit(-1)
+                // a few quick retries of a request (an API server briefly overloaded); not fabric8's default ten,
+                // whose backoff held a command for minutes against an endpoint that had moved or gone, before
+                // GKE could be asked where the cluster is now
+                .withRequestRetryBackoffLimit(3)
+                .withRequestRetryBackoffInterval(100);
         String masterUrl = masterUrl(endpoint);
         config.withMasterUrl(masterUrl);
         // A CA only means something for TLS; plain http (the simulator) ignores it.
@@ -143,7 +270,7 @@ public final class EdgeClusterClients implements AutoCloseable {
 
     @Override
     public void close() {
-        clients.values().forEach(KubernetesClient::close);
+        clients.values().forEach(r -> r.client().close());
         clients.clear();
     }
 }

@@ -93,10 +93,24 @@ public final class Fabric8Views {
                 phase,
                 meta.getDeletionTimestamp() != null,
                 time(meta.getCreationTimestamp()),
+                scheduledAt(pod),
                 reason,
                 message,
                 unschedulable,
                 containers);
+    }
+
+    /** When the pod was bound to its node: its PodScheduled condition's turn to True, else status.startTime. */
+    static Optional<Instant> scheduledAt(Pod pod) {
+        if (pod.getStatus() == null) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(pod.getStatus().getConditions()).orElse(List.of()).stream()
+                .filter(c -> "PodScheduled".equals(c.getType()) && "True".equals(c.getStatus()))
+                .map(c -> time(c.getLastTransitionTime()))
+                .flatMap(Optional::stream)
+                .findFirst()
+                .or(() -> time(pod.getStatus().getStartTime()));
     }
 
     private static PodView.Terminated terminated(ContainerStateTerminated t) {

@@ -44,6 +44,13 @@ public final class JobStatusReconciler implements AutoCloseable {
     private final JobReports reports;
     /** Per GKE cluster (projects/P/locations/L/clusters/N): a moved clusters row has its old and its new one. */
     private final Map<String, Watched> watched = new ConcurrentHashMap<>();
+    /**
+     * GKE clusters that were watched and that GKE no longer knows (deleted): reported gone again at each inventory
+     * while GKE still answers NOT_FOUND, and watched again once it knows one of that name.
+     */
+    private final Map<String, ClusterTarget> gone = new ConcurrentHashMap<>();
+
+    private final Events events;
 
     private final ScheduledFuture<?> recheck;
     private final ScheduledFuture<?> inventory;
@@ -53,6 +60,9 @@ public final class JobStatusReconciler implements AutoCloseable {
             SharedIndexInformer<Job> jobs,
             SharedIndexInformer<Pod> pods,
             SharedIndexInformer<Node> nodes) {}
+
+    /** Per GKE cluster, since when its informers have been watching without a gap (for the heartbeats). */
+    private final Map<String, java.time.Instant> observingSince = new ConcurrentHashMap<>();
 
     /** Told (cluster, node pool) when a node of a falcon-* pool turns Ready; see {@link #onNodeReady}. */
     private volatile java.util.function.BiConsumer<ClusterTarget, String> nodeReady = (cluster, pool) -> {};
@@ -78,6 +88,8 @@ public final class JobStatusReconciler implements AutoCloseable {
         this.clock = clock;
         this.resync = resync;
         this.reports = new JobReports(events, imagePullGrace);
+        this.events = events;
+        clusters.onChange(this::clusterChanged);
         long ms = recheckInterval.toMillis();
         this.recheck = scheduler.scheduleWithFixedDelay(this::recheckAll, ms, ms, TimeUnit.MILLISECONDS);
         long inv = inventoryInterval.toMillis();
@@ -196,18 +208,89 @@ public final class JobStatusReconciler implements AutoCloseable {
             @Override
             public void onUpdate(T oldObj, T newObj) {
                 evaluateSafely(w, jobName.apply(newObj));
+                if (!isJob) {
+                    podsGoneSafely(w, jobName.apply(newObj));
+                }
             }
 
             @Override
             public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-                if (isJob && obj.getMetadata().getUid() != null) {
-                    reports.forget(obj.getMetadata().getUid());
+                if (isJob && obj instanceof Job job && job.getMetadata().getUid() != null) {
+                    goneSafely(w, job, deletedFinalStateUnknown);
                 }
+                podsGoneSafely(w, jobName.apply(obj));
             }
         };
     }
 
+    /**
+     * A watched cluster's informers cannot keep their watch (its API server does not answer: the control plane
+     * moved, rotated its CA, or the cluster was deleted): GKE is asked where it is now, at most once per refresh
+     * interval; what it answers comes back through {@link #clusterChanged}.
+     */
+    private void checkWatches() {
+        for (Watched w : watched.values()) {
+            try {
+                if (w.jobs.hasSynced() && (!w.jobs.isWatching() || !w.pods.isWatching())) {
+                    clusters.refresh(w.cluster);
+                }
+            } catch (RuntimeException e) {
+                log.warn("checking the watches of cluster {} failed: {}", w.cluster.clusterId(), e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * The cluster's endpoint or CA changed, or it was created again (a new client is in place): its informers start
+     * again on it; what was created in a cluster deleted since is gone (ClusterGone). The cluster is gone: its
+     * informers stop, and it is reported gone, which ends the jobs that ran there.
+     */
+    void clusterChanged(ClusterTarget cluster, EdgeClusterClients.Refresh change) {
+        Watched old;
+        synchronized (this) {
+            old = watched.remove(cluster.resourceName());
+        }
+        if (old != null) {
+            stop(old);
+        }
+        ClusterTarget target = old == null ? cluster : old.cluster;
+        switch (change) {
+            case GONE -> {
+                gone.put(target.resourceName(), target);
+                reportGone(target, "GKE answers NOT_FOUND for the cluster");
+            }
+            case RECREATED -> {
+                reportGone(target, "GKE knows a new cluster of that name (another id): the old one was deleted");
+                watchSafely(target);
+            }
+            case MOVED -> watchSafely(target);
+            default -> {}
+        }
+    }
+
+    private void reportGone(ClusterTarget cluster, String why) {
+        try (var ignored = Mdc.of("cluster", cluster.clusterId())) {
+            log.warn("GKE cluster {} is gone: {}", cluster.resourceName(), why);
+        }
+        sink.emit(events.clusterGone(cluster, why));
+    }
+
+    private void watchSafely(ClusterTarget cluster) {
+        try {
+            watch(cluster);
+        } catch (RuntimeException e) {
+            log.warn("cannot watch cluster {} again yet: {}", cluster.resourceName(), e.getMessage());
+        }
+    }
+
+    private static void stop(Watched w) {
+        w.jobs.stop();
+        w.pods.stop();
+        w.nodes.stop();
+    }
+
     private void recheckAll() {
+        checkWatches();
         for (Watched w : watched.values()) {
             for (Job job : w.jobs.getStore().list()) {
                 evaluateSafely(w, job.getMetadata().getName());
@@ -223,6 +306,67 @@ public final class JobStatusReconciler implements AutoCloseable {
             evaluate(w, jobName);
         } catch (RuntimeException e) {
             log.warn("evaluating job {} on cluster {} failed", jobName, w.cluster.clusterId(), e);
+        }
+    }
+
+    /**
+     * A Job of the cluster was deleted: its end if it had finished, else that it was deleted before it finished
+     * ({@link JobReports#gone}). The scheduler acts on the latter only for a job that still counts on its Job, so
+     * Falcon's own deletions (abort, deadline, cleanup) change nothing.
+     */
+    private void goneSafely(Watched w, Job job, boolean finalStateUnknown) {
+        String jobName = job.getMetadata().getName();
+        try {
+            gone(w, job, finalStateUnknown);
+        } catch (RuntimeException e) {
+            log.warn("reporting the deleted job {} on cluster {} failed", jobName, w.cluster.clusterId(), e);
+        }
+    }
+
+    private synchronized void gone(Watched w, Job job, boolean finalStateUnknown) {
+        String jobName = job.getMetadata().getName();
+        JobView view = Fabric8Views.job(job);
+        List<PodView> pods = w.pods.getStore().list().stream()
+                .filter(p -> jobName.equals(jobNameOf(p)))
+                .map(Fabric8Views::pod)
+                .toList();
+        reports.gone(w.cluster, view, pods, finalStateUnknown, clock.instant()).ifPresent(event -> {
+            try (var ignored = Mdc.of("job", event.jobId(), "cluster", event.clusterId(), "k8sJob", jobName)) {
+                log.info(
+                        "job deleted, last seen {}: {}",
+                        view.finished() ? "finished" : "unfinished",
+                        event.getClass().getSimpleName());
+            }
+            sink.emit(event);
+        });
+    }
+
+    /**
+     * A deleted Job whose pods the cache no longer holds unfinished (the last terminating one went): JobDeleted at
+     * once, so that the scheduler hands its pool on without waiting for its next re-sent deletion.
+     */
+    private void podsGoneSafely(Watched w, String jobName) {
+        if (jobName == null) {
+            return;
+        }
+        try {
+            long unfinished = w.pods.getStore().list().stream()
+                    .filter(p -> jobName.equals(jobNameOf(p)))
+                    .map(Fabric8Views::pod)
+                    .filter(JobReports::unfinished)
+                    .count();
+            reports.podsGone(w.cluster, jobName, unfinished).ifPresent(event -> {
+                try (var ignored = Mdc.of("job", event.jobId(), "cluster", event.clusterId(), "k8sJob", jobName)) {
+                    log.info("job and its pods gone: JobDeleted");
+                }
+                sink.emit(event);
+            });
+        } catch (RuntimeException e) {
+            log.warn(
+                    "looking at the pods of the deleted job {} on cluster {} failed",
+                    jobName,
+                    w.cluster.clusterId(),
+                    e);
         }
     }
 
@@ -261,17 +405,33 @@ public final class JobStatusReconciler implements AutoCloseable {
     }
 
     /**
-     * Reports the Falcon Jobs of every watched cluster whose informer has synced (an unsynced cache would make
-     * present Jobs look absent, and the scheduler would take their deletion as confirmed).
+     * Reports the Falcon Jobs of every watched cluster whose informers have synced (an unsynced cache would make
+     * present Jobs look absent, and the scheduler would take their deletion as confirmed), with the deleted ones
+     * whose pods still terminate.
      */
     public void inventoryAll() {
+        for (ClusterTarget cluster : List.copyOf(gone.values())) {
+            // still gone (reported again, in case the report was lost), or back under that name (watched again)
+            try {
+                clusters.client(cluster);
+                gone.remove(cluster.resourceName());
+                watchSafely(cluster);
+            } catch (RuntimeException e) {
+                if (io.falcon.executor.gke.GkeErrors.is(e, com.google.api.gax.rpc.StatusCode.Code.NOT_FOUND)) {
+                    reportGone(cluster, "GKE answers NOT_FOUND for the cluster");
+                }
+            }
+        }
         for (Watched w : watched.values()) {
             try {
-                if (w.jobs.hasSynced()) {
+                if (w.jobs.hasSynced() && w.pods.hasSynced()) {
                     List<JobView> jobs = w.jobs.getStore().list().stream()
                             .map(Fabric8Views::job)
                             .toList();
-                    sink.emit(reports.inventory(w.cluster, jobs));
+                    List<PodView> pods = w.pods.getStore().list().stream()
+                            .map(Fabric8Views::pod)
+                            .toList();
+                    sink.emit(reports.inventory(w.cluster, jobs, pods));
                 }
             } catch (RuntimeException e) {
                 log.warn("job inventory of cluster {} failed: {}", w.cluster.clusterId(), e.getMessage());
@@ -287,19 +447,24 @@ public final class JobStatusReconciler implements AutoCloseable {
      *
      * @param reportAgain forget what was reported first (a send failed for good), so everything is reported again
      */
-    public List<String> observeAll(boolean reportAgain) {
+    public List<io.falcon.events.executor.ExecutorEvent.ClusterObserved> observeAll(
+            boolean reportAgain, java.time.Instant through) {
         if (reportAgain) {
             reports.forgetAll();
         }
-        List<String> observed = new java.util.ArrayList<>();
+        java.time.Instant now = clock.instant();
+        List<io.falcon.events.executor.ExecutorEvent.ClusterObserved> observed = new java.util.ArrayList<>();
         for (Watched w : watched.values()) {
+            String resource = w.cluster.resourceName();
             if (!w.jobs.isWatching() || !w.jobs.hasSynced() || !w.pods.isWatching() || !w.pods.hasSynced()) {
+                observingSince.remove(resource); // a gap: what happens now may be seen only by the state it leaves
                 continue;
             }
+            java.time.Instant since = observingSince.computeIfAbsent(resource, r -> now);
             for (Job job : w.jobs.getStore().list()) {
                 evaluateSafely(w, job.getMetadata().getName());
             }
-            observed.add(w.cluster.resourceName());
+            observed.add(new io.falcon.events.executor.ExecutorEvent.ClusterObserved(resource, through, since));
         }
         return observed;
     }
@@ -329,8 +494,7 @@ public final class JobStatusReconciler implements AutoCloseable {
         recheck.cancel(false);
         inventory.cancel(false);
         for (Watched w : watched.values()) {
-            w.jobs.stop();
-            w.pods.stop();
+            stop(w);
         }
         watched.clear();
     }

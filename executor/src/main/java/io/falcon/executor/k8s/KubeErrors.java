@@ -6,9 +6,12 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 public final class KubeErrors {
     private KubeErrors() {}
 
-    /** The classification of an HTTP status (pure); 0 means no answer at all. */
+    /**
+     * The classification of an HTTP status (pure); 0 or below means no answer at all (fabric8 gives -1 to a request
+     * that got none: connection refused or reset, a timeout).
+     */
     public static boolean isTransient(int httpStatus) {
-        return httpStatus == 0 || httpStatus == 408 || httpStatus == 429 || httpStatus >= 500;
+        return httpStatus <= 0 || httpStatus == 408 || httpStatus == 429 || httpStatus >= 500;
     }
 
     public static boolean isTransient(Throwable e) {

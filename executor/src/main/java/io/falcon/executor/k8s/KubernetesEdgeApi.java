@@ -4,12 +4,14 @@ import com.google.api.gax.rpc.StatusCode;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorCommand.EnsureJob;
+import io.falcon.executor.FalconLabels;
 import io.falcon.executor.core.ApiException;
 import io.falcon.executor.core.EdgeApi;
 import io.falcon.executor.gke.GkeErrors;
@@ -37,17 +39,75 @@ public final class KubernetesEdgeApi implements EdgeApi {
 
     @Override
     public NodeCount nodes(ClusterTarget cluster, String pool) {
+        return call(
+                cluster,
+                client -> count(
+                        client.nodes().withLabel(NODE_POOL_LABEL, pool).list().getItems()));
+    }
+
+    /**
+     * One request to the cluster's API server. When the server does not answer at all or refuses the credentials
+     * (its control plane moved, rotated its CA, or the cluster was deleted), GKE is asked where the cluster is now
+     * ({@link EdgeClusterClients#refresh}): a new client is tried once; a cluster GKE no longer knows is NOT_FOUND.
+     * Any other answer is classified as it is.
+     */
+    private <T> T call(ClusterTarget cluster, java.util.function.Function<KubernetesClient, T> request) {
+        KubernetesClient used = client(cluster);
         try {
-            return count(client(cluster)
-                    .nodes()
-                    .withLabel(NODE_POOL_LABEL, pool)
-                    .list()
-                    .getItems());
+            return request.apply(used);
+        } catch (ApiException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            if (replaced(cluster, used)) {
+                return again(cluster, request); // refreshed meanwhile by another thread (its old client closed)
+            }
+            if (!unreachable(e)) {
+                throw classify(e);
+            }
+            EdgeClusterClients.Refresh refresh = clusters.refresh(cluster);
+            if (refresh == EdgeClusterClients.Refresh.GONE) {
+                throw new ApiException(
+                        ApiException.Kind.NOT_FOUND,
+                        "GKE cluster " + cluster.resourceName() + " not found (deleted): " + describe(e),
+                        e);
+            }
+            if (refresh == EdgeClusterClients.Refresh.UNCHANGED) {
+                throw classify(e);
+            }
+            return again(cluster, request);
+        }
+    }
+
+    private <T> T again(ClusterTarget cluster, java.util.function.Function<KubernetesClient, T> request) {
+        try {
+            return request.apply(client(cluster));
         } catch (ApiException e) {
             throw e;
         } catch (RuntimeException e) {
             throw classify(e);
         }
+    }
+
+    /** The cluster's client is no longer the one used (a refresh replaced or dropped it). */
+    private boolean replaced(ClusterTarget cluster, KubernetesClient used) {
+        try {
+            return clusters.client(cluster) != used;
+        } catch (RuntimeException e) {
+            return true;
+        }
+    }
+
+    /**
+     * No answer from the API server (connection refused or reset, a timeout, a TLS handshake against a rotated CA),
+     * or 401 (credentials it no longer takes): worth asking GKE where the cluster is now.
+     */
+    static boolean unreachable(RuntimeException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof KubernetesClientException k && k.getCode() > 0) {
+                return k.getCode() == 401; // an answer: only a refusal of the credentials is worth it
+            }
+        }
+        return true;
     }
 
     /** Registered = listed; ready = condition Ready=True (pure). */
@@ -87,32 +147,31 @@ public final class KubernetesEdgeApi implements EdgeApi {
         }
         Optional<Service> service = renderer.renderService(command);
         try {
-            Job created = client(cluster)
-                    .batch()
-                    .v1()
-                    .jobs()
-                    .inNamespace(namespace)
-                    .resource(job)
-                    .create();
+            Job created = call(
+                    cluster,
+                    client -> client.batch()
+                            .v1()
+                            .jobs()
+                            .inNamespace(namespace)
+                            .resource(job)
+                            .create());
             onJobCreated.accept(cluster);
             service.ifPresent(s -> ensureService(cluster, s, created));
             return created.getMetadata().getUid();
         } catch (ApiException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            ApiException classified = classify(e);
-            if (classified.is(ApiException.Kind.ALREADY_EXISTS) && service.isPresent()) {
+            if (e.is(ApiException.Kind.ALREADY_EXISTS) && service.isPresent()) {
                 // A redelivered EnsureJob after a restart between the Job and its Service: complete the pair.
-                Optional.ofNullable(client(cluster)
-                                .batch()
-                                .v1()
-                                .jobs()
-                                .inNamespace(namespace)
-                                .withName(job.getMetadata().getName())
-                                .get())
+                Optional.ofNullable(call(
+                                cluster,
+                                client -> client.batch()
+                                        .v1()
+                                        .jobs()
+                                        .inNamespace(namespace)
+                                        .withName(job.getMetadata().getName())
+                                        .get()))
                         .ifPresent(existing -> ensureService(cluster, service.get(), existing));
             }
-            throw classified;
+            throw e;
         }
     }
 
@@ -130,65 +189,69 @@ public final class KubernetesEdgeApi implements EdgeApi {
                         .withBlockOwnerDeletion(false)
                         .build()));
         try {
-            client(cluster).services().inNamespace(namespace).resource(service).create();
-        } catch (RuntimeException e) {
-            ApiException classified = classify(e);
-            if (!classified.is(ApiException.Kind.ALREADY_EXISTS)) {
-                throw classified;
+            call(
+                    cluster,
+                    client -> client.services()
+                            .inNamespace(namespace)
+                            .resource(service)
+                            .create());
+        } catch (ApiException e) {
+            if (!e.is(ApiException.Kind.ALREADY_EXISTS)) {
+                throw e;
             }
         }
     }
 
     @Override
     public Optional<String> jobUid(ClusterTarget cluster, String name) {
-        try {
-            Job job = client(cluster)
-                    .batch()
-                    .v1()
-                    .jobs()
-                    .inNamespace(namespace)
-                    .withName(name)
-                    .get();
-            onJobCreated.accept(cluster);
-            return Optional.ofNullable(job).map(j -> j.getMetadata().getUid());
-        } catch (ApiException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw classify(e);
-        }
-    }
-
-    @Override
-    public boolean deleteJob(ClusterTarget cluster, String name) {
-        try {
-            return !client(cluster)
-                            .batch()
-                            .v1()
-                            .jobs()
-                            .inNamespace(namespace)
-                            .withName(name)
-                            .withPropagationPolicy(DeletionPropagation.BACKGROUND)
-                            .delete()
-                            .isEmpty()
-                    | deleteService(cluster, name);
-        } catch (ApiException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw classify(e);
-        }
+        Job job = call(
+                cluster,
+                client -> client.batch()
+                        .v1()
+                        .jobs()
+                        .inNamespace(namespace)
+                        .withName(name)
+                        .get());
+        onJobCreated.accept(cluster);
+        return Optional.ofNullable(job).map(j -> j.getMetadata().getUid());
     }
 
     /**
-     * The Job's headless Service, if it has one: garbage-collected with the Job on a real cluster, deleted here too
-     * so that no API server without a garbage collector (or a Service created before its owner reference) keeps it.
+     * Deletes the Job and its headless Service, if it has one (garbage-collected with the Job on a real cluster,
+     * deleted here too so that no API server without a garbage collector, or a Service created before its owner
+     * reference, keeps it).
      */
-    private boolean deleteService(ClusterTarget cluster, String name) {
-        return !client(cluster)
-                .services()
-                .inNamespace(namespace)
-                .withName(name)
-                .delete()
-                .isEmpty();
+    @Override
+    public boolean deleteJob(ClusterTarget cluster, String name) {
+        return call(
+                cluster,
+                client -> !client.batch()
+                                .v1()
+                                .jobs()
+                                .inNamespace(namespace)
+                                .withName(name)
+                                .withPropagationPolicy(DeletionPropagation.BACKGROUND)
+                                .delete()
+                                .isEmpty()
+                        | !client.services()
+                                .inNamespace(namespace)
+                                .withName(name)
+                                .delete()
+                                .isEmpty());
+    }
+
+    @Override
+    public int unfinishedPods(ClusterTarget cluster, String name) {
+        return call(cluster, client -> (int)
+                client.pods().inNamespace(namespace).withLabel(FalconLabels.K8S_JOB, name).list().getItems().stream()
+                        .filter(KubernetesEdgeApi::unfinished)
+                        .count());
+    }
+
+    /** Not Succeeded or Failed: it may hold its node's chips (also while it terminates) (pure). */
+    static boolean unfinished(Pod pod) {
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        return !"Succeeded".equals(phase) && !"Failed".equals(phase);
     }
 
     /** The cluster's client; a GKE cluster that does not exist (any more) is NOT_FOUND. */

@@ -9,10 +9,14 @@ import io.falcon.ops.Checks;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -42,8 +46,15 @@ public final class CommandConsumer implements Runnable {
     private final Clock clock;
     private final String producerName;
     private volatile boolean running = true;
-    private final Checks.AssignmentTracker assignment = new Checks.AssignmentTracker();
+    private final Checks.AssignmentTracker assignment;
     private java.util.function.BiConsumer<String, String> deadLettered = (topic, stage) -> {};
+    /**
+     * The clusters whose commands came from each partition this loop holds (commands are keyed by cluster id): the
+     * work in memory they started is the partition's, and stops when the partition goes.
+     */
+    private final Map<TopicPartition, Set<String>> clustersOf = new ConcurrentHashMap<>();
+
+    private volatile java.util.function.Consumer<Set<String>> revoked = clusters -> {};
 
     public CommandConsumer(
             Consumer<byte[], byte[]> consumer,
@@ -58,6 +69,50 @@ public final class CommandConsumer implements Runnable {
         this.dispatcher = dispatcher;
         this.clock = clock;
         this.producerName = producerName;
+        this.assignment = new Checks.AssignmentTracker(new ConsumerRebalanceListener() {
+            @Override
+            public void onPartitionsAssigned(Collection<TopicPartition> partitions) {}
+
+            @Override
+            public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                stopWorkOf(partitions, "revoked");
+            }
+
+            @Override
+            public void onPartitionsLost(Collection<TopicPartition> partitions) {
+                stopWorkOf(partitions, "lost");
+            }
+        });
+    }
+
+    /**
+     * Told the clusters of the partitions this loop no longer holds, so that the work in memory their commands started
+     * (node pools being created or deleted, with their retries) stops at once: the new owner of the partition carries
+     * out the scheduler's commands from the last committed offset (and the scheduler re-sends what it still wants),
+     * and a creation stepped on here would re-create a pool it deleted.
+     */
+    public CommandConsumer onRevoked(java.util.function.Consumer<Set<String>> listener) {
+        this.revoked = listener;
+        return this;
+    }
+
+    private void stopWorkOf(Collection<TopicPartition> partitions, String how) {
+        Set<String> clusters = new java.util.TreeSet<>();
+        for (TopicPartition partition : partitions) {
+            Set<String> of = clustersOf.remove(partition);
+            if (of != null) {
+                clusters.addAll(of);
+            }
+        }
+        if (clusters.isEmpty()) {
+            return;
+        }
+        log.info("command partitions {} {}: stopping the work of clusters {}", partitions, how, clusters);
+        try {
+            revoked.accept(clusters);
+        } catch (RuntimeException e) {
+            log.error("stopping the work of clusters {} failed", clusters, e);
+        }
     }
 
     /** Told of every dead letter (source topic, stage "decode" or "process"), for the metric. */
@@ -111,7 +166,11 @@ public final class CommandConsumer implements Runnable {
             List<ConsumerRecord<byte[], byte[]>> own = records.records(partition);
             List<Optional<ExecutorCommand>> commands = new ArrayList<>(own.size());
             for (ConsumerRecord<byte[], byte[]> record : own) {
-                commands.add(decode(record));
+                Optional<ExecutorCommand> command = decode(record);
+                command.ifPresent(c -> clustersOf
+                        .computeIfAbsent(partition, p -> ConcurrentHashMap.newKeySet())
+                        .add(c.cluster().clusterId()));
+                commands.add(command);
             }
             for (CommandBatch.Step step : CommandBatch.plan(commands)) {
                 if (!running) {

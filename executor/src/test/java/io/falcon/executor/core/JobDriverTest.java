@@ -61,10 +61,62 @@ class JobDriverTest {
         assertThat(sink.all()).hasSize(2).allMatch(e -> e instanceof ExecutorEvent.JobSubmitted);
     }
 
+    @Test
+    void aJobTheSchedulerSawCreatedIsNeverCreatedAgainOnceSomeoneElseDeletedIt() {
+        EnsureJob seen = new EnsureJob(
+                command.meta(),
+                command.jobId(),
+                command.cluster(),
+                command.nodePoolName(),
+                command.k8sJobName(),
+                command.tpuType(),
+                command.topology(),
+                command.spec(),
+                Optional.of("uid-0"));
+        driver.ensure(seen);
+        assertThat(edge.uid).as("not created again").isEmpty();
+        assertThat(sink.all()).singleElement().isInstanceOfSatisfying(ExecutorEvent.JobFailed.class, f -> {
+            assertThat(f.k8sJobName()).isEqualTo("falcon-job-1");
+            assertThat(f.message()).startsWith("the Kubernetes Job falcon-job-1 was deleted outside Falcon");
+        });
+    }
+
+    @Test
+    void aJobTheSchedulerSawCreatedThatIsStillThereIsAnsweredAsBefore() {
+        driver.ensure(command);
+        EnsureJob seen = new EnsureJob(
+                command.meta(),
+                command.jobId(),
+                command.cluster(),
+                command.nodePoolName(),
+                command.k8sJobName(),
+                command.tpuType(),
+                command.topology(),
+                command.spec(),
+                edge.uid);
+        edge.nodes = new EdgeApi.NodeCount(4, 4); // a count is reported only once all the nodes are Ready
+        driver.ensure(seen);
+        assertThat(sink.all()).hasSize(3);
+        assertThat(sink.all().get(1)).isInstanceOf(ExecutorEvent.JobSubmitted.class);
+        assertThat(sink.all().get(2)).isInstanceOf(ExecutorEvent.NodePoolWaitingForNodes.class);
+    }
+
+    @Test
+    void aDeletionIsConfirmedOnlyOnceNoPodOfTheJobIsLeftUnfinished() {
+        driver.ensure(command);
+        edge.unfinished = 4; // terminating, holding their nodes' chips
+        driver.ensureDeleted(Fixtures.deleteJob("job-1"));
+        assertThat(sink.of(ExecutorEvent.JobDeleted.class, "job-1")).isEmpty();
+        edge.unfinished = 0;
+        driver.ensureDeleted(Fixtures.deleteJob("job-1")); // the scheduler asks again
+        assertThat(sink.of(ExecutorEvent.JobDeleted.class, "job-1")).hasSize(1);
+    }
+
     private static final class FakeEdge implements EdgeApi {
         Optional<String> uid = Optional.empty();
         NodeCount nodes = new NodeCount(0, 0);
         boolean nodesFail;
+        int unfinished;
 
         @Override
         public NodeCount nodes(ClusterTarget cluster, String pool) {
@@ -86,6 +138,11 @@ class JobDriverTest {
         @Override
         public Optional<String> jobUid(ClusterTarget cluster, String name) {
             return uid;
+        }
+
+        @Override
+        public int unfinishedPods(ClusterTarget cluster, String name) {
+            return unfinished;
         }
 
         @Override

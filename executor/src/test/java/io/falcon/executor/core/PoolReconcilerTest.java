@@ -87,11 +87,29 @@ class PoolReconcilerTest {
 
     @Test
     void aRestartedExecutorFindingThePoolWaitingForNodesPastTheCreateTimeoutKeepsWaiting() {
-        // issue 11 case 3: a fresh task (nothing remembered) meets a RUNNING pool created 30 minutes ago
+        // issue 11 case 3: a fresh task (nothing remembered) meets a RUNNING pool created 15 minutes ago
         PoolTask fresh = PoolTask.create(ensure(SupplyMode.ON_DEMAND, Optional.empty()));
-        Step step = reconciler.decide(fresh, running(T0.minus(Duration.ofMinutes(30)), 0, 0), T0);
+        Step step = reconciler.decide(fresh, running(T0.minus(Duration.ofMinutes(15)), 0, 0), T0);
         assertThat(events(step)).singleElement().isInstanceOf(ExecutorEvent.NodePoolWaitingForNodes.class);
         assertThat(step.task().done()).isFalse();
+    }
+
+    @Test
+    void aPoolWhoseNodesTheAutoscalerTookBackWhileItWaitedIsReadyForTheJobsPendingPods() {
+        // its nodes sat unneeded (no Job yet) for the consolidation delay: the slice is gone, and only pending pods
+        // bring it back, so the Job is submitted
+        PoolTask task = PoolTask.create(ensure(SupplyMode.ON_DEMAND, Optional.empty()));
+        Step counting = reconciler.decide(task, running(T0, 1, 1), T0.plusSeconds(60));
+        assertThat(events(counting)).singleElement().isInstanceOf(ExecutorEvent.NodePoolWaitingForNodes.class);
+        Step scaledDown = reconciler.decide(counting.task(), running(T0, 0, 0), T0.plus(Duration.ofMinutes(11)));
+        assertThat(events(scaledDown)).singleElement().isInstanceOf(ExecutorEvent.NodePoolReady.class);
+        assertThat(scaledDown.task().done()).isTrue();
+
+        // a restarted process that never saw the nodes: once the pool has had none for its create timeout and
+        // consolidation delay (10 + 10 minutes)
+        PoolTask fresh = PoolTask.create(ensure(SupplyMode.ON_DEMAND, Optional.empty()));
+        Step later = reconciler.decide(fresh, running(T0.minus(Duration.ofMinutes(20)), 0, 0), T0);
+        assertThat(events(later)).singleElement().isInstanceOf(ExecutorEvent.NodePoolReady.class);
     }
 
     @Test

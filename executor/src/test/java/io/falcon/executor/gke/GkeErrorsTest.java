@@ -102,5 +102,13 @@ class GkeErrorsTest {
                 .isTrue();
         assertThat(KubeErrors.isTransient(new RuntimeException(new IOException("connection reset"))))
                 .isTrue();
+        // fabric8 gives a request that got no answer at all code -1: a connection refused is no refusal
+        KubernetesClientException noAnswer = new KubernetesClientException(
+                "Operation: [create] for kind: [Job] failed.", new IOException("ConnectException"));
+        assertThat(noAnswer.getCode()).isEqualTo(-1);
+        assertThat(KubeErrors.isTransient(noAnswer)).isTrue();
+        assertThat(io.falcon.executor.k8s.KubernetesEdgeApiTest.classify(noAnswer)
+                        .is(io.falcon.executor.core.ApiException.Kind.TRANSIENT))
+                .isTrue();
     }
 }

@@ -454,4 +454,30 @@ class NodePoolManagerIT {
         assertThat(createOperations("falcon-rr-1")).isEqualTo(1);
         assertThat(h.sink.of(ExecutorEvent.NodePoolReady.class, "rr-2")).isEmpty();
     }
+
+    /**
+     * GKE gives a node pool that sets no reservation affinity Compute's default, ANY: its VMs consume a matching
+     * reservation that does not require specific consumption. An on-demand pool must not eat the slices a reservation
+     * holds for the reservation jobs (the seed's supply modes are separate), so it asks for none.
+     */
+    @Test
+    void anOnDemandPoolLeavesAMatchingReservationAlone() {
+        var reservations = h.sim.reservations();
+        var res = reservations.findByName(SimHarness.PROJECT, "res-a").orElseThrow();
+        reservations.setSpecificRequired(SimHarness.PROJECT, res.key().zone(), "res-a", false);
+
+        h.dispatcher.handle(ensure("od-1", "2x2x1", SupplyMode.ON_DEMAND, null));
+        h.sink.await(ExecutorEvent.NodePoolReady.class, "od-1", WAIT);
+
+        assertThat(reservations
+                        .findByName(SimHarness.PROJECT, "res-a")
+                        .orElseThrow()
+                        .inUseCount())
+                .as("the reservation's slices stay for the reservation jobs")
+                .isZero();
+        assertThat(pool("falcon-od-1").getConfig().getReservationAffinity().getConsumeReservationType())
+                .isEqualTo(com.google.container.v1.ReservationAffinity.Type.NO_RESERVATION);
+        h.dispatcher.handle(deletePool("od-1"));
+        h.sink.await(ExecutorEvent.NodePoolDeleted.class, "od-1", WAIT);
+    }
 }

@@ -56,11 +56,13 @@ class NodePoolSpecTest {
     }
 
     @Test
-    void onDemandIsPlain() {
+    void onDemandIsPlainAndConsumesNoReservation() {
         NodePool pool = NodePoolSpec.render(Fixtures.ensurePool("job-1", "2x2x2", SupplyMode.ON_DEMAND, null));
         assertThat(pool.getInitialNodeCount()).isEqualTo(2);
         assertThat(pool.getConfig().getFlexStart()).isFalse();
-        assertThat(pool.getConfig().hasReservationAffinity()).isFalse();
+        // not GKE's default (ANY): it would eat a matching reservation's slices
+        assertThat(pool.getConfig().getReservationAffinity().getConsumeReservationType())
+                .isEqualTo(ReservationAffinity.Type.NO_RESERVATION);
         assertThat(pool.getPlacementPolicy().getPolicyName()).isEqualTo("falcon-v7x-ht-2x2x2");
     }
 

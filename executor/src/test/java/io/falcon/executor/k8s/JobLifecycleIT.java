@@ -103,6 +103,79 @@ class JobLifecycleIT {
     }
 
     @Test
+    void aJobDeletedByHandWhileItRunsIsReportedAsDeletedOutsideFalcon() {
+        h.dispatcher.handle(ensureJob("hand-1", "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "60")));
+        h.sink.await(ExecutorEvent.JobRunning.class, "hand-1", WAIT);
+
+        // an operator's kubectl delete job, not Falcon's
+        kube().batch()
+                .v1()
+                .jobs()
+                .inNamespace("default")
+                .withName("falcon-hand-1")
+                .delete();
+
+        ExecutorEvent.JobFailed failed = h.sink.await(ExecutorEvent.JobFailed.class, "hand-1", WAIT);
+        assertThat(failed.k8sJobName()).isEqualTo("falcon-hand-1");
+        assertThat(failed.message()).startsWith("the Kubernetes Job falcon-hand-1 was deleted outside Falcon");
+        assertThat(h.sink.of(ExecutorEvent.JobSucceeded.class, "hand-1")).isEmpty();
+        deleteJob("hand-1");
+    }
+
+    @Test
+    void aFinishedJobRemovedIsReportedWithItsEndAgainNotAsDeleted() {
+        h.dispatcher.handle(ensureJob("ttl-1", "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "0.3")));
+        h.sink.await(ExecutorEvent.JobSucceeded.class, "ttl-1", WAIT);
+
+        // removed as ttlSecondsAfterFinished would: its end is reported from the last state, in case the first
+        // report was lost
+        kube().batch()
+                .v1()
+                .jobs()
+                .inNamespace("default")
+                .withName("falcon-ttl-1")
+                .delete();
+        io.falcon.testkit.Await.until(
+                "the end reported again",
+                WAIT,
+                () -> h.sink.of(ExecutorEvent.JobSucceeded.class, "ttl-1").size() == 2,
+                () -> "events " + h.sink.all());
+        assertThat(h.sink.of(ExecutorEvent.JobFailed.class, "ttl-1")).isEmpty();
+        deleteJob("ttl-1");
+    }
+
+    @Test
+    void aDeletedJobIsConfirmedOnlyOnceItsTerminatingPodsAreGone() {
+        var knobs = h.sim.kubernetesKnobs(SimHarness.PROJECT, SimHarness.LOCATION, SimHarness.CLUSTER);
+        knobs.podExitTime(Duration.ofSeconds(3)); // the workload takes 3 s to exit after SIGTERM
+        try {
+            h.dispatcher.handle(ensureJob("term-1", "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "60")));
+            h.sink.await(ExecutorEvent.JobRunning.class, "term-1", WAIT);
+
+            h.dispatcher.handle(new EnsureJobDeleted(
+                    Meta.of("test", Instant.now()), "term-1", SimHarness.cluster(), "falcon-term-1"));
+            assertThat(h.sink.of(ExecutorEvent.JobDeleted.class, "term-1"))
+                    .as("not while its pods terminate, holding the chips the next job would get")
+                    .isEmpty();
+
+            h.sink.await(ExecutorEvent.JobDeleted.class, "term-1", WAIT);
+            assertThat(kube().pods()
+                            .inNamespace("default")
+                            .withLabel("falcon-k8s-job", "falcon-term-1")
+                            .list()
+                            .getItems())
+                    .as("reported once the informers saw the last pod go")
+                    .isEmpty();
+            // the scheduler's re-sent deletion is confirmed at once now
+            h.dispatcher.handle(new EnsureJobDeleted(
+                    Meta.of("test", Instant.now()), "term-1", SimHarness.cluster(), "falcon-term-1"));
+            assertThat(h.sink.of(ExecutorEvent.JobDeleted.class, "term-1")).hasSize(2);
+        } finally {
+            knobs.podExitTime(Duration.ZERO);
+        }
+    }
+
+    @Test
     void nonZeroExitFailsTheJob() {
         h.dispatcher.handle(ensureJob(
                 "exit-1", "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "0.3", "FALCON_SIM_EXIT_CODE", "3")));

@@ -104,6 +104,30 @@ class JobObservationTest {
                 .isEqualTo(new JobObservation.Failed("Pod image pull failed: ImagePullBackOff (Back-off pulling)"));
     }
 
+    @Test
+    void theImagePullGraceCountsFromWhenThePodWasBoundToItsNodeNotFromItsCreation() {
+        // created an hour ago, it waited for the VMs of a flex-start pool; bound 30 s ago, its first pull failed
+        Pod waitedForVms = new PodBuilder(pullError("p0", NOW.minusSeconds(3600)))
+                .editStatus()
+                .addNewCondition()
+                .withType("PodScheduled")
+                .withStatus("True")
+                .withLastTransitionTime(NOW.minusSeconds(30).toString())
+                .endCondition()
+                .endStatus()
+                .build();
+        assertThat(observe(job, List.of(waitedForVms), NOW, GRACE)).isInstanceOf(JobObservation.Pending.class);
+        assertThat(observe(job, List.of(waitedForVms), NOW.plus(GRACE), GRACE))
+                .isEqualTo(new JobObservation.Failed("Pod image pull failed: ImagePullBackOff (Back-off pulling)"));
+        // no PodScheduled condition: the kubelet's startTime
+        Pod started = new PodBuilder(pullError("p0", NOW.minusSeconds(3600)))
+                .editStatus()
+                .withStartTime(NOW.minusSeconds(30).toString())
+                .endStatus()
+                .build();
+        assertThat(observe(job, List.of(started), NOW, GRACE)).isInstanceOf(JobObservation.Pending.class);
+    }
+
     private static Pod running(String name) {
         return new PodBuilder()
                 .withNewMetadata()

@@ -124,6 +124,52 @@ class CommandConsumerTest {
         assertThat(committed.get()).isEqualTo(4);
     }
 
+    /**
+     * Two executors share the command partitions (k8s/ deploys two): when one of them is revoked, the work in memory
+     * that its commands started (a node pool's creation being stepped, with its retries) must stop, or it goes on
+     * beside the new owner and re-creates what the new owner deleted.
+     */
+    @Test
+    void aRevokedPartitionStopsTheWorkOfTheClustersWhoseCommandsCameFromIt() {
+        MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
+        MockProducer<byte[], byte[]> producer =
+                new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+        List<Set<String>> stopped = new ArrayList<>();
+        CommandConsumer loop = new CommandConsumer(
+                        consumer, producer, new KafkaEventSink(producer), c -> {}, Clock.systemUTC(), "executor-test")
+                .onRevoked(stopped::add);
+        TopicPartition tp0 = new TopicPartition(TOPIC, 0);
+        TopicPartition tp1 = new TopicPartition(TOPIC, 1);
+        ExecutorCommand poolOfC1 =
+                Fixtures.ensurePool("job-1", "2x2x1", io.falcon.events.executor.SupplyMode.ON_DEMAND, null);
+        var c2 = new io.falcon.events.executor.ClusterTarget(
+                "c-2", "edge-2", "poc-tpu-partner", "us-central1", "v7x", "bucket-b");
+        ExecutorCommand poolOfC2 = new ExecutorCommand.EnsureNodePool(
+                Fixtures.meta(),
+                "job-2",
+                c2,
+                "falcon-job-2",
+                "v7x",
+                "2x2x1",
+                io.falcon.events.executor.SupplyMode.ON_DEMAND,
+                java.util.Optional.empty());
+        consumer.schedulePollTask(() -> {
+            consumer.rebalance(List.of(tp0, tp1));
+            consumer.updateBeginningOffsets(Map.of(tp0, 0L, tp1, 0L));
+            consumer.addRecord(
+                    new ConsumerRecord<>(TOPIC, 0, 0, "c-1".getBytes(StandardCharsets.UTF_8), bytes(poolOfC1)));
+            consumer.addRecord(
+                    new ConsumerRecord<>(TOPIC, 1, 0, "c-2".getBytes(StandardCharsets.UTF_8), bytes(poolOfC2)));
+        });
+        // the group gives partition 0 to the other executor
+        consumer.schedulePollTask(() -> loop.assignment().onPartitionsRevoked(List.of(tp0)));
+        consumer.schedulePollTask(loop::stop);
+
+        loop.run();
+
+        assertThat(stopped).containsExactly(Set.of("c-1"));
+    }
+
     private static byte[] bytes(ExecutorCommand c) {
         return Topics.EXECUTOR_COMMANDS.valueSerde().serializer().serialize(TOPIC, c);
     }

@@ -335,7 +335,7 @@ public final class ComputeRestServer implements AutoCloseable {
                         + r.key().zone());
         body.put("selfLink", SELF_LINK_BASE + r.key().path());
         body.put("specificReservation", specific);
-        body.put("specificReservationRequired", true);
+        body.put("specificReservationRequired", r.specificRequired());
         body.put("status", "READY");
         return body;
     }

@@ -22,12 +22,27 @@ public final class ReservationStore {
         this.clock = clock;
     }
 
-    /** Defines (or redefines) a reservation. */
+    /** Defines (or redefines) a reservation that only VMs naming it consume (specificReservationRequired). */
     public SimulatedReservation define(
             String project, String zone, String name, String machineType, long count, long inUseCount) {
+        return define(project, zone, name, machineType, count, inUseCount, true);
+    }
+
+    /**
+     * Defines (or redefines) a reservation; without specificRequired, any matching VM whose reservation affinity is
+     * ANY (GKE's default) consumes it too.
+     */
+    public SimulatedReservation define(
+            String project,
+            String zone,
+            String name,
+            String machineType,
+            long count,
+            long inUseCount,
+            boolean specificRequired) {
         ReservationKey key = new ReservationKey(project, zone, name);
-        SimulatedReservation reservation =
-                new SimulatedReservation(key, ids.incrementAndGet(), machineType, count, inUseCount, clock.instant());
+        SimulatedReservation reservation = new SimulatedReservation(
+                key, ids.incrementAndGet(), machineType, count, inUseCount, clock.instant(), specificRequired);
         reservations.put(key, reservation);
         log.info(
                 "reservation defined: {} machineType={} count={} inUseCount={}",
@@ -65,6 +80,25 @@ public final class ReservationStore {
 
     public void setInUseCount(String project, String zone, String name, long inUseCount) {
         update(project, zone, name, r -> r.withInUseCount(inUseCount));
+    }
+
+    /** Compute's specificReservationRequired of the reservation. */
+    public void setSpecificRequired(String project, String zone, String name, boolean required) {
+        update(project, zone, name, r -> r.withSpecificRequired(required));
+    }
+
+    /**
+     * A reservation that VMs of this machine type, in this location (a zone, or a region and its zones), with GKE's
+     * default ANY reservation affinity consume: one that does not require specific consumption and has room for them.
+     */
+    public Optional<SimulatedReservation> anyMatching(String project, String location, String machineType, long hosts) {
+        return reservations.values().stream()
+                .filter(r -> r.key().project().equals(project))
+                .filter(r -> r.key().zone().equals(location) || r.key().zone().startsWith(location + "-"))
+                .filter(r -> r.machineType().equals(machineType))
+                .filter(r -> !r.specificRequired())
+                .filter(r -> r.available() >= hosts)
+                .min(java.util.Comparator.comparing(r -> r.key().path()));
     }
 
     /**

@@ -96,6 +96,37 @@ public final class GkeFleet implements AutoCloseable {
         registrars.put(ref, registrar);
     }
 
+    /**
+     * The cluster's control plane moved: its Kubernetes API is at another endpoint and presents another CA (an IP
+     * or credential rotation); getCluster says so from now on.
+     */
+    public synchronized void rotateEndpoint(ClusterRef ref, String kubernetesUrl, String caCertBase64) {
+        SimulatedCluster c = cluster(ref);
+        c.kubernetesUrl = kubernetesUrl;
+        c.caCertificateBase64 = caCertBase64;
+    }
+
+    /**
+     * The cluster is deleted: getCluster and every call about it or its node pools answer NOT_FOUND, and its pools go
+     * with it (their reservation capacity is released). Adding it again makes a new, empty cluster with a new id.
+     */
+    public synchronized void removeCluster(ClusterRef ref) {
+        SimulatedCluster c = cluster(ref);
+        for (SimulatedNodePool pool : c.pools.values()) {
+            pool.deleted = true; // no late node registration
+            if (pool.consumedReservation != null) {
+                reservations.release(pool.consumedReservation, pool.hosts);
+                pool.consumedReservation = null;
+            }
+        }
+        c.pools.clear();
+        clusters.remove(ref);
+        registrars.remove(ref);
+        // listed by listOperations like GKE's own record of the deletion
+        Operation op = startOperation(ref, Operation.Type.DELETE_CLUSTER, ref.path());
+        finishOperation(op.getName(), null);
+    }
+
     public synchronized NodePoolKnobs knobs(ClusterRef ref) {
         return cluster(ref).knobs;
     }
@@ -108,6 +139,7 @@ public final class GkeFleet implements AutoCloseable {
                 .setLocation(ref.location())
                 .setZone(ref.location())
                 .setSelfLink(API_BASE + ref.path())
+                .setId(c.id)
                 // The sim serves plain HTTP, so the endpoint is a full URL rather than GKE's bare IP.
                 .setEndpoint(c.kubernetesUrl)
                 .setMasterAuth(MasterAuth.newBuilder().setClusterCaCertificate(c.caCertificateBase64))
@@ -632,10 +664,40 @@ public final class GkeFleet implements AutoCloseable {
         log.info("node pool deleted cluster={} pool={}", c.ref.name(), pool.name());
     }
 
-    /** Takes reservation capacity for a pool with a specific reservation affinity; returns an error if impossible. */
+    /**
+     * Takes reservation capacity for a pool with a specific reservation affinity; returns an error if impossible. A
+     * pool whose affinity is ANY, or that sets none (GKE's default is ANY, as Compute's), consumes a matching
+     * reservation that does not require specific consumption if one has room for its VMs, else runs on demand; a
+     * NO_RESERVATION pool, and a flex-start one (its VMs come from Dynamic Workload Scheduler), consume none.
+     */
     private com.google.rpc.Status consumeReservation(SimulatedCluster c, SimulatedNodePool pool) {
+        if (reservations == null) {
+            return null;
+        }
         Optional<String> wanted = reservationName(pool.proto);
-        if (wanted.isEmpty() || reservations == null) {
+        if (wanted.isEmpty()) {
+            ReservationAffinity.Type type =
+                    pool.proto.getConfig().getReservationAffinity().getConsumeReservationType();
+            boolean any =
+                    type == ReservationAffinity.Type.ANY_RESERVATION || type == ReservationAffinity.Type.UNSPECIFIED;
+            if (any && !isFlexStart(pool.proto)) {
+                reservations
+                        .anyMatching(
+                                c.ref.project(),
+                                c.ref.location(),
+                                pool.proto.getConfig().getMachineType(),
+                                pool.hosts)
+                        .filter(r -> reservations.tryConsume(r.key(), pool.hosts))
+                        .ifPresent(r -> {
+                            pool.consumedReservation = r.key();
+                            log.info(
+                                    "node pool {} of cluster {} consumes reservation {} (affinity {})",
+                                    pool.name(),
+                                    c.ref.name(),
+                                    r.key().path(),
+                                    type);
+                        });
+            }
             return null;
         }
         String value = wanted.get();

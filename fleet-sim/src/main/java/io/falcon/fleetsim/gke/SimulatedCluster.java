@@ -9,8 +9,13 @@ final class SimulatedCluster {
 
     final ClusterRef ref;
     final String tpuType;
-    final String kubernetesUrl;
-    final String caCertificateBase64;
+    /** Where its Kubernetes API is now, and the CA it presents (both change when the control plane rotates). */
+    String kubernetesUrl;
+
+    String caCertificateBase64;
+    /** GKE's unique id of this cluster: a cluster deleted and created again under the same name has a new one. */
+    final String id = java.util.UUID.randomUUID().toString().replace("-", "");
+
     final NodePoolKnobs knobs;
     final Instant createdAt;
     final Map<String, SimulatedNodePool> pools = new LinkedHashMap<>();

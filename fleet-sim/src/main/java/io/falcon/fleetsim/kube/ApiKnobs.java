@@ -13,6 +13,23 @@ public final class ApiKnobs {
     record Rejection(int remaining, int code, String reason, String message) {}
 
     private final AtomicReference<Rejection> jobCreates = new AtomicReference<>();
+    private volatile java.time.Duration podExitTime = java.time.Duration.ZERO;
+
+    /**
+     * How long a running pod's workload takes to exit after SIGTERM when the pod is deleted (by the Job's deletion's
+     * garbage collection, or anyone's): the pod stays, with its deletionTimestamp set and its node's chips held,
+     * until then or until its {@code terminationGracePeriodSeconds} (30 s by default) is over, when the kubelet kills
+     * it; then it is gone. Zero (the default): the sim's workloads exit at once, and the pod goes with its Job.
+     */
+    public ApiKnobs podExitTime(java.time.Duration time) {
+        podExitTime = time;
+        return this;
+    }
+
+    /** The current {@link #podExitTime}. */
+    public java.time.Duration podExitTime() {
+        return podExitTime;
+    }
 
     /**
      * The next {@code n} POSTs of batch/v1 Jobs answer {@code code} with a Status of that reason and message, e.g.

@@ -193,6 +193,7 @@ public final class EdgeKubernetes implements AutoCloseable {
         this.client = client;
         this.nodes = new SimulatedNodes(client, clock);
         this.jobs = new JobLifecycleSimulator(cluster, client, clock, tick, milestones, pending);
+        jobs.podExitTime(knobs::podExitTime);
         this.housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "fleet-sim-k8s-housekeeping-" + cluster);
             t.setDaemon(true);
@@ -278,6 +279,11 @@ public final class EdgeKubernetes implements AutoCloseable {
                         .build())
                 .withHttpClientFactory(new JdkHttpClientFactory())
                 .build();
+    }
+
+    /** The API server's own port (the sim's controllers talk to it directly; clients through its endpoint). */
+    public int port() {
+        return server.getPort();
     }
 
     public String url() {

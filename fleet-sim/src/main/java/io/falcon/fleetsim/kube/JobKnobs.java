@@ -16,12 +16,16 @@ import java.util.Optional;
  * @param exitCode FALCON_SIM_EXIT_CODE (default 0)
  * @param oomKilled FALCON_SIM_OOM=true: terminated reason OOMKilled, exit code 137
  * @param imageMissing some container image contains "does-not-exist": ErrImagePull / ImagePullBackOff forever
+ * @param pullFailsFor FALCON_SIM_PULL_FAILS_SECONDS: the image cannot be pulled for this long after the pod is bound
+ *     to its node (ErrImagePull, then ImagePullBackOff: a registry's transient error), then the kubelet's retry gets
+ *     it and the container runs (default 0)
  */
-public record JobKnobs(Duration runFor, int exitCode, boolean oomKilled, boolean imageMissing) {
+public record JobKnobs(Duration runFor, int exitCode, boolean oomKilled, boolean imageMissing, Duration pullFailsFor) {
 
     public static final String DURATION_ENV = "FALCON_SIM_DURATION_SECONDS";
     public static final String EXIT_CODE_ENV = "FALCON_SIM_EXIT_CODE";
     public static final String OOM_ENV = "FALCON_SIM_OOM";
+    public static final String PULL_FAILS_ENV = "FALCON_SIM_PULL_FAILS_SECONDS";
     public static final String MISSING_IMAGE_MARKER = "does-not-exist";
     static final Duration DEFAULT_DURATION = Duration.ofSeconds(2);
 
@@ -40,7 +44,10 @@ public record JobKnobs(Duration runFor, int exitCode, boolean oomKilled, boolean
         boolean oom = env(env, OOM_ENV).map(Boolean::parseBoolean).orElse(false);
         boolean imageMissing = containers.stream()
                 .anyMatch(c -> c.getImage() != null && c.getImage().contains(MISSING_IMAGE_MARKER));
-        return new JobKnobs(runFor, exitCode, oom, imageMissing);
+        Duration pullFailsFor = env(env, PULL_FAILS_ENV)
+                .map(v -> Duration.ofNanos(Math.round(Double.parseDouble(v) * 1e9)))
+                .orElse(Duration.ZERO);
+        return new JobKnobs(runFor, exitCode, oom, imageMissing, pullFailsFor);
     }
 
     private static Optional<String> env(List<EnvVar> env, String name) {

@@ -59,6 +59,10 @@ public final class JobLifecycleSimulator implements AutoCloseable {
     private final FleetMilestones milestones;
     private final PendingPods pending;
     private final Map<String, SimulatedJob> jobs = new LinkedHashMap<>();
+    /** Pods of deleted Jobs that are terminating (namespace/name -> node): they hold their node's chips until gone. */
+    private final Map<String, String> terminating = new LinkedHashMap<>();
+
+    private java.util.function.Supplier<Duration> podExitTime = () -> Duration.ZERO;
     private SharedIndexInformer<Node> nodes;
     private SharedIndexInformer<Job> jobInformer;
 
@@ -90,6 +94,11 @@ public final class JobLifecycleSimulator implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+    }
+
+    /** How long a running pod's workload takes to exit after SIGTERM ({@link ApiKnobs#podExitTime}). */
+    public void podExitTime(java.util.function.Supplier<Duration> time) {
+        this.podExitTime = time;
     }
 
     public void start() {
@@ -158,18 +167,77 @@ public final class JobLifecycleSimulator implements AutoCloseable {
         if (simulated != null && Objects.equals(simulated.uid, job.getMetadata().getUid())) {
             jobs.remove(key);
         }
-        // The mock API server does not garbage-collect dependents, so the simulator deletes the Job's pods.
+        // The mock API server does not garbage-collect dependents, so the simulator deletes the Job's pods: gracefully,
+        // as the garbage collector's delete and the kubelet do. A pod that runs gets SIGTERM and stays, terminating
+        // (deletionTimestamp set, its node's chips held), until its workload exits or its grace period is over.
         String uid = job.getMetadata().getUid();
         List<Pod> pods = client.pods()
                 .inNamespace(job.getMetadata().getNamespace())
                 .withLabel(PodFactory.CONTROLLER_UID_LABEL, uid)
                 .list()
                 .getItems();
+        Duration exit = podExitTime.get();
         for (Pod pod : pods) {
-            deletePodQuietly(job.getMetadata().getNamespace(), pod.getMetadata().getName());
+            terminate(pod, exit);
         }
         log.info("job deleted cluster={} job={} podsDeleted={}", cluster, key, pods.size());
     }
+
+    /**
+     * Deletes the pod gracefully: at once if it is not on a node or has finished; else after the time its workload
+     * takes to exit, at most its terminationGracePeriodSeconds (30 s by default), with its deletionTimestamp set
+     * meanwhile.
+     */
+    private void terminate(Pod pod, Duration exit) {
+        String namespace = pod.getMetadata().getNamespace();
+        String name = pod.getMetadata().getName();
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        boolean onNode = pod.getSpec() != null && pod.getSpec().getNodeName() != null;
+        if (exit.isZero() || !onNode || "Succeeded".equals(phase) || "Failed".equals(phase)) {
+            deletePodQuietly(namespace, name);
+            return;
+        }
+        long graceSeconds = pod.getSpec().getTerminationGracePeriodSeconds() == null
+                ? 30
+                : pod.getSpec().getTerminationGracePeriodSeconds();
+        Duration grace = Duration.ofSeconds(graceSeconds);
+        Duration until = exit.compareTo(grace) < 0 ? exit : grace;
+        terminating.put(namespace + "/" + name, pod.getSpec().getNodeName());
+        try {
+            // The mock API server removes an object once it has a deletionTimestamp and no finalizers; the kubelet's
+            // part (the pod stays until its containers are dead) is played by a finalizer of the sim's own, which
+            // the graceful delete below leaves in place and which is removed when the workload has exited.
+            var pods = client.pods().inNamespace(namespace).withName(name);
+            pods.edit(p -> {
+                p.getMetadata().setFinalizers(List.of(KUBELET_FINALIZER));
+                p.getMetadata().setDeletionGracePeriodSeconds(graceSeconds);
+                return p;
+            });
+            pods.withGracePeriod(graceSeconds).delete();
+        } catch (KubernetesClientException e) {
+            log.debug("terminating pod {}/{} failed code={}", namespace, name, e.getCode());
+        }
+        log.info("pod terminating cluster={} pod={}/{} for={}", cluster, namespace, name, until);
+        loop.schedule(
+                () -> {
+                    terminating.remove(namespace + "/" + name);
+                    try {
+                        client.pods().inNamespace(namespace).withName(name).edit(p -> {
+                            p.getMetadata().setFinalizers(List.of());
+                            return p;
+                        });
+                    } catch (KubernetesClientException e) {
+                        log.debug("pod {}/{} already gone code={}", namespace, name, e.getCode());
+                    }
+                    deletePodQuietly(namespace, name);
+                    log.info("pod gone cluster={} pod={}/{}", cluster, namespace, name);
+                },
+                until.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** Holds a terminating pod in the mock API server until the simulated kubelet lets it go. */
+    static final String KUBELET_FINALIZER = "fleet-sim.falcon.io/kubelet";
 
     // --- reconciliation ----------------------------------------------------------------------------------------
 
@@ -198,7 +266,7 @@ public final class JobLifecycleSimulator implements AutoCloseable {
      */
     private void reportUnschedulable() {
         List<PendingPods.PendingPod> waiting = new ArrayList<>();
-        java.util.Set<String> occupied = new java.util.HashSet<>();
+        java.util.Set<String> occupied = new java.util.HashSet<>(terminating.values());
         for (SimulatedJob job : jobs.values()) {
             if (job.finished() || job.suspended()) {
                 continue;
@@ -304,6 +372,22 @@ public final class JobLifecycleSimulator implements AutoCloseable {
                 if (lostNode(job, pod)) {
                     return;
                 }
+                if (pod.pulledAt != null && !now.isBefore(pod.pulledAt)) {
+                    // the kubelet's retry got the image
+                    pod.phase = SimulatedPod.Phase.RUNNING;
+                    pod.backingOff = false;
+                    pod.startedAt = now;
+                    pod.finishAt = now.plus(job.knobs.runFor());
+                    log.info("pod pulled its image cluster={} job={} pod={}", cluster, job.key(), pod.name);
+                    writePod(job, pod);
+                    if (job.pods.stream()
+                                    .filter(p -> p.phase == SimulatedPod.Phase.RUNNING)
+                                    .count()
+                            >= job.completions) {
+                        announce(job, FleetMilestones.Type.PODS_RUNNING);
+                    }
+                    return;
+                }
                 if (!pod.backingOff && !now.isBefore(pod.scheduledAt.plus(IMAGE_PULL_BACKOFF_AFTER))) {
                     pod.backingOff = true;
                     writePod(job, pod);
@@ -344,6 +428,10 @@ public final class JobLifecycleSimulator implements AutoCloseable {
         pod.scheduledAt = now;
         if (job.knobs.imageMissing()) {
             pod.phase = SimulatedPod.Phase.IMAGE_PULL_FAILING;
+        } else if (!job.knobs.pullFailsFor().isZero()
+                && !job.knobs.pullFailsFor().isNegative()) {
+            pod.phase = SimulatedPod.Phase.IMAGE_PULL_FAILING;
+            pod.pulledAt = now.plus(job.knobs.pullFailsFor());
         } else {
             pod.phase = SimulatedPod.Phase.RUNNING;
             pod.startedAt = now;
@@ -400,7 +488,8 @@ public final class JobLifecycleSimulator implements AutoCloseable {
     }
 
     private Set<String> tpuBusyNodes() {
-        Set<String> busy = new HashSet<>();
+        // a terminating pod's chips are not free until it is gone
+        Set<String> busy = new HashSet<>(terminating.values());
         for (SimulatedJob j : jobs.values()) {
             for (SimulatedPod p : j.pods) {
                 if (p.needsTpu && !p.terminal() && p.nodeName != null) {

@@ -26,6 +26,8 @@ final class SimulatedPod {
     Instant finishedAt;
     /** ImagePullBackOff follows the first ErrImagePull. */
     boolean backingOff;
+    /** When a transient pull error is over and the image is pulled (null: the pull never succeeds). */
+    Instant pulledAt;
 
     SimulatedPod(String name, int index, boolean needsTpu) {
         this.name = name;

@@ -4,6 +4,10 @@ import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -144,7 +148,7 @@ final class Execution {
 
     /** Confirms the deletion of an aborting job's Job (then Aborted), or of a finished job's. */
     void onDeleted(ExecutorEvent.JobDeleted deleted, Instant now, Decisions out) {
-        deletions.confirmed(new JobDeletion.Key(deleted.clusterId(), deleted.k8sJobName()), out);
+        deletions.confirmed(new JobDeletion.Key(deleted.clusterId(), deleted.k8sJobName()), now, out);
         ScheduledJob job = state.jobs.get(deleted.jobId());
         if (job != null
                 && job.phase().aborting()
@@ -152,6 +156,119 @@ final class Execution {
                 && job.clusterId().filter(deleted.clusterId()::equals).isPresent()) {
             ending.end(job, Status.Aborted, Optional.empty(), Messages.aborted(), true, now, out);
         }
+    }
+
+    /**
+     * The backstop for a Kubernetes Job deleted by someone other than Falcon when no informer saw it go (the executor
+     * was down, or its report was lost): a job dispatching or running a Job that the executor had seen created (its
+     * uid is known), which an inventory of that Job's own cluster no longer lists, ends Failed/JobFailed. Not sooner
+     * than the orphan grace after the Job was surely there (JobSubmitted or JobRunning was observed; for pods waiting
+     * for nodes, the submit deadline after dispatching began), so that an informer's cache that has not caught up
+     * with the creation never passes for a deletion. A Job Falcon deletes belongs to a job that is no longer
+     * dispatching or running. A Job of the same name with another uid proves the deletion at once (names are unique:
+     * the Job seen created is gone, and a redelivered creation made a new one).
+     */
+    void onJobInventory(ExecutorEvent.JobInventory inventory, Instant now, Decisions out) {
+        Map<String, String> listed = new HashMap<>();
+        inventory.jobs().forEach(observed -> listed.put(observed.name(), observed.uid()));
+        Instant listedAt = inventory.meta().occurredAt();
+        List<String> candidates = new ArrayList<>(state.runningOn(inventory.clusterId()));
+        state.queues.forEach((key, queue) -> {
+            if (key.clusterId().equals(inventory.clusterId())) {
+                queue.slotHolder().ifPresent(candidates::add);
+            }
+        });
+        for (String id : candidates) {
+            Optional.ofNullable(state.jobs.get(id))
+                    .filter(job -> job.phase() == Phase.DISPATCHING || job.phase() == Phase.RUNNING)
+                    .filter(job -> job.jobUid().isPresent())
+                    .filter(job -> job.clusterId()
+                            .filter(inventory.clusterId()::equals)
+                            .isPresent())
+                    .filter(job -> job.target()
+                            .filter(t -> t.resourceName().equals(inventory.clusterResource()))
+                            .isPresent())
+                    .filter(job -> {
+                        String uid = listed.get(job.k8sJobName().orElseThrow());
+                        if (uid != null) {
+                            // another Job of that name: the one seen created was deleted, and a command sent before
+                            // its creation was known (a redelivery) made this one
+                            return !uid.isEmpty() && !uid.equals(job.jobUid().get());
+                        }
+                        return existedBy(job)
+                                .filter(at ->
+                                        at.plus(state.settings.orphanGrace()).isBefore(listedAt))
+                                .isPresent();
+                    })
+                    .ifPresent(job -> ending.end(
+                            job,
+                            Status.Failed,
+                            Optional.of(Reason.JobFailed),
+                            Messages.k8sJobDisappeared(job.k8sJobName().orElseThrow(), inventory.clusterId()),
+                            now,
+                            out));
+        }
+    }
+
+    /**
+     * The GKE cluster a row's pools and Kubernetes Jobs were created in is gone (GKE answered NOT_FOUND, or the cluster
+     * of that name is a new one): what Falcon had there before the observation is gone with it. Its pools and Job
+     * deletions are forgotten, and the jobs that took their queue's slot there before the observation end: Failed
+     * (NodePoolFailed while provisioning, JobFailed after) with a Message naming the cluster, or Aborted if aborting,
+     * with no Job left to delete. A job that took its slot after the observation (on a cluster of that name created
+     * again) is left alone, so a late or repeated report harms nothing.
+     */
+    void onClusterGone(ExecutorEvent.ClusterGone gone, Instant now, Decisions out) {
+        Instant observed = gone.meta().occurredAt();
+        java.util.function.Predicate<Optional<ScheduledJob>> before = job -> job.flatMap(ScheduledJob::slotTakenAt)
+                .map(at -> !at.isAfter(observed))
+                .orElse(true);
+        List<ScheduledJob> affected = state.jobs.values().stream()
+                .filter(job ->
+                        job.phase() != Phase.DONE && job.phase() != Phase.WAITING && job.phase() != Phase.UNPLACED)
+                .filter(job -> job.clusterId().filter(gone.clusterId()::equals).isPresent())
+                .filter(job -> job.target()
+                        .filter(t -> t.resourceName().equals(gone.clusterResource()))
+                        .isPresent())
+                .filter(job -> before.test(Optional.of(job)))
+                .sorted(java.util.Comparator.comparing(ScheduledJob::seq))
+                .toList();
+        for (NodePool pool : List.copyOf(state.pools.values())) {
+            if (!pool.clusterId().equals(gone.clusterId())
+                    || !pool.target().resourceName().equals(gone.clusterResource())) {
+                continue;
+            }
+            // created for (or last held by) a job that took its slot there before the observation
+            if (before.test(pool.heldBy().or(pool::lastHolder).flatMap(state::liveOrRetired))) {
+                state.removePool(pool.key());
+                out.poolChanged(pool.key());
+            }
+        }
+        for (JobDeletion deletion : List.copyOf(state.deletions.values())) {
+            if (deletion.target().resourceName().equals(gone.clusterResource())
+                    && deletion.key().clusterId().equals(gone.clusterId())
+                    && before.test(state.liveOrRetired(deletion.jobId()))) {
+                deletions.confirmed(deletion.key(), now, out);
+            }
+        }
+        String message = Messages.clusterGone(gone.clusterResource(), gone.message());
+        for (ScheduledJob stale : affected) {
+            ScheduledJob job = state.jobs.get(stale.id());
+            if (job == null || job.phase() == Phase.DONE) {
+                continue;
+            }
+            if (job.phase().aborting()) {
+                ending.end(job, Status.Aborted, Optional.empty(), Messages.aborted(), true, now, out);
+            } else {
+                Reason reason = job.phase() == Phase.PROVISIONING ? Reason.NodePoolFailed : Reason.JobFailed;
+                ending.end(job, Status.Failed, Optional.of(reason), message, true, now, out);
+            }
+        }
+    }
+
+    /** By when the job's Kubernetes Job surely existed, as far as the scheduler knows. */
+    private Optional<Instant> existedBy(ScheduledJob job) {
+        return job.dispatchedAt().or(() -> job.phaseSince().map(since -> since.plus(state.settings.submitDeadline())));
     }
 
     /** The job, if it is dispatching or running this very Kubernetes Job in this cluster. */

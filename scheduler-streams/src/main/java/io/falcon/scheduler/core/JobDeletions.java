@@ -33,10 +33,23 @@ final class JobDeletions {
         timers.arm(deletion.key(), now.plus(state.settings.cleanupRetry()));
     }
 
-    /** The Job is gone: nothing is left to ask for. */
-    void confirmed(JobDeletion.Key key, Decisions out) {
-        if (state.deletions.remove(key) != null) {
+    /** Told of every confirmed deletion (the pool the Job's finished job kept goes on then). */
+    interface Confirmed {
+        void gone(JobDeletion deletion, Instant now, Decisions out);
+    }
+
+    private Confirmed confirmed = (deletion, now, out) -> {};
+
+    void whenConfirmed(Confirmed listener) {
+        this.confirmed = listener;
+    }
+
+    /** The Job (and, as the executor confirms it, every pod of it that had not finished) is gone. */
+    void confirmed(JobDeletion.Key key, Instant now, Decisions out) {
+        JobDeletion removed = state.deletions.remove(key);
+        if (removed != null) {
             out.deletionChanged(key);
+            confirmed.gone(removed, now, out);
         }
     }
 }

@@ -79,6 +79,26 @@ final class JobEnding {
         }
     }
 
+    /**
+     * A Kubernetes Job's deletion is confirmed (the Job and its unfinished pods are gone): the READY pool its finished
+     * job kept for it goes on now, as at the end (to the queue's provisioning job, the next job, or its linger).
+     */
+    void k8sJobGone(JobDeletion deletion, Instant now, Decisions out) {
+        state.liveOrRetired(deletion.jobId())
+                .filter(job -> job.phase() == Phase.DONE)
+                .filter(job ->
+                        job.k8sJobName().filter(deletion.k8sJobName()::equals).isPresent())
+                .filter(job -> job.clusterId()
+                        .filter(deletion.key().clusterId()::equals)
+                        .isPresent())
+                .flatMap(job -> job.nodePoolName()
+                        .map(name -> new NodePool.PoolKey(deletion.key().clusterId(), name)))
+                .map(state.pools::get)
+                .filter(p -> p.state() == NodePool.State.READY)
+                .filter(p -> p.heldBy().filter(deletion.jobId()::equals).isPresent())
+                .ifPresent(p -> pools.release(p.idle(now), now, out));
+    }
+
     /** Ends a job in any active phase; its Kubernetes Job, if it has one, is to be deleted. */
     void end(ScheduledJob job, Status status, Optional<Reason> reason, String message, Instant now, Decisions out) {
         end(job, status, reason, message, false, now, out);
@@ -111,6 +131,25 @@ final class JobEnding {
             job.queue().ifPresent(key -> state.queue(key).releaseSlot(job.id()));
         }
         if (pool.filter(p -> p.state() == NodePool.State.READY).isPresent()) {
+            if (!k8sJobGone
+                    && status != Status.Succeeded
+                    && job.k8sJobName().isPresent()
+                    && job.target().isPresent()) {
+                // Its pods may still run (a deadline, an abort's end without the executor's word) or terminate
+                // (a failed pod's siblings): they hold the chips until they are gone, and the next job's pods would
+                // start on the freed hosts of a multi-host slice while the others wait. The finished job keeps the
+                // pool until its Job's deletion is confirmed (k8sJobGone); a succeeded Job's pods have all ended. A
+                // refused submission may have made one all the same: a later attempt, asked for before the refusal
+                // was read, can have been let through (an admission webhook that refuses now and then), so it waits
+                // too (the deletion of a Job that is not there is confirmed at once). The freed slot goes on meanwhile
+                // (a pod stuck terminating on a dead
+                // node must not stop the queue): its next job has a pool created, and takes this one instead if it
+                // is still creating its own when this one is free (PoolLifecycle.release).
+                if (heldSlot) {
+                    job.queue().ifPresent(key -> slots.startNext(key, now, out));
+                }
+                return;
+            }
             pools.release(pool.get().idle(now), now, out);
             return;
         }

@@ -72,6 +72,19 @@ public final class Messages {
         return "正在创建 node pool (supply: " + mode.wireName() + ")...";
     }
 
+    /** A job's Kubernetes Job is gone though nothing of Falcon's deleted it (an operator's kubectl delete, say). */
+    public static String k8sJobDisappeared(String k8sJob, String clusterId) {
+        return "the Kubernetes Job " + k8sJob + " was deleted outside Falcon before it finished (the Job inventory of"
+                + " cluster " + clusterId + " no longer lists it); its pods are gone with it";
+    }
+
+    /** The GKE cluster the job's node pool and Kubernetes Job were in is gone (deleted, or deleted and re-created). */
+    public static String clusterGone(String clusterResource, String detail) {
+        return "GKE cluster " + clusterResource + " no longer exists (deleted, or deleted and created again): this"
+                + " job's node pool and Kubernetes Job there are gone with it"
+                + (detail.isBlank() ? "" : " (" + detail + ")");
+    }
+
     public static String dispatching() {
         return "Node pool 就绪,正在提交 K8s Job...";
     }

@@ -21,15 +21,26 @@ import java.util.Set;
 final class Observations {
     /** Per GKE cluster resource name, the latest time the executor reported it observed through (its clock). */
     private final Map<String, Instant> observedThrough = new HashMap<>();
+    /** Per GKE cluster resource name, since when the executor of the latest heartbeat has watched it without a gap. */
+    private final Map<String, Instant> observingSince = new HashMap<>();
     /** Jobs whose deadline was due but not yet covered, by GKE cluster resource name. */
     private final Map<String, Set<String>> held = new HashMap<>();
 
     /** Whether everything the executor saw on the job's cluster up to the deadline plus the slack has been read. */
     boolean covers(ScheduledJob job, Instant deadline, java.time.Duration slack) {
-        return job.target()
-                .map(t -> observedThrough.get(t.resourceName()))
-                .filter(through -> !through.isBefore(deadline.plus(slack)))
-                .isPresent();
+        if (job.target().isEmpty()) {
+            return false;
+        }
+        String cluster = job.target().get().resourceName();
+        Instant through = observedThrough.get(cluster);
+        if (through == null) {
+            return false;
+        }
+        // A deadline that passed while nobody watched the cluster (the executor down, a watch broken) is judged by
+        // the state the executor reports once it watches again: as if it fell when the watching began.
+        Instant since = observingSince.getOrDefault(cluster, Instant.EPOCH);
+        Instant judged = deadline.isBefore(since) ? since : deadline;
+        return !through.isBefore(judged.plus(slack));
     }
 
     /** The deadline is held for the job until its cluster is observed through it. */
@@ -54,6 +65,7 @@ final class Observations {
             Instant before = observedThrough.get(cluster.clusterResource());
             if (before == null || cluster.observedThrough().isAfter(before)) {
                 observedThrough.put(cluster.clusterResource(), cluster.observedThrough());
+                observingSince.put(cluster.clusterResource(), cluster.observingSince());
                 Set<String> jobs = held.remove(cluster.clusterResource());
                 if (jobs != null) {
                     again.addAll(jobs);

@@ -151,7 +151,7 @@ final class Orphans {
                 .filter(key -> !seen.contains(key))
                 .toList();
         for (JobDeletion.Key key : gone) {
-            deletions.confirmed(key, out);
+            deletions.confirmed(key, now, out);
         }
     }
 

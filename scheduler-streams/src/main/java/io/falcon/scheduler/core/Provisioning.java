@@ -79,6 +79,11 @@ final class Provisioning {
      */
     private void nodesOfDispatch(
             ScheduledJob job, ExecutorEvent.NodePoolWaitingForNodes count, Instant now, Decisions out) {
+        if (count.ready() < count.expected() && !count.podsWaiting() && !job.awaitingNodes()) {
+            // a count of the pool alone (from its creation): whether the Job's pods wait is for the informers to
+            // say; a Job whose pods cannot be created (a missing service account) does not wait for nodes
+            return;
+        }
         if (count.ready() < count.expected()) {
             ScheduledJob awaiting = job.awaitingNodes()
                     ? job

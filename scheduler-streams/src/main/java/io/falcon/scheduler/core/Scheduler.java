@@ -87,10 +87,18 @@ import java.util.Set;
  *       the Message and the re-drive goes on until the submit deadline.</li>
  *   <li>JobRunning: Running, the execution deadline armed, the queue's slot released and given on
  *       (<i>start-next</i>); while Running, a changed pod count is published.</li>
- *   <li>JobSucceeded / JobFailed: the <i>end path</i>, Succeeded / Failed JobFailed.</li>
- *   <li>JobDeleted: the deletion is confirmed; an aborting job whose Job it was takes the <i>end path</i> as
- *       Aborted, with no deletion left to ask for.</li>
- *   <li>NodePoolInventory / JobInventory: the orphan sweeps ({@link Orphans}).</li>
+ *   <li>JobSucceeded / JobFailed: the <i>end path</i>, Succeeded / Failed JobFailed (the executor reports a Job deleted
+ *       before it finished as JobFailed saying so; only a job that still counts on that Job acts on it).</li>
+ *   <li>JobDeleted (the Job and every pod of it that had not finished are gone): the deletion is confirmed; an
+ *       aborting job whose Job it was takes the <i>end path</i> as Aborted, with no deletion left to ask for; the
+ *       READY pool a finished job kept until then goes on as in the <i>end path</i> (4).</li>
+ *   <li>ClusterGone (the GKE cluster a row's pools and Jobs were created in is deleted, or deleted and created
+ *       again): its pools and Job deletions created before the observation are forgotten (gone with it), and the
+ *       jobs that had taken their slot there before it end (Failed NodePoolFailed / JobFailed naming the cluster, or
+ *       Aborted); jobs placed there after it are left alone.</li>
+ *   <li>NodePoolInventory / JobInventory: the orphan sweeps ({@link Orphans}); before them, a job whose Kubernetes
+ *       Job a JobInventory of its own cluster no longer lists, an orphan grace after the Job surely existed, ends
+ *       Failed/JobFailed: the Job was deleted outside Falcon and no informer saw it go.</li>
  * </ol>
  *
  * <p><b>tick</b> (the wall-clock punctuator):
@@ -118,7 +126,9 @@ import java.util.Set;
  *       retry); the queue's positions are told again.</li>
  *   <li>the <i>end path</i> ({@link JobEnding#end}, seed section 8): (1) its Kubernetes Job's deletion is requested
  *       and remembered; (2) the job is done and its final status published; (3) its slot, if it held one, is freed;
- *       (4) its pool, if READY, goes to the queue's provisioning job, else the next job, else lingers or is deleted;
+ *       (4) its pool, if READY, goes to the queue's provisioning job, else the next job, else lingers or is deleted
+ *       (unless the job Succeeded, only once its Kubernetes Job's deletion is confirmed: pods of a Job ended by a
+ *       deadline or a failure may still run or terminate, holding the chips, and the job keeps the pool until then);
  *       a pool still being created by an aborted slot holder goes to the next job if it suits it, else is deleted;
  *       any other pool is deleted; (5) the freed slot goes to the next job (<i>start-next</i>).</li>
  * </ul>
@@ -177,6 +187,7 @@ public final class Scheduler {
         pools = new PoolLifecycle(state, timers, slots);
         deletions = new JobDeletions(state, timers);
         ending = new JobEnding(state, timers, slots, pools, deletions, upperWrites);
+        deletions.whenConfirmed(ending::k8sJobGone);
         faultNotes = new FaultNotes(state);
         provisioning = new Provisioning(state, timers, slots, pools, ending);
         execution = new Execution(state, timers, slots, deletions, ending);
@@ -400,11 +411,14 @@ public final class Scheduler {
         } else if (event instanceof ExecutorEvent.NodePoolInventory inventory) {
             orphans.onPoolInventory(inventory, now, out);
         } else if (event instanceof ExecutorEvent.JobInventory inventory) {
+            execution.onJobInventory(inventory, now, out);
             orphans.onJobInventory(inventory, now, out);
         } else if (event instanceof ExecutorEvent.Heartbeat heartbeat) {
             for (String jobId : state.observations.heartbeat(heartbeat)) {
                 liveJob(jobId).filter(job -> job.phase() != Phase.DONE).ifPresent(job -> jobTimers.fire(job, now, out));
             }
+        } else if (event instanceof ExecutorEvent.ClusterGone gone) {
+            execution.onClusterGone(gone, now, out);
         }
         return finished(out);
     }

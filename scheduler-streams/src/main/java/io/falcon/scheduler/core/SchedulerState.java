@@ -178,7 +178,9 @@ final class SchedulerState {
                 job.k8sJobName().orElse(ResourceNames.k8sJob(job.id())),
                 job.request().tpuType().wireName(),
                 job.request().topology().text(),
-                job.request().spec());
+                job.request().spec(),
+                // a Job seen created is only looked at: one deleted by someone else is not created again
+                job.jobUid());
     }
 
     static ExecutorCommand.EnsureJobDeleted ensureJobDeleted(ScheduledJob job, ClusterTarget target, Instant now) {

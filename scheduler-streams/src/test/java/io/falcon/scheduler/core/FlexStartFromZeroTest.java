@@ -25,8 +25,9 @@ class FlexStartFromZeroTest {
     private static final Duration RETRY = SchedulerKeys.PROVISIONING_RETRY.defaultValue();
 
     private ExecutorEvent.NodePoolWaitingForNodes nodes(String jobId, int registered, int ready) {
+        // the informers' count: the Job's pods are Unschedulable on the pool
         return new ExecutorEvent.NodePoolWaitingForNodes(
-                f.meta(), jobId, "c1", "v6e", "falcon-j1", registered, ready, 1);
+                f.meta(), jobId, "c1", "v6e", "falcon-j1", registered, ready, 1, true);
     }
 
     /** j1 dispatched on its flex-start pool and its Job seen, then its pods wait for the pool's nodes. */

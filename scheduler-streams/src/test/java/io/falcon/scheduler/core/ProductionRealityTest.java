@@ -178,8 +178,8 @@ class ProductionRealityTest {
         // word of its Job; then every create is refused. It used to wait for nodes for ever, holding slot and pool.
         f.submit("j1", "alice").submit("j2", "bob").poolReady("j1");
         ExecutorCommand.EnsureJob ensure = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1");
-        f.observe(
-                new ExecutorEvent.NodePoolWaitingForNodes(f.meta(), "j1", "c1", "v6e", ensure.nodePoolName(), 0, 0, 2));
+        f.observe(new ExecutorEvent.NodePoolWaitingForNodes(
+                f.meta(), "j1", "c1", "v6e", ensure.nodePoolName(), 0, 0, 2, true));
         assertThat(f.last("j1").reason()).contains(Reason.WaitingForNode);
         f.observe(new ExecutorEvent.JobSubmitFailed(
                 f.meta(),
@@ -194,7 +194,10 @@ class ProductionRealityTest {
         assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
         assertThat(f.last("j1").reason()).contains(Reason.JobSubmitFailed);
         assertThat(f.last("j1").message()).contains("admission webhook");
-        // the queue goes on: the next job takes the slot and the freed pool
+        // the queue goes on: the next job takes the slot, and the freed pool once the refused Job's deletion is
+        // confirmed
+        assertThat(f.last("j2").reason()).contains(Reason.Provisioning);
+        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", ensure.k8sJobName()));
         assertThat(f.last("j2").reason()).contains(Reason.Dispatching);
         assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j2").nodePoolName())
                 .isEqualTo(ensure.nodePoolName());

@@ -114,7 +114,15 @@ class SchedulerRecoveryTest {
         f.advance(Duration.ofMinutes(2));
         assertThat(f.last("j1").reason()).contains(Reason.JobFailed);
         assertThat(f.last("j1").message()).startsWith("Pod 未能在 30m 内全部运行");
-        assertThat(f.last("j2").reason()).as("j2 gets j1's pool").contains(Reason.Dispatching);
+        assertThat(f.last("j2").reason())
+                .as("j2 takes the slot while j1's pods may still be there")
+                .contains(Reason.Provisioning);
+        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
+        assertThat(f.last("j2").reason())
+                .as("j2 gets j1's pool once they are gone")
+                .contains(Reason.Dispatching);
+        assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j2").nodePoolName())
+                .isEqualTo("falcon-j1");
     }
 
     @Test

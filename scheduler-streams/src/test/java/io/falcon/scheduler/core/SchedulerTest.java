@@ -396,7 +396,7 @@ class SchedulerTest {
         r.record(r.scheduler.clusterUpserted(
                 SchedulerFixture.cluster("r1", "v6e", "active", Optional.of("res-1")), r.now));
         r.submit("j1", "a").poolReady("j1").submitted("j1");
-        r.observe(new ExecutorEvent.NodePoolWaitingForNodes(r.meta(), "j1", "r1", "v6e", "falcon-j1", 0, 0, 1));
+        r.observe(new ExecutorEvent.NodePoolWaitingForNodes(r.meta(), "j1", "r1", "v6e", "falcon-j1", 0, 0, 1, true));
         assertThat(r.last("j1").reason()).contains(Reason.WaitingForNode);
         // the pool went under the pending pods; the retry asks for it again and the reservation is short of it
         ExecutorEvent.ReservationShort shortage =
@@ -417,7 +417,7 @@ class SchedulerTest {
         r.observe(new ExecutorEvent.ReservationShort(r.meta(), "other", "r1", "v6e", "falcon-j1", "res-1", 1, 1));
         assertThat(r.of("j1")).hasSize(published);
         // the pool is back: the count says where the nodes are, and Ready nodes end the wait
-        r.observe(new ExecutorEvent.NodePoolWaitingForNodes(r.meta(), "j1", "r1", "v6e", "falcon-j1", 0, 0, 1));
+        r.observe(new ExecutorEvent.NodePoolWaitingForNodes(r.meta(), "j1", "r1", "v6e", "falcon-j1", 0, 0, 1, true));
         assertThat(r.last("j1").message()).contains("0/1 expected node(s) registered");
         r.observe(new ExecutorEvent.NodePoolWaitingForNodes(r.meta(), "j1", "r1", "v6e", "falcon-j1", 1, 1, 1));
         assertThat(r.last("j1").reason()).contains(Reason.Dispatching);
@@ -523,7 +523,10 @@ class SchedulerTest {
         assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
         assertThat(f.last("j1").reason()).contains(Reason.JobSubmitFailed);
         assertThat(f.last("j1").message()).isEqualTo("K8s Job 提交失败: admission webhook denied");
-        // j2 was waiting behind j1: it takes over j1's ready pool instead of creating one
+        // j2 was waiting behind j1: it takes the slot at once; j1's pool waits for its Job's deletion to be
+        // confirmed (a later attempt may have been let through), then goes to j2 instead of the pool j2 is creating
+        assertThat(f.last("j2").reason()).contains(Reason.Provisioning);
+        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
         assertThat(f.last("j2").reason()).contains(Reason.Dispatching);
         assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j2").nodePoolName())
                 .isEqualTo("falcon-j1");
@@ -539,6 +542,10 @@ class SchedulerTest {
         assertThat(f.last("j1").message()).isEqualTo("Pod terminated: OOMKilled (exit code 137)");
         assertThat(f.last("j1").finishedAt()).contains(f.now);
         assertThat(f.commandsOf(ExecutorCommand.EnsureJobDeleted.class)).hasSize(1);
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
+                .as("the pool waits for the Job's pods to be gone")
+                .isEmpty();
+        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).hasSize(1);
     }
 
