@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,9 +25,18 @@ public final class RowSampler {
         }
     }
 
+    /** A row's status as first seen in a sample, for the report's history of a job. */
+    public record Seen(Instant at, String status) {
+        @Override
+        public String toString() {
+            return at + " " + status;
+        }
+    }
+
     private final String runId;
     private final Map<String, Row> last = new HashMap<>();
-    private final List<String> backwards = new ArrayList<>();
+    private final Map<String, List<Seen>> history = new HashMap<>();
+    private final List<Moved> backwards = new ArrayList<>();
     private long samples;
 
     public RowSampler(String runId) {
@@ -47,8 +57,12 @@ public final class RowSampler {
                             Optional.ofNullable(rows.getString(3)).filter(r -> !r.isEmpty()));
                     now.put(row.id(), row);
                     Row before = last.put(row.id(), row);
+                    if (before == null || !describe(before).equals(describe(row))) {
+                        history.computeIfAbsent(row.id(), id -> new ArrayList<>())
+                                .add(new Seen(Instant.now(), describe(row)));
+                    }
                     if (before != null && movedBackwards(before, row)) {
-                        backwards.add(row.id() + ": " + describe(before) + " -> " + describe(row));
+                        backwards.add(new Moved(row.id(), describe(before), describe(row)));
                     }
                 }
             }
@@ -68,7 +82,15 @@ public final class RowSampler {
         return row.status() + row.reason().map(r -> "/" + r).orElse("");
     }
 
-    public synchronized List<String> backwards() {
+    /** Each status (and reason) a row showed, in order, with when a sample first saw it. */
+    public synchronized List<Seen> history(String id) {
+        return List.copyOf(history.getOrDefault(id, List.of()));
+    }
+
+    /** A row whose status moved backwards between two samples. */
+    public record Moved(String id, String before, String after) {}
+
+    public synchronized List<Moved> backwards() {
         return List.copyOf(backwards);
     }
 
