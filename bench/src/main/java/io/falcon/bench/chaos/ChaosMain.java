@@ -546,24 +546,53 @@ public final class ChaosMain {
         return row.status() + row.reason().map(r -> "/" + r).orElse("");
     }
 
-    private static List<ChaosReport.Violation> createdTwice(List<FleetRecord.Entry> record, FleetRecord.Kind kind) {
-        Map<String, List<FleetRecord.Entry>> creates = new LinkedHashMap<>();
-        record.stream()
-                .filter(e -> e.kind() == kind && e.outcome() == FleetRecord.Outcome.ACCEPTED)
-                .forEach(e -> creates.computeIfAbsent(e.cluster() + "/" + e.name(), k -> new ArrayList<>())
-                        .add(e));
-        return creates.entrySet().stream()
-                .filter(e -> e.getValue().size() > 1)
-                .map(e -> new ChaosReport.Violation(
-                        e.getKey(),
-                        e.getValue().stream().flatMap(x -> x.job().stream()).findFirst(),
-                        "created " + e.getValue().size() + " times (at "
-                                + e.getValue().stream()
-                                        .map(x -> x.at().toString())
-                                        .collect(Collectors.joining(", "))
-                                + ")",
-                        "created once",
-                        List.of()))
+    /**
+     * Each resource of {@code createKind} that fleet-sim accepted to create again while an earlier create of the same
+     * cluster and name had not failed. A node pool whose create operation failed (NODE_POOL_CREATE_FAILED: GKE left it
+     * in ERROR, e.g. for want of reservation capacity) is deleted by Falcon and created again for its job once there
+     * is room (docs/architecture.md, "Supply modes"): that second create is no duplicate.
+     */
+    static List<ChaosReport.Violation> createdTwice(List<FleetRecord.Entry> record, FleetRecord.Kind createKind) {
+        Map<String, List<FleetRecord.Entry>> history = new LinkedHashMap<>();
+        Set<String> duplicated = new java.util.LinkedHashSet<>();
+        Map<String, Boolean> createdAndNotFailed = new HashMap<>();
+        for (FleetRecord.Entry e : record) {
+            String key = e.cluster() + "/" + e.name();
+            boolean create = e.kind() == createKind && e.outcome() == FleetRecord.Outcome.ACCEPTED;
+            boolean failed = createKind == FleetRecord.Kind.NODE_POOL_CREATE
+                    && e.kind() == FleetRecord.Kind.NODE_POOL_CREATE_FAILED;
+            if (!create && !failed) {
+                continue;
+            }
+            history.computeIfAbsent(key, k -> new ArrayList<>()).add(e);
+            if (failed) {
+                createdAndNotFailed.put(key, false);
+            } else {
+                if (createdAndNotFailed.getOrDefault(key, false)) {
+                    duplicated.add(key);
+                }
+                createdAndNotFailed.put(key, true);
+            }
+        }
+        return duplicated.stream()
+                .map(key -> {
+                    List<FleetRecord.Entry> entries = history.get(key);
+                    return new ChaosReport.Violation(
+                            key,
+                            entries.stream().flatMap(x -> x.job().stream()).findFirst(),
+                            "created "
+                                    + entries.stream()
+                                            .filter(x -> x.kind() == createKind)
+                                            .count()
+                                    + " times ("
+                                    + entries.stream()
+                                            .map(x -> (x.kind() == createKind ? "created at " : "create failed at ")
+                                                    + x.at())
+                                            .collect(Collectors.joining(", "))
+                                    + ")",
+                            "created once (again only after its create failed)",
+                            List.of());
+                })
                 .toList();
     }
 

@@ -165,6 +165,50 @@ class ChaosReportTest {
                 .containsExactly(new ChaosMain.Resource("Kubernetes Job", "edge-a", "falcon-b", Optional.of("b")));
     }
 
+    @Test
+    void aPoolCreatedAgainAfterItsCreateFailedIsNoDuplicateButOneCreatedAgainAfterItWorkedIs() {
+        // Falcon's path for a reservation race: the pool fails in GKE, is deleted, and is created again once there is
+        // room (ReservationShort, then ClusterBusy)
+        List<FleetRecord.Entry> raceLost = List.of(
+                entry(FleetRecord.Kind.NODE_POOL_CREATE, FleetRecord.Outcome.ACCEPTED, "falcon-a", "a"),
+                entry(FleetRecord.Kind.NODE_POOL_CREATE_FAILED, FleetRecord.Outcome.REFUSED, "falcon-a", "a"),
+                entry(FleetRecord.Kind.NODE_POOL_DELETE, FleetRecord.Outcome.ACCEPTED, "falcon-a", "a"),
+                entry(FleetRecord.Kind.NODE_POOL_CREATE, FleetRecord.Outcome.ACCEPTED, "falcon-a", "a"),
+                entry(FleetRecord.Kind.NODE_POOL_DELETE, FleetRecord.Outcome.ACCEPTED, "falcon-a", "a"));
+        assertThat(ChaosMain.createdTwice(raceLost, FleetRecord.Kind.NODE_POOL_CREATE))
+                .isEmpty();
+
+        List<FleetRecord.Entry> createdAgain = List.of(
+                entry(FleetRecord.Kind.NODE_POOL_CREATE, FleetRecord.Outcome.ACCEPTED, "falcon-b", "b"),
+                entry(FleetRecord.Kind.NODE_POOL_CREATE, FleetRecord.Outcome.ALREADY_EXISTS, "falcon-b", "b"),
+                entry(FleetRecord.Kind.NODE_POOL_DELETE, FleetRecord.Outcome.ACCEPTED, "falcon-b", "b"),
+                entry(FleetRecord.Kind.NODE_POOL_CREATE, FleetRecord.Outcome.ACCEPTED, "falcon-b", "b"),
+                entry(FleetRecord.Kind.NODE_POOL_CREATE_FAILED, FleetRecord.Outcome.REFUSED, "falcon-b", "b"),
+                entry(FleetRecord.Kind.NODE_POOL_CREATE, FleetRecord.Outcome.ACCEPTED, "falcon-b", "b"));
+        List<ChaosReport.Violation> duplicates =
+                ChaosMain.createdTwice(createdAgain, FleetRecord.Kind.NODE_POOL_CREATE);
+        assertThat(duplicates).singleElement().satisfies(v -> {
+            assertThat(v.subject()).isEqualTo("edge-a/falcon-b");
+            assertThat(v.job()).contains("b");
+            assertThat(v.seen())
+                    .isEqualTo("created 3 times (created at " + T0 + ", created at " + T0 + ", create failed at " + T0
+                            + ", created at " + T0 + ")");
+        });
+    }
+
+    @Test
+    void aKubernetesJobCreatedAgainIsADuplicateWhateverFailedBefore() {
+        List<FleetRecord.Entry> record = List.of(
+                entry(FleetRecord.Kind.K8S_JOB_CREATE, FleetRecord.Outcome.ACCEPTED, "falcon-c", "c"),
+                entry(FleetRecord.Kind.NODE_POOL_CREATE_FAILED, FleetRecord.Outcome.REFUSED, "falcon-c", "c"),
+                entry(FleetRecord.Kind.K8S_JOB_DELETE, FleetRecord.Outcome.ACCEPTED, "falcon-c", "c"),
+                entry(FleetRecord.Kind.K8S_JOB_CREATE, FleetRecord.Outcome.ACCEPTED, "falcon-c", "c"));
+
+        assertThat(ChaosMain.createdTwice(record, FleetRecord.Kind.K8S_JOB_CREATE))
+                .extracting(ChaosReport.Violation::subject)
+                .containsExactly("edge-a/falcon-c");
+    }
+
     private static FleetRecord.Entry entry(
             FleetRecord.Kind kind, FleetRecord.Outcome outcome, String name, String job) {
         return new FleetRecord.Entry(T0, kind, outcome, "edge-a", name, Optional.of(job));
