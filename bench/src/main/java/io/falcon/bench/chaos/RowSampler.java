@@ -18,8 +18,11 @@ import java.util.Optional;
  */
 public final class RowSampler {
 
-    /** A row as last sampled. */
-    public record Row(String id, String status, Optional<String> reason) {
+    /**
+     * A row as last sampled. {@code abortRequested}: its aborting_at is set, which only the upper components' abort
+     * writes (Falcon never does): whether an abort landed, also when the answer to it was lost (a broken connection).
+     */
+    public record Row(String id, String status, Optional<String> reason, boolean abortRequested) {
         public boolean isFinal() {
             return status.equals("Succeeded") || status.equals("Failed") || status.equals("Aborted");
         }
@@ -46,15 +49,16 @@ public final class RowSampler {
     /** Samples every row of the run once; returns them. */
     public synchronized Map<String, Row> sample(Connection connection) throws SQLException {
         Map<String, Row> now = new HashMap<>();
-        try (PreparedStatement select =
-                connection.prepareStatement("SELECT id, status, reason FROM jobs WHERE id LIKE ?")) {
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT id, status, reason, aborting_at IS NOT NULL FROM jobs WHERE id LIKE ?")) {
             select.setString(1, runId + "-%");
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     Row row = new Row(
                             rows.getString(1),
                             rows.getString(2),
-                            Optional.ofNullable(rows.getString(3)).filter(r -> !r.isEmpty()));
+                            Optional.ofNullable(rows.getString(3)).filter(r -> !r.isEmpty()),
+                            rows.getBoolean(4));
                     now.put(row.id(), row);
                     Row before = last.put(row.id(), row);
                     if (before == null || !describe(before).equals(describe(row))) {

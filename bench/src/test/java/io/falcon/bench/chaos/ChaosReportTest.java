@@ -209,6 +209,23 @@ class ChaosReportTest {
                 .containsExactly("edge-a/falcon-c");
     }
 
+    @Test
+    void aJobWhoseRowShowsAnAbortLandedMustEndAbortedAlsoWhenTheAnswerToTheAbortWasLost() {
+        Workload.Planned job = new Workload.Planned(
+                new io.falcon.cli.JobSubmission.Request(
+                        "run-4", "alice", "chaos-abort", "v6e", "2x2", "{}", Optional.empty(), Optional.of(3600L)),
+                Workload.Knob.ABORT,
+                Optional.of(Workload.Phase.RUNNING));
+        RowSampler.Row landed = new RowSampler.Row("run-4", "Aborted", Optional.empty(), true);
+        RowSampler.Row untouched = new RowSampler.Row("run-4", "Succeeded", Optional.empty(), false);
+
+        // the UPDATE committed, then MariaDB went away before it answered: nothing recorded, the row knows
+        assertThat(ChaosMain.expected(job, Optional.empty(), landed)).hasToString("Aborted");
+        assertThat(ChaosMain.expected(job, Optional.of(Workload.Phase.RUNNING), landed))
+                .hasToString("Aborted");
+        assertThat(ChaosMain.expected(job, Optional.empty(), untouched)).hasToString("Succeeded");
+    }
+
     private static FleetRecord.Entry entry(
             FleetRecord.Kind kind, FleetRecord.Outcome outcome, String name, String job) {
         return new FleetRecord.Entry(T0, kind, outcome, "edge-a", name, Optional.of(job));
