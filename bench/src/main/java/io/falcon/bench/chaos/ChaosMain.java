@@ -546,11 +546,7 @@ public final class ChaosMain {
         checks.add(new ChaosReport.Check("the chaos happened as planned " + monkey.kills(), chaosShort));
 
         // what each violation naming a job can show about it: its row's history, fleet-sim's record, the logs
-        Set<String> named = checks.stream()
-                .flatMap(c -> c.violations().stream())
-                .flatMap(v -> v.job().stream())
-                .limit(MAX_JOBS_WITH_EVIDENCE)
-                .collect(Collectors.toSet());
+        Set<String> named = jobsForEvidence(checks, MAX_JOBS_WITH_EVIDENCE);
         Evidence evidence = Evidence.gather(
                 named, sampler::history, record, dataDir.toAbsolutePath().resolve("logs"), MAX_LOG_LINES_PER_JOB);
         return checks.stream()
@@ -567,6 +563,21 @@ public final class ChaosMain {
     static Workload.Expected expected(
             Workload.Planned job, Optional<Workload.Phase> recordedAbort, RowSampler.Row row) {
         return job.expected(recordedAbort.isPresent() || (row != null && row.abortRequested()));
+    }
+
+    /**
+     * The jobs whose evidence is gathered, at most {@code max}: those of the checks with the fewest violations first,
+     * so that a check broken by two jobs gets their logs even when another check lists hundreds of rows not final.
+     */
+    static Set<String> jobsForEvidence(List<ChaosReport.Check> checks, int max) {
+        Set<String> jobs = new java.util.LinkedHashSet<>();
+        checks.stream()
+                .sorted(java.util.Comparator.comparingInt(c -> c.violations().size()))
+                .flatMap(c -> c.violations().stream())
+                .flatMap(v -> v.job().stream())
+                .takeWhile(j -> jobs.size() < max)
+                .forEach(jobs::add);
+        return jobs;
     }
 
     private static String describe(RowSampler.Row row) {

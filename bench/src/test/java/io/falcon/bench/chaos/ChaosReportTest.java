@@ -226,6 +226,21 @@ class ChaosReportTest {
         assertThat(ChaosMain.expected(job, Optional.empty(), untouched)).hasToString("Succeeded");
     }
 
+    @Test
+    void evidenceGoesFirstToTheJobsOfTheChecksWithTheFewestViolations() {
+        List<ChaosReport.Violation> many = new java.util.ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            many.add(ChaosReport.Violation.ofJob("run-" + i, "run-" + i, "Pending/Waiting", "a final row"));
+        }
+        List<ChaosReport.Check> checks = List.of(
+                new ChaosReport.Check("every row final", many),
+                new ChaosReport.Check(
+                        "every row ends with the status its knobs dictate",
+                        List.of(ChaosReport.Violation.ofJob("run-99", "run-99", "Failed/JobFailed", "Succeeded"))));
+
+        assertThat(ChaosMain.jobsForEvidence(checks, 3)).containsExactly("run-99", "run-0", "run-1");
+    }
+
     private static FleetRecord.Entry entry(
             FleetRecord.Kind kind, FleetRecord.Outcome outcome, String name, String job) {
         return new FleetRecord.Entry(T0, kind, outcome, "edge-a", name, Optional.of(job));
