@@ -26,19 +26,20 @@ COPY bench/pom.xml bench/
 ARG COMPONENTS="cdc-ingest scheduler-streams executor status-sink fault-streams fleet-sim cli"
 RUN mvn -B -q -pl "$(echo $COMPONENTS | tr ' ' ',')" -am dependency:go-offline -DexcludeReactor=true || true
 COPY . .
+# The package phase writes each module's runtime class path to MODULE/target/runtime-classpath.txt (the parent pom's
+# runtime-classpath execution, which ./falcon-local and bench/chaos start the processes from too): exactly those jars,
+# and the module's own, go into /falcon/lib and /falcon/classpath/MODULE.
 RUN mvn -B -q -DskipTests -pl "$(echo $COMPONENTS | tr ' ' ',')" -am install \
  && mkdir -p /falcon/lib /falcon/classpath \
  && for module in $COMPONENTS; do \
-      mvn -B -q -pl "$module" dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory=/falcon/lib \
-        -Dmdep.overWriteReleases=false -Dmdep.overWriteSnapshots=true \
-   && mvn -B -q -pl "$module" dependency:build-classpath -DincludeScope=runtime -Dmdep.prefix=/falcon/lib \
-        -Dmdep.outputFile="/falcon/classpath/$module.tmp" \
-   && cp "$module/target/$module-0.1.0-SNAPSHOT.jar" /falcon/lib/ \
-   && printf '/falcon/lib/%s-0.1.0-SNAPSHOT.jar:%s\n' "$module" "$(cat "/falcon/classpath/$module.tmp")" \
-        > "/falcon/classpath/$module" \
-   && rm "/falcon/classpath/$module.tmp" || exit 1; \
-    done \
- && rm -f /falcon/lib/*-tests.jar
+      jar="$module/target/$module-0.1.0-SNAPSHOT.jar" \
+   && cp "$jar" /falcon/lib/ \
+   && classpath="/falcon/lib/$(basename "$jar")" \
+   && for dependency in $(tr ':' ' ' < "$module/target/runtime-classpath.txt"); do \
+        cp "$dependency" /falcon/lib/ && classpath="$classpath:/falcon/lib/$(basename "$dependency")" || exit 1; \
+      done \
+   && echo "$classpath" > "/falcon/classpath/$module" || exit 1; \
+    done
 
 # ---- runtime: a JRE and the jars ----
 FROM eclipse-temurin:17-jre

@@ -121,9 +121,13 @@ public record CdcConfig(
                 values.passedThrough(CdcIngestKeys.PRODUCER));
     }
 
-    /** The fully qualified names of the captured tables, for Debezium's table.include.list. */
+    /**
+     * The fully qualified names of the captured tables, for Debezium's table.include.list. Clusters first: the initial
+     * snapshot reads the tables in this list's order, and the scheduler must know the clusters before it places the
+     * jobs that already wait (jobs first, each of them would be told that no cluster is registered).
+     */
     public String tableIncludeList() {
-        return dbName + ".jobs," + dbName + ".clusters";
+        return dbName + ".clusters," + dbName + ".jobs";
     }
 
     /**

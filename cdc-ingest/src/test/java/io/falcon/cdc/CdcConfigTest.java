@@ -49,7 +49,7 @@ class CdcConfigTest {
         assertThat(c.replicationFactor()).isEqualTo((short) 3);
         assertThat(c.heartbeatInterval()).isEqualTo(java.time.Duration.ofSeconds(30));
         assertThat(c.restartBackoff()).isEqualTo(java.time.Duration.ofSeconds(1));
-        assertThat(c.tableIncludeList()).isEqualTo("falcon.jobs,falcon.clusters");
+        assertThat(c.tableIncludeList()).isEqualTo("falcon.clusters,falcon.jobs");
     }
 
     @Test
@@ -169,7 +169,7 @@ class CdcConfigTest {
         assertThat(p.getProperty("schema.history.internal.kafka.topic")).isEqualTo("t.history");
         assertThat(p.getProperty("schema.history.internal.kafka.bootstrap.servers"))
                 .isEqualTo("k:9092");
-        assertThat(p.getProperty("table.include.list")).isEqualTo("falcon.jobs,falcon.clusters");
+        assertThat(p.getProperty("table.include.list")).isEqualTo("falcon.clusters,falcon.jobs");
         assertThat(p.getProperty("database.include.list")).isEqualTo("falcon");
         assertThat(p.getProperty("database.password")).isEqualTo("s3cret");
         assertThat(p.getProperty("tombstones.on.delete")).isEqualTo("false");

@@ -17,8 +17,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * An append-only record of every mutation fleet-sim served: node-pool creates and deletes (GKE gRPC) and Kubernetes
- * Job creates and deletes (each edge API server), with the outcome it answered. It exists so that duplicates and leaks
+ * An append-only record of every mutation fleet-sim served: node-pool creates and deletes (GKE gRPC), the creates
+ * whose operation then failed, and Kubernetes Job creates and deletes (each edge API server), with the outcome it
+ * answered. It exists so that duplicates and leaks
  * are counted from outside Falcon: a chaos run reads the file, not Falcon's own state.
  *
  * <p>The file holds one JSON object per line, written and flushed before the answer leaves the sim, so a line that is
@@ -28,9 +29,15 @@ import java.util.Optional;
  */
 public final class FleetRecord implements AutoCloseable {
 
-    /** What was asked. */
+    /** What was asked, or what became of it. */
     public enum Kind {
         NODE_POOL_CREATE,
+        /**
+         * The operation of an accepted NODE_POOL_CREATE ended in error (outcome REFUSED): GKE left the pool in ERROR
+         * (short reservation capacity, quota, an invalid reservation). Once that pool is deleted its name may be
+         * created again: an accepted create after it is not a duplicate.
+         */
+        NODE_POOL_CREATE_FAILED,
         NODE_POOL_DELETE,
         K8S_JOB_CREATE,
         K8S_JOB_DELETE

@@ -312,6 +312,11 @@ public final class FleetSim implements AutoCloseable {
      * {@code fleet-sim ready gke=HOST:PORT compute=URL} that a supervisor waits for.
      */
     public static void main(String[] args) throws Exception {
+        // gRPC logs through java.util.logging: into slf4j, so that the output is the log configuration's lines only
+        if (!org.slf4j.bridge.SLF4JBridgeHandler.isInstalled()) {
+            org.slf4j.bridge.SLF4JBridgeHandler.removeHandlersForRootLogger();
+            org.slf4j.bridge.SLF4JBridgeHandler.install();
+        }
         List<String> positional = new ArrayList<>();
         Map<String, String> options = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {

@@ -110,6 +110,65 @@ class FleetRecordTest {
     }
 
     @Test
+    void aCreateWhoseOperationFailsForWantOfReservationCapacityIsRecordedAsFailedAfterItWasAccepted() throws Exception {
+        Path file = dir.resolve("failed.jsonl");
+        try (FleetSim sim = FleetSim.start(FleetSimConfig.of(EdgeClusterConfig.of(
+                                        PROJECT, LOCATION, CLUSTER, "tpu-v5-lite-podslice")
+                                .withReservation(new ReservationConfig(null, "one-vm", "ct5lp-hightpu-4t", 1, 0)))
+                        .withPoolDelays(Duration.ofMillis(50), Duration.ofMillis(50))
+                        .withRecordFile(file));
+                ClusterManagerClient gke = GkeClients.clusterManager(sim)) {
+            // both accepted at once; GKE takes the capacity when the VMs come up, so the second one fails then
+            var first = gke.createNodePool(CLUSTER_PATH, reservedPool("falcon-j1", "J_1"));
+            var second = gke.createNodePool(CLUSTER_PATH, reservedPool("falcon-j2", "J_2"));
+            GkeClients.awaitDone(gke, PROJECT, LOCATION, first);
+            assertThat(GkeClients.awaitDone(gke, PROJECT, LOCATION, second)
+                            .getError()
+                            .getCode())
+                    .isEqualTo(io.grpc.Status.Code.RESOURCE_EXHAUSTED.value());
+
+            assertThat(withoutTime(FleetRecord.read(file)))
+                    .containsExactly(
+                            new Entry(
+                                    java.time.Instant.EPOCH,
+                                    Kind.NODE_POOL_CREATE,
+                                    Outcome.ACCEPTED,
+                                    CLUSTER,
+                                    "falcon-j1",
+                                    Optional.of("J_1")),
+                            new Entry(
+                                    java.time.Instant.EPOCH,
+                                    Kind.NODE_POOL_CREATE,
+                                    Outcome.ACCEPTED,
+                                    CLUSTER,
+                                    "falcon-j2",
+                                    Optional.of("J_2")),
+                            new Entry(
+                                    java.time.Instant.EPOCH,
+                                    Kind.NODE_POOL_CREATE_FAILED,
+                                    Outcome.REFUSED,
+                                    CLUSTER,
+                                    "falcon-j2",
+                                    Optional.of("J_2")));
+        }
+    }
+
+    private static NodePool reservedPool(String name, String job) {
+        return NodePool.newBuilder()
+                .setName(name)
+                .setInitialNodeCount(1)
+                .setConfig(NodeConfig.newBuilder()
+                        .setMachineType("ct5lp-hightpu-4t")
+                        .putMetadata("falcon-job-id", job)
+                        .setReservationAffinity(com.google.container.v1.ReservationAffinity.newBuilder()
+                                .setConsumeReservationType(
+                                        com.google.container.v1.ReservationAffinity.Type.SPECIFIC_RESERVATION)
+                                .setKey("compute.googleapis.com/reservation-name")
+                                .addValues("one-vm")))
+                .build();
+    }
+
+    @Test
     void aTornLastLineOfAKilledSimIsSkippedButATornLineInTheMiddleIsAnError() throws Exception {
         Path file = dir.resolve("torn.jsonl");
         try (FleetRecord record = FleetRecord.appendingTo(file)) {

@@ -327,6 +327,42 @@ class JobLifecycleSimulatorTest {
     }
 
     @Test
+    void aPodWhoseJobIsGoneIsGarbageCollectedAlsoWhenTheJobsDeletionEventNeverArrived() {
+        // what a lost DELETED watch event leaves: the Job is gone, its pod (Pending on its image, on a node) is not
+        Pod stray = new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata()
+                .withName("lost-0-abcde")
+                .withNamespace(NS)
+                .addToLabels("controller-uid", "0000-gone")
+                .addToLabels("batch.kubernetes.io/controller-uid", "0000-gone")
+                .addToLabels("job-name", "lost")
+                .addNewOwnerReference()
+                .withApiVersion("batch/v1")
+                .withKind("Job")
+                .withName("lost")
+                .withUid("0000-gone")
+                .withController(true)
+                .endOwnerReference()
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("main")
+                .withImage("us-docker.pkg.dev/falcon/does-not-exist:1")
+                .endContainer()
+                .withRestartPolicy("Never")
+                .endSpec()
+                .build();
+        k8s.pods().inNamespace(NS).resource(stray).create();
+
+        Await.until(
+                "the pod of the deleted Job garbage-collected",
+                WAIT,
+                () -> k8s.pods().inNamespace(NS).withName("lost-0-abcde").get() == null,
+                () -> String.valueOf(
+                        k8s.pods().inNamespace(NS).withName("lost-0-abcde").get()));
+    }
+
+    @Test
     void jobCreationsCanBeDeniedByTheApiServer() {
         sim.kubernetesKnobs(PROJECT, LOCATION, CLUSTER)
                 .rejectNextJobCreations(1, 403, "Forbidden", "admission webhook \"deny.test\" denied the request: no");

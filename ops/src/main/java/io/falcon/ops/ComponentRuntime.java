@@ -33,9 +33,11 @@ public final class ComponentRuntime {
     /**
      * A component's settings from its environment and system properties; when any is missing, invalid or unknown,
      * the process stops with exit code 2 and one message listing every problem (on stderr and in the log), since
-     * nothing can work and a restart loop would only repeat it.
+     * nothing can work and a restart loop would only repeat it. Routes java.util.logging to slf4j first.
      */
     public static SettingValues settingsOrExit(Component component) {
+        // the first thing every component's main does: from here on, every library's logs are the component's
+        JavaUtilLogging.routeToSlf4j();
         try {
             return SettingValues.fromEnvironment(component);
         } catch (InvalidSettingsException e) {

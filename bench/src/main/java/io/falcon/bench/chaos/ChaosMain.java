@@ -67,6 +67,10 @@ public final class ChaosMain {
 
     private static final String CLUSTER_A = "c4a05000-0000-4000-8000-00000000000a";
     private static final String CLUSTER_B = "c4a05000-0000-4000-8000-00000000000b";
+    /** Evidence (row history, fleet record, log lines) is gathered for at most this many jobs of the violations. */
+    private static final int MAX_JOBS_WITH_EVIDENCE = 200;
+
+    private static final int MAX_LOG_LINES_PER_JOB = 150;
 
     private final int jobCount;
     private final int killsPerComponent;
@@ -146,7 +150,7 @@ public final class ChaosMain {
                 .withOverride("executor", "FALCON_EXECUTOR_IMAGE_PULL_GRACE", "15s");
         RowSampler sampler = new RowSampler(runId);
         Monkey monkey;
-        List<Check> checks;
+        List<ChaosReport.Check> checks;
         try (ProcessFalcon falcon = ProcessFalcon.start(options)) {
             System.out.print(falcon.describe());
             double submitShare = 0.5;
@@ -197,8 +201,8 @@ public final class ChaosMain {
             sampleQuietly(falcon, sampler);
             checks = check(falcon, sampler, monkey);
         }
-        report(checks, monkey, sampler, Duration.between(started, Instant.now()));
-        return (int) checks.stream().filter(c -> !c.passed()).count();
+        ChaosReport report = report(checks, monkey, sampler, Duration.between(started, Instant.now()));
+        return (int) report.failed();
     }
 
     // ---- load ----
@@ -213,14 +217,25 @@ public final class ChaosMain {
                         connection = falcon.connect();
                     }
                     JobSubmission.submit(connection, job.request());
-                    if (job.abortIn().filter(Workload.Phase.SUBMITTED::equals).isPresent()) {
-                        recordAbort(job.id(), JobSubmission.abort(connection, job.id()), Workload.Phase.SUBMITTED);
-                    }
                     break;
                 } catch (SQLException e) {
                     if (e.getMessage() != null && e.getMessage().contains("Duplicate entry")) {
                         break; // the insert landed before the connection broke
                     }
+                    closeQuietly(connection);
+                    connection = null;
+                    sleep(500);
+                }
+            }
+            while (job.abortIn().filter(Workload.Phase.SUBMITTED::equals).isPresent()) {
+                // its own retries: a resubmission would only find the row there and skip the abort
+                try {
+                    if (connection == null || connection.isClosed()) {
+                        connection = falcon.connect();
+                    }
+                    recordAbort(job.id(), JobSubmission.abort(connection, job.id()), Workload.Phase.SUBMITTED);
+                    break;
+                } catch (SQLException e) {
                     closeQuietly(connection);
                     connection = null;
                     sleep(500);
@@ -385,134 +400,242 @@ public final class ChaosMain {
         }
     }
 
+    /** A node pool or Kubernetes Job as fleet-sim's record names it, with the job it was made for (if it says). */
+    record Resource(String kind, String cluster, String name, Optional<String> job) {
+        @Override
+        public String toString() {
+            return kind + " " + cluster + "/" + name;
+        }
+    }
+
     /** Resources the record shows created (accepted) and not since deleted (accepted), by kind and name. */
-    private static List<String> outstanding(List<FleetRecord.Entry> record) {
+    static List<Resource> outstanding(List<FleetRecord.Entry> record) {
         Map<String, Integer> balance = new LinkedHashMap<>();
+        Map<String, Resource> resources = new HashMap<>();
         for (FleetRecord.Entry e : record) {
             if (e.outcome() != FleetRecord.Outcome.ACCEPTED) {
                 continue;
             }
-            String resource =
-                    (e.kind() == FleetRecord.Kind.NODE_POOL_CREATE || e.kind() == FleetRecord.Kind.NODE_POOL_DELETE
-                                    ? "node pool "
-                                    : "Kubernetes Job ")
-                            + e.cluster() + "/" + e.name();
+            boolean pool =
+                    e.kind() == FleetRecord.Kind.NODE_POOL_CREATE || e.kind() == FleetRecord.Kind.NODE_POOL_DELETE;
+            Resource resource = new Resource(pool ? "node pool" : "Kubernetes Job", e.cluster(), e.name(), e.job());
+            String key = resource.toString();
+            resources.merge(key, resource, (a, b) -> a.job().isPresent() ? a : b);
             int delta = e.kind() == FleetRecord.Kind.NODE_POOL_CREATE || e.kind() == FleetRecord.Kind.K8S_JOB_CREATE
                     ? 1
                     : -1;
-            balance.merge(resource, delta, Integer::sum);
+            balance.merge(key, delta, Integer::sum);
         }
         return balance.entrySet().stream()
                 .filter(e -> e.getValue() != 0)
-                .map(Map.Entry::getKey)
+                .map(e -> resources.get(e.getKey()))
                 .toList();
     }
 
-    /** One check of the run: its name, whether it passed, and what violated it. */
-    record Check(String name, List<String> violations) {
-        boolean passed() {
-            return violations.isEmpty();
-        }
-    }
-
-    private List<Check> check(ProcessFalcon falcon, RowSampler sampler, Monkey monkey) throws Exception {
-        List<Check> checks = new ArrayList<>();
+    private List<ChaosReport.Check> check(ProcessFalcon falcon, RowSampler sampler, Monkey monkey) throws Exception {
+        List<ChaosReport.Check> checks = new ArrayList<>();
         Map<String, RowSampler.Row> rows = sampler.lastSeen();
 
-        List<String> notFinal = new ArrayList<>();
-        List<String> wrong = new ArrayList<>();
+        List<ChaosReport.Violation> notFinal = new ArrayList<>();
+        List<ChaosReport.Violation> wrong = new ArrayList<>();
         for (Workload.Planned job : plan) {
             RowSampler.Row row = rows.get(job.id());
+            Workload.Expected expected = expected(job, Optional.ofNullable(abortedIn.get(job.id())), row);
+            String knob = job.knob()
+                    + (abortedIn.containsKey(job.id()) ? ", aborted in " + abortedIn.get(job.id()) : "")
+                    + (!abortedIn.containsKey(job.id()) && row != null && row.abortRequested()
+                            ? ", aborted (the answer to the abort was lost)"
+                            : "")
+                    + (abortNotApplied.contains(job.id()) && (row == null || !row.abortRequested())
+                            ? ", abort not applied (row was final)"
+                            : "");
             if (row == null || !row.isFinal()) {
-                notFinal.add(job.id() + " is "
-                        + (row == null
-                                ? "missing"
-                                : row.status() + row.reason().map(r -> "/" + r).orElse("")));
+                notFinal.add(ChaosReport.Violation.ofJob(
+                        job.id() + " (" + knob + ")",
+                        job.id(),
+                        row == null ? "no row" : describe(row),
+                        "a final row (" + expected + ")"));
                 continue;
             }
-            Workload.Expected expected = job.expected(abortedIn.containsKey(job.id()));
             if (!expected.matches(row.status(), row.reason())) {
-                wrong.add(job.id() + " (" + job.knob()
-                        + (abortedIn.containsKey(job.id()) ? ", aborted in " + abortedIn.get(job.id()) : "")
-                        + ") ended " + row.status()
-                        + row.reason().map(r -> "/" + r).orElse("") + ", expected " + expected);
+                wrong.add(ChaosReport.Violation.ofJob(
+                        job.id() + " (" + knob + ")", job.id(), describe(row), expected.toString()));
             }
         }
-        checks.add(new Check("every row final", notFinal));
-        checks.add(new Check("every row ends with the status its knobs dictate", wrong));
+        checks.add(new ChaosReport.Check("every row final", notFinal));
+        checks.add(new ChaosReport.Check("every row ends with the status its knobs dictate", wrong));
 
         List<FleetRecord.Entry> record = FleetRecord.read(falcon.recordFile());
-        checks.add(new Check(
+        checks.add(new ChaosReport.Check(
                 "no job's Kubernetes Job created twice", createdTwice(record, FleetRecord.Kind.K8S_JOB_CREATE)));
-        checks.add(
-                new Check("no job's node pool created twice", createdTwice(record, FleetRecord.Kind.NODE_POOL_CREATE)));
-        checks.add(new Check("no node pool or Kubernetes Job left (fleet-sim's record)", outstanding(record)));
-        checks.add(new Check("no node pool or Kubernetes Job left (GKE and Kubernetes APIs)", leftInTheFleet(falcon)));
-        checks.add(
-                new Check("no row's status moved backwards (" + sampler.samples() + " samples)", sampler.backwards()));
+        checks.add(new ChaosReport.Check(
+                "no job's node pool created twice", createdTwice(record, FleetRecord.Kind.NODE_POOL_CREATE)));
+        checks.add(new ChaosReport.Check(
+                "no node pool or Kubernetes Job left (fleet-sim's record)",
+                outstanding(record).stream()
+                        .map(r -> new ChaosReport.Violation(
+                                r.toString(),
+                                r.job(),
+                                "created (accepted) and never deleted (accepted)",
+                                "deleted once its job ended",
+                                List.of()))
+                        .toList()));
+        checks.add(new ChaosReport.Check(
+                "no node pool or Kubernetes Job left (GKE and Kubernetes APIs)", leftInTheFleet(falcon)));
+        checks.add(new ChaosReport.Check(
+                "no row's status moved backwards (" + sampler.samples() + " samples)",
+                sampler.backwards().stream()
+                        .map(m -> ChaosReport.Violation.ofJob(
+                                m.id(),
+                                m.id(),
+                                m.before() + " then " + m.after(),
+                                "a final row never changes, Running never returns to Pending"))
+                        .toList()));
 
         Set<String> verdicts = new HashSet<>();
-        List<String> strangeLetters = new ArrayList<>();
+        List<ChaosReport.Violation> strangeLetters = new ArrayList<>();
         readTopics(falcon, verdicts, strangeLetters);
-        List<String> missing = injectedFaults.keySet().stream()
-                .filter(f -> !verdicts.contains(f))
-                .sorted()
-                .limit(50)
-                .collect(Collectors.toCollection(ArrayList::new));
-        long missingCount = injectedFaults.keySet().stream()
-                .filter(f -> !verdicts.contains(f))
-                .count();
-        if (missingCount > missing.size()) {
-            missing.add("... " + (missingCount - missing.size()) + " more");
-        }
-        checks.add(new Check("every injected fault has its verdict (" + injectedFaults.size() + " faults)", missing));
-        checks.add(new Check(
+        List<ChaosReport.Violation> missing = injectedFaults.entrySet().stream()
+                .filter(f -> !verdicts.contains(f.getKey()))
+                .sorted(Map.Entry.comparingByKey())
+                .map(f -> f.getValue().equals("-")
+                        ? ChaosReport.Violation.of(
+                                "fault " + f.getKey(), "no verdict on " + Topics.FAULT_VERDICTS.name(), "a verdict")
+                        : ChaosReport.Violation.ofJob(
+                                "fault " + f.getKey() + " on job " + f.getValue(),
+                                f.getValue(),
+                                "no verdict on " + Topics.FAULT_VERDICTS.name(),
+                                "a verdict"))
+                .toList();
+        checks.add(new ChaosReport.Check(
+                "every injected fault has its verdict (" + injectedFaults.size() + " faults)", missing));
+        checks.add(new ChaosReport.Check(
                 "nothing in the dead-letter topic but the " + injectedGarbage.size() + " undecodable inputs",
                 strangeLetters));
 
         Map<Workload.Phase, Integer> perPhase = new EnumMap<>(Workload.Phase.class);
         abortedIn.values().forEach(p -> perPhase.merge(p, 1, Integer::sum));
-        List<String> phasesWithoutAbort = new ArrayList<>();
+        List<ChaosReport.Violation> phasesWithoutAbort = new ArrayList<>();
         for (Workload.Phase phase : Workload.Phase.values()) {
             if (!perPhase.containsKey(phase)) {
-                phasesWithoutAbort.add("no abort landed in phase " + phase);
+                phasesWithoutAbort.add(
+                        ChaosReport.Violation.of("phase " + phase, "no abort landed in it", "at least one abort"));
             }
         }
-        checks.add(new Check("aborts in every phase " + perPhase, phasesWithoutAbort));
+        checks.add(new ChaosReport.Check("aborts in every phase " + perPhase, phasesWithoutAbort));
 
-        List<String> chaosShort = new ArrayList<>();
+        List<ChaosReport.Violation> chaosShort = new ArrayList<>();
         monkey.kills().forEach((component, n) -> {
             if (n < killsPerComponent) {
-                chaosShort.add(component + " killed " + n + " times, fewer than " + killsPerComponent);
+                chaosShort.add(ChaosReport.Violation.of(
+                        component, "killed " + n + " times", "at least " + killsPerComponent + " kills"));
             }
         });
         if (!monkey.brokerRestarted()) {
-            chaosShort.add("the broker was not restarted");
+            chaosShort.add(ChaosReport.Violation.of("the broker", "not restarted", "restarted once"));
         }
         if (!monkey.mariaDbRestarted()) {
-            chaosShort.add("MariaDB was not restarted");
+            chaosShort.add(ChaosReport.Violation.of("MariaDB", "not restarted", "restarted once"));
         }
         if (!monkey.rebalanced()) {
-            chaosShort.add("no second scheduler and executor ran");
+            chaosShort.add(ChaosReport.Violation.of(
+                    "second scheduler and executor", "did not run", "started and stopped once"));
         }
-        chaosShort.addAll(monkey.failures());
-        checks.add(new Check("the chaos happened as planned " + monkey.kills(), chaosShort));
-        return checks;
-    }
+        monkey.failures()
+                .forEach(f -> chaosShort.add(ChaosReport.Violation.of("the monkey", f, "every act to succeed")));
+        checks.add(new ChaosReport.Check("the chaos happened as planned " + monkey.kills(), chaosShort));
 
-    private static List<String> createdTwice(List<FleetRecord.Entry> record, FleetRecord.Kind kind) {
-        Map<String, Integer> creates = new LinkedHashMap<>();
-        record.stream()
-                .filter(e -> e.kind() == kind && e.outcome() == FleetRecord.Outcome.ACCEPTED)
-                .forEach(e -> creates.merge(e.cluster() + "/" + e.name(), 1, Integer::sum));
-        return creates.entrySet().stream()
-                .filter(e -> e.getValue() > 1)
-                .map(e -> e.getKey() + " created " + e.getValue() + " times")
+        // what each violation naming a job can show about it: its row's history, fleet-sim's record, the logs
+        Set<String> named = jobsForEvidence(checks, MAX_JOBS_WITH_EVIDENCE);
+        Evidence evidence = Evidence.gather(
+                named, sampler::history, record, dataDir.toAbsolutePath().resolve("logs"), MAX_LOG_LINES_PER_JOB);
+        return checks.stream()
+                .map(c -> new ChaosReport.Check(c.name(), evidence.attachTo(c.violations())))
                 .toList();
     }
 
-    private List<String> leftInTheFleet(ProcessFalcon falcon) throws IOException {
-        List<String> left = new ArrayList<>();
+    /**
+     * The final row a job must end with: Aborted when an abort of it landed, which the row itself tells (its
+     * aborting_at; {@code recordedAbort} is only where the harness saw the answer), else what its knob dictates. An
+     * abort whose connection broke after the UPDATE committed (MariaDB restarting) has no recorded answer, yet the
+     * job must end Aborted.
+     */
+    static Workload.Expected expected(
+            Workload.Planned job, Optional<Workload.Phase> recordedAbort, RowSampler.Row row) {
+        return job.expected(recordedAbort.isPresent() || (row != null && row.abortRequested()));
+    }
+
+    /**
+     * The jobs whose evidence is gathered, at most {@code max}: those of the checks with the fewest violations first,
+     * so that a check broken by two jobs gets their logs even when another check lists hundreds of rows not final.
+     */
+    static Set<String> jobsForEvidence(List<ChaosReport.Check> checks, int max) {
+        Set<String> jobs = new java.util.LinkedHashSet<>();
+        checks.stream()
+                .sorted(java.util.Comparator.comparingInt(c -> c.violations().size()))
+                .flatMap(c -> c.violations().stream())
+                .flatMap(v -> v.job().stream())
+                .takeWhile(j -> jobs.size() < max)
+                .forEach(jobs::add);
+        return jobs;
+    }
+
+    private static String describe(RowSampler.Row row) {
+        return row.status() + row.reason().map(r -> "/" + r).orElse("");
+    }
+
+    /**
+     * Each resource of {@code createKind} that fleet-sim accepted to create again while an earlier create of the same
+     * cluster and name had not failed. A node pool whose create operation failed (NODE_POOL_CREATE_FAILED: GKE left it
+     * in ERROR, e.g. for want of reservation capacity) is deleted by Falcon and created again for its job once there
+     * is room (docs/architecture.md, "Supply modes"): that second create is no duplicate.
+     */
+    static List<ChaosReport.Violation> createdTwice(List<FleetRecord.Entry> record, FleetRecord.Kind createKind) {
+        Map<String, List<FleetRecord.Entry>> history = new LinkedHashMap<>();
+        Set<String> duplicated = new java.util.LinkedHashSet<>();
+        Map<String, Boolean> createdAndNotFailed = new HashMap<>();
+        for (FleetRecord.Entry e : record) {
+            String key = e.cluster() + "/" + e.name();
+            boolean create = e.kind() == createKind && e.outcome() == FleetRecord.Outcome.ACCEPTED;
+            boolean failed = createKind == FleetRecord.Kind.NODE_POOL_CREATE
+                    && e.kind() == FleetRecord.Kind.NODE_POOL_CREATE_FAILED;
+            if (!create && !failed) {
+                continue;
+            }
+            history.computeIfAbsent(key, k -> new ArrayList<>()).add(e);
+            if (failed) {
+                createdAndNotFailed.put(key, false);
+            } else {
+                if (createdAndNotFailed.getOrDefault(key, false)) {
+                    duplicated.add(key);
+                }
+                createdAndNotFailed.put(key, true);
+            }
+        }
+        return duplicated.stream()
+                .map(key -> {
+                    List<FleetRecord.Entry> entries = history.get(key);
+                    return new ChaosReport.Violation(
+                            key,
+                            entries.stream().flatMap(x -> x.job().stream()).findFirst(),
+                            "created "
+                                    + entries.stream()
+                                            .filter(x -> x.kind() == createKind)
+                                            .count()
+                                    + " times ("
+                                    + entries.stream()
+                                            .map(x -> (x.kind() == createKind ? "created at " : "create failed at ")
+                                                    + x.at())
+                                            .collect(Collectors.joining(", "))
+                                    + ")",
+                            "created once (again only after its create failed)",
+                            List.of());
+                })
+                .toList();
+    }
+
+    private List<ChaosReport.Violation> leftInTheFleet(ProcessFalcon falcon) throws IOException {
+        List<ChaosReport.Violation> left = new ArrayList<>();
         try (ClusterManagerClient gke = ClusterManagerClient.create(ClusterManagerSettings.newBuilder()
                 .setCredentialsProvider(NoCredentialsProvider.create())
                 .setTransportChannelProvider(InstantiatingGrpcChannelProvider.newBuilder()
@@ -526,8 +649,13 @@ public final class ChaosMain {
                 String path = "projects/" + cluster[0] + "/locations/" + cluster[1] + "/clusters/" + cluster[2];
                 gke.listNodePools(path)
                         .getNodePoolsList()
-                        .forEach(p ->
-                                left.add("node pool " + cluster[2] + "/" + p.getName() + " (" + p.getStatus() + ")"));
+                        .forEach(p -> left.add(new ChaosReport.Violation(
+                                "node pool " + cluster[2] + "/" + p.getName(),
+                                Optional.ofNullable(
+                                        p.getConfig().getMetadataMap().get("falcon-job-id")),
+                                "listed by GKE, status " + p.getStatus(),
+                                "gone",
+                                List.of())));
                 String url = gke.getCluster(path).getEndpoint();
                 try (KubernetesClient k8s = new KubernetesClientBuilder()
                         .withConfig(new ConfigBuilder()
@@ -542,8 +670,19 @@ public final class ChaosMain {
                             .inAnyNamespace()
                             .list()
                             .getItems()
-                            .forEach(j -> left.add("Kubernetes Job " + cluster[2] + "/"
-                                    + j.getMetadata().getName()));
+                            .forEach(j -> left.add(new ChaosReport.Violation(
+                                    "Kubernetes Job " + cluster[2] + "/"
+                                            + j.getMetadata().getNamespace() + "/"
+                                            + j.getMetadata().getName(),
+                                    Optional.ofNullable(j.getMetadata().getAnnotations())
+                                            .map(a -> a.get("falcon.io/job-id")),
+                                    "listed by the Kubernetes API"
+                                            + (j.getMetadata().getDeletionTimestamp() != null
+                                                    ? ", being deleted since "
+                                                            + j.getMetadata().getDeletionTimestamp()
+                                                    : ""),
+                                    "gone",
+                                    List.of())));
                 }
             }
         }
@@ -551,7 +690,7 @@ public final class ChaosMain {
     }
 
     /** The verdicts' fault identities, and the dead letters that are not one of this run's undecodable inputs. */
-    private void readTopics(ProcessFalcon falcon, Set<String> verdicts, List<String> strangeLetters) {
+    private void readTopics(ProcessFalcon falcon, Set<String> verdicts, List<ChaosReport.Violation> strangeLetters) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, falcon.bootstrapServers());
         props.put(ConsumerConfig.GROUP_ID_CONFIG, runId + "-checks-" + System.nanoTime());
@@ -578,13 +717,19 @@ public final class ChaosMain {
                 if (key.isPresent() && injectedGarbage.contains(key.get())) {
                     garbageSeen.add(key.get());
                 } else {
-                    strangeLetters.add(letter.sourceTopic() + " key " + key.orElse("-") + ": " + letter.reason());
+                    String subject = "dead letter from " + letter.sourceTopic() + " key " + key.orElse("-");
+                    String seen = "dead-lettered: " + letter.reason();
+                    String expected = "only this run's undecodable inputs dead-lettered";
+                    strangeLetters.add(key.filter(byId::containsKey)
+                            .map(job -> ChaosReport.Violation.ofJob(subject, job, seen, expected))
+                            .orElse(ChaosReport.Violation.of(subject, seen, expected)));
                 }
             });
         }
         injectedGarbage.stream()
                 .filter(k -> !garbageSeen.contains(k))
-                .forEach(k -> strangeLetters.add("undecodable input " + k + " is not in the dead-letter topic"));
+                .forEach(k -> strangeLetters.add(ChaosReport.Violation.of(
+                        "undecodable input " + k, "not in " + Topics.DEAD_LETTER.name(), "dead-lettered")));
     }
 
     /** Reads until nothing new came for 5 s (at most 2 min). */
@@ -602,38 +747,43 @@ public final class ChaosMain {
         }
     }
 
-    private void report(List<Check> checks, Monkey monkey, RowSampler sampler, Duration took) {
-        System.out.println();
+    private ChaosReport report(List<ChaosReport.Check> checks, Monkey monkey, RowSampler sampler, Duration took) {
         Map<Workload.Knob, Long> knobs = plan.stream()
                 .collect(Collectors.groupingBy(
                         Workload.Planned::knob, () -> new EnumMap<>(Workload.Knob.class), Collectors.counting()));
-        System.out.printf(
-                "jobs: %d %s, aborts applied %d (not applied, already final: %d)%n",
-                jobCount, knobs, abortedIn.size(), abortNotApplied.size());
-        System.out.printf(
-                "kills: %s; broker restarted: %s; MariaDB restarted: %s; second scheduler and executor: %s%n",
-                monkey.kills(), monkey.brokerRestarted(), monkey.mariaDbRestarted(), monkey.rebalanced());
-        System.out.printf(
-                "restarts: %d; faults injected: %d; undecodable inputs: %d; row samples: %d%n",
-                monkey.acts().stream()
-                        .filter(a -> a.what().startsWith("restarted"))
-                        .count(),
-                injectedFaults.size(),
-                injectedGarbage.size(),
-                sampler.samples());
-        System.out.printf("duration: %s%n", took.withNanos(0));
+        Map<String, String> facts = new LinkedHashMap<>();
+        facts.put("run", runId + " (seed " + seed + ", data in " + dataDir.toAbsolutePath() + ")");
+        facts.put(
+                "jobs",
+                String.format(
+                        "%d %s, aborts applied %d (not applied, already final: %d)",
+                        jobCount, knobs, abortedIn.size(), abortNotApplied.size()));
+        facts.put(
+                "kills",
+                String.format(
+                        "%s; broker restarted: %s; MariaDB restarted: %s; second scheduler and executor: %s",
+                        monkey.kills(), monkey.brokerRestarted(), monkey.mariaDbRestarted(), monkey.rebalanced()));
+        facts.put(
+                "restarts",
+                String.format(
+                        "%d; faults injected: %d; undecodable inputs: %d; row samples: %d",
+                        monkey.acts().stream()
+                                .filter(a -> a.what().startsWith("restarted"))
+                                .count(),
+                        injectedFaults.size(),
+                        injectedGarbage.size(),
+                        sampler.samples()));
+        facts.put("duration", took.withNanos(0).toString());
+        Path data = dataDir.toAbsolutePath();
+        facts.put(
+                "report",
+                "whole, with the evidence of each violation: " + data.resolve(ChaosReport.TEXT_FILE) + ", "
+                        + data.resolve(ChaosReport.JSON_FILE));
+        ChaosReport report = new ChaosReport(facts, checks, monkey.acts());
+        Path file = report.writeTo(data);
         System.out.println();
-        int passed = 0;
-        for (Check check : checks) {
-            System.out.printf("%s  %s%n", check.passed() ? "PASS" : "FAIL", check.name());
-            check.violations().stream().limit(30).forEach(v -> System.out.println("        " + v));
-            if (check.violations().size() > 30) {
-                System.out.println("        ... " + (check.violations().size() - 30) + " more");
-            }
-            passed += check.passed() ? 1 : 0;
-        }
-        System.out.println();
-        System.out.printf("%d passed, %d failed%n", passed, checks.size() - passed);
+        System.out.print(report.text(30, false, Optional.of(file)));
+        return report;
     }
 
     private static Optional<Map<String, RowSampler.Row>> sampleQuietly(ProcessFalcon falcon, RowSampler sampler) {

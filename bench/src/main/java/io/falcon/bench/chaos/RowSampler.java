@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,16 +18,28 @@ import java.util.Optional;
  */
 public final class RowSampler {
 
-    /** A row as last sampled. */
-    public record Row(String id, String status, Optional<String> reason) {
+    /**
+     * A row as last sampled. {@code abortRequested}: its aborting_at is set, which only the upper components' abort
+     * writes (Falcon never does): whether an abort landed, also when the answer to it was lost (a broken connection).
+     */
+    public record Row(String id, String status, Optional<String> reason, boolean abortRequested) {
         public boolean isFinal() {
             return status.equals("Succeeded") || status.equals("Failed") || status.equals("Aborted");
         }
     }
 
+    /** A row's status as first seen in a sample, for the report's history of a job. */
+    public record Seen(Instant at, String status) {
+        @Override
+        public String toString() {
+            return at + " " + status;
+        }
+    }
+
     private final String runId;
     private final Map<String, Row> last = new HashMap<>();
-    private final List<String> backwards = new ArrayList<>();
+    private final Map<String, List<Seen>> history = new HashMap<>();
+    private final List<Moved> backwards = new ArrayList<>();
     private long samples;
 
     public RowSampler(String runId) {
@@ -36,19 +49,24 @@ public final class RowSampler {
     /** Samples every row of the run once; returns them. */
     public synchronized Map<String, Row> sample(Connection connection) throws SQLException {
         Map<String, Row> now = new HashMap<>();
-        try (PreparedStatement select =
-                connection.prepareStatement("SELECT id, status, reason FROM jobs WHERE id LIKE ?")) {
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT id, status, reason, aborting_at IS NOT NULL FROM jobs WHERE id LIKE ?")) {
             select.setString(1, runId + "-%");
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     Row row = new Row(
                             rows.getString(1),
                             rows.getString(2),
-                            Optional.ofNullable(rows.getString(3)).filter(r -> !r.isEmpty()));
+                            Optional.ofNullable(rows.getString(3)).filter(r -> !r.isEmpty()),
+                            rows.getBoolean(4));
                     now.put(row.id(), row);
                     Row before = last.put(row.id(), row);
+                    if (before == null || !describe(before).equals(describe(row))) {
+                        history.computeIfAbsent(row.id(), id -> new ArrayList<>())
+                                .add(new Seen(Instant.now(), describe(row)));
+                    }
                     if (before != null && movedBackwards(before, row)) {
-                        backwards.add(row.id() + ": " + describe(before) + " -> " + describe(row));
+                        backwards.add(new Moved(row.id(), describe(before), describe(row)));
                     }
                 }
             }
@@ -68,7 +86,15 @@ public final class RowSampler {
         return row.status() + row.reason().map(r -> "/" + r).orElse("");
     }
 
-    public synchronized List<String> backwards() {
+    /** Each status (and reason) a row showed, in order, with when a sample first saw it. */
+    public synchronized List<Seen> history(String id) {
+        return List.copyOf(history.getOrDefault(id, List.of()));
+    }
+
+    /** A row whose status moved backwards between two samples. */
+    public record Moved(String id, String before, String after) {}
+
+    public synchronized List<Moved> backwards() {
         return List.copyOf(backwards);
     }
 

@@ -219,7 +219,8 @@ public final class GkeFleet implements AutoCloseable {
             FleetRecord.Kind kind, FleetRecord.Outcome outcome, ClusterRef ref, String pool, Optional<String> job) {
         Instant at = clock.instant();
         record.add(new FleetRecord.Entry(at, kind, outcome, ref.name(), pool, job));
-        if (outcome == FleetRecord.Outcome.ACCEPTED) {
+        if (outcome == FleetRecord.Outcome.ACCEPTED
+                && (kind == FleetRecord.Kind.NODE_POOL_CREATE || kind == FleetRecord.Kind.NODE_POOL_DELETE)) {
             FleetMilestones.Type type = kind == FleetRecord.Kind.NODE_POOL_CREATE
                     ? FleetMilestones.Type.NODE_POOL_CREATED
                     : FleetMilestones.Type.NODE_POOL_DELETED;
@@ -408,6 +409,12 @@ public final class GkeFleet implements AutoCloseable {
         if (error != null) {
             pool.status(NodePool.Status.ERROR, error.getMessage());
             finishOperation(opName, error);
+            recordPool(
+                    FleetRecord.Kind.NODE_POOL_CREATE_FAILED,
+                    FleetRecord.Outcome.REFUSED,
+                    c.ref,
+                    poolName,
+                    Optional.ofNullable(pool.proto.getConfig().getMetadataMap().get(JOB_ID_METADATA)));
             log.info(
                     "node pool create failed cluster={} pool={} code={} message={}",
                     c.ref.name(),

@@ -58,6 +58,9 @@ public final class JobLifecycleSimulator implements AutoCloseable {
     private final ScheduledExecutorService loop;
     private final FleetMilestones milestones;
     private final PendingPods pending;
+    /** How often the simulator compares what it tracks with what the API server holds ({@link #resync}). */
+    static final Duration RESYNC_EVERY = Duration.ofSeconds(1);
+
     private final Map<String, SimulatedJob> jobs = new LinkedHashMap<>();
     /** Pods of deleted Jobs that are terminating (namespace/name -> node): they hold their node's chips until gone. */
     private final Map<String, String> terminating = new LinkedHashMap<>();
@@ -120,6 +123,17 @@ public final class JobLifecycleSimulator implements AutoCloseable {
             }
         });
         loop.scheduleWithFixedDelay(this::tick, tick.toNanos(), tick.toNanos(), TimeUnit.NANOSECONDS);
+        loop.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        resync();
+                    } catch (RuntimeException e) {
+                        log.warn("job resync failed cluster={}: {}", cluster, e.toString());
+                    }
+                },
+                RESYNC_EVERY.toNanos(),
+                RESYNC_EVERY.toNanos(),
+                TimeUnit.NANOSECONDS);
         log.info("job simulator started cluster={} tick={}", cluster, tick);
     }
 
@@ -238,6 +252,52 @@ public final class JobLifecycleSimulator implements AutoCloseable {
 
     /** Holds a terminating pod in the mock API server until the simulated kubelet lets it go. */
     static final String KUBELET_FINALIZER = "fleet-sim.falcon.io/kubelet";
+
+    /**
+     * Level-based, as Kubernetes' Job controller and garbage collector are: what the API server holds decides, not
+     * the watch events that reached the informer. The mock API server can lose a watch event under load (a Job's
+     * DELETED was seen missing in chaos runs): without this its pods stayed for good, holding their node, and a Job
+     * handed that pool never got its pod scheduled. Runs on the simulator's thread, so no pod of its own is created
+     * between the two listings: a pod whose controller's uid is not among the Jobs listed first has lost its Job.
+     */
+    private void resync() {
+        List<Job> existing = client.batch().v1().jobs().inAnyNamespace().list().getItems();
+        Set<String> uids = new HashSet<>();
+        for (Job job : existing) {
+            uids.add(job.getMetadata().getUid());
+            String key =
+                    job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
+            SimulatedJob known = jobs.get(key);
+            if (known == null || !Objects.equals(known.uid, job.getMetadata().getUid())) {
+                track(job); // its ADDED never arrived
+            }
+        }
+        for (SimulatedJob known : new ArrayList<>(jobs.values())) {
+            if (!uids.contains(known.uid)) {
+                jobs.remove(known.key(), known); // its DELETED never arrived; its pods go below
+                log.info("job deleted cluster={} job={} (found gone on resync)", cluster, known.key());
+            }
+        }
+        for (Pod pod : client.pods()
+                .inAnyNamespace()
+                .withLabel(PodFactory.CONTROLLER_UID_LABEL)
+                .list()
+                .getItems()) {
+            String owner = pod.getMetadata().getLabels().get(PodFactory.CONTROLLER_UID_LABEL);
+            boolean alreadyTerminating = pod.getMetadata().getDeletionTimestamp() != null
+                    || terminating.containsKey(pod.getMetadata().getNamespace() + "/"
+                            + pod.getMetadata().getName());
+            if (!uids.contains(owner) && !alreadyTerminating) {
+                // gracefully, as the garbage collector's delete and the kubelet do (see forget)
+                terminate(pod, podExitTime.get());
+                log.info(
+                        "pod garbage-collected cluster={} pod={} (its Job uid={} is gone)",
+                        cluster,
+                        pod.getMetadata().getName(),
+                        owner);
+            }
+        }
+    }
 
     // --- reconciliation ----------------------------------------------------------------------------------------
 

@@ -13,29 +13,37 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * How the deployment files start each Falcon component, read from them rather than restated: the main class of each
- * component from {@code deploy/entrypoint.sh} (what the image runs) and its environment from
- * {@code docker-compose.yml}. The process deployment runs exactly these, with only the addresses rewritten (see
- * {@link Endpoints#rewrite}), so that the configuration path of docker-compose and k8s is the one exercised.
+ * How the deployment files start each Falcon component, read from them rather than restated: the module and main
+ * class of each component from {@code deploy/entrypoint.sh} (what the image runs) and its environment from
+ * {@code docker-compose.yml}. The process deployment starts each component through {@code deploy/entrypoint.sh}
+ * itself, on its module's image class path ({@link ImageClassPath}), with this environment and only the addresses
+ * rewritten (see {@link Endpoints#rewrite}), so that the launch and configuration path of docker-compose and k8s is
+ * the one exercised.
  */
-public record DeploymentSpec(Map<String, Component> components) {
+public record DeploymentSpec(Map<String, Launch> entrypoint, Map<String, Component> components) {
 
     /** The five components of the pipeline, in start order (status-sink first: it migrates the clusters table). */
     public static final List<String> PIPELINE =
             List.of("status-sink", "cdc-ingest", "scheduler", "executor", "fault-streams");
 
-    /** One component as deployed: the main class the entrypoint maps it to, the environment compose gives it. */
-    public record Component(String name, String mainClass, Map<String, String> environment) {}
+    /** What {@code deploy/entrypoint.sh} runs for a component name: the module whose class path, the main class. */
+    public record Launch(String component, String module, String mainClass) {}
+
+    /**
+     * One component as deployed: the module and main class the entrypoint maps it to, the environment compose gives
+     * it.
+     */
+    public record Component(String name, String module, String mainClass, Map<String, String> environment) {}
 
     private static final Pattern ENTRYPOINT_LINE =
             Pattern.compile("(?m)^\\s*([a-z-]+)\\)\\s+module=([a-z-]+);\\s+main=([A-Za-z0-9_.]+)\\s*;;");
 
     public static DeploymentSpec read(Path repositoryRoot) {
         try {
-            Map<String, String> mains = new LinkedHashMap<>();
+            Map<String, Launch> launches = new LinkedHashMap<>();
             Matcher m = ENTRYPOINT_LINE.matcher(Files.readString(repositoryRoot.resolve("deploy/entrypoint.sh")));
             while (m.find()) {
-                mains.put(m.group(1), m.group(3));
+                launches.put(m.group(1), new Launch(m.group(1), m.group(2), m.group(3)));
             }
             JsonNode services = new YAMLMapper()
                     .readTree(repositoryRoot.resolve("docker-compose.yml").toFile())
@@ -44,7 +52,7 @@ public record DeploymentSpec(Map<String, Component> components) {
             for (String name : PIPELINE) {
                 JsonNode service = services.path(name);
                 String command = service.path("command").path(0).asText("");
-                if (!command.equals(name) || !mains.containsKey(name)) {
+                if (!command.equals(name) || !launches.containsKey(name)) {
                     throw new IllegalStateException("docker-compose.yml service " + name + " does not run the " + name
                             + " component of deploy/entrypoint.sh");
                 }
@@ -53,12 +61,23 @@ public record DeploymentSpec(Map<String, Component> components) {
                         .fields()
                         .forEachRemaining(
                                 e -> environment.put(e.getKey(), e.getValue().asText()));
-                components.put(name, new Component(name, mains.get(name), environment));
+                Launch launch = launches.get(name);
+                components.put(name, new Component(name, launch.module(), launch.mainClass(), environment));
             }
-            return new DeploymentSpec(Map.copyOf(components));
+            return new DeploymentSpec(Map.copyOf(launches), Map.copyOf(components));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the deployment files under " + repositoryRoot, e);
         }
+    }
+
+    /** What the entrypoint runs for {@code component} (any of its names, fleet-sim and cli included). */
+    public Launch launch(String component) {
+        Launch launch = entrypoint.get(component);
+        if (launch == null) {
+            throw new IllegalArgumentException(
+                    "deploy/entrypoint.sh runs no " + component + " (known: " + entrypoint.keySet() + ")");
+        }
+        return launch;
     }
 
     public Component component(String name) {

@@ -27,8 +27,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Falcon as separate processes on the embedded default, supervised from here: the Kafka broker (its own JVM), MariaDB
  * (its own mariadbd), fleet-sim (its own JVM, appending its record of served creates and deletes to a file), and each
- * of the five components in its own JVM, started from the main class {@code deploy/entrypoint.sh} gives it with the
- * environment {@code docker-compose.yml} gives it ({@link DeploymentSpec}). Any of them can be killed with SIGKILL and
+ * of the five components in its own JVM. fleet-sim and the components run as the image runs them: through
+ * {@code deploy/entrypoint.sh} (which picks the main class and the JSON log configuration) on their module's image
+ * class path ({@link ImageClassPath}), with the environment {@code docker-compose.yml} gives them
+ * ({@link DeploymentSpec}). Only the broker, which stands in for Kafka, runs on this JVM's class path. Any of them can
+ * be killed with SIGKILL and
  * started again with the same command, environment, ports and data; extra instances of a component can be added and
  * removed (a Kafka group rebalance). This is what {@code ./falcon-local --processes} runs and what {@code bench/chaos}
  * drives.
@@ -37,8 +40,10 @@ public final class ProcessFalcon implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProcessFalcon.class);
     private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration STOP_GRACE = Duration.ofSeconds(30);
-    /** As the image's entrypoint does: JSON lines on stdout, which the supervisor appends to the process's log. */
+    /** The broker's logs as JSON lines too, like every other process's (it is not started by the entrypoint). */
     private static final String JSON_LOGS = "-Dlogback.configurationFile=falcon-logback-json.xml";
+    /** fleet-sim's JVM options (it holds every simulated cluster's Kubernetes API). */
+    private static final List<String> FLEET_SIM_JVM = List.of("-Xmx512m", "-XX:+UseSerialGC");
 
     public static final String DATABASE = "falcon";
 
@@ -91,8 +96,9 @@ public final class ProcessFalcon implements AutoCloseable {
 
     private final Options options;
     private final DeploymentSpec deployment;
-    private final String classPath;
-    private final String java;
+    /** The image class path of each module run here, by module. */
+    private final Map<String, String> classPaths;
+
     private final EmbeddedMariaDb mariaDb;
     private final ChildProcess kafka;
     private final int kafkaPort;
@@ -102,18 +108,28 @@ public final class ProcessFalcon implements AutoCloseable {
     private final Map<String, ChildProcess> instances = new LinkedHashMap<>();
 
     private ProcessFalcon(
-            Options options, DeploymentSpec deployment, EmbeddedMariaDb mariaDb, ChildProcess kafka, int kafkaPort) {
+            Options options,
+            DeploymentSpec deployment,
+            Map<String, String> classPaths,
+            EmbeddedMariaDb mariaDb,
+            ChildProcess kafka,
+            int kafkaPort) {
         this.options = options;
         this.deployment = deployment;
+        this.classPaths = Map.copyOf(classPaths);
         this.mariaDb = mariaDb;
         this.kafka = kafka;
         this.kafkaPort = kafkaPort;
-        this.classPath = System.getProperty("java.class.path");
-        this.java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     public static ProcessFalcon start(Options options) throws SQLException {
         DeploymentSpec deployment = DeploymentSpec.read(options.repositoryRoot());
+        // every class path first: a build that was not packaged fails here, before any process starts
+        Map<String, String> classPaths = new LinkedHashMap<>();
+        for (String component : imageComponents()) {
+            String module = deployment.launch(component).module();
+            classPaths.put(module, ImageClassPath.of(options.repositoryRoot(), module));
+        }
         Path data = options.dataDir().toAbsolutePath();
         mkdirs(data.resolve("logs"));
         int kafkaPort = Ports.freePort();
@@ -141,7 +157,7 @@ public final class ProcessFalcon implements AutoCloseable {
             kafka.stop(STOP_GRACE);
             throw e;
         }
-        ProcessFalcon falcon = new ProcessFalcon(options, deployment, mariaDb, kafka, kafkaPort);
+        ProcessFalcon falcon = new ProcessFalcon(options, deployment, classPaths, mariaDb, kafka, kafkaPort);
         try {
             falcon.startRest();
         } catch (RuntimeException | SQLException e) {
@@ -166,23 +182,18 @@ public final class ProcessFalcon implements AutoCloseable {
         }
         fleetSim = new ChildProcess(
                 "fleet-sim",
-                List.of(
-                        java,
-                        "-Xmx512m",
-                        "-XX:+UseSerialGC",
-                        JSON_LOGS,
-                        "-cp",
-                        classPath,
-                        "io.falcon.fleetsim.FleetSim",
-                        "--fleet",
-                        fleetFile.toString(),
-                        "--record",
-                        recordFile().toString(),
-                        "--pool-delays",
-                        millis(options.poolDelays()[0]) + "," + millis(options.poolDelays()[1]),
-                        "--tick",
-                        "50ms"),
-                Map.of(),
+                entrypointCommand(
+                        "fleet-sim",
+                        List.of(
+                                "--fleet",
+                                fleetFile.toString(),
+                                "--record",
+                                recordFile().toString(),
+                                "--pool-delays",
+                                millis(options.poolDelays()[0]) + "," + millis(options.poolDelays()[1]),
+                                "--tick",
+                                "50ms")),
+                launcherEnvironment("fleet-sim", FLEET_SIM_JVM),
                 data.resolve("logs/fleet-sim.log"),
                 new ChildProcess.Readiness.LogLine("fleet-sim ready"));
         fleetSim.start(START_TIMEOUT);
@@ -211,11 +222,9 @@ public final class ProcessFalcon implements AutoCloseable {
         String name = component + "-" + n;
         int opsPort = Ports.freePort();
         Path state = options.dataDir().toAbsolutePath().resolve("state").resolve(name);
-        List<String> command = new ArrayList<>();
-        command.add(java);
-        command.addAll(options.jvmOptions());
-        command.addAll(List.of(JSON_LOGS, "-cp", classPath, spec.mainClass()));
+        List<String> command = entrypointCommand(component, List.of());
         Map<String, String> environment = new LinkedHashMap<>(endpoints.rewrite(spec.environment(), opsPort, state));
+        environment.putAll(launcherEnvironment(component, options.jvmOptions()));
         // its stable name, as a pod's: a restarted instance rejoins its consumer groups at once (GroupMembership)
         environment.put(GroupMembership.INSTANCE_ID_ENV, name);
         environment.putAll(options.overrides().getOrDefault(component, Map.of()));
@@ -228,6 +237,47 @@ public final class ProcessFalcon implements AutoCloseable {
         instances.put(name, child);
         child.start(START_TIMEOUT);
         return name;
+    }
+
+    /** The components this deployment runs from the image: the pipeline and fleet-sim. */
+    static List<String> imageComponents() {
+        List<String> all = new ArrayList<>(DeploymentSpec.PIPELINE);
+        all.add("fleet-sim");
+        return List.copyOf(all);
+    }
+
+    /** What the image runs for {@code component}: its entrypoint, here {@code deploy/entrypoint.sh} of this tree. */
+    List<String> entrypointCommand(String component, List<String> arguments) {
+        List<String> command = new ArrayList<>();
+        command.add("/bin/sh");
+        command.add(options.repositoryRoot()
+                .toAbsolutePath()
+                .resolve("deploy/entrypoint.sh")
+                .toString());
+        command.add(component);
+        command.addAll(arguments);
+        return command;
+    }
+
+    /**
+     * The launcher variables the entrypoint reads: the module's image class path (FALCON_CLASSPATH, instead of the
+     * image's /falcon/classpath/MODULE), JSON logs (FALCON_LOG_FORMAT, the image's default), the JVM options
+     * (FALCON_JAVA_OPTS), and this JVM's {@code java} first on the PATH.
+     */
+    Map<String, String> launcherEnvironment(String component, List<String> jvmOptions) {
+        String module = deployment.launch(component).module();
+        String classPath = classPaths.get(module);
+        if (classPath == null) {
+            throw new IllegalArgumentException("no image class path of module " + module + " (" + component + ")");
+        }
+        Map<String, String> environment = new LinkedHashMap<>();
+        environment.put("FALCON_CLASSPATH", classPath);
+        environment.put("FALCON_LOG_FORMAT", "json");
+        environment.put("FALCON_JAVA_OPTS", String.join(" ", jvmOptions));
+        String javaBin = Path.of(System.getProperty("java.home"), "bin").toString();
+        environment.put(
+                "PATH", javaBin + java.io.File.pathSeparator + System.getenv().getOrDefault("PATH", ""));
+        return environment;
     }
 
     /** Stops an instance for good (graceful) and forgets it; the others take its work over. */
