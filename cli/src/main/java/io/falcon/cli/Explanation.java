@@ -127,6 +127,10 @@ public record Explanation(
                                 out.add("cluster " + c.clusterId()
                                         + " has no default_reservation: setting supply_mode=flex-start (or on-demand)"
                                         + " would let it start on " + c.clusterId());
+                            case AVOIDED ->
+                                out.add("cluster " + c.clusterId() + " keeps refusing work (" + c.why()
+                                        + "): jobs go there again after the cool-down; fix what GKE or Kubernetes"
+                                        + " refused there (quota, IAM, an admission policy, an upgrade)");
                             default -> {}
                         }
                     }
@@ -140,7 +144,8 @@ public record Explanation(
                 } else if (r.equals("ClusterBusy")) {
                     Matcher slices = SLICES.matcher(message);
                     String shortBy = slices.find()
-                            ? "has " + slices.group(1) + " of the " + slices.group(2) + " slices this job needs"
+                            ? "has " + slices.group(1) + " of the " + slices.group(2)
+                                    + " TPU VMs (hosts of the slice) this job needs"
                             : "lacks the capacity this job needs";
                     out.add("the reservation of cluster " + cluster.orElse("?") + " " + shortBy
                             + ": the job starts when capacity frees up; supply_mode=flex-start or on-demand would"

@@ -106,7 +106,10 @@ class ExplanationTest {
                 List.of(),
                 Optional.of("topic falcon.decisions does not exist"));
 
-        assertThat(e.unblock()).singleElement().asString().contains("has 1 of the 2 slices this job needs");
+        assertThat(e.unblock())
+                .singleElement()
+                .asString()
+                .contains("has 1 of the 2 TPU VMs (hosts of the slice) this job needs");
         assertThat(e.lines()).contains("(decision ledger not read: topic falcon.decisions does not exist)");
         assertThat(e.why()).singleElement().asString().startsWith("reservation_remaining_slices=1");
     }

@@ -150,6 +150,12 @@ public record Decision(
         /** The job asks for supply_mode=reservation and the cluster has no default_reservation. */
         NO_DEFAULT_RESERVATION,
         /** Eligible, but another cluster was preferred (idle pool, sooner start, shorter queue, id). */
-        LESS_PREFERRED
+        LESS_PREFERRED,
+        /**
+         * Active, but it kept refusing work (node pools GKE refused or failed, Kubernetes Jobs refused for good, the
+         * GKE cluster gone) and is avoided for a cool-down; the candidate's sentence says how often, what and until
+         * when.
+         */
+        AVOIDED
     }
 }

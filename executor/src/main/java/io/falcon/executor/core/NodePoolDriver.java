@@ -315,7 +315,7 @@ public final class NodePoolDriver {
             return e.nodePoolName() + " " + e.ready() + "/" + e.expected() + " Ready";
         } else if (event instanceof ExecutorEvent.ReservationShort e) {
             return e.nodePoolName() + " (reservation " + e.reservation() + " has " + e.remainingSlices()
-                    + " free slice(s))";
+                    + " free TPU VM(s))";
         }
         return "";
     }

@@ -1,6 +1,7 @@
 package io.falcon.scheduler.core;
 
 import io.falcon.events.cdc.ClusterRow;
+import io.falcon.events.executor.SupplyMode;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
 import java.time.Instant;
@@ -46,6 +47,7 @@ final class ClusterChanges {
             return;
         }
         if (previous != null && !SchedulerState.target(previous).sameCluster(SchedulerState.target(cluster))) {
+            state.health.forget(cluster.id()); // another GKE cluster: what the old one refused says nothing of it
             endActiveJobsOf(
                     cluster.id(),
                     job -> Messages.clusterMoved(
@@ -53,6 +55,21 @@ final class ClusterChanges {
                             SchedulerState.target(previous).resourceName(),
                             SchedulerState.target(cluster).resourceName(),
                             phaseWord(job)),
+                    now,
+                    out);
+        }
+        boolean lostReservation = previous != null
+                && previous.defaultReservation().filter(r -> !r.isBlank()).isPresent()
+                && cluster.defaultReservation().filter(r -> !r.isBlank()).isEmpty();
+        if (lostReservation && cluster.isActive()) {
+            // its waiting jobs that ask for supply_mode=reservation cannot start here any more: they move (or wait
+            // for a cluster with one); a job already short of room here waits for a reservation to be set again
+            placement.rerouteWaitingJobsOf(
+                    cluster.id(),
+                    job -> job.request()
+                            .supplyMode()
+                            .filter(SupplyMode.RESERVATION::equals)
+                            .isPresent(),
                     now,
                     out);
         }
@@ -125,6 +142,7 @@ final class ClusterChanges {
             }
         }
         orphans.forgetCluster(clusterId);
+        state.health.forget(clusterId);
     }
 
     /**

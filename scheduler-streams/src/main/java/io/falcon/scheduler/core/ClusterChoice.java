@@ -48,6 +48,30 @@ public final class ClusterChoice {
             ToIntFunction<ClusterRow> queueDepth,
             Function<ClusterRow, OptionalDouble> expectedWaitMillis,
             Instant now) {
+        return choose(
+                tpuType,
+                requestedSupply,
+                clusters,
+                hasIdlePool,
+                queueDepth,
+                expectedWaitMillis,
+                c -> Optional.empty(),
+                now);
+    }
+
+    /**
+     * As above; avoided says why a cluster that keeps refusing work is avoided for now (its health, {@link
+     * ClusterHealth}), and such a cluster is not chosen.
+     */
+    public static Result choose(
+            String tpuType,
+            Optional<SupplyMode> requestedSupply,
+            Collection<ClusterRow> clusters,
+            Predicate<ClusterRow> hasIdlePool,
+            ToIntFunction<ClusterRow> queueDepth,
+            Function<ClusterRow, OptionalDouble> expectedWaitMillis,
+            Function<ClusterRow, Optional<String>> avoided,
+            Instant now) {
         // 1. The clusters of the job's TPU type; none at all is the one case without candidates.
         var ofType = clusters.stream()
                 .filter(c -> c.tpuType().equals(tpuType))
@@ -60,12 +84,18 @@ public final class ClusterChoice {
         boolean wantsReservation =
                 requestedSupply.filter(SupplyMode.RESERVATION::equals).isPresent();
         Map<String, Decision.Outcome> excluded = new HashMap<>();
+        Map<String, String> avoidedWhy = new HashMap<>();
         for (ClusterRow c : ofType) {
             if (!c.isActive()) {
                 excluded.put(c.id(), Decision.Outcome.NOT_ACTIVE);
             } else if (wantsReservation
                     && c.defaultReservation().filter(r -> !r.isBlank()).isEmpty()) {
                 excluded.put(c.id(), Decision.Outcome.NO_DEFAULT_RESERVATION);
+            } else {
+                avoided.apply(c).ifPresent(why -> {
+                    excluded.put(c.id(), Decision.Outcome.AVOIDED);
+                    avoidedWhy.put(c.id(), why);
+                });
             }
         }
         var eligible =
@@ -101,6 +131,7 @@ public final class ClusterChoice {
             String why = switch (outcome) {
                 case NOT_ACTIVE -> "status " + c.status().wireName() + ": takes no new jobs";
                 case NO_DEFAULT_RESERVATION -> "supply_mode=reservation but it has no default_reservation";
+                case AVOIDED -> avoidedWhy.get(c.id());
                 case CHOSEN ->
                     idle.get(c.id())
                             ? "holds an idle node pool of the topology"
@@ -130,7 +161,7 @@ public final class ClusterChoice {
             Comparator<Decision.Candidate> worth = Comparator.comparingInt(
                             (Decision.Candidate c) -> switch (c.outcome()) {
                                 case CHOSEN -> 0;
-                                case NOT_ACTIVE, NO_DEFAULT_RESERVATION -> 1;
+                                case NOT_ACTIVE, NO_DEFAULT_RESERVATION, AVOIDED -> 1;
                                 case LESS_PREFERRED -> 2;
                             })
                     .thenComparing((a, b) -> a.outcome() == Decision.Outcome.LESS_PREFERRED
@@ -141,12 +172,20 @@ public final class ClusterChoice {
         }
         int weighed = ofType.size();
         if (best.isEmpty()) {
-            return new NoneEligible(
-                    excluded.values().stream().allMatch(Decision.Outcome.NOT_ACTIVE::equals)
-                            ? "all " + ofType.size() + " of its clusters are in maintenance or offline"
-                            : "supply_mode=reservation but none of its active clusters has a default_reservation",
-                    List.copyOf(candidates),
-                    weighed);
+            String why;
+            if (excluded.values().stream().allMatch(Decision.Outcome.NOT_ACTIVE::equals)) {
+                why = "all " + ofType.size() + " of its clusters are in maintenance or offline";
+            } else if (excluded.containsValue(Decision.Outcome.AVOIDED)) {
+                why = "its clusters keep refusing work and are avoided for now ("
+                        + avoidedWhy.entrySet().stream()
+                                .sorted(Map.Entry.comparingByKey())
+                                .map(e -> e.getKey() + ": " + e.getValue())
+                                .collect(java.util.stream.Collectors.joining("; "))
+                        + ")";
+            } else {
+                why = "supply_mode=reservation but none of its active clusters has a default_reservation";
+            }
+            return new NoneEligible(why, List.copyOf(candidates), weighed);
         }
         return new Chosen(best.get(), List.copyOf(candidates), weighed);
     }

@@ -67,6 +67,19 @@ final class JobTimers {
                             step == ProvisioningStep.RESERVATION_SHORT
                                     ? settings.reservationRetry()
                                     : settings.provisioningRetry())));
+                    if (step == ProvisioningStep.RESERVATION_SHORT && state.reservationGone(again)) {
+                        // its cluster's default_reservation was cleared while it waited for room: asking for a pool
+                        // of no reservation would fail it; it waits (ClusterBusy, no deadline) for one to be set
+                        String message =
+                                Messages.reservationCleared(again.clusterId().orElse(""));
+                        if (message.equals(again.message())) {
+                            state.store(again, out);
+                        } else {
+                            state.publish(again, Status.Pending, Optional.of(Reason.ClusterBusy), message, now, out);
+                        }
+                        timers.arm(state.jobs.get(again.id()));
+                        return;
+                    }
                     state.store(again, out);
                     out.send(state.ensurePool(again, now));
                     timers.arm(again);

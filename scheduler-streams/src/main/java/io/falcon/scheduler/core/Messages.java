@@ -196,6 +196,12 @@ public final class Messages {
         return "任务超时 (" + seconds + "s),已取消 Job";
     }
 
+    /** A job short of reservation capacity whose cluster's default_reservation was cleared meanwhile. */
+    static String reservationCleared(String clusterId) {
+        return "cluster " + clusterId + " names no default_reservation now: supply_mode=reservation waits for one to be"
+                + " set (or abort it)";
+    }
+
     public static String aborted() {
         return "用户中止";
     }

@@ -114,6 +114,7 @@ final class Placement {
                                 new QueueKey(
                                         cluster.id(), job.request().topology().text()),
                                 now),
+                cluster -> state.health.avoided(cluster.id(), now),
                 now);
         if (choice instanceof ClusterChoice.Chosen chosen) {
             String clusterId = chosen.cluster().id();
@@ -236,6 +237,7 @@ final class Placement {
                     cluster -> state.idlePool(cluster, topology, job).isPresent(),
                     cluster -> state.queueDepth(new QueueKey(cluster.id(), topology)),
                     cluster -> slots.estimates().expectedWait(job, new QueueKey(cluster.id(), topology), now),
+                    cluster -> state.health.avoided(cluster.id(), now),
                     now);
             if (!(choice instanceof ClusterChoice.Chosen chosen)) {
                 continue;
@@ -290,18 +292,36 @@ final class Placement {
 
     /** The waiting jobs of a cluster that left active go where they can start. */
     void rerouteWaitingJobsOf(String clusterId, Instant now, Decisions out) {
+        rerouteWaitingJobsOf(clusterId, job -> true, now, out);
+    }
+
+    /** The same, for the waiting jobs the filter picks. */
+    void rerouteWaitingJobsOf(
+            String clusterId, java.util.function.Predicate<ScheduledJob> which, Instant now, Decisions out) {
         List<ScheduledJob> waiting = new ArrayList<>();
         List<QueueKey> affected = state.queues.keySet().stream()
                 .filter(k -> k.clusterId().equals(clusterId))
                 .toList();
         for (QueueKey key : affected) {
             WaitQueue queue = state.queues.get(key);
+            boolean changed = false;
             for (WaitQueue.Entry entry : queue.pickOrder(Integer.MAX_VALUE)) {
-                queue.remove(entry);
-                waiting.add(state.jobs.get(entry.jobId()));
+                ScheduledJob job = state.jobs.get(entry.jobId());
+                if (which.test(job)) {
+                    queue.remove(entry);
+                    waiting.add(job);
+                    changed = true;
+                }
             }
-            out.queueChanged(key);
+            if (changed) {
+                out.queueChanged(key);
+            }
         }
         placeAll(waiting, now, out);
+        for (QueueKey key : affected) {
+            if (state.queues.containsKey(key) && !state.queues.get(key).isEmpty()) {
+                slots.refreshPositions(key, now, out); // those left behind moved up
+            }
+        }
     }
 }

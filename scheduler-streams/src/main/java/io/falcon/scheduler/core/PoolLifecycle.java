@@ -144,6 +144,6 @@ final class PoolLifecycle {
                 .filter(j ->
                         j.nodePoolName().filter(failing.nodePoolName()::equals).isPresent())
                 .filter(j -> !j.message().contains(note))
-                .ifPresent(j -> state.publish(j, j.status(), j.reason(), (j.message() + " " + note).strip(), now, out));
+                .ifPresent(j -> state.republishEnd(j, (j.message() + " " + note).strip(), now, out));
     }
 }

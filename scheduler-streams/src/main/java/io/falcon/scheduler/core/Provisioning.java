@@ -43,6 +43,7 @@ final class Provisioning {
                 .filter(job -> job.phase() == Phase.PROVISIONING)
                 .filter(job -> job.nodePoolName().filter(pool.name()::equals).isPresent());
         if (holder.isPresent()) {
+            state.health.succeeded(ready.clusterId());
             slots.dispatchOn(holder.get(), pool, Messages.dispatching(), now, out);
         } else {
             // Created for a job that has moved on without it (it cannot: a CREATING pool's holder is provisioning).
@@ -165,6 +166,7 @@ final class Provisioning {
                 : Messages.nodePoolFailed(failed.message());
         Optional<ScheduledJob> provisioning = provisioningWith(failed.clusterId(), failed.nodePoolName());
         if (provisioning.isPresent()) {
+            state.health.failed(failed.clusterId(), failed.message(), now);
             ending.end(provisioning.get(), Status.Failed, Optional.of(reason), message, now, out);
             return;
         }
@@ -172,6 +174,7 @@ final class Provisioning {
         Optional<ScheduledJob> awaiting = dispatchingOn(failed.clusterId(), failed.nodePoolName(), failed.jobId())
                 .filter(ScheduledJob::awaitingNodes);
         if (awaiting.isPresent() && pool.state() == NodePool.State.READY) {
+            state.health.failed(failed.clusterId(), failed.message(), now);
             // Not READY any more, so the ending deletes it instead of releasing it to the queue.
             state.storePool(pool.with(NodePool.State.CREATING, pool.heldBy()), out);
             ending.end(awaiting.get(), Status.Failed, Optional.of(reason), message, now, out);
@@ -213,7 +216,7 @@ final class Provisioning {
                                 shortage.nodePoolName(),
                                 job.supplyMode().orElse(io.falcon.events.executor.SupplyMode.RESERVATION),
                                 "reservation " + shortage.reservation() + " has " + shortage.remainingSlices()
-                                        + " of the " + shortage.neededSlices() + " slice(s) this job needs: it waits"
+                                        + " of the " + shortage.neededSlices() + " TPU VM(s) this job needs: it waits"
                                         + " ClusterBusy, keeping its queue's slot, and asks again every "
                                         + state.settings.reservationRetry().toSeconds() + " s (never another supply"
                                         + " mode by itself)",

@@ -81,12 +81,19 @@ public final class RequestValidator {
         }
         JobSpec spec;
         Optional<Integer> specPriority;
+        Optional<SupplyMode> specSupplyMode;
         try {
             JsonTree.JsonObject root = specObject(request.spec());
             spec = parseSpec(root);
             specPriority = specPriority(root);
+            specSupplyMode = specSupplyMode(root);
         } catch (FieldProblem problem) {
             return problem.invalid;
+        }
+        // Seed section 5 names TaskSpec.supply_mode: the spec may carry it, as it may the priority. The column wins
+        // when it is set; a malformed spec.supply_mode is refused even then, so that it never lies unnoticed.
+        if (supplyMode.isEmpty()) {
+            supplyMode = specSupplyMode;
         }
         // The column wins when it is set: it is the table's own field, while spec.priority is for upper components
         // that cannot add a column. A malformed spec.priority is refused even then, so that it never lies unnoticed.
@@ -127,6 +134,27 @@ public final class RequestValidator {
             throw new FieldProblem("spec", "must be a JSON object");
         }
         return spec;
+    }
+
+    /** spec.supply_mode: absent, null or empty means not given; otherwise one of the three modes. */
+    private static Optional<SupplyMode> specSupplyMode(JsonTree.JsonObject spec) throws FieldProblem {
+        JsonTree node = spec.members().getOrDefault("supply_mode", new JsonTree.JsonNull());
+        if (node instanceof JsonTree.JsonNull) {
+            return Optional.empty();
+        }
+        if (!(node instanceof JsonTree.JsonString string)) {
+            throw new FieldProblem(
+                    "spec.supply_mode", "must be one of reservation, on-demand, flex-start, got " + shown(node));
+        }
+        if (string.value().isBlank()) {
+            return Optional.empty();
+        }
+        Optional<SupplyMode> mode = SupplyMode.fromWire(string.value());
+        if (mode.isEmpty()) {
+            throw new FieldProblem(
+                    "spec.supply_mode", "'" + string.value() + "' is not one of reservation, on-demand, flex-start");
+        }
+        return mode;
     }
 
     /** spec.priority: absent or null means not given; otherwise a whole number within the bounds. */

@@ -165,6 +165,8 @@ public final class Scheduler {
     private final UpperWrites upperWrites;
     /** When waiting jobs' start-time estimates are next looked at again (not persisted: a restart looks at once). */
     private Instant nextEstimateRefresh = Instant.EPOCH;
+    /** When the tick last looked for clusters whose cool-down ended (not persisted, as the health itself). */
+    private Instant lastHealthCheck = Instant.EPOCH;
 
     /**
      * How often estimates are recomputed while nothing happens in a queue, so that a slot holder slower than its
@@ -420,6 +422,10 @@ public final class Scheduler {
         } else if (event instanceof ExecutorEvent.ClusterGone gone) {
             execution.onClusterGone(gone, now, out);
         }
+        // A cluster that kept refusing work is avoided from now on: its waiting jobs are placed again elsewhere.
+        for (String clusterId : state.health.takeTripped()) {
+            placement.rerouteWaitingJobsOf(clusterId, now, out);
+        }
         return finished(out);
     }
 
@@ -441,6 +447,11 @@ public final class Scheduler {
                 case DELETION -> deletion(JobDeletion.Key.parse(due.key())).ifPresent(d -> deletions.ask(d, now, out));
             }
         }
+        // Clusters whose cool-down is over take jobs again: the waiting ones of their type are placed again.
+        for (String clusterId : state.health.cooledDown(lastHealthCheck, now)) {
+            cluster(clusterId).ifPresent(c -> placement.rebalanceWaitingJobs(c.tpuType(), now, out));
+        }
+        lastHealthCheck = now;
         if (!now.isBefore(nextEstimateRefresh)) {
             nextEstimateRefresh = now.plus(ESTIMATE_REFRESH);
             Set<QueueKey> moved = placement.moveToSooner(now, out);

@@ -51,6 +51,8 @@ final class SchedulerState {
     final Map<JobDeletion.Key, JobDeletion> deletions = new HashMap<>();
     /** What each queue and supply mode did before: the start-time estimates' history (changelogged). */
     final Map<HistoryKey, QueueHistory> histories = new HashMap<>();
+    /** Which clusters keep refusing work, from the executor's outcomes: cluster choice avoids them (not persisted). */
+    final ClusterHealth health;
     /** How far the executor has reported each cluster: deadlines wait for it (not persisted). */
     final Observations observations = new Observations();
     /** Valid jobs that no active cluster offers their TPU type to yet, in the order they were parked. */
@@ -58,6 +60,7 @@ final class SchedulerState {
 
     SchedulerState(SchedulerSettings settings, RetiredJobs retired) {
         this.settings = settings;
+        this.health = new ClusterHealth(settings.messageZone());
         this.retired = retired;
     }
 
@@ -150,6 +153,16 @@ final class SchedulerState {
     }
 
     // ---- commands ----
+
+    /** The job's supply mode is reservation and its cluster's row names no default_reservation (any more). */
+    boolean reservationGone(ScheduledJob job) {
+        return job.supplyMode().filter(SupplyMode.RESERVATION::equals).isPresent()
+                && job.target()
+                        .map(t -> clusters.get(t.clusterId()))
+                        .flatMap(ClusterRow::defaultReservation)
+                        .filter(r -> !r.isBlank())
+                        .isEmpty();
+    }
 
     ExecutorCommand.EnsureNodePool ensurePool(ScheduledJob job, Instant now) {
         ClusterTarget target = job.target().orElseThrow();
@@ -330,6 +343,17 @@ final class SchedulerState {
         return job.faultNote()
                 .map(n -> FaultNotes.withNote(message, Optional.of(n), n))
                 .orElse(message);
+    }
+
+    /**
+     * A finished job's final status again with its Message amended, a newer version, the same finished_at: the job
+     * stays in the retired store (not back in the live table, which would end it a second time: a second ENDED
+     * decision and run-time sample).
+     */
+    void republishEnd(ScheduledJob done, String message, Instant now, Decisions out) {
+        ScheduledJob amended = done.withStatus(done.status(), done.reason(), message);
+        retired.put(amended);
+        out.publish(endStatusOf(amended, now));
     }
 
     /** The final status of a retired job again (its Message amended), with the time it ended. */

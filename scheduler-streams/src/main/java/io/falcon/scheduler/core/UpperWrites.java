@@ -121,10 +121,7 @@ final class UpperWrites {
     }
 
     private void republishEnd(ScheduledJob done, String note, Instant now, Decisions out) {
-        String message = note.isEmpty() ? done.message() : Messages.withNote(done.message(), note);
-        ScheduledJob amended = done.withStatus(done.status(), done.reason(), message);
-        state.retired.put(amended);
-        out.publish(SchedulerState.endStatusOf(amended, now));
+        state.republishEnd(done, note.isEmpty() ? done.message() : Messages.withNote(done.message(), note), now, out);
     }
 
     private static boolean sameRequest(ScheduledJob job, JobRequest request) {

@@ -146,8 +146,8 @@ class LedgerTest {
         assertThat(of(f, "j1"))
                 .filteredOn(d -> d.kind() == Decision.Kind.CAPACITY_SHORT)
                 .singleElement()
-                .satisfies(d ->
-                        assertThat(d.summary()).startsWith("reservation res-1 has 1 of the 2 slice(s) this job needs"));
+                .satisfies(d -> assertThat(d.summary())
+                        .startsWith("reservation res-1 has 1 of the 2 TPU VM(s) this job needs"));
     }
 
     @Test

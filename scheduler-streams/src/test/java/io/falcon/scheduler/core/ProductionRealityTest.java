@@ -293,4 +293,178 @@ class ProductionRealityTest {
         f.record(f.scheduler.reprioritize("wait", Optional.of(5000L), f.now));
         assertThat(f.last("wait").message()).contains("priority change to 5000 refused");
     }
+
+    // ---- found by reading against the seed ----
+
+    @Test
+    void aPoolDeletionThatKeepsFailingAmendsTheEndedJobOnceWithoutEndingItAgain() {
+        f.submit("j1", "alice").startRunning("j1").succeeded("j1");
+        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
+        String pool =
+                f.lastCommand(ExecutorCommand.EnsureNodePoolDeleted.class, "").nodePoolName();
+        long endedBefore = f.ledger.stream()
+                .filter(d -> d.kind() == io.falcon.events.decision.Decision.Kind.ENDED)
+                .count();
+        f.observe(new ExecutorEvent.NodePoolDeleteFailing(
+                f.meta(), "", "c1", "v6e", pool, 5, "INTERNAL: failed to delete instance group"));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Succeeded);
+        assertThat(f.last("j1").message()).contains("删除失败");
+        assertThat(f.ledger.stream().filter(d -> d.kind() == io.falcon.events.decision.Decision.Kind.ENDED))
+                .as("one ENDED decision per job")
+                .hasSize((int) endedBefore);
+        assertThat(f.scheduler.liveJob("j1")).isEmpty();
+    }
+
+    @Test
+    void clearingAClustersDefaultReservationMovesItsWaitingReservationJobsAndKeepsAShortHolderWaiting() {
+        SchedulerFixture r = new SchedulerFixture();
+        ClusterRow withReservation = SchedulerFixture.cluster("r1", "v6e", "active", Optional.of("res-1"));
+        r.record(r.scheduler.clusterUpserted(withReservation, r.now));
+        JobRequest holder = SchedulerFixture.request("holder", "a", "v6e", "2x4", SchedulerFixture.SPEC);
+        r.submit(new JobRequest(
+                holder.id(),
+                holder.actor(),
+                holder.name(),
+                holder.tpuType(),
+                holder.topology(),
+                holder.spec(),
+                Optional.of("reservation"),
+                Optional.empty(),
+                holder.submittedAt()));
+        String cluster = r.last("holder").clusterId().orElseThrow();
+        ExecutorCommand.EnsureNodePool ensure = r.lastCommand(ExecutorCommand.EnsureNodePool.class, "holder");
+        r.observe(new ExecutorEvent.ReservationShort(
+                r.meta(),
+                "holder",
+                cluster,
+                "v6e",
+                ensure.nodePoolName(),
+                ensure.reservation().orElseThrow(),
+                0,
+                2));
+        assertThat(r.last("holder").reason()).contains(Reason.ClusterBusy);
+        JobRequest queued = SchedulerFixture.request("queued", "b", "v6e", "2x4", SchedulerFixture.SPEC);
+        r.submit(new JobRequest(
+                queued.id(),
+                queued.actor(),
+                queued.name(),
+                queued.tpuType(),
+                queued.topology(),
+                queued.spec(),
+                Optional.of("reservation"),
+                Optional.empty(),
+                queued.submittedAt()));
+
+        // the holder's cluster loses its default_reservation
+        ClusterRow row = r.scheduler.cluster(cluster).orElseThrow();
+        r.record(r.scheduler.clusterUpserted(
+                new ClusterRow(
+                        row.id(),
+                        row.name(),
+                        row.project(),
+                        row.location(),
+                        row.tpuType(),
+                        row.gcsBucket(),
+                        Optional.empty(),
+                        row.status(),
+                        row.createdAt()),
+                r.now));
+        int ensuresBefore = r.commandsOf(ExecutorCommand.EnsureNodePool.class).size();
+        r.advanceTicking(Duration.ofMinutes(5));
+        assertThat(r.last("holder").status()).isEqualTo(Status.Pending);
+        assertThat(r.last("holder").reason()).contains(Reason.ClusterBusy);
+        assertThat(r.last("holder").message()).contains("names no default_reservation now");
+        assertThat(r.commandsOf(ExecutorCommand.EnsureNodePool.class).stream()
+                        .skip(ensuresBefore)
+                        .filter(c -> c.jobId().equals("holder")))
+                .as("no pool of no reservation is asked for")
+                .isEmpty();
+        // the waiting one no longer queues for a cluster it cannot start on: it waits for one that can take it
+        assertThat(r.last("queued").status()).isEqualTo(Status.Pending);
+        assertThat(r.last("queued").message()).contains("no eligible cluster");
+        assertThat(r.scheduler.queueDepth(new QueueKey(cluster, "2x4"))).isEqualTo(1); // the holder alone
+    }
+
+    // ---- item 5: a cluster that keeps refusing work is avoided, and the Message and the ledger say why ----
+
+    private void failPoolOf(SchedulerFixture r, String jobId, String error) {
+        ExecutorCommand.EnsureNodePool ensure = r.lastCommand(ExecutorCommand.EnsureNodePool.class, jobId);
+        r.observe(new ExecutorEvent.NodePoolCreateFailed(
+                r.meta(), jobId, ensure.cluster().clusterId(), "v6e", ensure.nodePoolName(), false, 0, error));
+    }
+
+    @Test
+    void item5_aClusterWhoseEveryPoolIsRefusedIsAvoidedAndItsWaitingJobsMove() {
+        SchedulerFixture r = new SchedulerFixture().withCluster("c1", "v6e");
+        String quota = "RESOURCE_EXHAUSTED: Quota 'TPUS_PER_PROJECT' exceeded. Limit: 0.0 in region us-central1.";
+        // three jobs, one after the other, all on c1 (the only cluster), all refused
+        for (String id : java.util.List.of("a1", "a2", "a3")) {
+            r.submit(id, "alice");
+            failPoolOf(r, id, quota);
+            assertThat(r.last(id).reason()).contains(Reason.NodePoolFailed);
+        }
+        // a second cluster arrives; c1's queue is empty and c2's holds work, yet new jobs go to c2
+        r.withCluster("c2", "v6e");
+        r.submit("b0", "bob");
+        r.submit("b1", "carol");
+        assertThat(r.last("b1").clusterId()).contains("c2");
+        io.falcon.events.decision.Decision placed = r.ledger.stream()
+                .filter(d ->
+                        d.jobId().equals("b1") && d.kind() == io.falcon.events.decision.Decision.Kind.CLUSTER_CHOSEN)
+                .findFirst()
+                .orElseThrow();
+        assertThat(placed.candidates())
+                .filteredOn(c -> c.clusterId().equals("c1"))
+                .singleElement()
+                .satisfies(c -> {
+                    assertThat(c.outcome()).isEqualTo(io.falcon.events.decision.Decision.Outcome.AVOIDED);
+                    assertThat(c.why())
+                            .contains("3 failure(s) in a row")
+                            .contains("Quota")
+                            .contains("avoided until");
+                });
+    }
+
+    @Test
+    void item5_whenEveryClusterIsAvoidedJobsWaitSayingWhyAndGoAgainAfterTheCoolDown() {
+        SchedulerFixture r = new SchedulerFixture().withCluster("c1", "v6e");
+        for (String id : java.util.List.of("a1", "a2", "a3")) {
+            r.submit(id, "alice");
+            failPoolOf(r, id, "PERMISSION_DENIED: the GKE service agent lacks container.nodePools.create");
+        }
+        r.submit("w", "bob");
+        assertThat(r.last("w").reason()).contains(Reason.Waiting);
+        assertThat(r.last("w").message()).contains("keep refusing work").contains("PERMISSION_DENIED");
+        assertThat(r.commandsOf(ExecutorCommand.EnsureNodePool.class))
+                .noneMatch(c -> c.jobId().equals("w"));
+
+        r.advanceTicking(ClusterHealth.FIRST_COOL_DOWN.plusMinutes(1));
+        // the probe: w goes to c1 again; its success clears the record
+        assertThat(r.last("w").reason()).contains(Reason.Provisioning);
+        r.poolReady("w");
+        assertThat(r.last("w").reason()).contains(Reason.Dispatching);
+    }
+
+    @Test
+    void item5_aFailedProbeAvoidsTheClusterAgainAtOnceForLonger() {
+        ClusterHealth health = new ClusterHealth(java.time.ZoneOffset.UTC);
+        Instant t0 = Instant.parse("2026-12-02T10:00:00Z");
+        health.failed("c1", "refused", t0);
+        health.failed("c1", "refused", t0);
+        assertThat(health.avoided("c1", t0)).isEmpty();
+        assertThat(health.failed("c1", "refused", t0)).isTrue();
+        assertThat(health.avoided("c1", t0.plus(ClusterHealth.FIRST_COOL_DOWN).minusSeconds(1)))
+                .isPresent();
+        Instant probe = t0.plus(ClusterHealth.FIRST_COOL_DOWN).plusSeconds(1);
+        assertThat(health.avoided("c1", probe)).isEmpty();
+        assertThat(health.failed("c1", "refused again", probe))
+                .as("the probe failed: avoided again")
+                .isTrue();
+        assertThat(health.avoided(
+                        "c1", probe.plus(ClusterHealth.FIRST_COOL_DOWN).plusSeconds(1)))
+                .as("for twice as long")
+                .isPresent();
+        health.succeeded("c1");
+        assertThat(health.avoided("c1", probe)).isEmpty();
+    }
 }

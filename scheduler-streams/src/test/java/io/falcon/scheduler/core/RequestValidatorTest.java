@@ -215,4 +215,45 @@ class RequestValidatorTest {
                             .isEqualTo("invalid request: priority must be between -1000 and 1000, got " + column);
                 });
     }
+
+    // ---- spec.supply_mode (seed section 5: TaskSpec.supply_mode), which was silently ignored ----
+
+    private static RequestValidator.Result supplied(Optional<String> column, String specMember) {
+        return RequestValidator.validate(new JobRequest(
+                "j1",
+                "alice",
+                "n",
+                "v6e",
+                "2x4",
+                PLAIN_SPEC + (specMember.isEmpty() ? "" : ",\"supply_mode\":" + specMember) + "}",
+                column,
+                Optional.empty(),
+                Instant.parse("2026-12-02T09:00:00Z")));
+    }
+
+    private static Optional<io.falcon.events.executor.SupplyMode> modeOf(RequestValidator.Result result) {
+        assertThat(result).isInstanceOf(RequestValidator.Valid.class);
+        return ((RequestValidator.Valid) result).request().supplyMode();
+    }
+
+    @Test
+    void specSupplyModeIsHonouredWhenTheColumnIsEmptyAndTheColumnWins() {
+        assertThat(modeOf(supplied(Optional.empty(), "\"on-demand\"")))
+                .contains(io.falcon.events.executor.SupplyMode.ON_DEMAND);
+        assertThat(modeOf(supplied(Optional.of("flex-start"), "\"on-demand\"")))
+                .contains(io.falcon.events.executor.SupplyMode.FLEX_START);
+        assertThat(modeOf(supplied(Optional.empty(), ""))).isEmpty();
+        assertThat(modeOf(supplied(Optional.empty(), "\"\""))).isEmpty();
+        assertThat(modeOf(supplied(Optional.empty(), "null"))).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\"spot\"", "3", "[\"reservation\"]"})
+    void aMalformedSpecSupplyModeIsInvalidSpecNamingItEvenWhenTheColumnIsSet(String member) {
+        for (Optional<String> column : java.util.List.of(Optional.<String>empty(), Optional.of("reservation"))) {
+            RequestValidator.Result result = supplied(column, member);
+            assertThat(result).isInstanceOf(RequestValidator.Invalid.class);
+            assertThat(((RequestValidator.Invalid) result).field()).isEqualTo("spec.supply_mode");
+        }
+    }
 }

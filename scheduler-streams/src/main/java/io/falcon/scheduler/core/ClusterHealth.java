@@ -1,0 +1,110 @@
+package io.falcon.scheduler.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Whether GKE or Kubernetes keeps refusing a cluster's work (a quota, an IAM binding, an upgrade, an admission
+ * policy), learnt from the executor's outcomes: {@link #FAILURES_TO_AVOID} failures in a row there (a node pool GKE
+ * refused or failed, a Kubernetes Job refused for good) and no success in between (a pool accepted or ready, a Job
+ * created or running) make cluster choice avoid it for a cool-down, doubled each time it trips again, up to
+ * {@link #LONGEST_COOL_DOWN}. When the cool-down is over the next job may go there again (a probe): a success clears
+ * the record, one more failure trips it again at once. Without this, the cluster with the shortest queue, the one
+ * that fails every job at once, would be sent every new job.
+ *
+ * <p>Kept in memory only: a restarted scheduler learns it again from the next failures, which costs at most
+ * {@link #FAILURES_TO_AVOID} jobs.
+ */
+final class ClusterHealth {
+    static final int FAILURES_TO_AVOID = 3;
+    static final Duration FIRST_COOL_DOWN = Duration.ofMinutes(10);
+    static final Duration LONGEST_COOL_DOWN = Duration.ofHours(2);
+
+    private static final class Record {
+        int failuresInARow;
+        int trips;
+        String lastFailure = "";
+        Optional<Instant> avoidedUntil = Optional.empty();
+    }
+
+    private final Map<String, Record> byCluster = new HashMap<>();
+    private final List<String> tripped = new ArrayList<>();
+    private final ZoneId zone;
+
+    ClusterHealth(ZoneId zone) {
+        this.zone = zone;
+    }
+
+    /** Work failed there in a way that says the cluster refuses it; true if it is avoided from now on. */
+    boolean failed(String clusterId, String what, Instant now) {
+        Record r = byCluster.computeIfAbsent(clusterId, k -> new Record());
+        r.failuresInARow++;
+        r.lastFailure = what;
+        boolean probeFailed =
+                r.trips > 0 && r.avoidedUntil.filter(now::isBefore).isEmpty();
+        if (r.failuresInARow < FAILURES_TO_AVOID && !probeFailed) {
+            return false;
+        }
+        if (r.avoidedUntil.filter(now::isBefore).isPresent()) {
+            return false; // already avoided: a failure of work sent before it was
+        }
+        r.trips++;
+        Duration coolDown = FIRST_COOL_DOWN.multipliedBy(1L << Math.min(r.trips - 1, 10));
+        if (coolDown.compareTo(LONGEST_COOL_DOWN) > 0) {
+            coolDown = LONGEST_COOL_DOWN;
+        }
+        r.avoidedUntil = Optional.of(now.plus(coolDown));
+        tripped.add(clusterId);
+        return true;
+    }
+
+    /** Clusters that tripped since the last call: their waiting jobs are placed again elsewhere. */
+    List<String> takeTripped() {
+        List<String> out = new ArrayList<>(tripped);
+        tripped.clear();
+        return out;
+    }
+
+    /** Work went through there: whatever failed before was not the cluster's doing for good. */
+    void succeeded(String clusterId) {
+        byCluster.remove(clusterId);
+    }
+
+    /** Why choice avoids the cluster now, if it does. */
+    Optional<String> avoided(String clusterId, Instant now) {
+        Record r = byCluster.get(clusterId);
+        if (r == null || r.avoidedUntil.filter(now::isBefore).isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                r.failuresInARow + " failure(s) in a row there (last: " + shorten(r.lastFailure) + "): avoided until "
+                        + DateTimeFormatter.ofPattern("HH:mm").withZone(zone).format(r.avoidedUntil.get()));
+    }
+
+    /** Clusters whose cool-down ended since the last call (their jobs may be placed again); forgets nothing else. */
+    List<String> cooledDown(Instant since, Instant now) {
+        List<String> out = new ArrayList<>();
+        byCluster.forEach((id, r) -> r.avoidedUntil
+                .filter(until -> until.isAfter(since) && !until.isAfter(now))
+                .ifPresent(until -> out.add(id)));
+        out.sort(String::compareTo);
+        return out;
+    }
+
+    /** The cluster is gone: nothing is kept of it. */
+    void forget(String clusterId) {
+        byCluster.remove(clusterId);
+    }
+
+    private static String shorten(String text) {
+        String oneLine = text.replaceAll("\\s+", " ").strip();
+        return oneLine.length() <= 160 ? oneLine : oneLine.substring(0, 157) + "...";
+    }
+}
