@@ -31,14 +31,24 @@ class EndToEndIT {
         startFalcon();
     }
 
-    /** Falcon on SharedInfra's broker and database (embedded, or MySQL 8.4 and Kafka in Docker: EndToEndMySql8IT). */
+    /**
+     * Falcon on SharedInfra's broker and database (embedded, or MySQL 8.4 and Kafka in Docker: EndToEndMySql8IT),
+     * with the executor's heartbeat every second and a short observation slack, so that a deadline fires within
+     * seconds of passing (the path is the production one: the executor's heartbeats through the real broker).
+     */
     static void startFalcon() throws Exception {
         falcon = LocalFalcon.start(
                 SharedInfra.broker(),
                 SharedInfra.database(),
                 SharedInfra.uniqueName("e2e"),
                 Files.createTempDirectory("falcon-e2e"),
-                LocalFalcon.demoFleetConfig());
+                LocalFalcon.demoFleetConfig(),
+                DemoFleet.CLUSTERS,
+                java.util.Map.of(
+                        io.falcon.events.config.SchedulerKeys.COMPONENT.name(),
+                        java.util.Map.of(io.falcon.events.config.SchedulerKeys.OBSERVATION_SLACK.key(), "3s"),
+                        io.falcon.events.config.ExecutorKeys.COMPONENT.name(),
+                        java.util.Map.of(io.falcon.events.config.ExecutorKeys.HEARTBEAT_INTERVAL.key(), "1s")));
     }
 
     @AfterAll
@@ -156,6 +166,28 @@ class EndToEndIT {
             assertThat(done.status()).isEqualTo("Failed");
             assertThat(done.reason()).contains("InvalidSpec");
             assertThat(done.message()).contains("spec.image");
+        }
+    }
+
+    @Test
+    void aJobThatOverrunsItsTimeoutEndsFailedTimeoutOnceTheExecutorsHeartbeatsCoverTheDeadline() throws Exception {
+        try (Connection connection = falcon.connect()) {
+            JobSubmission.submit(
+                    connection,
+                    new JobSubmission.Request(
+                            "e2e-overrun",
+                            "dave",
+                            "overrun",
+                            "v6e",
+                            "2x2",
+                            "{\"image\":\"train:1\",\"command\":[\"python\"],\"env\":{\"FALCON_SIM_DURATION_SECONDS\":\"600\"}}",
+                            Optional.empty(),
+                            Optional.of(5L)));
+            JobBoard.JobView done = awaitTerminal(connection, "e2e-overrun");
+
+            assertThat(done.status()).as(done.headline()).isEqualTo("Failed");
+            assertThat(done.reason()).contains("Timeout");
+            assertThat(done.dispatchedAt()).isPresent();
         }
     }
 
