@@ -52,8 +52,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * then restarts it twice: with its local state (warm) and without it (cold: every store restored from its
  * changelog), measuring the time from the process start to the first decision on a new job, and the heap after.
  *
- * <p>Usage: {@code bench/run io.falcon.bench.ScaleHarness [waiting] [retired] [clusters]} (defaults 100000 1000000
- * 50).
+ * <p>Usage: {@code bench/run io.falcon.bench.ScaleHarness [waiting] [retired] [clusters] [replace]} (defaults 100000
+ * 1000000 50); with {@code replace}, after the load one input re-places the whole backlog, twice ({@link
+ * #measureReplacement}).
  */
 public final class ScaleHarness {
     private static final String[] TOPOLOGIES = {"2x2", "2x4", "4x4", "4x8"};
@@ -69,6 +70,7 @@ public final class ScaleHarness {
     private long seq;
     private Process scheduler;
     private int starts;
+    private boolean replaceBacklog;
 
     private ScaleHarness(EmbeddedKafka kafka, Path work) {
         this.kafka = kafka;
@@ -87,12 +89,14 @@ public final class ScaleHarness {
         int waiting = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
         int retired = args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000;
         int clusters = args.length > 2 ? Integer.parseInt(args[2]) : 50;
+        boolean replace = args.length > 3 && args[3].equals("replace");
         Path work = Files.createTempDirectory("falcon-scale");
         try (EmbeddedKafka kafka = EmbeddedKafka.launch(work.resolve("kafka"))) {
             kafka.createTopics(1, Topics.SCHEDULER_INPUT.name(), Topics.EXECUTOR_EVENTS.name());
             kafka.createTopics(
                     3, Topics.TASK_STATUS.name(), Topics.EXECUTOR_COMMANDS.name(), Topics.DEAD_LETTER.name());
             ScaleHarness h = new ScaleHarness(kafka, work);
+            h.replaceBacklog = replace;
             try {
                 h.run(waiting, retired, clusters);
             } finally {
@@ -121,6 +125,10 @@ public final class ScaleHarness {
                 "load: " + waiting + " waiting jobs over " + clusters + " clusters x 4 topologies",
                 Duration.between(loadStart, Instant.now()).toMillis() + " ms to consume",
                 heapAfterGc());
+
+        if (replaceBacklog) {
+            measureReplacement(waiting);
+        }
 
         int checkpoints = 4;
         int done = 0;
@@ -155,6 +163,79 @@ public final class ScaleHarness {
         deleteRecursively(stateDir);
         measureRestart("restart without local state (cold: changelog restore)");
         printTable();
+    }
+
+    /**
+     * Issue 30 item 15: one input that re-places the whole backlog, in one step and so in one exactly-once
+     * transaction (Kafka Streams' transaction.timeout.ms is 10 s by default): a new active cluster of the backlog's
+     * type (every waiting job is placed again), then a cluster set to maintenance (its waiting jobs move). Each is
+     * timed from the input to the scheduler's commit past it, with the task-status records it produced and whether
+     * the scheduler's log shows an aborted or timed-out transaction.
+     */
+    private void measureReplacement(int waiting) throws Exception {
+        for (String[] step : List.of(
+                new String[] {"a new active cluster: every waiting job placed again", "extra"},
+                new String[] {"cluster c0 set to maintenance: its waiting jobs move", "c0"})) {
+            long statusesBefore = endOffsets(Topics.TASK_STATUS.name());
+            Instant start = Instant.now();
+            if (step[1].equals("extra")) {
+                send(cluster("extra", "v6e"));
+            } else {
+                send(maintenance("c0", "v6e"));
+            }
+            awaitConsumed(Duration.ofMinutes(30));
+            long produced = endOffsets(Topics.TASK_STATUS.name()) - statusesBefore;
+            row(
+                    "re-placement (" + waiting + " waiting): " + step[0],
+                    Duration.between(start, Instant.now()).toMillis() + " ms to commit; " + produced
+                            + " task-status records; transaction trouble in the log: " + transactionTrouble(),
+                    heapAfterGc());
+        }
+    }
+
+    private long endOffsets(String topic) throws Exception {
+        try (Admin admin = kafka.admin()) {
+            var partitions = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions();
+            Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
+            partitions.forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
+            return admin.listOffsets(latest).all().get().values().stream()
+                    .mapToLong(o -> o.offset())
+                    .sum();
+        }
+    }
+
+    /** Lines of the scheduler's logs that tell of an aborted, fenced or timed-out transaction, or a corrupted task. */
+    private long transactionTrouble() throws IOException {
+        Pattern trouble = Pattern.compile("(?i)(ProducerFenced|InvalidProducerEpoch|TaskCorrupted|TaskMigrated"
+                + "|transaction.*(abort|timed? ?out)|TimeoutException)");
+        try (Stream<Path> files = Files.list(logDir)) {
+            long count = 0;
+            for (Path f : files.toList()) {
+                try (Stream<String> lines = Files.lines(f)) {
+                    count += lines.filter(l -> trouble.matcher(l).find()).count();
+                }
+            }
+            return count;
+        }
+    }
+
+    private List<SchedulerRouting.Routed> maintenance(String id, String tpuType) {
+        ClusterRow active = new ClusterRow(
+                id,
+                "edge-" + id,
+                "proj-" + id,
+                "us-central1",
+                tpuType,
+                "bucket-" + id,
+                Optional.empty(),
+                ClusterStatus.ACTIVE,
+                Optional.of(Instant.now()));
+        return SchedulerRouting.route(new ClusterChange(
+                meta(),
+                ChangeOp.UPDATE,
+                Optional.of(active),
+                Optional.of(active.withStatus(ClusterStatus.MAINTENANCE)),
+                source()));
     }
 
     private void measureRestart(String what) throws Exception {
