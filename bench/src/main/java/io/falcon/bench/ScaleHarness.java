@@ -195,7 +195,11 @@ public final class ScaleHarness {
 
     private long endOffsets(String topic) throws Exception {
         try (Admin admin = kafka.admin()) {
-            var partitions = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions();
+            var partitions = admin.describeTopics(List.of(topic))
+                    .allTopicNames()
+                    .get()
+                    .get(topic)
+                    .partitions();
             Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
             partitions.forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
             return admin.listOffsets(latest).all().get().values().stream()

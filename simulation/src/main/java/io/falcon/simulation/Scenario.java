@@ -244,6 +244,12 @@ record Scenario(
                 Reality.random(production));
     }
 
+    /** The same scenario in another world of production events (scripted runs: clock skew, say). */
+    Scenario withReality(Reality other) {
+        return new Scenario(
+                seed, clusters, reservationHosts, jobs, disruptions, faults, healAt, idleLinger, priorityAging, other);
+    }
+
     static ClusterRow row(String id, String tpuType, Optional<String> reservation) {
         return new ClusterRow(
                 id,

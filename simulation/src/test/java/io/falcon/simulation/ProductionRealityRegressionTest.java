@@ -219,4 +219,36 @@ class ProductionRealityRegressionTest {
 
         quiesce(sim);
     }
+
+    @Test
+    void item14_clocksAMinuteApartFireNoDeadlineEarlyAndLeakNoPool() {
+        // the scheduler's clock 30 s behind true time, the executor's 30 s ahead: a minute apart, the way that makes
+        // the executor's heartbeats look as if they covered a deadline a minute sooner than they do
+        Reality skewed = new Reality(0, Duration.ofSeconds(-30), Duration.ofSeconds(30), 0, 0);
+        Simulation sim = new Simulation(Scenario.scripted(
+                        List.of(C0),
+                        List.of(job("j1")
+                                .timeoutSeconds(600)
+                                .runFor(Duration.ofSeconds(590))
+                                .build()),
+                        HEAL)
+                .withReality(skewed));
+        // the success, ten seconds before the deadline, reaches the topic only a minute later (another thread's send)
+        sim.executor().holdBack(e -> e instanceof ExecutorEvent.JobSucceeded, Duration.ofSeconds(60));
+        sim.start();
+        quiesce(sim); // includes: no pool or Job left, no deadline overrun, the Reason matches the cause
+        assertThat(last(sim, "j1").status()).as("a run within its timeout").isEqualTo(Status.Succeeded);
+
+        Simulation overrun = new Simulation(Scenario.scripted(
+                        List.of(C0),
+                        List.of(job("j1")
+                                .timeoutSeconds(600)
+                                .runFor(Duration.ofMinutes(30))
+                                .build()),
+                        HEAL)
+                .withReality(skewed));
+        overrun.start();
+        quiesce(overrun);
+        assertThat(last(overrun, "j1").reason()).contains(Reason.Timeout);
+    }
 }
