@@ -244,11 +244,15 @@ final class Checks {
             Map<String, Instant> deleted,
             Duration bound,
             java.util.function.BiFunction<Instant, Instant, Duration> executorDown,
-            java.util.function.Predicate<String> podsFailAnyway) {
+            java.util.function.Predicate<String> podsFailAnyway,
+            Duration dispatchDeadline) {
         Map<String, TaskStatus> ends = new HashMap<>();
+        Map<String, Instant> dispatchingSince = new HashMap<>();
         for (TaskStatus s : statuses) {
             if (s.status().isTerminal()) {
                 ends.putIfAbsent(s.jobId(), s);
+            } else if (s.reason().filter(Reason.Dispatching::equals).isPresent()) {
+                dispatchingSince.putIfAbsent(s.jobId(), s.meta().occurredAt());
             }
         }
         deleted.forEach((jobId, at) -> {
@@ -265,12 +269,23 @@ final class Checks {
             } else if (end.reason().filter(Reason.JobFailed::equals).isPresent()
                     && ended.isAfter(at.plus(Duration.ofMinutes(3)))
                     && end.message().startsWith("Pod")
-                    && !podsFailAnyway.test(jobId)) { // pods that fail by themselves may have, before the deletion
+                    && !podsFailAnyway.test(jobId) // pods that fail by themselves may have, before the deletion
+                    && !dispatchDueBefore(dispatchingSince.get(jobId), dispatchDeadline, at)) {
                 // blamed on its pods (they never ran, or failed), when their Job had been deleted by hand
                 violation("job " + jobId + " ended " + describe(end) + " '" + end.message() + "' after its Kubernetes"
                         + " Job was deleted by hand at " + at + ", without saying so");
             }
         });
+    }
+
+    /**
+     * Its pods had not all run by the dispatch deadline, which passed before the deletion: the deadline is the first
+     * cause, and a scheduler that reads it late (a stall) still answers with it. The scheduler's clock may be a minute
+     * off the fleet's, within which either answer is right.
+     */
+    private static boolean dispatchDueBefore(Instant dispatchingSince, Duration dispatchDeadline, Instant deleted) {
+        return dispatchingSince != null
+                && dispatchingSince.plus(dispatchDeadline).isBefore(deleted.plus(Duration.ofMinutes(1)));
     }
 
     /**

@@ -247,7 +247,8 @@ public final class Simulation {
                 fleet.handDeletedJobs(),
                 Duration.ofMinutes(30),
                 (from, to) -> executor.blindBetween(from, to).plus(scheduler.downBetween(from, to)),
-                id -> plans.get(id).outcome() != Scenario.Outcome.SUCCEED);
+                id -> plans.get(id).outcome() != Scenario.Outcome.SUCCEED,
+                SchedulerSettings.defaults().dispatchDeadline());
         Map<String, Integer> outcomes = new TreeMap<>();
         for (ScheduledJob job : scheduler.committed().jobMap().values()) {
             outcomes.merge(job.status().name(), 1, Integer::sum);

@@ -233,8 +233,22 @@ public sealed interface ExecutorEvent {
             Meta meta, String jobId, String clusterId, String tpuType, String clusterResource, String message)
             implements ExecutorEvent {}
 
-    /** One Kubernetes Job: its name, the task it runs (falcon.io/job-id), uid, creation time, and whether it ended. */
-    record ObservedJob(String name, String falconJobId, String uid, Optional<Instant> createdAt, boolean finished) {}
+    /**
+     * One Kubernetes Job: its name, the task it runs (falcon.io/job-id), uid, creation time, whether it ended, and how
+     * (its Complete or Failed condition read as the informers read it): the scheduler takes an end listed here as the
+     * JobSucceeded / JobFailed it may never have read (the executor crash-looped from the Job's end until someone
+     * deleted it, say). Empty from an executor that predates the field: such a listing ends nothing.
+     */
+    record ObservedJob(
+            String name,
+            String falconJobId,
+            String uid,
+            Optional<Instant> createdAt,
+            boolean finished,
+            Optional<ObservedEnd> end) {}
+
+    /** How a finished Kubernetes Job ended: succeeded, or failed with the Message a JobFailed would carry. */
+    record ObservedEnd(boolean succeeded, String message) {}
 
     /** One node pool as GKE reports it; falconJob is the value of its falcon-job label. */
     record ObservedPool(String name, String status, String falconJob, String topology, Optional<Instant> createdAt) {}

@@ -231,18 +231,43 @@ public final class JobReports {
         java.util.Set<String> names = new java.util.HashSet<>();
         for (JobView job : jobs) {
             names.add(job.name());
+            List<PodView> own = pods.stream().filter(p -> p.belongsTo(job)).toList();
             observed.add(new ExecutorEvent.ObservedJob(
-                    job.name(), falconJobId(job), job.uid(), job.createdAt(), job.finished()));
+                    job.name(), falconJobId(job), job.uid(), job.createdAt(), job.finished(), end(job, own)));
         }
         for (PodView pod : pods) {
             if (unfinished(pod)
                     && pod.jobName().isPresent()
                     && names.add(pod.jobName().get())) {
                 observed.add(new ExecutorEvent.ObservedJob(
-                        pod.jobName().get(), "", pod.ownerJobUid().orElse(""), Optional.empty(), false));
+                        pod.jobName().get(),
+                        "",
+                        pod.ownerJobUid().orElse(""),
+                        Optional.empty(),
+                        false,
+                        Optional.empty()));
             }
         }
         return events.jobInventory(cluster, observed);
+    }
+
+    /**
+     * How a finished Job ended, read as {@link #evaluate} reads it (so a listed end and a report agree): only a Job
+     * with a Complete or Failed condition has one, and such a Job's verdict does not depend on the time (the
+     * image-pull grace applies only to pods of a Job still going).
+     */
+    private Optional<ExecutorEvent.ObservedEnd> end(JobView job, List<PodView> own) {
+        if (!job.finished()) {
+            return Optional.empty();
+        }
+        JobObservation observation = JobObservation.observe(job, own, Instant.EPOCH, imagePullGrace);
+        if (observation instanceof JobObservation.Succeeded) {
+            return Optional.of(new ExecutorEvent.ObservedEnd(true, ""));
+        }
+        if (observation instanceof JobObservation.Failed f) {
+            return Optional.of(new ExecutorEvent.ObservedEnd(false, f.message()));
+        }
+        return Optional.empty();
     }
 
     /** The task a Job runs: its falcon.io/job-id annotation (unsanitized), else its falcon-job label. */

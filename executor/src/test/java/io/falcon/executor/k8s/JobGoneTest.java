@@ -89,4 +89,22 @@ class JobGoneTest {
                         ExecutorEvent.JobFailed.class,
                         f -> assertThat(f.message()).startsWith("Job failed: BackoffLimitExceeded"));
     }
+
+    private ExecutorEvent.ObservedJob listed(Job job) {
+        return reports.inventory(Fixtures.cluster(), List.of(Fabric8Views.job(job)), List.of())
+                .jobs()
+                .get(0);
+    }
+
+    @Test
+    void theInventoryListsHowAFinishedJobEndedAsItsReportWouldSayIt() {
+        assertThat(listed(job(null)).end()).as("still going").isEmpty();
+        assertThat(listed(job("Complete")).end()).contains(new ExecutorEvent.ObservedEnd(true, ""));
+        ExecutorEvent.ObservedJob failed = listed(job("Failed"));
+        assertThat(failed.finished()).isTrue();
+        assertThat(failed.end()).get().satisfies(end -> {
+            assertThat(end.succeeded()).isFalse();
+            assertThat(end.message()).isEqualTo("Job failed: BackoffLimitExceeded");
+        });
+    }
 }

@@ -161,6 +161,53 @@ final class Execution {
     }
 
     /**
+     * The backstop for a lost end report: a Job the inventory lists as ended (Complete or Failed, final for its uid)
+     * ends the job that counts on it as the JobSucceeded / JobFailed would have, which the executor may never have sent
+     * (it crash-looped from the Job's end until someone deleted the Job, whose inventory then no longer lists it).
+     */
+    private void endsListed(ExecutorEvent.JobInventory inventory, Instant now, Decisions out) {
+        for (ExecutorEvent.ObservedJob observed : inventory.jobs()) {
+            if (observed.end().isEmpty() || observed.falconJobId().isEmpty()) {
+                continue;
+            }
+            boolean sameJob = Optional.ofNullable(state.jobs.get(observed.falconJobId()))
+                    .filter(job ->
+                            job.k8sJobName().filter(observed.name()::equals).isPresent())
+                    .filter(job -> job.jobUid().filter(observed.uid()::equals).isPresent())
+                    .filter(job -> job.target()
+                            .filter(t -> t.resourceName().equals(inventory.clusterResource()))
+                            .isPresent())
+                    .isPresent();
+            if (!sameJob) {
+                continue; // another Job of that name (a redelivered creation), or one of another cluster's
+            }
+            ExecutorEvent.ObservedEnd end = observed.end().get();
+            if (end.succeeded()) {
+                onSucceeded(
+                        new ExecutorEvent.JobSucceeded(
+                                inventory.meta(),
+                                observed.falconJobId(),
+                                inventory.clusterId(),
+                                inventory.tpuType(),
+                                observed.name()),
+                        now,
+                        out);
+            } else {
+                onFailed(
+                        new ExecutorEvent.JobFailed(
+                                inventory.meta(),
+                                observed.falconJobId(),
+                                inventory.clusterId(),
+                                inventory.tpuType(),
+                                observed.name(),
+                                end.message()),
+                        now,
+                        out);
+            }
+        }
+    }
+
+    /**
      * The backstop for a Kubernetes Job deleted by someone other than Falcon when no informer saw it go (the executor
      * was down, or its report was lost): a job dispatching or running a Job that the executor had seen created (its
      * uid is known), which an inventory of that Job's own cluster no longer lists, ends Failed/JobFailed. Not sooner
@@ -171,6 +218,7 @@ final class Execution {
      * the Job seen created is gone, and a redelivered creation made a new one).
      */
     void onJobInventory(ExecutorEvent.JobInventory inventory, Instant now, Decisions out) {
+        endsListed(inventory, now, out);
         Map<String, String> listed = new HashMap<>();
         inventory.jobs().forEach(observed -> listed.put(observed.name(), observed.uid()));
         Instant listedAt = inventory.meta().occurredAt();

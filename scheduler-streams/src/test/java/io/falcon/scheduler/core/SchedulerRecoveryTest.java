@@ -224,6 +224,84 @@ class SchedulerRecoveryTest {
         assertThat(f.scheduler.deletions()).isEmpty();
     }
 
+    private static final String EDGE_C1 = "projects/proj-c1/locations/us-central1/clusters/edge-c1";
+
+    private ExecutorEvent.JobInventory listing(String uid, Optional<ExecutorEvent.ObservedEnd> end) {
+        return new ExecutorEvent.JobInventory(
+                f.meta(),
+                "",
+                "c1",
+                "v6e",
+                EDGE_C1,
+                java.util.List.of(new ExecutorEvent.ObservedJob(
+                        "falcon-j1", "j1", uid, Optional.of(f.now), end.isPresent(), end)));
+    }
+
+    @Test
+    void aJobListedAsEndedEndsAsItsLostReportWouldHave() {
+        f.submit("j1", "alice").submit("j2", "bob").startRunning("j1");
+        f.observe(listing("uid-j1", Optional.empty()));
+        assertThat(f.last("j1").status()).as("listed, still going").isEqualTo(Status.Running);
+
+        f.observe(listing("uid-j1", Optional.of(new ExecutorEvent.ObservedEnd(true, ""))));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Succeeded);
+        assertThat(f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j2"))
+                .as("the slot goes on")
+                .isNotNull();
+        int published = f.of("j1").size();
+        f.succeeded("j1"); // the report itself, late
+        f.observe(listing("uid-j1", Optional.of(new ExecutorEvent.ObservedEnd(true, ""))));
+        assertThat(f.of("j1")).as("one end").hasSize(published);
+    }
+
+    @Test
+    void aJobListedAsFailedEndsWithTheMessageTheReportWouldCarry() {
+        f.submit("j1", "alice").startRunning("j1");
+        f.observe(listing(
+                "uid-j1",
+                Optional.of(new ExecutorEvent.ObservedEnd(false, "Pod terminated: OOMKilled (exit code 137)"))));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
+        assertThat(f.last("j1").reason()).contains(Reason.JobFailed);
+        assertThat(f.last("j1").message()).isEqualTo("Pod terminated: OOMKilled (exit code 137)");
+    }
+
+    @Test
+    void anEndedJobOfAnotherClusterOrAnotherUidIsNotThisJobsEnd() {
+        f.submit("j1", "alice").startRunning("j1");
+        f.observe(new ExecutorEvent.JobInventory(
+                f.meta(),
+                "",
+                "c1",
+                "v6e",
+                "projects/other/locations/x/clusters/edge-c1",
+                java.util.List.of(new ExecutorEvent.ObservedJob(
+                        "falcon-j1",
+                        "j1",
+                        "uid-j1",
+                        Optional.of(f.now),
+                        true,
+                        Optional.of(new ExecutorEvent.ObservedEnd(true, ""))))));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Running);
+        // a Job of that name with another uid: the one seen created is gone (the deletion backstop), not succeeded
+        f.observe(listing("uid-other", Optional.of(new ExecutorEvent.ObservedEnd(true, ""))));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
+        assertThat(f.last("j1").message()).contains("was deleted outside Falcon");
+    }
+
+    @Test
+    void aListingFromAnExecutorThatPredatesEndsEndsNothing() throws Exception {
+        f.submit("j1", "alice").startRunning("j1");
+        String old = "{\"type\":\"JobInventory\",\"meta\":{\"eventId\":\"e1\",\"occurredAt\":\"" + f.now
+                + "\",\"producer\":\"executor\"},\"jobId\":\"\",\"clusterId\":\"c1\",\"tpuType\":\"v6e\","
+                + "\"clusterResource\":\"" + EDGE_C1 + "\",\"jobs\":[{\"name\":\"falcon-j1\",\"falconJobId\":\"j1\","
+                + "\"uid\":\"uid-j1\",\"finished\":true}]}";
+        ExecutorEvent.JobInventory parsed =
+                (ExecutorEvent.JobInventory) io.falcon.events.Json.mapper().readValue(old, ExecutorEvent.class);
+        assertThat(parsed.jobs().get(0).end()).isEmpty();
+        f.observe(parsed);
+        assertThat(f.last("j1").status()).isEqualTo(Status.Running);
+    }
+
     @Test
     void aRunningJobKeepsRunningWhenItsClusterGoesToMaintenanceAndSaysSo() {
         f.submit("j1", "alice").startRunning("j1");
