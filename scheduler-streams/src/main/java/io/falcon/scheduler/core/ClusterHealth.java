@@ -72,9 +72,17 @@ final class ClusterHealth {
         return out;
     }
 
-    /** Work went through there: whatever failed before was not the cluster's doing for good. */
-    void succeeded(String clusterId) {
-        byCluster.remove(clusterId);
+    /**
+     * Work went through there: whatever failed before was not the cluster's doing for good. An avoidance still on
+     * ends now rather than vanishing, so that the next tick places the jobs parked by it, as at a cool-down's end.
+     */
+    void succeeded(String clusterId, Instant now) {
+        Record r = byCluster.remove(clusterId);
+        if (r != null && r.avoidedUntil.filter(now::isBefore).isPresent()) {
+            Record ended = new Record();
+            ended.avoidedUntil = Optional.of(now);
+            byCluster.put(clusterId, ended);
+        }
     }
 
     /** Why choice avoids the cluster now, if it does. */
@@ -96,6 +104,14 @@ final class ClusterHealth {
                 .ifPresent(until -> out.add(id)));
         out.sort(String::compareTo);
         return out;
+    }
+
+    /** The earliest cool-down that ends after {@code since}: a tick then places the avoided clusters' jobs again. */
+    Optional<Instant> nextCoolDownEnd(Instant since) {
+        return byCluster.values().stream()
+                .flatMap(r -> r.avoidedUntil.stream())
+                .filter(until -> until.isAfter(since))
+                .min(Instant::compareTo);
     }
 
     /** The cluster is gone: nothing is kept of it. */

@@ -37,7 +37,7 @@ final class Execution {
     void onSubmitted(ExecutorEvent.JobSubmitted submitted, Instant now, Decisions out) {
         executing(submitted.jobId(), submitted.clusterId(), submitted.k8sJobName())
                 .ifPresent(job -> {
-                    state.health.succeeded(submitted.clusterId());
+                    state.health.succeeded(submitted.clusterId(), now);
                     if (job.phase() == Phase.DISPATCHING && job.awaitingNodes()) {
                         // its pods wait for nodes: it stays WaitingForNode, re-driven; only the uid may be new
                         ScheduledJob updated = job.withSubmission(Optional.of(submitted.jobUid()), now);

@@ -162,6 +162,19 @@ final class Placement {
     }
 
     /**
+     * Every job parked for want of an eligible cluster is placed again: after a restart, which forgets which clusters
+     * were avoided (cluster health is not kept), no cool-down's end would otherwise wake a job parked by one.
+     */
+    void placeUnplaced(Instant now, Decisions out) {
+        List<ScheduledJob> parked = new ArrayList<>();
+        for (String jobId : List.copyOf(state.unplaced)) {
+            state.unplaced.remove(jobId);
+            parked.add(state.jobs.get(jobId));
+        }
+        placeAll(parked, now, out);
+    }
+
+    /**
      * A cluster that becomes active takes its share of the backlog: every job of its TPU type that has not started
      * is placed again, oldest first, so queues even out and each queue keeps its FIFO order.
      */

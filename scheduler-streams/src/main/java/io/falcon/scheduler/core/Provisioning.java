@@ -43,7 +43,7 @@ final class Provisioning {
                 .filter(job -> job.phase() == Phase.PROVISIONING)
                 .filter(job -> job.nodePoolName().filter(pool.name()::equals).isPresent());
         if (holder.isPresent()) {
-            state.health.succeeded(ready.clusterId());
+            state.health.succeeded(ready.clusterId(), now);
             slots.dispatchOn(holder.get(), pool, Messages.dispatching(), now, out);
         } else {
             // Created for a job that has moved on without it (it cannot: a CREATING pool's holder is provisioning).

@@ -325,9 +325,17 @@ public final class Scheduler {
         return Collections.unmodifiableCollection(state.pools.values());
     }
 
-    /** When the earliest timer is due, if any: the shell need not tick before (simulations use it). */
+    /**
+     * When the earliest timer is due, if any: the shell need not tick before (simulations use it). A cluster's
+     * cool-down ending counts: the tick then places the jobs that avoided it again.
+     */
     public Optional<Instant> nextTimer() {
-        return timers.next();
+        Optional<Instant> timer = timers.next();
+        Optional<Instant> coolDown = state.health.nextCoolDownEnd(lastHealthCheck);
+        if (timer.isEmpty()) {
+            return coolDown;
+        }
+        return coolDown.filter(c -> c.isBefore(timer.get())).or(() -> timer);
     }
 
     /** Every Kubernetes Job deletion not yet confirmed (for inspection and tests). */
@@ -446,6 +454,10 @@ public final class Scheduler {
                 case POOL -> pool(NodePool.PoolKey.parse(due.key())).ifPresent(p -> pools.onTimer(p, now, out));
                 case DELETION -> deletion(JobDeletion.Key.parse(due.key())).ifPresent(d -> deletions.ask(d, now, out));
             }
+        }
+        // The first tick of this process: what parked jobs avoided was forgotten with the last one, so they try again.
+        if (lastHealthCheck.equals(Instant.EPOCH) && !state.unplaced.isEmpty()) {
+            placement.placeUnplaced(now, out);
         }
         // Clusters whose cool-down is over take jobs again: the waiting ones of their type are placed again.
         for (String clusterId : state.health.cooledDown(lastHealthCheck, now)) {

@@ -446,6 +446,34 @@ class ProductionRealityTest {
     }
 
     @Test
+    void item5_aShellThatTicksOnlyWhenATimerIsDueStillPlacesTheWaitingJobAfterTheCoolDown() {
+        SchedulerFixture r = new SchedulerFixture().withCluster("c1", "v6e");
+        for (String id : java.util.List.of("a1", "a2", "a3")) {
+            r.submit(id, "alice");
+            failPoolOf(r, id, "PERMISSION_DENIED: the GKE service agent lacks container.nodePools.create");
+            String pool =
+                    r.lastCommand(ExecutorCommand.EnsureNodePool.class, id).nodePoolName();
+            r.observe(new ExecutorEvent.NodePoolDeleted(r.meta(), "", "c1", "v6e", pool)); // nothing left to retry
+        }
+        Instant tripped = r.now;
+        r.submit("w", "bob");
+        // as the simulation's shell (and a punctuator that sleeps until the next timer) does: tick only when due
+        Instant limit = tripped.plus(ClusterHealth.FIRST_COOL_DOWN).plusSeconds(5);
+        for (Optional<Instant> due = r.scheduler.nextTimer();
+                due.isPresent()
+                        && !due.get().isAfter(limit)
+                        && r.last("w").reason().filter(Reason.Waiting::equals).isPresent();
+                due = r.scheduler.nextTimer()) {
+            r.now = due.get().isAfter(r.now) ? due.get() : r.now.plusMillis(1);
+            r.record(r.scheduler.tick(r.now));
+        }
+        assertThat(r.last("w").reason())
+                .as("the cool-down's end is a timer: the probe goes out when it ends")
+                .contains(Reason.Provisioning);
+        assertThat(r.now).isAfterOrEqualTo(tripped.plus(ClusterHealth.FIRST_COOL_DOWN));
+    }
+
+    @Test
     void item5_aFailedProbeAvoidsTheClusterAgainAtOnceForLonger() {
         ClusterHealth health = new ClusterHealth(java.time.ZoneOffset.UTC);
         Instant t0 = Instant.parse("2026-12-02T10:00:00Z");
@@ -464,7 +492,15 @@ class ProductionRealityTest {
                         "c1", probe.plus(ClusterHealth.FIRST_COOL_DOWN).plusSeconds(1)))
                 .as("for twice as long")
                 .isPresent();
-        health.succeeded("c1");
-        assertThat(health.avoided("c1", probe)).isEmpty();
+        Instant success = probe.plusSeconds(30);
+        health.succeeded("c1", success);
+        assertThat(health.avoided("c1", success)).isEmpty();
+        assertThat(health.cooledDown(probe, success))
+                .as("a success ends the avoidance as a cool-down's end does: the next tick places its parked jobs")
+                .containsExactly("c1");
+        assertThat(health.nextCoolDownEnd(probe)).contains(success);
+        assertThat(health.failed("c1", "refused once more", success.plusSeconds(1)))
+                .as("the count starts again")
+                .isFalse();
     }
 }
