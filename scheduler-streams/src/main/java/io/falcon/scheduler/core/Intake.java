@@ -19,7 +19,12 @@ public final class Intake {
         String jobId();
     }
 
-    public record Submit(JobRequest request) implements Intent {
+    /**
+     * A submission. {@code rowWrittenByFalcon}: a snapshot row that carries Falcon's status (Running, a Reason, a
+     * cluster, a dispatch time), so Falcon took the job before; if it no longer knows the job (it ended longer ago
+     * than the terminal retention while the status-sink lagged), it must not run it again.
+     */
+    public record Submit(JobRequest request, boolean rowWrittenByFalcon) implements Intent {
         @Override
         public String jobId() {
             return request.id();
@@ -56,21 +61,36 @@ public final class Intake {
             }
         }
         return Optional.of(
-                Status.Aborting.name().equals(row.status()) ? abort(row, fallbackTime) : submit(row, fallbackTime));
+                Status.Aborting.name().equals(row.status())
+                        ? abort(row, fallbackTime)
+                        : submit(
+                                row,
+                                change.op() == io.falcon.events.cdc.ChangeOp.SNAPSHOT && writtenByFalcon(row),
+                                fallbackTime));
     }
 
-    private static Intent submit(JobRow row, Instant fallbackTime) {
-        return new Submit(new JobRequest(
-                row.id(),
-                row.actor(),
-                row.name(),
-                row.tpuType(),
-                row.topology(),
-                row.spec(),
-                row.supplyMode(),
-                row.timeoutSeconds(),
-                row.createdAt().orElse(fallbackTime),
-                row.priority()));
+    /** Falcon's marks on a row: only its status-sink writes Running, a Reason, a cluster or a dispatch time. */
+    static boolean writtenByFalcon(JobRow row) {
+        return Status.Running.name().equals(row.status())
+                || row.reason().filter(r -> !r.isBlank()).isPresent()
+                || row.clusterId().filter(c -> !c.isBlank()).isPresent()
+                || row.dispatchedAt().isPresent();
+    }
+
+    private static Intent submit(JobRow row, boolean writtenByFalcon, Instant fallbackTime) {
+        return new Submit(
+                new JobRequest(
+                        row.id(),
+                        row.actor(),
+                        row.name(),
+                        row.tpuType(),
+                        row.topology(),
+                        row.spec(),
+                        row.supplyMode(),
+                        row.timeoutSeconds(),
+                        row.createdAt().orElse(fallbackTime),
+                        row.priority()),
+                writtenByFalcon);
     }
 
     private static Intent abort(JobRow row, Instant fallbackTime) {

@@ -72,6 +72,16 @@ public final class Messages {
         return "正在创建 node pool (supply: " + mode.wireName() + ")...";
     }
 
+    /**
+     * A snapshot of the jobs table showed a row Falcon had written, of a job it no longer knows: it ended more than
+     * the retention ago and its final status never reached the row. It is not run again.
+     */
+    public static String forgottenJobSnapshotted(java.time.Duration retention) {
+        return "Falcon ran this job before (its row carries Falcon's status) and forgot it " + retention.toHours()
+                + "h after it ended, before its final status reached this row; it is not run again: submit it anew"
+                + " under a new id to run it";
+    }
+
     /** A job's Kubernetes Job is gone though nothing of Falcon's deleted it (an operator's kubectl delete, say). */
     public static String k8sJobDisappeared(String k8sJob, String clusterId) {
         return "the Kubernetes Job " + k8sJob + " was deleted outside Falcon before it finished (the Job inventory of"

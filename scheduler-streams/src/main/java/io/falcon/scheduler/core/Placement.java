@@ -32,11 +32,18 @@ final class Placement {
         this.slots = slots;
     }
 
-    void submit(JobRequest request, Instant now, Decisions out) {
+    void submit(JobRequest request, boolean rowWrittenByFalcon, Instant now, Decisions out) {
         if (state.known(request.id(), now)) {
             // a redelivered or snapshotted submission of a job already known (live, or finished and retained) is a
             // duplicate; a different request under the id is answered with the job's status, saying the id is taken
             upperWrites.reusedId(request, now, out);
+            return;
+        }
+        if (rowWrittenByFalcon) {
+            // Falcon took this job and has forgotten it, which it does only to jobs that ended: it is never run
+            // again. The answer is version 1, so the status-sink writes it only over a row it holds no newer status
+            // of; the lagging sink's own writes finish any other row.
+            upperWrites.forgottenJobSnapshotted(request.id(), now, out);
             return;
         }
         RequestValidator.Result result = RequestValidator.validate(request);

@@ -347,7 +347,17 @@ public final class Scheduler {
 
     public Decisions submit(JobRequest request, Instant now) {
         Decisions out = new Decisions();
-        placement.submit(request, now, out);
+        placement.submit(request, false, now, out);
+        return finished(out);
+    }
+
+    /**
+     * A snapshot row that carries Falcon's status ({@link Intake.Submit#rowWrittenByFalcon}): a duplicate if the job
+     * is known; if it is not, Falcon took it before and forgot it after it ended, and it is not run again.
+     */
+    public Decisions submitSnapshotted(JobRequest request, Instant now) {
+        Decisions out = new Decisions();
+        placement.submit(request, true, now, out);
         return finished(out);
     }
 

@@ -44,6 +44,16 @@ final class UpperWrites {
         out.publish(answer(jobId, Status.Aborted, Optional.empty(), Messages.abortOfUnknownJob(jobId), now));
     }
 
+    /** A snapshot row Falcon wrote, of a job it no longer knows: it ended long ago, and is not run again. */
+    void forgottenJobSnapshotted(String jobId, Instant now, Decisions out) {
+        out.publish(answer(
+                jobId,
+                Status.Failed,
+                Optional.of(Reason.JobFailed),
+                Messages.forgottenJobSnapshotted(state.settings.terminalRetention()),
+                now));
+    }
+
     /** An upper component wrote a status Falcon never writes: the job's own status goes back over it. */
     void rewrite(String jobId, String written, Instant now, Decisions out) {
         String note = Messages.statusRewritten(written);

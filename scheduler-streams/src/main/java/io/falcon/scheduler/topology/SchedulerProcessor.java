@@ -124,7 +124,11 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
                     if (input instanceof SchedulerInput.JobChanged job) {
                         Intake.classify(job.change(), now).ifPresent(intent -> {
                             if (intent instanceof Intake.Submit submit) {
-                                apply(scheduler.submit(submit.request(), now), nowMs);
+                                apply(
+                                        submit.rowWrittenByFalcon()
+                                                ? scheduler.submitSnapshotted(submit.request(), now)
+                                                : scheduler.submit(submit.request(), now),
+                                        nowMs);
                             } else if (intent instanceof Intake.Abort abort) {
                                 apply(scheduler.abort(abort.jobId(), now), nowMs);
                             } else if (intent instanceof Intake.Rewrite rewrite) {

@@ -80,6 +80,35 @@ class IntakeTest {
     }
 
     @Test
+    void item13_aSnapshotRowCarryingFalconsStatusIsMarkedSoAForgottenJobIsNotRunAgain() {
+        JobRow waiting =
+                JobRowBuilder.from(pending).reason("Waiting").message("队列位置 #1").build();
+        JobRow running = JobRowBuilder.from(pending)
+                .status("Running")
+                .clusterId("c1")
+                .dispatchedAt(ABORTING_AT)
+                .build();
+        for (JobRow written : java.util.List.of(waiting, running)) {
+            assertThat(Intake.classify(change(ChangeOp.SNAPSHOT, Optional.empty(), Optional.of(written)), NOW))
+                    .get()
+                    .isInstanceOfSatisfying(
+                            Intake.Submit.class,
+                            s -> assertThat(s.rowWrittenByFalcon()).isTrue());
+        }
+        // a row no status of Falcon's has reached (inserted while cdc-ingest was away), and every insert, run
+        assertThat(Intake.classify(change(ChangeOp.SNAPSHOT, Optional.empty(), Optional.of(pending)), NOW))
+                .get()
+                .isInstanceOfSatisfying(
+                        Intake.Submit.class,
+                        s -> assertThat(s.rowWrittenByFalcon()).isFalse());
+        assertThat(Intake.classify(RowChangeBuilder.inserted(waiting).build(), NOW))
+                .get()
+                .isInstanceOfSatisfying(
+                        Intake.Submit.class,
+                        s -> assertThat(s.rowWrittenByFalcon()).isFalse());
+    }
+
+    @Test
     void item11_aStatusFalconNeverWritesIsARewriteToBeAnswered() {
         JobRow running = JobRowBuilder.from(pending).status("Running").build();
         JobRow succeeded = JobRowBuilder.from(pending).status("Succeeded").build();

@@ -269,6 +269,40 @@ class ProductionRealityTest {
         assertThat(f.statuses).hasSize(statuses);
     }
 
+    // ---- item 13: a row snapshotted again after Falcon forgot its job never runs it again ----
+
+    @Test
+    void item13_aSnapshotRowFalconWroteOfAForgottenJobIsNotRunAgain() {
+        JobRequest request = SchedulerFixture.request("j1", "alice", "v6e", "2x4", SchedulerFixture.SPEC);
+        f.submit(request).startRunning("j1").succeeded("j1");
+        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
+        int statuses = f.of("j1").size();
+
+        // within the retention: a duplicate, as ever
+        f.record(f.scheduler.submitSnapshotted(request, f.now));
+        assertThat(f.of("j1")).hasSize(statuses);
+
+        // past it (the status-sink lagged, and cdc-ingest snapshotted the table again): not run again
+        f.advance(f.scheduler.settings().terminalRetention().plusHours(1));
+        int commandsBefore = f.commands.size();
+        f.record(f.scheduler.submitSnapshotted(request, f.now));
+        assertThat(f.commands.subList(commandsBefore, f.commands.size()))
+                .noneMatch(c -> c.jobId().equals("j1"));
+        assertThat(f.scheduler.jobs()).noneMatch(j -> j.id().equals("j1"));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
+        assertThat(f.last("j1").version())
+                .as("version 1: written only over a row the sink holds no newer status of")
+                .isEqualTo(1);
+        assertThat(f.last("j1").message()).contains("not run again").contains("new id");
+
+        // the same row as an insert (the upper component's submit) would run: the mark is what stops it
+        int before = f.commands.size();
+        f.submit(request);
+        assertThat(f.commands.subList(before, f.commands.size()))
+                .anyMatch(c ->
+                        c instanceof ExecutorCommand.EnsureNodePool && c.jobId().equals("j1"));
+    }
+
     // ---- item 12: a priority changed while the job waits is honoured, or refused visibly ----
 
     @Test
