@@ -319,6 +319,47 @@ final class Checks {
     }
 
     /**
+     * A cluster that refuses every creation (Scenario.ClusterRefuses) is sent little work: the scheduler's cluster
+     * health avoids it after {@code failuresToAvoid} refusals in a row, for a cool-down of {@code firstCoolDown}
+     * doubled at each new trip. So the jobs refused during one outage are at most: the refusals that trip it, plus
+     * one job per queue already in flight there when it tripped, plus one per queue at each cool-down's end that falls
+     * in the outage (a probe round), plus the refusals that trip it again after each scheduler restart (cluster
+     * health is kept in memory). A scheduler that kept sending the shortest queue every new job exceeds it.
+     */
+    void checkOutages(
+            List<SimFleet.Refused> refused,
+            int queuesPerCluster,
+            int failuresToAvoid,
+            Duration firstCoolDown,
+            java.util.function.BiFunction<Instant, Instant, Integer> restartsBetween) {
+        Map<SimFleet.Outage, Set<String>> jobsByOutage = new java.util.LinkedHashMap<>();
+        for (SimFleet.Refused r : refused) {
+            jobsByOutage
+                    .computeIfAbsent(r.outage(), o -> new java.util.TreeSet<>())
+                    .add(r.falconJobId());
+        }
+        jobsByOutage.forEach((outage, jobs) -> {
+            Duration lasting = Duration.between(outage.from(), outage.until());
+            int probeRounds = 0;
+            Duration coolDownsEnd = firstCoolDown;
+            Duration coolDown = firstCoolDown;
+            while (coolDownsEnd.compareTo(lasting) < 0) {
+                probeRounds++;
+                coolDown = coolDown.multipliedBy(2);
+                coolDownsEnd = coolDownsEnd.plus(coolDown);
+            }
+            int restarts = restartsBetween.apply(outage.from(), outage.until());
+            int bound = failuresToAvoid * (1 + restarts) + queuesPerCluster * (1 + restarts + probeRounds);
+            if (jobs.size() > bound) {
+                violation("cluster " + outage.cluster() + " refused every creation from " + outage.from() + " to "
+                        + outage.until() + ", and " + jobs.size() + " jobs were sent there meanwhile (at most " + bound
+                        + ": " + failuresToAvoid + " to trip its avoidance, " + queuesPerCluster + " queues in flight, "
+                        + probeRounds + " probe round(s), " + restarts + " scheduler restart(s)): " + jobs);
+            }
+        });
+    }
+
+    /**
      * The final Reason matches a cause the world injected: no job fails only because of Falcon's own outage or stall,
      * an operator's harmless edit, or a transient state of GKE or Kubernetes. Per Reason, what may explain it: the
      * job's pods (exit codes, an image that cannot be pulled, pods that never schedule, a run longer than its

@@ -95,6 +95,13 @@ record Scenario(
     /** An upper component inserts a row that is already Aborting (an id Falcon never saw). */
     record InsertedAborting(Instant at, String jobId) implements Disruption {}
 
+    /**
+     * GKE and Kubernetes refuse every creation on the GKE cluster the row names for a while (a project quota cut,
+     * an IAM binding removed, an upgrade, an admission policy rolled out): node-pool and Kubernetes Job creates fail
+     * for good until it ends. Cluster choice must stop sending it work ({@code ClusterHealth}).
+     */
+    record ClusterRefuses(Instant at, String clusterId, Duration lasting) implements Disruption {}
+
     static Scenario generate(long seed) {
         Random rnd = new Random(seed);
         List<ClusterRow> clusters = new ArrayList<>();
@@ -231,17 +238,20 @@ record Scenario(
             disruptions.add(
                     new InsertedAborting(T0.plusSeconds(production.nextInt((int) span.toSeconds())), "ghost-" + seed));
         }
+        Reality reality = Reality.random(production);
+        // Clusters that refuse everything for a while: a generator of their own again, every draw above unchanged.
+        Random refusals = new Random(seed * 0x5DEECE66DL + 31);
+        if (refusals.nextInt(3) == 0) {
+            int outages = 1 + refusals.nextInt(2);
+            for (int i = 0; i < outages; i++) {
+                disruptions.add(new ClusterRefuses(
+                        T0.plusSeconds(refusals.nextInt((int) span.toSeconds())),
+                        clusters.get(refusals.nextInt(clusters.size())).id(),
+                        Duration.ofMinutes(5 + refusals.nextInt(56))));
+            }
+        }
         return new Scenario(
-                seed,
-                clusters,
-                reservationHosts,
-                jobs,
-                disruptions,
-                faults,
-                healAt,
-                linger,
-                aging,
-                Reality.random(production));
+                seed, clusters, reservationHosts, jobs, disruptions, faults, healAt, linger, aging, reality);
     }
 
     /** The same scenario in another world of production events (scripted runs: clock skew, say). */

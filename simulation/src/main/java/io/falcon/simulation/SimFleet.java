@@ -109,6 +109,20 @@ final class SimFleet implements GkeApi, EdgeApi {
     private boolean refuseJobCreates;
 
     private boolean refusePods;
+
+    /** GKE clusters (resource names) that refuse every creation until the instant given (Scenario.ClusterRefuses). */
+    private final Map<String, Instant> refusingUntil = new HashMap<>();
+
+    /** Each creation a refusing cluster refused: the outage, the job, when. */
+    private final List<Refused> refused = new ArrayList<>();
+
+    /** An outage of one GKE cluster, from its start to its end. */
+    record Outage(String cluster, Instant from, Instant until) {}
+
+    /** A creation refused during an outage. */
+    record Refused(Outage outage, String falconJobId, Instant at) {}
+
+    private final Map<String, Outage> outages = new HashMap<>();
     /** The production events of {@link Reality}, drawn on a stream of their own. */
     private Reality reality = Reality.NONE;
 
@@ -293,6 +307,29 @@ final class SimFleet implements GkeApi, EdgeApi {
         failNext.put(call, n);
     }
 
+    /** The GKE cluster refuses every node-pool and Kubernetes Job creation from now until {@code until}. */
+    void refuseCreates(ClusterTarget cluster, Instant from, Instant until) {
+        refusingUntil.merge(cluster.resourceName(), until, (a, b) -> a.isAfter(b) ? a : b);
+        outages.put(
+                cluster.resourceName(),
+                new Outage(cluster.resourceName(), from, refusingUntil.get(cluster.resourceName())));
+    }
+
+    /** The creations refused during outages (for the check that cluster choice stops sending work there). */
+    List<Refused> refusedDuringOutages() {
+        return List.copyOf(refused);
+    }
+
+    /** If the cluster is in an outage now, records the refusal of the job's creation and says so. */
+    private boolean refusing(ClusterTarget cluster, String falconJobId) {
+        Instant until = refusingUntil.get(cluster.resourceName());
+        if (healed || until == null || !loop.now().isBefore(until)) {
+            return false;
+        }
+        refused.add(new Refused(outages.get(cluster.resourceName()), falconJobId, loop.now()));
+        return true;
+    }
+
     /** Scripted: every node-pool creation is refused for quota (permanent) until this is turned off. */
     void quotaExhausted(boolean on) {
         quotaExhausted = on;
@@ -475,6 +512,15 @@ final class SimFleet implements GkeApi, EdgeApi {
             throw new ApiException(
                     ApiException.Kind.ALREADY_EXISTS,
                     "ALREADY_EXISTS: node pool " + command.nodePoolName() + " already exists");
+        }
+        if (refusing(cluster, command.jobId())) {
+            cause(command.jobId(), Cause.POOL_FAILED);
+            poolCause(command.nodePoolName(), Cause.POOL_FAILED);
+            throw new ApiException(
+                    ApiException.Kind.PERMANENT,
+                    "PERMISSION_DENIED: Required 'container.nodePools.create' permission for 'projects/"
+                            + cluster.project() + "/locations/" + cluster.location() + "/clusters/" + cluster.name()
+                            + "'.");
         }
         if (quotaExhausted || chance(faults.quota())) {
             cause(command.jobId(), Cause.POOL_FAILED);
@@ -901,6 +947,13 @@ final class SimFleet implements GkeApi, EdgeApi {
         } else if (deleted != null) {
             violations.add("Kubernetes Job " + command.k8sJobName() + " of " + command.jobId() + " created at "
                     + loop.now() + " after it was deleted at " + deleted);
+        }
+        if (refusing(cluster, command.jobId())) {
+            cause(command.jobId(), Cause.SUBMIT_REFUSED);
+            throw new ApiException(
+                    ApiException.Kind.PERMANENT,
+                    "admission webhook \"tpu-freeze.policy.example.com\" denied the request: TPU Job creation is"
+                            + " frozen on this cluster during its upgrade");
         }
         if (refuseJobCreates
                 || (!healed && reality.submitRefusal() > 0 && realityRnd.nextDouble() < reality.submitRefusal())) {

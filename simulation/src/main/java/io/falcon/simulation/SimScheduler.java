@@ -77,6 +77,17 @@ final class SimScheduler {
         return total;
     }
 
+    /** How many times the task went down or stalled between the two instants (each restart forgets its memory). */
+    int restartsBetween(Instant from, Instant to) {
+        List<Instant> starts = new ArrayList<>(downtime.stream().map(p -> p[0]).toList());
+        if (downSince != null) {
+            starts.add(downSince);
+        }
+        return (int) starts.stream()
+                .filter(at -> !at.isBefore(from) && !at.isAfter(to))
+                .count();
+    }
+
     /** The committed state (what a restart would see): for the checks. */
     MapStore committed() {
         return committed;

@@ -242,6 +242,17 @@ public final class Simulation {
                                 && (!at.isAfter(success.plusSeconds(120))
                                         || executor.downBetween(success, at).compareTo(Duration.ZERO) > 0)));
         checks.checkPullsGotPast(scheduler.committed().jobMap(), fleet.pulledLate());
+        checks.checkOutages(
+                fleet.refusedDuringOutages(),
+                // one queue per (cluster, topology): the scenarios' jobs use three topologies
+                (int) plans.values().stream()
+                        .map(Scenario.JobPlan::topology)
+                        .distinct()
+                        .count(),
+                // the policy of the scheduler's ClusterHealth, as documented (docs/architecture.md)
+                3,
+                Duration.ofMinutes(10),
+                scheduler::restartsBetween);
         checks.checkHandDeletionsNoticed(
                 logs.statuses,
                 fleet.handDeletedJobs(),
@@ -363,6 +374,10 @@ public final class Simulation {
             jobRows.inserted(i.jobId(), "Aborting");
             abortedAt.putIfAbsent(i.jobId(), loop.now());
             logs.appendInput(new Logs.Abort(i.jobId()));
+        } else if (d instanceof Scenario.ClusterRefuses r) {
+            Optional.ofNullable(rows.get(r.clusterId()))
+                    .ifPresent(row -> fleet.refuseCreates(
+                            row.target(), loop.now(), loop.now().plus(r.lasting())));
         } else if (d instanceof Scenario.SchedulerStall stall) {
             scheduler.stall(stall.stalled());
         } else if (d instanceof Scenario.ClusterMoved m) {

@@ -97,6 +97,41 @@ class ProductionRealityRegressionTest {
     }
 
     @Test
+    void item5_aClusterThatRefusesEveryCreationForAnHourIsSentAFewProbesAndTheRestRunElsewhere() {
+        ClusterRow c1 = Scenario.row("c1", "v6e", Optional.empty());
+        List<Scenario.JobPlan> jobs = new java.util.ArrayList<>();
+        for (int i = 0; i < 24; i++) {
+            jobs.add(job(String.format("j%02d", i))
+                    .actor("actor" + (i % 3))
+                    .supply(SupplyMode.ON_DEMAND)
+                    .submittedAfter(Duration.ofMinutes(2L * i))
+                    .runFor(Duration.ofMinutes(3))
+                    .build());
+        }
+        Simulation sim = new Simulation(Scenario.scripted(List.of(C0, c1), jobs, HEAL));
+        sim.start();
+        Instant from = sim.loop().now();
+        sim.fleet().refuseCreates(C0.target(), from, from.plus(Duration.ofHours(1)));
+
+        // the invariants include the outage's own bound: 3 refusals to trip, 1 queue in flight, 2 probe rounds
+        quiesce(sim);
+        List<String> refused = sim.fleet().refusedDuringOutages().stream()
+                .map(SimFleet.Refused::falconJobId)
+                .distinct()
+                .toList();
+        assertThat(refused).hasSizeBetween(3, 6);
+        for (String id : refused) {
+            assertThat(last(sim, id).status()).isEqualTo(Status.Failed);
+            assertThat(last(sim, id).reason()).contains(Reason.NodePoolFailed);
+            assertThat(last(sim, id).message()).contains("PERMISSION_DENIED");
+        }
+        jobs.stream()
+                .map(Scenario.JobPlan::id)
+                .filter(id -> !refused.contains(id))
+                .forEach(id -> assertThat(last(sim, id).status()).as(id).isEqualTo(Status.Succeeded));
+    }
+
+    @Test
     void item6_aSchedulerStalledPastTheExecutionDeadlineReadsTheSuccessBeforeItFiresTheDeadline() {
         // the job succeeds after 10 of its 15 minutes, while the scheduler is stalled for an hour
         Simulation sim = start(

@@ -47,7 +47,7 @@ final class ClusterChanges {
             return;
         }
         if (previous != null && !SchedulerState.target(previous).sameCluster(SchedulerState.target(cluster))) {
-            state.health.forget(cluster.id()); // another GKE cluster: what the old one refused says nothing of it
+            state.health.forget(cluster.id(), now); // another GKE cluster: what the old one refused says nothing of it
             endActiveJobsOf(
                     cluster.id(),
                     job -> Messages.clusterMoved(
@@ -142,7 +142,7 @@ final class ClusterChanges {
             }
         }
         orphans.forgetCluster(clusterId);
-        state.health.forget(clusterId);
+        state.health.forget(clusterId, now);
     }
 
     /**

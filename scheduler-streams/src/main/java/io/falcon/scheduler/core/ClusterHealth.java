@@ -36,6 +36,9 @@ final class ClusterHealth {
 
     private final Map<String, Record> byCluster = new HashMap<>();
     private final List<String> tripped = new ArrayList<>();
+    /** Avoidances ended before their cool-down (a success, the row moved): the next tick places their jobs. */
+    private final Map<String, Instant> endedEarly = new java.util.TreeMap<>();
+
     private final ZoneId zone;
 
     ClusterHealth(ZoneId zone) {
@@ -79,9 +82,7 @@ final class ClusterHealth {
     void succeeded(String clusterId, Instant now) {
         Record r = byCluster.remove(clusterId);
         if (r != null && r.avoidedUntil.filter(now::isBefore).isPresent()) {
-            Record ended = new Record();
-            ended.avoidedUntil = Optional.of(now);
-            byCluster.put(clusterId, ended);
+            endedEarly.putIfAbsent(clusterId, now);
         }
     }
 
@@ -98,25 +99,34 @@ final class ClusterHealth {
 
     /** Clusters whose cool-down ended since the last call (their jobs may be placed again); forgets nothing else. */
     List<String> cooledDown(Instant since, Instant now) {
-        List<String> out = new ArrayList<>();
+        java.util.Set<String> out = new java.util.TreeSet<>(endedEarly.keySet());
+        endedEarly.clear();
         byCluster.forEach((id, r) -> r.avoidedUntil
                 .filter(until -> until.isAfter(since) && !until.isAfter(now))
                 .ifPresent(until -> out.add(id)));
-        out.sort(String::compareTo);
-        return out;
+        return new ArrayList<>(out);
     }
 
-    /** The earliest cool-down that ends after {@code since}: a tick then places the avoided clusters' jobs again. */
+    /**
+     * The earliest cool-down that ends after {@code since}, or that ended early and was not yet handed to a tick (at
+     * the instant it ended, which may be {@code since} itself): a tick then places the avoided clusters' jobs again.
+     */
     Optional<Instant> nextCoolDownEnd(Instant since) {
-        return byCluster.values().stream()
+        Optional<Instant> early = endedEarly.values().stream().min(Instant::compareTo);
+        Optional<Instant> regular = byCluster.values().stream()
                 .flatMap(r -> r.avoidedUntil.stream())
                 .filter(until -> until.isAfter(since))
                 .min(Instant::compareTo);
+        return early.isPresent() && regular.filter(r -> r.isBefore(early.get())).isEmpty() ? early : regular;
     }
 
-    /** The cluster is gone: nothing is kept of it. */
-    void forget(String clusterId) {
-        byCluster.remove(clusterId);
+    /**
+     * The row names another GKE cluster now, or is gone: what the old one refused says nothing of what comes. As at a
+     * success, an avoidance still on ends now, so that the next tick places the jobs parked by it (seed 3136: a job
+     * parked by the avoidance of a cluster that then moved waited for ever).
+     */
+    void forget(String clusterId, Instant now) {
+        succeeded(clusterId, now);
     }
 
     private static String shorten(String text) {

@@ -44,6 +44,11 @@ final class QueueSlots {
         if (queue.slotHolder().isPresent() || cluster == null || !cluster.isActive()) {
             return false;
         }
+        // A cluster that keeps refusing work takes no new work until its cool-down ends: the slot its last failure
+        // freed stays free, and the jobs waiting there are placed again elsewhere (or parked) in the same step.
+        if (state.health.avoided(key.clusterId(), now).isPresent()) {
+            return false;
+        }
         Optional<WaitQueue.Entry> next = queue.pollNext();
         if (next.isEmpty()) {
             return false;

@@ -330,6 +330,11 @@ public final class Scheduler {
      * cool-down ending counts: the tick then places the jobs that avoided it again.
      */
     public Optional<Instant> nextTimer() {
+        // A process that has not ticked yet forgot the avoidances that parked its waiting jobs, and their ends: its
+        // first tick, which places them again, is due at once.
+        if (lastHealthCheck.equals(Instant.EPOCH) && !state.unplaced.isEmpty()) {
+            return Optional.of(Instant.EPOCH);
+        }
         Optional<Instant> timer = timers.next();
         Optional<Instant> coolDown = state.health.nextCoolDownEnd(lastHealthCheck);
         if (timer.isEmpty()) {

@@ -508,6 +508,79 @@ class ProductionRealityTest {
     }
 
     @Test
+    void item5_aRestartedSchedulerWithAParkedJobAndNoOtherTimerHasATickDueAtOnce() {
+        MemoryStore memory = new MemoryStore();
+        SchedulerFixture r = new SchedulerFixture().persistingTo(memory.store()).withCluster("c1", "v6e");
+        for (String id : java.util.List.of("a1", "a2", "a3")) {
+            r.submit(id, "alice");
+            failPoolOf(r, id, "PERMISSION_DENIED: the GKE service agent lacks container.nodePools.create");
+            String pool =
+                    r.lastCommand(ExecutorCommand.EnsureNodePool.class, id).nodePoolName();
+            r.observe(new ExecutorEvent.NodePoolDeleted(r.meta(), "", "c1", "v6e", pool));
+        }
+        r.submit("w", "bob");
+        assertThat(r.last("w").reason()).contains(Reason.Waiting);
+
+        // Seed 4458: the scheduler restarts before the cool-down ends; the restarted one forgot the avoidance, and
+        // so its end, and nothing else was due: a shell that ticks only when a timer is due never placed w again.
+        Scheduler restored = SchedulerStore.restore(memory.store(), SchedulerSettings.defaults());
+        Instant restartedAt = r.now.plusSeconds(20);
+        assertThat(restored.nextTimer())
+                .as("the first tick of a restarted scheduler with parked jobs is due at once")
+                .hasValueSatisfying(due -> assertThat(due).isBeforeOrEqualTo(restartedAt));
+        SchedulerFixture after = new SchedulerFixture(restored);
+        after.now = restartedAt;
+        after.record(restored.tick(after.now));
+        assertThat(after.last("w").reason()).contains(Reason.Provisioning);
+        assertThat(restored.nextTimer().filter(due -> !due.isAfter(restartedAt)))
+                .as("once it has ticked, nothing more is due at once")
+                .isEmpty();
+    }
+
+    @Test
+    void item5_aJobParkedByAnAvoidedClusterIsPlacedAgainWhenTheRowMovesToAnotherGkeCluster() {
+        SchedulerFixture r = new SchedulerFixture().withCluster("c1", "v6e");
+        for (String id : java.util.List.of("a1", "a2", "a3")) {
+            r.submit(id, "alice");
+            failPoolOf(r, id, "PERMISSION_DENIED: the GKE service agent lacks container.nodePools.create");
+            String pool =
+                    r.lastCommand(ExecutorCommand.EnsureNodePool.class, id).nodePoolName();
+            r.observe(new ExecutorEvent.NodePoolDeleted(r.meta(), "", "c1", "v6e", pool));
+        }
+        r.submit("w", "bob");
+        assertThat(r.last("w").reason()).contains(Reason.Waiting);
+        Instant tripped = r.now;
+
+        // Seed 3136: the row now names another GKE cluster; the old one's record was dropped with its cool-down's
+        // end, and w stayed parked for ever.
+        r.advance(java.time.Duration.ofMinutes(1));
+        io.falcon.events.cdc.ClusterRow moved = new io.falcon.events.cdc.ClusterRow(
+                "c1",
+                "edge-c1",
+                "proj-c1",
+                "us-east5",
+                "v6e",
+                "bucket-c1",
+                Optional.empty(),
+                io.falcon.events.ClusterStatus.ACTIVE,
+                Optional.empty());
+        r.record(r.scheduler.clusterUpserted(moved, r.now));
+        Instant limit = tripped.plus(ClusterHealth.FIRST_COOL_DOWN);
+        for (Optional<Instant> due = r.scheduler.nextTimer();
+                due.isPresent()
+                        && due.get().isBefore(limit)
+                        && r.last("w").reason().filter(Reason.Waiting::equals).isPresent();
+                due = r.scheduler.nextTimer()) {
+            r.now = due.get().isAfter(r.now) ? due.get() : r.now.plusMillis(1);
+            r.record(r.scheduler.tick(r.now));
+        }
+        assertThat(r.last("w").reason())
+                .as("placed on the moved cluster before the old cool-down would have ended")
+                .contains(Reason.Provisioning);
+        assertThat(r.now).isBefore(limit);
+    }
+
+    @Test
     void item5_aFailedProbeAvoidsTheClusterAgainAtOnceForLonger() {
         ClusterHealth health = new ClusterHealth(java.time.ZoneOffset.UTC);
         Instant t0 = Instant.parse("2026-12-02T10:00:00Z");
@@ -529,10 +602,15 @@ class ProductionRealityTest {
         Instant success = probe.plusSeconds(30);
         health.succeeded("c1", success);
         assertThat(health.avoided("c1", success)).isEmpty();
-        assertThat(health.cooledDown(probe, success))
+        assertThat(health.nextCoolDownEnd(success))
+                .as("a tick is due when the avoidance ended, even at the instant of the last tick")
+                .contains(success);
+        assertThat(health.cooledDown(success, success))
                 .as("a success ends the avoidance as a cool-down's end does: the next tick places its parked jobs")
                 .containsExactly("c1");
-        assertThat(health.nextCoolDownEnd(probe)).contains(success);
+        assertThat(health.nextCoolDownEnd(success))
+                .as("handed to that tick once")
+                .isEmpty();
         assertThat(health.failed("c1", "refused once more", success.plusSeconds(1)))
                 .as("the count starts again")
                 .isFalse();

@@ -9,11 +9,8 @@ import io.falcon.events.status.TaskStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /** Start-time estimates of waiting jobs: from the queue's history, in the Message and the status, kept quiet. */
@@ -331,45 +328,5 @@ class StartEstimateTest {
         Optional<StartEstimate> estimate = behindAHolderShortOfCapacity(r, Optional.of(1800L));
         Instant expected = r.now.plus(Duration.ofMinutes(10 + 5 + 5));
         assertThat(estimate).contains(new StartEstimate(expected, expected));
-    }
-
-    /** The scheduler's tables in maps, as a restart reads them. */
-    private static final class MemoryStore {
-        final Map<String, ScheduledJob> jobs = new HashMap<>();
-        final Map<String, NodePool> pools = new HashMap<>();
-        final Map<String, io.falcon.events.cdc.ClusterRow> clusters = new HashMap<>();
-        final Map<String, String> queues = new HashMap<>();
-        final Map<String, JobDeletion> deletions = new HashMap<>();
-        final Map<String, QueueHistory> histories = new HashMap<>();
-
-        SchedulerStore store() {
-            return new SchedulerStore(
-                    table(jobs),
-                    table(pools),
-                    table(clusters),
-                    table(queues),
-                    table(deletions),
-                    table(histories),
-                    RetiredJobs.inMemory(Duration.ofHours(24)));
-        }
-
-        private static <V> SchedulerStore.Table<V> table(Map<String, V> map) {
-            return new SchedulerStore.Table<>() {
-                @Override
-                public void put(String key, V value) {
-                    map.put(key, value);
-                }
-
-                @Override
-                public void delete(String key) {
-                    map.remove(key);
-                }
-
-                @Override
-                public void forEach(BiConsumer<String, V> action) {
-                    map.forEach(action);
-                }
-            };
-        }
     }
 }
