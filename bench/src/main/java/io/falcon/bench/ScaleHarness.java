@@ -130,7 +130,7 @@ public final class ScaleHarness {
             measureReplacement(waiting);
         }
 
-        int checkpoints = 4;
+        int checkpoints = retired > 0 ? 4 : 0;
         int done = 0;
         Instant churnStart = Instant.now();
         for (int k = 1; k <= checkpoints; k++) {
@@ -188,7 +188,8 @@ public final class ScaleHarness {
             row(
                     "re-placement (" + waiting + " waiting): " + step[0],
                     Duration.between(start, Instant.now()).toMillis() + " ms to commit; " + produced
-                            + " task-status records; transaction trouble in the log: " + transactionTrouble(),
+                            + " task-status records; the step: " + lastSlowStep()
+                            + "; transaction trouble in the log: " + transactionTrouble(),
                     heapAfterGc());
         }
     }
@@ -206,6 +207,26 @@ public final class ScaleHarness {
                     .mapToLong(o -> o.offset())
                     .sum();
         }
+    }
+
+    /** What the scheduler's last "slow scheduler step" log line says of its time deciding and writing. */
+    private String lastSlowStep() throws IOException {
+        Pattern slow = Pattern.compile(
+                "slow scheduler step: (decided in \\d+ ms), stores written and outputs sent in" + " (\\d+ ms)");
+        String last = "not logged (under 1 s)";
+        try (Stream<Path> files = Files.list(logDir)) {
+            for (Path f : files.sorted().toList()) {
+                try (Stream<String> lines = Files.lines(f)) {
+                    for (String line : lines.toList()) {
+                        var m = slow.matcher(line);
+                        if (m.find()) {
+                            last = m.group(1) + ", written (transaction open) in " + m.group(2);
+                        }
+                    }
+                }
+            }
+        }
+        return last;
     }
 
     /** Lines of the scheduler's logs that tell of an aborted, fenced or timed-out transaction, or a corrupted task. */

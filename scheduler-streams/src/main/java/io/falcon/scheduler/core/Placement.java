@@ -8,6 +8,7 @@ import io.falcon.events.status.TaskStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -91,18 +92,32 @@ final class Placement {
         for (ScheduledJob job : waiting) {
             placeOnly(state.jobs.get(job.id()), now, out).ifPresent(touched::add);
         }
+        Map<QueueKey, List<String>> placedIn = new HashMap<>();
+        for (ScheduledJob job : waiting) {
+            state.jobs
+                    .get(job.id())
+                    .queue()
+                    .ifPresent(key -> placedIn.computeIfAbsent(key, k -> new ArrayList<>())
+                            .add(job.id()));
+        }
         for (QueueKey key : touched) {
             slots.startNext(key, now, out);
-            Set<String> told = slots.refreshPositions(key, now, out);
-            for (ScheduledJob job : waiting) {
-                ScheduledJob current = state.jobs.get(job.id());
-                if (current.phase() == Phase.WAITING
-                        && current.queue().filter(key::equals).isPresent()
-                        && !told.contains(current.id())) {
-                    slots.tellDeepPosition(current, key, now, out);
-                }
+            tellTheRest(key, placedIn.getOrDefault(key, List.of()), slots.refreshPositions(key, now, out), now, out);
+        }
+    }
+
+    /** Tells the jobs just placed in the queue, still waiting there and not told by the refresh, where they stand. */
+    private void tellTheRest(QueueKey key, List<String> placed, Set<String> told, Instant now, Decisions out) {
+        List<ScheduledJob> deep = new ArrayList<>();
+        for (String jobId : placed) {
+            ScheduledJob current = state.jobs.get(jobId);
+            if (current.phase() == Phase.WAITING
+                    && current.queue().filter(key::equals).isPresent()
+                    && !told.contains(jobId)) {
+                deep.add(current);
             }
         }
+        slots.tellDeepPositions(deep, key, now, out);
     }
 
     /** Chooses the job's cluster and puts it in that queue (or parks it); returns the queue. */
@@ -294,15 +309,7 @@ final class Placement {
         }
         for (QueueKey key : touched) {
             slots.startNext(key, now, out);
-            Set<String> told = slots.refreshPositions(key, now, out);
-            for (String jobId : movedJobs) {
-                ScheduledJob job = state.jobs.get(jobId);
-                if (job.phase() == Phase.WAITING
-                        && job.queue().filter(key::equals).isPresent()
-                        && !told.contains(jobId)) {
-                    slots.tellDeepPosition(job, key, now, out);
-                }
-            }
+            tellTheRest(key, movedJobs, slots.refreshPositions(key, now, out), now, out);
         }
         return touched;
     }

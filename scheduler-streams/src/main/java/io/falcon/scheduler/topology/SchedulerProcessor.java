@@ -35,6 +35,11 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerProcessor.class);
 
     private static final Duration GAUGE_INTERVAL = Duration.ofSeconds(10);
+    /** A step that takes longer is logged with how long it decided and how long it wrote (see {@link #apply}). */
+    private static final Duration SLOW_STEP = Duration.ofSeconds(1);
+
+    private long stepStartedNanos = System.nanoTime();
+
     /** The least time between two commits asked for by urgent steps (see {@link #apply}). */
     static final Duration PROMPT_COMMIT_GAP = Duration.ofMillis(20);
     /** Input older than this when processed means the stream is behind: no prompt commits then. */
@@ -89,6 +94,7 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
     }
 
     private void tick(long ms) {
+        stepStartedNanos = System.nanoTime();
         try {
             apply(scheduler.tick(Instant.ofEpochMilli(ms)), ms);
         } catch (RuntimeException e) {
@@ -106,6 +112,7 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
     }
 
     private void processSafely(Record<String, byte[]> record) {
+        stepStartedNanos = System.nanoTime();
         long nowMs = context.currentSystemTimeMs();
         // Behind the input by more than a few commits' worth: the stream is catching up, and commits per urgent
         // step would slow it further (each costs a transaction); the commit interval batches them instead.
@@ -200,6 +207,7 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
     }
 
     private void apply(Decisions decisions, long nowMs) {
+        long applyStarted = System.nanoTime();
         SchedulerStore.persist(scheduler, decisions, store);
         record(decisions, nowMs);
         for (TaskStatus status : decisions.statuses()) {
@@ -254,6 +262,21 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
             context.forward(
                     new Record<>(command.cluster().clusterId(), (Object) command, nowMs),
                     SchedulerTopology.COMMAND_SINK);
+        }
+        long end = System.nanoTime();
+        long decidedMs = (applyStarted - stepStartedNanos) / 1_000_000;
+        long appliedMs = (end - applyStarted) / 1_000_000;
+        if (decidedMs + appliedMs >= SLOW_STEP.toMillis()) {
+            // The exactly-once transaction is open from the step's first store write or output to the commit after
+            // it; Kafka Streams gives it 10 s (transaction.timeout.ms) before the broker aborts it.
+            LOG.warn(
+                    "slow scheduler step: decided in {} ms, stores written and outputs sent in {} ms ({} statuses,"
+                            + " {} ledger records, {} commands)",
+                    decidedMs,
+                    appliedMs,
+                    decisions.statuses().size(),
+                    decisions.ledger().size(),
+                    decisions.commands().size());
         }
     }
 }

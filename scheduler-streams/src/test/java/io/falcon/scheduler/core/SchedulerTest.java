@@ -173,6 +173,35 @@ class SchedulerTest {
     }
 
     @Test
+    void aReplacedBacklogLearnsItsPositionsInEachQueueExactlyUpToTheBoundThenBeyond() {
+        SchedulerSettings one = SchedulerSettings.defaults().withPositionUpdates(1); // exact up to 10, then beyond
+        SchedulerFixture deep = new SchedulerFixture(one).withCluster("c1", "v6e");
+        List<String> ids = new java.util.ArrayList<>();
+        for (int i = 1; i <= 40; i++) {
+            ids.add(String.format("j%02d", i));
+            deep.submit(ids.get(i - 1), "actor" + i);
+        }
+        deep.withCluster("c2", "v6e"); // the backlog is placed again over both, in one step
+
+        for (String cluster : List.of("c1", "c2")) {
+            List<String> waiting = ids.stream()
+                    .filter(id -> deep.last(id).clusterId().equals(Optional.of(cluster))
+                            && deep.last(id).reason().equals(Optional.of(Reason.Waiting)))
+                    .toList();
+            assertThat(waiting).hasSizeGreaterThan(11);
+            // one job per actor, so the pick order is the submission order; the slot holder is #1
+            for (int i = 0; i < waiting.size(); i++) {
+                String message = deep.last(waiting.get(i)).message();
+                if (i < 10) {
+                    assertThat(message).as(waiting.get(i)).startsWith("队列位置 #" + (i + 2) + ",");
+                } else {
+                    assertThat(message).as(waiting.get(i)).isEqualTo("队列位置 #12 之后,前面至少有 11 个任务");
+                }
+            }
+        }
+    }
+
+    @Test
     void theShortestQueueWinsAmongActiveClustersOfTheType() {
         f.withCluster("c2", "v6e").withCluster("c3", "v7x");
         f.submit("j1", "a").submit("j2", "a").submit("j3", "a");
