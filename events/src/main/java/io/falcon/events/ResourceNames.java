@@ -9,10 +9,19 @@ import java.util.Locale;
 /**
  * Deterministic names of what Falcon creates for a job, so that a redelivered command finds what an earlier
  * delivery created. GKE node pool names allow at most 40 lowercase letters, digits and dashes.
+ *
+ * <p>A name is never the job id itself: it is a readable head of the id and 64 bits of SHA-256 over the
+ * installation and the id. A tenant who sees another job's pool or Job name (it is in that job's row) cannot submit
+ * an id that gets the same name, and two Falcon installations never name a job's objects alike. Ownership of what is
+ * found under a name is still proved by labels ({@code FalconLabels}), never by the name.
  */
 public final class ResourceNames {
     public static final String PREFIX = "falcon-";
-    private static final int MAX_SHORT_ID = 24;
+    /** The installation name when none is configured ({@code falcon.installation}). */
+    public static final String DEFAULT_INSTALLATION = "falcon";
+
+    private static final int MAX_HEAD = 15;
+    private static final int HASH_HEX = 16;
 
     private ResourceNames() {}
 
@@ -30,29 +39,26 @@ public final class ResourceNames {
         return jobId != null && USABLE_JOB_ID.matcher(jobId).matches() && !jobId.contains("..");
     }
 
-    public static String nodePool(String jobId) {
-        return PREFIX + shortId(jobId);
+    /** The node pool of the job, in the given installation. */
+    public static String nodePool(String installation, String jobId) {
+        return PREFIX + shortId(installation, jobId);
     }
 
-    public static String k8sJob(String jobId) {
-        return PREFIX + shortId(jobId);
+    /** The Kubernetes Job of the job, in the given installation. */
+    public static String k8sJob(String installation, String jobId) {
+        return PREFIX + shortId(installation, jobId);
     }
 
-    public static boolean isFalconNodePool(String name) {
-        return name.startsWith(PREFIX);
-    }
-
-    /** The job id itself when it is already a short DNS label, else a readable prefix plus a hash. */
-    static String shortId(String jobId) {
-        String lower = jobId.toLowerCase(Locale.ROOT);
-        String cleaned =
-                lower.replaceAll("[^a-z0-9-]", "-").replaceAll("-+", "-").replaceAll("^-|-$", "");
-        if (cleaned.equals(jobId) && !cleaned.isEmpty() && cleaned.length() <= MAX_SHORT_ID) {
-            return cleaned;
-        }
-        String head = cleaned.length() > 14 ? cleaned.substring(0, 14) : cleaned;
-        String hash = sha256Hex(jobId).substring(0, 8);
-        return head.isEmpty() ? hash : head.replaceAll("-$", "") + "-" + hash;
+    /** A readable head of the id (at most 15 DNS characters) and 64 bits of hash of the installation and the id. */
+    static String shortId(String installation, String jobId) {
+        String cleaned = jobId.toLowerCase(Locale.ROOT)
+                .replaceAll("[^a-z0-9-]", "-")
+                .replaceAll("-+", "-")
+                .replaceAll("^-|-$", "");
+        String head = cleaned.length() > MAX_HEAD ? cleaned.substring(0, MAX_HEAD) : cleaned;
+        head = head.replaceAll("-$", "");
+        String hash = sha256Hex(installation + "\n" + jobId).substring(0, HASH_HEX);
+        return head.isEmpty() ? hash : head + "-" + hash;
     }
 
     private static String sha256Hex(String text) {

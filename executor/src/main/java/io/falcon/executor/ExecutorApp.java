@@ -93,7 +93,8 @@ public final class ExecutorApp implements AutoCloseable {
                 config.informerResync(),
                 scheduler,
                 config.pollInterval(),
-                config.inventoryInterval());
+                config.inventoryInterval(),
+                config.ownership());
         this.reservations = GoogleClients.reservations(config);
         this.resourcePolicies = GoogleClients.resourcePolicies(config);
         io.falcon.executor.gke.WorkloadPolicies workloadPolicies =
@@ -105,17 +106,19 @@ public final class ExecutorApp implements AutoCloseable {
                         (cluster, reservation, capacity) ->
                                 metrics.reservationRemaining(cluster.clusterId(), reservation, capacity.remaining())),
                 workloadPolicies,
-                config.scaleDown());
+                config.scaleDown(),
+                config.ownership());
         KubernetesEdgeApi edgeApi = new KubernetesEdgeApi(
                 edgeClients,
-                new JobRenderer(config.namespace(), config.finishedJobTtl(), config.logCopyInterval()),
+                new JobRenderer(
+                        config.namespace(), config.finishedJobTtl(), config.logCopyInterval(), config.ownership()),
                 config.namespace(),
                 this::watchCluster);
         this.nodePools = new NodePoolManager(
                 gkeApi, edgeApi, metered, events, scheduler, clock, NodePoolManager.Settings.of(config));
         reconciler.onNodeReady(nodePools::nudge);
         workloadPolicies.onInsertDone(nodePools::nudge);
-        JobDriver jobs = new JobDriver(edgeApi, metered, events);
+        JobDriver jobs = new JobDriver(edgeApi, metered, events, config.ownership());
         this.dispatcher = new CommandDispatcher(nodePools, jobs, reconciler);
         for (int i = 0; i < config.commandThreads(); i++) {
             commands.add(new CommandConsumer(

@@ -34,7 +34,8 @@ public record ExecutorConfig(
         NodePoolSpec.ScaleDown scaleDown,
         int commandThreads,
         Duration logCopyInterval,
-        Duration heartbeatInterval) {
+        Duration heartbeatInterval,
+        String installation) {
 
     /** How the executor authenticates to GKE, Compute and the edge Kubernetes APIs. */
     public enum Credentials {
@@ -65,6 +66,11 @@ public record ExecutorConfig(
     public ExecutorConfig {
         Objects.requireNonNull(kafka, "kafka");
         Objects.requireNonNull(credentials, "credentials");
+    }
+
+    /** What proves an object on the edge clusters is this installation's. */
+    public io.falcon.executor.core.Ownership ownership() {
+        return new io.falcon.executor.core.Ownership(installation);
     }
 
     /** Parses raw settings (keys or environment names); every problem is reported at once. */
@@ -100,7 +106,8 @@ public record ExecutorConfig(
                         values.get(ExecutorKeys.SCALE_DOWN_FLEX_START)),
                 values.getInt(ExecutorKeys.COMMAND_THREADS),
                 values.get(ExecutorKeys.LOG_COPY_INTERVAL),
-                values.get(ExecutorKeys.HEARTBEAT_INTERVAL));
+                values.get(ExecutorKeys.HEARTBEAT_INTERVAL),
+                values.get(SharedKeys.INSTALLATION));
     }
 
     /** The settings for the fleet simulator: no credentials, plaintext gRPC, short timers. */

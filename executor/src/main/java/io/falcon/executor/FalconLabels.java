@@ -12,6 +12,13 @@ public final class FalconLabels {
     public static final String MANAGED_BY = "managed-by";
     public static final String MANAGED_BY_VALUE = "falcon";
     public static final String JOB = "falcon-job";
+    /**
+     * The Falcon installation ({@code falcon.installation}) that created the object: with {@link #MANAGED_BY}, what
+     * proves an object is this Falcon's to adopt, list or delete. Names prove nothing (another team, or another
+     * Falcon, may have an object of the same name).
+     */
+    public static final String INSTALLATION = "falcon-installation";
+
     public static final String TOPOLOGY = "falcon-topology";
     /** GKE resource label on node pools: when Falcon asked for the pool, in epoch seconds (for the inventory). */
     public static final String CREATED_AT = "falcon-created-at";
@@ -43,10 +50,11 @@ public final class FalconLabels {
         return lower.replaceAll("^[^a-z0-9]+", "").replaceAll("[^a-z0-9]+$", "");
     }
 
-    /** managed-by, falcon-job and (when given) falcon-topology. */
-    public static Map<String, String> of(String jobId, String topology) {
+    /** managed-by, falcon-installation, falcon-job and (when given) falcon-topology. */
+    public static Map<String, String> of(String installation, String jobId, String topology) {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(MANAGED_BY, MANAGED_BY_VALUE);
+        labels.put(INSTALLATION, installation);
         labels.put(JOB, sanitize(jobId));
         if (topology != null) {
             labels.put(TOPOLOGY, sanitize(topology));
@@ -54,7 +62,24 @@ public final class FalconLabels {
         return labels;
     }
 
-    public static String selector() {
-        return MANAGED_BY + "=" + MANAGED_BY_VALUE;
+    /** Whether labels carry this installation's ownership (managed-by falcon and falcon-installation). */
+    public static boolean ownedBy(Map<String, String> labels, String installation) {
+        return labels != null
+                && MANAGED_BY_VALUE.equals(labels.get(MANAGED_BY))
+                && installation.equals(labels.get(INSTALLATION));
+    }
+
+    /** What an object of another owner carries, for a Message: its managed-by, installation and job labels. */
+    public static String ownerOf(Map<String, String> labels) {
+        if (labels == null || labels.isEmpty()) {
+            return "no labels";
+        }
+        return MANAGED_BY + "=" + labels.getOrDefault(MANAGED_BY, "") + ", " + INSTALLATION + "="
+                + labels.getOrDefault(INSTALLATION, "") + ", " + JOB + "=" + labels.getOrDefault(JOB, "");
+    }
+
+    /** The label selector of this installation's objects. */
+    public static String selector(String installation) {
+        return MANAGED_BY + "=" + MANAGED_BY_VALUE + "," + INSTALLATION + "=" + installation;
     }
 }

@@ -99,14 +99,20 @@ public final class SimHarness implements AutoCloseable {
                 config.informerResync(),
                 scheduler,
                 config.pollInterval(),
-                config.inventoryInterval());
+                config.inventoryInterval(),
+                config.ownership());
         io.falcon.executor.gke.WorkloadPolicies workloadPolicies =
                 new io.falcon.executor.gke.WorkloadPolicies(resourcePoliciesClient);
-        gkeApi =
-                new GkeClusterApi(gke, new ReservationLookup(reservationsClient), workloadPolicies, config.scaleDown());
+        gkeApi = new GkeClusterApi(
+                gke,
+                new ReservationLookup(reservationsClient),
+                workloadPolicies,
+                config.scaleDown(),
+                config.ownership());
         edgeApi = new KubernetesEdgeApi(
                 edges,
-                new JobRenderer(config.namespace(), config.finishedJobTtl(), config.logCopyInterval()),
+                new JobRenderer(
+                        config.namespace(), config.finishedJobTtl(), config.logCopyInterval(), config.ownership()),
                 config.namespace(),
                 reconciler::watch);
         nodePools = new NodePoolManager(
@@ -114,7 +120,7 @@ public final class SimHarness implements AutoCloseable {
         nodePools.start();
         reconciler.onNodeReady(nodePools::nudge);
         workloadPolicies.onInsertDone(nodePools::nudge);
-        jobs = new JobDriver(edgeApi, sink, events);
+        jobs = new JobDriver(edgeApi, sink, events, config.ownership());
         dispatcher = new CommandDispatcher(nodePools, jobs, reconciler);
     }
 

@@ -57,7 +57,8 @@ public record SchedulerConfig(
                         java.time.ZoneId.of(values.get(SchedulerKeys.MESSAGE_TIME_ZONE)),
                         values.get(SchedulerKeys.MOVE_GAIN),
                         values.get(SchedulerKeys.MOVE_INTERVAL),
-                        values.get(SchedulerKeys.OBSERVATION_SLACK)));
+                        values.get(SchedulerKeys.OBSERVATION_SLACK),
+                        values.get(SharedKeys.INSTALLATION)));
     }
 
     /** Only the supply modes that linger: zero (the default) means the pool is deleted at once. */

@@ -152,9 +152,10 @@ final class SimExecutor {
         seenJobs.clear();
         seenPods.clear();
         goneJobs.clear();
-        PoolReconciler reconciler = new PoolReconciler(SETTINGS, events, rnd::nextDouble);
+        PoolReconciler reconciler =
+                new PoolReconciler(SETTINGS, events, rnd::nextDouble, io.falcon.executor.core.Ownership.DEFAULT);
         pools = new NodePoolDriver(fleet, fleet, reconciler, this::emit, events);
-        jobs = new JobDriver(fleet, this::emit, events);
+        jobs = new JobDriver(fleet, this::emit, events, io.falcon.executor.core.Ownership.DEFAULT);
         reports = new JobReports(events, Duration.ofMinutes(2));
         // The clusters registry is read from its beginning: informers and a first inventory of every cluster.
         registry.get().forEach(this::discover);

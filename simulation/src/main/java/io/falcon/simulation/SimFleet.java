@@ -123,6 +123,9 @@ final class SimFleet implements GkeApi, EdgeApi {
     record Refused(Outage outage, String falconJobId, Instant at) {}
 
     private final Map<String, Outage> outages = new HashMap<>();
+    /** The installation the simulated Falcon is (its labels on what it creates). */
+    private final io.falcon.executor.core.Ownership ownership = io.falcon.executor.core.Ownership.DEFAULT;
+
     /** The production events of {@link Reality}, drawn on a stream of their own. */
     private Reality reality = Reality.NONE;
 
@@ -159,6 +162,9 @@ final class SimFleet implements GkeApi, EdgeApi {
         final Map<String, String> labels;
         final Optional<String> reservation;
         final Instant createdAt;
+        /** The job id its node metadata names (falcon-job-id): the job that asked for it. */
+        String creatorJobId = "";
+
         Instant visibleAt;
         PoolStatus status = PoolStatus.PROVISIONING;
         String statusMessage = "";
@@ -537,7 +543,7 @@ final class SimFleet implements GkeApi, EdgeApi {
                     ApiException.Kind.PERMANENT,
                     "RESOURCE_EXHAUSTED: reservation " + reservation.get() + " does not have enough free capacity");
         }
-        Map<String, String> labels = new HashMap<>(FalconLabels.of(command.jobId(), command.topology()));
+        Map<String, String> labels = new HashMap<>(ownership.labels(command.jobId(), command.topology()));
         Pool pool = new Pool(
                 cluster,
                 command.nodePoolName(),
@@ -545,6 +551,7 @@ final class SimFleet implements GkeApi, EdgeApi {
                 labels,
                 reservation,
                 Instant.ofEpochSecond(createdAt.getEpochSecond()));
+        pool.creatorJobId = command.jobId();
         boolean flex = command.supplyMode() == null || command.supplyMode() == SupplyMode.FLEX_START;
         pool.visibleAt = flex ? loop.now().plusSeconds(rnd.nextInt(90)) : loop.now();
         pool.fromZero = flex;
@@ -913,7 +920,13 @@ final class SimFleet implements GkeApi, EdgeApi {
 
     private PoolInfo info(Pool pool) {
         return new PoolInfo(
-                pool.name, pool.status, pool.statusMessage, pool.labels, Optional.of(pool.createdAt), pool.hosts);
+                pool.name,
+                pool.status,
+                pool.statusMessage,
+                pool.labels,
+                Optional.of(pool.createdAt),
+                pool.hosts,
+                Optional.of(pool.creatorJobId).filter(id -> !id.isEmpty()));
     }
 
     // ---- EdgeApi ----
@@ -1000,9 +1013,11 @@ final class SimFleet implements GkeApi, EdgeApi {
     }
 
     @Override
-    public Optional<String> jobUid(ClusterTarget cluster, String name) {
+    public Optional<FoundJob> findJob(ClusterTarget cluster, String name) {
         maybeFail("jobs.get");
-        return Optional.ofNullable(jobs.get(key(cluster, name))).map(j -> j.uid);
+        return Optional.ofNullable(jobs.get(key(cluster, name)))
+                .map(j ->
+                        new FoundJob(j.name, j.uid, ownership.labels(j.falconJobId, null), Optional.of(j.falconJobId)));
     }
 
     @Override
@@ -1154,7 +1169,7 @@ final class SimFleet implements GkeApi, EdgeApi {
                 job.name,
                 job.uid,
                 annotations,
-                FalconLabels.of(job.falconJobId, null),
+                io.falcon.executor.core.Ownership.DEFAULT.labels(job.falconJobId, null),
                 Optional.of(job.createdAt),
                 false,
                 job.conditions,

@@ -122,8 +122,8 @@ class SpecToPodPropertyTest {
                 Meta.of("property", NOW),
                 request.id(),
                 CLUSTER,
-                ResourceNames.nodePool(request.id()),
-                ResourceNames.k8sJob(request.id()),
+                ResourceNames.nodePool(ResourceNames.DEFAULT_INSTALLATION, request.id()),
+                ResourceNames.k8sJob(ResourceNames.DEFAULT_INSTALLATION, request.id()),
                 request.tpuType().wireName(),
                 request.topology().text(),
                 request.spec());
@@ -152,7 +152,8 @@ class SpecToPodPropertyTest {
                 .isEqualTo(Map.of(
                         JobRenderer.SELECTOR_ACCELERATOR, request.tpuType().acceleratorLabel(),
                         JobRenderer.SELECTOR_TOPOLOGY, request.topology().text(),
-                        JobRenderer.SELECTOR_NODE_POOL, ResourceNames.nodePool(request.id())));
+                        JobRenderer.SELECTOR_NODE_POOL,
+                                ResourceNames.nodePool(ResourceNames.DEFAULT_INSTALLATION, request.id())));
         assertThat(pod.getTolerations()).hasSize(1);
         assertThat(pod.getTolerations().get(0).getKey()).isEqualTo(JobRenderer.TPU_RESOURCE);
         for (Volume volume : pod.getVolumes()) {

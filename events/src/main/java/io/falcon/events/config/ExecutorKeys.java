@@ -129,6 +129,7 @@ public final class ExecutorKeys {
                     SharedKeys.KAFKA_BOOTSTRAP_SERVERS,
                     SharedKeys.OPS_PORT,
                     SharedKeys.INSTANCE_ID,
+                    SharedKeys.INSTALLATION,
                     GROUP_ID,
                     CREDENTIALS,
                     GKE_ENDPOINT,

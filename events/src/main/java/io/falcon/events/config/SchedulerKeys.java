@@ -150,6 +150,7 @@ public final class SchedulerKeys {
                     SharedKeys.KAFKA_REPLICATION_FACTOR,
                     SharedKeys.OPS_PORT,
                     SharedKeys.INSTANCE_ID,
+                    SharedKeys.INSTALLATION,
                     APPLICATION_ID,
                     STATE_DIR,
                     STREAM_THREADS,

@@ -47,5 +47,15 @@ public final class SharedKeys {
                     + " a restarted instance with the same name takes its partitions back at once; unique among the"
                     + " running instances of a component (k8s: the pod name)");
 
+    public static final Setting<String> INSTALLATION = withDefault(
+            "falcon.installation",
+            SettingType.TEXT,
+            io.falcon.events.ResourceNames.DEFAULT_INSTALLATION,
+            Validator.matching("[a-z]([a-z0-9-]{0,18}[a-z0-9])?", "a DNS label of at most 20 characters"),
+            "this Falcon's name on the edge clusters: its node pools, Kubernetes Jobs and pods carry the label"
+                    + " falcon-installation with it, their names hash it, and it touches nothing without that label;"
+                    + " the scheduler and the executor of one Falcon must have the same; two Falcons that share an"
+                    + " edge cluster must differ");
+
     private SharedKeys() {}
 }

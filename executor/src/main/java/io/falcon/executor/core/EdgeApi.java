@@ -2,6 +2,7 @@ package io.falcon.executor.core;
 
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorCommand.EnsureJob;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -23,8 +24,19 @@ public interface EdgeApi {
      */
     String createJob(ClusterTarget cluster, EnsureJob command);
 
-    /** The uid of the Job of that name, if it exists. */
-    Optional<String> jobUid(ClusterTarget cluster, String name);
+    /**
+     * A Kubernetes Job found by name: its uid, and what says whose it is (see {@link Ownership}).
+     *
+     * @param jobId the Falcon job id its falcon.io/job-id annotation names, if any
+     */
+    record FoundJob(String name, String uid, Map<String, String> labels, Optional<String> jobId) {
+        public FoundJob {
+            labels = Map.copyOf(labels);
+        }
+    }
+
+    /** The Job of that name, if it exists. */
+    Optional<FoundJob> findJob(ClusterTarget cluster, String name);
 
     /** Deletes the Job (background propagation: its pods are deleted by Kubernetes); false when it did not exist. */
     boolean deleteJob(ClusterTarget cluster, String name);

@@ -29,13 +29,20 @@ public interface GkeApi {
      * One node pool as GKE reports it. createdAt is Falcon's falcon-created-at label (when it asked for the pool);
      * expectedHosts the pool's node count.
      */
+    /**
+     * A node pool as GKE shows it.
+     *
+     * @param labels its resource labels (Falcon's ownership labels among them)
+     * @param creatorJobId the job id its node metadata names ({@code falcon-job-id}), unsanitized, if any
+     */
     record PoolInfo(
             String name,
             PoolStatus status,
             String statusMessage,
             Map<String, String> labels,
             Optional<Instant> createdAt,
-            int expectedHosts) {
+            int expectedHosts,
+            Optional<String> creatorJobId) {
         public PoolInfo {
             labels = Map.copyOf(labels);
         }

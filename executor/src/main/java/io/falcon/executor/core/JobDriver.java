@@ -13,7 +13,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Carries out EnsureJob and EnsureJobDeleted over {@link EdgeApi}, one attempt per command and nothing kept in
  * memory: a retry is the scheduler's re-sent command, never a timer here that a restart would lose (and that could
- * create a Job after the task was aborted). "Already exists" on create and "not found" on delete are success.
+ * create a Job after the task was aborted). "Already exists" on create and "not found" on delete are success, for
+ * a Job this installation made for the job ({@link Ownership}): one of another owner under the name is never adopted
+ * nor deleted.
  */
 public final class JobDriver {
     private static final Logger log = LoggerFactory.getLogger(JobDriver.class);
@@ -21,11 +23,13 @@ public final class JobDriver {
     private final EdgeApi edges;
     private final EventSink sink;
     private final Events events;
+    private final Ownership ownership;
 
-    public JobDriver(EdgeApi edges, EventSink sink, Events events) {
+    public JobDriver(EdgeApi edges, EventSink sink, Events events, Ownership ownership) {
         this.edges = edges;
         this.sink = sink;
         this.events = events;
+        this.ownership = ownership;
     }
 
     /**
@@ -78,7 +82,9 @@ public final class JobDriver {
     private void seenBefore(EnsureJob command) {
         Optional<String> uid;
         try {
-            uid = edges.jobUid(command.cluster(), command.k8sJobName());
+            uid = edges.findJob(command.cluster(), command.k8sJobName())
+                    .filter(found -> ownership.ownsJob(found, command.jobId()))
+                    .map(EdgeApi.FoundJob::uid);
         } catch (ApiException e) {
             log.warn("job look-up failed ({}), the scheduler will ask again: {}", e.kind(), e.getMessage());
             return;
@@ -100,12 +106,21 @@ public final class JobDriver {
     }
 
     private void existing(EnsureJob command) {
-        Optional<String> uid;
+        Optional<EdgeApi.FoundJob> found;
         try {
-            uid = edges.jobUid(command.cluster(), command.k8sJobName());
+            found = edges.findJob(command.cluster(), command.k8sJobName());
         } catch (ApiException e) {
-            uid = Optional.empty();
+            found = Optional.empty();
         }
+        if (found.isPresent() && !ownership.ownsJob(found.get(), command.jobId())) {
+            String message = "a Kubernetes Job named " + command.k8sJobName() + " already exists on cluster "
+                    + command.cluster().clusterId() + " and is not this job's ("
+                    + Ownership.ownerOf(found.get().labels(), found.get().jobId()) + "): Falcon leaves it alone";
+            log.warn("{}", message);
+            sink.emit(events.jobSubmitFailed(command.jobId(), command.cluster(), command.k8sJobName(), message, false));
+            return;
+        }
+        Optional<String> uid = found.map(EdgeApi.FoundJob::uid);
         if (uid.isPresent()) {
             log.info("job already exists uid={}", uid.get());
             sink.emit(events.jobSubmitted(command.jobId(), command.cluster(), command.k8sJobName(), uid.get()));
@@ -161,7 +176,18 @@ public final class JobDriver {
         try (var ignored = Mdc.of(
                 "job", command.jobId(), "cluster", command.cluster().clusterId(), "k8sJob", command.k8sJobName())) {
             try {
-                boolean existed = edges.deleteJob(command.cluster(), command.k8sJobName());
+                Optional<EdgeApi.FoundJob> found = edges.findJob(command.cluster(), command.k8sJobName());
+                if (found.isPresent() && !ownership.ownsJob(found.get())) {
+                    // Someone else's Job under this name: this installation's is not there. Left alone, and its
+                    // pods are not this job's to wait for.
+                    log.warn(
+                            "job {} is not this installation's ({}): not deleted; this job's Job is gone",
+                            command.k8sJobName(),
+                            Ownership.ownerOf(found.get().labels(), found.get().jobId()));
+                    sink.emit(events.jobDeleted(command.jobId(), command.cluster(), command.k8sJobName()));
+                    return;
+                }
+                boolean existed = found.isPresent() && edges.deleteJob(command.cluster(), command.k8sJobName());
                 log.info(existed ? "job deleted" : "job already gone");
             } catch (ApiException e) {
                 if (!e.is(ApiException.Kind.NOT_FOUND)) {

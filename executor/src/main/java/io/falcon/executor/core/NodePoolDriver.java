@@ -1,6 +1,5 @@
 package io.falcon.executor.core;
 
-import io.falcon.events.ResourceNames;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorCommand.EnsureNodePool;
 import io.falcon.events.executor.ExecutorCommand.EnsureNodePoolDeleted;
@@ -264,14 +263,17 @@ public final class NodePoolDriver {
     /** Lists the cluster's pools and reports the falcon-* ones (the scheduler decides what is an orphan). */
     public void inventory(ClusterTarget cluster) {
         List<GkeApi.PoolInfo> pools = gke.listPools(cluster);
-        sink.emit(events.nodePoolInventory(cluster, observe(pools)));
+        sink.emit(events.nodePoolInventory(cluster, observe(pools, reconciler.ownership())));
     }
 
-    /** The falcon-* pools as the inventory reports them (pure). */
-    public static List<ExecutorEvent.ObservedPool> observe(List<GkeApi.PoolInfo> pools) {
+    /**
+     * The pools of this installation as the inventory reports them (pure): by their ownership labels, never by name,
+     * so that the scheduler's orphan sweep never sees (and so never deletes) another team's or another Falcon's pool.
+     */
+    public static List<ExecutorEvent.ObservedPool> observe(List<GkeApi.PoolInfo> pools, Ownership ownership) {
         List<ExecutorEvent.ObservedPool> observed = new ArrayList<>();
         for (GkeApi.PoolInfo pool : pools) {
-            if (ResourceNames.isFalconNodePool(pool.name())) {
+            if (ownership.ownsPool(pool)) {
                 observed.add(new ExecutorEvent.ObservedPool(
                         pool.name(),
                         pool.status().name(),

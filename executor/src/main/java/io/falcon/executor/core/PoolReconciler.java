@@ -153,10 +153,12 @@ public final class PoolReconciler {
     private final Events events;
     private final Backoff backoff;
     private final DoubleSupplier random;
+    private final Ownership ownership;
 
-    public PoolReconciler(Settings settings, Events events, DoubleSupplier random) {
+    public PoolReconciler(Settings settings, Events events, DoubleSupplier random, Ownership ownership) {
         this.settings = settings;
         this.events = events;
+        this.ownership = ownership;
         Duration max = settings.maxBackoff().compareTo(settings.pollInterval()) < 0
                 ? settings.pollInterval()
                 : settings.maxBackoff();
@@ -198,6 +200,11 @@ public final class PoolReconciler {
 
     // ---- decisions ----
 
+    /** What proves a pool is this installation's. */
+    public Ownership ownership() {
+        return ownership;
+    }
+
     public Step decide(PoolTask task, Facts facts, Instant now) {
         return task.kind() == PoolTask.Kind.CREATE ? decideCreate(task, facts, now) : decideDelete(task, facts, now);
     }
@@ -209,6 +216,18 @@ public final class PoolReconciler {
             return new Step(retryLater(task, failed.error(), now), List.of());
         }
         if (facts.pool() instanceof Lookup.Found<GkeApi.PoolInfo> found) {
+            if (!ownership.ownsPool(found.value())) {
+                // Someone else's pool under this name (another team's, another Falcon's): never adopted. The job
+                // fails with what the pool says of its owner; its deletion leaves the pool alone (decideDelete).
+                return fail(
+                        task.with(b -> b.lastSeen = "node pool of another owner"),
+                        false,
+                        "a node pool named " + task.pool() + " already exists on cluster "
+                                + task.cluster().clusterId() + " and is not this job's ("
+                                + Ownership.ownerOf(
+                                        found.value().labels(), found.value().creatorJobId())
+                                + "): Falcon leaves it alone");
+            }
             return createSeen(task, found.value(), facts, now);
         }
         // Absent.
@@ -389,6 +408,18 @@ public final class PoolReconciler {
     private Step decideDelete(PoolTask task, Facts facts, Instant now) {
         if (facts.pool() instanceof Lookup.Failed<GkeApi.PoolInfo> failed) {
             return new Step(retryLater(task, failed.error(), now), List.of());
+        }
+        if (facts.pool() instanceof Lookup.Found<GkeApi.PoolInfo> found && !ownership.ownsPool(found.value())) {
+            // Not this installation's: this job's pool is not there, and the one that is stays as it is.
+            return new Step(
+                    task.with(b -> {
+                        b.done = true;
+                        b.lastSeen = "node pool of another owner ("
+                                + Ownership.ownerOf(
+                                        found.value().labels(), found.value().creatorJobId())
+                                + "), left alone";
+                    }),
+                    List.of(new Effect.Emit(events.nodePoolDeleted(task.jobId(), task.cluster(), task.pool()))));
         }
         if (facts.pool() instanceof Lookup.Missing<GkeApi.PoolInfo>) {
             if (withinGrace(task, now) || (!task.seen() && recentCreate(facts, now))) {

@@ -28,11 +28,15 @@ public final class GkeClusterApi implements GkeApi {
     private final WorkloadPolicies workloadPolicies;
     private final NodePoolSpec.ScaleDown scaleDown;
 
+    private final io.falcon.executor.core.Ownership ownership;
+
     public GkeClusterApi(
             ClusterManagerClient gke,
             ReservationLookup reservations,
             WorkloadPolicies workloadPolicies,
-            NodePoolSpec.ScaleDown scaleDown) {
+            NodePoolSpec.ScaleDown scaleDown,
+            io.falcon.executor.core.Ownership ownership) {
+        this.ownership = ownership;
         this.gke = gke;
         this.reservations = reservations;
         this.workloadPolicies = workloadPolicies;
@@ -61,7 +65,7 @@ public final class GkeClusterApi implements GkeApi {
     public String createPool(ClusterTarget cluster, EnsureNodePool command, Instant createdAt) {
         NodePool spec;
         try {
-            spec = NodePoolSpec.render(command, scaleDown);
+            spec = NodePoolSpec.render(command, scaleDown, ownership);
         } catch (NodePoolSpec.InvalidNodePoolException e) {
             throw new ApiException(ApiException.Kind.INVALID, e.getMessage(), e);
         }
@@ -188,7 +192,11 @@ public final class GkeClusterApi implements GkeApi {
             case ERROR -> PoolStatus.ERROR;
             default -> PoolStatus.UNKNOWN;
         };
-        return new PoolInfo(pool.getName(), status, pool.getStatusMessage(), labels, createdAt, expectedHosts(pool));
+        Optional<String> creator = Optional.ofNullable(
+                        pool.getConfig().getMetadataMap().get(FalconLabels.METADATA_JOB_ID))
+                .filter(id -> !id.isEmpty());
+        return new PoolInfo(
+                pool.getName(), status, pool.getStatusMessage(), labels, createdAt, expectedHosts(pool), creator);
     }
 
     /** Hosts a pool should have: its initial node count, else one per 4 chips of its topology, else 1 (pure). */

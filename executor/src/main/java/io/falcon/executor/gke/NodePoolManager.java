@@ -39,7 +39,8 @@ public final class NodePoolManager implements AutoCloseable {
             Duration inventoryInterval,
             Duration maxBackoff,
             int deleteFailuresReported,
-            NodePoolSpec.ScaleDown scaleDown) {
+            NodePoolSpec.ScaleDown scaleDown,
+            io.falcon.executor.core.Ownership ownership) {
         public Settings {
             Objects.requireNonNull(createTimeout, "createTimeout");
             Objects.requireNonNull(pollInterval, "pollInterval");
@@ -56,7 +57,8 @@ public final class NodePoolManager implements AutoCloseable {
                     config.inventoryInterval(),
                     config.maxBackoff(),
                     config.deleteFailuresReported(),
-                    config.scaleDown());
+                    config.scaleDown(),
+                    config.ownership());
         }
 
         public PoolReconciler.Settings reconciler() {
@@ -100,7 +102,8 @@ public final class NodePoolManager implements AutoCloseable {
                 new PoolReconciler(
                         settings.reconciler(),
                         events,
-                        () -> ThreadLocalRandom.current().nextDouble()),
+                        () -> ThreadLocalRandom.current().nextDouble(),
+                        settings.ownership()),
                 sink,
                 events);
         this.scheduler = scheduler;

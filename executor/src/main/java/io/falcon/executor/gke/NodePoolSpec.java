@@ -83,10 +83,15 @@ public final class NodePoolSpec {
     }
 
     public static NodePool render(EnsureNodePool command) {
-        return render(command, ScaleDown.DEFAULT);
+        return render(command, ScaleDown.DEFAULT, io.falcon.executor.core.Ownership.DEFAULT);
     }
 
     public static NodePool render(EnsureNodePool command, ScaleDown scaleDown) {
+        return render(command, scaleDown, io.falcon.executor.core.Ownership.DEFAULT);
+    }
+
+    public static NodePool render(
+            EnsureNodePool command, ScaleDown scaleDown, io.falcon.executor.core.Ownership ownership) {
         TpuSlice slice = slice(command);
         TpuTopology topology = slice.topology();
         if (command.nodePoolName() == null || !command.nodePoolName().matches("[a-z]([-a-z0-9]{0,38}[a-z0-9])?")) {
@@ -94,7 +99,7 @@ public final class NodePoolSpec {
                     + "' (lowercase letters, digits, '-', at most 40, starting with a letter)");
         }
         SupplyMode mode = supplyMode(command);
-        Map<String, String> labels = FalconLabels.of(command.jobId(), topology.text());
+        Map<String, String> labels = ownership.labels(command.jobId(), topology.text());
 
         NodeConfig.Builder config = NodeConfig.newBuilder()
                 .setMachineType(slice.machineType())

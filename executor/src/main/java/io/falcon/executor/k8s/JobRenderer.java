@@ -58,6 +58,8 @@ public final class JobRenderer {
     private final java.time.Duration ttlAfterFinished;
     private final java.time.Duration logCopyInterval;
 
+    private final io.falcon.executor.core.Ownership ownership;
+
     public JobRenderer(String namespace) {
         this(namespace, DEFAULT_TTL);
     }
@@ -72,6 +74,16 @@ public final class JobRenderer {
 
     /** @param logCopyInterval how often the running pod's log is copied whole to the bucket (at least 1 s) */
     public JobRenderer(String namespace, java.time.Duration ttlAfterFinished, java.time.Duration logCopyInterval) {
+        this(namespace, ttlAfterFinished, logCopyInterval, io.falcon.executor.core.Ownership.DEFAULT);
+    }
+
+    /** @param ownership whose labels the Job, its pods and Service carry */
+    public JobRenderer(
+            String namespace,
+            java.time.Duration ttlAfterFinished,
+            java.time.Duration logCopyInterval,
+            io.falcon.executor.core.Ownership ownership) {
+        this.ownership = ownership;
         this.namespace = namespace;
         this.ttlAfterFinished = ttlAfterFinished;
         this.logCopyInterval = logCopyInterval;
@@ -127,7 +139,7 @@ public final class JobRenderer {
 
         // one pod per VM of the slice, each asking for all of its VM's chips
         int pods = slice.vms();
-        Map<String, String> labels = FalconLabels.of(command.jobId(), topology.text());
+        Map<String, String> labels = ownership.labels(command.jobId(), topology.text());
         Map<String, String> podLabels = new LinkedHashMap<>(labels);
         podLabels.put(FalconLabels.K8S_JOB, command.k8sJobName());
 
@@ -253,7 +265,7 @@ public final class JobRenderer {
                 .withNewMetadata()
                 .withName(command.k8sJobName())
                 .withNamespace(namespace)
-                .withLabels(FalconLabels.of(command.jobId(), slice.topology().text()))
+                .withLabels(ownership.labels(command.jobId(), slice.topology().text()))
                 .endMetadata()
                 .withNewSpec()
                 .withClusterIP("None")

@@ -71,6 +71,8 @@ public final class JobStatusReconciler implements AutoCloseable {
      * @param inventoryInterval how often the Falcon Jobs of every watched cluster are reported (JobInventory), for
      *     the scheduler's sweep of Jobs whose task ended or is unknown
      */
+    private final io.falcon.executor.core.Ownership ownership;
+
     public JobStatusReconciler(
             EdgeClusterClients clusters,
             String namespace,
@@ -81,7 +83,9 @@ public final class JobStatusReconciler implements AutoCloseable {
             Duration resync,
             ScheduledExecutorService scheduler,
             Duration recheckInterval,
-            Duration inventoryInterval) {
+            Duration inventoryInterval,
+            io.falcon.executor.core.Ownership ownership) {
+        this.ownership = ownership;
         this.clusters = clusters;
         this.namespace = namespace;
         this.sink = sink;
@@ -112,10 +116,12 @@ public final class JobStatusReconciler implements AutoCloseable {
                     .jobs()
                     .inNamespace(namespace)
                     .withLabel(FalconLabels.MANAGED_BY, FalconLabels.MANAGED_BY_VALUE)
+                    .withLabel(FalconLabels.INSTALLATION, ownership.installation())
                     .runnableInformer(resyncMs);
             SharedIndexInformer<Pod> pods = client.pods()
                     .inNamespace(namespace)
                     .withLabel(FalconLabels.MANAGED_BY, FalconLabels.MANAGED_BY_VALUE)
+                    .withLabel(FalconLabels.INSTALLATION, ownership.installation())
                     .runnableInformer(resyncMs);
             // Nodes of every pool (the GKE pool label; a falcon-* prefix cannot be selected): a pool's last node
             // turning Ready steps its creation at once instead of at the next poll (up to the poll interval later).
@@ -131,7 +137,7 @@ public final class JobStatusReconciler implements AutoCloseable {
             nodes.start();
             log.info(
                     "watching jobs and pods with {} on cluster {} ({})",
-                    FalconLabels.selector(),
+                    ownership.selector(),
                     cluster.clusterId(),
                     cluster.resourceName());
         }
@@ -163,10 +169,10 @@ public final class JobStatusReconciler implements AutoCloseable {
             public void onDelete(Node node, boolean unknownFinalState) {}
 
             private void tell(Node node) {
-                String pool = node.getMetadata().getLabels() == null
-                        ? null
-                        : node.getMetadata().getLabels().get(KubernetesEdgeApi.NODE_POOL_LABEL);
-                if (pool != null && io.falcon.events.ResourceNames.isFalconNodePool(pool)) {
+                java.util.Map<String, String> labels = node.getMetadata().getLabels();
+                String pool = labels == null ? null : labels.get(KubernetesEdgeApi.NODE_POOL_LABEL);
+                // a node of one of this installation's pools: they carry its labels (the pool's node labels)
+                if (pool != null && FalconLabels.ownedBy(labels, ownership.installation())) {
                     try {
                         nodeReady.accept(cluster, pool);
                     } catch (RuntimeException e) {

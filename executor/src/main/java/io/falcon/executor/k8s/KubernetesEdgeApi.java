@@ -203,7 +203,7 @@ public final class KubernetesEdgeApi implements EdgeApi {
     }
 
     @Override
-    public Optional<String> jobUid(ClusterTarget cluster, String name) {
+    public Optional<FoundJob> findJob(ClusterTarget cluster, String name) {
         Job job = call(
                 cluster,
                 client -> client.batch()
@@ -213,7 +213,13 @@ public final class KubernetesEdgeApi implements EdgeApi {
                         .withName(name)
                         .get());
         onJobCreated.accept(cluster);
-        return Optional.ofNullable(job).map(j -> j.getMetadata().getUid());
+        return Optional.ofNullable(job)
+                .map(j -> new FoundJob(
+                        j.getMetadata().getName(),
+                        j.getMetadata().getUid(),
+                        Optional.ofNullable(j.getMetadata().getLabels()).orElse(java.util.Map.of()),
+                        Optional.ofNullable(j.getMetadata().getAnnotations())
+                                .map(a -> a.get(FalconLabels.ANNOTATION_JOB_ID))));
     }
 
     /**

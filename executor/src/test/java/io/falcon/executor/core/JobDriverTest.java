@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 class JobDriverTest {
     private final RecordingSink sink = new RecordingSink();
     private final FakeEdge edge = new FakeEdge();
-    private final JobDriver driver =
-            new JobDriver(edge, sink, new Events("executor", Clock.fixed(Fixtures.T0, ZoneOffset.UTC)));
+    private final JobDriver driver = new JobDriver(
+            edge, sink, new Events("executor", Clock.fixed(Fixtures.T0, ZoneOffset.UTC)), Ownership.DEFAULT);
     /** v7x 2x2x4: a slice of four VMs. */
     private final EnsureJob command = Fixtures.ensureJob("job-1", "2x2x4", Fixtures.spec());
 
@@ -112,8 +112,32 @@ class JobDriverTest {
         assertThat(sink.of(ExecutorEvent.JobDeleted.class, "job-1")).hasSize(1);
     }
 
+    @Test
+    void aJobOfAnotherOwnerUnderTheNameIsNeitherAdoptedNorDeleted() {
+        edge.uid = Optional.of("uid-other");
+        edge.foreign = true;
+        driver.ensure(command);
+        assertThat(sink.all()).singleElement().isInstanceOfSatisfying(ExecutorEvent.JobSubmitFailed.class, f -> {
+            assertThat(f.retryable()).isFalse();
+            assertThat(f.message())
+                    .contains("a Kubernetes Job named falcon-job-1 already exists")
+                    .contains("is not this job's")
+                    .contains("falcon-installation=")
+                    .doesNotContain("uid-other");
+        });
+
+        driver.ensureDeleted(Fixtures.deleteJob("job-1"));
+        assertThat(edge.uid).as("left alone").contains("uid-other");
+        assertThat(sink.of(ExecutorEvent.JobDeleted.class, "job-1"))
+                .as("this job's Job is not there")
+                .hasSize(1);
+    }
+
     private static final class FakeEdge implements EdgeApi {
         Optional<String> uid = Optional.empty();
+        /** The Job under the name is another owner's (another team's, another Falcon's). */
+        boolean foreign;
+
         NodeCount nodes = new NodeCount(0, 0);
         boolean nodesFail;
         int unfinished;
@@ -136,8 +160,10 @@ class JobDriverTest {
         }
 
         @Override
-        public Optional<String> jobUid(ClusterTarget cluster, String name) {
-            return uid;
+        public Optional<FoundJob> findJob(ClusterTarget cluster, String name) {
+            return uid.map(u -> foreign
+                    ? new FoundJob(name, u, java.util.Map.of("app", "someone-else"), Optional.empty())
+                    : new FoundJob(name, u, Ownership.DEFAULT.labels("job-1", null), Optional.of("job-1")));
         }
 
         @Override

@@ -26,19 +26,22 @@ import org.junit.jupiter.api.Test;
 class PoolReconcilerTest {
     private static final Instant T0 = Instant.parse("2026-12-02T10:00:00Z");
     private static final ClusterTarget CLUSTER = new ClusterTarget("c1", "edge", "proj", "us-central1", "v6e", "b");
+    private static final String POOL = io.falcon.events.ResourceNames.nodePool("falcon", "job-1");
+    private static final Map<String, String> OWNED = Ownership.DEFAULT.labels("job-1", "2x2x2");
+    private static final Optional<String> CREATOR = Optional.of("job-1");
     private final PoolReconciler reconciler = new PoolReconciler(
             new PoolReconciler.Settings(
                     Duration.ofMinutes(10), Duration.ofSeconds(10), Duration.ofMinutes(2), Duration.ofMinutes(1)),
             new Events("executor", Clock.fixed(T0, ZoneOffset.UTC)),
-            () -> 0.5);
+            () -> 0.5,
+            Ownership.DEFAULT);
 
     private static EnsureNodePool ensure(SupplyMode mode, Optional<String> reservation) {
-        return new EnsureNodePool(
-                Meta.of("scheduler", T0), "job-1", CLUSTER, "falcon-job-1", "v5p", "2x2x2", mode, reservation);
+        return new EnsureNodePool(Meta.of("scheduler", T0), "job-1", CLUSTER, POOL, "v5p", "2x2x2", mode, reservation);
     }
 
     private static Lookup<GkeApi.PoolInfo> pool(GkeApi.PoolStatus status, Instant createdAt) {
-        return new Lookup.Found<>(new GkeApi.PoolInfo("falcon-job-1", status, "", Map.of(), Optional.of(createdAt), 2));
+        return new Lookup.Found<>(new GkeApi.PoolInfo(POOL, status, "", OWNED, Optional.of(createdAt), 2, CREATOR));
     }
 
     private static Facts facts(Lookup<GkeApi.PoolInfo> pool) {
@@ -118,7 +121,7 @@ class PoolReconcilerTest {
         // forever (issue 19), so the Job is submitted now and WaitingForNode comes from its pods
         PoolTask task = PoolTask.create(ensure(SupplyMode.FLEX_START, Optional.empty()));
         GkeApi.PoolInfo running =
-                new GkeApi.PoolInfo("falcon-job-1", GkeApi.PoolStatus.RUNNING, "", Map.of(), Optional.of(T0), 2);
+                new GkeApi.PoolInfo(POOL, GkeApi.PoolStatus.RUNNING, "", OWNED, Optional.of(T0), 2, CREATOR);
         assertThat(PoolReconciler.wantsNodes(task, running))
                 .as("its nodes are not counted")
                 .isFalse();
@@ -142,19 +145,20 @@ class PoolReconcilerTest {
         assertThat(events(step)).singleElement().isInstanceOfSatisfying(ExecutorEvent.NodePoolCreateFailed.class, f -> {
             assertThat(f.timedOut()).isTrue();
             assertThat(f.timeoutSeconds()).isEqualTo(600);
-            assertThat(f.message()).isEqualTo("node pool falcon-job-1 not RUNNING (node pool PROVISIONING)");
+            assertThat(f.message()).isEqualTo("node pool " + POOL + " not RUNNING (node pool PROVISIONING)");
         });
     }
 
     @Test
     void aPoolInErrorFailsWithGkesMessage() {
         Lookup<GkeApi.PoolInfo> error = new Lookup.Found<>(new GkeApi.PoolInfo(
-                "falcon-job-1",
+                POOL,
                 GkeApi.PoolStatus.ERROR,
                 "Quota 'TPUS_PER_PROJECT' exceeded",
-                Map.of(),
+                OWNED,
                 Optional.of(T0),
-                2));
+                2,
+                CREATOR));
         Step step =
                 reconciler.decide(PoolTask.create(ensure(SupplyMode.ON_DEMAND, Optional.empty())), facts(error), T0);
         assertThat(events(step))
@@ -197,7 +201,7 @@ class PoolReconcilerTest {
 
     @Test
     void aDeletionAsksUntilThePoolIsGone() {
-        PoolTask task = PoolTask.delete("job-1", CLUSTER, "falcon-job-1");
+        PoolTask task = PoolTask.delete("job-1", CLUSTER, POOL);
         Step ask = reconciler.decide(task, facts(pool(GkeApi.PoolStatus.RUNNING, T0)), T0);
         assertThat(ask.effects()).containsExactly(new Effect.DeletePool());
         Step refused = reconciler.afterDelete(
@@ -209,7 +213,7 @@ class PoolReconcilerTest {
 
     @Test
     void anAbsentPoolWithARecentCreateOperationIsNotVisibleYetNotGone() {
-        PoolTask task = PoolTask.delete("job-1", CLUSTER, "falcon-job-1");
+        PoolTask task = PoolTask.delete("job-1", CLUSTER, POOL);
         Facts invisible = new Facts(
                 new Lookup.Missing<>(),
                 Optional.empty(),
@@ -255,7 +259,7 @@ class PoolReconcilerTest {
 
     @Test
     void aDeletionThatKeepsFailingIsReportedOnceAndRetriedOn() {
-        PoolTask task = PoolTask.delete("job-1", CLUSTER, "falcon-job-1");
+        PoolTask task = PoolTask.delete("job-1", CLUSTER, POOL);
         List<ExecutorEvent> reported = new java.util.ArrayList<>();
         for (int i = 0; i < 7; i++) {
             Step step = reconciler.afterDelete(
@@ -273,7 +277,7 @@ class PoolReconcilerTest {
         assertThat(task.done()).isFalse();
         // a "busy" answer (the create operation still runs) is not a failure
         Step busy = reconciler.afterDelete(
-                PoolTask.delete("job-1", CLUSTER, "falcon-job-1"),
+                PoolTask.delete("job-1", CLUSTER, POOL),
                 new RpcOutcome.Refused(ApiException.Kind.FAILED_PRECONDITION, "operation running"),
                 T0);
         assertThat(busy.task().deleteFailures()).isZero();
@@ -286,7 +290,7 @@ class PoolReconcilerTest {
         String capacity = "Reservation 'projects/proj/zones/us-central1-a/reservations/res-a' does not have enough "
                 + "available capacity: requested 2, available 1.";
         Lookup<GkeApi.PoolInfo> failed = new Lookup.Found<>(
-                new GkeApi.PoolInfo("falcon-job-1", GkeApi.PoolStatus.ERROR, capacity, Map.of(), Optional.of(T0), 2));
+                new GkeApi.PoolInfo(POOL, GkeApi.PoolStatus.ERROR, capacity, OWNED, Optional.of(T0), 2, CREATOR));
         Step step = reconciler.decide(
                 PoolTask.create(ensure(SupplyMode.RESERVATION, Optional.of("res-a"))), facts(failed), T0);
         assertThat(events(step)).singleElement().isInstanceOfSatisfying(ExecutorEvent.ReservationShort.class, r -> {
@@ -301,12 +305,13 @@ class PoolReconcilerTest {
                 reconciler.decide(PoolTask.create(ensure(SupplyMode.ON_DEMAND, Optional.empty())), facts(failed), T0);
         assertThat(events(onDemand)).singleElement().isInstanceOf(ExecutorEvent.NodePoolCreateFailed.class);
         Lookup<GkeApi.PoolInfo> quota = new Lookup.Found<>(new GkeApi.PoolInfo(
-                "falcon-job-1",
+                POOL,
                 GkeApi.PoolStatus.ERROR,
                 "RESOURCE_EXHAUSTED: Quota 'TPUS_PER_PROJECT' exceeded for reservation res-a",
-                Map.of(),
+                OWNED,
                 Optional.of(T0),
-                2));
+                2,
+                CREATOR));
         Step quotaStep = reconciler.decide(
                 PoolTask.create(ensure(SupplyMode.RESERVATION, Optional.of("res-a"))), facts(quota), T0);
         assertThat(events(quotaStep)).singleElement().isInstanceOf(ExecutorEvent.NodePoolCreateFailed.class);
@@ -398,5 +403,50 @@ class PoolReconcilerTest {
                 .isInstanceOfSatisfying(
                         ExecutorEvent.NodePoolCreateFailed.class,
                         f -> assertThat(f.timedOut()).isTrue());
+    }
+
+    @Test
+    void aPoolOfAnotherOwnerUnderTheNameIsNeverAdoptedAndItsDeletionLeavesItAlone() {
+        List<GkeApi.PoolInfo> strangers = List.of(
+                // another team's pool that happens to have the name, no labels at all
+                new GkeApi.PoolInfo(
+                        POOL, GkeApi.PoolStatus.RUNNING, "", Map.of(), Optional.of(T0), 2, Optional.empty()),
+                // another Falcon installation's
+                new GkeApi.PoolInfo(
+                        POOL,
+                        GkeApi.PoolStatus.RUNNING,
+                        "",
+                        new Ownership("falcon-b").labels("job-1", "2x2x2"),
+                        Optional.of(T0),
+                        2,
+                        CREATOR),
+                // this installation's labels copied by hand, without the job it was made for
+                new GkeApi.PoolInfo(POOL, GkeApi.PoolStatus.RUNNING, "", OWNED, Optional.of(T0), 2, Optional.empty()));
+        for (GkeApi.PoolInfo stranger : strangers) {
+            Step create = reconciler.decide(
+                    PoolTask.create(ensure(SupplyMode.ON_DEMAND, Optional.empty())),
+                    facts(new Lookup.Found<>(stranger)),
+                    T0);
+            assertThat(events(create))
+                    .singleElement()
+                    .isInstanceOfSatisfying(
+                            ExecutorEvent.NodePoolCreateFailed.class,
+                            f -> assertThat(f.message())
+                                    .contains("a node pool named " + POOL + " already exists on cluster c1")
+                                    .contains("is not this job's")
+                                    .contains("Falcon leaves it alone"));
+            assertThat(create.effects()).noneMatch(e -> e instanceof Effect.DeletePool);
+
+            Step delete =
+                    reconciler.decide(PoolTask.delete("job-1", CLUSTER, POOL), facts(new Lookup.Found<>(stranger)), T0);
+            assertThat(delete.effects()).noneMatch(e -> e instanceof Effect.DeletePool);
+            assertThat(events(delete)).singleElement().isInstanceOf(ExecutorEvent.NodePoolDeleted.class);
+            assertThat(delete.task().done()).isTrue();
+        }
+        // and this installation's own pool is adopted and deleted as before
+        assertThat(reconciler
+                        .decide(PoolTask.delete("job-1", CLUSTER, POOL), facts(pool(GkeApi.PoolStatus.RUNNING, T0)), T0)
+                        .effects())
+                .contains(new Effect.DeletePool());
     }
 }

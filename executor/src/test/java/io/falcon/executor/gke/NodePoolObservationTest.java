@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class NodePoolObservationTest {
 
     @Test
-    void inventoryReportsOnlyFalconPoolsWithTheirLabels() {
+    void inventoryReportsOnlyThisInstallationsPoolsByTheirLabelsNeverByName() {
         NodePool falcon = NodePoolSpec.withCreatedAt(
                         NodePoolSpec.render(Fixtures.ensurePool("job-1", "2x2x2", SupplyMode.ON_DEMAND, null)),
                         Fixtures.T0)
@@ -27,19 +27,28 @@ class NodePoolObservationTest {
                 .setName("falcon-stray")
                 .setStatus(NodePool.Status.ERROR)
                 .build();
+        NodePool otherFalcon = NodePoolSpec.render(
+                        Fixtures.ensurePool("job-1", "2x2x2", SupplyMode.ON_DEMAND, null),
+                        NodePoolSpec.ScaleDown.DEFAULT,
+                        new io.falcon.executor.core.Ownership("falcon-b"))
+                .toBuilder()
+                .setName("falcon-job-1-b")
+                .build();
         NodePool system = NodePool.newBuilder()
                 .setName("default-pool")
                 .setStatus(NodePool.Status.RUNNING)
                 .build();
 
-        List<ObservedPool> observed = NodePoolDriver.observe(List.of(falcon, noLabels, system).stream()
-                .map(GkeClusterApi::info)
-                .toList());
+        List<ObservedPool> observed = NodePoolDriver.observe(
+                List.of(falcon, noLabels, otherFalcon, system).stream()
+                        .map(GkeClusterApi::info)
+                        .toList(),
+                io.falcon.executor.core.Ownership.DEFAULT);
 
+        // a falcon-* name without Falcon's labels, and another installation's pool, are not this Falcon's to sweep
         assertThat(observed)
                 .containsExactly(
-                        new ObservedPool("falcon-job-1", "RUNNING", "job-1", "2x2x2", Optional.of(Fixtures.T0)),
-                        new ObservedPool("falcon-stray", "ERROR", "", "", Optional.empty()));
+                        new ObservedPool("falcon-job-1", "RUNNING", "job-1", "2x2x2", Optional.of(Fixtures.T0)));
     }
 
     @Test

@@ -1,6 +1,5 @@
 package io.falcon.scheduler.core;
 
-import io.falcon.events.ResourceNames;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
 import java.time.Instant;
@@ -66,12 +65,12 @@ final class JobEnding {
             case DISPATCHING, RUNNING -> {
                 // A dispatching job keeps its queue's slot until its Kubernetes Job is gone (seed section 4: the slot
                 // is released when pods run or the job ends); then its pool goes to the next job of the queue.
-                String k8sJob = job.k8sJobName().orElse(ResourceNames.k8sJob(job.id()));
+                String k8sJob = job.k8sJobName().orElse(state.settings.k8sJobName(job.id()));
                 Phase next = job.phase() == Phase.DISPATCHING ? Phase.CANCELLING : Phase.ABORTING;
                 ScheduledJob aborting = job.enter(next, now)
                         .withK8sJob(k8sJob)
                         .withWakeAt(Optional.of(now.plus(state.settings.abortRetry())));
-                job.target().ifPresent(t -> out.send(SchedulerState.ensureJobDeleted(aborting, t, now)));
+                job.target().ifPresent(t -> out.send(state.ensureJobDeleted(aborting, t, now)));
                 state.publish(aborting, Status.Aborting, Optional.empty(), Messages.aborting(), now, out);
                 timers.arm(state.jobs.get(job.id()));
             }

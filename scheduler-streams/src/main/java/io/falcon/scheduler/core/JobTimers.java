@@ -106,7 +106,7 @@ final class JobTimers {
                         ScheduledJob again = job.withWakeAt(Optional.of(now.plus(settings.provisioningRetry())));
                         state.store(again, out);
                         out.send(state.ensurePool(again, now));
-                        out.send(SchedulerState.ensureJob(again, now));
+                        out.send(state.ensureJob(again, now));
                         timers.arm(again);
                     }
                 } else if (execution.filter(at -> due(job, at, now)).isPresent()) {
@@ -126,7 +126,7 @@ final class JobTimers {
                     ScheduledJob again =
                             job.askedAgainAt(now).withWakeAt(Optional.of(now.plus(settings.dispatchRetry())));
                     state.store(again, out);
-                    out.send(SchedulerState.ensureJob(again, now));
+                    out.send(state.ensureJob(again, now));
                     timers.arm(again);
                 } else if (due(job, since.plus(settings.submitDeadline()), now)) {
                     ending.end(
@@ -140,7 +140,7 @@ final class JobTimers {
                 } else if (wakeDue) {
                     ScheduledJob again = job.withWakeAt(Optional.of(now.plus(settings.dispatchRetry())));
                     state.store(again, out);
-                    out.send(SchedulerState.ensureJob(again, now));
+                    out.send(state.ensureJob(again, now));
                     timers.arm(again);
                 }
             }
@@ -166,7 +166,7 @@ final class JobTimers {
                 if (wakeDue) {
                     ScheduledJob again = job.withWakeAt(Optional.of(now.plus(settings.abortRetry())));
                     state.store(again, out);
-                    again.target().ifPresent(t -> out.send(SchedulerState.ensureJobDeleted(again, t, now)));
+                    again.target().ifPresent(t -> out.send(state.ensureJobDeleted(again, t, now)));
                     timers.arm(again);
                 }
             }

@@ -1,6 +1,5 @@
 package io.falcon.scheduler.core;
 
-import io.falcon.events.ResourceNames;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.events.executor.SupplyMode;
@@ -13,7 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The sweeps over the executor's inventories (seed error table: orphan pools): a falcon-* pool or Kubernetes Job that
+ * The sweeps over the executor's inventories (seed error table: orphan pools): a pool or Kubernetes Job of this installation (the inventory lists only those: labels, not names) that
  * no live job of this scheduler owns is deleted once it has been seen for the orphan grace, so that a freshly created
  * flex-start pool that GKE shows late is not mistaken for one; a deletion that the inventory of its own location no
  * longer lists is confirmed.
@@ -22,7 +21,7 @@ final class Orphans {
     private final SchedulerState state;
     private final PoolLifecycle pools;
     private final JobDeletions deletions;
-    /** When each unknown falcon-* pool was first reported, for the orphan grace (rebuilt from inventories). */
+    /** When each unknown pool of this installation was first reported, for the orphan grace (rebuilt from inventories). */
     private final Map<NodePool.PoolKey, Instant> orphanPools = new HashMap<>();
     /** When each falcon Job of no known task was first reported, for the orphan grace. */
     private final Map<JobDeletion.Key, Instant> orphanJobs = new HashMap<>();
@@ -40,7 +39,7 @@ final class Orphans {
     }
 
     /**
-     * A falcon-* pool that no job of this scheduler holds or is creating is deleted once it has been seen for the
+     * A pool of this installation that no job of this scheduler holds or is creating is deleted once it has been seen for the
      * orphan grace. A pool being deleted that the inventory of its own location no longer lists is gone.
      */
     void onPoolInventory(ExecutorEvent.NodePoolInventory inventory, Instant now, Decisions out) {
@@ -51,7 +50,9 @@ final class Orphans {
         ClusterTarget here = listed.get();
         Set<NodePool.PoolKey> seen = new HashSet<>();
         for (ExecutorEvent.ObservedPool observed : inventory.pools()) {
-            if (!ResourceNames.isFalconNodePool(observed.name())) {
+            if (observed.falconJob().isEmpty()) {
+                // The executor lists only pools its labels prove this installation's; one without Falcon's job
+                // label is not, whatever its name (an executor of an older release listed by name).
                 continue;
             }
             NodePool.PoolKey key = new NodePool.PoolKey(inventory.clusterId(), observed.name());

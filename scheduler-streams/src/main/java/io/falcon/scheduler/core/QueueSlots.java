@@ -1,6 +1,5 @@
 package io.falcon.scheduler.core;
 
-import io.falcon.events.ResourceNames;
 import io.falcon.events.cdc.ClusterRow;
 import io.falcon.events.decision.Decision;
 import io.falcon.events.executor.ClusterTarget;
@@ -110,7 +109,7 @@ final class QueueSlots {
             timers.arm(state.jobs.get(job.id()));
         } else {
             SupplyDecision supply = SupplyDecision.decide(job.request().supplyMode(), cluster);
-            String poolName = ResourceNames.nodePool(job.id());
+            String poolName = state.settings.nodePoolName(job.id());
             String why = job.request().supplyMode().isPresent()
                     ? "supply_mode=" + supply.mode().wireName() + " was asked for"
                     : supply.reservation()
@@ -160,7 +159,7 @@ final class QueueSlots {
 
     /** The job holds a READY pool now: ask for its Kubernetes Job, and keep asking until it is confirmed. */
     void dispatchOn(ScheduledJob job, NodePool pool, String message, Instant now, Decisions out) {
-        if (!pool.name().equals(ResourceNames.nodePool(job.id()))
+        if (!pool.name().equals(state.settings.nodePoolName(job.id()))
                 && pool.heldBy().filter(job.id()::equals).isEmpty()) {
             out.reused(pool);
         }
@@ -169,9 +168,9 @@ final class QueueSlots {
                 .withTarget(state.currentTarget(job))
                 .withSupplyMode(pool.supplyMode())
                 .withNodePool(pool.name())
-                .withK8sJob(ResourceNames.k8sJob(job.id()))
+                .withK8sJob(state.settings.k8sJobName(job.id()))
                 .withWakeAt(Optional.of(now.plus(state.settings.dispatchRetry())));
-        out.send(SchedulerState.ensureJob(dispatching, now));
+        out.send(state.ensureJob(dispatching, now));
         state.publish(dispatching, Status.Pending, Optional.of(Reason.Dispatching), message, now, out);
         timers.arm(state.jobs.get(job.id()));
     }

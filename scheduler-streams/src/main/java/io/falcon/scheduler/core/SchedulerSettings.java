@@ -43,6 +43,8 @@ import java.util.Map;
  * @param observationSlack a deadline fires only once the executor has reported its job's cluster observed through
  *     the deadline plus this much: the largest difference between the components' clocks plus the time a change
  *     takes to reach the executor's informers
+ * @param installation this Falcon's name on the edge clusters ({@code falcon.installation}): the names of its node
+ *     pools and Kubernetes Jobs hash it with the job id
  */
 public record SchedulerSettings(
         Duration reservationRetry,
@@ -63,7 +65,8 @@ public record SchedulerSettings(
         ZoneId messageZone,
         Duration moveGain,
         Duration moveInterval,
-        Duration observationSlack) {
+        Duration observationSlack,
+        String installation) {
 
     public SchedulerSettings {
         idleLinger = Map.copyOf(idleLinger);
@@ -90,12 +93,22 @@ public record SchedulerSettings(
                 ZoneId.of(SchedulerKeys.MESSAGE_TIME_ZONE.defaultValue()),
                 SchedulerKeys.MOVE_GAIN.defaultValue(),
                 SchedulerKeys.MOVE_INTERVAL.defaultValue(),
-                SchedulerKeys.OBSERVATION_SLACK.defaultValue());
+                SchedulerKeys.OBSERVATION_SLACK.defaultValue(),
+                io.falcon.events.config.SharedKeys.INSTALLATION.defaultValue());
     }
 
     /** How long an idle pool of this supply mode is kept (zero: deleted at once). */
     public Duration idleLinger(SupplyMode mode) {
         return idleLinger.getOrDefault(mode, Duration.ZERO);
+    }
+
+    /** The names of this node pool and Kubernetes Job of a job: {@code ResourceNames} in this installation. */
+    public String nodePoolName(String jobId) {
+        return io.falcon.events.ResourceNames.nodePool(installation, jobId);
+    }
+
+    public String k8sJobName(String jobId) {
+        return io.falcon.events.ResourceNames.k8sJob(installation, jobId);
     }
 
     public SchedulerSettings withPositionUpdates(int n) {
@@ -118,7 +131,8 @@ public record SchedulerSettings(
                 messageZone,
                 moveGain,
                 moveInterval,
-                observationSlack);
+                observationSlack,
+                installation);
     }
 
     public SchedulerSettings withIdleLinger(Map<SupplyMode, Duration> linger) {
@@ -141,7 +155,8 @@ public record SchedulerSettings(
                 messageZone,
                 moveGain,
                 moveInterval,
-                observationSlack);
+                observationSlack,
+                installation);
     }
 
     public SchedulerSettings withPriorityAging(Duration aging) {
@@ -164,7 +179,8 @@ public record SchedulerSettings(
                 messageZone,
                 moveGain,
                 moveInterval,
-                observationSlack);
+                observationSlack,
+                installation);
     }
 
     public SchedulerSettings withTerminalRetention(Duration retention) {
@@ -187,6 +203,7 @@ public record SchedulerSettings(
                 messageZone,
                 moveGain,
                 moveInterval,
-                observationSlack);
+                observationSlack,
+                installation);
     }
 }

@@ -1,7 +1,6 @@
 package io.falcon.scheduler.core;
 
 import io.falcon.events.Meta;
-import io.falcon.events.ResourceNames;
 import io.falcon.events.cdc.ClusterRow;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorCommand;
@@ -182,13 +181,13 @@ final class SchedulerState {
                 reservation);
     }
 
-    static ExecutorCommand.EnsureJob ensureJob(ScheduledJob job, Instant now) {
+    ExecutorCommand.EnsureJob ensureJob(ScheduledJob job, Instant now) {
         return new ExecutorCommand.EnsureJob(
                 meta(now),
                 job.id(),
                 job.target().orElseThrow(),
                 job.nodePoolName().orElseThrow(),
-                job.k8sJobName().orElse(ResourceNames.k8sJob(job.id())),
+                job.k8sJobName().orElse(settings.k8sJobName(job.id())),
                 job.request().tpuType().wireName(),
                 job.request().topology().text(),
                 job.request().spec(),
@@ -196,9 +195,9 @@ final class SchedulerState {
                 job.jobUid());
     }
 
-    static ExecutorCommand.EnsureJobDeleted ensureJobDeleted(ScheduledJob job, ClusterTarget target, Instant now) {
+    ExecutorCommand.EnsureJobDeleted ensureJobDeleted(ScheduledJob job, ClusterTarget target, Instant now) {
         return new ExecutorCommand.EnsureJobDeleted(
-                meta(now), job.id(), target, job.k8sJobName().orElse(ResourceNames.k8sJob(job.id())));
+                meta(now), job.id(), target, job.k8sJobName().orElse(settings.k8sJobName(job.id())));
     }
 
     static Meta meta(Instant now) {

@@ -27,7 +27,7 @@ class FlexStartFromZeroTest {
     private ExecutorEvent.NodePoolWaitingForNodes nodes(String jobId, int registered, int ready) {
         // the informers' count: the Job's pods are Unschedulable on the pool
         return new ExecutorEvent.NodePoolWaitingForNodes(
-                f.meta(), jobId, "c1", "v6e", "falcon-j1", registered, ready, 1, true);
+                f.meta(), jobId, "c1", "v6e", SchedulerFixture.name("j1"), registered, ready, 1, true);
     }
 
     /** j1 dispatched on its flex-start pool and its Job seen, then its pods wait for the pool's nodes. */
@@ -44,8 +44,8 @@ class FlexStartFromZeroTest {
         assertThat(waiting.status()).isEqualTo(Status.Pending);
         assertThat(waiting.reason()).contains(Reason.WaitingForNode);
         assertThat(waiting.message())
-                .isEqualTo(
-                        "node pool falcon-j1 control-plane RUNNING but 0/1 expected node(s) registered (Ready=0)...");
+                .isEqualTo("node pool " + SchedulerFixture.name("j1")
+                        + " control-plane RUNNING but 0/1 expected node(s) registered (Ready=0)...");
         assertThat(waiting.dispatchedAt())
                 .as("the execution clock has not started")
                 .isEmpty();
@@ -59,7 +59,7 @@ class FlexStartFromZeroTest {
         // re-driven: EnsureJob again, which the executor answers with the pool's node count
         assertThat(f.commandsOf(ExecutorCommand.EnsureJob.class).size()).isGreaterThan(ensures);
         assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j1").nodePoolName())
-                .isEqualTo("falcon-j1");
+                .isEqualTo(SchedulerFixture.name("j1"));
         // and the pool, so that one deleted under the waiting pods is created again
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class).size()).isGreaterThan(poolEnsures);
         assertThat(f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1").supplyMode())
@@ -84,7 +84,8 @@ class FlexStartFromZeroTest {
         f.observe(nodes("j1", 1, 1));
         TaskStatus dispatching = f.last("j1");
         assertThat(dispatching.reason()).contains(Reason.Dispatching);
-        assertThat(dispatching.message()).isEqualTo("K8s Job falcon-j1 已提交,等待 Pod 运行 (0/1 active)...");
+        assertThat(dispatching.message())
+                .isEqualTo("K8s Job " + SchedulerFixture.name("j1") + " 已提交,等待 Pod 运行 (0/1 active)...");
         assertThat(dispatching.dispatchedAt()).contains(arrived);
 
         // the dispatch deadline now runs, from the nodes' arrival
@@ -169,7 +170,7 @@ class FlexStartFromZeroTest {
                 jobId,
                 "c1",
                 "v6e",
-                "falcon-j1",
+                SchedulerFixture.name("j1"),
                 false,
                 0,
                 "RESOURCE_EXHAUSTED: Quota 'TPUS_PER_PROJECT' exceeded");
@@ -188,10 +189,10 @@ class FlexStartFromZeroTest {
         assertThat(failed.message()).contains("Quota 'TPUS_PER_PROJECT' exceeded");
         assertThat(f.lastCommand(ExecutorCommand.EnsureJobDeleted.class, "j1")).isNotNull();
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
-                .anySatisfy(d -> assertThat(d.nodePoolName()).isEqualTo("falcon-j1"));
+                .anySatisfy(d -> assertThat(d.nodePoolName()).isEqualTo(SchedulerFixture.name("j1")));
         // the next job of the queue provisions a pool of its own instead of inheriting the lost one
         assertThat(f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j2").nodePoolName())
-                .isEqualTo("falcon-j2");
+                .isEqualTo(SchedulerFixture.name("j2"));
         assertThat(f.last("j2").reason()).contains(Reason.Provisioning);
 
         int published = f.of("j1").size();

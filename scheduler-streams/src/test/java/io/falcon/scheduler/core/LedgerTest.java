@@ -116,7 +116,8 @@ class LedgerTest {
                         Decision.Kind.POOL_CREATED,
                         Decision.Kind.POOL_DELETED,
                         Decision.Kind.POOL_REUSED);
-        assertThat(of(f, "j2").get(2).summary()).contains("takes the idle node pool falcon-j1 instead");
+        assertThat(of(f, "j2").get(2).summary())
+                .contains("takes the idle node pool " + SchedulerFixture.name("j1") + " instead");
         assertThat(of(f, "j2").get(3).summary()).contains("that job j1 left");
         assertThat(of(f, "j1")).extracting(Decision::kind).doesNotContain(Decision.Kind.POOL_DELETED);
     }

@@ -275,7 +275,7 @@ class ProductionRealityTest {
     void item13_aSnapshotRowFalconWroteOfAForgottenJobIsNotRunAgain() {
         JobRequest request = SchedulerFixture.request("j1", "alice", "v6e", "2x4", SchedulerFixture.SPEC);
         f.submit(request).startRunning("j1").succeeded("j1");
-        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
+        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", SchedulerFixture.name("j1")));
         int statuses = f.of("j1").size();
 
         // within the retention: a duplicate, as ever
@@ -333,7 +333,7 @@ class ProductionRealityTest {
     @Test
     void aPoolDeletionThatKeepsFailingAmendsTheEndedJobOnceWithoutEndingItAgain() {
         f.submit("j1", "alice").startRunning("j1").succeeded("j1");
-        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
+        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", SchedulerFixture.name("j1")));
         String pool =
                 f.lastCommand(ExecutorCommand.EnsureNodePoolDeleted.class, "").nodePoolName();
         long endedBefore = f.ledger.stream()

@@ -17,6 +17,12 @@ final class SchedulerFixture {
     static final String SPEC = "{\"image\":\"us-docker.pkg.dev/p/r/train:1\",\"command\":[\"python\",\"train.py\"]}";
 
     final Scheduler scheduler;
+
+    /** What the scheduler names a job's node pool and Kubernetes Job (the default installation). */
+    static String name(String jobId) {
+        return io.falcon.events.ResourceNames.nodePool(io.falcon.events.ResourceNames.DEFAULT_INSTALLATION, jobId);
+    }
+
     final List<TaskStatus> statuses = new ArrayList<>();
     final List<ExecutorCommand> commands = new ArrayList<>();
     final List<io.falcon.events.decision.Decision> ledger = new ArrayList<>();

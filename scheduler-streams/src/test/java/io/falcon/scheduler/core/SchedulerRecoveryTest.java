@@ -95,7 +95,7 @@ class SchedulerRecoveryTest {
                 "j1",
                 "c1",
                 "v6e",
-                "falcon-j1",
+                SchedulerFixture.name("j1"),
                 "503 the server is currently unable to handle the request",
                 true));
         assertThat(f.last("j1").reason()).contains(Reason.Dispatching);
@@ -117,12 +117,12 @@ class SchedulerRecoveryTest {
         assertThat(f.last("j2").reason())
                 .as("j2 takes the slot while j1's pods may still be there")
                 .contains(Reason.Provisioning);
-        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
+        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", SchedulerFixture.name("j1")));
         assertThat(f.last("j2").reason())
                 .as("j2 gets j1's pool once they are gone")
                 .contains(Reason.Dispatching);
         assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j2").nodePoolName())
-                .isEqualTo("falcon-j1");
+                .isEqualTo(SchedulerFixture.name("j1"));
     }
 
     @Test
@@ -144,7 +144,7 @@ class SchedulerRecoveryTest {
         assertThat(count(ExecutorCommand.EnsureJobDeleted.class, "j1")).isEqualTo(1);
         f.advance(Duration.ofSeconds(61));
         assertThat(count(ExecutorCommand.EnsureJobDeleted.class, "j1")).isEqualTo(2);
-        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
+        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", SchedulerFixture.name("j1")));
         f.advance(Duration.ofMinutes(5));
         assertThat(count(ExecutorCommand.EnsureJobDeleted.class, "j1")).isEqualTo(2);
         assertThat(f.scheduler.deletions()).isEmpty();
@@ -171,7 +171,7 @@ class SchedulerRecoveryTest {
                 .isEqualTo("c1");
 
         // nothing about the gone cluster throws any more
-        f.observe(new ExecutorEvent.JobSucceeded(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
+        f.observe(new ExecutorEvent.JobSucceeded(f.meta(), "j1", "c1", "v6e", SchedulerFixture.name("j1")));
         f.abort("j2").abort("j3").advance(Duration.ofHours(30));
         assertThat(f.last("j3").status()).isEqualTo(Status.Aborted);
     }
@@ -234,7 +234,7 @@ class SchedulerRecoveryTest {
                 "v6e",
                 EDGE_C1,
                 java.util.List.of(new ExecutorEvent.ObservedJob(
-                        "falcon-j1", "j1", uid, Optional.of(f.now), end.isPresent(), end)));
+                        SchedulerFixture.name("j1"), "j1", uid, Optional.of(f.now), end.isPresent(), end)));
     }
 
     @Test
@@ -275,7 +275,7 @@ class SchedulerRecoveryTest {
                 "v6e",
                 "projects/other/locations/x/clusters/edge-c1",
                 java.util.List.of(new ExecutorEvent.ObservedJob(
-                        "falcon-j1",
+                        SchedulerFixture.name("j1"),
                         "j1",
                         "uid-j1",
                         Optional.of(f.now),
@@ -293,7 +293,8 @@ class SchedulerRecoveryTest {
         f.submit("j1", "alice").startRunning("j1");
         String old = "{\"type\":\"JobInventory\",\"meta\":{\"eventId\":\"e1\",\"occurredAt\":\"" + f.now
                 + "\",\"producer\":\"executor\"},\"jobId\":\"\",\"clusterId\":\"c1\",\"tpuType\":\"v6e\","
-                + "\"clusterResource\":\"" + EDGE_C1 + "\",\"jobs\":[{\"name\":\"falcon-j1\",\"falconJobId\":\"j1\","
+                + "\"clusterResource\":\"" + EDGE_C1 + "\",\"jobs\":[{\"name\":\"" + SchedulerFixture.name("j1")
+                + "\",\"falconJobId\":\"j1\","
                 + "\"uid\":\"uid-j1\",\"finished\":true}]}";
         ExecutorEvent.JobInventory parsed =
                 (ExecutorEvent.JobInventory) io.falcon.events.Json.mapper().readValue(old, ExecutorEvent.class);
@@ -375,7 +376,7 @@ class SchedulerRecoveryTest {
         int asked = count(ExecutorCommand.EnsureJobDeleted.class, "j1");
         f.advance(Duration.ofMinutes(2));
         assertThat(count(ExecutorCommand.EnsureJobDeleted.class, "j1")).isGreaterThan(asked);
-        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
+        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", SchedulerFixture.name("j1")));
         assertThat(f.last("j1").status()).isEqualTo(Status.Aborted);
     }
 }

@@ -24,7 +24,7 @@ class SchedulerTest {
                 .extracting(TaskStatus::reason)
                 .containsExactly(Optional.of(Reason.Waiting), Optional.of(Reason.Provisioning));
         ExecutorCommand.EnsureNodePool pool = f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1");
-        assertThat(pool.nodePoolName()).isEqualTo("falcon-j1");
+        assertThat(pool.nodePoolName()).isEqualTo(SchedulerFixture.name("j1"));
         assertThat(pool.supplyMode()).isEqualTo(SupplyMode.FLEX_START);
         assertThat(f.last("j1").message()).isEqualTo("正在创建 node pool (supply: flex-start)...");
 
@@ -32,7 +32,7 @@ class SchedulerTest {
         assertThat(f.last("j1").reason()).contains(Reason.Dispatching);
         assertThat(f.last("j1").message()).isEqualTo("Node pool 就绪,正在提交 K8s Job...");
         ExecutorCommand.EnsureJob job = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1");
-        assertThat(job.nodePoolName()).isEqualTo("falcon-j1");
+        assertThat(job.nodePoolName()).isEqualTo(SchedulerFixture.name("j1"));
         assertThat(job.spec().image()).isEqualTo("us-docker.pkg.dev/p/r/train:1");
 
         f.submitted("j1");
@@ -50,12 +50,12 @@ class SchedulerTest {
         assertThat(done.message()).isEmpty();
         assertThat(done.finishedAt()).contains(f.now);
         assertThat(done.clusterId()).contains("c1");
-        assertThat(done.nodePoolName()).contains("falcon-j1");
+        assertThat(done.nodePoolName()).contains(SchedulerFixture.name("j1"));
         assertThat(f.commandsOf(ExecutorCommand.EnsureJobDeleted.class)).hasSize(1);
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
                 .singleElement()
                 .extracting(ExecutorCommand.EnsureNodePoolDeleted::nodePoolName)
-                .isEqualTo("falcon-j1");
+                .isEqualTo(SchedulerFixture.name("j1"));
     }
 
     @Test
@@ -262,10 +262,10 @@ class SchedulerTest {
         f.succeeded("j1");
         assertThat(f.last("j2").reason()).contains(Reason.Dispatching);
         assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j2").nodePoolName())
-                .isEqualTo("falcon-j1");
+                .isEqualTo(SchedulerFixture.name("j1"));
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
                 .extracting(ExecutorCommand.EnsureNodePoolDeleted::nodePoolName)
-                .containsExactly("falcon-j2");
+                .containsExactly(SchedulerFixture.name("j2"));
     }
 
     @Test
@@ -285,12 +285,12 @@ class SchedulerTest {
         assertThat(f.last("j1").status()).isEqualTo(Status.Aborted);
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).isEmpty();
         assertThat(f.last("j2").reason()).contains(Reason.Provisioning);
-        assertThat(f.last("j2").nodePoolName()).contains("falcon-j1");
-        assertThat(f.last("j2").message()).contains("taking over node pool falcon-j1");
-        f.observe(new ExecutorEvent.NodePoolReady(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
+        assertThat(f.last("j2").nodePoolName()).contains(SchedulerFixture.name("j1"));
+        assertThat(f.last("j2").message()).contains("taking over node pool " + SchedulerFixture.name("j1") + "");
+        f.observe(new ExecutorEvent.NodePoolReady(f.meta(), "j1", "c1", "v6e", SchedulerFixture.name("j1")));
         assertThat(f.last("j2").reason()).contains(Reason.Dispatching);
         assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j2").nodePoolName())
-                .isEqualTo("falcon-j1");
+                .isEqualTo(SchedulerFixture.name("j1"));
     }
 
     @Test
@@ -299,7 +299,7 @@ class SchedulerTest {
         assertThat(f.last("j1").status()).isEqualTo(Status.Aborted);
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
                 .singleElement()
-                .satisfies(d -> assertThat(d.nodePoolName()).isEqualTo("falcon-j1"));
+                .satisfies(d -> assertThat(d.nodePoolName()).isEqualTo(SchedulerFixture.name("j1")));
     }
 
     @Test
@@ -310,7 +310,7 @@ class SchedulerTest {
         assertThat(f.commandsOf(ExecutorCommand.EnsureJobDeleted.class)).hasSize(1);
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).isEmpty();
 
-        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
+        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", SchedulerFixture.name("j1")));
         assertThat(f.last("j1").status()).isEqualTo(Status.Aborted);
         assertThat(f.last("j1").abortedAt()).contains(f.now);
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).hasSize(1);
@@ -327,11 +327,11 @@ class SchedulerTest {
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class))
                 .extracting(ExecutorCommand::jobId)
                 .containsExactly("j1");
-        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
+        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", SchedulerFixture.name("j1")));
         assertThat(f.last("j1").status()).isEqualTo(Status.Aborted);
         assertThat(f.last("j2").reason()).contains(Reason.Dispatching);
         assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j2").nodePoolName())
-                .isEqualTo("falcon-j1");
+                .isEqualTo(SchedulerFixture.name("j1"));
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class))
                 .extracting(ExecutorCommand::jobId)
                 .as("j2 never asked for a pool of its own")
@@ -356,7 +356,7 @@ class SchedulerTest {
         assertThat(f.last("j2").reason()).as("not handed j1's flex-start pool").contains(Reason.Provisioning);
         assertThat(f.lastCommand(ExecutorCommand.EnsureNodePoolDeleted.class, "")
                         .nodePoolName())
-                .isEqualTo("falcon-j1");
+                .isEqualTo(SchedulerFixture.name("j1"));
         assertThat(f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j2").supplyMode())
                 .isEqualTo(SupplyMode.ON_DEMAND);
     }
@@ -377,11 +377,11 @@ class SchedulerTest {
                 .as("prefers the cluster with the idle pool")
                 .contains(cluster);
         assertThat(lingering.last("j2").reason()).contains(Reason.Dispatching);
-        assertThat(lingering.last("j2").nodePoolName()).contains("falcon-j1");
+        assertThat(lingering.last("j2").nodePoolName()).contains(SchedulerFixture.name("j1"));
         lingering.submitted("j2").running("j2").succeeded("j2").advance(Duration.ofMinutes(11));
         assertThat(lingering.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
                 .singleElement()
-                .satisfies(d -> assertThat(d.nodePoolName()).isEqualTo("falcon-j1"));
+                .satisfies(d -> assertThat(d.nodePoolName()).isEqualTo(SchedulerFixture.name("j1")));
     }
 
     @Test
@@ -398,7 +398,8 @@ class SchedulerTest {
         r.record(r.scheduler.clusterUpserted(
                 SchedulerFixture.cluster("r1", "v6e", "active", Optional.of("res-1")), r.now));
         r.submit("j1", "a").submit("j2", "b");
-        r.observe(new ExecutorEvent.ReservationShort(r.meta(), "j1", "r1", "v6e", "falcon-j1", "res-1", 1, 2));
+        r.observe(new ExecutorEvent.ReservationShort(
+                r.meta(), "j1", "r1", "v6e", SchedulerFixture.name("j1"), "res-1", 1, 2));
         assertThat(r.last("j1").status()).isEqualTo(Status.Pending);
         assertThat(r.last("j1").reason()).contains(Reason.ClusterBusy);
         assertThat(r.last("j1").message())
@@ -412,7 +413,7 @@ class SchedulerTest {
         assertThat(r.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1").supplyMode())
                 .isEqualTo(SupplyMode.RESERVATION);
         // capacity appeared and GKE accepted the creation: no longer ClusterBusy
-        r.observe(new ExecutorEvent.NodePoolCreating(r.meta(), "j1", "r1", "v6e", "falcon-j1"));
+        r.observe(new ExecutorEvent.NodePoolCreating(r.meta(), "j1", "r1", "v6e", SchedulerFixture.name("j1")));
         assertThat(r.last("j1").reason()).contains(Reason.Provisioning);
         assertThat(r.last("j1").message()).isEqualTo("正在创建 node pool (supply: reservation)...");
         r.poolReady("j1");
@@ -425,11 +426,12 @@ class SchedulerTest {
         r.record(r.scheduler.clusterUpserted(
                 SchedulerFixture.cluster("r1", "v6e", "active", Optional.of("res-1")), r.now));
         r.submit("j1", "a").poolReady("j1").submitted("j1");
-        r.observe(new ExecutorEvent.NodePoolWaitingForNodes(r.meta(), "j1", "r1", "v6e", "falcon-j1", 0, 0, 1, true));
+        r.observe(new ExecutorEvent.NodePoolWaitingForNodes(
+                r.meta(), "j1", "r1", "v6e", SchedulerFixture.name("j1"), 0, 0, 1, true));
         assertThat(r.last("j1").reason()).contains(Reason.WaitingForNode);
         // the pool went under the pending pods; the retry asks for it again and the reservation is short of it
-        ExecutorEvent.ReservationShort shortage =
-                new ExecutorEvent.ReservationShort(r.meta(), "j1", "r1", "v6e", "falcon-j1", "res-1", 0, 1);
+        ExecutorEvent.ReservationShort shortage = new ExecutorEvent.ReservationShort(
+                r.meta(), "j1", "r1", "v6e", SchedulerFixture.name("j1"), "res-1", 0, 1);
         r.observe(shortage);
         TaskStatus waiting = r.last("j1");
         assertThat(waiting.status()).isEqualTo(Status.Pending);
@@ -437,29 +439,34 @@ class SchedulerTest {
                 .as("its Job is submitted: it waits for nodes, not for a pool to provision")
                 .contains(Reason.WaitingForNode);
         assertThat(waiting.message())
-                .isEqualTo("node pool falcon-j1 is being created again: reservation_remaining_slices=0"
+                .isEqualTo("node pool " + SchedulerFixture.name("j1")
+                        + " is being created again: reservation_remaining_slices=0"
                         + " reservation_needed_slices=1,等待 reservation 容量释放...");
         int published = r.of("j1").size();
         r.observe(shortage); // the next retry's answer, or a redelivery
         assertThat(r.of("j1")).hasSize(published);
         // another job's shortage for a pool of the same name says nothing of j1
-        r.observe(new ExecutorEvent.ReservationShort(r.meta(), "other", "r1", "v6e", "falcon-j1", "res-1", 1, 1));
+        r.observe(new ExecutorEvent.ReservationShort(
+                r.meta(), "other", "r1", "v6e", SchedulerFixture.name("j1"), "res-1", 1, 1));
         assertThat(r.of("j1")).hasSize(published);
         // the pool is back: the count says where the nodes are, and Ready nodes end the wait
-        r.observe(new ExecutorEvent.NodePoolWaitingForNodes(r.meta(), "j1", "r1", "v6e", "falcon-j1", 0, 0, 1, true));
+        r.observe(new ExecutorEvent.NodePoolWaitingForNodes(
+                r.meta(), "j1", "r1", "v6e", SchedulerFixture.name("j1"), 0, 0, 1, true));
         assertThat(r.last("j1").message()).contains("0/1 expected node(s) registered");
-        r.observe(new ExecutorEvent.NodePoolWaitingForNodes(r.meta(), "j1", "r1", "v6e", "falcon-j1", 1, 1, 1));
+        r.observe(new ExecutorEvent.NodePoolWaitingForNodes(
+                r.meta(), "j1", "r1", "v6e", SchedulerFixture.name("j1"), 1, 1, 1));
         assertThat(r.last("j1").reason()).contains(Reason.Dispatching);
     }
 
     @Test
     void nodesRegisteringLateShowWaitingForNodeWithoutATimeout() {
         f.submit("j1", "a");
-        f.observe(new ExecutorEvent.NodePoolWaitingForNodes(f.meta(), "j1", "c1", "v6e", "falcon-j1", 0, 0, 2));
+        f.observe(new ExecutorEvent.NodePoolWaitingForNodes(
+                f.meta(), "j1", "c1", "v6e", SchedulerFixture.name("j1"), 0, 0, 2));
         assertThat(f.last("j1").reason()).contains(Reason.WaitingForNode);
         assertThat(f.last("j1").message())
-                .isEqualTo(
-                        "node pool falcon-j1 control-plane RUNNING but 0/2 expected node(s) registered (Ready=0)...");
+                .isEqualTo("node pool " + SchedulerFixture.name("j1")
+                        + " control-plane RUNNING but 0/2 expected node(s) registered (Ready=0)...");
         f.advance(Duration.ofHours(2));
         assertThat(f.last("j1").reason()).contains(Reason.WaitingForNode);
         f.poolReady("j1");
@@ -477,8 +484,10 @@ class SchedulerTest {
     @Test
     void anUnknownFalconPoolIsDeletedAsAnOrphanAfterTheGraceOnly() {
         f.submit("j1", "a");
-        var live = new ExecutorEvent.ObservedPool("falcon-j1", "PROVISIONING", "j1", "2x4", Optional.of(f.now));
-        var orphan = new ExecutorEvent.ObservedPool("falcon-old", "RUNNING", "old", "2x4", Optional.empty());
+        var live = new ExecutorEvent.ObservedPool(
+                SchedulerFixture.name("j1"), "PROVISIONING", "j1", "2x4", Optional.of(f.now));
+        var orphan =
+                new ExecutorEvent.ObservedPool(SchedulerFixture.name("old"), "RUNNING", "old", "2x4", Optional.empty());
         var foreign = new ExecutorEvent.ObservedPool("default-pool", "RUNNING", "", "", Optional.empty());
         f.observe(new ExecutorEvent.NodePoolInventory(
                 f.meta(),
@@ -499,7 +508,7 @@ class SchedulerTest {
                 List.of(live, orphan, foreign)));
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
                 .extracting(ExecutorCommand.EnsureNodePoolDeleted::nodePoolName)
-                .containsExactly("falcon-old");
+                .containsExactly(SchedulerFixture.name("old"));
     }
 
     @Test
@@ -527,7 +536,7 @@ class SchedulerTest {
     void poolCreationFailureAndTimeoutMapToTheirReasons() {
         f.submit("q", "a").submit("t", "b");
         f.observe(new ExecutorEvent.NodePoolCreateFailed(
-                f.meta(), "q", "c1", "v6e", "falcon-q", false, 0, "Quota 'TPUS_PER_PROJECT' exceeded"));
+                f.meta(), "q", "c1", "v6e", SchedulerFixture.name("q"), false, 0, "Quota 'TPUS_PER_PROJECT' exceeded"));
         assertThat(f.last("q").reason()).contains(Reason.NodePoolFailed);
         assertThat(f.last("q").message()).isEqualTo("node pool 创建失败: Quota 'TPUS_PER_PROJECT' exceeded");
         f.observe(new ExecutorEvent.NodePoolCreateFailed(
@@ -535,37 +544,38 @@ class SchedulerTest {
                 "t",
                 "c1",
                 "v6e",
-                "falcon-t",
+                SchedulerFixture.name("t"),
                 true,
                 600,
-                "node pool falcon-t not RUNNING (node pool PROVISIONING)"));
+                "node pool " + SchedulerFixture.name("t") + " not RUNNING (node pool PROVISIONING)"));
         assertThat(f.last("t").reason()).contains(Reason.NodePoolTimeout);
         assertThat(f.last("t").message())
-                .isEqualTo("node pool 创建超时 (10m): node pool falcon-t not RUNNING (node pool PROVISIONING)");
+                .isEqualTo("node pool 创建超时 (10m): node pool " + SchedulerFixture.name("t")
+                        + " not RUNNING (node pool PROVISIONING)");
     }
 
     @Test
     void aRejectedSubmissionFailsJobSubmitFailedAndReleasesThePool() {
         f.submit("j1", "a").poolReady("j1").submit("j2", "b");
         f.observe(new ExecutorEvent.JobSubmitFailed(
-                f.meta(), "j1", "c1", "v6e", "falcon-j1", "admission webhook denied", false));
+                f.meta(), "j1", "c1", "v6e", SchedulerFixture.name("j1"), "admission webhook denied", false));
         assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
         assertThat(f.last("j1").reason()).contains(Reason.JobSubmitFailed);
         assertThat(f.last("j1").message()).isEqualTo("K8s Job 提交失败: admission webhook denied");
         // j2 was waiting behind j1: it takes the slot at once; j1's pool waits for its Job's deletion to be
         // confirmed (a later attempt may have been let through), then goes to j2 instead of the pool j2 is creating
         assertThat(f.last("j2").reason()).contains(Reason.Provisioning);
-        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
+        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", SchedulerFixture.name("j1")));
         assertThat(f.last("j2").reason()).contains(Reason.Dispatching);
         assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j2").nodePoolName())
-                .isEqualTo("falcon-j1");
+                .isEqualTo(SchedulerFixture.name("j1"));
     }
 
     @Test
     void aFailedPodFailsJobFailedWithThePodReason() {
         f.submit("j1", "a").startRunning("j1");
         f.observe(new ExecutorEvent.JobFailed(
-                f.meta(), "j1", "c1", "v6e", "falcon-j1", "Pod terminated: OOMKilled (exit code 137)"));
+                f.meta(), "j1", "c1", "v6e", SchedulerFixture.name("j1"), "Pod terminated: OOMKilled (exit code 137)"));
         assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
         assertThat(f.last("j1").reason()).contains(Reason.JobFailed);
         assertThat(f.last("j1").message()).isEqualTo("Pod terminated: OOMKilled (exit code 137)");
@@ -574,7 +584,7 @@ class SchedulerTest {
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
                 .as("the pool waits for the Job's pods to be gone")
                 .isEmpty();
-        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", "falcon-j1"));
+        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", "c1", "v6e", SchedulerFixture.name("j1")));
         assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).hasSize(1);
     }
 

@@ -303,7 +303,7 @@ class StartEstimateTest {
         r.advance(Duration.ofMinutes(20));
         r.submit("holder", "bob");
         r.observe(new io.falcon.events.executor.ExecutorEvent.ReservationShort(
-                r.meta(), "holder", "c1", "v6e", "falcon-holder", "res-1", 0, 2));
+                r.meta(), "holder", "c1", "v6e", SchedulerFixture.name("holder"), "res-1", 0, 2));
         assertThat(r.last("holder").reason()).contains(Reason.ClusterBusy);
         r.submit("w", "carol");
         return r.last("w").estimatedStart();

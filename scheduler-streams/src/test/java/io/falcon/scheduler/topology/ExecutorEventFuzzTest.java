@@ -150,7 +150,18 @@ class ExecutorEventFuzzTest {
 
     private static Arbitrary<Object> strings() {
         return Arbitraries.frequencyOf(
-                Tuple.of(4, Arbitraries.of((Object) "j1", "j2", "j3", "c1", "c2", "v6e", "falcon-j1", "probe-1")),
+                Tuple.of(
+                        4,
+                        Arbitraries.of(
+                                (Object) "j1",
+                                "j2",
+                                "j3",
+                                "c1",
+                                "c2",
+                                "v6e",
+                                io.falcon.events.ResourceNames.nodePool(
+                                        io.falcon.events.ResourceNames.DEFAULT_INSTALLATION, "j1"),
+                                "probe-1")),
                 Tuple.of(
                         2,
                         Arbitraries.of(

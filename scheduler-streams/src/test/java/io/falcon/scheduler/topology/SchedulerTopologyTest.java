@@ -274,7 +274,11 @@ class SchedulerTopologyTest {
         assertThat(commands.readValuesToList())
                 .filteredOn(c -> c instanceof ExecutorCommand.EnsureJob)
                 .extracting(c -> ((ExecutorCommand.EnsureJob) c).nodePoolName())
-                .containsExactly("falcon-j1", "falcon-j1");
+                .containsExactly(
+                        io.falcon.events.ResourceNames.nodePool(
+                                io.falcon.events.ResourceNames.DEFAULT_INSTALLATION, "j1"),
+                        io.falcon.events.ResourceNames.nodePool(
+                                io.falcon.events.ResourceNames.DEFAULT_INSTALLATION, "j1"));
     }
 
     @Test

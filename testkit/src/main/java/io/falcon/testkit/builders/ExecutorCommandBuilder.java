@@ -36,8 +36,8 @@ public final class ExecutorCommandBuilder {
 
     private ExecutorCommandBuilder(String jobId) {
         this.jobId = jobId;
-        this.nodePoolName = ResourceNames.nodePool(jobId);
-        this.k8sJobName = ResourceNames.k8sJob(jobId);
+        this.nodePoolName = ResourceNames.nodePool(ResourceNames.DEFAULT_INSTALLATION, jobId);
+        this.k8sJobName = ResourceNames.k8sJob(ResourceNames.DEFAULT_INSTALLATION, jobId);
     }
 
     public static ExecutorCommandBuilder executorCommand(String jobId) {

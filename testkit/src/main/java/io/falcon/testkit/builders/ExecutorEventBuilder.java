@@ -30,8 +30,8 @@ public final class ExecutorEventBuilder {
 
     private ExecutorEventBuilder(String jobId) {
         this.jobId = jobId;
-        this.nodePoolName = ResourceNames.nodePool(jobId);
-        this.k8sJobName = ResourceNames.k8sJob(jobId);
+        this.nodePoolName = ResourceNames.nodePool(ResourceNames.DEFAULT_INSTALLATION, jobId);
+        this.k8sJobName = ResourceNames.k8sJob(ResourceNames.DEFAULT_INSTALLATION, jobId);
         this.jobUid = "uid-" + jobId;
     }
 

@@ -28,6 +28,10 @@ import org.junit.jupiter.api.Test;
 
 /** The builders' defaults are what their documentation promises, and what they build goes through the topics. */
 class BuildersTest {
+    /** What the scheduler names job j1's pool and Job in the default installation. */
+    private static final String J1_NAME =
+            io.falcon.events.ResourceNames.nodePool(io.falcon.events.ResourceNames.DEFAULT_INSTALLATION, "j1");
+
     private static final Instant LATER = Instant.parse("2026-12-02T11:00:00Z");
 
     @Test
@@ -126,11 +130,11 @@ class BuildersTest {
         ExecutorEvent.JobRunning running = executorEvent("j1").pods(2, 2).jobRunning();
         assertThat(running.clusterId()).isEqualTo("c1");
         assertThat(running.tpuType()).isEqualTo("v6e");
-        assertThat(running.k8sJobName()).isEqualTo("falcon-j1");
+        assertThat(running.k8sJobName()).isEqualTo(J1_NAME);
         assertThat(running.jobUid()).isEqualTo("uid-j1");
         assertThat(running.active()).isEqualTo(2);
         assertThat(running.meta().producer()).isEqualTo("executor");
-        assertThat(executorEvent("j1").nodePoolReady().nodePoolName()).isEqualTo("falcon-j1");
+        assertThat(executorEvent("j1").nodePoolReady().nodePoolName()).isEqualTo(J1_NAME);
         assertThat(executorEvent("j1").nodePoolCreateTimedOut(600).timedOut()).isTrue();
         assertThat(executorEvent("j1").jobSubmitRetryable().retryable()).isTrue();
         assertThat(executorEvent("j1").jobSubmitRefused().retryable()).isFalse();
@@ -138,7 +142,7 @@ class BuildersTest {
         ExecutorEvent.NodePoolInventory inventory = inventoryOf("c2")
                 .nodePools(
                         "projects/p/locations/l/clusters/n",
-                        List.of(new ExecutorEvent.ObservedPool("falcon-j1", "RUNNING", "j1", "2x4", Optional.empty())));
+                        List.of(new ExecutorEvent.ObservedPool(J1_NAME, "RUNNING", "j1", "2x4", Optional.empty())));
         assertThat(inventory.jobId()).isEmpty();
         assertThat(inventory.clusterId()).isEqualTo("c2");
         for (ExecutorEvent event :
@@ -154,7 +158,7 @@ class BuildersTest {
     void executorCommandsTargetTheDefaultClusterWithTheSchedulersNames() {
         ExecutorCommand.EnsureNodePool pool = executorCommand("j1").ensureNodePool();
         assertThat(pool.cluster()).isEqualTo(clusterRow("c1").target());
-        assertThat(pool.nodePoolName()).isEqualTo("falcon-j1");
+        assertThat(pool.nodePoolName()).isEqualTo(J1_NAME);
         assertThat(pool.supplyMode()).isEqualTo(SupplyMode.ON_DEMAND);
         assertThat(pool.reservation()).isEmpty();
         assertThat(executorCommand("j1").reservation("res-a").ensureNodePool())
@@ -164,7 +168,7 @@ class BuildersTest {
         var other = clusterRow("c9").tpuType("v7x").target();
         ExecutorCommand.EnsureJob job = executorCommand("j1").cluster(other).ensureJob();
         assertThat(job.tpuType()).isEqualTo("v7x");
-        assertThat(job.k8sJobName()).isEqualTo("falcon-j1");
+        assertThat(job.k8sJobName()).isEqualTo(J1_NAME);
         assertThat(job.spec()).isEqualTo(ExecutorCommandBuilder.SPEC);
         for (ExecutorCommand command : List.of(
                 pool,
