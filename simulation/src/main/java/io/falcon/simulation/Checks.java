@@ -324,14 +324,17 @@ final class Checks {
      * doubled at each new trip. So the jobs refused during one outage are at most: the refusals that trip it, plus
      * one job per queue already in flight there when it tripped, plus one per queue at each cool-down's end that falls
      * in the outage (a probe round), plus the refusals that trip it again after each scheduler restart (cluster
-     * health is kept in memory). A scheduler that kept sending the shortest queue every new job exceeds it.
+     * health is kept in memory). A scheduler that kept sending the shortest queue every new job exceeds it. An outage
+     * during which the cluster showed work going through (a pool asked for before it came up, pods started) is not
+     * judged: the health count rightly starts again at a success.
      */
     void checkOutages(
             List<SimFleet.Refused> refused,
             int queuesPerCluster,
             int failuresToAvoid,
             Duration firstCoolDown,
-            java.util.function.BiFunction<Instant, Instant, Integer> restartsBetween) {
+            java.util.function.BiFunction<Instant, Instant, Integer> restartsBetween,
+            java.util.function.Predicate<SimFleet.Outage> successDuring) {
         Map<SimFleet.Outage, Set<String>> jobsByOutage = new java.util.LinkedHashMap<>();
         for (SimFleet.Refused r : refused) {
             jobsByOutage
@@ -347,6 +350,9 @@ final class Checks {
                 probeRounds++;
                 coolDown = coolDown.multipliedBy(2);
                 coolDownsEnd = coolDownsEnd.plus(coolDown);
+            }
+            if (successDuring.test(outage)) {
+                return; // the cluster did work meanwhile: its health count rightly started again
             }
             int restarts = restartsBetween.apply(outage.from(), outage.until());
             int bound = failuresToAvoid * (1 + restarts) + queuesPerCluster * (1 + restarts + probeRounds);
@@ -375,7 +381,8 @@ final class Checks {
             java.util.function.BiFunction<String, Optional<String>, Set<SimFleet.Cause>> fleetCauses,
             java.util.function.BiPredicate<Instant, Instant> disrupted,
             Duration defaultTimeout,
-            Set<String> aborted) {
+            Set<String> aborted,
+            java.util.function.Predicate<String> endUnseen) {
         Map<String, TaskStatus> last = new HashMap<>();
         for (TaskStatus s : statuses) {
             last.put(s.jobId(), s);
@@ -405,6 +412,7 @@ final class Checks {
                                     || fleet.contains(SimFleet.Cause.NODES_LOST)
                                     || fleet.contains(SimFleet.Cause.PODS_REFUSED)
                                     || fleet.contains(SimFleet.Cause.JOB_DELETED_BY_HAND)
+                                    || endUnseen.test(s.jobId())
                                     || clusterLeft;
                         // a run within two minutes of its timeout may meet it (clocks differ, dispatched_at is seen)
                         case Timeout ->

@@ -59,6 +59,8 @@ final class SimFleet implements GkeApi, EdgeApi {
     private final Random handRnd;
     /** When a Falcon job's Kubernetes Job was deleted by someone other than Falcon before it finished, for the checks. */
     private final Map<String, Instant> handDeleted = new HashMap<>();
+    /** Finished Kubernetes Jobs deleted by someone other than Falcon, by Falcon job id, and when. */
+    private final Map<String, Instant> endedThenDeleted = new HashMap<>();
     /**
      * Pods of deleted Jobs that were running: they terminate for a while (the workload's answer to SIGTERM, at most the
      * pod's terminationGracePeriodSeconds, 30 s by default) and hold their nodes' TPU chips until they are gone.
@@ -326,6 +328,24 @@ final class SimFleet implements GkeApi, EdgeApi {
         return List.copyOf(refused);
     }
 
+    /** Outages during which their cluster showed work going through (a pool asked for before came up, pods ran). */
+    private final java.util.Set<Outage> withSuccesses = new java.util.HashSet<>();
+
+    private void succeededDuringOutage(ClusterTarget cluster) {
+        Instant until = refusingUntil.get(cluster.resourceName());
+        if (until != null && loop.now().isBefore(until)) {
+            withSuccesses.add(outages.get(cluster.resourceName()));
+        }
+    }
+
+    /**
+     * Whether work went through on the outage's cluster while it lasted: Falcon's cluster health rightly takes that
+     * as the cluster working again, so the outage's bound on the jobs sent there does not apply.
+     */
+    boolean successDuring(Outage outage) {
+        return withSuccesses.contains(outage);
+    }
+
     /** If the cluster is in an outage now, records the refusal of the job's creation and says so. */
     private boolean refusing(ClusterTarget cluster, String falconJobId) {
         Instant until = refusingUntil.get(cluster.resourceName());
@@ -411,6 +431,8 @@ final class SimFleet implements GkeApi, EdgeApi {
         if (!job.finished()) {
             handDeleted.putIfAbsent(job.falconJobId, loop.now());
             cause(job.falconJobId, Cause.JOB_DELETED_BY_HAND);
+        } else {
+            endedThenDeleted.putIfAbsent(job.falconJobId, loop.now());
         }
         scaleDownLater(job.cluster, job.pool);
     }
@@ -482,6 +504,11 @@ final class SimFleet implements GkeApi, EdgeApi {
     /** When each Falcon job's unfinished Kubernetes Job was deleted by someone other than Falcon. */
     Map<String, Instant> handDeletedJobs() {
         return handDeleted;
+    }
+
+    /** Jobs whose Kubernetes Job someone other than Falcon deleted after it had finished, and when. */
+    Map<String, Instant> endedThenDeletedJobs() {
+        return endedThenDeleted;
     }
 
     /** The pools that exist, as cluster resource / pool name -> the falcon job of its creator. */
@@ -619,6 +646,7 @@ final class SimFleet implements GkeApi, EdgeApi {
             return;
         }
         pool.status = PoolStatus.RUNNING;
+        succeededDuringOutage(pool.cluster);
         if (!healed && reality.reconcile() > 0 && realityRnd.nextDouble() < reality.reconcile()) {
             // GKE works on the pool for a while (auto-repair, an upgrade, a resize): RECONCILING, then RUNNING
             Duration after = Duration.ofMinutes(1 + realityRnd.nextInt(60));
@@ -1232,6 +1260,7 @@ final class SimFleet implements GkeApi, EdgeApi {
 
     private void run(KJob job) {
         job.podPhase = "Running";
+        succeededDuringOutage(job.cluster);
         sharedPool(job);
         loop.after(job.plan.runFor(), () -> finish(job));
     }

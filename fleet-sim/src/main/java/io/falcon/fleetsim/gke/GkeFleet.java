@@ -330,7 +330,7 @@ public final class GkeFleet implements AutoCloseable {
         if (fail) {
             schedule(c.knobs.deletionDelay(), () -> failDeletion(c, pool, op.getName(), before));
         } else {
-            schedule(c.knobs.deletionDelay(), () -> finishDeletion(c, pool, op.getName()));
+            scheduleUntilDone(c.knobs.deletionDelay(), () -> finishDeletion(c, pool, op.getName()));
         }
         return op;
     }
@@ -901,6 +901,26 @@ public final class GkeFleet implements AutoCloseable {
 
     private static String shortName(Operation op) {
         return op.getName();
+    }
+
+    /**
+     * As {@link #schedule}, for an idempotent transition that must happen (a deletion GKE accepted completes): one
+     * that fails (the simulated Kubernetes API did not answer: the mock server's event loop stalls for seconds when a
+     * killed client's watches drop) is tried again a second later, as GKE's operation goes on, instead of leaving the
+     * pool STOPPING for ever.
+     */
+    private void scheduleUntilDone(Duration delay, Runnable task) {
+        scheduler.schedule(
+                () -> {
+                    try {
+                        task.run();
+                    } catch (RuntimeException e) {
+                        log.warn("GKE sim transition failed, trying again in 1 s: {}", e.toString());
+                        scheduleUntilDone(Duration.ofSeconds(1), task);
+                    }
+                },
+                Math.max(0, delay.toNanos()),
+                TimeUnit.NANOSECONDS);
     }
 
     private void schedule(Duration delay, Runnable task) {

@@ -84,8 +84,8 @@ public final class Messages {
 
     /** A job's Kubernetes Job is gone though nothing of Falcon's deleted it (an operator's kubectl delete, say). */
     public static String k8sJobDisappeared(String k8sJob, String clusterId) {
-        return "the Kubernetes Job " + k8sJob + " was deleted outside Falcon before it finished (the Job inventory of"
-                + " cluster " + clusterId + " no longer lists it); its pods are gone with it";
+        return "the Kubernetes Job " + k8sJob + " was deleted outside Falcon before Falcon saw it finish (the Job"
+                + " inventory of cluster " + clusterId + " no longer lists it); its pods are gone with it";
     }
 
     /** The GKE cluster the job's node pool and Kubernetes Job were in is gone (deleted, or deleted and re-created). */
