@@ -76,7 +76,9 @@ class EndToEndIT {
 
             assertThat(done.status()).as(done.headline()).isEqualTo("Succeeded");
             assertThat(done.clusterId()).isPresent();
-            assertThat(done.nodePoolName()).contains("falcon-e2e-ok");
+            assertThat(done.nodePoolName())
+                    .contains(io.falcon.events.ResourceNames.nodePool(
+                            io.falcon.events.ResourceNames.DEFAULT_INSTALLATION, "e2e-ok"));
             assertThat(done.jobUid()).isPresent();
             assertThat(done.dispatchedAt()).isPresent();
             assertThat(done.finishedAt()).isPresent();

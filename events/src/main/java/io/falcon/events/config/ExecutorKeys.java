@@ -86,7 +86,7 @@ public final class ExecutorKeys {
     public static final Setting<Duration> INVENTORY_INTERVAL = timer(
             "node-pool.inventory-interval",
             Duration.ofSeconds(60),
-            "how often falcon-* pools and Jobs are inventoried per cluster");
+            "how often this installation's pools and Jobs (by label) are inventoried per cluster");
     public static final Setting<Duration> HEARTBEAT_INTERVAL = timer(
             "heartbeat-interval",
             Duration.ofSeconds(10),

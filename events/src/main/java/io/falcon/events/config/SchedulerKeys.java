@@ -82,7 +82,7 @@ public final class SchedulerKeys {
     public static final Setting<Duration> ORPHAN_GRACE = timer(
             "orphan-grace",
             Duration.ofMinutes(10),
-            "how long an unknown falcon-* pool or Job may exist before it is deleted as an orphan");
+            "how long an unknown pool or Job of this installation may exist before it is deleted as an orphan");
     public static final Setting<Duration> OBSERVATION_SLACK = timer(
             "observation-slack",
             Duration.ofSeconds(90),

@@ -24,7 +24,7 @@ import java.util.Map;
  * @param abortRetry how often an unconfirmed Kubernetes Job deletion of an aborting job is asked again
  * @param cleanupRetry how often the deletion of a node pool or of a finished job's Kubernetes Job is asked again
  *     until confirmed
- * @param orphanGrace how long an unknown falcon-* pool or Job may exist before it is deleted as an orphan (covers
+ * @param orphanGrace how long an unknown pool or Job of this installation may exist before it is deleted as an orphan (covers
  *     the flex-start create-visibility delay)
  * @param positionUpdates how many waiting jobs per queue get their exact position refreshed on every change
  * @param terminalRetention how long a finished job is remembered after it ended (in the retired store, not in
