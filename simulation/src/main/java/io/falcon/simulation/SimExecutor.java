@@ -185,6 +185,17 @@ final class SimExecutor {
      * How long the process was down between {@code from} and {@code to}: the Kubernetes Job deletion that ends an
      * abort or a timeout (Aborting until it is confirmed) cannot be carried out or confirmed then.
      */
+    /** How many times the process went down between the two instants (each restart watches its clusters anew). */
+    int restartsBetween(Instant from, Instant to) {
+        List<Instant> starts = new ArrayList<>(downtime.stream().map(p -> p[0]).toList());
+        if (downSince != null) {
+            starts.add(downSince);
+        }
+        return (int) starts.stream()
+                .filter(at -> !at.isBefore(from) && !at.isAfter(to))
+                .count();
+    }
+
     Duration downBetween(Instant from, Instant to) {
         Duration total = Duration.ZERO;
         List<Instant[]> periods = new ArrayList<>(downtime);

@@ -211,7 +211,11 @@ public final class Simulation {
                 // the observation slack (90 s), the clocks' difference (1 min), a heartbeat's interval and the oldest
                 // report not yet on the topic (events held back up to 2 min): a deadline may fire that much later
                 Duration.ofMinutes(8),
-                (from, to) -> executor.blindBetween(from, to).plus(scheduler.downBetween(from, to)));
+                // and a deadline that passed while nobody watched is judged once a restarted executor has watched
+                // for the observation slack (Observations): that much again after each restart
+                (from, to) -> executor.blindBetween(from, to)
+                        .plus(scheduler.downBetween(from, to))
+                        .plus(settings.observationSlack().multipliedBy(executor.restartsBetween(from, to))));
         checks.checkCauses(
                 logs.statuses,
                 plans,

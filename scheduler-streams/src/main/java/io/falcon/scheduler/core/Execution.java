@@ -250,13 +250,47 @@ final class Execution {
                                         at.plus(state.settings.orphanGrace()).isBefore(listedAt))
                                 .isPresent();
                     })
-                    .ifPresent(job -> ending.end(
-                            job,
-                            Status.Failed,
-                            Optional.of(Reason.JobFailed),
-                            Messages.k8sJobDisappeared(job.k8sJobName().orElseThrow(), inventory.clusterId()),
-                            now,
-                            out));
+                    .ifPresent(job -> missing.putIfAbsent(
+                            job.id(), new Missing(job.jobUid().get(), listedAt)));
+        }
+        judgeMissing(now, out);
+    }
+
+    /** A Job an inventory no longer listed: the uid it was seen with, and the inventory's time (executor clock). */
+    private record Missing(String uid, Instant listedAt) {}
+
+    /** Jobs whose Kubernetes Job an inventory no longer listed, until the reports that could explain it are read. */
+    private final Map<String, Missing> missing = new HashMap<>();
+
+    /**
+     * Ends the jobs whose Job an inventory no longer listed, once a heartbeat covers that inventory: the executor's
+     * informer may have seen the Job end (and then go) just before the inventory was taken, and its JobSucceeded or
+     * JobFailed, sent before the heartbeat, may come after the inventory (seed 43266: a finished Job deleted by
+     * someone else, whose success came right behind the inventory that no longer listed it). A job that ended
+     * meanwhile, or whose Job was seen again under the same uid, is left alone. Kept in memory: after a restart the
+     * next inventory notices again.
+     */
+    void judgeMissing(Instant now, Decisions out) {
+        for (Map.Entry<String, Missing> entry : List.copyOf(missing.entrySet())) {
+            ScheduledJob job = state.jobs.get(entry.getKey());
+            boolean stillCounts = job != null
+                    && (job.phase() == Phase.DISPATCHING || job.phase() == Phase.RUNNING)
+                    && job.jobUid().filter(entry.getValue().uid()::equals).isPresent();
+            if (!stillCounts) {
+                missing.remove(entry.getKey());
+                continue;
+            }
+            if (state.observations.covers(job, entry.getValue().listedAt(), java.time.Duration.ZERO)) {
+                missing.remove(entry.getKey());
+                ending.end(
+                        job,
+                        Status.Failed,
+                        Optional.of(Reason.JobFailed),
+                        Messages.k8sJobDisappeared(
+                                job.k8sJobName().orElseThrow(), job.clusterId().orElse("")),
+                        now,
+                        out);
+            }
         }
     }
 

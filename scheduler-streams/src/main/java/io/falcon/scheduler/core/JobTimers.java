@@ -87,7 +87,19 @@ final class JobTimers {
             }
             case DISPATCHING -> {
                 Optional<Instant> execution = job.executionDeadline(settings.defaultExecutionTimeout());
-                if (job.awaitingNodes() && !job.jobSeen() && due(job, since.plus(settings.submitDeadline()), now)) {
+                if (job.awaitingNodes() && !job.jobSeen() && redriveLate(job, settings.provisioningRetry(), now)) {
+                    // its Job never confirmed, and nothing asked for it while the scheduler was stalled or down: ask
+                    // now, and give the executor the submit deadline from now (seed 39006: the create had taken
+                    // effect, its answer was lost, and the deadline fired before the executor could say so)
+                    ScheduledJob again =
+                            job.askedAgainAt(now).withWakeAt(Optional.of(now.plus(settings.provisioningRetry())));
+                    state.store(again, out);
+                    out.send(state.ensurePool(again, now));
+                    out.send(SchedulerState.ensureJob(again, now));
+                    timers.arm(again);
+                } else if (job.awaitingNodes()
+                        && !job.jobSeen()
+                        && due(job, since.plus(settings.submitDeadline()), now)) {
                     // a node count made it await nodes, but its Kubernetes Job was never confirmed (every create
                     // refused): the submit deadline, as for any Job never seen
                     ending.end(

@@ -442,6 +442,7 @@ public final class Scheduler {
             for (String jobId : state.observations.heartbeat(heartbeat)) {
                 liveJob(jobId).filter(job -> job.phase() != Phase.DONE).ifPresent(job -> jobTimers.fire(job, now, out));
             }
+            execution.judgeMissing(now, out);
         } else if (event instanceof ExecutorEvent.ClusterGone gone) {
             execution.onClusterGone(gone, now, out);
         }

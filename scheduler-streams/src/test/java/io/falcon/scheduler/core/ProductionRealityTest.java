@@ -203,6 +203,42 @@ class ProductionRealityTest {
                 .isEqualTo(ensure.nodePoolName());
     }
 
+    @Test
+    void item6_aSchedulerStalledWhileAJobWaitsForNodesReDrivesItsJobBeforeJudgingTheSubmitDeadline() {
+        // Seed 39006: the Job's create took effect but its answer was lost (DEADLINE_EXCEEDED), the flex-start pool's
+        // node count made the job wait for nodes, and the scheduler stalled for 90 min. Coming back, the first
+        // heartbeat of its backlog covered the submit deadline, which fired before the scheduler had asked again, so
+        // before the executor could say the Job was there: a job that went on to succeed ended JobSubmitFailed.
+        f.submit("j1", "alice").poolReady("j1");
+        ExecutorCommand.EnsureJob ensure = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1");
+        f.observe(new ExecutorEvent.JobSubmitFailed(
+                f.meta(), "j1", "c1", "v6e", ensure.k8sJobName(), "DEADLINE_EXCEEDED: jobs.create: no answer", true));
+        f.observe(new ExecutorEvent.NodePoolWaitingForNodes(
+                f.meta(), "j1", "c1", "v6e", ensure.nodePoolName(), 0, 0, 2, true));
+        assertThat(f.last("j1").reason()).contains(Reason.WaitingForNode);
+        long asked = f.commandsOf(ExecutorCommand.EnsureJob.class).stream()
+                .filter(c -> c.jobId().equals("j1"))
+                .count();
+
+        f.advance(Duration.ofMinutes(90)); // the stall: a heartbeat of the backlog, then the first tick
+        assertThat(f.last("j1").status())
+                .as("not judged before the executor could answer")
+                .isEqualTo(Status.Pending);
+        assertThat(f.commandsOf(ExecutorCommand.EnsureJob.class).stream()
+                        .filter(c -> c.jobId().equals("j1"))
+                        .count())
+                .as("asked again first")
+                .isGreaterThan(asked);
+
+        f.observe(new ExecutorEvent.JobSubmitted(f.meta(), "j1", "c1", "v6e", ensure.k8sJobName(), "uid-1"));
+        f.advanceTicking(Duration.ofMinutes(15));
+        assertThat(f.last("j1").status())
+                .as("the Job is there: it waits for its nodes")
+                .isEqualTo(Status.Pending);
+        f.startRunning("j1").succeeded("j1");
+        assertThat(f.last("j1").status()).isEqualTo(Status.Succeeded);
+    }
+
     // ---- item 11: upper components' writes outside the contract each get a defined, terminal answer ----
 
     @Test

@@ -284,8 +284,43 @@ class SchedulerRecoveryTest {
         assertThat(f.last("j1").status()).isEqualTo(Status.Running);
         // a Job of that name with another uid: the one seen created is gone (the deletion backstop), not succeeded
         f.observe(listing("uid-other", Optional.of(new ExecutorEvent.ObservedEnd(true, ""))));
+        assertThat(f.last("j1").status())
+                .as("judged once a heartbeat covers the inventory (a report sent before it may still come)")
+                .isEqualTo(Status.Running);
+        f.advance(java.time.Duration.ofSeconds(1));
         assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
         assertThat(f.last("j1").message()).contains("was deleted outside Falcon");
+    }
+
+    /** An inventory taken after the executor's last heartbeat (whose clock the fixture runs the slack ahead). */
+    private io.falcon.events.Meta inventoryMeta() {
+        return io.falcon.events.Meta.of(
+                "executor",
+                f.now.plus(SchedulerSettings.defaults().observationSlack()).plusSeconds(5));
+    }
+
+    @Test
+    void aSuccessReportedRightBehindTheInventoryThatNoLongerListsTheJobIsASuccess() {
+        // Seed 43266: someone deleted the finished Job; the executor's inventory, taken after the deletion, reached
+        // the scheduler before the informer's JobSucceeded that was sent before the next heartbeat.
+        f.submit("j1", "alice").startRunning("j1");
+        f.advance(SchedulerSettings.defaults().orphanGrace().plusMinutes(1));
+        f.observe(new ExecutorEvent.JobInventory(inventoryMeta(), "", "c1", "v6e", EDGE_C1, java.util.List.of()));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Running);
+        f.succeeded("j1");
+        f.advance(java.time.Duration.ofSeconds(10));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Succeeded);
+    }
+
+    @Test
+    void aJobTheInventoryNoLongerListsEndsOnceAHeartbeatCoversTheInventory() {
+        f.submit("j1", "alice").startRunning("j1");
+        f.advance(SchedulerSettings.defaults().orphanGrace().plusMinutes(1));
+        f.observe(new ExecutorEvent.JobInventory(inventoryMeta(), "", "c1", "v6e", EDGE_C1, java.util.List.of()));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Running);
+        f.advance(java.time.Duration.ofSeconds(10));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
+        assertThat(f.last("j1").message()).contains("was deleted outside Falcon before Falcon saw it finish");
     }
 
     @Test
