@@ -95,7 +95,7 @@ final class JobTimers {
                             job.askedAgainAt(now).withWakeAt(Optional.of(now.plus(settings.provisioningRetry())));
                     state.store(again, out);
                     out.send(state.ensurePool(again, now));
-                    out.send(SchedulerState.ensureJob(again, now));
+                    out.send(state.ensureJob(again, now));
                     timers.arm(again);
                 } else if (job.awaitingNodes()
                         && !job.jobSeen()
