@@ -515,16 +515,21 @@ class ProductionRealityTest {
         assertThat(r.last("w").reason()).contains(Reason.Dispatching);
     }
 
-    @Test
-    void item5_aShellThatTicksOnlyWhenATimerIsDueStillPlacesTheWaitingJobAfterTheCoolDown() {
-        SchedulerFixture r = new SchedulerFixture().withCluster("c1", "v6e");
+    /** Three jobs on c1 whose pools GKE refuses for good (the pools gone, nothing left to retry): c1 is avoided. */
+    private void refuseThreePoolsOnC1(SchedulerFixture r) {
         for (String id : java.util.List.of("a1", "a2", "a3")) {
             r.submit(id, "alice");
             failPoolOf(r, id, "PERMISSION_DENIED: the GKE service agent lacks container.nodePools.create");
             String pool =
                     r.lastCommand(ExecutorCommand.EnsureNodePool.class, id).nodePoolName();
-            r.observe(new ExecutorEvent.NodePoolDeleted(r.meta(), "", "c1", "v6e", pool)); // nothing left to retry
+            r.observe(new ExecutorEvent.NodePoolDeleted(r.meta(), "", "c1", "v6e", pool));
         }
+    }
+
+    @Test
+    void item5_aShellThatTicksOnlyWhenATimerIsDueStillPlacesTheWaitingJobAfterTheCoolDown() {
+        SchedulerFixture r = new SchedulerFixture().withCluster("c1", "v6e");
+        refuseThreePoolsOnC1(r);
         Instant tripped = r.now;
         r.submit("w", "bob");
         // as the simulation's shell (and a punctuator that sleeps until the next timer) does: tick only when due
@@ -547,13 +552,7 @@ class ProductionRealityTest {
     void item5_aRestartedSchedulerWithAParkedJobAndNoOtherTimerHasATickDueAtOnce() {
         MemoryStore memory = new MemoryStore();
         SchedulerFixture r = new SchedulerFixture().persistingTo(memory.store()).withCluster("c1", "v6e");
-        for (String id : java.util.List.of("a1", "a2", "a3")) {
-            r.submit(id, "alice");
-            failPoolOf(r, id, "PERMISSION_DENIED: the GKE service agent lacks container.nodePools.create");
-            String pool =
-                    r.lastCommand(ExecutorCommand.EnsureNodePool.class, id).nodePoolName();
-            r.observe(new ExecutorEvent.NodePoolDeleted(r.meta(), "", "c1", "v6e", pool));
-        }
+        refuseThreePoolsOnC1(r);
         r.submit("w", "bob");
         assertThat(r.last("w").reason()).contains(Reason.Waiting);
 
@@ -576,13 +575,7 @@ class ProductionRealityTest {
     @Test
     void item5_aJobParkedByAnAvoidedClusterIsPlacedAgainWhenTheRowMovesToAnotherGkeCluster() {
         SchedulerFixture r = new SchedulerFixture().withCluster("c1", "v6e");
-        for (String id : java.util.List.of("a1", "a2", "a3")) {
-            r.submit(id, "alice");
-            failPoolOf(r, id, "PERMISSION_DENIED: the GKE service agent lacks container.nodePools.create");
-            String pool =
-                    r.lastCommand(ExecutorCommand.EnsureNodePool.class, id).nodePoolName();
-            r.observe(new ExecutorEvent.NodePoolDeleted(r.meta(), "", "c1", "v6e", pool));
-        }
+        refuseThreePoolsOnC1(r);
         r.submit("w", "bob");
         assertThat(r.last("w").reason()).contains(Reason.Waiting);
         Instant tripped = r.now;
