@@ -211,7 +211,8 @@ public final class StartEstimateAccuracy {
                                         job.k8sJobName(),
                                         "uid-" + job.jobId(),
                                         1,
-                                        1),
+                                        1,
+                                        java.util.Optional.empty()),
                                 now)));
                 at(
                         done,

@@ -51,7 +51,16 @@ class JsonSerdeTest {
 
     @Test
     void eventsAndStatusRoundTrip() {
-        ExecutorEvent event = new ExecutorEvent.JobRunning(META, "job-1", "c1", "v6e", "falcon-job-1", "uid-1", 2, 2);
+        ExecutorEvent event = new ExecutorEvent.JobRunning(
+                META,
+                "job-1",
+                "c1",
+                "v6e",
+                "falcon-job-1",
+                "uid-1",
+                2,
+                2,
+                Optional.of(Instant.parse("2026-12-02T10:00:30Z")));
         var events = Topics.EXECUTOR_EVENTS.valueSerde();
         assertThat(events.deserializer().deserialize("t", events.serializer().serialize("t", event)))
                 .isEqualTo(event);
@@ -76,6 +85,22 @@ class JsonSerdeTest {
         assertThat(statuses.deserializer()
                         .deserialize("t", statuses.serializer().serialize("t", status)))
                 .isEqualTo(status);
+    }
+
+    @Test
+    void aJobRunningOfAnOlderExecutorReadsWithoutWhenItsPodsWereBound() {
+        String older = "{\"type\":\"JobRunning\",\"meta\":{\"eventId\":\"e1\",\"occurredAt\":"
+                + "\"2026-12-02T10:00:00Z\",\"producer\":\"executor\"},\"jobId\":\"job-1\",\"clusterId\":\"c1\","
+                + "\"tpuType\":\"v6e\",\"k8sJobName\":\"falcon-job-1\",\"jobUid\":\"uid-1\",\"active\":2,"
+                + "\"expected\":2}";
+        ExecutorEvent read = Topics.EXECUTOR_EVENTS
+                .valueSerde()
+                .deserializer()
+                .deserialize("t", older.getBytes(StandardCharsets.UTF_8));
+        assertThat(read).isInstanceOfSatisfying(ExecutorEvent.JobRunning.class, running -> {
+            assertThat(running.active()).isEqualTo(2);
+            assertThat(running.podsBoundAt()).isEmpty();
+        });
     }
 
     @Test

@@ -4,7 +4,9 @@ import io.falcon.events.Meta;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorEvent;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Builds executor events with their Meta. Event ids are deterministic per (kind, cluster, object, job), so the same
@@ -87,9 +89,24 @@ public final class Events {
     }
 
     public ExecutorEvent.JobRunning jobRunning(
-            String jobId, String clusterId, String tpuType, String k8sJob, String uid, int active, int expected) {
+            String jobId,
+            String clusterId,
+            String tpuType,
+            String k8sJob,
+            String uid,
+            int active,
+            int expected,
+            Optional<Instant> podsBoundAt) {
         return new ExecutorEvent.JobRunning(
-                meta("JobRunning", clusterId, k8sJob, uid), jobId, clusterId, tpuType, k8sJob, uid, active, expected);
+                meta("JobRunning", clusterId, k8sJob, uid),
+                jobId,
+                clusterId,
+                tpuType,
+                k8sJob,
+                uid,
+                active,
+                expected,
+                podsBoundAt);
     }
 
     public ExecutorEvent.JobSucceeded jobSucceeded(

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.concurrent.ForkJoinPool;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The deterministic simulation over many seeds (see {@link Simulation}): restarts, duplicated and delayed events,
@@ -31,6 +33,18 @@ class SimulationTest {
                 .extracting(Simulation.Result::seed)
                 .as("failing seeds (replay: bench/simulate --seed S)")
                 .isEmpty();
+    }
+
+    /**
+     * Seeds beyond the first {@link #SEEDS} that found a bug ({@code bench/simulate 100000}, docs/reliability.md): each
+     * failed on the code before its fix, so each stays a regression test.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {3136, 4458, 9116, 24460, 39006, 43266, 92828})
+    void aSeedThatOnceFoundABugPasses(long seed) {
+        Simulation.Result result = Simulation.run(seed);
+        assertThat(result.violations()).as(result.summary()).isEmpty();
+        assertThat(result.passed()).isTrue();
     }
 
     @Test

@@ -93,7 +93,12 @@ public sealed interface ExecutorEvent {
             boolean retryable)
             implements ExecutorEvent {}
 
-    /** Pods of the job are running: active of expected. jobUid is the Kubernetes Job's uid. */
+    /**
+     * Pods of the job are running: active of expected. jobUid is the Kubernetes Job's uid. podsBoundAt is when the
+     * last of its running pods was bound to its node (the pods' PodScheduled condition, on the edge cluster's clock):
+     * when the slice had its capacity, which for pods that waited for nodes (a pool scaled to zero, a flex-start pool)
+     * may be long after the Job was created. Empty when a pod does not say, and in events of older executors.
+     */
     record JobRunning(
             Meta meta,
             String jobId,
@@ -102,7 +107,8 @@ public sealed interface ExecutorEvent {
             String k8sJobName,
             String jobUid,
             int active,
-            int expected)
+            int expected,
+            Optional<Instant> podsBoundAt)
             implements ExecutorEvent {}
 
     record JobSucceeded(Meta meta, String jobId, String clusterId, String tpuType, String k8sJobName)

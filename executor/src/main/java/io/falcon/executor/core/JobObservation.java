@@ -13,7 +13,8 @@ public sealed interface JobObservation {
 
     record Pending(String detail) implements JobObservation {}
 
-    record Running(int active, int expected) implements JobObservation {}
+    /** boundAt: when the last of the running pods was bound to its node (empty when one does not say). */
+    record Running(int active, int expected, Optional<Instant> boundAt) implements JobObservation {}
 
     record Succeeded() implements JobObservation {}
 
@@ -62,13 +63,28 @@ public sealed interface JobObservation {
             }
         }
         int expected = expectedPods(job);
-        int running = (int) sorted.stream()
+        List<PodView> runningPods = sorted.stream()
                 .filter(p -> "Running".equals(p.phase()) && !p.deleting())
-                .count();
+                .toList();
+        int running = runningPods.size();
         if (running >= expected && expected > 0) {
-            return new Running(running, expected);
+            return new Running(running, expected, lastBound(runningPods));
         }
         return new Pending(running + "/" + expected + " pod(s) running");
+    }
+
+    /** When the last of the pods was bound to its node; empty if one of them does not say. */
+    static Optional<Instant> lastBound(List<PodView> pods) {
+        Optional<Instant> last = Optional.empty();
+        for (PodView pod : pods) {
+            if (pod.scheduledAt().isEmpty()) {
+                return Optional.empty();
+            }
+            if (last.isEmpty() || pod.scheduledAt().get().isAfter(last.get())) {
+                last = pod.scheduledAt();
+            }
+        }
+        return last;
     }
 
     /** "Pod terminated: OOMKilled (exit code 137)" for a container that ended with a non-zero exit code. */

@@ -79,7 +79,8 @@ public final class JobReports {
         String tpuType = job.annotations().getOrDefault(FalconLabels.ANNOTATION_TPU_TYPE, cluster.tpuType());
         String uid = job.uid();
         if (observation instanceof JobObservation.Running r && due(uid + "/running", now)) {
-            return Optional.of(events.jobRunning(jobId, clusterId, tpuType, job.name(), uid, r.active(), r.expected()));
+            return Optional.of(events.jobRunning(
+                    jobId, clusterId, tpuType, job.name(), uid, r.active(), r.expected(), r.boundAt()));
         }
         if (observation instanceof JobObservation.Succeeded && due(uid + "/terminal", now)) {
             return Optional.of(events.jobSucceeded(jobId, clusterId, tpuType, job.name(), uid));

@@ -11,6 +11,7 @@ import io.falcon.executor.core.JobObservation;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class JobObservationTest {
@@ -33,7 +34,20 @@ class JobObservationTest {
     @Test
     void runningWhenAllExpectedPodsRun() {
         List<Pod> pods = List.of(running("p0"), running("p1"), running("p2"), running("p3"));
-        assertThat(observe(job, pods, NOW, GRACE)).isEqualTo(new JobObservation.Running(4, 4));
+        // these pods do not say when they were bound: the time the slice had its capacity is unknown
+        assertThat(observe(job, pods, NOW, GRACE)).isEqualTo(new JobObservation.Running(4, 4, Optional.empty()));
+    }
+
+    @Test
+    void runningSaysWhenTheLastPodWasBoundToItsNode() {
+        // the pods waited for their nodes (a pool scaled to zero): the last one bound is when the slice was there
+        Instant last = NOW.minusSeconds(40);
+        List<Pod> pods = List.of(
+                bound("p0", NOW.minusSeconds(90)),
+                bound("p1", last),
+                bound("p2", NOW.minusSeconds(60)),
+                bound("p3", NOW.minusSeconds(75)));
+        assertThat(observe(job, pods, NOW, GRACE)).isEqualTo(new JobObservation.Running(4, 4, Optional.of(last)));
     }
 
     @Test
@@ -135,6 +149,18 @@ class JobObservationTest {
                 .endMetadata()
                 .withNewStatus()
                 .withPhase("Running")
+                .endStatus()
+                .build();
+    }
+
+    private static Pod bound(String name, Instant at) {
+        return new PodBuilder(running(name))
+                .editStatus()
+                .addNewCondition()
+                .withType("PodScheduled")
+                .withStatus("True")
+                .withLastTransitionTime(at.toString())
+                .endCondition()
                 .endStatus()
                 .build();
     }

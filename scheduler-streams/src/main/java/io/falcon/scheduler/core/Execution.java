@@ -117,9 +117,12 @@ final class Execution {
                 }
                 return;
             }
-            // pods that waited for their nodes run now: the execution deadline counts from here
+            // pods that waited for their nodes run now: the execution deadline counts from here, or from when the
+            // last pod was bound if they waited while Falcon could not see it (seed 92828: an executor crash loop hid
+            // two hours of pods waiting for a pool scaled to zero, and the job timed out 80 s after it started)
             ScheduledJob arrived = job.awaitingNodes() ? job.withNodesArrived(now) : job;
             ScheduledJob runningJob = arrived.withSubmission(Optional.of(running.jobUid()), now)
+                    .withCapacitySince(running.podsBoundAt(), now)
                     .enter(Phase.RUNNING, now)
                     .withWakeAt(Optional.empty());
             state.publish(runningJob, Status.Running, Optional.empty(), message, now, out);

@@ -169,6 +169,22 @@ public record ScheduledJob(
         });
     }
 
+    /**
+     * Its pods run, the last of them bound to its node at {@code podsBoundAt} (the edge cluster's clock): when that is
+     * later than the dispatch time, the pods waited for capacity unseen (the executor was blind, or its word of the
+     * wait was lost), and the execution clock starts when the slice was there, as it would have had Falcon seen the
+     * wait. Never later than {@code now}, so that a cluster clock running ahead cannot push the deadline further.
+     */
+    public ScheduledJob withCapacitySince(Optional<Instant> podsBoundAt, Instant now) {
+        if (dispatchedAt.isEmpty()
+                || podsBoundAt.isEmpty()
+                || !podsBoundAt.get().isAfter(dispatchedAt.get())) {
+            return this;
+        }
+        Instant bound = podsBoundAt.get().isAfter(now) ? now : podsBoundAt.get();
+        return with(c -> c.dispatchedAt = Optional.of(bound));
+    }
+
     /** Its pods wait for the nodes of its pool (a DISPATCHING job on a flex-start pool). */
     public boolean awaitingNodes() {
         return provisioningStep.filter(ProvisioningStep.AWAITING_NODES::equals).isPresent();

@@ -121,6 +121,35 @@ class ProductionRealityTest {
     }
 
     @Test
+    void item6_podsThatWaitedForCapacityWhileTheExecutorWasBlindCountTheirTimeoutFromTheirNodes() {
+        // The Job is created on a pool whose nodes the autoscaler took away meanwhile; its pods wait two hours for
+        // them while the executor crash-loops (no word of the wait, no heartbeat). Then they run: the 30-minute
+        // timeout counts from when the slice was there, not from the Job's creation.
+        f.submit(timed("t1", 1800)).poolReady("t1").submitted("t1");
+        f.advanceWithoutExecutor(Duration.ofHours(2));
+        assertThat(f.last("t1").status()).isEqualTo(Status.Pending);
+        Instant bound = f.now.minusSeconds(20);
+        f.running("t1", Optional.of(bound));
+        f.observe(f.heartbeat(f.now.plus(f.scheduler.settings().observationSlack())));
+        f.advanceTicking(Duration.ofMinutes(25));
+        assertThat(f.last("t1").status()).isEqualTo(Status.Running);
+        // a job that really overruns its timeout from then still times out
+        f.advanceTicking(Duration.ofMinutes(10));
+        assertThat(f.last("t1").status()).isEqualTo(Status.Failed);
+        assertThat(f.last("t1").reason()).contains(Reason.Timeout);
+    }
+
+    @Test
+    void item14_aClusterClockAheadDoesNotPushTheTimeoutPastTheScheduler() {
+        // the edge cluster's clock runs an hour ahead: its bind time is later than anything the scheduler has seen
+        f.submit(timed("t1", 600)).poolReady("t1").submitted("t1");
+        f.running("t1", Optional.of(f.now.plus(Duration.ofHours(1))));
+        f.advanceTicking(Duration.ofMinutes(12));
+        assertThat(f.last("t1").status()).isEqualTo(Status.Failed);
+        assertThat(f.last("t1").reason()).contains(Reason.Timeout);
+    }
+
+    @Test
     void item6_aHeartbeatOfAnotherClusterCoversNothing() {
         f.submit(timed("t1", 60)).startRunning("t1");
         f.advanceWithoutExecutor(Duration.ofMinutes(10));
@@ -515,16 +544,21 @@ class ProductionRealityTest {
         assertThat(r.last("w").reason()).contains(Reason.Dispatching);
     }
 
-    @Test
-    void item5_aShellThatTicksOnlyWhenATimerIsDueStillPlacesTheWaitingJobAfterTheCoolDown() {
-        SchedulerFixture r = new SchedulerFixture().withCluster("c1", "v6e");
+    /** Three jobs on c1 whose pools GKE refuses for good (the pools gone, nothing left to retry): c1 is avoided. */
+    private void refuseThreePoolsOnC1(SchedulerFixture r) {
         for (String id : java.util.List.of("a1", "a2", "a3")) {
             r.submit(id, "alice");
             failPoolOf(r, id, "PERMISSION_DENIED: the GKE service agent lacks container.nodePools.create");
             String pool =
                     r.lastCommand(ExecutorCommand.EnsureNodePool.class, id).nodePoolName();
-            r.observe(new ExecutorEvent.NodePoolDeleted(r.meta(), "", "c1", "v6e", pool)); // nothing left to retry
+            r.observe(new ExecutorEvent.NodePoolDeleted(r.meta(), "", "c1", "v6e", pool));
         }
+    }
+
+    @Test
+    void item5_aShellThatTicksOnlyWhenATimerIsDueStillPlacesTheWaitingJobAfterTheCoolDown() {
+        SchedulerFixture r = new SchedulerFixture().withCluster("c1", "v6e");
+        refuseThreePoolsOnC1(r);
         Instant tripped = r.now;
         r.submit("w", "bob");
         // as the simulation's shell (and a punctuator that sleeps until the next timer) does: tick only when due
@@ -547,13 +581,7 @@ class ProductionRealityTest {
     void item5_aRestartedSchedulerWithAParkedJobAndNoOtherTimerHasATickDueAtOnce() {
         MemoryStore memory = new MemoryStore();
         SchedulerFixture r = new SchedulerFixture().persistingTo(memory.store()).withCluster("c1", "v6e");
-        for (String id : java.util.List.of("a1", "a2", "a3")) {
-            r.submit(id, "alice");
-            failPoolOf(r, id, "PERMISSION_DENIED: the GKE service agent lacks container.nodePools.create");
-            String pool =
-                    r.lastCommand(ExecutorCommand.EnsureNodePool.class, id).nodePoolName();
-            r.observe(new ExecutorEvent.NodePoolDeleted(r.meta(), "", "c1", "v6e", pool));
-        }
+        refuseThreePoolsOnC1(r);
         r.submit("w", "bob");
         assertThat(r.last("w").reason()).contains(Reason.Waiting);
 
@@ -576,13 +604,7 @@ class ProductionRealityTest {
     @Test
     void item5_aJobParkedByAnAvoidedClusterIsPlacedAgainWhenTheRowMovesToAnotherGkeCluster() {
         SchedulerFixture r = new SchedulerFixture().withCluster("c1", "v6e");
-        for (String id : java.util.List.of("a1", "a2", "a3")) {
-            r.submit(id, "alice");
-            failPoolOf(r, id, "PERMISSION_DENIED: the GKE service agent lacks container.nodePools.create");
-            String pool =
-                    r.lastCommand(ExecutorCommand.EnsureNodePool.class, id).nodePoolName();
-            r.observe(new ExecutorEvent.NodePoolDeleted(r.meta(), "", "c1", "v6e", pool));
-        }
+        refuseThreePoolsOnC1(r);
         r.submit("w", "bob");
         assertThat(r.last("w").reason()).contains(Reason.Waiting);
         Instant tripped = r.now;

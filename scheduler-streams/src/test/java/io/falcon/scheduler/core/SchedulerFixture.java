@@ -176,9 +176,22 @@ final class SchedulerFixture {
     }
 
     SchedulerFixture running(String jobId) {
+        return running(jobId, Optional.empty());
+    }
+
+    /** All pods run; the last of them was bound to its node at podsBoundAt (the edge cluster's clock). */
+    SchedulerFixture running(String jobId, Optional<Instant> podsBoundAt) {
         ExecutorCommand.EnsureJob ensure = lastCommand(ExecutorCommand.EnsureJob.class, jobId);
         return observe(new ExecutorEvent.JobRunning(
-                meta(), jobId, ensure.cluster().clusterId(), "v6e", ensure.k8sJobName(), "uid-" + jobId, 2, 2));
+                meta(),
+                jobId,
+                ensure.cluster().clusterId(),
+                "v6e",
+                ensure.k8sJobName(),
+                "uid-" + jobId,
+                2,
+                2,
+                podsBoundAt));
     }
 
     SchedulerFixture succeeded(String jobId) {

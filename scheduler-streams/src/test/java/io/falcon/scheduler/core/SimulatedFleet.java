@@ -69,7 +69,8 @@ final class SimulatedFleet {
                     job.k8sJobName(),
                     "uid-" + job.jobId(),
                     1,
-                    1));
+                    1,
+                    java.util.Optional.empty()));
             pending.add(new FinishPods(job, !failIt));
         } else if (item instanceof FinishPods finish) {
             var job = finish.job();

@@ -38,7 +38,7 @@ class UrgentStepsTest {
         var ensure = f.lastCommand(io.falcon.events.executor.ExecutorCommand.EnsureJob.class, "j1");
         Decisions running = f.scheduler.observe(
                 new io.falcon.events.executor.ExecutorEvent.JobRunning(
-                        f.meta(), "j1", "c1", "v6e", ensure.k8sJobName(), "uid-j1", 2, 2),
+                        f.meta(), "j1", "c1", "v6e", ensure.k8sJobName(), "uid-j1", 2, 2, java.util.Optional.empty()),
                 f.now);
 
         assertThat(running.statuses()).anyMatch(s -> !Decisions.isPositionUpdate(s));

@@ -150,7 +150,8 @@ public final class ExecutorEventBuilder {
     }
 
     public ExecutorEvent.JobRunning jobRunning() {
-        return new ExecutorEvent.JobRunning(meta(), jobId, clusterId, tpuType, k8sJobName, jobUid, active, expected);
+        return new ExecutorEvent.JobRunning(
+                meta(), jobId, clusterId, tpuType, k8sJobName, jobUid, active, expected, java.util.Optional.empty());
     }
 
     public ExecutorEvent.JobSucceeded jobSucceeded() {
