@@ -1,11 +1,13 @@
 package io.falcon.scheduler;
 
+import io.falcon.events.PriorityLimits;
 import io.falcon.events.config.SchedulerKeys;
 import io.falcon.events.config.Setting;
 import io.falcon.events.config.SettingValues;
 import io.falcon.events.config.SharedKeys;
 import io.falcon.events.executor.SupplyMode;
 import io.falcon.events.security.KafkaConnection;
+import io.falcon.scheduler.core.Admission;
 import io.falcon.scheduler.core.SchedulerSettings;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -58,7 +60,12 @@ public record SchedulerConfig(
                         values.get(SchedulerKeys.MOVE_GAIN),
                         values.get(SchedulerKeys.MOVE_INTERVAL),
                         values.get(SchedulerKeys.OBSERVATION_SLACK),
-                        values.get(SharedKeys.INSTALLATION)));
+                        values.get(SharedKeys.INSTALLATION),
+                        new Admission(
+                                PriorityLimits.parse(values.get(SchedulerKeys.PRIORITY_LIMITS)),
+                                values.getInt(SchedulerKeys.MAX_SPEC_BYTES),
+                                values.getInt(SchedulerKeys.MAX_LIVE_JOBS_PER_ACTOR),
+                                values.getInt(SchedulerKeys.MAX_LIVE_JOBS))));
     }
 
     /** Only the supply modes that linger: zero (the default) means the pool is deleted at once. */

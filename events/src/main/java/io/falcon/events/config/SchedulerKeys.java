@@ -114,6 +114,38 @@ public final class SchedulerKeys {
             Validator.between(Duration.ofSeconds(1), Duration.ofDays(7)),
             "a waiting job gains one priority level per this much time since it was submitted, so a job waits behind"
                     + " later jobs of priority p higher than its own for at most p times this long");
+    public static final Setting<String> PRIORITY_LIMITS = withDefault(
+            "falcon.scheduler.priority-limits",
+            SettingType.TEXT,
+            io.falcon.events.PriorityLimits.ANY.format(),
+            new Validator<>(
+                    "ACTOR=MIN..MAX entries separated by commas, * for every other actor, within "
+                            + io.falcon.events.PriorityLimits.MIN + ".." + io.falcon.events.PriorityLimits.MAX,
+                    SchedulerKeys::isPriorityLimits),
+            "which priorities each actor may give its jobs (the priority column or spec.priority); a job or a"
+                    + " priority change outside its actor's range is refused (InvalidSpec naming the field, or a note"
+                    + " in the Message)");
+    public static final Setting<Long> MAX_SPEC_BYTES = withDefault(
+            "falcon.scheduler.max-spec-bytes",
+            SettingType.WHOLE,
+            8_192L,
+            Validator.between(1_024, 65_535),
+            "the largest spec (UTF-8 bytes) a job may have; a larger one ends Failed/InvalidSpec naming the limit."
+                    + " Every live job keeps its spec in the scheduler's heap: this and the live-job caps bound it");
+    public static final Setting<Long> MAX_LIVE_JOBS_PER_ACTOR = withDefault(
+            "falcon.scheduler.max-live-jobs-per-actor",
+            SettingType.WHOLE,
+            10_000L,
+            Validator.between(1, 1_000_000),
+            "how many jobs of one actor may be live (submitted and not ended) at once; a submission beyond it ends"
+                    + " Failed/TooManyJobs, so that one tenant cannot fill the queues and the scheduler's heap");
+    public static final Setting<Long> MAX_LIVE_JOBS = withDefault(
+            "falcon.scheduler.max-live-jobs",
+            SettingType.WHOLE,
+            100_000L,
+            Validator.between(1, 10_000_000),
+            "how many jobs may be live at once over all actors (actors are whatever the writers name, so the"
+                    + " per-actor cap alone bounds nothing); a submission beyond it ends Failed/TooManyJobs");
     public static final Setting<Duration> ESTIMATE_TOLERANCE = withDefault(
             "falcon.scheduler.estimate-tolerance",
             SettingType.DURATION,
@@ -171,6 +203,10 @@ public final class SchedulerKeys {
                     OBSERVATION_SLACK,
                     POSITION_UPDATES,
                     PRIORITY_AGING,
+                    PRIORITY_LIMITS,
+                    MAX_SPEC_BYTES,
+                    MAX_LIVE_JOBS_PER_ACTOR,
+                    MAX_LIVE_JOBS,
                     ESTIMATE_TOLERANCE,
                     MESSAGE_TIME_ZONE,
                     MOVE_GAIN,
@@ -182,6 +218,15 @@ public final class SchedulerKeys {
             KafkaSecurityKeys.rulesAfter(List.of()));
 
     private SchedulerKeys() {}
+
+    private static boolean isPriorityLimits(String text) {
+        try {
+            io.falcon.events.PriorityLimits.parse(text);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
 
     private static boolean isZone(String text) {
         try {

@@ -15,5 +15,7 @@ public enum Reason {
     JobSubmitFailed,
     JobFailed,
     Timeout,
-    InvalidSpec
+    InvalidSpec,
+    /** Refused at submission: its actor, or Falcon as a whole, already has as many live jobs as allowed. */
+    TooManyJobs
 }

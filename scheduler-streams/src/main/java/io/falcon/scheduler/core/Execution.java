@@ -318,7 +318,7 @@ final class Execution {
                         .filter(t -> t.resourceName().equals(gone.clusterResource()))
                         .isPresent())
                 .filter(job -> before.test(Optional.of(job)))
-                .sorted(java.util.Comparator.comparing(ScheduledJob::seq))
+                .sorted(ScheduledJob.SUBMISSION_ORDER)
                 .toList();
         for (NodePool pool : List.copyOf(state.pools.values())) {
             if (!pool.clusterId().equals(gone.clusterId())

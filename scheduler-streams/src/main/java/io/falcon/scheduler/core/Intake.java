@@ -1,5 +1,6 @@
 package io.falcon.scheduler.core;
 
+import io.falcon.events.cdc.ChangeOp;
 import io.falcon.events.cdc.JobChange;
 import io.falcon.events.cdc.JobRow;
 import io.falcon.events.cdc.SchedulerRouting;
@@ -63,10 +64,7 @@ public final class Intake {
         return Optional.of(
                 Status.Aborting.name().equals(row.status())
                         ? abort(row, fallbackTime)
-                        : submit(
-                                row,
-                                change.op() == io.falcon.events.cdc.ChangeOp.SNAPSHOT && writtenByFalcon(row),
-                                fallbackTime));
+                        : submit(change, row, change.op() == ChangeOp.SNAPSHOT && writtenByFalcon(row), fallbackTime));
     }
 
     /** Falcon's marks on a row: only its status-sink writes Running, a Reason, a cluster or a dispatch time. */
@@ -77,7 +75,8 @@ public final class Intake {
                 || row.dispatchedAt().isPresent();
     }
 
-    private static Intent submit(JobRow row, boolean writtenByFalcon, Instant fallbackTime) {
+    private static Intent submit(JobChange change, JobRow row, boolean writtenByFalcon, Instant fallbackTime) {
+        Instant createdAt = row.createdAt().orElse(fallbackTime);
         return new Submit(
                 new JobRequest(
                         row.id(),
@@ -88,9 +87,34 @@ public final class Intake {
                         row.spec(),
                         row.supplyMode(),
                         row.timeoutSeconds(),
-                        row.createdAt().orElse(fallbackTime),
-                        row.priority()),
+                        committedAt(change, createdAt, fallbackTime),
+                        row.priority(),
+                        createdAt,
+                        change.op() == ChangeOp.SNAPSHOT
+                                ? 0
+                                : ValidRequest.commitOrderOf(
+                                        change.source().binlogFile(),
+                                        change.source().binlogPosition(),
+                                        change.source().rowInEvent())),
                 writtenByFalcon);
+    }
+
+    /**
+     * When the submission was committed, which orders the queue: the binlog's time of the change, which no writer
+     * chooses. A snapshot row has no such time (the snapshot reads the table, not the log): its created_at, never
+     * later than the read. Never later than the scheduler's clock, so that a database clock running ahead cannot put
+     * a job behind ones submitted after it.
+     */
+    static Instant committedAt(JobChange change, Instant createdAt, Instant readAt) {
+        Instant committed;
+        if (change.op() == ChangeOp.SNAPSHOT) {
+            committed = createdAt;
+        } else if (change.source().serverTimeMillis() > 0) {
+            committed = Instant.ofEpochMilli(change.source().serverTimeMillis());
+        } else {
+            committed = readAt; // a change without the binlog's time: when Falcon read it
+        }
+        return committed.isAfter(readAt) ? readAt : committed;
     }
 
     private static Intent abort(JobRow row, Instant fallbackTime) {

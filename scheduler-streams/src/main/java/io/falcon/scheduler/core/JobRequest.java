@@ -6,8 +6,12 @@ import java.util.Optional;
 /**
  * A submitted jobs row as the scheduler sees it, before validation.
  *
+ * @param submittedAt when the submission was committed (the binlog's time of the change; for a snapshot row, its
+ *     created_at, never later than the read): what queue order counts from
  * @param priority the row's priority column (absent when NULL or when the table has no such column); the spec's
  *     {@code priority} member is read by {@link RequestValidator}, which decides between the two
+ * @param createdAt the row's created_at as its writer set it (shown; tells a redelivery from a reused id)
+ * @param commitOrder the change's binlog position ({@link ValidRequest#commitOrderOf}); 0 for a snapshot row
  */
 public record JobRequest(
         String id,
@@ -19,7 +23,36 @@ public record JobRequest(
         Optional<String> supplyMode,
         Optional<Long> timeoutSeconds,
         Instant submittedAt,
-        Optional<Long> priority) {
+        Optional<Long> priority,
+        Instant createdAt,
+        long commitOrder) {
+
+    /** A request committed when its row says it was created, at no binlog position (tests, tools). */
+    public JobRequest(
+            String id,
+            String actor,
+            String name,
+            String tpuType,
+            String topology,
+            String spec,
+            Optional<String> supplyMode,
+            Optional<Long> timeoutSeconds,
+            Instant submittedAt,
+            Optional<Long> priority) {
+        this(
+                id,
+                actor,
+                name,
+                tpuType,
+                topology,
+                spec,
+                supplyMode,
+                timeoutSeconds,
+                submittedAt,
+                priority,
+                submittedAt,
+                0);
+    }
 
     /** A request whose priority column is NULL. */
     public JobRequest(
@@ -37,6 +70,17 @@ public record JobRequest(
 
     public JobRequest withPriority(long value) {
         return new JobRequest(
-                id, actor, name, tpuType, topology, spec, supplyMode, timeoutSeconds, submittedAt, Optional.of(value));
+                id,
+                actor,
+                name,
+                tpuType,
+                topology,
+                spec,
+                supplyMode,
+                timeoutSeconds,
+                submittedAt,
+                Optional.of(value),
+                createdAt,
+                commitOrder);
     }
 }

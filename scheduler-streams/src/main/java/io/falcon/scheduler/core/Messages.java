@@ -257,10 +257,20 @@ public final class Messages {
         return "(priority changed to " + priority + ")";
     }
 
-    static String priorityRefused(String value) {
-        return "(priority change to " + value + " refused: the column must be a whole number between "
-                + RequestValidator.MIN_PRIORITY + " and " + RequestValidator.MAX_PRIORITY + "; the job keeps its"
-                + " priority)";
+    static String priorityRefused(String value, io.falcon.events.PriorityLimits.Range allowed, String actor) {
+        return "(priority change to " + value + " refused: the column must be a whole number between " + allowed.min()
+                + " and " + allowed.max() + " for actor '" + actor + "'; the job keeps its priority)";
+    }
+
+    static String tooManyJobsOfActor(String actor, int live) {
+        return "refused: actor '" + actor + "' already has " + live + " jobs submitted and not ended, as many as"
+                + " falcon.scheduler.max-live-jobs-per-actor allows; submit it again (with a new id) once some have"
+                + " ended";
+    }
+
+    static String tooManyJobs(int live) {
+        return "refused: Falcon already holds " + live + " jobs submitted and not ended, as many as"
+                + " falcon.scheduler.max-live-jobs allows; submit it again (with a new id) once some have ended";
     }
 
     static String priorityTooLate(int priority) {

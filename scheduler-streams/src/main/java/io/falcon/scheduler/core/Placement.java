@@ -7,7 +7,6 @@ import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +46,7 @@ final class Placement {
             upperWrites.forgottenJobSnapshotted(request.id(), now, out);
             return;
         }
-        RequestValidator.Result result = RequestValidator.validate(request);
+        RequestValidator.Result result = RequestValidator.validate(request, state.settings.admission());
         if (result instanceof RequestValidator.Invalid invalid) {
             out.publish(new TaskStatus(
                     SchedulerState.meta(now),
@@ -65,6 +64,14 @@ final class Placement {
                     Optional.empty(),
                     Optional.empty()));
         } else if (result instanceof RequestValidator.Valid valid) {
+            Optional<String> overCap = state.overLiveJobCap(request.actor());
+            if (overCap.isPresent()) {
+                // ended at once, and retired like any finished job: a redelivery of its INSERT, once the count has
+                // dropped, is a duplicate and does not run a job whose row says Failed
+                ScheduledJob refused = ScheduledJob.accepted(valid.request()).enter(Phase.DONE, now);
+                state.publishEnd(refused, Status.Failed, Optional.of(Reason.TooManyJobs), overCap.get(), now, out);
+                return;
+            }
             ScheduledJob job = ScheduledJob.accepted(valid.request());
             state.put(job);
             place(job, now, out);
@@ -87,7 +94,7 @@ final class Placement {
      * now waiting there, so that the order the jobs were placed in does not decide who starts.
      */
     void placeAll(List<ScheduledJob> waiting, Instant now, Decisions out) {
-        waiting.sort(Comparator.comparingLong(ScheduledJob::seq).thenComparing(ScheduledJob::id));
+        waiting.sort(ScheduledJob.SUBMISSION_ORDER);
         Set<QueueKey> touched = new TreeSet<>();
         for (ScheduledJob job : waiting) {
             placeOnly(state.jobs.get(job.id()), now, out).ifPresent(touched::add);

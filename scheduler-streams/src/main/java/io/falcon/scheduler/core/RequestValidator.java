@@ -1,6 +1,7 @@
 package io.falcon.scheduler.core;
 
 import io.falcon.events.JsonTree;
+import io.falcon.events.PriorityLimits;
 import io.falcon.events.ResourceNames;
 import io.falcon.events.TpuTopology;
 import io.falcon.events.TpuType;
@@ -15,13 +16,10 @@ import java.util.Optional;
 /** Checks a submitted row and turns it into a {@link ValidRequest}, or says which field is wrong and why. */
 public final class RequestValidator {
     static final long MAX_TIMEOUT_SECONDS = 30L * 24 * 3600;
-    /**
-     * Priorities are bounded so that the aging arithmetic (priority times the aging interval, in ms) stays far
-     * inside a long, and so that a typo cannot put a job a million levels ahead.
-     */
-    public static final int MAX_PRIORITY = 1000;
+    /** The range no actor's priorities go beyond ({@link PriorityLimits#MIN}..{@link PriorityLimits#MAX}). */
+    public static final int MAX_PRIORITY = PriorityLimits.MAX;
 
-    public static final int MIN_PRIORITY = -1000;
+    public static final int MIN_PRIORITY = PriorityLimits.MIN;
 
     private RequestValidator() {}
 
@@ -35,7 +33,12 @@ public final class RequestValidator {
         }
     }
 
+    /** As {@link #validate(JobRequest, Admission)} under the default admission bounds (tools, tests). */
     public static Result validate(JobRequest request) {
+        return validate(request, Admission.defaults());
+    }
+
+    public static Result validate(JobRequest request, Admission admission) {
         if (!ResourceNames.isUsableJobId(request.id())) {
             return new Invalid(
                     "id",
@@ -79,6 +82,15 @@ public final class RequestValidator {
                         "priority", "must be between " + MIN_PRIORITY + " and " + MAX_PRIORITY + ", got " + column);
             }
         }
+        int specBytes =
+                request.spec() == null ? 0 : request.spec().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (specBytes > admission.maxSpecBytes()) {
+            return new Invalid(
+                    "spec",
+                    "is " + specBytes + " bytes; at most " + admission.maxSpecBytes()
+                            + " are taken (falcon.scheduler.max-spec-bytes): keep large inputs in storage and pass"
+                            + " their location");
+        }
         JobSpec spec;
         Optional<Integer> specPriority;
         Optional<SupplyMode> specSupplyMode;
@@ -98,6 +110,13 @@ public final class RequestValidator {
         // The column wins when it is set: it is the table's own field, while spec.priority is for upper components
         // that cannot add a column. A malformed spec.priority is refused even then, so that it never lies unnoticed.
         int priority = request.priority().map(Math::toIntExact).orElse(specPriority.orElse(0));
+        PriorityLimits.Range allowed = admission.priorityLimits().of(request.actor());
+        if (!allowed.contains(priority)) {
+            return new Invalid(
+                    request.priority().isPresent() ? "priority" : "spec.priority",
+                    "must be between " + allowed.min() + " and " + allowed.max() + " for actor '" + request.actor()
+                            + "' (falcon.scheduler.priority-limits), got " + priority);
+        }
         return new Valid(new ValidRequest(
                 request.id(),
                 request.actor(),
@@ -108,7 +127,9 @@ public final class RequestValidator {
                 supplyMode,
                 request.timeoutSeconds(),
                 request.submittedAt(),
-                priority));
+                priority,
+                request.createdAt(),
+                request.commitOrder()));
     }
 
     /** Carries an Invalid out of the nested spec parsing. */

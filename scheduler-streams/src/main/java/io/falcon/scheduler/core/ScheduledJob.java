@@ -63,9 +63,16 @@ public record ScheduledJob(
         Optional<String> faultNote) {
 
     /**
-     * FIFO order is submission order: the row's created_at, ties broken by job id. Arrival order at the
-     * scheduler would not do: row changes reach it through differently keyed partitions.
+     * FIFO order is submission order: when the INSERT was committed, then its binlog position, then the job id.
+     * Arrival order at the scheduler would not do (row changes reach it through differently keyed partitions), nor
+     * would the row's created_at (the writer chooses it).
      */
+    public static final java.util.Comparator<ScheduledJob> SUBMISSION_ORDER = java.util.Comparator.comparingLong(
+                    ScheduledJob::seq)
+            .thenComparingLong(j -> j.request().commitOrder())
+            .thenComparing(ScheduledJob::id);
+
+    /** A job just accepted: not yet placed; its seq is its submission's commit time. */
     public static ScheduledJob accepted(ValidRequest request) {
         return new ScheduledJob(
                 request,
@@ -257,17 +264,7 @@ public record ScheduledJob(
      * a day of finished jobs is small on disk and in the changelog a cold restore reads.
      */
     public ScheduledJob retiredForm() {
-        ValidRequest slim = new ValidRequest(
-                request.id(),
-                request.actor(),
-                request.name(),
-                request.tpuType(),
-                request.topology(),
-                new JobSpec(request.spec().image(), List.of(), List.of(), Map.of()),
-                request.supplyMode(),
-                request.timeoutSeconds(),
-                request.submittedAt(),
-                request.priority());
+        ValidRequest slim = request.withSpec(new JobSpec(request.spec().image(), List.of(), List.of(), Map.of()));
         return with(c -> {
             c.request = slim;
             c.lastError = Optional.empty();
@@ -312,18 +309,7 @@ public record ScheduledJob(
 
     /** The job with another priority (an upper component changed the column while it waits). */
     public ScheduledJob withPriority(int priority) {
-        ValidRequest r = request;
-        ValidRequest changed = new ValidRequest(
-                r.id(),
-                r.actor(),
-                r.name(),
-                r.tpuType(),
-                r.topology(),
-                r.spec(),
-                r.supplyMode(),
-                r.timeoutSeconds(),
-                r.submittedAt(),
-                priority);
+        ValidRequest changed = request.withPriority(priority);
         return with(c -> c.request = changed);
     }
 

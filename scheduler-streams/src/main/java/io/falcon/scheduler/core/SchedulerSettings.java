@@ -45,6 +45,7 @@ import java.util.Map;
  *     takes to reach the executor's informers
  * @param installation this Falcon's name on the edge clusters ({@code falcon.installation}): the names of its node
  *     pools and Kubernetes Jobs hash it with the job id
+ * @param admission the bounds a submission must stay within (priorities per actor, spec size, live jobs)
  */
 public record SchedulerSettings(
         Duration reservationRetry,
@@ -66,7 +67,8 @@ public record SchedulerSettings(
         Duration moveGain,
         Duration moveInterval,
         Duration observationSlack,
-        String installation) {
+        String installation,
+        Admission admission) {
 
     public SchedulerSettings {
         idleLinger = Map.copyOf(idleLinger);
@@ -94,7 +96,8 @@ public record SchedulerSettings(
                 SchedulerKeys.MOVE_GAIN.defaultValue(),
                 SchedulerKeys.MOVE_INTERVAL.defaultValue(),
                 SchedulerKeys.OBSERVATION_SLACK.defaultValue(),
-                io.falcon.events.config.SharedKeys.INSTALLATION.defaultValue());
+                io.falcon.events.config.SharedKeys.INSTALLATION.defaultValue(),
+                Admission.defaults());
     }
 
     /** How long an idle pool of this supply mode is kept (zero: deleted at once). */
@@ -109,6 +112,31 @@ public record SchedulerSettings(
 
     public String k8sJobName(String jobId) {
         return io.falcon.events.ResourceNames.k8sJob(installation, jobId);
+    }
+
+    public SchedulerSettings withAdmission(Admission newAdmission) {
+        return new SchedulerSettings(
+                reservationRetry,
+                provisioningRetry,
+                provisioningBackstop,
+                dispatchRetry,
+                submitDeadline,
+                dispatchDeadline,
+                defaultExecutionTimeout,
+                abortRetry,
+                cleanupRetry,
+                orphanGrace,
+                positionUpdates,
+                terminalRetention,
+                idleLinger,
+                priorityAging,
+                estimateTolerance,
+                messageZone,
+                moveGain,
+                moveInterval,
+                observationSlack,
+                installation,
+                newAdmission);
     }
 
     public SchedulerSettings withPositionUpdates(int n) {
@@ -132,7 +160,8 @@ public record SchedulerSettings(
                 moveGain,
                 moveInterval,
                 observationSlack,
-                installation);
+                installation,
+                admission);
     }
 
     public SchedulerSettings withIdleLinger(Map<SupplyMode, Duration> linger) {
@@ -156,7 +185,8 @@ public record SchedulerSettings(
                 moveGain,
                 moveInterval,
                 observationSlack,
-                installation);
+                installation,
+                admission);
     }
 
     public SchedulerSettings withPriorityAging(Duration aging) {
@@ -180,7 +210,8 @@ public record SchedulerSettings(
                 moveGain,
                 moveInterval,
                 observationSlack,
-                installation);
+                installation,
+                admission);
     }
 
     public SchedulerSettings withTerminalRetention(Duration retention) {
@@ -204,6 +235,7 @@ public record SchedulerSettings(
                 moveGain,
                 moveInterval,
                 observationSlack,
-                installation);
+                installation,
+                admission);
     }
 }

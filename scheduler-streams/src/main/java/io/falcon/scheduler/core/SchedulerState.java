@@ -31,6 +31,8 @@ final class SchedulerState {
     final RetiredJobs retired;
     /** Per cluster, how many jobs are RUNNING: kept as jobs change, so that gauges never scan the jobs. */
     private final Map<String, Integer> running = new HashMap<>();
+    /** Live jobs (submitted, not ended) per actor: what the per-actor cap counts. */
+    private final Map<String, Integer> liveByActor = new HashMap<>();
     /**
      * Per cluster, the RUNNING jobs' ids, kept with the counts: a holder short of reservation capacity waits for one
      * of them to end, and its estimate reads them without scanning every job.
@@ -88,6 +90,7 @@ final class SchedulerState {
     WaitQueue.Entry entry(ScheduledJob job) {
         return WaitQueue.Entry.of(
                 job.seq(),
+                job.request().commitOrder(),
                 job.request().priority(),
                 settings.priorityAging().toMillis(),
                 job.id(),
@@ -238,10 +241,35 @@ final class SchedulerState {
         }
     }
 
-    /** Every write of a job goes through here, to keep the running counts. */
+    /** Every write of a job goes through here, to keep the running counts and the live jobs per actor. */
     void put(ScheduledJob job) {
-        count(jobs.put(job.id(), job), -1);
+        ScheduledJob before = jobs.put(job.id(), job);
+        count(before, -1);
         count(job, 1);
+        if (before == null) {
+            liveByActor.merge(job.actor(), 1, Integer::sum);
+        }
+    }
+
+    /**
+     * Why one more live job of this actor is refused (Failed/TooManyJobs), if it is: its actor, or Falcon as a whole,
+     * already has as many live jobs as {@link Admission} allows.
+     */
+    Optional<String> overLiveJobCap(String actor) {
+        Admission admission = settings.admission();
+        int own = liveByActor.getOrDefault(actor, 0);
+        if (own >= admission.maxLiveJobsPerActor()) {
+            return Optional.of(Messages.tooManyJobsOfActor(actor, own));
+        }
+        if (jobs.size() >= admission.maxLiveJobs()) {
+            return Optional.of(Messages.tooManyJobs(jobs.size()));
+        }
+        return Optional.empty();
+    }
+
+    /** How many live jobs each actor has (for the console and tests). */
+    int liveJobsOf(String actor) {
+        return liveByActor.getOrDefault(actor, 0);
     }
 
     private void count(ScheduledJob job, int delta) {
@@ -274,6 +302,7 @@ final class SchedulerState {
             ScheduledJob job = jobs.get(jobId);
             if (job != null && job.phase() == Phase.DONE) {
                 count(jobs.remove(jobId), -1);
+                liveByActor.computeIfPresent(job.actor(), (a, n) -> n <= 1 ? null : n - 1);
                 timers.disarm(jobId);
                 observations.forget(jobId);
                 ScheduledJob kept = job.retiredForm();

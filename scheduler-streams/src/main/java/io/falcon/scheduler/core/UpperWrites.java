@@ -82,7 +82,7 @@ final class UpperWrites {
             return false;
         }
         ScheduledJob job = known.get();
-        String note = Messages.idReused(job.request().submittedAt());
+        String note = Messages.idReused(job.request().createdAt());
         if (job.phase() == Phase.DONE) {
             republishEnd(job, note, now, out);
         } else {
@@ -97,12 +97,12 @@ final class UpperWrites {
         if (job == null) {
             return; // ended or unknown: its row is terminal or answered otherwise; priority means nothing there
         }
-        Optional<Integer> valid = priority.filter(
-                        p -> p >= RequestValidator.MIN_PRIORITY && p <= RequestValidator.MAX_PRIORITY)
-                .map(Long::intValue);
+        io.falcon.events.PriorityLimits.Range allowed =
+                state.settings.admission().priorityLimits().of(job.actor());
+        Optional<Integer> valid = priority.filter(allowed::contains).map(Long::intValue);
         String shown = priority.map(String::valueOf).orElse("NULL");
         if (valid.isEmpty()) {
-            note(job, Messages.priorityRefused(shown), now, out);
+            note(job, Messages.priorityRefused(shown, allowed, job.actor()), now, out);
             return;
         }
         int value = valid.get();
@@ -136,7 +136,7 @@ final class UpperWrites {
 
     private static boolean sameRequest(ScheduledJob job, JobRequest request) {
         ValidRequest known = job.request();
-        return known.submittedAt().equals(request.submittedAt())
+        return known.createdAt().equals(request.createdAt())
                 && known.actor().equals(request.actor())
                 && known.name().equals(request.name())
                 && known.tpuType().wireName().equals(request.tpuType())

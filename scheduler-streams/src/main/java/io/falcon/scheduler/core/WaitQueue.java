@@ -27,24 +27,35 @@ public final class WaitQueue {
      * A waiting job.
      *
      * @param rank submission time in ms minus priority times the aging interval in ms: the smaller, the sooner
-     * @param seq submission time in ms
+     * @param seq submission time in ms (when the submission was committed)
+     * @param commitOrder the submission's binlog position, for submissions committed in the same millisecond
      */
-    public record Entry(long rank, long seq, int priority, String jobId, String actor, String name) {
+    public record Entry(long rank, long seq, long commitOrder, int priority, String jobId, String actor, String name) {
         /** A job of priority 0, whose rank is its submission time. */
         public Entry(long seq, String jobId, String actor, String name) {
-            this(seq, seq, 0, jobId, actor, name);
+            this(seq, seq, 0, 0, jobId, actor, name);
         }
 
         /** The entry of a job submitted at {@code seq} ms with this priority, under this aging interval. */
         public static Entry of(long seq, int priority, long agingMillis, String jobId, String actor, String name) {
-            return new Entry(seq - (long) priority * agingMillis, seq, priority, jobId, actor, name);
+            return of(seq, 0, priority, agingMillis, jobId, actor, name);
+        }
+
+        /** As {@link #of(long, int, long, String, String, String)}, at a binlog position. */
+        public static Entry of(
+                long seq, long commitOrder, int priority, long agingMillis, String jobId, String actor, String name) {
+            return new Entry(seq - (long) priority * agingMillis, seq, commitOrder, priority, jobId, actor, name);
         }
     }
 
-    /** Rank first; at an equal rank the higher priority, then submission time, then job id (a total order). */
+    /**
+     * Rank first; at an equal rank the higher priority, then submission time, then binlog position, then job id (a
+     * total order).
+     */
     private static final Comparator<Entry> PICK_ORDER = Comparator.comparingLong(Entry::rank)
             .thenComparing(Comparator.comparingInt(Entry::priority).reversed())
             .thenComparingLong(Entry::seq)
+            .thenComparingLong(Entry::commitOrder)
             .thenComparing(Entry::jobId);
 
     private final Map<String, TreeSet<Entry>> byActor = new HashMap<>();

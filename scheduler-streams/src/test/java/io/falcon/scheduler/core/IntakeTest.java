@@ -21,12 +21,47 @@ class IntakeTest {
     private final JobRow pending = jobRow("j1").build();
 
     @Test
-    void anInsertSubmitsWithTheRowsCreationTime() {
-        Optional<Intake.Intent> intent =
-                Intake.classify(RowChangeBuilder.inserted(pending).build(), NOW);
+    void anInsertSubmitsAtItsCommitTimeAndKeepsTheRowsCreationTimeForDisplay() {
+        Instant committed = NOW.minusSeconds(5);
+        Optional<Intake.Intent> intent = Intake.classify(
+                RowChangeBuilder.inserted(pending)
+                        .source(new io.falcon.events.cdc.SourcePosition(
+                                "mysql-bin.000002", 1234, 1, committed.toEpochMilli()))
+                        .build(),
+                NOW);
         assertThat(intent).get().isInstanceOf(Intake.Submit.class);
-        assertThat(((Intake.Submit) intent.get()).request().submittedAt())
-                .isEqualTo(pending.createdAt().get());
+        JobRequest request = ((Intake.Submit) intent.get()).request();
+        assertThat(request.submittedAt()).isEqualTo(committed);
+        assertThat(request.createdAt()).isEqualTo(pending.createdAt().get());
+        assertThat(request.commitOrder()).isEqualTo(ValidRequest.commitOrderOf("mysql-bin.000002", 1234, 1));
+    }
+
+    @Test
+    void aSnapshotRowHasNoCommitTimeAndSubmitsAtItsCreationTimeNeverLaterThanTheRead() {
+        JobRow future =
+                JobRowBuilder.from(pending).createdAt(NOW.plusSeconds(3600)).build();
+        JobRequest request = ((Intake.Submit)
+                        Intake.classify(RowChangeBuilder.snapshotted(pending).build(), NOW)
+                                .orElseThrow())
+                .request();
+        assertThat(request.submittedAt()).isEqualTo(pending.createdAt().get());
+        assertThat(request.commitOrder()).isZero();
+        assertThat(((Intake.Submit) Intake.classify(
+                                        RowChangeBuilder.snapshotted(future).build(), NOW)
+                                .orElseThrow())
+                        .request()
+                        .submittedAt())
+                .isEqualTo(NOW);
+    }
+
+    @Test
+    void binlogPositionsOrderAsTheLogDoes() {
+        assertThat(ValidRequest.commitOrderOf("mysql-bin.000002", 4, 0))
+                .isGreaterThan(ValidRequest.commitOrderOf("mysql-bin.000001", 900_000_000, 7));
+        assertThat(ValidRequest.commitOrderOf("mysql-bin.000002", 400, 0))
+                .isGreaterThan(ValidRequest.commitOrderOf("mysql-bin.000002", 399, 4000));
+        assertThat(ValidRequest.commitOrderOf("mysql-bin.000002", 400, 1))
+                .isGreaterThan(ValidRequest.commitOrderOf("mysql-bin.000002", 400, 0));
     }
 
     @Test
