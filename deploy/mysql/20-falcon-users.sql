@@ -21,8 +21,18 @@ GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO 'falcon_cdc'@'%';
 GRANT SELECT ON falcon.jobs TO 'falcon_cdc'@'%';
 -- and SELECT ON falcon.clusters (30-falcon-clusters-grants.sql)
 
--- the falcon CLI (operators, seed-clusters) and the upper components: submit, abort and read jobs, register
--- clusters. It does not delete jobs and cannot create tables.
+-- the falcon CLI of operators (and seed-clusters): submit, abort and read jobs, register clusters. It does not delete
+-- jobs and cannot create tables.
 CREATE USER IF NOT EXISTS 'falcon_cli'@'%' IDENTIFIED BY 'falcon-cli-dev';
 GRANT SELECT, INSERT, UPDATE ON falcon.jobs TO 'falcon_cli'@'%';
 -- and SELECT, INSERT, UPDATE ON falcon.clusters (30-falcon-clusters-grants.sql)
+
+-- the upper components: insert a job's request columns, abort (status and aborting_at) or re-prioritize it, read
+-- every column back. They cannot write Falcon's columns (reason, message, cluster, names, times), insert a row
+-- that shows a status, or touch the clusters table; 25-falcon-jobs-guard.sql refuses any status they write but
+-- Aborting.
+CREATE USER IF NOT EXISTS 'falcon_upper'@'%' IDENTIFIED BY 'falcon-upper-dev';
+GRANT SELECT ON falcon.jobs TO 'falcon_upper'@'%';
+GRANT INSERT (id, actor, name, tpu_type, topology, spec, supply_mode, timeout_seconds, priority, created_at)
+  ON falcon.jobs TO 'falcon_upper'@'%';
+GRANT UPDATE (status, aborting_at, priority) ON falcon.jobs TO 'falcon_upper'@'%';

@@ -314,7 +314,10 @@ class DeploymentFilesTest {
         assertThat(volumes).anyMatch(v -> v.startsWith("./docs/schema/jobs.sql:/docker-entrypoint-initdb.d/"));
         // the least-privileged users after the jobs table (10-jobs.sql), which their grants name
         assertThat(volumes)
-                .contains("./deploy/mysql/20-falcon-users.sql:/docker-entrypoint-initdb.d/20-falcon-users.sql:ro");
+                .contains("./deploy/mysql/20-falcon-users.sql:/docker-entrypoint-initdb.d/20-falcon-users.sql:ro")
+                // the status guard of the upper components' user, after the jobs table it triggers on
+                .contains(
+                        "./deploy/mysql/25-falcon-jobs-guard.sql:/docker-entrypoint-initdb.d/25-falcon-jobs-guard.sql:ro");
         JsonNode services = compose().get("services");
         assertThat(env(services.get("status-sink"))).containsEntry("FALCON_DB_USER", "falcon_sink");
         assertThat(env(services.get("cdc-ingest"))).containsEntry("FALCON_CDC_DATABASE_USER", "falcon_cdc");

@@ -34,6 +34,7 @@ import org.junit.jupiter.api.Test;
 class DatabaseGrantsIT {
     private static final Path USERS = Path.of("..", "deploy", "mysql", "20-falcon-users.sql");
     private static final Path CLUSTERS_GRANTS = Path.of("..", "deploy", "mysql", "30-falcon-clusters-grants.sql");
+    private static final Path JOBS_GUARD = Path.of("..", "deploy", "mysql", "25-falcon-jobs-guard.sql");
 
     private static EmbeddedMariaDb db;
     private static String database;
@@ -47,6 +48,7 @@ class DatabaseGrantsIT {
                 Statement statement = admin.createStatement()) {
             JobsTable.create(admin);
             run(statement, USERS);
+            run(statement, JOBS_GUARD);
         }
         // as docker-compose: the status-sink's first start applies its migration, then db-grants runs
         SchemaMigrator.migrate(db.jdbcUrl(database), "falcon_sink", "falcon-sink-dev");
@@ -56,14 +58,33 @@ class DatabaseGrantsIT {
         }
     }
 
-    /** The file names docker-compose's database; its statements are run one by one as MySQL's init does. */
+    /**
+     * The file names docker-compose's database; its statements are run one by one as the mysql client of MySQL's
+     * init does, DELIMITER lines included.
+     */
     private static void run(Statement statement, Path file) throws Exception {
         String script = Files.readString(file).replace(" falcon.", " " + database + ".");
-        for (String sql : script.replaceAll("(?m)^--.*$", "").split(";")) {
-            if (!sql.isBlank()) {
-                statement.execute(sql.strip());
+        String delimiter = ";";
+        StringBuilder pending = new StringBuilder();
+        for (String line : script.split("\n")) {
+            if (line.startsWith("--")) {
+                continue;
+            }
+            if (line.startsWith("DELIMITER ")) {
+                delimiter = line.substring("DELIMITER ".length()).strip();
+                continue;
+            }
+            pending.append(line).append('\n');
+            int end;
+            while ((end = pending.indexOf(delimiter)) >= 0) {
+                String sql = pending.substring(0, end).strip();
+                pending.delete(0, end + delimiter.length());
+                if (!sql.isBlank()) {
+                    statement.execute(sql);
+                }
             }
         }
+        assertThat(pending.toString()).isBlank();
     }
 
     private static Connection as(String user, String password) throws SQLException {
@@ -106,6 +127,70 @@ class DatabaseGrantsIT {
                     .hasMessageContaining("denied");
             statement.executeUpdate("INSERT INTO clusters (id, name, project, location, tpu_type, gcs_bucket) VALUES"
                     + " ('grants-c1', 'c1', 'p', 'us-central1', 'v5e', 'b')");
+        }
+    }
+
+    /**
+     * The upper components' user: it inserts a request and aborts or re-prioritizes it; it cannot write Falcon's
+     * columns, insert a row that looks taken or finished, set any status but Aborting, or touch clusters.
+     */
+    @Test
+    void theUpperComponentsSubmitAbortAndReprioritizeAndNothingMore() throws Exception {
+        try (Connection upper = as("falcon_upper", "falcon-upper-dev");
+                Statement statement = upper.createStatement()) {
+            statement.executeUpdate("INSERT INTO jobs (id, actor, name, tpu_type, topology, spec, priority) VALUES"
+                    + " ('grants-up-1', 'alice', 'n', 'v5e', '2x4', '{}', 3)");
+            statement.executeUpdate("INSERT INTO jobs (id, actor, name, tpu_type, topology, spec) VALUES"
+                    + " ('grants-up-2', 'alice', 'n', 'v5e', '2x4', '{}')");
+            assertThat(statement.executeUpdate("UPDATE jobs SET priority = 5 WHERE id = 'grants-up-1'"))
+                    .isOne();
+            assertThat(statement.executeUpdate(
+                            "UPDATE jobs SET status = 'Aborting', aborting_at = NOW(3) WHERE id = 'grants-up-1'"))
+                    .isOne();
+            try (var rows =
+                    statement.executeQuery("SELECT status, reason, message FROM jobs WHERE id = 'grants-up-1'")) {
+                assertThat(rows.next()).isTrue();
+                assertThat(rows.getString("status")).isEqualTo("Aborting");
+            }
+
+            // a row that shows itself taken or finished: Falcon's columns are not the upper components'
+            assertThatThrownBy(() -> statement.executeUpdate(
+                            "INSERT INTO jobs (id, actor, name, tpu_type, topology, spec, status) VALUES"
+                                    + " ('grants-up-3', 'mallory', 'n', 'v5e', '2x4', '{}', 'Succeeded')"))
+                    .hasMessageContaining("denied");
+            assertThatThrownBy(() -> statement.executeUpdate(
+                            "INSERT INTO jobs (id, actor, name, tpu_type, topology, spec, cluster_id) VALUES"
+                                    + " ('grants-up-3', 'mallory', 'n', 'v5e', '2x4', '{}', 'c1')"))
+                    .hasMessageContaining("denied");
+            // another tenant's job finished, revived or re-pointed
+            assertThatThrownBy(() ->
+                            statement.executeUpdate("UPDATE jobs SET status = 'Succeeded' WHERE id = 'grants-up-2'"))
+                    .hasMessageContaining("only to Aborting");
+            assertThatThrownBy(() ->
+                            statement.executeUpdate("UPDATE jobs SET status = 'Pending' WHERE id = 'grants-up-1'"))
+                    .hasMessageContaining("only to Aborting");
+            assertThatThrownBy(() -> statement.executeUpdate(
+                            "UPDATE jobs SET message = 'done', reason = 'JobFailed' WHERE id = 'grants-up-2'"))
+                    .hasMessageContaining("denied");
+            assertThatThrownBy(() -> statement.executeUpdate(
+                            "UPDATE jobs SET spec = '{\"image\":\"evil\"}' WHERE id = 'grants-up-2'"))
+                    .hasMessageContaining("denied");
+            assertThatThrownBy(() -> statement.executeUpdate("DELETE FROM jobs WHERE id = 'grants-up-2'"))
+                    .hasMessageContaining("denied");
+            // the clusters table is the operators'
+            assertThatThrownBy(() -> statement.executeQuery("SELECT * FROM clusters"))
+                    .hasMessageContaining("denied");
+            assertThatThrownBy(() -> statement.executeUpdate("UPDATE clusters SET gcs_bucket = 'mine'"))
+                    .hasMessageContaining("denied");
+        }
+        // the status-sink still writes every status of those rows
+        try (Connection sink = as("falcon_sink", "falcon-sink-dev");
+                Statement statement = sink.createStatement()) {
+            assertThat(statement.executeUpdate(
+                            "UPDATE jobs SET status = 'Aborted', aborted_at = NOW(3) WHERE id = 'grants-up-1'"))
+                    .isOne();
+            assertThat(statement.executeUpdate("UPDATE jobs SET status = 'Running' WHERE id = 'grants-up-2'"))
+                    .isOne();
         }
     }
 
