@@ -74,6 +74,9 @@ public final class FalconLabels {
         if (labels == null || labels.isEmpty()) {
             return "no labels";
         }
+        if (!labels.containsKey(MANAGED_BY) && !labels.containsKey(INSTALLATION) && !labels.containsKey(JOB)) {
+            return "no Falcon labels";
+        }
         return MANAGED_BY + "=" + labels.getOrDefault(MANAGED_BY, "") + ", " + INSTALLATION + "="
                 + labels.getOrDefault(INSTALLATION, "") + ", " + JOB + "=" + labels.getOrDefault(JOB, "");
     }

@@ -419,7 +419,10 @@ final class Checks {
                             podsNeverRun
                                     || fleet.contains(SimFleet.Cause.PODS_REFUSED)
                                     || plan.runFor().plusMinutes(2).compareTo(timeout) >= 0;
-                        case NodePoolFailed -> fleet.contains(SimFleet.Cause.POOL_FAILED) || clusterLeft;
+                        case NodePoolFailed ->
+                            fleet.contains(SimFleet.Cause.POOL_FAILED)
+                                    || fleet.contains(SimFleet.Cause.FOREIGN_OBJECT)
+                                    || clusterLeft;
                         case NodePoolTimeout ->
                             fleet.contains(SimFleet.Cause.POOL_SLOW)
                                     || fleet.contains(SimFleet.Cause.POOL_FAILED)
@@ -500,6 +503,19 @@ final class Checks {
     }
 
     /** Per job, in the order published: versions grow, the phase never goes back, nothing follows a terminal. */
+    /**
+     * A node pool of another owner under the name Falcon gives a job's pool is never adopted and never deleted: the
+     * job fails instead (its Reason explained by the foreign pool in {@link #checkCauses}).
+     */
+    void checkForeignPoolsUntouched(java.util.Set<String> foreign, java.util.Set<String> deleted) {
+        for (String pool : deleted) {
+            violation("Falcon deleted node pool " + pool + ", which is another owner's (no Falcon labels)");
+        }
+        if (!foreign.containsAll(deleted)) {
+            violation("deleted pools " + deleted + " were never foreign " + foreign);
+        }
+    }
+
     void checkStatuses(List<TaskStatus> statuses) {
         Map<String, TaskStatus> last = new HashMap<>();
         for (TaskStatus s : statuses) {

@@ -102,6 +102,12 @@ record Scenario(
      */
     record ClusterRefuses(Instant at, String clusterId, Duration lasting) implements Disruption {}
 
+    /**
+     * Another owner's node pool appears, before the job is submitted, under the name Falcon gives the job's pool, on
+     * every cluster of its TPU type (another team's tool, a second Falcon installation).
+     */
+    record ForeignPool(Instant at, String jobId) implements Disruption {}
+
     static Scenario generate(long seed) {
         Random rnd = new Random(seed);
         List<ClusterRow> clusters = new ArrayList<>();
@@ -249,6 +255,13 @@ record Scenario(
                         clusters.get(refusals.nextInt(clusters.size())).id(),
                         Duration.ofMinutes(5 + refusals.nextInt(56))));
             }
+        }
+        // Foreign pools under Falcon's names: a generator of their own, every draw above unchanged.
+        Random foreign = new Random(seed * 0x5DEECE66DL + 47);
+        if (!jobs.isEmpty() && foreign.nextInt(4) == 0) {
+            JobPlan victim = jobs.get(foreign.nextInt(jobs.size()));
+            Instant at = victim.submitAt().minusSeconds(1 + foreign.nextInt(300));
+            disruptions.add(new ForeignPool(at.isBefore(T0) ? T0 : at, victim.id()));
         }
         return new Scenario(
                 seed, clusters, reservationHosts, jobs, disruptions, faults, healAt, linger, aging, reality);

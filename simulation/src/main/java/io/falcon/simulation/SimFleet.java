@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -151,7 +152,9 @@ final class SimFleet implements GkeApi, EdgeApi {
         /** Its Job was created but its pods cannot be (a missing service account, a quota on pods). */
         PODS_REFUSED,
         /** Its Kubernetes Job was deleted by someone other than Falcon before it finished. */
-        JOB_DELETED_BY_HAND
+        JOB_DELETED_BY_HAND,
+        /** A node pool of another owner (another team, another Falcon) bore the name Falcon gives its pool. */
+        FOREIGN_OBJECT
     }
 
     /** A pool deletion that took nodes from a Job still defined in the cluster. */
@@ -192,6 +195,8 @@ final class SimFleet implements GkeApi, EdgeApi {
         boolean createdFlex;
         /** Counts the autoscaler's scale-downs: node registrations under way before one are void. */
         int nodeGen;
+        /** Someone else's pool (no Falcon labels, no falcon-job-id): Falcon must never adopt or delete it. */
+        boolean foreign;
 
         Pool(
                 ClusterTarget cluster,
@@ -316,6 +321,42 @@ final class SimFleet implements GkeApi, EdgeApi {
     }
 
     /** The GKE cluster refuses every node-pool and Kubernetes Job creation from now until {@code until}. */
+    /** Foreign pools (cluster resource / name) someone asked GKE to delete: only Falcon's executor does that here. */
+    private final Set<String> foreignDeleted = new java.util.TreeSet<>();
+
+    private final Set<String> foreignPools = new java.util.TreeSet<>();
+
+    /**
+     * Another owner (another team's tool, a second Falcon) creates a RUNNING node pool under the name Falcon will give
+     * the job's pool, without Falcon's labels. Falcon must fail the job with a clear Message and leave the pool alone.
+     */
+    void foreignPool(ClusterTarget cluster, String name, String falconJobId) {
+        String key = key(cluster, name);
+        if (pools.containsKey(key)) {
+            return;
+        }
+        Pool pool = new Pool(cluster, name, 1, Map.of("team", "other-tool"), Optional.empty(), loop.now());
+        pool.visibleAt = loop.now();
+        pool.status = PoolStatus.RUNNING;
+        pool.registered = 1;
+        pool.ready = 1;
+        pool.foreign = true;
+        pools.put(key, pool);
+        foreignPools.add(key);
+        cause(falconJobId, Cause.FOREIGN_OBJECT);
+        poolCause(name, Cause.FOREIGN_OBJECT);
+    }
+
+    /** The foreign pools that were asked to be deleted (by Falcon: nothing else deletes pools here). */
+    Set<String> foreignPoolsDeleted() {
+        return foreignDeleted;
+    }
+
+    /** The foreign pools put in the fleet. */
+    Set<String> foreignPools() {
+        return foreignPools;
+    }
+
     void refuseCreates(ClusterTarget cluster, Instant from, Instant until) {
         refusingUntil.merge(cluster.resourceName(), until, (a, b) -> a.isAfter(b) ? a : b);
         outages.put(
@@ -511,10 +552,15 @@ final class SimFleet implements GkeApi, EdgeApi {
         return endedThenDeleted;
     }
 
-    /** The pools that exist, as cluster resource / pool name -> the falcon job of its creator. */
+    /**
+     * Falcon's pools that exist, as cluster resource / pool name -> the falcon job of its creator (another owner's
+     * pools are not Falcon's to clean up: {@link #foreignPools}).
+     */
     Map<String, String> livePools() {
         Map<String, String> out = new LinkedHashMap<>();
-        pools.values().forEach(p -> out.put(key(p.cluster, p.name), p.labels.getOrDefault(FalconLabels.JOB, "")));
+        pools.values().stream()
+                .filter(p -> !p.foreign)
+                .forEach(p -> out.put(key(p.cluster, p.name), p.labels.getOrDefault(FalconLabels.JOB, "")));
         return out;
     }
 
@@ -852,6 +898,9 @@ final class SimFleet implements GkeApi, EdgeApi {
             if (same(job.cluster, cluster) && job.pool.equals(name) && pool.status != PoolStatus.ERROR) {
                 onPoolLoss.accept(new PoolLoss(name, job.falconJobId, loop.now()));
             }
+        }
+        if (pool.foreign) {
+            foreignDeleted.add(key);
         }
         PoolStatus before = pool.status;
         pool.stopping = true;

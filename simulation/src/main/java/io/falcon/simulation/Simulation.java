@@ -269,6 +269,7 @@ public final class Simulation {
                 (from, to) -> executor.blindBetween(from, to).plus(scheduler.downBetween(from, to)),
                 id -> plans.get(id).outcome() != Scenario.Outcome.SUCCEED,
                 SchedulerSettings.defaults().dispatchDeadline());
+        checks.checkForeignPoolsUntouched(fleet.foreignPools(), fleet.foreignPoolsDeleted());
         Map<String, Integer> outcomes = new TreeMap<>();
         for (ScheduledJob job : scheduler.committed().jobMap().values()) {
             outcomes.merge(job.status().name(), 1, Integer::sum);
@@ -401,6 +402,13 @@ public final class Simulation {
             Optional.ofNullable(rows.get(r.clusterId()))
                     .ifPresent(row -> fleet.refuseCreates(
                             row.target(), loop.now(), loop.now().plus(r.lasting())));
+        } else if (d instanceof Scenario.ForeignPool f) {
+            Scenario.JobPlan plan = plans.get(f.jobId());
+            String name = io.falcon.events.ResourceNames.nodePool(
+                    io.falcon.events.ResourceNames.DEFAULT_INSTALLATION, f.jobId());
+            rows.values().stream()
+                    .filter(row -> row.tpuType().equals(plan.tpuType()))
+                    .forEach(row -> fleet.foreignPool(row.target(), name, f.jobId()));
         } else if (d instanceof Scenario.SchedulerStall stall) {
             scheduler.stall(stall.stalled());
         } else if (d instanceof Scenario.ClusterMoved m) {
