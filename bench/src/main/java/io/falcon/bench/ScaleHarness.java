@@ -54,7 +54,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *
  * <p>Usage: {@code bench/run io.falcon.bench.ScaleHarness [waiting] [retired] [clusters] [replace]} (defaults 100000
  * 1000000 50); with {@code replace}, after the load one input re-places the whole backlog, twice ({@link
- * #measureReplacement}).
+ * #measureReplacement}); with {@code admission}, the waiting jobs are submissions with specs of the largest size
+ * taken ({@code falcon.scheduler.max-spec-bytes}) from 1,000 actors, more of them than {@code
+ * falcon.scheduler.max-live-jobs} (the overall cap): the scheduler runs with the pod's heap ({@code k8s/}: 75% of
+ * 2 GiB) and the table shows its heap with the cap reached, the refusals, and the restarts with that state.
  */
 public final class ScaleHarness {
     private static final String[] TOPOLOGIES = {"2x2", "2x4", "4x4", "4x8"};
@@ -71,6 +74,10 @@ public final class ScaleHarness {
     private Process scheduler;
     private int starts;
     private boolean replaceBacklog;
+    /** Admission mode: submissions of the largest spec taken, from many actors, beyond the overall cap. */
+    private boolean admission;
+
+    private String spec = SPEC;
 
     private ScaleHarness(EmbeddedKafka kafka, Path work) {
         this.kafka = kafka;
@@ -90,6 +97,7 @@ public final class ScaleHarness {
         int retired = args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000;
         int clusters = args.length > 2 ? Integer.parseInt(args[2]) : 50;
         boolean replace = args.length > 3 && args[3].equals("replace");
+        boolean admission = args.length > 3 && args[3].equals("admission");
         Path work = Files.createTempDirectory("falcon-scale");
         try (EmbeddedKafka kafka = EmbeddedKafka.launch(work.resolve("kafka"))) {
             kafka.createTopics(1, Topics.SCHEDULER_INPUT.name(), Topics.EXECUTOR_EVENTS.name());
@@ -97,6 +105,11 @@ public final class ScaleHarness {
                     3, Topics.TASK_STATUS.name(), Topics.EXECUTOR_COMMANDS.name(), Topics.DEAD_LETTER.name());
             ScaleHarness h = new ScaleHarness(kafka, work);
             h.replaceBacklog = replace;
+            h.admission = admission;
+            if (admission) {
+                h.spec = specOfBytes(
+                        Math.toIntExact(io.falcon.events.config.SchedulerKeys.MAX_SPEC_BYTES.defaultValue()));
+            }
             try {
                 h.run(waiting, retired, clusters);
             } finally {
@@ -118,13 +131,22 @@ public final class ScaleHarness {
         send(cluster("churn", "v5e"));
         Instant loadStart = Instant.now();
         for (int i = 0; i < waiting; i++) {
-            send(submit("w" + i, "actor" + (i % 97), "v6e", TOPOLOGIES[i % TOPOLOGIES.length]));
+            String actor = admission ? "tenant" + (i % 1000) : "actor" + (i % 97);
+            send(submit("w" + i, actor, "v6e", TOPOLOGIES[i % TOPOLOGIES.length]));
         }
         awaitConsumed(Duration.ofMinutes(30));
-        row(
-                "load: " + waiting + " waiting jobs over " + clusters + " clusters x 4 topologies",
-                Duration.between(loadStart, Instant.now()).toMillis() + " ms to consume",
-                heapAfterGc());
+        if (admission) {
+            row(
+                    "admission: " + waiting + " submissions of " + spec.length() + "-byte specs from 1,000 actors",
+                    Duration.between(loadStart, Instant.now()).toMillis() + " ms to consume; "
+                            + countStatuses("TooManyJobs") + " refused Failed/TooManyJobs",
+                    heapAfterGc());
+        } else {
+            row(
+                    "load: " + waiting + " waiting jobs over " + clusters + " clusters x 4 topologies",
+                    Duration.between(loadStart, Instant.now()).toMillis() + " ms to consume",
+                    heapAfterGc());
+        }
 
         if (replaceBacklog) {
             measureReplacement(waiting);
@@ -192,6 +214,54 @@ public final class ScaleHarness {
                             + "; transaction trouble in the log: " + transactionTrouble(),
                     heapAfterGc());
         }
+    }
+
+    /** A spec of exactly this many UTF-8 bytes: the largest the scheduler takes, when it is the limit. */
+    static String specOfBytes(int bytes) {
+        String head = "{\"image\":\"us-docker.pkg.dev/p/r/train:1\",\"command\":[\"python\"],\"args\":[\"";
+        String tail = "\"]}";
+        return head + "a".repeat(Math.max(0, bytes - head.length() - tail.length())) + tail;
+    }
+
+    /** How many task-status records (all of the run so far) name the word (a Reason). */
+    private long countStatuses(String word) {
+        Properties p = new Properties();
+        p.put(org.apache.kafka.clients.consumer.ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(org.apache.kafka.clients.consumer.ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        byte[] needle = word.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        long found = 0;
+        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(
+                p,
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            var partitions = consumer.partitionsFor(Topics.TASK_STATUS.name()).stream()
+                    .map(i -> new org.apache.kafka.common.TopicPartition(i.topic(), i.partition()))
+                    .toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<org.apache.kafka.common.TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
+                for (var record : consumer.poll(Duration.ofSeconds(1))) {
+                    if (indexOf(record.value(), needle) >= 0) {
+                        found++;
+                    }
+                }
+            }
+        }
+        return found;
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
     }
 
     private long endOffsets(String topic) throws Exception {
@@ -320,7 +390,11 @@ public final class ScaleHarness {
         Files.createDirectories(logDir);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(
-                java, "-Xmx2g", "-cp", System.getProperty("java.class.path"), "io.falcon.scheduler.SchedulerMain");
+                java,
+                admission ? "-Xmx1536m" : "-Xmx2g",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "io.falcon.scheduler.SchedulerMain");
         Map<String, String> env = pb.environment();
         env.put("FALCON_KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
         env.put("FALCON_KAFKA_REPLICATION_FACTOR", "1");
@@ -416,7 +490,7 @@ public final class ScaleHarness {
         return SchedulerRouting.route(new JobChange(meta(), op, before, Optional.of(after), source()));
     }
 
-    private static JobRow jobRow(
+    private JobRow jobRow(
             String id, String actor, String tpuType, String topology, String status, Optional<Instant> abortingAt) {
         return new JobRow(
                 id,
@@ -424,7 +498,7 @@ public final class ScaleHarness {
                 "name-" + id,
                 tpuType,
                 topology,
-                SPEC,
+                spec,
                 Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
