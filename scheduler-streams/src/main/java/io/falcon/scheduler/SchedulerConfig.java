@@ -9,6 +9,7 @@ import io.falcon.events.executor.SupplyMode;
 import io.falcon.events.security.KafkaConnection;
 import io.falcon.scheduler.core.Admission;
 import io.falcon.scheduler.core.SchedulerSettings;
+import io.falcon.scheduler.core.WhoIsAhead;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
@@ -65,7 +66,8 @@ public record SchedulerConfig(
                                 PriorityLimits.parse(values.get(SchedulerKeys.PRIORITY_LIMITS)),
                                 values.getInt(SchedulerKeys.MAX_SPEC_BYTES),
                                 values.getInt(SchedulerKeys.MAX_LIVE_JOBS_PER_ACTOR),
-                                values.getInt(SchedulerKeys.MAX_LIVE_JOBS))));
+                                values.getInt(SchedulerKeys.MAX_LIVE_JOBS)),
+                        WhoIsAhead.of(values.get(SchedulerKeys.WHO_IS_AHEAD))));
     }
 
     /** Only the supply modes that linger: zero (the default) means the pool is deleted at once. */

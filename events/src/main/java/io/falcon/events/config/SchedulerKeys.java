@@ -166,6 +166,15 @@ public final class SchedulerKeys {
             Duration.ofMinutes(30),
             Validator.between(Duration.ofMinutes(1), Duration.ofDays(1)),
             "a waiting job moves to another cluster at most once per this long (no ping-pong)");
+    public static final Setting<String> WHO_IS_AHEAD = withDefault(
+            "falcon.scheduler.who-is-ahead",
+            SettingType.Choice.of("names", "own", "count"),
+            "names",
+            Validator.any(),
+            "what a waiting job's Message says of the jobs ahead of it: names (actor and job name of the first five,"
+                    + " as the seed's table shows), own (names only of its own actor's jobs, the others counted), or"
+                    + " count (only how many): the Message is visible to the job's owner, so own and count keep"
+                    + " other tenants' actors and job names from them");
     public static final Setting<String> MESSAGE_TIME_ZONE = withDefault(
             "falcon.scheduler.message-time-zone",
             SettingType.TEXT,
@@ -209,6 +218,7 @@ public final class SchedulerKeys {
                     MAX_LIVE_JOBS,
                     ESTIMATE_TOLERANCE,
                     MESSAGE_TIME_ZONE,
+                    WHO_IS_AHEAD,
                     MOVE_GAIN,
                     MOVE_INTERVAL,
                     IDLE_LINGER_RESERVATION,

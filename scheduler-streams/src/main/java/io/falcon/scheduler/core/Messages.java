@@ -20,14 +20,29 @@ public final class Messages {
 
     /** "队列位置 #3,前面有 2 个任务 (user-a: profiling-v7x, user-b: benchmark-v7x)". */
     public static String waiting(int position, List<WaitQueue.Entry> ahead) {
-        String names = ahead.stream()
+        return waiting(position, ahead, "", WhoIsAhead.NAMES);
+    }
+
+    /**
+     * As {@link #waiting(int, List)}, saying of the jobs ahead what {@code shown} allows to the owner of a job of
+     * {@code actor}: with OWN, "(alice: a, 另有 2 个其他用户的任务)"; with COUNT, no list.
+     */
+    public static String waiting(int position, List<WaitQueue.Entry> ahead, String actor, WhoIsAhead shown) {
+        String head = "队列位置 #" + position + ",前面有 " + ahead.size() + " 个任务";
+        if (ahead.isEmpty() || shown == WhoIsAhead.COUNT) {
+            return head;
+        }
+        List<WaitQueue.Entry> named = shown == WhoIsAhead.NAMES
+                ? ahead
+                : ahead.stream().filter(e -> e.actor().equals(actor)).toList();
+        long others = ahead.size() - named.size();
+        String names = named.stream()
                 .limit(NAMES_SHOWN)
                 .map(e -> e.actor() + ": " + e.name())
                 .collect(Collectors.joining(", "));
-        String more = ahead.size() > NAMES_SHOWN ? ", ..." : "";
-        return ahead.isEmpty()
-                ? "队列位置 #" + position + ",前面有 0 个任务"
-                : "队列位置 #" + position + ",前面有 " + ahead.size() + " 个任务 (" + names + more + ")";
+        String more = named.size() > NAMES_SHOWN ? ", ..." : "";
+        String rest = others == 0 ? "" : (names.isEmpty() ? "" : ", ") + "另有 " + others + " 个其他用户的任务";
+        return head + " (" + names + more + rest + ")";
     }
 
     /**

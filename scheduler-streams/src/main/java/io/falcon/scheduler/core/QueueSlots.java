@@ -193,7 +193,12 @@ final class QueueSlots {
             Optional<QueueHistory.Spread> untilStart =
                     untilSlot.flatMap(before -> estimates.holdOf(job, key).map(before::plus));
             Optional<StartEstimate> estimate = untilStart.map(spread -> StartEstimates.interval(now, spread));
-            tellWaiting(job, Messages.waiting(ahead.size() + 1, ahead), estimate, now, out);
+            tellWaiting(
+                    job,
+                    Messages.waiting(ahead.size() + 1, ahead, job.actor(), state.settings.whoIsAhead()),
+                    estimate,
+                    now,
+                    out);
             covered.add(entry.jobId());
             ahead.add(entry);
             untilSlot = untilStart; // the next job takes the slot when this one's pods run

@@ -46,6 +46,7 @@ import java.util.Map;
  * @param installation this Falcon's name on the edge clusters ({@code falcon.installation}): the names of its node
  *     pools and Kubernetes Jobs hash it with the job id
  * @param admission the bounds a submission must stay within (priorities per actor, spec size, live jobs)
+ * @param whoIsAhead what a waiting job's Message says of the jobs ahead of it
  */
 public record SchedulerSettings(
         Duration reservationRetry,
@@ -68,7 +69,8 @@ public record SchedulerSettings(
         Duration moveInterval,
         Duration observationSlack,
         String installation,
-        Admission admission) {
+        Admission admission,
+        WhoIsAhead whoIsAhead) {
 
     public SchedulerSettings {
         idleLinger = Map.copyOf(idleLinger);
@@ -97,7 +99,8 @@ public record SchedulerSettings(
                 SchedulerKeys.MOVE_INTERVAL.defaultValue(),
                 SchedulerKeys.OBSERVATION_SLACK.defaultValue(),
                 io.falcon.events.config.SharedKeys.INSTALLATION.defaultValue(),
-                Admission.defaults());
+                Admission.defaults(),
+                WhoIsAhead.of(SchedulerKeys.WHO_IS_AHEAD.defaultValue()));
     }
 
     /** How long an idle pool of this supply mode is kept (zero: deleted at once). */
@@ -136,7 +139,34 @@ public record SchedulerSettings(
                 moveInterval,
                 observationSlack,
                 installation,
-                newAdmission);
+                newAdmission,
+                whoIsAhead);
+    }
+
+    public SchedulerSettings withWhoIsAhead(WhoIsAhead shown) {
+        return new SchedulerSettings(
+                reservationRetry,
+                provisioningRetry,
+                provisioningBackstop,
+                dispatchRetry,
+                submitDeadline,
+                dispatchDeadline,
+                defaultExecutionTimeout,
+                abortRetry,
+                cleanupRetry,
+                orphanGrace,
+                positionUpdates,
+                terminalRetention,
+                idleLinger,
+                priorityAging,
+                estimateTolerance,
+                messageZone,
+                moveGain,
+                moveInterval,
+                observationSlack,
+                installation,
+                admission,
+                shown);
     }
 
     public SchedulerSettings withPositionUpdates(int n) {
@@ -161,7 +191,8 @@ public record SchedulerSettings(
                 moveInterval,
                 observationSlack,
                 installation,
-                admission);
+                admission,
+                whoIsAhead);
     }
 
     public SchedulerSettings withIdleLinger(Map<SupplyMode, Duration> linger) {
@@ -186,7 +217,8 @@ public record SchedulerSettings(
                 moveInterval,
                 observationSlack,
                 installation,
-                admission);
+                admission,
+                whoIsAhead);
     }
 
     public SchedulerSettings withPriorityAging(Duration aging) {
@@ -211,7 +243,8 @@ public record SchedulerSettings(
                 moveInterval,
                 observationSlack,
                 installation,
-                admission);
+                admission,
+                whoIsAhead);
     }
 
     public SchedulerSettings withTerminalRetention(Duration retention) {
@@ -236,6 +269,7 @@ public record SchedulerSettings(
                 moveInterval,
                 observationSlack,
                 installation,
-                admission);
+                admission,
+                whoIsAhead);
     }
 }

@@ -151,6 +151,26 @@ class TenancyTest {
     }
 
     @Test
+    void aWaitingJobsMessageNamesOtherTenantsJobsOnlyWhenTheOperatorLetsIt() {
+        for (WhoIsAhead shown : WhoIsAhead.values()) {
+            SchedulerFixture f =
+                    new SchedulerFixture(SchedulerSettings.defaults().withWhoIsAhead(shown)).withCluster("c1", "v6e");
+            f.submit("a1", "alice").submit("b1", "bob").submit("a2", "alice");
+            String message = f.last("a2").message();
+            assertThat(message).as(shown.name()).startsWith("队列位置 #3,前面有 2 个任务");
+            switch (shown) {
+                case NAMES -> assertThat(message).contains("alice: name-a1").contains("bob: name-b1");
+                case OWN ->
+                    assertThat(message)
+                            .contains("alice: name-a1")
+                            .contains("另有 1 个其他用户的任务")
+                            .doesNotContain("bob");
+                case COUNT -> assertThat(message).doesNotContain("alice").doesNotContain("bob");
+            }
+        }
+    }
+
+    @Test
     void item4_manyActorsTogetherStopAtTheOverallCap() {
         SchedulerFixture f = new SchedulerFixture(SchedulerSettings.defaults()
                         .withAdmission(Admission.defaults().withLiveJobCaps(10, 5)))
