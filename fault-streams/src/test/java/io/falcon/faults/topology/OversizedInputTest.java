@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -106,6 +108,51 @@ class OversizedInputTest {
         d.send(fault(null, "n1", "d0", "CODE-0", ofSeconds(11))); // re-isolation for a code it is isolated for
         assertThat(d.verdicts(Outcome.ISOLATED)).hasSize(StateBounds.MAX_CODES_PER_DEVICE + 2);
         assertThat(d.deadLetters.readValuesToList()).isEmpty();
+    }
+
+    @Test
+    void aStormOfDistinctCodesInOneJobWindowIsDecidedAndItsRoundsAreStoredPerCodeNotInOneGrowingValue() {
+        int codes = 10_000;
+        for (int i = 0; i < codes; i++) {
+            d.send(fault("job-1", "n" + i % 100, "d" + i % 8, "CODE-" + i, ofMillis(i * 29_999L / codes)));
+        }
+        d.advance(ofSeconds(40));
+
+        assertThat(d.verdicts(Outcome.COUNTED)).hasSize(codes);
+        assertThat(d.heldFaults()).isZero();
+        assertThat(d.entries(FaultTopology.ROUNDS_STORE)).isEqualTo(codes);
+        List<KeyValue<String, byte[]>> written =
+                d.changelog(FaultTopology.ROUNDS_STORE, Serdes.ByteArray().deserializer());
+        assertThat(written).hasSize(codes);
+        assertThat(written).allSatisfy(kv -> assertThat(kv.value.length).isLessThan(100));
+    }
+
+    @Test
+    void aLateFaultThatWouldOpenMoreDecidedRoundsThanAJobsCodeKeepsIsDeadLettered() {
+        d.send(fault("job-1", "n1", "d0", AIC, ofSeconds(100)));
+        d.advance(ofSeconds(40)); // decided: one round of AIC, on n1/d0
+        // n2/d1's collector lags and sends faults of the same code, each a millisecond earlier than the last: each
+        // falls in no decided round, opens a window of its own reaching the round after it, and is kept as a round
+        int late = StateBounds.MAX_ROUNDS_PER_JOB_CODE - 1;
+        for (int k = 1; k <= late; k++) {
+            d.send(fault("job-1", "n2", "d1", AIC, ofMillis(100_000 - k)));
+        }
+        assertThat(d.verdicts(Outcome.SOFTWARE_FAULT)).hasSize(late);
+        assertThat(d.deadLetters.readValuesToList()).isEmpty();
+
+        d.send(fault("job-1", "n2", "d1", AIC, ofMillis(100_000 - late - 1)));
+
+        assertThat(d.deadLetters.readValuesToList())
+                .singleElement()
+                .satisfies(letter -> assertThat(letter.reason())
+                        .isEqualTo("device fault refused: job job-1 of cluster c1 already keeps 128 decided rounds"
+                                + " of code " + AIC + ", the most fault-streams keeps per job and code (128)"));
+        assertThat(d.verdicts(Outcome.SOFTWARE_FAULT)).hasSize(late);
+        // the job's other codes, and its later faults, are judged as before
+        d.send(fault("job-1", "n3", "d0", "OTHER", ofSeconds(140)));
+        d.send(fault("job-1", "n4", "d0", "OTHER", ofSeconds(141)));
+        d.advance(ofSeconds(40));
+        assertThat(d.verdicts(Outcome.SOFTWARE_FAULT)).hasSize(late + 2);
     }
 
     @Test
