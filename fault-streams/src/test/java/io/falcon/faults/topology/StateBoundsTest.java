@@ -222,6 +222,24 @@ class StateBoundsTest {
                 Topics.FAULT_VERDICTS.valueSerde().toBytes(release));
     }
 
+    @Test
+    void aDeadLetterOfAnOversizedRecordWithAnOversizedKeyAndReason() {
+        var context = new org.apache.kafka.streams.processor.api.MockProcessorContext<String, Object>();
+        context.setRecordMetadata(Topics.DEVICE_FAULTS.name(), 2, Long.MAX_VALUE);
+        context.setCurrentSystemTimeMs(AT);
+        // control characters: JSON writes each as a 6-byte escape
+        String key = "\u0001".repeat(1_000_000);
+        String reason = "\u0001".repeat(1_000_000);
+        FaultTopology.DEAD_LETTERS.send(
+                new org.apache.kafka.streams.processor.api.Record<>(key, new byte[10 * 1024 * 1024], AT),
+                context,
+                reason,
+                new IllegalStateException(reason));
+        var forwarded = context.forwarded().get(0).record();
+        byte[] value = Topics.DEAD_LETTER.valueSerde().toBytes((io.falcon.events.DeadLetter) forwarded.value());
+        assertUnderTheBound("falcon.dead-letter", utf8(forwarded.key()), value);
+    }
+
     @org.junit.jupiter.api.AfterAll
     static void report() {
         // the figures docs/fault-streams.md quotes
