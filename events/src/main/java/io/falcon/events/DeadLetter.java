@@ -4,7 +4,9 @@ import java.util.Optional;
 
 /**
  * A record that could not be decoded or applied. The original bytes are kept (base64) so nothing is lost
- * and the record can be replayed once the cause is fixed.
+ * and the record can be replayed once the cause is fixed; a Kafka Streams component keeps at most
+ * {@code StreamsDeadLetters.MAX_PAYLOAD_BYTES} of them (a larger dead letter would not fit its topic), and the
+ * source topic, partition and offset lead to the whole record.
  */
 public record DeadLetter(
         Meta meta,

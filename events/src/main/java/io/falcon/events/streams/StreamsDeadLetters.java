@@ -78,8 +78,28 @@ public final class StreamsDeadLetters {
         }
     }
 
+    /**
+     * The most bytes of a record's value a dead letter keeps. A dead letter is itself a record: one that carried an
+     * input of about Kafka's 1 MB limit or more (a compressed batch may hold a larger record than the limit) as
+     * base64 would be refused by the dead-letter topic, and under exactly-once that refusal fails the task, which
+     * replays the same input after every restart. Beyond it the dead letter keeps the first bytes and says so; the
+     * source topic, partition and offset it names still lead to the whole record while it is retained.
+     */
+    public static final int MAX_PAYLOAD_BYTES = 256 * 1024;
+
+    /** The most characters of a record's key and of a reason a dead letter keeps, for the same reason. */
+    public static final int MAX_TEXT = 4096;
+
     public void send(
             Record<String, byte[]> record, ProcessorContext<String, Object> context, String reason, Throwable error) {
+        byte[] value = record.value();
+        if (value != null && value.length > MAX_PAYLOAD_BYTES) {
+            reason = reason + " (dead letter keeps the first " + MAX_PAYLOAD_BYTES + " of its " + value.length
+                    + " bytes)";
+            value = java.util.Arrays.copyOf(value, MAX_PAYLOAD_BYTES);
+        }
+        reason = clipped(reason);
+        String recordKey = record.key() == null ? null : clipped(record.key());
         var metadata = context.recordMetadata();
         String topic = metadata.map(m -> m.topic()).orElse("unknown");
         int partition = metadata.map(m -> m.partition()).orElse(-1);
@@ -89,20 +109,29 @@ public final class StreamsDeadLetters {
                 topic,
                 partition,
                 offset,
-                record.key(),
+                recordKey,
                 reason);
-        byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
+        byte[] key = recordKey == null ? null : recordKey.getBytes(StandardCharsets.UTF_8);
         DeadLetter letter = DeadLetter.of(
                 Meta.of(producer, Instant.ofEpochMilli(context.currentSystemTimeMs())),
                 topic,
                 partition,
                 offset,
                 key,
-                record.value(),
+                value,
                 reason,
                 error);
         context.forward(
-                new Record<>(record.key() == null ? "" : record.key(), (Object) letter, record.timestamp()), sinkName);
+                new Record<>(recordKey == null ? "" : recordKey, (Object) letter, record.timestamp()), sinkName);
+    }
+
+    private static String clipped(String text) {
+        if (text == null || text.length() <= MAX_TEXT) {
+            return text;
+        }
+        // not between the two halves of a surrogate pair, which would leave an unpaired one
+        int end = Character.isLowSurrogate(text.charAt(MAX_TEXT)) ? MAX_TEXT - 1 : MAX_TEXT;
+        return text.substring(0, end) + "... (" + text.length() + " characters)";
     }
 
     private static String topic(ProcessorContext<String, Object> context) {

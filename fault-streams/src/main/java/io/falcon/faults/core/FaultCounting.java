@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -40,16 +41,34 @@ public final class FaultCounting {
             return effects;
         }
         NodeIsolationState node = state.node(fault.clusterId(), fault.nodeName());
-        if (node.isIsolated(fault.deviceName())) {
+        CounterKey key = CounterKey.of(fault);
+        List<Long> times = FrequencyRule.record(state.faultTimes(key), fault.receiveTimeMs());
+        boolean reached = FrequencyRule.reached(times, policy.faultThreshold(), policy.faultWindowMs());
+        boolean ownIsolation = node.isIsolated(fault.deviceName());
+        // a device others listed in the ConfigMap is isolated already: Falcon taking it on needs no budget
+        boolean listedByOthers =
+                reached && !ownIsolation && isListedByOthers(fault.clusterId(), fault.nodeName(), fault.deviceName());
+        boolean heldByBudget = reached
+                && !policy.dryRun()
+                && !ownIsolation
+                && !listedByOthers
+                && policy.hasBudget()
+                && isolatedInCluster(fault.clusterId()) >= policy.maxIsolatedDevicesPerCluster();
+        if (reached && !policy.dryRun()) {
+            // checked before anything changes: a refused fault leaves the state as it was (its counter too)
+            Optional<String> problem = boundProblem(node, fault, heldByBudget);
+            if (problem.isPresent()) {
+                return Effects.refused(problem.get());
+            }
+        }
+        if (ownIsolation) {
             NodeIsolationState seen = node.faultSeen(fault.deviceName(), fault.receiveTimeMs());
             if (seen != node) {
                 state.putNode(seen);
                 node = seen;
             }
         }
-        CounterKey key = CounterKey.of(fault);
-        List<Long> times = FrequencyRule.record(state.faultTimes(key), fault.receiveTimeMs());
-        if (!FrequencyRule.reached(times, policy.faultThreshold(), policy.faultWindowMs())) {
+        if (!reached) {
             state.putFaultTimes(key, times);
             List<Long> inWindow = FrequencyRule.withinWindow(times, policy.faultWindowMs());
             effects.verdict(Verdicts.about(
@@ -70,7 +89,7 @@ public final class FaultCounting {
         // fault when a job-window fault is decided after a later fault of the device was counted directly.
         long separateTimeMs = decisive.get(decisive.size() - 1);
         state.putFaultTimes(key, List.of());
-        String reached = policy.faultThreshold() + " faults of " + fault.faultCode() + " within "
+        String reachedText = policy.faultThreshold() + " faults of " + fault.faultCode() + " within "
                 + policy.faultWindowHours() + "h";
         if (policy.dryRun()) {
             effects.verdict(Verdicts.about(
@@ -80,18 +99,11 @@ public final class FaultCounting {
                     List.of(),
                     0,
                     decisive,
-                    "dry-run: " + reached + " would isolate " + fault.deviceRef(),
+                    "dry-run: " + reachedText + " would isolate " + fault.deviceRef(),
                     nowMs));
             return effects;
         }
-        boolean ownIsolation = node.isIsolated(fault.deviceName());
-        // a device others listed in the ConfigMap is isolated already: Falcon taking it on needs no budget
-        boolean listedByOthers =
-                !ownIsolation && isListedByOthers(fault.clusterId(), fault.nodeName(), fault.deviceName());
-        if (!ownIsolation
-                && !listedByOthers
-                && policy.hasBudget()
-                && isolatedInCluster(fault.clusterId()) >= policy.maxIsolatedDevicesPerCluster()) {
+        if (heldByBudget) {
             List<Candidate> candidates = new ArrayList<>(state.candidates(fault.clusterId()));
             candidates.removeIf(c -> c.sameDevice(fault.nodeName(), fault.deviceName())
                     && c.fault().faultCode().equals(fault.faultCode()));
@@ -104,7 +116,7 @@ public final class FaultCounting {
                     List.of(),
                     0,
                     decisive,
-                    reached + ", but cluster " + fault.clusterId() + " already has "
+                    reachedText + ", but cluster " + fault.clusterId() + " already has "
                             + policy.maxIsolatedDevicesPerCluster()
                             + " isolated devices (budget): held as a candidate",
                     nowMs));
@@ -122,6 +134,32 @@ public final class FaultCounting {
                         : listedByOthers ? "isolated (already listed in the ConfigMap by others): " : "isolated: ",
                 effects);
         return effects;
+    }
+
+    /**
+     * Why the isolation a fault reached would take a stored value past its {@link StateBounds}: the node's state (a
+     * device or a code more than it keeps) or, held by the budget, the cluster's candidates (one more than it keeps;
+     * replacing the candidate of the same device and code fits). A candidate must fit its node too, to be isolated
+     * once budget frees up.
+     */
+    private Optional<String> boundProblem(NodeIsolationState node, DeviceFault fault, boolean heldByBudget) {
+        Optional<String> problem = node.isolationProblem(fault.deviceName(), fault.faultCode());
+        if (problem.isPresent() || !heldByBudget) {
+            return problem;
+        }
+        List<Candidate> candidates = state.candidates(fault.clusterId());
+        if (candidates.size() < StateBounds.MAX_CANDIDATES_PER_CLUSTER) {
+            return Optional.empty();
+        }
+        for (Candidate c : candidates) {
+            if (c.sameDevice(fault.nodeName(), fault.deviceName())
+                    && c.fault().faultCode().equals(fault.faultCode())) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of("cluster " + fault.clusterId() + " already holds " + candidates.size()
+                + " isolations back for its budget, the most fault-streams keeps per cluster ("
+                + StateBounds.MAX_CANDIDATES_PER_CLUSTER + ")");
     }
 
     private void isolate(
@@ -173,6 +211,10 @@ public final class FaultCounting {
             // a listing of the ConfigMap read before the executor applies this release must not adopt it again
             List<Released> released = new ArrayList<>(state.released(clusterId));
             released.removeIf(r -> r.sameDevice(nodeName, deviceName));
+            // oldest first: beyond the bound the oldest is forgotten (a listing lags a release by minutes, not weeks)
+            while (released.size() >= StateBounds.MAX_RELEASED_PER_CLUSTER) {
+                released.remove(0);
+            }
             released.add(new Released(
                     nodeName,
                     deviceName,
@@ -300,6 +342,13 @@ public final class FaultCounting {
                 continue;
             }
             List<NodeIsolation.DeviceIsolation> codes = listed.detail().getOrDefault(device, List.of());
+            if (codes.size() > StateBounds.MAX_CODES_PER_DEVICE) {
+                return new Adoption(
+                        Effects.refused("device " + nodeName + "/" + device + " is listed with " + codes.size()
+                                + " fault codes, more than fault-streams keeps per device ("
+                                + StateBounds.MAX_CODES_PER_DEVICE + ")"),
+                        List.of());
+            }
             long newest = codes.stream()
                     .mapToLong(NodeIsolation.DeviceIsolation::lastSeparateTime)
                     .max()
@@ -311,6 +360,14 @@ public final class FaultCounting {
             }
             next = next.adopt(device, codes, Math.max(newest, nowMs));
             adopted.add(device);
+        }
+        if (next.devices().size() > StateBounds.MAX_ISOLATED_DEVICES_PER_NODE) {
+            // nothing adopted: the listing goes to the dead-letter topic
+            return new Adoption(
+                    Effects.refused("adopting " + adopted.size() + " devices would give node " + nodeName + " "
+                            + next.devices().size() + " isolated devices, more than fault-streams keeps per node ("
+                            + StateBounds.MAX_ISOLATED_DEVICES_PER_NODE + ")"),
+                    List.of());
         }
         Effects effects = new Effects();
         if (adopted.isEmpty()) {
@@ -353,11 +410,19 @@ public final class FaultCounting {
             return effects;
         }
         boolean changed = false;
-        while (!candidates.isEmpty()
+        int at = 0;
+        while (at < candidates.size()
                 && (!policy.hasBudget() || isolatedInCluster(clusterId) < policy.maxIsolatedDevicesPerCluster())) {
-            Candidate next = candidates.remove(0);
-            changed = true;
+            Candidate next = candidates.get(at);
             NodeIsolationState node = state.node(clusterId, next.fault().nodeName());
+            if (node.isolationProblem(next.fault().deviceName(), next.fault().faultCode())
+                    .isPresent()) {
+                // its node filled up since it was held (StateBounds): it stays held until it fits or expires
+                at++;
+                continue;
+            }
+            candidates.remove(at);
+            changed = true;
             isolate(
                     node,
                     next.fault(),

@@ -3,8 +3,10 @@ package io.falcon.faults.core;
 import io.falcon.events.fault.DeviceFault;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -128,15 +130,129 @@ public final class JobWindow {
     /**
      * Decides every leading fault whose window has passed at nowMs. pending must be in {@link #ORDER}; the faults
      * not decided are returned in the same order.
+     *
+     * <p>The RFC's loop (decide the first fault with its same-code faults in its window, then the first of what is
+     * left, while it is due) only ever removes faults of the first fault's code, so the faults of one code are decided
+     * in rounds independently of the other codes: each code's faults are walked once, round after round, and the
+     * rounds are emitted in the order of their first faults, which is the order the loop decides them in. Linear in
+     * the faults, however many distinct codes the job has (the loop scanned and copied what was left for every
+     * round: a storm of n distinct codes in one window cost O(n^2)).
      */
     public static Decision decideDue(List<DeviceFault> pending, long windowMs, long graceMs, long nowMs) {
-        List<DeviceFault> rest = new ArrayList<>(pending);
+        int n = pending.size();
+        if (n == 0 || !isDue(pending.get(0).receiveTimeMs(), windowMs, graceMs, nowMs)) {
+            return new Decision(List.of(), pending, List.of());
+        }
+        // Only a due fault opens a round, and a fault takes part in one only if it has the code of a due fault and
+        // is within that fault's window, so it was received before nowMs - grace: the faults from there on are left
+        // as they are, and so are those of codes without a due fault.
+        int due = 0;
+        while (due < n && isDue(pending.get(due).receiveTimeMs(), windowMs, graceMs, nowMs)) {
+            due++;
+        }
+        int end = due;
+        while (end < n && pending.get(end).receiveTimeMs() + graceMs < nowMs) {
+            end++;
+        }
+        // the faults of each code with a due fault, chained by index in receive-time order
+        int[] nextOfCode = new int[end];
+        java.util.Arrays.fill(nextOfCode, -1);
+        int[] firstOfCode = new int[due];
+        int codes = 0;
+        Map<String, Integer> lastOfCode = new HashMap<>();
+        for (int i = 0; i < due; i++) {
+            Integer before = lastOfCode.put(pending.get(i).faultCode(), i);
+            if (before == null) {
+                firstOfCode[codes++] = i;
+            } else {
+                nextOfCode[before] = i;
+            }
+        }
+        for (int i = due; i < end; i++) {
+            Integer before = lastOfCode.replace(pending.get(i).faultCode(), i);
+            if (before != null) {
+                nextOfCode[before] = i;
+            }
+        }
+        // per code, its rounds while their first fault is due: roundEnd[first] is the chain index after the round
+        int[] roundEnd = new int[end];
+        boolean[] opens = new boolean[end];
+        for (int c = 0; c < codes; c++) {
+            int first = firstOfCode[c];
+            while (first != -1 && isDue(pending.get(first).receiveTimeMs(), windowMs, graceMs, nowMs)) {
+                long last = pending.get(first).receiveTimeMs() + windowMs;
+                int after = nextOfCode[first];
+                while (after != -1 && pending.get(after).receiveTimeMs() <= last) {
+                    after = nextOfCode[after];
+                }
+                opens[first] = true;
+                roundEnd[first] = after;
+                first = after;
+            }
+        }
         List<Outcome> decided = new ArrayList<>();
         List<Round> rounds = new ArrayList<>();
-        while (!rest.isEmpty() && isDue(rest.get(0).receiveTimeMs(), windowMs, graceMs, nowMs)) {
-            rest = decideFirst(rest, windowMs, decided, rounds);
+        List<DeviceFault> remaining = new ArrayList<>(n);
+        boolean[] done = new boolean[end];
+        for (int i = 0; i < end; i++) {
+            if (opens[i]) {
+                decideRound(pending, i, roundEnd[i], nextOfCode, done, decided, rounds);
+            } else if (!done[i]) {
+                remaining.add(pending.get(i));
+            }
         }
-        return new Decision(decided, rest, rounds);
+        remaining.addAll(pending.subList(end, n));
+        return new Decision(decided, remaining, rounds);
+    }
+
+    /**
+     * The round opened by the fault at index first (its same-code faults chained up to, not including, end): a
+     * software round when one of them is on another device than the first, else counted.
+     */
+    private static void decideRound(
+            List<DeviceFault> faults,
+            int first,
+            int end,
+            int[] nextOfCode,
+            boolean[] done,
+            List<Outcome> decided,
+            List<Round> rounds) {
+        DeviceFault head = faults.get(first);
+        DeviceFault other = null;
+        for (int i = nextOfCode[first]; i != end; i = nextOfCode[i]) {
+            if (!sameDevice(faults.get(i), head)) {
+                other = faults.get(i); // in receive-time order: the earliest on another device
+                break;
+            }
+        }
+        rounds.add(new Round(
+                head.faultCode(),
+                head.receiveTimeMs(),
+                head.deviceRef(),
+                other == null ? Round.NO_OTHER : other.receiveTimeMs(),
+                other == null ? "" : other.deviceRef()));
+        done[first] = true;
+        if (other == null) {
+            // every fault of the round is on the first fault's device: all counted
+            decided.add(new Counted(head));
+            for (int i = nextOfCode[first]; i != end; i = nextOfCode[i]) {
+                done[i] = true;
+                decided.add(new Counted(faults.get(i)));
+            }
+            return;
+        }
+        Set<String> group = new LinkedHashSet<>();
+        group.add(head.deviceRef());
+        for (int i = nextOfCode[first]; i != end; i = nextOfCode[i]) {
+            group.add(faults.get(i).deviceRef());
+        }
+        // shared by the whole group, so a storm does not copy it per fault
+        List<String> peers = List.copyOf(group);
+        decided.add(new Software(head, peers));
+        for (int i = nextOfCode[first]; i != end; i = nextOfCode[i]) {
+            done[i] = true;
+            decided.add(new Software(faults.get(i), peers));
+        }
     }
 
     /**
@@ -240,58 +356,6 @@ public final class JobWindow {
     /** Decides everything pending, as if the windows had all passed (end of a replay trace). */
     public static Decision decideAll(List<DeviceFault> pending, long windowMs) {
         return decideDue(pending, windowMs, 0, Long.MAX_VALUE - windowMs);
-    }
-
-    private static List<DeviceFault> decideFirst(
-            List<DeviceFault> faults, long windowMs, List<Outcome> decided, List<Round> rounds) {
-        DeviceFault first = faults.get(0);
-        boolean[] sameCodeInWindow = new boolean[faults.size()];
-        boolean software = false;
-        DeviceFault other = null;
-        Set<String> group = new LinkedHashSet<>();
-        group.add(first.deviceRef());
-        for (int i = 1; i < faults.size(); i++) {
-            DeviceFault f = faults.get(i);
-            if (f.faultCode().equals(first.faultCode()) && f.receiveTimeMs() <= first.receiveTimeMs() + windowMs) {
-                sameCodeInWindow[i] = true;
-                group.add(f.deviceRef());
-                if (!software && !sameDevice(f, first)) {
-                    software = true;
-                    other = f; // the faults are in receive-time order: the earliest on another device
-                }
-            }
-        }
-        rounds.add(new Round(
-                first.faultCode(),
-                first.receiveTimeMs(),
-                first.deviceRef(),
-                other == null ? Round.NO_OTHER : other.receiveTimeMs(),
-                other == null ? "" : other.deviceRef()));
-        List<DeviceFault> remaining = new ArrayList<>();
-        if (software) {
-            List<String> peers = List.copyOf(group);
-            decided.add(new Software(first, peers));
-            for (int i = 1; i < faults.size(); i++) {
-                DeviceFault f = faults.get(i);
-                if (sameCodeInWindow[i]) {
-                    decided.add(new Software(f, peers));
-                } else {
-                    remaining.add(f);
-                }
-            }
-        } else {
-            decided.add(new Counted(first));
-            for (int i = 1; i < faults.size(); i++) {
-                DeviceFault f = faults.get(i);
-                // Not software means every same-code fault in the window is on the first fault's device.
-                if (sameCodeInWindow[i]) {
-                    decided.add(new Counted(f));
-                } else {
-                    remaining.add(f);
-                }
-            }
-        }
-        return remaining;
     }
 
     /** Evidence lists at most this many peers; a storm's full list would dwarf the verdict. */

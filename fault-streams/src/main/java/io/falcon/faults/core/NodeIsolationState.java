@@ -53,6 +53,31 @@ public record NodeIsolationState(String clusterId, String nodeName, Map<String, 
         return Optional.ofNullable(devices.get(device));
     }
 
+    /**
+     * Why isolating the device for the code would take this state past its {@link StateBounds} (a device more than
+     * {@link StateBounds#MAX_ISOLATED_DEVICES_PER_NODE}, a code more than {@link StateBounds#MAX_CODES_PER_DEVICE}),
+     * or empty when it fits. A re-isolation for a code the device is isolated for always fits.
+     */
+    public Optional<String> isolationProblem(String device, String code) {
+        IsolatedDevice current = devices.get(device);
+        if (current == null) {
+            return devices.size() < StateBounds.MAX_ISOLATED_DEVICES_PER_NODE
+                    ? Optional.empty()
+                    : Optional.of("node " + nodeName + " already has " + devices.size() + " isolated devices, the most"
+                            + " fault-streams keeps per node (" + StateBounds.MAX_ISOLATED_DEVICES_PER_NODE + ")");
+        }
+        for (NodeIsolation.DeviceIsolation isolation : current.codes()) {
+            if (isolation.faultCode().equals(code)) {
+                return Optional.empty();
+            }
+        }
+        return current.codes().size() < StateBounds.MAX_CODES_PER_DEVICE
+                ? Optional.empty()
+                : Optional.of("device " + nodeName + "/" + device + " is already isolated for "
+                        + current.codes().size() + " fault codes, the most fault-streams keeps per device ("
+                        + StateBounds.MAX_CODES_PER_DEVICE + ")");
+    }
+
     /** Isolates (or re-isolates: LastSeparateTime refreshed) the device for the code at separateTimeMs. */
     public NodeIsolationState isolate(String device, String code, long separateTimeMs) {
         Map<String, IsolatedDevice> next = new TreeMap<>(devices);

@@ -10,6 +10,7 @@ import io.falcon.events.fault.NodeIsolation;
 import io.falcon.faults.core.Candidate;
 import io.falcon.faults.core.Effects;
 import io.falcon.faults.core.FaultCounting;
+import io.falcon.faults.core.FaultIntake;
 import io.falcon.faults.core.FrequencyRule;
 import io.falcon.faults.core.NodeIsolationState;
 import io.falcon.ops.FalconMetrics;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -95,7 +97,17 @@ final class CountingProcessor implements Processor<String, Object, String, Objec
     public void process(Record<String, Object> record) {
         if (record.value() instanceof DeviceFault fault) {
             try {
-                emit(counting.onCountedFault(fault, policy(), context.currentSystemTimeMs()));
+                Effects effects = counting.onCountedFault(fault, policy(), context.currentSystemTimeMs());
+                if (effects.refusal().isPresent()) {
+                    FaultTopology.DEAD_LETTERS.send(
+                            record.withValue(Topics.DEVICE_FAULTS.valueSerde().toBytes(fault)),
+                            context,
+                            "device fault refused: " + effects.refusal().get(),
+                            null);
+                    metrics.deadLetter(Topics.DEVICE_FAULTS.name(), "bound");
+                    return;
+                }
+                emit(effects);
             } catch (RuntimeException e) {
                 // Dead-lettered as the JSON of falcon.device-faults, from where it can be produced again; encoded
                 // only now, as a fault from the job window is not bytes.
@@ -122,6 +134,11 @@ final class CountingProcessor implements Processor<String, Object, String, Objec
             FaultTopology.DEAD_LETTERS
                     .decode(Topics.ISOLATION_COMMANDS.valueSerde(), record, context)
                     .ifPresent(command -> {
+                        Optional<String> problem = FaultIntake.commandProblem(command);
+                        if (problem.isPresent()) {
+                            refuse(record, "invalid isolation command: " + problem.get(), topic, "validate");
+                            return;
+                        }
                         if (command instanceof IsolationCommand.Release release) {
                             LOG.info(
                                     "release requested cluster={} node={} device={} reason={}",
@@ -146,6 +163,15 @@ final class CountingProcessor implements Processor<String, Object, String, Objec
                         } else if (command instanceof IsolationCommand.ListedByFalcon falcons) {
                             FaultCounting.Adoption adoption = counting.listedByFalcon(
                                     falcons.clusterId(), falcons.nodeName(), falcons.devices(), policy(), nowMs);
+                            if (adoption.effects().refusal().isPresent()) {
+                                refuse(
+                                        record,
+                                        "isolation command refused: "
+                                                + adoption.effects().refusal().get(),
+                                        topic,
+                                        "bound");
+                                return;
+                            }
                             for (String device : adoption.adopted()) {
                                 LOG.info(
                                         "cluster={} node={} device={} adopted: listed in the ConfigMap as isolated"
@@ -167,7 +193,27 @@ final class CountingProcessor implements Processor<String, Object, String, Objec
             metrics.deadLetter(topic, "decode");
             return;
         }
-        emit(counting.onCountedFault(fault, policy(), nowMs));
+        // written by earlier versions, whose intake did not bound every string (meta.eventId)
+        Optional<String> problem = FaultIntake.problem(fault, nowMs);
+        if (problem.isPresent()) {
+            refuse(record, "invalid device fault: " + problem.get(), topic, "validate");
+            return;
+        }
+        Effects effects = counting.onCountedFault(fault, policy(), nowMs);
+        if (effects.refusal().isPresent()) {
+            refuse(record, "device fault refused: " + effects.refusal().get(), topic, "bound");
+            return;
+        }
+        emit(effects);
+    }
+
+    /**
+     * Dead-letters an input whose reason says why it cannot be applied (stage "validate": invalid; "bound": it would
+     * take a stored value past its bound); nothing changed.
+     */
+    private void refuse(Record<String, byte[]> record, String reason, String topic, String stage) {
+        FaultTopology.DEAD_LETTERS.send(record, context, reason, null);
+        metrics.deadLetter(topic, stage);
     }
 
     private void checkReleases(long nowMs) {

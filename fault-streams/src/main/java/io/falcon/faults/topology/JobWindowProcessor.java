@@ -7,10 +7,14 @@ import io.falcon.events.fault.IsolationPolicy;
 import io.falcon.events.fault.NodeIsolation;
 import io.falcon.faults.core.FaultIntake;
 import io.falcon.faults.core.JobWindow;
+import io.falcon.faults.core.StateBounds;
 import io.falcon.faults.core.Verdicts;
 import io.falcon.ops.FalconMetrics;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -39,7 +43,7 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
     private final HeldFaults held = new HeldFaults();
     /** The durable copy of {@link #rounds}, written at the commit. */
     private CommitTimeStore<byte[]> decidedRounds;
-    /** Decided rounds per (cluster, job), kept while a late fault of them may still arrive. */
+    /** Decided rounds per (cluster, job, code), kept while a late fault of them may still arrive. */
     private final DecidedRounds rounds = new DecidedRounds();
     /** The page new faults are added to (marked on every add, written by the store at the commit). */
     private HeldPage page;
@@ -88,21 +92,41 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
         }
         decidedRounds = CommitTimeStore.of(context.getStateStore(FaultTopology.ROUNDS_STORE));
         rounds.clear();
+        List<String> jobKeys = new ArrayList<>();
         try (KeyValueIterator<String, byte[]> it = decidedRounds.all()) {
             while (it.hasNext()) {
                 KeyValue<String, byte[]> kv = it.next();
-                rounds.put(kv.key, BinaryCodec.decodeRounds(kv.value));
+                if (StoreKeys.isJobKey(kv.key)) {
+                    // the earlier layout, every code of a job in one value: split by code, rewritten at the commit
+                    jobKeys.add(kv.key);
+                    Map<String, List<JobWindow.Round>> byCode = byCode(BinaryCodec.decodeRounds(kv.value));
+                    byCode.forEach((code, codeRounds) -> {
+                        String key = StoreKeys.jobCode(kv.key, code);
+                        List<JobWindow.Round> merged = new ArrayList<>(rounds.of(key));
+                        merged.addAll(codeRounds);
+                        rounds.put(key, merged);
+                        markRounds(key);
+                    });
+                } else {
+                    List<JobWindow.Round> merged = new ArrayList<>(rounds.of(kv.key));
+                    merged.addAll(BinaryCodec.decodeRounds(kv.value));
+                    rounds.put(kv.key, merged);
+                }
             }
+        }
+        for (String jobKey : jobKeys) {
+            decidedRounds.writeAtCommit(jobKey, Optional::empty);
         }
         int restored = held.size();
         lastRecordWallMs = context.currentSystemTimeMs();
         eventTimeKnown = restored > 0;
-        if (restored > 0 || rounds.jobs() > 0) {
+        if (restored > 0 || rounds.keys() > 0) {
             LOG.info(
-                    "job window task {} restored {} pending faults and the decided rounds of {} jobs, event time {}",
+                    "job window task {} restored {} pending faults and the decided rounds of {} job codes, event"
+                            + " time {}",
                     context.taskId(),
                     restored,
-                    rounds.jobs(),
+                    rounds.keys(),
                     streamTimeMs);
         }
         context.schedule(options.decideInterval(), PunctuationType.WALL_CLOCK_TIME, this::decide);
@@ -126,10 +150,10 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
             metrics.deadLetter(Topics.DEVICE_FAULTS.name(), "validate");
             return;
         }
-        accept(fault.get());
+        accept(fault.get(), record);
     }
 
-    private void accept(DeviceFault fault) {
+    private void accept(DeviceFault fault, Record<String, byte[]> record) {
         long wallMs = context.currentSystemTimeMs();
         if (fault.jobId().isEmpty()) {
             if (options.countJoblessFaults()) {
@@ -167,8 +191,10 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
             return;
         }
         String jobKey = StoreKeys.job(fault.clusterId(), jobId);
-        List<JobWindow.Round> decided = rounds.of(jobKey);
-        if (!decided.isEmpty() && judgedByDecidedRounds(jobKey, fault, decided, wallMs)) {
+        // only the rounds of the fault's code can judge it: a lookup, however many codes the job has
+        String codeKey = StoreKeys.jobCode(jobKey, fault.faultCode());
+        List<JobWindow.Round> decided = rounds.of(codeKey);
+        if (!decided.isEmpty() && judgedByDecidedRounds(codeKey, fault, decided, wallMs, record)) {
             return;
         }
         if (page == null || page.full()) {
@@ -192,13 +218,33 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
      * software-fault storm is a software fault, not a fault counted on its own. False: held like any fault.
      */
     private boolean judgedByDecidedRounds(
-            String jobKey, DeviceFault fault, List<JobWindow.Round> decided, long wallMs) {
+            String codeKey,
+            DeviceFault fault,
+            List<JobWindow.Round> decided,
+            long wallMs,
+            Record<String, byte[]> record) {
         long windowMs = options.jobWindow().toMillis();
         Optional<JobWindow.Late> late = JobWindow.judgeLate(fault, decided, windowMs);
         if (late.isEmpty()) {
             return false;
         }
-        keepRounds(jobKey, late.get().rounds(), streamTimeMs);
+        List<JobWindow.Round> kept = JobWindow.stillJudging(
+                late.get().rounds(), windowMs, options.allowedLateness().toMillis(), streamTimeMs);
+        if (kept.size() > StateBounds.MAX_ROUNDS_PER_JOB_CODE) {
+            // it would open one round more than a job's code keeps (StateBounds): refused, the rounds unchanged
+            FaultTopology.DEAD_LETTERS.send(
+                    record,
+                    context,
+                    "device fault refused: job " + fault.jobId().orElse("") + " of cluster " + fault.clusterId()
+                            + " already keeps " + (kept.size() - 1) + " decided rounds of code " + fault.faultCode()
+                            + ", the most fault-streams keeps per job and code ("
+                            + StateBounds.MAX_ROUNDS_PER_JOB_CODE + ")",
+                    null);
+            metrics.deadLetter(Topics.DEVICE_FAULTS.name(), "bound");
+            return true;
+        }
+        rounds.put(codeKey, kept);
+        markRounds(codeKey);
         if (late.get().outcome() instanceof JobWindow.Software s) {
             forwardVerdict(Verdicts.about(
                     fault,
@@ -228,18 +274,46 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
         return true;
     }
 
-    /** Replaces the job's decided rounds (those that can no longer judge a fault dropped); written at the commit. */
-    private void keepRounds(String jobKey, List<JobWindow.Round> jobRounds, long nowMs) {
+    /**
+     * Replaces the decided rounds of a job's code after a decision (those that can no longer judge a fault dropped,
+     * and beyond {@link StateBounds#MAX_ROUNDS_PER_JOB_CODE} the oldest, which would expire first); written at the
+     * commit.
+     */
+    private void keepRounds(String codeKey, List<JobWindow.Round> codeRounds, long nowMs) {
         List<JobWindow.Round> kept = JobWindow.stillJudging(
-                jobRounds,
+                codeRounds,
                 options.jobWindow().toMillis(),
                 options.allowedLateness().toMillis(),
                 nowMs);
-        rounds.put(jobKey, kept);
-        decidedRounds.writeAtCommit(jobKey, () -> {
-            List<JobWindow.Round> current = rounds.of(jobKey);
+        if (kept.size() > StateBounds.MAX_ROUNDS_PER_JOB_CODE) {
+            int forgotten = kept.size() - StateBounds.MAX_ROUNDS_PER_JOB_CODE;
+            kept = DecidedRounds.withoutOldest(kept, forgotten);
+            LOG.warn(
+                    "job code {}: {} decided rounds forgotten before they expired, to keep {} (the most per job and"
+                            + " code): a late fault within them is held and decided on its own",
+                    codeKey.replace(StoreKeys.SEP, '/'),
+                    forgotten,
+                    StateBounds.MAX_ROUNDS_PER_JOB_CODE);
+        }
+        rounds.put(codeKey, kept);
+        markRounds(codeKey);
+    }
+
+    /** Writes the rounds of a job's code as they are at the commit (deleted when none is left). */
+    private void markRounds(String codeKey) {
+        decidedRounds.writeAtCommit(codeKey, () -> {
+            List<JobWindow.Round> current = rounds.of(codeKey);
             return current.isEmpty() ? Optional.empty() : Optional.of(BinaryCodec.encodeRounds(current));
         });
+    }
+
+    /** The rounds by code, each code's in the order given. */
+    private static Map<String, List<JobWindow.Round>> byCode(List<JobWindow.Round> decided) {
+        Map<String, List<JobWindow.Round>> byCode = new LinkedHashMap<>();
+        for (JobWindow.Round round : decided) {
+            byCode.computeIfAbsent(round.code(), c -> new ArrayList<>()).add(round);
+        }
+        return byCode;
     }
 
     /** Event time as seen by this task: the newest receive time, plus wall time spent idle since. */
@@ -261,18 +335,21 @@ final class JobWindowProcessor implements Processor<String, byte[], String, Obje
         }
         // decided rounds no fault admitted from now on can fall into (or reach) are forgotten
         long allowedLatenessMs = options.allowedLateness().toMillis();
-        for (String jobKey : rounds.jobsWithNewestBefore(now - allowedLatenessMs - windowMs)) {
-            rounds.put(jobKey, List.of());
-            decidedRounds.writeAtCommit(jobKey, Optional::empty);
+        for (String codeKey : rounds.keysWithNewestBefore(now - allowedLatenessMs - windowMs)) {
+            rounds.put(codeKey, List.of());
+            decidedRounds.writeAtCommit(codeKey, Optional::empty);
         }
     }
 
     private void decideJob(String jobKey, long now, long windowMs, long graceMs, long wallMs) {
         JobWindow.Decision decision = JobWindow.decideDue(held.faults(jobKey), windowMs, graceMs, now);
-        if (!decision.rounds().isEmpty()) {
-            List<JobWindow.Round> jobRounds = new java.util.ArrayList<>(rounds.of(jobKey));
-            jobRounds.addAll(decision.rounds());
-            keepRounds(jobKey, jobRounds, now);
+        // each decided code's rounds: the job's other codes are not read or rewritten
+        for (Map.Entry<String, List<JobWindow.Round>> code :
+                byCode(decision.rounds()).entrySet()) {
+            String codeKey = StoreKeys.jobCode(jobKey, code.getKey());
+            List<JobWindow.Round> codeRounds = new ArrayList<>(rounds.of(codeKey));
+            codeRounds.addAll(code.getValue());
+            keepRounds(codeKey, codeRounds, now);
         }
         for (HeldFaults.Held decided : held.keep(jobKey, decision.remaining())) {
             decided.page().release(decided.slot());

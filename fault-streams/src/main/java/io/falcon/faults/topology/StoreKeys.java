@@ -21,6 +21,20 @@ final class StoreKeys {
         return clusterId + SEP + jobId;
     }
 
+    /**
+     * The decided rounds of one code of a job window (under its job key): a job's codes are decided independently,
+     * and a storm of distinct codes makes many small values rather than one that grows with the storm.
+     */
+    static String jobCode(String jobKey, String code) {
+        return jobKey + SEP + code;
+    }
+
+    /** Whether a key of the decided rounds is a job key (the earlier layout: every code of the job in one value). */
+    static boolean isJobKey(String key) {
+        int first = key.indexOf(SEP);
+        return first >= 0 && key.indexOf(SEP, first + 1) < 0;
+    }
+
     static String counter(CounterKey key) {
         return key.clusterId() + SEP + key.nodeName() + SEP + key.deviceName() + SEP + key.faultCode();
     }

@@ -4,8 +4,17 @@ import static io.falcon.testkit.builders.DeviceFaultBuilder.deviceFault;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.events.Json;
+import io.falcon.events.Meta;
+import io.falcon.events.fault.DeviceFault;
+import io.falcon.events.fault.IsolationCommand;
+import io.falcon.events.fault.NodeIsolation;
 import io.falcon.testkit.builders.DeviceFaultBuilder;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -33,6 +42,83 @@ class FaultIntakeTest {
                         deviceFault("c-1", "node-1", "chip-\uD83D\uDE00-0").build(), NOW))
                 .as("a paired surrogate (an emoji) is well-formed")
                 .isEmpty();
+    }
+
+    @Test
+    void anEventIdOfTenMegabytesIsRefusedNamingTheFieldAndTheLimitAsIsAnOverlongProducer() {
+        DeviceFault fault = deviceFault("c-1", "node-1", "npu-0").job("job-1").build();
+        DeviceFault huge = withMeta(
+                fault, new Meta("e".repeat(10 * 1024 * 1024), fault.meta().occurredAt(), "test"));
+
+        assertThat(FaultIntake.problem(huge, NOW)).hasValue("meta.eventId is longer than 256 characters");
+        assertThat(FaultIntake.problem(
+                        withMeta(fault, new Meta("id-1", fault.meta().occurredAt(), "p".repeat(257))), NOW))
+                .hasValue("meta.producer is longer than 256 characters");
+        assertThat(FaultIntake.problem(
+                        withMeta(fault, new Meta("id-\uD800", fault.meta().occurredAt(), "test")), NOW))
+                .hasValueSatisfying(p -> assertThat(p).startsWith("meta.eventId must be well-formed Unicode"));
+        assertThat(FaultIntake.problem(
+                        withMeta(fault, new Meta("e".repeat(256), fault.meta().occurredAt(), "test")), NOW))
+                .isEmpty();
+    }
+
+    @Test
+    void isolationCommandsAreHeldToTheNamesAndListsTheStoresKeep() {
+        Meta meta = Meta.of("executor", Instant.ofEpochMilli(NOW));
+        assertThat(FaultIntake.commandProblem(
+                        new IsolationCommand.Release(meta, "c-1", "node-1", "npu-0", "operator removed it")))
+                .isEmpty();
+        assertThat(FaultIntake.commandProblem(
+                        new IsolationCommand.Release(meta, "c-1", "node-1", "n".repeat(257), "operator")))
+                .hasValue("deviceName is longer than 256 characters");
+        assertThat(FaultIntake.commandProblem(
+                        new IsolationCommand.Release(meta, "c-1", "node-1", "npu-0", "r".repeat(1025))))
+                .hasValue("reason is longer than 1024 characters");
+        assertThat(FaultIntake.commandProblem(new IsolationCommand.Release(meta, "c/1", "node-1", "npu-0", "op")))
+                .hasValueSatisfying(p -> assertThat(p).startsWith("clusterId must not contain '/'"));
+
+        Map<String, List<String>> listed = new TreeMap<>();
+        for (int n = 0; n < 64; n++) {
+            listed.put("node-" + n, List.of("npu-0", "npu-1", "npu-2", "npu-3"));
+        }
+        assertThat(FaultIntake.commandProblem(new IsolationCommand.ListedByOthers(meta, "c-1", listed)))
+                .isEmpty();
+        listed.put("node-64", List.of("npu-0"));
+        assertThat(FaultIntake.commandProblem(new IsolationCommand.ListedByOthers(meta, "c-1", listed)))
+                .hasValue("devices lists more than 256 devices of the cluster");
+        assertThat(FaultIntake.commandProblem(
+                        new IsolationCommand.ListedByOthers(meta, "c-1", Map.of("a/b", List.of("npu-0")))))
+                .hasValueSatisfying(p -> assertThat(p).startsWith("devices node must be a Kubernetes node name"));
+
+        List<NodeIsolation.DeviceIsolation> nine = new ArrayList<>();
+        for (int c = 0; c < 9; c++) {
+            nine.add(new NodeIsolation.DeviceIsolation("CODE-" + c, NodeIsolation.MANUALLY_SEPARATE_NPU, NOW));
+        }
+        assertThat(FaultIntake.commandProblem(new IsolationCommand.ListedByFalcon(
+                        meta, "c-1", "node-1", new NodeIsolation(List.of("npu-0"), Map.of("npu-0", nine)))))
+                .hasValue("devices lists more than 8 fault codes of device 'npu-0'");
+        assertThat(FaultIntake.commandProblem(new IsolationCommand.ListedByFalcon(
+                        meta,
+                        "c-1",
+                        "node-1",
+                        new NodeIsolation(
+                                List.of("npu-0"),
+                                Map.of(
+                                        "npu-0",
+                                        List.of(new NodeIsolation.DeviceIsolation("CODE", "L".repeat(300), NOW)))))))
+                .hasValue("devices FaultLevel is longer than 256 characters");
+    }
+
+    private static DeviceFault withMeta(DeviceFault fault, Meta meta) {
+        return new DeviceFault(
+                meta,
+                fault.clusterId(),
+                fault.nodeName(),
+                fault.deviceName(),
+                fault.faultCode(),
+                fault.faultLevel(),
+                fault.jobId(),
+                fault.receiveTimeMs());
     }
 
     /**

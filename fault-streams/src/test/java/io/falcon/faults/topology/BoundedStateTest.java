@@ -93,7 +93,7 @@ class BoundedStateTest {
     }
 
     @Test
-    void theDecidedRoundsOfAJobAreKeptOnlyWhileALateFaultCanStillFallIntoThem() {
+    void theDecidedRoundsOfAJobsCodeAreKeptOnlyWhileALateFaultCanStillFallIntoThem() {
         // a job with a software round every 40 s for 20 minutes
         for (int r = 0; r < 30; r++) {
             d.send(fault("job-1", "n1", "d0", AIC, ofSeconds(40L * r)));
@@ -106,7 +106,7 @@ class BoundedStateTest {
         // allowed lateness (5 min) of it, 880 s .. 1160 s
         byte[] kept = d.driver
                 .<String, byte[]>getKeyValueStore(FaultTopology.ROUNDS_STORE)
-                .get(StoreKeys.job(FaultDriver.CLUSTER, "job-1"));
+                .get(StoreKeys.jobCode(StoreKeys.job(FaultDriver.CLUSTER, "job-1"), AIC));
         assertThat(BinaryCodec.decodeRounds(kept))
                 .extracting(round -> (round.firstMs() - FaultDriver.START.toEpochMilli()) / 1000)
                 .containsExactly(880L, 920L, 960L, 1000L, 1040L, 1080L, 1120L, 1160L);

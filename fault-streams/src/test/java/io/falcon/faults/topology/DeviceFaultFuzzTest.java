@@ -4,13 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.events.DeadLetter;
 import io.falcon.events.Json;
+import io.falcon.events.Topics;
 import io.falcon.events.fault.FaultVerdict;
 import io.falcon.events.fault.NodeIsolation;
+import io.falcon.faults.core.StateBounds;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -26,7 +29,8 @@ import org.apache.kafka.streams.KeyValue;
 
 /**
  * Device faults as another team's collector may send them (issue 20), through the real topology: random and hostile
- * names (slashes, NULs, spaces, unicode, overlong), wrong JSON types, missing fields, bytes that are not JSON. Every
+ * names (slashes, NULs, spaces, unicode, overlong), event ids up to 100,000 characters, wrong JSON types, missing
+ * fields, bytes that are not JSON. Every
  * record is either counted (a verdict) or dead-lettered with the reason; none stays held in the job window; and no
  * verdict or isolation ever names a node that could not be a key of the edge cluster's isolation ConfigMap or that
  * would split into another cluster/node pair.
@@ -64,6 +68,8 @@ class DeviceFaultFuzzTest {
         Statistics.label("dead letters per batch").collect(dead.size());
         for (DeadLetter letter : dead) {
             assertThat(letter.reason()).isNotBlank();
+            // a dead letter is a record too, and must fit the dead-letter topic
+            assertThat(Topics.DEAD_LETTER.valueSerde().toBytes(letter).length).isLessThan(StateBounds.MAX_VALUE_BYTES);
         }
         for (FaultVerdict verdict : verdicts) {
             assertThat(verdict.nodeName()).matches(CONFIG_MAP_KEY);
@@ -136,9 +142,31 @@ class DeviceFaultFuzzTest {
                 Tuple.of(1, anyJson()));
         Arbitrary<Object> code = Arbitraries.frequencyOf(
                 Tuple.of(6, Arbitraries.of((Object) "8C084E00", "0x80E18402")), Tuple.of(1, anyJson()));
-        Arbitrary<byte[]> json = Combinators.combine(cluster, node, device, code, job, receive)
-                .as((c, n, d, k, j, r) -> {
+        // mostly omitted (derived); else with hostile ids, overlong ones among them, or of the wrong type
+        Arbitrary<Optional<Object>> meta = Arbitraries.frequencyOf(
+                Tuple.of(6, Arbitraries.just(Optional.empty())),
+                Tuple.of(
+                        2,
+                        Combinators.combine(
+                                        Arbitraries.frequencyOf(
+                                                Tuple.of(3, names().map(v -> (Object) v)),
+                                                Tuple.of(1, Arbitraries.just((Object) "e".repeat(100_000))),
+                                                Tuple.of(1, anyJson())),
+                                        Arbitraries.frequencyOf(
+                                                Tuple.of(3, Arbitraries.just((Object) "collector")),
+                                                Tuple.of(1, names().map(v -> (Object) v))))
+                                .as((id, producer) -> {
+                                    Map<String, Object> m = new LinkedHashMap<>();
+                                    m.put("eventId", id);
+                                    m.put("occurredAt", "2026-12-02T10:00:00Z");
+                                    m.put("producer", producer);
+                                    return Optional.of((Object) m);
+                                })),
+                Tuple.of(1, anyJson().map(Optional::ofNullable)));
+        Arbitrary<byte[]> json = Combinators.combine(meta, cluster, node, device, code, job, receive)
+                .as((m, c, n, d, k, j, r) -> {
                     Map<String, Object> fault = new LinkedHashMap<>();
+                    m.ifPresent(value -> fault.put("meta", value));
                     fault.put("clusterId", c);
                     fault.put("nodeName", n);
                     fault.put("deviceName", d);
