@@ -94,6 +94,31 @@ public final class FalconMetrics {
     /** fault verdict counters by cluster, then outcome (see {@link #faultVerdict}). */
     private final Map<String, Map<String, Counter>> faultVerdicts = new ConcurrentHashMap<>();
 
+    /**
+     * How many distinct cluster labels the fault metrics take: their cluster ids come from whoever writes
+     * falcon.device-faults, so without a bound a collector could grow the label set (and every scrape) without end.
+     * Clusters past the bound are counted under {@link #OTHER_CLUSTERS}.
+     */
+    public static final int MAX_FAULT_CLUSTER_LABELS = 256;
+
+    public static final String OTHER_CLUSTERS = "_other";
+
+    private final java.util.Set<String> faultClusterLabels = ConcurrentHashMap.newKeySet();
+
+    /** The cluster label of a fault metric: the cluster id while fewer than the bound are labelled, else _other. */
+    private String faultClusterLabel(String cluster) {
+        if (faultClusterLabels.contains(cluster)) {
+            return cluster;
+        }
+        synchronized (faultClusterLabels) {
+            if (faultClusterLabels.size() < MAX_FAULT_CLUSTER_LABELS) {
+                faultClusterLabels.add(cluster);
+                return cluster;
+            }
+        }
+        return OTHER_CLUSTERS;
+    }
+
     public FalconMetrics(MeterRegistry registry) {
         this.registry = Objects.requireNonNull(registry, "registry");
     }
@@ -171,8 +196,16 @@ public final class FalconMetrics {
         setGauge(RUNNING_JOBS, "Jobs in status Running", Tags.of(TAG_CLUSTER, cluster), jobs);
     }
 
+    /**
+     * A cluster past the fault label bound has no gauge of its own (a gauge of several clusters would show only the
+     * last one's count); its verdicts still count under _other.
+     */
     public void isolatedDevices(String cluster, long devices) {
-        setGauge(ISOLATED_DEVICES, "Devices currently isolated", Tags.of(TAG_CLUSTER, cluster), devices);
+        String label = faultClusterLabel(cluster);
+        if (label.equals(OTHER_CLUSTERS)) {
+            return;
+        }
+        setGauge(ISOLATED_DEVICES, "Devices currently isolated", Tags.of(TAG_CLUSTER, label), devices);
     }
 
     public void failure(String reason) {
@@ -183,7 +216,8 @@ public final class FalconMetrics {
                 .increment();
     }
 
-    public void faultVerdict(String verdict, String cluster) {
+    public void faultVerdict(String verdict, String clusterId) {
+        String cluster = faultClusterLabel(clusterId);
         // one call per fault on fault-streams' stream thread: the counter is looked up in two plain maps (clusters,
         // then the ten outcomes) instead of building its id (tags sorted, a registry lookup) every time
         Map<String, Counter> byVerdict = faultVerdicts.get(cluster);
