@@ -137,11 +137,21 @@ class StatusSinkIT {
     @Test
     void aStatusTheDatabaseRefusesIsDeadLetteredAndTheRestOfItsBatchIsWritten() throws Exception {
         db.insertJob("huge", "Pending");
+        db.insertJob("long", "Pending");
         db.insertJob("fine", "Pending");
-        // TEXT holds 65,535 bytes: the database refuses this row whatever the retries (SQL state 22001)
-        send(StatusDb.status("huge", 1, Status.Failed, Optional.of(Reason.JobFailed), "x".repeat(70_000)));
+        // cluster_id is VARCHAR(64): the database refuses this row whatever the retries (SQL state 22001)
+        send(io.falcon.testkit.builders.TaskStatusBuilder.taskStatus("huge")
+                .status(Status.Failed, Reason.JobFailed)
+                .message("refused")
+                .clusterId("c".repeat(100))
+                .at(java.time.Instant.now())
+                .build());
+        // a Message longer than the TEXT column holds is cut by TaskStatus itself: that row is written
+        send(StatusDb.status("long", 1, Status.Failed, Optional.of(Reason.JobFailed), "x".repeat(70_000)));
         send(StatusDb.status("fine", 1, Status.Running, Optional.empty(), "Pod 运行中 (1/1 active)"));
         awaitStatus("fine", "Running");
+        awaitStatus("long", "Failed");
+        assertThat(db.column("long", "message")).endsWith("more characters cut)");
 
         List<DeadLetter> letters =
                 deadLetters(letter -> letter.key().filter("huge"::equals).isPresent(), 1);
