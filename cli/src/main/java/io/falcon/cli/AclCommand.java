@@ -70,12 +70,12 @@ final class AclCommand implements Callable<Integer> {
         List<AclBinding> bindings = new ArrayList<>();
         PrintWriter out = spec.commandLine().getOut();
         for (KafkaAccess.Access access : plan) {
-            out.println("# " + access.component());
+            out.println(TerminalText.visible("# " + access.component()));
             for (KafkaAccess.Grant grant : access.grants()) {
                 AclBinding binding = binding(access.principal(), grant);
                 bindings.add(binding);
-                out.println("ALLOW " + access.principal() + " " + grant.operation() + " " + grant.resource() + " "
-                        + grant.name() + " " + grant.pattern());
+                out.println(TerminalText.visible("ALLOW " + access.principal() + " " + grant.operation() + " "
+                        + grant.resource() + " " + grant.name() + " " + grant.pattern()));
             }
         }
         if (apply) {

@@ -133,7 +133,7 @@ final class ClusterCommands implements Runnable {
                 throw JobCommands.databaseError(connections, e);
             }
             PrintWriter out = spec.commandLine().getOut();
-            out.println(clusterId);
+            out.println(TerminalText.visible(clusterId));
             out.flush();
             return FalconCli.EXIT_OK;
         }
@@ -224,7 +224,7 @@ final class ClusterCommands implements Runnable {
                 throw JobCommands.databaseError(connections, e);
             }
             PrintWriter out = spec.commandLine().getOut();
-            out.println(clusterId + " is " + status);
+            out.println(TerminalText.visible(clusterId + " is " + status));
             out.flush();
             return FalconCli.EXIT_OK;
         }

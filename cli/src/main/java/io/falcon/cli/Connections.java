@@ -68,6 +68,8 @@ public final class Connections {
     String bootstrapServers;
 
     private Settings settings = new Settings(java.util.Map.of());
+    /** The passwords of the database connection made (URL and password), masked in whatever the CLI prints. */
+    private final java.util.Set<String> databasePasswords = new java.util.LinkedHashSet<>();
 
     void settings(Settings settings) {
         this.settings = settings;
@@ -84,18 +86,29 @@ public final class Connections {
                         FalconCli.EXIT_UNREACHABLE, "no database configured: pass --db-url or set FALCON_DB_URL"));
     }
 
-    /** Opens a connection, or fails with one line naming the URL (never the password). */
+    /** Opens a connection, or fails with one line naming the URL (its password masked). */
     public Connection database() {
         String url = dbUrl();
         String user =
                 Optional.ofNullable(dbUser).or(() -> settings.find(DB_USER)).orElse("");
         String password = password().or(() -> settings.find(DB_PASSWORD)).orElse("");
+        databasePasswords.addAll(TerminalText.passwordsOf(url));
+        databasePasswords.add(password);
         DriverManager.setLoginTimeout(DB_LOGIN_TIMEOUT_SECONDS);
         try {
             return DriverManager.getConnection(url, databaseTls().jdbcProperties(url, user, password));
         } catch (SQLException e) {
-            throw CliException.unreachable("cannot reach the database at " + url + ": " + firstLine(e.getMessage()));
+            throw CliException.unreachable(
+                    withoutDatabasePasswords("cannot reach the database at " + url + ": " + firstLine(e.getMessage())));
         }
+    }
+
+    /**
+     * The text with the database's passwords masked: those in any JDBC URL, and the URL's and the connection's own
+     * wherever a driver's message quotes them.
+     */
+    String withoutDatabasePasswords(String text) {
+        return TerminalText.withoutPasswords(text, databasePasswords);
     }
 
     private Optional<String> password() {

@@ -52,9 +52,12 @@ final class ExplainCommand implements Callable<Integer> {
         Explanation explanation = Explanation.of(row, decisions, ledgerNote);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            out.println(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(explanation.json()));
+            out.println(Json.mapper()
+                    .writerWithDefaultPrettyPrinter()
+                    .with(TerminalText.JSON_ESCAPES)
+                    .writeValueAsString(explanation.json()));
         } else {
-            explanation.lines().forEach(out::println);
+            explanation.lines().forEach(line -> out.println(TerminalText.visible(line)));
         }
         out.flush();
         return FalconCli.EXIT_OK;

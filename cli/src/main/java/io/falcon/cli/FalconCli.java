@@ -93,7 +93,7 @@ public final class FalconCli implements Runnable {
         commandLine.setParameterExceptionHandler((ex, args) -> {
             CommandLine failed = ex.getCommandLine();
             PrintWriter err = failed.getErr();
-            err.println("falcon: " + ex.getMessage());
+            err.println("falcon: " + TerminalText.error(ex.getMessage()));
             CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
             err.println("Try '" + failed.getCommandSpec().qualifiedName() + " --help' for more information.");
             err.flush();
@@ -102,12 +102,13 @@ public final class FalconCli implements Runnable {
         commandLine.setExecutionExceptionHandler((ex, failed, parseResult) -> {
             PrintWriter err = failed.getErr();
             if (ex instanceof CliException cli2) {
-                err.println("falcon: " + cli2.getMessage());
+                err.println("falcon: " + TerminalText.error(cli2.getMessage()));
                 err.flush();
                 return cli2.exitCode();
             }
             if (ex instanceof KafkaException || ex instanceof org.apache.kafka.common.errors.TimeoutException) {
-                err.println("falcon: cannot reach Kafka: " + Connections.firstLine(ex.getMessage()));
+                err.println(
+                        "falcon: cannot reach Kafka: " + TerminalText.error(Connections.firstLine(ex.getMessage())));
                 err.flush();
                 return EXIT_UNREACHABLE;
             }

@@ -81,8 +81,8 @@ final class FaultCommands implements Runnable {
             }
             KafkaTopics.send(FalconCli.connections(spec), Topics.DEVICE_FAULTS, faults);
             PrintWriter out = spec.commandLine().getOut();
-            out.println(repeat + " fault" + (repeat == 1 ? "" : "s") + " " + code + " on " + address + " sent to "
-                    + Topics.DEVICE_FAULTS.name());
+            out.println(TerminalText.visible(repeat + " fault" + (repeat == 1 ? "" : "s") + " " + code + " on "
+                    + address + " sent to " + Topics.DEVICE_FAULTS.name()));
             out.flush();
             return FalconCli.EXIT_OK;
         }

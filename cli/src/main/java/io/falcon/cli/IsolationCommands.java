@@ -96,7 +96,7 @@ final class IsolationCommands implements Runnable {
                     Topics.ISOLATION_COMMANDS,
                     List.of(Map.entry(address.cluster, release)));
             PrintWriter out = spec.commandLine().getOut();
-            out.println("release of " + address + " sent to " + Topics.ISOLATION_COMMANDS.name());
+            out.println(TerminalText.visible("release of " + address + " sent to " + Topics.ISOLATION_COMMANDS.name()));
             out.flush();
             return FalconCli.EXIT_OK;
         }

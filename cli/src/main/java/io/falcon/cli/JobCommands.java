@@ -27,8 +27,8 @@ final class JobCommands {
     private JobCommands() {}
 
     static CliException databaseError(Connections connections, SQLException e) {
-        return CliException.unreachable(
-                "database error at " + connections.dbUrl() + ": " + Connections.firstLine(e.getMessage()));
+        return CliException.unreachable(connections.withoutDatabasePasswords(
+                "database error at " + connections.dbUrl() + ": " + Connections.firstLine(e.getMessage())));
     }
 
     @Command(
@@ -143,7 +143,7 @@ final class JobCommands {
                 throw databaseError(connections, e);
             }
             PrintWriter out = spec.commandLine().getOut();
-            out.println(jobId);
+            out.println(TerminalText.visible(jobId));
             out.flush();
             return FalconCli.EXIT_OK;
         }
@@ -243,8 +243,8 @@ final class JobCommands {
             }
             int width = columns.keySet().stream().mapToInt(String::length).max().orElse(0);
             PrintWriter out = spec.commandLine().getOut();
-            columns.forEach(
-                    (column, value) -> out.println(column + ":" + " ".repeat(width - column.length() + 1) + value));
+            columns.forEach((column, value) -> out.println(TerminalText.visible(column) + ":"
+                    + " ".repeat(width - column.length() + 1) + TerminalText.visible(value)));
             out.flush();
             return FalconCli.EXIT_OK;
         }
@@ -277,7 +277,7 @@ final class JobCommands {
                 throw databaseError(connections, e);
             }
             PrintWriter out = spec.commandLine().getOut();
-            out.println("aborting " + jobId);
+            out.println("aborting " + TerminalText.visible(jobId));
             out.flush();
             return FalconCli.EXIT_OK;
         }

@@ -4,7 +4,10 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A plain text table: columns padded to their widest cell, the last column left unpadded. */
+/**
+ * A plain text table: columns padded to their widest cell, the last column left unpadded. Cells come from tenants:
+ * their control characters are shown as escapes ({@link TerminalText#visible}).
+ */
 final class Table {
     private final List<String> header;
     private final List<List<String>> rows = new ArrayList<>();
@@ -16,7 +19,7 @@ final class Table {
     Table row(String... cells) {
         List<String> row = new ArrayList<>();
         for (String cell : cells) {
-            row.add(cell == null ? "" : cell.replace('\n', ' '));
+            row.add(TerminalText.visible(cell));
         }
         rows.add(row);
         return this;

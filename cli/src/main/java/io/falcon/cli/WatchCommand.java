@@ -66,8 +66,8 @@ final class WatchCommand implements Callable<Integer> {
                 consumer.seekToEnd(consumer.assignment());
                 consumer.assignment().forEach(p -> consumer.position(p, Connections.KAFKA_TIMEOUT));
             }
-            out.println("watching " + Topics.TASK_STATUS.name() + (jobId == null ? "" : " for job " + jobId) + " on "
-                    + connections.bootstrapServers());
+            out.println(TerminalText.visible("watching " + Topics.TASK_STATUS.name()
+                    + (jobId == null ? "" : " for job " + jobId) + " on " + connections.bootstrapServers()));
             out.flush();
             int printed = 0;
             try {
@@ -80,9 +80,10 @@ final class WatchCommand implements Callable<Integer> {
                         try {
                             status = Topics.TASK_STATUS.valueSerde().fromBytes(record.value());
                         } catch (SerializationException e) {
-                            err.println("falcon: skipping undecodable record at " + record.topic() + "-"
-                                    + record.partition() + "@" + record.offset() + ": "
-                                    + Connections.firstLine(e.getMessage()));
+                            err.println(
+                                    TerminalText.error("falcon: skipping undecodable record at " + record.topic() + "-"
+                                            + record.partition() + "@" + record.offset() + ": "
+                                            + Connections.firstLine(e.getMessage())));
                             continue;
                         }
                         if (jobId != null && !jobId.equals(status.jobId())) {
@@ -110,7 +111,7 @@ final class WatchCommand implements Callable<Integer> {
         return FalconCli.EXIT_OK;
     }
 
-    /** 14:21:03  job-42  Pending/Provisioning  message  [cluster=..., pool=...] */
+    /** 14:21:03  job-42  Pending/Provisioning  message  [cluster=..., pool=...], control characters escaped. */
     static String line(TaskStatus status) {
         StringBuilder b = new StringBuilder();
         b.append(TIME.format(status.meta().occurredAt()))
@@ -124,6 +125,6 @@ final class WatchCommand implements Callable<Integer> {
         }
         status.clusterId().ifPresent(c -> b.append("  cluster=").append(c));
         status.nodePoolName().ifPresent(p -> b.append(" pool=").append(p));
-        return b.toString();
+        return TerminalText.visible(b.toString());
     }
 }

@@ -15,8 +15,9 @@ import net.jqwik.api.statistics.Statistics;
 /**
  * Command lines as a person (or a script with a bad variable) may type them (issue 20): real commands and options in
  * random order with hostile values (huge numbers, negative counts, unicode, shell and SQL metacharacters, missing
- * values). With no database or Kafka configured nothing can be reached, so every run must end in a refusal or in
- * help: an exit code the CLI documents, a message starting "falcon:" or a usage text, and never a stack trace.
+ * values, terminal escape sequences). With no database or Kafka configured nothing can be reached, so every run must
+ * end in a refusal or in help: an exit code the CLI documents, a message starting "falcon:" or a usage text, never a
+ * stack trace, never a control character a terminal would act on and never a password.
  */
 class CliArgumentFuzzTest {
     private static final List<String> COMMANDS = List.of(
@@ -118,7 +119,15 @@ class CliArgumentFuzzTest {
             "--unknown",
             "=",
             "--tpu-type=v6e",
-            "--count=-3");
+            "--count=-3",
+            // what a terminal would run if echoed raw: clear screen, a hyperlink, a carriage return over a line, C1
+            // CSI, a bidi override
+            "\u001b[2J\u001b[H",
+            "\u001b]8;;https://evil.example/\u0007click\u001b]8;;\u0007",
+            "Failed\rSucceeded",
+            "\u009b31m",
+            "\u202etxt.exe",
+            "--db-url=jdbc:mariadb://u:fuzz-s3cret@127.0.0.1:1/db?password=fuzz-s3cret");
 
     // each run builds the whole picocli model (about 40 ms here): 200 tries keep the module's tests short
     @Property(tries = 200)
@@ -130,6 +139,10 @@ class CliArgumentFuzzTest {
                 .isIn(FalconCli.EXIT_OK, FalconCli.EXIT_REFUSED, FalconCli.EXIT_UNREACHABLE);
         String all = run.out() + run.err();
         assertThat(all).as("no stack trace for " + args).doesNotContain("\tat ").doesNotContain("Exception in");
+        assertThat(TerminalTextTest.hasTerminalControls(all))
+                .as("a character a terminal acts on, echoed raw for " + args + ": " + TerminalText.visible(all))
+                .isFalse();
+        assertThat(all).as("a password shown for " + args).doesNotContain("fuzz-s3cret");
         if (run.exitCode() == FalconCli.EXIT_OK) {
             // only help, a version or a listing of nothing can succeed without a database or Kafka
             assertThat(run.out()).as("output of " + args).isNotBlank();

@@ -473,6 +473,110 @@ class FalconCliIT {
         assertThat(command.meta().producer()).isEqualTo("falcon-cli");
     }
 
+    /**
+     * A tenant's row, cluster and records carrying what a terminal would run (clear the screen, a hyperlink, a
+     * carriage return over the status, a C1 CSI, a bidi override): every command that prints them shows the escapes.
+     */
+    @Test
+    void hostileStringsFromRowsAndTopicsAreShownNotRun() throws Exception {
+        String job = SharedInfra.uniqueName("hostile") + "\u001b[2J";
+        String actor = "mallory" + TerminalTextTest.CLEAR_SCREEN;
+        String cluster = SharedInfra.uniqueName("cl") + "\u009b31m";
+        try (Connection connection = db.connect(database)) {
+            JobSubmission.submit(
+                    connection,
+                    new JobSubmission.Request(
+                            job,
+                            actor,
+                            TerminalTextTest.HYPERLINK,
+                            "v6e",
+                            "2x4",
+                            "{\"image\":\"x\u001b]0;pwned\u0007\",\"command\":[\"sh\"]}",
+                            Optional.empty(),
+                            Optional.empty()));
+            try (PreparedStatement update = connection.prepareStatement(
+                    "UPDATE jobs SET reason = 'Waiting', message = ?, cluster_id = ? WHERE id = ?")) {
+                update.setString(1, TerminalTextTest.OVERWRITE + "\u202eexe.txt");
+                update.setString(2, cluster);
+                update.setString(3, job);
+                assertThat(update.executeUpdate()).isEqualTo(1);
+            }
+        }
+        CliRun add = cli(
+                "clusters",
+                "add",
+                "--id",
+                cluster,
+                "--name",
+                "edge" + TerminalTextTest.CLEAR_SCREEN,
+                "--project",
+                "p\u202eroj",
+                "--location",
+                "us-central1",
+                "--tpu-type",
+                "v6e",
+                "--gcs-bucket",
+                "b\rucket");
+        try (TopicProducer<String, TaskStatus> producer = producer()) {
+            producer.send(
+                    job,
+                    status(
+                            job,
+                            1,
+                            Status.Pending,
+                            Optional.of(Reason.Waiting),
+                            TerminalTextTest.OVERWRITE + TerminalTextTest.HYPERLINK,
+                            Instant.now()));
+        }
+        try (TopicProducer<String, NodeIsolation> producer =
+                TopicProducer.to(kafka.bootstrapServers(), Topics.ISOLATION)) {
+            producer.send(
+                    NodeIsolation.key(cluster, "node\u001b[1A"),
+                    new NodeIsolation(
+                            List.of("npu-0\u001b[2K"),
+                            Map.of(
+                                    "npu-0\u001b[2K",
+                                    List.of(new NodeIsolation.DeviceIsolation(
+                                            "8C1F8609\r", NodeIsolation.MANUALLY_SEPARATE_NPU, 1_767_600_000_000L)))));
+        }
+
+        Map<String, CliRun> runs = new java.util.LinkedHashMap<>();
+        runs.put("clusters add", add);
+        runs.put("jobs", cli("jobs", "--actor", actor));
+        runs.put("show", cli("show", job));
+        runs.put("explain", cli("explain", job));
+        runs.put("explain --json", cli("explain", job, "--json"));
+        runs.put("clusters list", cli("clusters", "list"));
+        runs.put("isolation list", cli("isolation", "list", "--cluster", cluster));
+        runs.put(
+                "watch",
+                CompletableFuture.supplyAsync(() -> cli("watch", "--job", job, "--from-beginning", "--count", "1"))
+                        .get(60, TimeUnit.SECONDS));
+        runs.put("abort", cli("abort", job));
+        runs.put("abort again", cli("abort", job));
+        runs.forEach((command, run) -> {
+            assertThat(run.exitCode()).as(command + ": " + run.err()).isIn(0, 1);
+            assertThat(TerminalTextTest.hasTerminalControls(run.out() + run.err()))
+                    .as(command + " printed a character a terminal acts on: "
+                            + TerminalText.visible(run.out() + run.err()))
+                    .isFalse();
+        });
+        String shownJob = job.replace("\u001b", "\\u001b");
+        assertThat(runs.get("jobs").out())
+                .contains(shownJob, "mallory\\u001b[2J\\u001b[H", "\\u001b]8;;https://evil.example/login\\u0007")
+                .contains("Failed/OOMKilled\\rSucceeded", "\\u202eexe.txt", "\\u009b31m");
+        assertThat(runs.get("show").out())
+                .containsPattern("(?m)^id: +" + java.util.regex.Pattern.quote(shownJob) + "$")
+                .contains("\"image\":\"x\\u001b]0;pwned\\u0007\"");
+        assertThat(runs.get("explain").out()).contains("job " + shownJob + ": Pending/Waiting on cluster");
+        assertThat(runs.get("explain --json").out()).contains("\\u009b31m");
+        assertThat(runs.get("clusters list").out()).contains("edge\\u001b[2J", "p\\u202eroj", "b\\rucket");
+        assertThat(runs.get("isolation list").out()).contains("node\\u001b[1A", "npu-0\\u001b[2K", "8C1F8609\\r");
+        assertThat(runs.get("watch").out()).contains(shownJob + "  Pending/Waiting  Failed/OOMKilled\\rSucceeded");
+        assertThat(runs.get("abort").out().strip()).isEqualTo("aborting " + shownJob);
+        assertThat(runs.get("abort again").err()).contains("job '" + shownJob + "' is Aborting");
+    }
+
     private static TaskStatus status(
             String job, long version, Status status, Optional<Reason> reason, String message, Instant at) {
         TaskStatusBuilder transition = taskStatus(job)

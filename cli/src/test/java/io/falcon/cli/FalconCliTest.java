@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -225,6 +226,39 @@ class FalconCliTest {
         assertThat(converter.convert("90m")).isEqualTo(5400L);
         assertThat(converter.convert("2h")).isEqualTo(7200L);
         assertThat(converter.convert("1d")).isEqualTo(86400L);
+    }
+
+    @Test
+    void aJdbcUrlIsShownWithItsPasswordMasked() {
+        String url = "jdbc:mariadb://falcon:url-s3cret@127.0.0.1:1/falcon?password=param-s3cret&sslMode=disable";
+        for (CliRun run : List.of(
+                CliRun.of(Map.of("FALCON_DB_URL", url), "jobs"),
+                CliRun.of(NOWHERE, "jobs", "--db-url", url),
+                CliRun.of(Map.of("FALCON_DB_URL", url), "show", "j1"))) {
+            assertThat(run.exitCode()).isEqualTo(2);
+            assertThat(run.err())
+                    .contains("cannot reach the database at jdbc:mariadb://falcon:***@127.0.0.1:1/falcon"
+                            + "?password=***&sslMode=disable")
+                    .doesNotContain("s3cret");
+        }
+        // a driver's own message names the URL too ("No suitable driver found for jdbc:...")
+        CliRun noDriver = CliRun.of(NOWHERE, "jobs", "--db-url", "jdbc:nosuchdb://ops:drv-s3cret@h/db?pwd=x1");
+        assertThat(noDriver.exitCode()).isEqualTo(2);
+        assertThat(noDriver.err())
+                .contains("jdbc:nosuchdb://ops:***@h/db?pwd=***")
+                .doesNotContain("s3cret", "x1");
+        // --help names the settings, never their values
+        assertThat(CliRun.of(Map.of("FALCON_DB_URL", url), "jobs", "--help").out())
+                .contains("--db-url")
+                .doesNotContain("s3cret");
+    }
+
+    @Test
+    void argumentsEchoedInErrorsAreShownNotRun() {
+        CliRun status = CliRun.of(NOWHERE, "jobs", "--status", "x\u001b[2J\u001b]8;;https://evil/\u0007y\rz");
+        assertThat(status.exitCode()).isEqualTo(2);
+        assertThat(status.err()).contains("'x\\u001b[2J\\u001b]8;;https://evil/\\u0007y\\rz' is not a job status");
+        assertThat(TerminalTextTest.hasTerminalControls(status.err())).isFalse();
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -40,6 +41,37 @@ class EmbeddedKafkaIT {
         assertThat(consumeAll(kafka, topic, "read_uncommitted", 1))
                 .extracting(ConsumerRecord::key, ConsumerRecord::value)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("job-1", "queued"));
+    }
+
+    /**
+     * lz4 (cdc-ingest's producers compress with it) through the lz4-java on the class path: the producer compresses,
+     * the broker compresses what came uncompressed to a topic whose compression.type is lz4, the consumer decompresses
+     * both. Without a working lz4-java on the class path the send or the read fails.
+     */
+    @Test
+    void lz4CompressedBatchesRoundTrip() throws Exception {
+        EmbeddedKafka kafka = SharedInfra.kafka();
+        String topic = SharedInfra.uniqueName("lz4");
+        kafka.createTopics(List.of(new NewTopic(topic, 1, (short) 1).configs(Map.of("compression.type", "lz4"))));
+        // repetitive values so that a batch really compresses
+        List<String> values = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            values.add("job-" + i + " queued on pool tpu-v5e-" + (i % 4) + " ".repeat(64));
+        }
+        try (KafkaProducer<String, String> compressing = producer(
+                        kafka,
+                        Map.of(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4", ProducerConfig.LINGER_MS_CONFIG, 20));
+                KafkaProducer<String, String> plain = producer(kafka, Map.of())) {
+            for (int i = 0; i < values.size(); i++) {
+                (i % 2 == 0 ? compressing : plain).send(new ProducerRecord<>(topic, "k" + i, values.get(i)));
+            }
+            compressing.flush();
+            plain.flush();
+        }
+
+        assertThat(consumeAll(kafka, topic, "read_uncommitted", values.size()))
+                .extracting(ConsumerRecord::value)
+                .containsExactlyInAnyOrderElementsOf(values);
     }
 
     @Test

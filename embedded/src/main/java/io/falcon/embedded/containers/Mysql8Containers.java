@@ -1,6 +1,7 @@
 package io.falcon.embedded.containers;
 
 import io.falcon.embedded.SharedInfra;
+import org.apache.kafka.common.utils.AppInfoParser;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
@@ -19,8 +20,11 @@ public final class Mysql8Containers {
 
     /** The production database's major version, as docker-compose.yml runs it. */
     public static final String MYSQL_IMAGE = "mysql:8.4";
-    /** The broker of docker-compose.yml (KRaft, the Kafka version the clients are built against). */
-    public static final String KAFKA_IMAGE = "apache/kafka:4.1.1";
+    /**
+     * The broker of docker-compose.yml: KRaft, at the version of the Kafka clients on the class path (kafka.version
+     * in pom.xml, which DeploymentFilesTest holds docker-compose.yml's image to).
+     */
+    public static final String KAFKA_IMAGE = "apache/kafka:" + AppInfoParser.getVersion();
 
     private static final String ROOT_PASSWORD = "falcon";
 

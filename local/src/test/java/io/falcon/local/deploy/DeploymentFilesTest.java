@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.falcon.cdc.CdcConfig;
+import io.falcon.embedded.containers.Mysql8Containers;
 import io.falcon.executor.ExecutorConfig;
 import io.falcon.faults.FaultStreamsConfig;
 import io.falcon.ops.GracefulShutdown;
@@ -43,6 +44,7 @@ import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.apache.kafka.common.utils.AppInfoParser;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -345,6 +347,31 @@ class DeploymentFilesTest {
         assertThat(topics.get(0).asText() + " " + topics.get(1).asText() + " "
                         + topics.get(2).asText())
                 .isEqualTo("cli topics create");
+    }
+
+    /** The broker compose runs is the release the clients are built from, so a fixed release reaches both. */
+    @Test
+    void composeRunsTheBrokerAtTheKafkaVersionOfThePom() throws Exception {
+        String kafkaVersion = pomProperty("kafka.version");
+        assertThat(kafkaVersion).matches("\\d+\\.\\d+\\.\\d+");
+        assertThat(compose().at("/services/kafka/image").asText()).isEqualTo("apache/kafka:" + kafkaVersion);
+        assertThat(AppInfoParser.getVersion())
+                .as("the kafka-clients on the class path")
+                .isEqualTo(kafkaVersion);
+        assertThat(Mysql8Containers.KAFKA_IMAGE)
+                .as("the mysql8 profile's broker")
+                .isEqualTo("apache/kafka:" + kafkaVersion);
+    }
+
+    private static String pomProperty(String name) throws Exception {
+        var factory = javax.xml.parsers.DocumentBuilderFactory.newInstance();
+        factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+        var pom = factory.newDocumentBuilder().parse(ROOT.resolve("pom.xml").toFile());
+        var properties = pom.getDocumentElement().getElementsByTagName("properties");
+        assertThat(properties.getLength()).as("<properties> in pom.xml").isPositive();
+        var values = ((org.w3c.dom.Element) properties.item(0)).getElementsByTagName(name);
+        assertThat(values.getLength()).as("<" + name + "> in pom.xml").isEqualTo(1);
+        return values.item(0).getTextContent().strip();
     }
 
     @Test
