@@ -420,10 +420,21 @@ final class SimFleet implements GkeApi, EdgeApi {
      * without the checks of Falcon's own deletions.
      */
     void deleteOutOfBand(String poolName) {
-        pools.values().stream()
-                .filter(pool -> pool.name.equals(poolName))
-                .toList()
+        scripted(
+                        pools.values().stream()
+                                .filter(pool -> pool.name.equals(poolName))
+                                .toList(),
+                        "node pool",
+                        poolName)
                 .forEach(this::vanish);
+    }
+
+    /** A scripted event names something that is there: a script that names nothing would test nothing. */
+    private static <T> List<T> scripted(List<T> found, String what, String name) {
+        if (found.isEmpty()) {
+            throw new IllegalArgumentException("no " + what + " named " + name + " in the fleet");
+        }
+        return found;
     }
 
     /** The pool goes without Falcon asking: its nodes with it, so the pods running on them fail. */
@@ -445,9 +456,12 @@ final class SimFleet implements GkeApi, EdgeApi {
 
     /** Scripted: the RUNNING pool is RECONCILING for that long (GKE's auto-repair, an upgrade, a resize). */
     void reconcileNow(String poolName, Duration lasting) {
-        pools.values().stream()
-                .filter(pool -> pool.name.equals(poolName))
-                .toList()
+        scripted(
+                        pools.values().stream()
+                                .filter(pool -> pool.name.equals(poolName))
+                                .toList(),
+                        "node pool",
+                        poolName)
                 .forEach(pool -> reconcile(pool, lasting));
     }
 
@@ -456,9 +470,12 @@ final class SimFleet implements GkeApi, EdgeApi {
      * with it.
      */
     void deleteJobOutOfBand(String k8sJobName) {
-        jobs.values().stream()
-                .filter(job -> job.name.equals(k8sJobName))
-                .toList()
+        scripted(
+                        jobs.values().stream()
+                                .filter(job -> job.name.equals(k8sJobName))
+                                .toList(),
+                        "Kubernetes Job",
+                        k8sJobName)
                 .forEach(this::deleteByHand);
     }
 

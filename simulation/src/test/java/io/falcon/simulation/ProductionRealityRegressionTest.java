@@ -86,7 +86,11 @@ class ProductionRealityRegressionTest {
                         LATE))
                 .isTrue();
         sim.runUntil(() -> false, sim.loop().now().plus(Duration.ofMinutes(12)));
-        sim.fleet().reconcileNow("falcon-j1", Duration.ofMinutes(20)); // GKE auto-repair, past the 10m timeout
+        sim.fleet()
+                .reconcileNow(
+                        io.falcon.events.ResourceNames.nodePool(
+                                io.falcon.events.ResourceNames.DEFAULT_INSTALLATION, "j1"),
+                        Duration.ofMinutes(20)); // GKE auto-repair, past the 10m timeout
         sim.fleet().failNext("getNodePool", 3); // and a few lookups fail meanwhile
 
         quiesce(sim);

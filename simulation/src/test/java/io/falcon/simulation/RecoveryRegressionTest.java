@@ -24,6 +24,10 @@ import org.junit.jupiter.api.Test;
  * at quiescence plus the case's own expectation.
  */
 class RecoveryRegressionTest {
+    /** What Falcon names job j1's node pool and Kubernetes Job (the default installation). */
+    private static final String J1_NAME =
+            io.falcon.events.ResourceNames.nodePool(io.falcon.events.ResourceNames.DEFAULT_INSTALLATION, "j1");
+
     private static final ClusterRow C0 = Scenario.row("c0", "v6e", Optional.empty());
     private static final Instant HEAL = Scenario.T0.plus(Duration.ofHours(8));
     private static final Instant LATE = HEAL.plus(Duration.ofHours(48));
@@ -162,7 +166,7 @@ class RecoveryRegressionTest {
                 .isTrue();
         assertThat(sim.fleet().jobCreates()).containsEntry("j1", 1);
         assertThat(last(sim, "j1").message())
-                .isEqualTo("node pool falcon-j1 control-plane RUNNING but 0/1 expected node(s) registered"
+                .isEqualTo("node pool " + J1_NAME + " control-plane RUNNING but 0/1 expected node(s) registered"
                         + " (Ready=0)...");
         Instant waiting = sim.loop().now();
         // past the job's 10-minute timeout and the dispatch deadline, with an executor restart in between
@@ -198,7 +202,7 @@ class RecoveryRegressionTest {
                         .build());
         awaitPodsWaitingForNodesInAStockout(sim, "j1");
         // the pool goes while its Job's pods wait for nodes: nothing would ever bring them
-        sim.fleet().deleteOutOfBand("falcon-j1");
+        sim.fleet().deleteOutOfBand(J1_NAME);
         sim.runUntil(() -> false, sim.loop().now().plus(Duration.ofMinutes(30)));
         assertThat(sim.fleet().livePools())
                 .as("the waiting job's pool is asked for again")
@@ -227,7 +231,7 @@ class RecoveryRegressionTest {
         awaitPodsWaitingForNodesInAStockout(sim, "j1");
         // the pool goes while its Job's pods wait for nodes, and the project's quota no longer allows it
         sim.fleet().quotaExhausted(true);
-        sim.fleet().deleteOutOfBand("falcon-j1");
+        sim.fleet().deleteOutOfBand(J1_NAME);
         assertThat(sim.runUntil(
                         () -> phaseOf(sim, "j1") == Phase.DONE, sim.loop().now().plus(Duration.ofHours(1))))
                 .as("the job whose pool cannot be created again ends instead of waiting for nodes forever")
@@ -354,7 +358,7 @@ class RecoveryRegressionTest {
         await(sim, "j2", Phase.RUNNING);
         assertThat(sim.job("j2").flatMap(ScheduledJob::nodePoolName))
                 .as("j2 inherited j1's pool")
-                .contains("falcon-j1");
+                .contains(J1_NAME);
         sim.executor().crash(Duration.ofSeconds(30));
         // what the old executor's recovery did: the pool's creator has no Kubernetes Job, so it is "ready"
         sim.logs().appendEvent(lastEvent(sim, ExecutorEvent.NodePoolReady.class, "j1"));
@@ -371,14 +375,14 @@ class RecoveryRegressionTest {
                 job("j2").actor("bob").submittedAfter(Duration.ofMinutes(2)).build());
         await(sim, "j1", Phase.RUNNING);
         Instant deleted = sim.loop().now();
-        sim.fleet().deleteJobOutOfBand("falcon-j1");
+        sim.fleet().deleteJobOutOfBand(J1_NAME);
         assertThat(sim.runUntil(() -> phaseOf(sim, "j1") == Phase.DONE, deleted.plus(Duration.ofMinutes(1))))
                 .as("the informer's delete event ends the job within a minute, not at its 24h execution deadline")
                 .isTrue();
         TaskStatus failed = last(sim, "j1");
         assertThat(failed.status()).isEqualTo(Status.Failed);
         assertThat(failed.reason()).contains(Reason.JobFailed);
-        assertThat(failed.message()).contains("Kubernetes Job falcon-j1 was deleted outside Falcon");
+        assertThat(failed.message()).contains("Kubernetes Job " + J1_NAME + " was deleted outside Falcon");
 
         quiesce(sim);
         assertThat(last(sim, "j2").status()).as("the queue goes on").isEqualTo(Status.Succeeded);
@@ -395,7 +399,7 @@ class RecoveryRegressionTest {
         sim.runUntil(() -> false, sim.loop().now().plus(Duration.ofMinutes(12))); // past the orphan grace
         sim.executor().crash(Duration.ofMinutes(2));
         Instant deleted = sim.loop().now();
-        sim.fleet().deleteJobOutOfBand("falcon-j1"); // no informer sees it go
+        sim.fleet().deleteJobOutOfBand(J1_NAME); // no informer sees it go
         assertThat(sim.runUntil(() -> phaseOf(sim, "j1") == Phase.DONE, deleted.plus(Duration.ofMinutes(2))))
                 .as("not while the executor is down")
                 .isFalse();
@@ -405,7 +409,7 @@ class RecoveryRegressionTest {
         TaskStatus failed = last(sim, "j1");
         assertThat(failed.reason()).contains(Reason.JobFailed);
         assertThat(failed.message())
-                .contains("Kubernetes Job falcon-j1 was deleted outside Falcon")
+                .contains("Kubernetes Job " + J1_NAME + " was deleted outside Falcon")
                 .contains("inventory of cluster c0 no longer lists it");
 
         quiesce(sim);
@@ -422,12 +426,12 @@ class RecoveryRegressionTest {
                         .build());
         awaitPodsWaitingForNodesInAStockout(sim, "j1");
         sim.executor().crash(Duration.ofSeconds(30));
-        sim.fleet().deleteJobOutOfBand("falcon-j1");
+        sim.fleet().deleteJobOutOfBand(J1_NAME);
         // the scheduler re-sends EnsureJob every minute while the pods wait for nodes
         assertThat(sim.runUntil(
                         () -> phaseOf(sim, "j1") == Phase.DONE, sim.loop().now().plus(Duration.ofMinutes(5))))
                 .isTrue();
-        assertThat(last(sim, "j1").message()).contains("Kubernetes Job falcon-j1 was deleted outside Falcon");
+        assertThat(last(sim, "j1").message()).contains("Kubernetes Job " + J1_NAME + " was deleted outside Falcon");
         sim.fleet().flexStockout(false);
 
         quiesce(sim); // includes: no Kubernetes Job created again after its deletion
@@ -446,7 +450,7 @@ class RecoveryRegressionTest {
                 .isTrue();
         sim.runUntil(() -> false, sim.loop().now().plusSeconds(30));
         sim.executor().holdBack(e -> false, Duration.ZERO);
-        sim.fleet().deleteJobOutOfBand("falcon-j1");
+        sim.fleet().deleteJobOutOfBand(J1_NAME);
 
         quiesce(sim);
         assertThat(last(sim, "j1").status()).isEqualTo(Status.Succeeded);
@@ -470,7 +474,7 @@ class RecoveryRegressionTest {
 
         quiesce(sim); // includes: no pods of j2 started on the pool while j1's were there
         assertThat(last(sim, "j2").status()).isEqualTo(Status.Succeeded);
-        assertThat(sim.job("j2").flatMap(ScheduledJob::nodePoolName)).contains("falcon-j1");
+        assertThat(sim.job("j2").flatMap(ScheduledJob::nodePoolName)).contains(J1_NAME);
     }
 
     @Test
@@ -495,7 +499,7 @@ class RecoveryRegressionTest {
         quiesce(sim); // includes: no pods of j2 started on the pool while j1's were terminating
         assertThat(last(sim, "j1").reason()).contains(Reason.Timeout);
         assertThat(last(sim, "j2").status()).isEqualTo(Status.Succeeded);
-        assertThat(sim.job("j2").flatMap(ScheduledJob::nodePoolName)).contains("falcon-j1");
+        assertThat(sim.job("j2").flatMap(ScheduledJob::nodePoolName)).contains(J1_NAME);
     }
 
     @Test
