@@ -288,6 +288,33 @@ class JobLifecycleIT {
     }
 
     @Test
+    void aSecretTheSpecReferencesThatIsNotThereFailsTheJobAfterTheGraceNamingIt() {
+        // the actor has no Secret of that name: the kubelet cannot make the container (CreateContainerConfigError)
+        h.dispatcher.handle(new EnsureJob(
+                        Meta.of("test", Instant.now()),
+                        "nosecret-1",
+                        SimHarness.cluster(),
+                        "falcon-pool",
+                        "falcon-nosecret-1",
+                        "v7x",
+                        "2x2x2",
+                        new JobSpec(
+                                "img:1",
+                                List.of("python", "train.py"),
+                                List.of(),
+                                Map.of(),
+                                Map.of("HF_TOKEN", new JobSpec.SecretRef("never-made", "token"))))
+                .withActor("team-a"));
+
+        ExecutorEvent.JobFailed failed = h.sink.await(ExecutorEvent.JobFailed.class, "nosecret-1", WAIT);
+        assertThat(failed.message())
+                .isEqualTo("Pod container cannot be configured: CreateContainerConfigError (secret \""
+                        + ResourceNames.actorSecret("team-a", "never-made") + "\" not found)");
+        assertThat(h.sink.of(ExecutorEvent.JobRunning.class, "nosecret-1")).isEmpty();
+        deleteJob("nosecret-1");
+    }
+
+    @Test
     void invalidSpecIsASubmitFailure() {
         h.dispatcher.handle(new EnsureJob(
                 Meta.of("test", Instant.now()),
