@@ -31,6 +31,7 @@ import picocli.CommandLine.Model.CommandSpec;
             FaultCommands.class,
             TopicCommands.class,
             AclCommand.class,
+            ActorsCommand.class,
             CommandLine.HelpCommand.class
         },
         footer = {

@@ -36,7 +36,8 @@ class CliArgumentFuzzTest {
             "release",
             "topics",
             "create",
-            "watch");
+            "watch",
+            "actors");
     private static final List<String> OPTIONS = List.of(
             "--actor",
             "--cluster",

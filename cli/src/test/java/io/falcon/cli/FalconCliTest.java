@@ -41,8 +41,28 @@ class FalconCliTest {
                         "isolation",
                         "faults",
                         "topics",
+                        "actors",
                         "FALCON_DB_URL",
                         "FALCON_KAFKA_BOOTSTRAP_SERVERS");
+    }
+
+    @Test
+    void actorsPrintsTheNamesTheExecutorGivesEachActorWithoutReachingAnything() {
+        CliRun run = CliRun.of("actors", "Team A", "team-b");
+        assertThat(run.exitCode()).isZero();
+        String key = io.falcon.events.ResourceNames.actorKey("Team A");
+        assertThat(key).startsWith("falcon-actor-team-a-");
+        assertThat(run.out().lines().findFirst().orElseThrow())
+                .startsWith("ACTOR")
+                .contains("SERVICE ACCOUNT", "BUCKET FOLDER", "SECRETS");
+        assertThat(run.out().lines())
+                .anySatisfy(line -> assertThat(line)
+                        .startsWith("Team A  " + key)
+                        .contains("actors/" + key + "/")
+                        .endsWith(key + ".<name>"))
+                .anySatisfy(line ->
+                        assertThat(line).startsWith("team-b  " + io.falcon.events.ResourceNames.actorKey("team-b")));
+        assertThat(CliRun.of("actors").exitCode()).as("an actor is required").isEqualTo(2);
     }
 
     @Test

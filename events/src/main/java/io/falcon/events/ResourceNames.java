@@ -61,6 +61,40 @@ public final class ResourceNames {
         return head.isEmpty() ? hash : head + "-" + hash;
     }
 
+    /** What every actor key starts with (a Kubernetes service account of that name is an actor's). */
+    public static final String ACTOR_PREFIX = "falcon-actor-";
+
+    private static final int MAX_ACTOR_HEAD = 30;
+
+    /**
+     * The name of an actor on the edge clusters: {@code falcon-actor-<head>-<hash>}, a readable head of the actor (at
+     * most 30 lowercase letters, digits and dashes) and 64 bits of SHA-256 over the exact actor, at most 60
+     * characters, so a DNS-1123 label. The actor is whatever the upper components put in the row (any text): it
+     * names the Kubernetes service account its jobs run as with {@code falcon.executor.job.identity=actor}, its folder
+     * in the cluster's bucket ({@code actors/<key>/}) and is the prefix of the Secrets its jobs may reference ({@code
+     * <key>.<name>}). The head never contains a '.', so {@code <key>.} is the prefix of one actor's Secrets only;
+     * two actors share a key only by a 64-bit hash collision. Not tied to an installation: an actor's identity and
+     * Secrets are the same whichever Falcon runs its jobs.
+     */
+    public static String actorKey(String actor) {
+        String cleaned = actor.toLowerCase(Locale.ROOT)
+                .replaceAll("[^a-z0-9-]", "-")
+                .replaceAll("-+", "-")
+                .replaceAll("^-|-$", "");
+        String head = cleaned.length() > MAX_ACTOR_HEAD ? cleaned.substring(0, MAX_ACTOR_HEAD) : cleaned;
+        head = head.replaceAll("-$", "");
+        String hash = sha256Hex(actor).substring(0, HASH_HEX);
+        return ACTOR_PREFIX + (head.isEmpty() ? "" : head + "-") + hash;
+    }
+
+    /**
+     * The Kubernetes Secret a job of the actor gets when its spec references {@code name}: {@code <actor key>.<name>}.
+     * Tenants name Secrets, Falcon decides whose: a job can reach only its own actor's Secrets.
+     */
+    public static String actorSecret(String actor, String name) {
+        return actorKey(actor) + "." + name;
+    }
+
     private static String sha256Hex(String text) {
         try {
             return HexFormat.of()

@@ -50,6 +50,45 @@ class JsonSerdeTest {
     }
 
     @Test
+    void anEnsureJobCarriesItsActorAndSecretReferencesAndOneWrittenBeforeThemStillReads() {
+        var serde = Topics.EXECUTOR_COMMANDS.valueSerde();
+        ExecutorCommand job = new ExecutorCommand.EnsureJob(
+                        META,
+                        "job-1",
+                        CLUSTER,
+                        "falcon-job-1",
+                        "falcon-job-1",
+                        "v6e",
+                        "2x4",
+                        new JobSpec(
+                                "img",
+                                List.of("python"),
+                                List.of(),
+                                Map.of("A", "b"),
+                                Map.of("TOKEN", new JobSpec.SecretRef("hf-token", "token"))))
+                .withActor("team-a");
+        byte[] bytes = serde.serializer().serialize("t", job);
+        assertThat(new String(bytes, StandardCharsets.UTF_8))
+                .contains("\"actor\":\"team-a\"")
+                .contains("\"secretEnv\":{\"TOKEN\":{\"name\":\"hf-token\",\"key\":\"token\"}}");
+        assertThat(serde.deserializer().deserialize("t", bytes)).isEqualTo(job);
+
+        String older = "{\"type\":\"EnsureJob\",\"meta\":{\"eventId\":\"e1\",\"occurredAt\":"
+                + "\"2026-12-02T10:00:00Z\",\"producer\":\"scheduler\"},\"jobId\":\"job-1\",\"cluster\":{"
+                + "\"clusterId\":\"c1\",\"name\":\"edge-a\",\"project\":\"proj-a\",\"location\":\"us-central1\","
+                + "\"tpuType\":\"v6e\",\"gcsBucket\":\"bucket-a\"},\"nodePoolName\":\"falcon-job-1\","
+                + "\"k8sJobName\":\"falcon-job-1\",\"tpuType\":\"v6e\",\"topology\":\"2x4\",\"spec\":{"
+                + "\"image\":\"img\",\"command\":[\"python\"],\"args\":[],\"env\":{\"A\":\"b\"}}}";
+        ExecutorCommand read = serde.deserializer().deserialize("t", older.getBytes(StandardCharsets.UTF_8));
+        assertThat(read).isInstanceOfSatisfying(ExecutorCommand.EnsureJob.class, ensure -> {
+            assertThat(ensure.actor()).isEmpty();
+            assertThat(ensure.jobUid()).isEmpty();
+            assertThat(ensure.spec().env()).isEqualTo(Map.of("A", "b"));
+            assertThat(ensure.spec().secretEnv()).isEmpty();
+        });
+    }
+
+    @Test
     void eventsAndStatusRoundTrip() {
         ExecutorEvent event = new ExecutorEvent.JobRunning(
                 META,

@@ -44,4 +44,36 @@ class ResourceNamesTest {
         String name = ResourceNames.nodePool(FALCON, jobId);
         assertThat(name).matches("falcon-[a-z0-9]([a-z0-9-]*[a-z0-9])?").hasSizeLessThanOrEqualTo(40);
     }
+
+    @Test
+    void anActorKeyIsAReadableHeadAndSixtyFourBitsOfHashOfTheExactActor() {
+        String key = ResourceNames.actorKey("Team A / vision");
+        assertThat(key).matches("falcon-actor-team-a-vision-[0-9a-f]{16}");
+        assertThat(ResourceNames.actorKey("Team A / vision")).as("stable").isEqualTo(key);
+        assertThat(ResourceNames.actorKey("team-a-vision"))
+                .as("actors that read alike are told apart by the hash")
+                .isNotEqualTo(key);
+        assertThat(ResourceNames.actorKey("日本")).matches("falcon-actor-[0-9a-f]{16}");
+        assertThat(ResourceNames.actorSecret("team-a", "hf-token"))
+                .isEqualTo(ResourceNames.actorKey("team-a") + ".hf-token");
+    }
+
+    @Test
+    void noActorCanNameAnotherActorsSecret() {
+        // an actor that is a victim's key (or its key plus more) gets a key of its own, and a Secret name of one actor
+        // never starts with another's key and a dot
+        String victim = ResourceNames.actorKey("team-a");
+        for (String attacker : java.util.List.of(victim, victim + "-x", victim.substring(13), "team-a ", "TEAM-A")) {
+            String key = ResourceNames.actorKey(attacker);
+            assertThat(key).as(attacker).isNotEqualTo(victim);
+            assertThat(ResourceNames.actorSecret(attacker, "s")).as(attacker).doesNotStartWith(victim + ".");
+        }
+    }
+
+    @Property
+    void everyActorMapsToADnsLabelWithoutDots(@ForAll String actor) {
+        assertThat(ResourceNames.actorKey(actor))
+                .matches("falcon-actor-[a-z0-9]([a-z0-9-]*[a-z0-9])?")
+                .hasSizeLessThanOrEqualTo(63);
+    }
 }

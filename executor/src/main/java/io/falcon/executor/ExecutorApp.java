@@ -11,7 +11,6 @@ import io.falcon.executor.gke.ReservationLookup;
 import io.falcon.executor.isolation.IsolationActuator;
 import io.falcon.executor.isolation.KnownClusters;
 import io.falcon.executor.k8s.EdgeClusterClients;
-import io.falcon.executor.k8s.JobRenderer;
 import io.falcon.executor.k8s.JobStatusReconciler;
 import io.falcon.executor.k8s.KubernetesEdgeApi;
 import io.falcon.executor.kafka.ClusterRegistryWatcher;
@@ -108,12 +107,8 @@ public final class ExecutorApp implements AutoCloseable {
                 workloadPolicies,
                 config.scaleDown(),
                 config.ownership());
-        KubernetesEdgeApi edgeApi = new KubernetesEdgeApi(
-                edgeClients,
-                new JobRenderer(
-                        config.namespace(), config.finishedJobTtl(), config.logCopyInterval(), config.ownership()),
-                config.namespace(),
-                this::watchCluster);
+        KubernetesEdgeApi edgeApi =
+                new KubernetesEdgeApi(edgeClients, config.jobRenderer(), config.namespace(), this::watchCluster);
         this.nodePools = new NodePoolManager(
                 gkeApi, edgeApi, metered, events, scheduler, clock, NodePoolManager.Settings.of(config));
         reconciler.onNodeReady(nodePools::nudge);

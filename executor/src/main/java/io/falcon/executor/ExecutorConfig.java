@@ -35,7 +35,8 @@ public record ExecutorConfig(
         int commandThreads,
         Duration logCopyInterval,
         Duration heartbeatInterval,
-        String installation) {
+        String installation,
+        io.falcon.executor.k8s.JobRenderer.Identity jobIdentity) {
 
     /** How the executor authenticates to GKE, Compute and the edge Kubernetes APIs. */
     public enum Credentials {
@@ -66,6 +67,13 @@ public record ExecutorConfig(
     public ExecutorConfig {
         Objects.requireNonNull(kafka, "kafka");
         Objects.requireNonNull(credentials, "credentials");
+        Objects.requireNonNull(jobIdentity, "jobIdentity");
+    }
+
+    /** Renders the Jobs (and their Service and NetworkPolicy) as these settings say. */
+    public io.falcon.executor.k8s.JobRenderer jobRenderer() {
+        return new io.falcon.executor.k8s.JobRenderer(
+                namespace, finishedJobTtl, logCopyInterval, ownership(), jobIdentity);
     }
 
     /** What proves an object on the edge clusters is this installation's. */
@@ -107,7 +115,8 @@ public record ExecutorConfig(
                 values.getInt(ExecutorKeys.COMMAND_THREADS),
                 values.get(ExecutorKeys.LOG_COPY_INTERVAL),
                 values.get(ExecutorKeys.HEARTBEAT_INTERVAL),
-                values.get(SharedKeys.INSTALLATION));
+                values.get(SharedKeys.INSTALLATION),
+                io.falcon.executor.k8s.JobRenderer.Identity.of(values.get(ExecutorKeys.JOB_IDENTITY)));
     }
 
     /** The settings for the fleet simulator: no credentials, plaintext gRPC, short timers. */

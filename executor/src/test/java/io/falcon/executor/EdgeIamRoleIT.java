@@ -53,8 +53,8 @@ import org.junit.jupiter.api.Test;
  *
  * <p>The scenario: node pools in each supply mode (a reservation named by zone, read with reservations.get, and one by
  * name only for the regional cluster, found with reservations.aggregatedList; flex-start; on-demand), a pool reused by
- * a second job, a multi-host Job with its headless Service aborted while running, a single-host Job run to its end,
- * device isolation writing (create, then update) and watching the ConfigMap, the node and job/pod informers, pools
+ * a second job, a multi-host Job with its headless Service and NetworkPolicy aborted while running, a single-host
+ * Job run to its end, device isolation writing (create, then update) and watching the ConfigMap, the node and job/pod informers, pools
  * deleted, and a restarted executor rebuilding its view (node pools and Jobs listed) on the same fleet.
  */
 class EdgeIamRoleIT {
@@ -110,6 +110,10 @@ class EdgeIamRoleIT {
                         "COMPUTE GET projects/{project}/zones/{zone}/reservations/{resource}",
                         "COMPUTE GET projects/{project}/aggregated/reservations",
                         "KUBERNETES create services",
+                        "KUBERNETES patch batch/jobs",
+                        "KUBERNETES create networking.k8s.io/networkpolicies",
+                        "KUBERNETES get networking.k8s.io/networkpolicies",
+                        "KUBERNETES delete networking.k8s.io/networkpolicies",
                         "KUBERNETES get batch/jobs",
                         "KUBERNETES delete batch/jobs",
                         "KUBERNETES create configmaps",

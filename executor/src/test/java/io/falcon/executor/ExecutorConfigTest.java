@@ -28,6 +28,29 @@ class ExecutorConfigTest {
         assertThat(c.scaleDown().reservation()).isEqualTo(Duration.ofMinutes(10));
         assertThat(c.scaleDown().onDemand()).isEqualTo(Duration.ofMinutes(10));
         assertThat(c.scaleDown().flexStart()).isEqualTo(Duration.ofHours(6));
+        assertThat(c.jobIdentity())
+                .as("the clusters row's account, as before: per-actor accounts must be provisioned first")
+                .isEqualTo(io.falcon.executor.k8s.JobRenderer.Identity.CLUSTER);
+    }
+
+    @Test
+    void perActorIdentityIsOneSettingAwayAndAnUnknownWordIsRefused() {
+        ExecutorConfig c = ExecutorConfig.from(
+                Map.of("FALCON_KAFKA_BOOTSTRAP_SERVERS", "k:1", "FALCON_EXECUTOR_JOB_IDENTITY", "actor"));
+        assertThat(c.jobIdentity()).isEqualTo(io.falcon.executor.k8s.JobRenderer.Identity.ACTOR);
+        var command = io.falcon.executor.Fixtures.ensureJob("job-1", "2x2x1", io.falcon.executor.Fixtures.spec())
+                .withActor("team-a");
+        assertThat(c.jobRenderer()
+                        .render(command)
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getServiceAccountName())
+                .isEqualTo(io.falcon.events.ResourceNames.actorKey("team-a"));
+        assertThatThrownBy(() -> ExecutorConfig.from(
+                        Map.of("FALCON_KAFKA_BOOTSTRAP_SERVERS", "k:1", "FALCON_EXECUTOR_JOB_IDENTITY", "tenant")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(ExecutorKeys.JOB_IDENTITY.key());
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.container.v1.CreateNodePoolRequest;
 import com.google.container.v1.NodePool;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.falcon.events.ResourceNames;
 import io.falcon.events.executor.ExecutorEvent;
@@ -20,9 +21,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 31, items 1 and 2, through the real GKE and fabric8 clients against fleet-sim: what Falcon finds under a name
- * is its own only when its labels say so (this installation, and the job it was made for). Another team's node pool
- * or Kubernetes Job that has Falcon's name is neither adopted nor deleted, and two Falcon installations on one edge
- * cluster name a job's objects apart and never list, adopt or delete each other's.
+ * is its own only when its labels say so (this installation, and the job it was made for). Another team's node pool,
+ * Kubernetes Job or NetworkPolicy that has Falcon's name is neither adopted nor deleted, and two Falcon installations
+ * on one edge cluster name a job's objects apart and never list, adopt or delete each other's.
  */
 class OwnershipIT {
     private static final Duration WAIT = Duration.ofSeconds(20);
@@ -122,7 +123,62 @@ class OwnershipIT {
                     .as("their Job is still there")
                     .isNotNull()
                     .satisfies(j -> assertThat(j.getMetadata().getUid()).isEqualTo(theirUid));
+            assertThat(policy(h, k8sName))
+                    .as("no NetworkPolicy of this job for their Job")
+                    .isNull();
+
+            // Another team's NetworkPolicy with the name of a job's Job: the job does not run without its own.
+            String otherJob = "victim-8";
+            ExecutorCommandBuilder second = command(ResourceNames.DEFAULT_INSTALLATION, otherJob);
+            String policyName = ResourceNames.k8sJob(ResourceNames.DEFAULT_INSTALLATION, otherJob);
+            NetworkPolicy theirPolicy = new JobRenderer(h.config.namespace()).renderNetworkPolicy(second.ensureJob());
+            theirPolicy.getMetadata().setLabels(Map.of("app", "their-batch"));
+            theirPolicy.getMetadata().setAnnotations(Map.of());
+            edge.network()
+                    .v1()
+                    .networkPolicies()
+                    .inNamespace(h.config.namespace())
+                    .resource(theirPolicy)
+                    .create();
+            String theirPolicyUid = policy(h, policyName).getMetadata().getUid();
+
+            h.dispatcher.handle(second.ensureJob());
+            ExecutorEvent.JobSubmitFailed policyRefused =
+                    h.sink.await(ExecutorEvent.JobSubmitFailed.class, otherJob, WAIT);
+            assertThat(policyRefused.retryable()).isFalse();
+            assertThat(policyRefused.message())
+                    .contains("a NetworkPolicy named " + policyName + " already exists")
+                    .contains("is not this job's")
+                    .contains("Falcon leaves it alone");
+            assertThat(job(h, policyName).getSpec().getSuspend())
+                    .as("the Job was made suspended and is never resumed without its own policy")
+                    .isTrue();
+            assertThat(edge.pods()
+                            .inNamespace(h.config.namespace())
+                            .withLabel("falcon-k8s-job", policyName)
+                            .list()
+                            .getItems())
+                    .as("so no pod of it ever ran")
+                    .isEmpty();
+            h.dispatcher.handle(second.ensureJobDeleted());
+            h.sink.await(ExecutorEvent.JobDeleted.class, otherJob, WAIT);
+            assertThat(job(h, policyName)).as("the suspended Job deleted").isNull();
+            assertThat(policy(h, policyName))
+                    .as("their NetworkPolicy is still there")
+                    .isNotNull()
+                    .satisfies(p -> assertThat(p.getMetadata().getUid()).isEqualTo(theirPolicyUid));
         }
+    }
+
+    private static NetworkPolicy policy(SimHarness h, String name) {
+        return h.edges
+                .client(SimHarness.cluster())
+                .network()
+                .v1()
+                .networkPolicies()
+                .inNamespace(h.config.namespace())
+                .withName(name)
+                .get();
     }
 
     @Test

@@ -10,7 +10,6 @@ import io.falcon.executor.gke.GoogleClients;
 import io.falcon.executor.gke.NodePoolManager;
 import io.falcon.executor.gke.ReservationLookup;
 import io.falcon.executor.k8s.EdgeClusterClients;
-import io.falcon.executor.k8s.JobRenderer;
 import io.falcon.executor.k8s.JobStatusReconciler;
 import io.falcon.executor.k8s.KubernetesEdgeApi;
 import io.falcon.fleetsim.EdgeClusterConfig;
@@ -109,12 +108,7 @@ public final class SimHarness implements AutoCloseable {
                 workloadPolicies,
                 config.scaleDown(),
                 config.ownership());
-        edgeApi = new KubernetesEdgeApi(
-                edges,
-                new JobRenderer(
-                        config.namespace(), config.finishedJobTtl(), config.logCopyInterval(), config.ownership()),
-                config.namespace(),
-                reconciler::watch);
+        edgeApi = new KubernetesEdgeApi(edges, config.jobRenderer(), config.namespace(), reconciler::watch);
         nodePools = new NodePoolManager(
                 gkeApi, edgeApi, sink, events, scheduler, clock, NodePoolManager.Settings.of(config));
         nodePools.start();

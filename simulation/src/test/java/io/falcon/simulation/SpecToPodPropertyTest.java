@@ -8,10 +8,12 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.falcon.events.Meta;
 import io.falcon.events.ResourceNames;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorCommand.EnsureJob;
+import io.falcon.events.executor.JobSpec;
 import io.falcon.executor.k8s.JobRenderer;
 import io.falcon.scheduler.core.JobRequest;
 import io.falcon.scheduler.core.RequestValidator;
@@ -42,6 +44,8 @@ import net.jqwik.api.statistics.Statistics;
  */
 class SpecToPodPropertyTest {
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+    private static final Pattern DNS_SUBDOMAIN =
+            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
     private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
     private static final Pattern LABEL_KEY =
             Pattern.compile("([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
@@ -109,7 +113,8 @@ class SpecToPodPropertyTest {
     }
 
     @Property(tries = 1000)
-    void anAcceptedRowRendersAJobThatKeepsThePodPolicy(@ForAll("acceptableRows") JobRequest row) {
+    void anAcceptedRowRendersAJobThatKeepsThePodPolicy(
+            @ForAll("acceptableRows") JobRequest row, @ForAll boolean actorIdentity) {
         RequestValidator.Result result = RequestValidator.validate(row);
         if (!(result instanceof RequestValidator.Valid valid)) {
             String field = ((RequestValidator.Invalid) result).field();
@@ -127,7 +132,15 @@ class SpecToPodPropertyTest {
                 request.tpuType().wireName(),
                 request.topology().text(),
                 request.spec());
-        Job job = new JobRenderer(NAMESPACE).render(command);
+        command = command.withActor(request.actor());
+        JobRenderer renderer = new JobRenderer(
+                NAMESPACE,
+                JobRenderer.DEFAULT_TTL,
+                JobRenderer.DEFAULT_LOG_COPY_INTERVAL,
+                io.falcon.executor.core.Ownership.DEFAULT,
+                actorIdentity ? JobRenderer.Identity.ACTOR : JobRenderer.Identity.CLUSTER);
+        Job job = renderer.render(command);
+        String actorKey = ResourceNames.actorKey(request.actor());
 
         assertThat(job.getMetadata().getName()).matches(DNS_LABEL);
         assertThat(job.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
@@ -139,14 +152,27 @@ class SpecToPodPropertyTest {
         int hosts = slice.vms();
         assertThat(job.getSpec().getCompletions()).isEqualTo(hosts);
         assertThat(job.getSpec().getParallelism()).isEqualTo(hosts);
+        assertThat(job.getSpec().getSuspend())
+                .as("made suspended: resumed once its NetworkPolicy exists")
+                .isTrue();
 
         PodSpec pod = job.getSpec().getTemplate().getSpec();
         assertThat(pod.getHostNetwork()).isNotEqualTo(Boolean.TRUE);
         assertThat(pod.getHostPID()).isNotEqualTo(Boolean.TRUE);
         assertThat(pod.getHostIPC()).isNotEqualTo(Boolean.TRUE);
-        assertThat(pod.getServiceAccountName())
-                .as("the namespace's default account")
-                .isNull();
+        if (actorIdentity) {
+            assertThat(pod.getServiceAccountName())
+                    .as("the actor's own account, a Kubernetes name whatever the actor")
+                    .isEqualTo(actorKey)
+                    .matches(DNS_LABEL);
+        } else {
+            assertThat(pod.getServiceAccountName())
+                    .as("the namespace's default account")
+                    .isNull();
+        }
+        assertThat(pod.getAutomountServiceAccountToken())
+                .as("no Kubernetes API token in the pod")
+                .isFalse();
         assertThat(pod.getInitContainers()).isNullOrEmpty();
         assertThat(pod.getNodeSelector())
                 .isEqualTo(Map.of(
@@ -164,7 +190,11 @@ class SpecToPodPropertyTest {
                 continue;
             }
             assertThat(volume.getCsi().getDriver()).isEqualTo(JobRenderer.GCSFUSE_DRIVER);
-            assertThat(volume.getCsi().getVolumeAttributes()).containsEntry("bucketName", CLUSTER.gcsBucket());
+            assertThat(volume.getCsi().getVolumeAttributes())
+                    .containsEntry("bucketName", CLUSTER.gcsBucket())
+                    .containsEntry(
+                            "mountOptions",
+                            actorIdentity ? "implicit-dirs,only-dir=actors/" + actorKey : "implicit-dirs");
         }
         assertThat(pod.getVolumes())
                 .extracting(Volume::getName)
@@ -225,12 +255,63 @@ class SpecToPodPropertyTest {
         assertThat(env.get(1).getName()).isEqualTo(JobRenderer.JOB_ID_ENV);
         assertThat(env.get(1).getValue()).isEqualTo(request.id());
         Map<String, String> rest = new LinkedHashMap<>();
+        Map<String, JobSpec.SecretRef> fromSecrets = new LinkedHashMap<>();
         for (EnvVar variable : env.subList(2, env.size())) {
-            assertThat(rest.put(variable.getName(), variable.getValue()))
+            assertThat(rest.containsKey(variable.getName()) || fromSecrets.containsKey(variable.getName()))
                     .as("variable " + variable.getName() + " once")
+                    .isFalse();
+            if (variable.getValueFrom() == null) {
+                rest.put(variable.getName(), variable.getValue());
+                continue;
+            }
+            // a reference only, to a Secret of the job's own actor, which Kubernetes can name
+            assertThat(variable.getValue()).isNull();
+            var selector = variable.getValueFrom().getSecretKeyRef();
+            assertThat(selector.getName())
+                    .startsWith(actorKey + ".")
+                    .hasSizeLessThanOrEqualTo(253)
+                    .matches(DNS_SUBDOMAIN);
+            assertThat(selector.getOptional())
+                    .as("a missing Secret stops the pod")
                     .isNull();
+            fromSecrets.put(
+                    variable.getName(),
+                    new JobSpec.SecretRef(selector.getName().substring(actorKey.length() + 1), selector.getKey()));
         }
         assertThat(rest).isEqualTo(request.spec().env());
+        assertThat(fromSecrets).isEqualTo(request.spec().secretEnv());
+        if (!fromSecrets.isEmpty()) {
+            Statistics.label("secret references").collect("some");
+        }
+
+        // Its NetworkPolicy: the job's pods take connections from the job's pods only, on any port, and from nothing
+        // else (no namespace or address rule); egress as it was.
+        NetworkPolicy policy = renderer.renderNetworkPolicy(command);
+        assertThat(policy.getMetadata().getName()).isEqualTo(job.getMetadata().getName());
+        assertThat(policy.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
+        assertLabels(policy.getMetadata().getLabels());
+        assertThat(policy.getMetadata().getLabels()).isEqualTo(job.getMetadata().getLabels());
+        assertThat(policy.getMetadata().getAnnotations()).containsEntry("falcon.io/job-id", request.id());
+        Map<String, String> selected = policy.getSpec().getPodSelector().getMatchLabels();
+        assertThat(policy.getSpec().getPodSelector().getMatchExpressions()).isNullOrEmpty();
+        assertThat(job.getSpec().getTemplate().getMetadata().getLabels())
+                .as("it selects the job's pods")
+                .containsAllEntriesOf(selected);
+        assertThat(selected)
+                .as("and no other job's pods")
+                .containsEntry("falcon-k8s-job", job.getMetadata().getName())
+                .containsEntry("falcon-installation", ResourceNames.DEFAULT_INSTALLATION);
+        assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress");
+        assertThat(policy.getSpec().getEgress()).isNullOrEmpty();
+        assertThat(policy.getSpec().getIngress()).singleElement().satisfies(rule -> {
+            assertThat(rule.getPorts()).isNullOrEmpty();
+            assertThat(rule.getFrom()).singleElement().satisfies(peer -> {
+                assertThat(peer.getNamespaceSelector()).isNull();
+                assertThat(peer.getIpBlock()).isNull();
+                assertThat(peer.getPodSelector().getMatchLabels()).isEqualTo(selected);
+                assertThat(peer.getPodSelector().getMatchExpressions()).isNullOrEmpty();
+            });
+        });
         // a NUL cannot reach a process: the pod would fail to start
         assertThat(script).doesNotContain("\0");
         env.forEach(variable -> assertThat(String.valueOf(variable.getValue())).doesNotContain("\0"));
@@ -412,12 +493,65 @@ class SpecToPodPropertyTest {
                         "LD_PRELOAD",
                         "KUBERNETES_SERVICE_HOST"),
                 text(20));
+        // mostly names and keys Kubernetes takes, so that references reach the renderer; sometimes anything
+        Arbitrary<String> secretNames = Arbitraries.frequencyOf(
+                Tuple.of(4, Arbitraries.of("hf-token", "a", "db.creds-2", "s".repeat(JobSpec.MAX_SECRET_NAME))),
+                Tuple.of(
+                        1,
+                        Arbitraries.strings()
+                                .withChars("abc019-.")
+                                .ofMinLength(1)
+                                .ofMaxLength(200)),
+                Tuple.of(1, text(20)));
+        Arbitrary<String> secretKeys = Arbitraries.frequencyOf(
+                Tuple.of(4, Arbitraries.of("token", "Token_1.v2", "-", "a..b")),
+                Tuple.of(1, Arbitraries.of(".", "..k", "a/b", "")),
+                Tuple.of(
+                        1,
+                        Arbitraries.strings()
+                                .withChars("aZ09-_.")
+                                .ofMinLength(1)
+                                .ofMaxLength(20)),
+                Tuple.of(1, text(20)));
+        Arbitrary<String> references = Combinators.combine(secretNames, secretKeys)
+                .as((name, key) ->
+                        "{\"secretKeyRef\":{\"name\":" + jsonString(name) + ",\"key\":" + jsonString(key) + "}}");
         Arbitrary<String> values = Arbitraries.oneOf(
                 text(40).map(SpecToPodPropertyTest::jsonString),
-                Arbitraries.of("1", "true", "1.5e3", "null", "[]", "{}"));
+                references,
+                Arbitraries.of(
+                        "1",
+                        "true",
+                        "1.5e3",
+                        "null",
+                        "[]",
+                        "{}",
+                        "{\"secretKeyRef\":{\"name\":\"s\"}}",
+                        "{\"secretKeyRef\":{\"name\":\"s\",\"key\":\"k\",\"optional\":true}}"));
         return Combinators.combine(names, values)
                 .as((k, v) -> jsonString(k) + ":" + v)
                 .list()
+                .ofMaxSize(5)
+                .map(members -> "{" + String.join(",", members) + "}");
+    }
+
+    /** Variables Kubernetes takes, inline (any text) and from Secrets, so that both reach the renderer often. */
+    private static Arbitrary<String> validEnv() {
+        Arbitrary<String> names = Arbitraries.strings()
+                .withChars("ABCXYZ_")
+                .ofMinLength(1)
+                .ofMaxLength(8)
+                .filter(n -> !JobSpec.FALCON_ENV.contains(n));
+        Arbitrary<String> values = Arbitraries.oneOf(
+                text(40).filter(t -> t.indexOf('\0') < 0).map(SpecToPodPropertyTest::jsonString),
+                Combinators.combine(
+                                Arbitraries.of("hf-token", "a", "db.creds-2", "s".repeat(JobSpec.MAX_SECRET_NAME)),
+                                Arbitraries.of("token", "Token_1.v2", "-", "a..b"))
+                        .as((name, key) -> "{\"secretKeyRef\":{\"name\":\"" + name + "\",\"key\":\"" + key + "\"}}"));
+        return Combinators.combine(names, values)
+                .as((k, v) -> jsonString(k) + ":" + v)
+                .list()
+                .ofMinSize(1)
                 .ofMaxSize(5)
                 .map(members -> "{" + String.join(",", members) + "}");
     }
@@ -435,7 +569,8 @@ class SpecToPodPropertyTest {
         Arbitrary<String> command =
                 plausible ? stringArray().filter(a -> !a.equals("[]")) : Arbitraries.oneOf(stringArray(), json(2));
         Arbitrary<String> args = Arbitraries.oneOf(stringArray(), plausible ? Arbitraries.just("null") : json(2));
-        Arbitrary<String> env = Arbitraries.oneOf(envObject(), plausible ? Arbitraries.just("{}") : json(2));
+        Arbitrary<String> env = Arbitraries.oneOf(
+                envObject(), plausible ? Arbitraries.oneOf(Arbitraries.just("{}"), validEnv()) : json(2));
         Arbitrary<String> priority = Arbitraries.oneOf(
                 Arbitraries.integers().between(-1000, 1000).map(String::valueOf),
                 plausible ? Arbitraries.just("null") : json(1));

@@ -67,6 +67,16 @@ public final class ExecutorKeys {
             "how often a running pod's log (written to a local emptyDir) is copied whole to"
                     + " gs://BUCKET/logs/JOB_ID/POD.log: Cloud Storage FUSE makes a written file visible only when it is"
                     + " closed, so a log written there directly would appear only when the job ends");
+    public static final Setting<String> JOB_IDENTITY = withDefault(
+            "falcon.executor.job.identity",
+            SettingType.Choice.of("cluster", "actor"),
+            "cluster",
+            Validator.any(),
+            "who a job's pods are to Google: cluster = the clusters row's k8s_service_account (or the namespace's"
+                    + " default), with the whole cluster bucket at /gcs; actor = a Kubernetes service account per"
+                    + " actor, falcon-actor-<head>-<hash> (which must exist: docs/deploy.md), with only the actor's"
+                    + " folder gs://BUCKET/actors/<that name>/ at /gcs, so that an IAM grant on that prefix keeps each"
+                    + " actor's logs and files its own");
     public static final Setting<String> PRODUCER_NAME = withDefault(
             "falcon.executor.producer-name",
             SettingType.TEXT,
@@ -142,6 +152,7 @@ public final class ExecutorKeys {
                     INFORMER_RESYNC,
                     FINISHED_JOB_TTL,
                     LOG_COPY_INTERVAL,
+                    JOB_IDENTITY,
                     PRODUCER_NAME,
                     WATCH_CLUSTER_REGISTRY,
                     VISIBILITY_GRACE,

@@ -22,6 +22,12 @@ public sealed interface JobObservation {
 
     Set<String> IMAGE_PULL_ERRORS = Set.of("ErrImagePull", "ImagePullBackOff", "InvalidImageName", "ErrImageNeverPull");
 
+    /**
+     * The kubelet cannot make the container's configuration: a Secret (or key) a spec.env reference names does not
+     * exist. The kubelet retries, so, like a pull error, it fails the job only once it lasted the grace.
+     */
+    String CONFIG_ERROR = "CreateContainerConfigError";
+
     static int expectedPods(JobView job) {
         String annotated = job.annotations().get(FalconLabels.ANNOTATION_EXPECTED_PODS);
         if (annotated != null) {
@@ -108,17 +114,23 @@ public sealed interface JobObservation {
 
     /**
      * An image pull error on a pod that could pull for longer than the grace: "Pod image pull failed: ImagePullBackOff
-     * (...)". The grace counts from when the pod was bound to its node (only then can it pull), not from its creation:
+     * (...)"; or a container the kubelet could not configure for as long ({@link #CONFIG_ERROR}: "Pod container cannot
+     * be configured: CreateContainerConfigError (secret ... not found)"). The grace counts from when the pod was bound to its node (only then can it pull), not from its creation:
      * a pod that waited for its VMs (a flex-start pool gets them only for pending pods, minutes or hours later) would
      * otherwise fail on its first transient pull error.
      */
     static Optional<String> imagePullFailure(PodView pod, Instant now, Duration grace) {
         for (PodView.Container c : pod.containers()) {
-            Optional<PodView.Waiting> waiting = c.waiting().filter(w -> IMAGE_PULL_ERRORS.contains(w.reason()));
+            Optional<PodView.Waiting> waiting =
+                    c.waiting().filter(w -> IMAGE_PULL_ERRORS.contains(w.reason()) || CONFIG_ERROR.equals(w.reason()));
             if (waiting.isPresent()) {
                 Instant since = pod.scheduledAt().or(pod::createdAt).orElse(now);
                 if (Duration.between(since, now).compareTo(grace) >= 0) {
-                    return Optional.of("Pod image pull failed: " + waiting.get().reason()
+                    String what = CONFIG_ERROR.equals(waiting.get().reason())
+                            ? "Pod container cannot be configured: "
+                            : "Pod image pull failed: ";
+                    return Optional.of(what
+                            + waiting.get().reason()
                             + (waiting.get().message().isEmpty()
                                     ? ""
                                     : " (" + waiting.get().message() + ")"));

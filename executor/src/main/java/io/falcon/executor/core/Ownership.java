@@ -48,6 +48,15 @@ public record Ownership(String installation) {
         return FalconLabels.ownedBy(job.labels(), installation) && job.jobId().isPresent();
     }
 
+    /**
+     * Whether an object Falcon makes beside a job's Kubernetes Job (its NetworkPolicy), found under the Job's name, is
+     * this installation's for this job: its labels and its job-id annotation say so.
+     */
+    public boolean ownsJobObject(Map<String, String> labels, Optional<String> annotatedJobId, String jobId) {
+        return FalconLabels.ownedBy(labels, installation)
+                && annotatedJobId.filter(jobId::equals).isPresent();
+    }
+
     /** A Message part saying whose the object seems to be instead. */
     public static String ownerOf(Map<String, String> labels, Optional<String> jobId) {
         return FalconLabels.ownerOf(labels) + ", job id "

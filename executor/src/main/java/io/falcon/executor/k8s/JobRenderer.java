@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
 import io.falcon.events.ResourceNames;
 import io.falcon.events.TpuSlice;
 import io.falcon.events.TpuTopology;
@@ -20,13 +22,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
  * Renders an EnsureJob command into a Kubernetes Job (pure: no I/O). One pod per TPU host: an Indexed Job with
- * completions = parallelism = hosts, pinned to the job's node pool, with the GCS FUSE bucket of the cluster mounted
- * at /gcs and the workload's stdout/stderr redirected to {@code /gcs/logs/<job_id>/<pod_name>.log}.
+ * completions = parallelism = hosts, pinned to the job's node pool, with the GCS FUSE bucket of the cluster (or, with
+ * {@link Identity#ACTOR}, the actor's folder of it) mounted at /gcs and the workload's stdout/stderr redirected to
+ * {@code /gcs/logs/<job_id>/<pod_name>.log}; no Kubernetes API token in the pod; and a NetworkPolicy that admits to the
+ * job's pods only its own pods ({@link #renderNetworkPolicy}). The Job is rendered suspended: the executor resumes it
+ * once its policy exists.
  */
 public final class JobRenderer {
     public static final String TPU_RESOURCE = "google.com/tpu";
@@ -59,6 +65,54 @@ public final class JobRenderer {
     private final java.time.Duration logCopyInterval;
 
     private final io.falcon.executor.core.Ownership ownership;
+    private final Identity identity;
+
+    /**
+     * Who a job's pods are to Google ({@code falcon.executor.job.identity}). Through Workload Identity Federation for
+     * GKE, a pod's Kubernetes service account is its Google identity: the one the GCS FUSE CSI driver mounts the
+     * bucket with (the kubelet hands the driver a token for it, CSIDriver tokenRequests), and the one the GKE
+     * metadata server gives the workload tokens for.
+     */
+    public enum Identity {
+        /** The clusters row's k8s_service_account, else the namespace's default; the whole bucket at /gcs. */
+        CLUSTER("cluster"),
+        /**
+         * The actor's own service account, {@link ResourceNames#actorKey}, and only the actor's folder {@code
+         * actors/<key>/} of the bucket at /gcs: an IAM grant on that prefix to that service account keeps each actor's
+         * logs and files its own (docs/deploy.md).
+         */
+        ACTOR("actor");
+
+        private final String wireName;
+
+        Identity(String wireName) {
+            this.wireName = wireName;
+        }
+
+        public String wireName() {
+            return wireName;
+        }
+
+        /** The catalog's choice type has already refused any other word. */
+        public static Identity of(String wireName) {
+            for (Identity identity : values()) {
+                if (identity.wireName.equals(wireName)) {
+                    return identity;
+                }
+            }
+            throw new IllegalArgumentException("no job identity " + wireName);
+        }
+    }
+
+    /** Whose labels the rendered objects carry, and what proves an object found by name this installation's. */
+    public io.falcon.executor.core.Ownership ownership() {
+        return ownership;
+    }
+
+    /** The bucket folder an actor's pods see at /gcs with {@link Identity#ACTOR}. */
+    public static String actorFolder(String actor) {
+        return "actors/" + ResourceNames.actorKey(actor);
+    }
 
     public JobRenderer(String namespace) {
         this(namespace, DEFAULT_TTL);
@@ -83,6 +137,17 @@ public final class JobRenderer {
             java.time.Duration ttlAfterFinished,
             java.time.Duration logCopyInterval,
             io.falcon.executor.core.Ownership ownership) {
+        this(namespace, ttlAfterFinished, logCopyInterval, ownership, Identity.CLUSTER);
+    }
+
+    /** @param identity who the pods are to Google, and how much of the bucket they mount */
+    public JobRenderer(
+            String namespace,
+            java.time.Duration ttlAfterFinished,
+            java.time.Duration logCopyInterval,
+            io.falcon.executor.core.Ownership ownership,
+            Identity identity) {
+        this.identity = identity;
         this.ownership = ownership;
         this.namespace = namespace;
         this.ttlAfterFinished = ttlAfterFinished;
@@ -128,13 +193,35 @@ public final class JobRenderer {
             throw new InvalidJobException("spec.command and spec.args are both empty: Falcon runs the command through "
                     + "/bin/sh -c to redirect its logs to GCS, so the command must be given");
         }
-        for (String name : spec.env().keySet()) {
+        List<String> names = new ArrayList<>(spec.env().keySet());
+        names.addAll(spec.secretEnv().keySet());
+        for (String name : names) {
             if (!ENV_NAME.matcher(name).matches()) {
                 throw new InvalidJobException("spec.env name '" + name + "' is not a valid environment variable name");
             }
             if (JobSpec.FALCON_ENV.contains(name)) {
                 throw new InvalidJobException("spec.env must not set " + name + ": Falcon sets it");
             }
+            if (spec.env().containsKey(name) && spec.secretEnv().containsKey(name)) {
+                throw new InvalidJobException("spec.env sets " + name + " both inline and from a Secret");
+            }
+        }
+        Optional<String> actor = command.actor().filter(a -> !a.isEmpty());
+        for (Map.Entry<String, JobSpec.SecretRef> reference : spec.secretEnv().entrySet()) {
+            if (actor.isEmpty()) {
+                throw new InvalidJobException("spec.env." + reference.getKey() + " references a Secret, and the command"
+                        + " names no actor whose Secret it would be");
+            }
+            Optional<String> problem = JobSpec.secretNameProblem(
+                            reference.getValue().name())
+                    .or(() -> JobSpec.secretKeyProblem(reference.getValue().key()));
+            if (problem.isPresent()) {
+                throw new InvalidJobException("spec.env." + reference.getKey() + " secretKeyRef: " + problem.get());
+            }
+        }
+        if (identity == Identity.ACTOR && actor.isEmpty()) {
+            throw new InvalidJobException("falcon.executor.job.identity is actor and the command names no actor to run"
+                    + " the job's pods as");
         }
 
         // one pod per VM of the slice, each asking for all of its VM's chips
@@ -164,7 +251,7 @@ public final class JobRenderer {
                 .withCommand("/bin/sh", "-c")
                 .withArgs(shellScript(
                         logDirectory(command.jobId()), LOCAL_LOG_MOUNT, Math.max(1, logCopyInterval.toSeconds()), argv))
-                .withEnv(env(command.jobId(), spec.env()))
+                .withEnv(env(command.jobId(), spec, actor))
                 .withNewResources()
                 .addToRequests(TPU_RESOURCE, chips)
                 .addToLimits(TPU_RESOURCE, chips)
@@ -198,6 +285,9 @@ public final class JobRenderer {
                 .withCompletions(pods)
                 .withParallelism(pods)
                 .withBackoffLimit(0)
+                // Created suspended: the executor resumes it once its NetworkPolicy (and Service) exist, so that no
+                // pod of it runs unprotected (KubernetesEdgeApi.createJob).
+                .withSuspend(true)
                 .withTtlSecondsAfterFinished((int) Math.min(Integer.MAX_VALUE, ttlAfterFinished.toSeconds()))
                 .withNewTemplate()
                 .withNewMetadata()
@@ -209,11 +299,17 @@ public final class JobRenderer {
                 // Service of the same name (renderService) provides.
                 .withSubdomain(pods > 1 ? command.k8sJobName() : null)
                 .withRestartPolicy("Never")
-                // Workload Identity: the cluster's service account is the identity the GCS FUSE volume uses for the
-                // cluster's bucket
-                // (https://cloud.google.com/kubernetes-engine/docs/how-to/cloud-storage-fuse-csi-driver-setup);
-                // without one, the namespace's default service account
-                .withServiceAccountName(serviceAccount(command).orElse(null))
+                // Workload Identity: the pods' service account is the identity the GCS FUSE volume uses for the
+                // bucket (https://cloud.google.com/kubernetes-engine/docs/how-to/cloud-storage-fuse-csi-driver-setup):
+                // the actor's own, or the cluster's; without one, the namespace's default service account
+                .withServiceAccountName(
+                        identity == Identity.ACTOR
+                                ? ResourceNames.actorKey(actor.orElseThrow())
+                                : serviceAccount(command).orElse(null))
+                // No Kubernetes API token in the pod: the workload has no business with the edge cluster's API. Google
+                // tokens do not need it: the GKE metadata server serves them for the pod's service account, and the
+                // kubelet gives the GCS FUSE CSI driver a token of its own (CSIDriver tokenRequests).
+                .withAutomountServiceAccountToken(false)
                 // The container runtime's default seccomp profile instead of none (the kubelet's default).
                 .withNewSecurityContext()
                 .withNewSeccompProfile()
@@ -232,7 +328,7 @@ public final class JobRenderer {
                 .withNewCsi()
                 .withDriver(GCSFUSE_DRIVER)
                 .addToVolumeAttributes("bucketName", bucket)
-                .addToVolumeAttributes("mountOptions", "implicit-dirs")
+                .addToVolumeAttributes("mountOptions", mountOptions(actor))
                 .endCsi()
                 .endVolume()
                 .addNewVolume()
@@ -276,12 +372,58 @@ public final class JobRenderer {
     }
 
     /**
+     * The job's NetworkPolicy, named as the Job: its pods (Falcon's labels: this installation's pods of this Kubernetes
+     * Job) accept connections only from each other, on any port; nothing else in or outside the cluster reaches them
+     * (other tenants' pods found by DNS name included). Egress is left as it is: the workload needs DNS, the metadata
+     * server, GCS and its images. Labelled as Falcon's objects and annotated with the job id, which is what proves it
+     * this job's when it is found by name; the executor makes the Job its owner when it creates it. Policies add up:
+     * an operator who wants something else to reach the pods (a metrics scraper) adds a policy of their own.
+     */
+    public NetworkPolicy renderNetworkPolicy(EnsureJob command) {
+        TpuSlice slice = slice(command);
+        Map<String, String> pods = podSelector(command.k8sJobName());
+        return new NetworkPolicyBuilder()
+                .withNewMetadata()
+                .withName(command.k8sJobName())
+                .withNamespace(namespace)
+                .withLabels(ownership.labels(command.jobId(), slice.topology().text()))
+                .withAnnotations(Map.of(FalconLabels.ANNOTATION_JOB_ID, command.jobId()))
+                .endMetadata()
+                .withNewSpec()
+                .withNewPodSelector()
+                .withMatchLabels(pods)
+                .endPodSelector()
+                .withPolicyTypes("Ingress")
+                .addNewIngress()
+                .addNewFrom()
+                .withNewPodSelector()
+                .withMatchLabels(pods)
+                .endPodSelector()
+                .endFrom()
+                .endIngress()
+                .endSpec()
+                .build();
+    }
+
+    /** The labels every pod of the Kubernetes Job, and only those, carry: this installation's, of that Job. */
+    private Map<String, String> podSelector(String k8sJobName) {
+        Map<String, String> selector = new LinkedHashMap<>();
+        selector.put(FalconLabels.MANAGED_BY, FalconLabels.MANAGED_BY_VALUE);
+        selector.put(FalconLabels.INSTALLATION, ownership.installation());
+        selector.put(FalconLabels.K8S_JOB, k8sJobName);
+        return selector;
+    }
+
+    /**
      * Policy every rendered Job must pass, whatever the spec grows into: no privileged containers, no hostPath
-     * volumes, no host network / PID / IPC.
+     * volumes, no host network / PID / IPC, no Kubernetes API token mounted.
      */
     public static void validate(Job job) {
         PodSpec pod = job.getSpec().getTemplate().getSpec();
         String name = job.getMetadata().getName();
+        if (!Boolean.FALSE.equals(pod.getAutomountServiceAccountToken())) {
+            throw new InvalidJobException("job " + name + " refused: its pods must not mount a Kubernetes API token");
+        }
         if (Boolean.TRUE.equals(pod.getHostNetwork())) {
             throw new InvalidJobException("job " + name + " refused: hostNetwork is not allowed");
         }
@@ -358,7 +500,18 @@ public final class JobRenderer {
         return "'" + s.replace("'", "'\"'\"'") + "'";
     }
 
-    private static List<EnvVar> env(String jobId, Map<String, String> specEnv) {
+    /**
+     * implicit-dirs (the log directories are written without directory objects); with {@link Identity#ACTOR}, only
+     * the actor's folder of the bucket ({@code only-dir}): the pod sees /gcs/logs/JOB as before, stored under
+     * {@code gs://BUCKET/actors/<key>/}.
+     */
+    private String mountOptions(Optional<String> actor) {
+        return identity == Identity.ACTOR
+                ? "implicit-dirs,only-dir=" + actorFolder(actor.orElseThrow())
+                : "implicit-dirs";
+    }
+
+    private static List<EnvVar> env(String jobId, JobSpec spec, Optional<String> actor) {
         List<EnvVar> env = new ArrayList<>();
         env.add(new EnvVarBuilder()
                 .withName(POD_NAME_ENV)
@@ -369,9 +522,24 @@ public final class JobRenderer {
                 .endValueFrom()
                 .build());
         env.add(new EnvVarBuilder().withName(JOB_ID_ENV).withValue(jobId).build());
-        new TreeMap<>(specEnv)
-                .forEach((k, v) ->
-                        env.add(new EnvVarBuilder().withName(k).withValue(v).build()));
+        Map<String, EnvVar> variables = new TreeMap<>();
+        spec.env()
+                .forEach((k, v) -> variables.put(
+                        k, new EnvVarBuilder().withName(k).withValue(v).build()));
+        // only the reference: the kubelet reads the value from the actor's Secret when it starts the container
+        spec.secretEnv()
+                .forEach((k, ref) -> variables.put(
+                        k,
+                        new EnvVarBuilder()
+                                .withName(k)
+                                .withNewValueFrom()
+                                .withNewSecretKeyRef()
+                                .withName(JobSpec.secretName(actor.orElseThrow(), ref.name()))
+                                .withKey(ref.key())
+                                .endSecretKeyRef()
+                                .endValueFrom()
+                                .build()));
+        env.addAll(variables.values());
         return env;
     }
     /** The slice the command's pool provides (machine type, VMs, chips per VM), as NodePoolSpec created it. */

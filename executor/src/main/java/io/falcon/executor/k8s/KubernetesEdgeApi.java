@@ -7,8 +7,11 @@ import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorCommand.EnsureJob;
 import io.falcon.executor.FalconLabels;
@@ -18,9 +21,12 @@ import io.falcon.executor.gke.GkeErrors;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** {@link EdgeApi} over the cached fabric8 client of each edge cluster. */
 public final class KubernetesEdgeApi implements EdgeApi {
+    private static final Logger log = LoggerFactory.getLogger(KubernetesEdgeApi.class);
     public static final String NODE_POOL_LABEL = "cloud.google.com/gke-nodepool";
 
     private final EdgeClusterClients clusters;
@@ -137,11 +143,20 @@ public final class KubernetesEdgeApi implements EdgeApi {
         return false;
     }
 
+    /**
+     * Creates the Job suspended (no pod exists yet), then its NetworkPolicy and, for a multi-host Job, its headless
+     * Service, both owned by the Job, and only then resumes it: a pod that no policy selects accepts every connection,
+     * so none of the job's pods runs before its policy exists. A redelivery that finds the Job (409) completes the
+     * same steps for this job's own Job; a failure in between leaves a suspended Job, which runs nothing and which the
+     * scheduler's next EnsureJob completes or its deletion removes (the policy and Service go with it).
+     */
     @Override
     public String createJob(ClusterTarget cluster, EnsureJob command) {
         Job job;
+        NetworkPolicy policy;
         try {
             job = renderer.render(command);
+            policy = renderer.renderNetworkPolicy(command);
         } catch (InvalidJobException e) {
             throw new ApiException(ApiException.Kind.INVALID, e.getMessage(), e);
         }
@@ -156,11 +171,12 @@ public final class KubernetesEdgeApi implements EdgeApi {
                             .resource(job)
                             .create());
             onJobCreated.accept(cluster);
-            service.ifPresent(s -> ensureService(cluster, s, created));
+            complete(cluster, created, policy, service, command.jobId());
             return created.getMetadata().getUid();
         } catch (ApiException e) {
-            if (e.is(ApiException.Kind.ALREADY_EXISTS) && service.isPresent()) {
-                // A redelivered EnsureJob after a restart between the Job and its Service: complete the pair.
+            if (e.is(ApiException.Kind.ALREADY_EXISTS)) {
+                // A redelivered EnsureJob after a restart between the Job and its resumption: complete it, for this
+                // job's own Job only (another owner's Job under the name gets nothing of this job's).
                 Optional.ofNullable(call(
                                 cluster,
                                 client -> client.batch()
@@ -169,10 +185,103 @@ public final class KubernetesEdgeApi implements EdgeApi {
                                         .inNamespace(namespace)
                                         .withName(job.getMetadata().getName())
                                         .get()))
-                        .ifPresent(existing -> ensureService(cluster, service.get(), existing));
+                        .filter(existing -> renderer.ownership().ownsJob(found(existing), command.jobId()))
+                        .ifPresent(existing -> complete(cluster, existing, policy, service, command.jobId()));
             }
             throw e;
         }
+    }
+
+    /** The created (suspended) Job's NetworkPolicy and Service, then the Job resumed. */
+    private void complete(
+            ClusterTarget cluster, Job owner, NetworkPolicy policy, Optional<Service> service, String jobId) {
+        ensureNetworkPolicy(cluster, policy, owner, jobId);
+        service.ifPresent(s -> ensureService(cluster, s, owner));
+        if (Boolean.TRUE.equals(owner.getSpec().getSuspend())) {
+            call(
+                    cluster,
+                    client -> client.batch()
+                            .v1()
+                            .jobs()
+                            .inNamespace(namespace)
+                            .withName(owner.getMetadata().getName())
+                            .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"suspend\":false}}"));
+        }
+    }
+
+    private static io.fabric8.kubernetes.api.model.OwnerReference ownerReference(Job owner) {
+        return new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder()
+                .withApiVersion("batch/v1")
+                .withKind("Job")
+                .withName(owner.getMetadata().getName())
+                .withUid(owner.getMetadata().getUid())
+                .withBlockOwnerDeletion(false)
+                .build();
+    }
+
+    /**
+     * Creates the job's NetworkPolicy, owned by its Job so that Kubernetes' garbage collector deletes it with the Job
+     * (also when the Job goes by its TTL). "Already exists" is success only for this installation's policy of this job
+     * (labels and job-id annotation); another owner's policy under the name is left alone and the job refused
+     * (PERMANENT): its pods would run without a policy of their own.
+     */
+    private void ensureNetworkPolicy(ClusterTarget cluster, NetworkPolicy rendered, Job owner, String jobId) {
+        NetworkPolicy policy = new io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder(rendered)
+                .editMetadata()
+                .withOwnerReferences(ownerReference(owner))
+                .endMetadata()
+                .build();
+        String name = policy.getMetadata().getName();
+        try {
+            call(
+                    cluster,
+                    client -> client.network()
+                            .v1()
+                            .networkPolicies()
+                            .inNamespace(namespace)
+                            .resource(policy)
+                            .create());
+        } catch (ApiException e) {
+            if (!e.is(ApiException.Kind.ALREADY_EXISTS)) {
+                throw e;
+            }
+            NetworkPolicy existing = call(
+                    cluster,
+                    client -> client.network()
+                            .v1()
+                            .networkPolicies()
+                            .inNamespace(namespace)
+                            .withName(name)
+                            .get());
+            if (existing == null) {
+                throw new ApiException(
+                        ApiException.Kind.TRANSIENT,
+                        "the NetworkPolicy " + name + " was there and is gone: asked again",
+                        e);
+            }
+            if (!owns(existing, jobId)) {
+                throw new ApiException(
+                        ApiException.Kind.PERMANENT,
+                        "a NetworkPolicy named " + name + " already exists in namespace " + namespace + " on cluster "
+                                + cluster.clusterId() + " and is not this job's ("
+                                + io.falcon.executor.core.Ownership.ownerOf(labels(existing), annotatedJobId(existing))
+                                + "): Falcon leaves it alone and does not run the job without its own",
+                        e);
+            }
+        }
+    }
+
+    private boolean owns(NetworkPolicy policy, String jobId) {
+        return renderer.ownership().ownsJobObject(labels(policy), annotatedJobId(policy), jobId);
+    }
+
+    private static java.util.Map<String, String> labels(io.fabric8.kubernetes.api.model.HasMetadata object) {
+        return Optional.ofNullable(object.getMetadata().getLabels()).orElse(java.util.Map.of());
+    }
+
+    private static Optional<String> annotatedJobId(io.fabric8.kubernetes.api.model.HasMetadata object) {
+        return Optional.ofNullable(object.getMetadata().getAnnotations())
+                .map(a -> a.get(FalconLabels.ANNOTATION_JOB_ID));
     }
 
     /**
@@ -180,14 +289,7 @@ public final class KubernetesEdgeApi implements EdgeApi {
      * Job's TTL); "already exists" is success.
      */
     private void ensureService(ClusterTarget cluster, Service service, Job owner) {
-        service.getMetadata()
-                .setOwnerReferences(List.of(new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder()
-                        .withApiVersion("batch/v1")
-                        .withKind("Job")
-                        .withName(owner.getMetadata().getName())
-                        .withUid(owner.getMetadata().getUid())
-                        .withBlockOwnerDeletion(false)
-                        .build()));
+        service.getMetadata().setOwnerReferences(List.of(ownerReference(owner)));
         try {
             call(
                     cluster,
@@ -213,37 +315,44 @@ public final class KubernetesEdgeApi implements EdgeApi {
                         .withName(name)
                         .get());
         onJobCreated.accept(cluster);
-        return Optional.ofNullable(job)
-                .map(j -> new FoundJob(
-                        j.getMetadata().getName(),
-                        j.getMetadata().getUid(),
-                        Optional.ofNullable(j.getMetadata().getLabels()).orElse(java.util.Map.of()),
-                        Optional.ofNullable(j.getMetadata().getAnnotations())
-                                .map(a -> a.get(FalconLabels.ANNOTATION_JOB_ID))));
+        return Optional.ofNullable(job).map(KubernetesEdgeApi::found);
+    }
+
+    private static FoundJob found(Job job) {
+        return new FoundJob(job.getMetadata().getName(), job.getMetadata().getUid(), labels(job), annotatedJobId(job));
     }
 
     /**
-     * Deletes the Job and its headless Service, if it has one (garbage-collected with the Job on a real cluster,
-     * deleted here too so that no API server without a garbage collector, or a Service created before its owner
-     * reference, keeps it).
+     * Deletes the Job, its headless Service if it has one, and its NetworkPolicy if this installation's labels are on
+     * it (Kubernetes' garbage collector deletes both with the Job on a real cluster; deleted here too so that no API
+     * server without a garbage collector keeps them). A deleted Job's pods terminate for up to their grace period: the
+     * policy goes with the Job, as the garbage collector would do.
      */
     @Override
     public boolean deleteJob(ClusterTarget cluster, String name) {
-        return call(
-                cluster,
-                client -> !client.batch()
-                                .v1()
-                                .jobs()
-                                .inNamespace(namespace)
-                                .withName(name)
-                                .withPropagationPolicy(DeletionPropagation.BACKGROUND)
-                                .delete()
-                                .isEmpty()
-                        | !client.services()
-                                .inNamespace(namespace)
-                                .withName(name)
-                                .delete()
-                                .isEmpty());
+        return call(cluster, client -> {
+            boolean existed = !client.batch()
+                    .v1()
+                    .jobs()
+                    .inNamespace(namespace)
+                    .withName(name)
+                    .withPropagationPolicy(DeletionPropagation.BACKGROUND)
+                    .delete()
+                    .isEmpty();
+            existed |= !client.services()
+                    .inNamespace(namespace)
+                    .withName(name)
+                    .delete()
+                    .isEmpty();
+            var policies = client.network().v1().networkPolicies().inNamespace(namespace);
+            NetworkPolicy policy = policies.withName(name).get();
+            if (policy != null
+                    && FalconLabels.ownedBy(labels(policy), renderer.ownership().installation())
+                    && annotatedJobId(policy).isPresent()) {
+                policies.withName(name).delete();
+            }
+            return existed;
+        });
     }
 
     @Override

@@ -162,7 +162,8 @@ class JobDriverTest {
         @Override
         public Optional<FoundJob> findJob(ClusterTarget cluster, String name) {
             return uid.map(u -> foreign
-                    ? new FoundJob(name, u, java.util.Map.of("app", "someone-else"), Optional.empty())
+                    // another Falcon installation's Job of the same job id
+                    ? new FoundJob(name, u, new Ownership("falcon-b").labels("job-1", null), Optional.empty())
                     : new FoundJob(name, u, Ownership.DEFAULT.labels("job-1", null), Optional.of("job-1")));
         }
 

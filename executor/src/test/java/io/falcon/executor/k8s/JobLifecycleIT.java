@@ -2,9 +2,12 @@ package io.falcon.executor.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.falcon.events.Meta;
+import io.falcon.events.ResourceNames;
 import io.falcon.events.executor.ExecutorCommand.EnsureJob;
 import io.falcon.events.executor.ExecutorCommand.EnsureJobDeleted;
 import io.falcon.events.executor.ExecutorCommand.EnsureNodePool;
@@ -70,9 +73,42 @@ class JobLifecycleIT {
         h.sink.await(ExecutorEvent.JobDeleted.class, jobId, WAIT);
     }
 
+    private static NetworkPolicy policy(String name) {
+        return kube().network()
+                .v1()
+                .networkPolicies()
+                .inNamespace("default")
+                .withName(name)
+                .get();
+    }
+
     @Test
     void jobIsSubmittedRunsAndSucceeds() {
-        EnsureJob command = ensureJob("ok-1", "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "0.8"));
+        // the actor's Secret the spec references (its value never in the spec, the command or the Job)
+        kube().secrets()
+                .inNamespace("default")
+                .resource(new SecretBuilder()
+                        .withNewMetadata()
+                        .withName(ResourceNames.actorSecret("team-a", "hf-token"))
+                        .endMetadata()
+                        .withStringData(Map.of("token", "s3cr3t"))
+                        .build())
+                .create();
+        EnsureJob command = new EnsureJob(
+                        Meta.of("test", Instant.now()),
+                        "ok-1",
+                        SimHarness.cluster(),
+                        "falcon-pool",
+                        "falcon-ok-1",
+                        "v7x",
+                        "2x2x2",
+                        new JobSpec(
+                                "img:1",
+                                List.of("python", "train.py"),
+                                List.of(),
+                                Map.of("FALCON_SIM_DURATION_SECONDS", "0.8"),
+                                Map.of("HF_TOKEN", new JobSpec.SecretRef("hf-token", "token"))))
+                .withActor("team-a");
         h.dispatcher.handle(command);
 
         ExecutorEvent.JobSubmitted submitted = h.sink.await(ExecutorEvent.JobSubmitted.class, "ok-1", WAIT);
@@ -86,10 +122,46 @@ class JobLifecycleIT {
         assertThat(submitted.jobUid()).isEqualTo(job.getMetadata().getUid());
         assertThat(job.getSpec().getCompletions()).isEqualTo(2);
         assertThat(job.getMetadata().getLabels()).containsEntry("managed-by", "falcon");
+        assertThat(job.getSpec().getSuspend())
+                .as("created suspended, resumed once its NetworkPolicy exists")
+                .isFalse();
+        var template = job.getSpec().getTemplate().getSpec();
+        assertThat(template.getAutomountServiceAccountToken()).isFalse();
+        assertThat(template.getContainers().get(0).getEnv())
+                .filteredOn(v -> v.getName().equals("HF_TOKEN"))
+                .singleElement()
+                .satisfies(v -> {
+                    assertThat(v.getValue()).isNull();
+                    assertThat(v.getValueFrom().getSecretKeyRef().getName())
+                            .isEqualTo(ResourceNames.actorSecret("team-a", "hf-token"));
+                });
+
+        // its NetworkPolicy: made with it, Falcon's (labels, job id), owned by the Job so that it goes with it
+        NetworkPolicy policy = policy("falcon-ok-1");
+        assertThat(policy).as("the job's NetworkPolicy").isNotNull();
+        assertThat(policy.getMetadata().getLabels())
+                .containsEntry("managed-by", "falcon")
+                .containsEntry("falcon-installation", "falcon");
+        assertThat(policy.getMetadata().getAnnotations()).containsEntry("falcon.io/job-id", "ok-1");
+        assertThat(policy.getSpec().getPodSelector().getMatchLabels()).containsEntry("falcon-k8s-job", "falcon-ok-1");
+        assertThat(policy.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> {
+            assertThat(owner.getKind()).isEqualTo("Job");
+            assertThat(owner.getName()).isEqualTo("falcon-ok-1");
+            assertThat(owner.getUid()).isEqualTo(job.getMetadata().getUid());
+        });
 
         ExecutorEvent.JobRunning running = h.sink.await(ExecutorEvent.JobRunning.class, "ok-1", WAIT);
         assertThat(running.active()).isEqualTo(2);
         assertThat(running.expected()).isEqualTo(2);
+        assertThat(kube().pods()
+                        .inNamespace("default")
+                        .withLabel("falcon-k8s-job", "falcon-ok-1")
+                        .list()
+                        .getItems())
+                .as("the pods Kubernetes made from the template mount no API token")
+                .hasSize(2)
+                .allSatisfy(pod -> assertThat(pod.getSpec().getAutomountServiceAccountToken())
+                        .isFalse());
         h.sink.await(ExecutorEvent.JobSucceeded.class, "ok-1", WAIT);
 
         // redelivered EnsureJob: already exists = success, same uid, nothing created twice
@@ -99,7 +171,17 @@ class JobLifecycleIT {
                 .isEqualTo(submitted.jobUid());
         assertThat(h.sink.of(ExecutorEvent.JobRunning.class, "ok-1")).hasSize(1);
         assertThat(h.sink.of(ExecutorEvent.JobSucceeded.class, "ok-1")).hasSize(1);
+        assertThat(policy("falcon-ok-1").getMetadata().getUid())
+                .as("the same policy, kept")
+                .isEqualTo(policy.getMetadata().getUid());
         deleteJob("ok-1");
+        assertThat(policy("falcon-ok-1")).as("deleted with the Job").isNull();
+        // deleted again (the scheduler re-sends until it hears JobDeleted): nothing left to delete is success
+        ExecutorEvent.JobDeleted first =
+                h.sink.of(ExecutorEvent.JobDeleted.class, "ok-1").get(0);
+        h.dispatcher.handle(
+                new EnsureJobDeleted(Meta.of("test", Instant.now()), "ok-1", SimHarness.cluster(), "falcon-ok-1"));
+        h.sink.await(ExecutorEvent.JobDeleted.class, "ok-1", e -> e != first, WAIT);
     }
 
     @Test
@@ -203,6 +285,33 @@ class JobLifecycleIT {
         ExecutorEvent.JobFailed failed = h.sink.await(ExecutorEvent.JobFailed.class, "pull-1", WAIT);
         assertThat(failed.message()).containsAnyOf("ErrImagePull", "ImagePullBackOff");
         deleteJob("pull-1");
+    }
+
+    @Test
+    void aSecretTheSpecReferencesThatIsNotThereFailsTheJobAfterTheGraceNamingIt() {
+        // the actor has no Secret of that name: the kubelet cannot make the container (CreateContainerConfigError)
+        h.dispatcher.handle(new EnsureJob(
+                        Meta.of("test", Instant.now()),
+                        "nosecret-1",
+                        SimHarness.cluster(),
+                        "falcon-pool",
+                        "falcon-nosecret-1",
+                        "v7x",
+                        "2x2x2",
+                        new JobSpec(
+                                "img:1",
+                                List.of("python", "train.py"),
+                                List.of(),
+                                Map.of(),
+                                Map.of("HF_TOKEN", new JobSpec.SecretRef("never-made", "token"))))
+                .withActor("team-a"));
+
+        ExecutorEvent.JobFailed failed = h.sink.await(ExecutorEvent.JobFailed.class, "nosecret-1", WAIT);
+        assertThat(failed.message())
+                .isEqualTo("Pod container cannot be configured: CreateContainerConfigError (secret \""
+                        + ResourceNames.actorSecret("team-a", "never-made") + "\" not found)");
+        assertThat(h.sink.of(ExecutorEvent.JobRunning.class, "nosecret-1")).isEmpty();
+        deleteJob("nosecret-1");
     }
 
     @Test

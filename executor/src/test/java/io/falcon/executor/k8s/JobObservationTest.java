@@ -119,6 +119,17 @@ class JobObservationTest {
     }
 
     @Test
+    void aSecretTheEnvReferencesThatDoesNotExistFailsTheJobAfterTheGraceNamingIt() {
+        // the kubelet retries (an operator may create the Secret meanwhile), so only once it lasted the grace
+        Pod young = waiting("p0", NOW.minusSeconds(30), "CreateContainerConfigError", "secret \"s\" not found");
+        Pod old = waiting("p0", NOW.minusSeconds(300), "CreateContainerConfigError", "secret \"s\" not found");
+        assertThat(observe(job, List.of(young), NOW, GRACE)).isInstanceOf(JobObservation.Pending.class);
+        assertThat(observe(job, List.of(old), NOW, GRACE))
+                .isEqualTo(new JobObservation.Failed(
+                        "Pod container cannot be configured: CreateContainerConfigError (secret \"s\" not found)"));
+    }
+
+    @Test
     void theImagePullGraceCountsFromWhenThePodWasBoundToItsNodeNotFromItsCreation() {
         // created an hour ago, it waited for the VMs of a flex-start pool; bound 30 s ago, its first pull failed
         Pod waitedForVms = new PodBuilder(pullError("p0", NOW.minusSeconds(3600)))
@@ -177,6 +188,10 @@ class JobObservationTest {
     }
 
     private static Pod pullError(String name, Instant created) {
+        return waiting(name, created, "ImagePullBackOff", "Back-off pulling");
+    }
+
+    private static Pod waiting(String name, Instant created, String reason, String message) {
         return new PodBuilder()
                 .withNewMetadata()
                 .withName(name)
@@ -188,8 +203,8 @@ class JobObservationTest {
                 .withName("workload")
                 .withNewState()
                 .withNewWaiting()
-                .withReason("ImagePullBackOff")
-                .withMessage("Back-off pulling")
+                .withReason(reason)
+                .withMessage(message)
                 .endWaiting()
                 .endState()
                 .endContainerStatus()

@@ -40,6 +40,9 @@ class JobRendererTest {
         assertThat(job.getSpec().getCompletions()).isEqualTo(1);
         assertThat(job.getSpec().getParallelism()).isEqualTo(1);
         assertThat(job.getSpec().getBackoffLimit()).isZero();
+        assertThat(job.getSpec().getSuspend())
+                .as("no pod before the executor has made its NetworkPolicy and resumed it")
+                .isTrue();
 
         PodSpec pod = job.getSpec().getTemplate().getSpec();
         assertThat(pod.getRestartPolicy()).isEqualTo("Never");
@@ -140,6 +143,167 @@ class JobRendererTest {
         assertThatThrownBy(() -> renderer.render(bad))
                 .isInstanceOf(InvalidJobException.class)
                 .hasMessageContaining("k8s_service_account 'Bad_Name'");
+    }
+
+    @Test
+    void noPodMountsAKubernetesApiTokenAndThePolicyRefusesOneThatWould() {
+        Job job = renderer.render(Fixtures.ensureJob("job-1", "2x2x4", Fixtures.spec()));
+        assertThat(job.getSpec().getTemplate().getSpec().getAutomountServiceAccountToken())
+                .isFalse();
+        for (Boolean mounted : new Boolean[] {true, null}) {
+            Job tokened = withPod(job, pod -> pod.setAutomountServiceAccountToken(mounted));
+            assertThatThrownBy(() -> JobRenderer.validate(tokened))
+                    .as("automountServiceAccountToken " + mounted)
+                    .isInstanceOf(InvalidJobException.class)
+                    .hasMessageContaining("must not mount a Kubernetes API token");
+        }
+    }
+
+    private static final JobRenderer PER_ACTOR = new JobRenderer(
+            "falcon-jobs",
+            JobRenderer.DEFAULT_TTL,
+            JobRenderer.DEFAULT_LOG_COPY_INTERVAL,
+            io.falcon.executor.core.Ownership.DEFAULT,
+            JobRenderer.Identity.ACTOR);
+
+    @Test
+    void withActorIdentityThePodsRunAsTheActorsAccountAndMountOnlyTheActorsFolder() {
+        String key = io.falcon.events.ResourceNames.actorKey("Team A");
+        assertThat(key).matches("falcon-actor-team-a-[0-9a-f]{16}");
+        var command = io.falcon.testkit.builders.ExecutorCommandBuilder.executorCommand("job-7")
+                .cluster(clusterWithAccount("falcon-jobs-bucket"))
+                .topology("2x2x1")
+                .spec(Fixtures.spec())
+                .ensureJob()
+                .withActor("Team A");
+        PodSpec pod = PER_ACTOR.render(command).getSpec().getTemplate().getSpec();
+
+        assertThat(pod.getServiceAccountName())
+                .as("the actor's, not the cluster row's shared account")
+                .isEqualTo(key);
+        assertThat(pod.getAutomountServiceAccountToken()).isFalse();
+        assertThat(pod.getVolumes().get(0).getCsi().getVolumeAttributes())
+                .containsEntry("bucketName", "bucket-a")
+                .containsEntry("mountOptions", "implicit-dirs,only-dir=actors/" + key);
+        // the pod sees the same layout: gs://bucket-a/actors/<key>/logs/job-7/<pod>.log
+        assertThat(pod.getContainers().get(0).getArgs().get(0)).contains("dst='/gcs/logs/job-7'/");
+        assertThat(JobRenderer.actorFolder("Team A")).isEqualTo("actors/" + key);
+
+        // another actor's job on the same cluster: another account, another folder
+        PodSpec other = PER_ACTOR
+                .render(command.withActor("team-b"))
+                .getSpec()
+                .getTemplate()
+                .getSpec();
+        assertThat(other.getServiceAccountName()).isNotEqualTo(key);
+        assertThat(other.getVolumes().get(0).getCsi().getVolumeAttributes().get("mountOptions"))
+                .doesNotContain(key);
+
+        // the cluster identity (the default) keeps the row's account and the whole bucket
+        PodSpec shared = renderer.render(command).getSpec().getTemplate().getSpec();
+        assertThat(shared.getServiceAccountName()).isEqualTo("falcon-jobs-bucket");
+        assertThat(shared.getVolumes().get(0).getCsi().getVolumeAttributes())
+                .containsEntry("mountOptions", "implicit-dirs");
+    }
+
+    @Test
+    void withActorIdentityACommandWithoutAnActorIsRefused() {
+        // a command written before commands carried the actor: run as no one rather than as the shared account
+        assertThatThrownBy(() -> PER_ACTOR.render(Fixtures.ensureJob("job-1", "2x2x1", Fixtures.spec())))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("falcon.executor.job.identity is actor");
+    }
+
+    @Test
+    void everyJobGetsANetworkPolicyAdmittingOnlyItsOwnPods() {
+        for (String topology : List.of("2x2x1", "2x2x4")) {
+            var command = Fixtures.ensureJob("job-2", topology, Fixtures.spec());
+            Job job = renderer.render(command);
+            var policy = renderer.renderNetworkPolicy(command);
+
+            assertThat(policy.getMetadata().getName()).isEqualTo("falcon-job-2");
+            assertThat(policy.getMetadata().getNamespace()).isEqualTo("falcon-jobs");
+            assertThat(policy.getMetadata().getLabels())
+                    .as("Falcon's ownership labels, as on the Job")
+                    .isEqualTo(job.getMetadata().getLabels());
+            assertThat(policy.getMetadata().getAnnotations()).containsEntry("falcon.io/job-id", "job-2");
+            Map<String, String> pods =
+                    Map.of("managed-by", "falcon", "falcon-installation", "falcon", "falcon-k8s-job", "falcon-job-2");
+            assertThat(policy.getSpec().getPodSelector().getMatchLabels()).isEqualTo(pods);
+            assertThat(job.getSpec().getTemplate().getMetadata().getLabels()).containsAllEntriesOf(pods);
+            assertThat(policy.getSpec().getPolicyTypes())
+                    .as("ingress only: egress (DNS, GCS, images) as it was")
+                    .containsExactly("Ingress");
+            assertThat(policy.getSpec().getIngress()).singleElement().satisfies(rule -> {
+                assertThat(rule.getPorts()).as("any port").isNullOrEmpty();
+                assertThat(rule.getFrom()).singleElement().satisfies(peer -> {
+                    assertThat(peer.getPodSelector().getMatchLabels()).isEqualTo(pods);
+                    assertThat(peer.getNamespaceSelector())
+                            .as("this namespace only")
+                            .isNull();
+                    assertThat(peer.getIpBlock()).isNull();
+                });
+            });
+        }
+        // another installation's job of the same name is not admitted
+        var other = new JobRenderer(
+                "falcon-jobs",
+                JobRenderer.DEFAULT_TTL,
+                JobRenderer.DEFAULT_LOG_COPY_INTERVAL,
+                new io.falcon.executor.core.Ownership("falcon-b"));
+        assertThat(other.renderNetworkPolicy(Fixtures.ensureJob("job-2", "2x2x4", Fixtures.spec()))
+                        .getSpec()
+                        .getPodSelector()
+                        .getMatchLabels())
+                .containsEntry("falcon-installation", "falcon-b");
+    }
+
+    @Test
+    void aSecretReferenceRendersAsValueFromTheActorsSecretAndNeverAsAValue() {
+        JobSpec spec = new JobSpec(
+                "img",
+                List.of("python"),
+                List.of(),
+                Map.of("MODE", "fast"),
+                Map.of("HF_TOKEN", new JobSpec.SecretRef("hf-token", "token")));
+        var command = Fixtures.ensureJob("job-1", "2x2x1", spec).withActor("team-a");
+        Container c = renderer.render(command)
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0);
+
+        assertThat(c.getEnv())
+                .extracting(EnvVar::getName)
+                .containsExactly("POD_NAME", "FALCON_JOB_ID", "HF_TOKEN", "MODE");
+        EnvVar token = c.getEnv().get(2);
+        assertThat(token.getValue()).isNull();
+        assertThat(token.getValueFrom().getSecretKeyRef().getName())
+                .isEqualTo(io.falcon.events.ResourceNames.actorKey("team-a") + ".hf-token");
+        assertThat(token.getValueFrom().getSecretKeyRef().getKey()).isEqualTo("token");
+        assertThat(c.getEnv().get(3).getValue()).isEqualTo("fast");
+
+        assertThatThrownBy(() -> renderer.render(Fixtures.ensureJob("job-1", "2x2x1", spec)))
+                .as("no actor: no one's Secret")
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("spec.env.HF_TOKEN references a Secret");
+        JobSpec twice = new JobSpec(
+                "img",
+                List.of("python"),
+                List.of(),
+                Map.of("T", "x"),
+                Map.of("T", new JobSpec.SecretRef("hf-token", "token")));
+        assertThatThrownBy(() -> renderer.render(
+                        Fixtures.ensureJob("job-1", "2x2x1", twice).withActor("team-a")))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("both inline and from a Secret");
+        JobSpec badKey = new JobSpec(
+                "img", List.of("python"), List.of(), Map.of(), Map.of("T", new JobSpec.SecretRef("s", "a/b")));
+        assertThatThrownBy(() -> renderer.render(
+                        Fixtures.ensureJob("job-1", "2x2x1", badKey).withActor("team-a")))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("spec.env.T secretKeyRef");
     }
 
     @Test

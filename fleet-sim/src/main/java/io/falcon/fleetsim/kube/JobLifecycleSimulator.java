@@ -434,6 +434,10 @@ public final class JobLifecycleSimulator implements AutoCloseable {
                 }
                 if (pod.pulledAt != null && !now.isBefore(pod.pulledAt)) {
                     // the kubelet's retry got the image
+                    if (cannotConfigure(job, pod)) {
+                        writePod(job, pod);
+                        return;
+                    }
                     pod.phase = SimulatedPod.Phase.RUNNING;
                     pod.backingOff = false;
                     pod.startedAt = now;
@@ -451,6 +455,31 @@ public final class JobLifecycleSimulator implements AutoCloseable {
                 if (!pod.backingOff && !now.isBefore(pod.scheduledAt.plus(IMAGE_PULL_BACKOFF_AFTER))) {
                     pod.backingOff = true;
                     writePod(job, pod);
+                }
+            }
+            case CONFIG_FAILING -> {
+                if (lostNode(job, pod)) {
+                    return;
+                }
+                String before = pod.configError;
+                if (cannotConfigure(job, pod)) {
+                    if (!pod.configError.equals(before)) {
+                        writePod(job, pod);
+                    }
+                    return;
+                }
+                // the kubelet's retry found the Secret
+                pod.phase = SimulatedPod.Phase.RUNNING;
+                pod.configError = null;
+                pod.startedAt = now;
+                pod.finishAt = now.plus(job.knobs.runFor());
+                log.info("pod configured its container cluster={} job={} pod={}", cluster, job.key(), pod.name);
+                writePod(job, pod);
+                if (job.pods.stream()
+                                .filter(p -> p.phase == SimulatedPod.Phase.RUNNING)
+                                .count()
+                        >= job.completions) {
+                    announce(job, FleetMilestones.Type.PODS_RUNNING);
                 }
             }
             case RUNNING -> {
@@ -492,7 +521,7 @@ public final class JobLifecycleSimulator implements AutoCloseable {
                 && !job.knobs.pullFailsFor().isNegative()) {
             pod.phase = SimulatedPod.Phase.IMAGE_PULL_FAILING;
             pod.pulledAt = now.plus(job.knobs.pullFailsFor());
-        } else {
+        } else if (!cannotConfigure(job, pod)) {
             pod.phase = SimulatedPod.Phase.RUNNING;
             pod.startedAt = now;
             pod.finishAt = now.plus(job.knobs.runFor());
@@ -511,6 +540,45 @@ public final class JobLifecycleSimulator implements AutoCloseable {
         if (running >= job.completions) {
             announce(job, FleetMilestones.Type.PODS_RUNNING);
         }
+    }
+
+    /**
+     * Whether the kubelet cannot make the pod's container because an environment variable's Secret, or its key, is
+     * missing (a reference marked optional excepted): the pod then waits in CONFIG_FAILING with the kubelet's message
+     * (CreateContainerConfigError), and is looked at again every tick, as the kubelet retries.
+     */
+    private boolean cannotConfigure(SimulatedJob job, SimulatedPod pod) {
+        for (var container : job.job.getSpec().getTemplate().getSpec().getContainers()) {
+            for (var variable : container.getEnv() == null
+                    ? List.<io.fabric8.kubernetes.api.model.EnvVar>of()
+                    : container.getEnv()) {
+                var reference = variable.getValueFrom() == null
+                        ? null
+                        : variable.getValueFrom().getSecretKeyRef();
+                if (reference == null || Boolean.TRUE.equals(reference.getOptional())) {
+                    continue;
+                }
+                io.fabric8.kubernetes.api.model.Secret secret = client.secrets()
+                        .inNamespace(job.namespace)
+                        .withName(reference.getName())
+                        .get();
+                String problem = null;
+                if (secret == null) {
+                    problem = "secret \"" + reference.getName() + "\" not found";
+                } else if ((secret.getData() == null || !secret.getData().containsKey(reference.getKey()))
+                        && (secret.getStringData() == null
+                                || !secret.getStringData().containsKey(reference.getKey()))) {
+                    problem = "couldn't find key " + reference.getKey() + " in Secret " + job.namespace + "/"
+                            + reference.getName();
+                }
+                if (problem != null) {
+                    pod.phase = SimulatedPod.Phase.CONFIG_FAILING;
+                    pod.configError = problem;
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** A pod whose node went away (its pool was deleted) is gone, and counts as a failure, as with PodGC. */

@@ -146,6 +146,27 @@ final class PodFactory {
                                 pod.scheduledAt))
                         .withContainerStatuses(
                                 containers.stream().map(c -> waiting(c, pod)).toList());
+            case CONFIG_FAILING ->
+                b.withPhase("Pending")
+                        .withHostIP(pod.hostIp)
+                        .withPodIP(pod.podIp)
+                        .withStartTime(time(pod.scheduledAt))
+                        .withConditions(scheduledConditions(
+                                false,
+                                "ContainersNotReady",
+                                "containers with unready status: " + names(containers),
+                                pod.scheduledAt))
+                        .withContainerStatuses(containers.stream()
+                                .map(c -> base(c).withReady(false)
+                                        .withStarted(false)
+                                        .withNewState()
+                                        .withNewWaiting()
+                                        .withReason("CreateContainerConfigError")
+                                        .withMessage(pod.configError)
+                                        .endWaiting()
+                                        .endState()
+                                        .build())
+                                .toList());
             case RUNNING ->
                 b.withPhase("Running")
                         .withHostIP(pod.hostIp)

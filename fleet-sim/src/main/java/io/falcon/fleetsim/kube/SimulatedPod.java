@@ -8,6 +8,8 @@ final class SimulatedPod {
     enum Phase {
         UNSCHEDULABLE,
         IMAGE_PULL_FAILING,
+        /** On its node with its image, but the kubelet cannot make its container: a Secret it references is missing. */
+        CONFIG_FAILING,
         RUNNING,
         SUCCEEDED,
         FAILED
@@ -28,6 +30,8 @@ final class SimulatedPod {
     boolean backingOff;
     /** When a transient pull error is over and the image is pulled (null: the pull never succeeds). */
     Instant pulledAt;
+    /** Why the kubelet cannot make the container (CONFIG_FAILING), as the kubelet says it. */
+    String configError;
 
     SimulatedPod(String name, int index, boolean needsTpu) {
         this.name = name;

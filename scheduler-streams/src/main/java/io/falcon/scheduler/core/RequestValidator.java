@@ -230,7 +230,8 @@ public final class RequestValidator {
             // The pod runs the command through a shell that redirects its output to the GCS log path.
             throw new FieldProblem("spec.command", "is required: a non-empty array of strings");
         }
-        return new JobSpec(image.value(), command, stringList(members, "args"), env(members));
+        Variables env = env(members);
+        return new JobSpec(image.value(), command, stringList(members, "args"), env.inline(), env.fromSecrets());
     }
 
     /** Docker's own limit for a whole reference is far lower than this; it only stops absurd values. */
@@ -247,15 +248,23 @@ public final class RequestValidator {
         return value;
     }
 
-    /** Absent or null: no variables. Values may be strings, numbers or booleans, each taken as its text. */
-    private static Map<String, String> env(Map<String, JsonTree> spec) throws FieldProblem {
+    /** The variables of spec.env: inline values, and references to Secrets. */
+    private record Variables(Map<String, String> inline, Map<String, JobSpec.SecretRef> fromSecrets) {}
+
+    /**
+     * Absent or null: no variables. Values may be strings, numbers or booleans, each taken as its text, or a
+     * reference to a key of a Kubernetes Secret of the actor, {@code {"secretKeyRef": {"name": "s", "key": "k"}}}
+     * (the pod gets it through valueFrom, so the value is never in the spec).
+     */
+    private static Variables env(Map<String, JsonTree> spec) throws FieldProblem {
         Map<String, String> env = new LinkedHashMap<>();
+        Map<String, JobSpec.SecretRef> fromSecrets = new LinkedHashMap<>();
         JsonTree envNode = spec.getOrDefault("env", new JsonTree.JsonNull());
         if (envNode instanceof JsonTree.JsonNull) {
-            return env;
+            return new Variables(env, fromSecrets);
         }
         if (!(envNode instanceof JsonTree.JsonObject variables)) {
-            throw new FieldProblem("spec.env", "must be an object of string values");
+            throw new FieldProblem("spec.env", "must be an object of string values or Secret references");
         }
         for (Map.Entry<String, JsonTree> variable : variables.members().entrySet()) {
             String name = variable.getKey();
@@ -269,11 +278,43 @@ public final class RequestValidator {
                 env.put(name, withoutNul("spec.env." + name, value.value()));
             } else if (variable.getValue() instanceof JsonTree.JsonLiteral literal) {
                 env.put(name, literal.text());
+            } else if (variable.getValue() instanceof JsonTree.JsonObject reference) {
+                fromSecrets.put(name, secretRef("spec.env." + name, reference));
             } else {
-                throw new FieldProblem("spec.env." + name, "must be a string");
+                throw new FieldProblem(
+                        "spec.env." + name, "must be a string or {\"secretKeyRef\": {\"name\": SECRET, \"key\": KEY}}");
             }
         }
-        return env;
+        return new Variables(env, fromSecrets);
+    }
+
+    /** {"secretKeyRef": {"name": ..., "key": ...}} and nothing else, each checked as Kubernetes checks it. */
+    private static JobSpec.SecretRef secretRef(String field, JsonTree.JsonObject reference) throws FieldProblem {
+        if (reference.members().size() != 1
+                || !(reference.members().get("secretKeyRef") instanceof JsonTree.JsonObject selector)) {
+            throw new FieldProblem(field, "must be a string or {\"secretKeyRef\": {\"name\": SECRET, \"key\": KEY}}");
+        }
+        String at = field + ".secretKeyRef";
+        for (String member : selector.members().keySet()) {
+            if (!member.equals("name") && !member.equals("key")) {
+                throw new FieldProblem(at + "." + member, "is not allowed: a reference has a name and a key only");
+            }
+        }
+        if (!(selector.members().get("name") instanceof JsonTree.JsonString name)) {
+            throw new FieldProblem(at + ".name", "is required: the name of a Secret of the actor");
+        }
+        if (!(selector.members().get("key") instanceof JsonTree.JsonString key)) {
+            throw new FieldProblem(at + ".key", "is required: a key of the Secret");
+        }
+        Optional<String> nameProblem = JobSpec.secretNameProblem(name.value());
+        if (nameProblem.isPresent()) {
+            throw new FieldProblem(at + ".name", "'" + name.value() + "' " + nameProblem.get());
+        }
+        Optional<String> keyProblem = JobSpec.secretKeyProblem(key.value());
+        if (keyProblem.isPresent()) {
+            throw new FieldProblem(at + ".key", "'" + key.value() + "' " + keyProblem.get());
+        }
+        return new JobSpec.SecretRef(name.value(), key.value());
     }
 
     /** Absent or null: empty. */

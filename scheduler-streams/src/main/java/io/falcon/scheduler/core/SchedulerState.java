@@ -195,7 +195,9 @@ final class SchedulerState {
                 job.request().topology().text(),
                 job.request().spec(),
                 // a Job seen created is only looked at: one deleted by someone else is not created again
-                job.jobUid());
+                job.jobUid(),
+                // whose Secrets its spec may reference, and (falcon.executor.job.identity=actor) who its pods are
+                java.util.Optional.of(job.request().actor()));
     }
 
     ExecutorCommand.EnsureJobDeleted ensureJobDeleted(ScheduledJob job, ClusterTarget target, Instant now) {

@@ -110,11 +110,14 @@ class RequestValidatorTest {
                 "`{\"image\":\"x\",\"command\":\"sh\"}` | spec.command must be an array of strings",
                 "`{\"image\":\"x\",\"command\":[\"sh\",3]}` | spec.command[1] must be a string",
                 "`{\"image\":\"x\",\"command\":[\"sh\"],\"args\":[null]}` | spec.args[0] must be a string",
-                "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":[]}` | spec.env must be an object of string values",
+                "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":[]}` | spec.env must be an object of string values or"
+                        + " Secret references",
                 "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"1A\":\"v\"}}` | spec.env.1A is not a valid "
                         + "environment variable name",
-                "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"A\":null}}` | spec.env.A must be a string",
-                "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"A\":[\"v\"]}}` | spec.env.A must be a string",
+                "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"A\":null}}` | spec.env.A must be a string or "
+                        + "{\"secretKeyRef\": {\"name\": SECRET, \"key\": KEY}}",
+                "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"A\":[\"v\"]}}` | spec.env.A must be a string or "
+                        + "{\"secretKeyRef\": {\"name\": SECRET, \"key\": KEY}}",
                 // found by SpecToPodPropertyTest: accepted here, then refused by the executor's renderer or Kubernetes
                 "`{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"POD_NAME\":\"p\"}}` | spec.env.POD_NAME is set by "
                         + "Falcon and cannot be given",
@@ -128,6 +131,76 @@ class RequestValidatorTest {
                 .isInstanceOfSatisfying(
                         RequestValidator.Invalid.class,
                         invalid -> assertThat(invalid.message()).isEqualTo("invalid request: " + problem));
+    }
+
+    @Test
+    void anEnvValueMayReferenceAKeyOfASecretInsteadOfCarryingTheValue() {
+        RequestValidator.Result result = withSpec("{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"MODE\":\"fast\","
+                + "\"HF_TOKEN\":{\"secretKeyRef\":{\"name\":\"hf.tokens-1\",\"key\":\"Token_1.v2\"}}}}");
+        assertThat(result).isInstanceOfSatisfying(RequestValidator.Valid.class, valid -> {
+            assertThat(valid.request().spec().env()).isEqualTo(java.util.Map.of("MODE", "fast"));
+            assertThat(valid.request().spec().secretEnv())
+                    .isEqualTo(java.util.Map.of(
+                            "HF_TOKEN", new io.falcon.events.executor.JobSpec.SecretRef("hf.tokens-1", "Token_1.v2")));
+        });
+    }
+
+    /** A malformed reference is InvalidSpec naming the member at fault, before any node pool is made. */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '`',
+            value = {
+                "`{\"secretKeyRef\":\"s\"}` | spec.env.T must be a string or {\"secretKeyRef\": {\"name\": SECRET,"
+                        + " \"key\": KEY}}",
+                "`{\"secretRef\":{\"name\":\"s\",\"key\":\"k\"}}` | spec.env.T must be a string or {\"secretKeyRef\":"
+                        + " {\"name\": SECRET, \"key\": KEY}}",
+                "`{\"secretKeyRef\":{\"name\":\"s\",\"key\":\"k\"},\"value\":\"v\"}` | spec.env.T must be a string or"
+                        + " {\"secretKeyRef\": {\"name\": SECRET, \"key\": KEY}}",
+                "`{\"secretKeyRef\":{\"key\":\"k\"}}` | spec.env.T.secretKeyRef.name is required: the name of a Secret of"
+                        + " the actor",
+                "`{\"secretKeyRef\":{\"name\":\"s\"}}` | spec.env.T.secretKeyRef.key is required: a key of the Secret",
+                "`{\"secretKeyRef\":{\"name\":7,\"key\":\"k\"}}` | spec.env.T.secretKeyRef.name is required: the name of"
+                        + " a Secret of the actor",
+                "`{\"secretKeyRef\":{\"name\":\"s\",\"key\":\"k\",\"optional\":true}}` | spec.env.T.secretKeyRef.optional"
+                        + " is not allowed: a reference has a name and a key only",
+                "`{\"secretKeyRef\":{\"name\":\"S\",\"key\":\"k\"}}` | spec.env.T.secretKeyRef.name 'S' must be a"
+                        + " Kubernetes Secret name (lowercase letters, digits, '-' and '.', starting and ending with a"
+                        + " letter or digit) of at most 192 characters",
+                "`{\"secretKeyRef\":{\"name\":\"../s\",\"key\":\"k\"}}` | spec.env.T.secretKeyRef.name '../s' must be a"
+                        + " Kubernetes Secret name (lowercase letters, digits, '-' and '.', starting and ending with a"
+                        + " letter or digit) of at most 192 characters",
+                "`{\"secretKeyRef\":{\"name\":\"s\",\"key\":\"a/b\"}}` | spec.env.T.secretKeyRef.key 'a/b' must be a"
+                        + " Secret key (letters, digits, '-', '_' and '.', at most 253 characters, not '.' and not"
+                        + " starting with '..')",
+                "`{\"secretKeyRef\":{\"name\":\"s\",\"key\":\"..k\"}}` | spec.env.T.secretKeyRef.key '..k' must be a"
+                        + " Secret key (letters, digits, '-', '_' and '.', at most 253 characters, not '.' and not"
+                        + " starting with '..')",
+                "`{\"secretKeyRef\":{\"name\":\"s\",\"key\":\"\"}}` | spec.env.T.secretKeyRef.key '' must be a Secret"
+                        + " key (letters, digits, '-', '_' and '.', at most 253 characters, not '.' and not starting"
+                        + " with '..')"
+            })
+    void aMalformedSecretReferenceIsInvalidSpecNamingTheMember(String reference, String problem) {
+        assertThat(withSpec("{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"T\":" + reference + "}}"))
+                .isInstanceOfSatisfying(
+                        RequestValidator.Invalid.class,
+                        invalid -> assertThat(invalid.message()).isEqualTo("invalid request: " + problem));
+    }
+
+    @Test
+    void aSecretNameIsAtMostWhatTheActorsPrefixLeavesOfAKubernetesName() {
+        String longest = "s".repeat(io.falcon.events.executor.JobSpec.MAX_SECRET_NAME);
+        assertThat(withSpec("{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"T\":{\"secretKeyRef\":{\"name\":\""
+                        + longest + "\",\"key\":\"k\"}}}}"))
+                .isInstanceOf(RequestValidator.Valid.class);
+        assertThat(io.falcon.events.executor.JobSpec.secretName("a".repeat(300), longest))
+                .as("the actor's Secret is still a Kubernetes name")
+                .hasSizeLessThanOrEqualTo(253);
+        assertThat(withSpec("{\"image\":\"x\",\"command\":[\"sh\"],\"env\":{\"T\":{\"secretKeyRef\":{\"name\":\""
+                        + longest + "s\",\"key\":\"k\"}}}}"))
+                .isInstanceOfSatisfying(
+                        RequestValidator.Invalid.class,
+                        invalid -> assertThat(invalid.field()).isEqualTo("spec.env.T.secretKeyRef.name"));
     }
 
     @Test

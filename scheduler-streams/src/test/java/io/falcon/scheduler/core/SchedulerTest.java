@@ -34,6 +34,9 @@ class SchedulerTest {
         ExecutorCommand.EnsureJob job = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1");
         assertThat(job.nodePoolName()).isEqualTo(SchedulerFixture.name("j1"));
         assertThat(job.spec().image()).isEqualTo("us-docker.pkg.dev/p/r/train:1");
+        assertThat(job.actor())
+                .as("whose Secrets the pods may reference, and whose identity they may run as")
+                .contains("alice");
 
         f.submitted("j1");
         assertThat(f.last("j1").jobUid()).contains("uid-j1");
