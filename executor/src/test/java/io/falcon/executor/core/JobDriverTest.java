@@ -122,7 +122,7 @@ class JobDriverTest {
             assertThat(f.message())
                     .contains("a Kubernetes Job named falcon-job-1 already exists")
                     .contains("is not this job's")
-                    .contains("no Falcon labels")
+                    .contains("falcon-installation=falcon-b")
                     .doesNotContain("uid-other");
         });
 
