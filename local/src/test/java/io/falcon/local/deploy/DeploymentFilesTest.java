@@ -211,6 +211,12 @@ class DeploymentFilesTest {
     }
 
     @Test
+    void theDefaultDeploymentRunsEachActorsJobsUnderTheActorsOwnIdentity() {
+        assertThat(named(ConfigMap.class, "falcon-executor").getData())
+                .containsEntry("FALCON_EXECUTOR_JOB_IDENTITY", "actor");
+    }
+
+    @Test
     void theConfigMapsHoldOnlySettingsTheComponentsRead() {
         Map<String, String> common = named(ConfigMap.class, "falcon-common").getData();
         Set<String> commonUsed = new TreeSet<>();
