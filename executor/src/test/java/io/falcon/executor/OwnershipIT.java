@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.container.v1.CreateNodePoolRequest;
 import com.google.container.v1.NodePool;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -168,6 +169,52 @@ class OwnershipIT {
                     .isNotNull()
                     .satisfies(p -> assertThat(p.getMetadata().getUid()).isEqualTo(theirPolicyUid));
         }
+    }
+
+    @Test
+    void anotherTeamsServiceUnderAMultiHostJobsNameIsNeitherAdoptedNorDeleted() {
+        try (SimHarness h = new SimHarness(Map.of())) {
+            String jobId = "victim-9";
+            ExecutorCommandBuilder mine = command(ResourceNames.DEFAULT_INSTALLATION, jobId);
+            String name = ResourceNames.k8sJob(ResourceNames.DEFAULT_INSTALLATION, jobId);
+            KubernetesClient edge = h.edges.client(SimHarness.cluster());
+            // Another team's Service with exactly the name of this multi-host job's Job, none of Falcon's marks.
+            Service theirs = new JobRenderer(h.config.namespace())
+                    .renderService(mine.ensureJob())
+                    .orElseThrow(() -> new AssertionError("a multi-host job has a headless Service"));
+            theirs.getMetadata().setLabels(Map.of("app", "their-batch"));
+            theirs.getMetadata().setAnnotations(Map.of());
+            edge.services().inNamespace(h.config.namespace()).resource(theirs).create();
+            String theirUid = service(h, name).getMetadata().getUid();
+
+            h.dispatcher.handle(mine.ensureJob());
+            ExecutorEvent.JobSubmitFailed refused = h.sink.await(ExecutorEvent.JobSubmitFailed.class, jobId, WAIT);
+            assertThat(refused.retryable()).isFalse();
+            assertThat(refused.message())
+                    .contains("a Service named " + name + " already exists")
+                    .contains("is not this job's")
+                    .contains("Falcon leaves it alone");
+            assertThat(job(h, name).getSpec().getSuspend())
+                    .as("the Job was made suspended and is never resumed without its own Service")
+                    .isTrue();
+
+            h.dispatcher.handle(mine.ensureJobDeleted());
+            h.sink.await(ExecutorEvent.JobDeleted.class, jobId, WAIT);
+            assertThat(job(h, name)).as("the suspended Job deleted").isNull();
+            assertThat(service(h, name))
+                    .as("their Service is still there")
+                    .isNotNull()
+                    .satisfies(s -> assertThat(s.getMetadata().getUid()).isEqualTo(theirUid));
+        }
+    }
+
+    private static Service service(SimHarness h, String name) {
+        return h.edges
+                .client(SimHarness.cluster())
+                .services()
+                .inNamespace(h.config.namespace())
+                .withName(name)
+                .get();
     }
 
     private static NetworkPolicy policy(SimHarness h, String name) {

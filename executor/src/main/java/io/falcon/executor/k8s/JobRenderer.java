@@ -362,6 +362,7 @@ public final class JobRenderer {
                 .withName(command.k8sJobName())
                 .withNamespace(namespace)
                 .withLabels(ownership.labels(command.jobId(), slice.topology().text()))
+                .withAnnotations(Map.of(FalconLabels.ANNOTATION_JOB_ID, command.jobId()))
                 .endMetadata()
                 .withNewSpec()
                 .withClusterIP("None")

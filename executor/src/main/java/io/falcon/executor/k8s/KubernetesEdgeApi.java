@@ -196,7 +196,7 @@ public final class KubernetesEdgeApi implements EdgeApi {
     private void complete(
             ClusterTarget cluster, Job owner, NetworkPolicy policy, Optional<Service> service, String jobId) {
         ensureNetworkPolicy(cluster, policy, owner, jobId);
-        service.ifPresent(s -> ensureService(cluster, s, owner));
+        service.ifPresent(s -> ensureService(cluster, s, owner, jobId));
         if (Boolean.TRUE.equals(owner.getSpec().getSuspend())) {
             call(
                     cluster,
@@ -286,10 +286,13 @@ public final class KubernetesEdgeApi implements EdgeApi {
 
     /**
      * Creates the multi-host Job's headless Service, owned by the Job so that it is deleted with it (also by the
-     * Job's TTL); "already exists" is success.
+     * Job's TTL). "Already exists" is success only for this installation's Service of this job (labels and job-id
+     * annotation); another owner's Service under the name is left alone and the job refused (PERMANENT): its pods
+     * would find each other through someone else's Service.
      */
-    private void ensureService(ClusterTarget cluster, Service service, Job owner) {
+    private void ensureService(ClusterTarget cluster, Service service, Job owner, String jobId) {
         service.getMetadata().setOwnerReferences(List.of(ownerReference(owner)));
+        String name = service.getMetadata().getName();
         try {
             call(
                     cluster,
@@ -300,6 +303,25 @@ public final class KubernetesEdgeApi implements EdgeApi {
         } catch (ApiException e) {
             if (!e.is(ApiException.Kind.ALREADY_EXISTS)) {
                 throw e;
+            }
+            Service existing = call(
+                    cluster,
+                    client -> client.services()
+                            .inNamespace(namespace)
+                            .withName(name)
+                            .get());
+            if (existing == null) {
+                throw new ApiException(
+                        ApiException.Kind.TRANSIENT, "the Service " + name + " was there and is gone: asked again", e);
+            }
+            if (!renderer.ownership().ownsJobObject(labels(existing), annotatedJobId(existing), jobId)) {
+                throw new ApiException(
+                        ApiException.Kind.PERMANENT,
+                        "a Service named " + name + " already exists in namespace " + namespace + " on cluster "
+                                + cluster.clusterId() + " and is not this job's ("
+                                + io.falcon.executor.core.Ownership.ownerOf(labels(existing), annotatedJobId(existing))
+                                + "): Falcon leaves it alone and does not run the job without its own",
+                        e);
             }
         }
     }
@@ -323,8 +345,8 @@ public final class KubernetesEdgeApi implements EdgeApi {
     }
 
     /**
-     * Deletes the Job, its headless Service if it has one, and its NetworkPolicy if this installation's labels are on
-     * it (Kubernetes' garbage collector deletes both with the Job on a real cluster; deleted here too so that no API
+     * Deletes the Job, and its headless Service (if it has one) and NetworkPolicy if this installation's labels are on
+     * them (Kubernetes' garbage collector deletes both with the Job on a real cluster; deleted here too so that no API
      * server without a garbage collector keeps them). A deleted Job's pods terminate for up to their grace period: the
      * policy goes with the Job, as the garbage collector would do.
      */
@@ -339,11 +361,16 @@ public final class KubernetesEdgeApi implements EdgeApi {
                     .withPropagationPolicy(DeletionPropagation.BACKGROUND)
                     .delete()
                     .isEmpty();
-            existed |= !client.services()
-                    .inNamespace(namespace)
-                    .withName(name)
-                    .delete()
-                    .isEmpty();
+            // the headless Service too only when this installation's labels are on it: a Service of another owner
+            // under the name is left alone, as its Job would be
+            var services = client.services().inNamespace(namespace);
+            io.fabric8.kubernetes.api.model.Service service =
+                    services.withName(name).get();
+            if (service != null
+                    && FalconLabels.ownedBy(
+                            labels(service), renderer.ownership().installation())) {
+                existed |= !services.withName(name).delete().isEmpty();
+            }
             var policies = client.network().v1().networkPolicies().inNamespace(namespace);
             NetworkPolicy policy = policies.withName(name).get();
             if (policy != null
