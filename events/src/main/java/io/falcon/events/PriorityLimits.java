@@ -2,7 +2,6 @@ package io.falcon.events;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -50,11 +49,6 @@ public record PriorityLimits(Range others, Map<String, Range> byActor) {
     /** The range of this actor's jobs. */
     public Range of(String actor) {
         return byActor.getOrDefault(actor, others);
-    }
-
-    /** Whether this actor was given a range of its own. */
-    public Optional<Range> own(String actor) {
-        return Optional.ofNullable(byActor.get(actor));
     }
 
     /** Parses the text form; IllegalArgumentException says what is wrong. */

@@ -18,14 +18,10 @@ public final class Messages {
 
     private Messages() {}
 
-    /** "队列位置 #3,前面有 2 个任务 (user-a: profiling-v7x, user-b: benchmark-v7x)". */
-    public static String waiting(int position, List<WaitQueue.Entry> ahead) {
-        return waiting(position, ahead, "", WhoIsAhead.NAMES);
-    }
-
     /**
-     * As {@link #waiting(int, List)}, saying of the jobs ahead what {@code shown} allows to the owner of a job of
-     * {@code actor}: with OWN, "(alice: a, 另有 2 个其他用户的任务)"; with COUNT, no list.
+     * "队列位置 #3,前面有 2 个任务 (user-a: profiling-v7x, user-b: benchmark-v7x)", saying of the jobs ahead what
+     * {@code shown} allows to the owner of a job of {@code actor}: with OWN, "(alice: a, 另有 2 个其他用户的任务)"; with
+     * COUNT, no list.
      */
     public static String waiting(int position, List<WaitQueue.Entry> ahead, String actor, WhoIsAhead shown) {
         String head = "队列位置 #" + position + ",前面有 " + ahead.size() + " 个任务";

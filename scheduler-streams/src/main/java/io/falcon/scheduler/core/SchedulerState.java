@@ -269,11 +269,6 @@ final class SchedulerState {
         return Optional.empty();
     }
 
-    /** How many live jobs each actor has (for the console and tests). */
-    int liveJobsOf(String actor) {
-        return liveByActor.getOrDefault(actor, 0);
-    }
-
     private void count(ScheduledJob job, int delta) {
         if (job != null && job.phase() == Phase.RUNNING) {
             job.clusterId().ifPresent(c -> {
