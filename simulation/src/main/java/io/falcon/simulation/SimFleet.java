@@ -137,6 +137,12 @@ final class SimFleet implements GkeApi, EdgeApi {
     private long opSeq;
     private long uidSeq;
 
+    /** How long things take when nothing goes wrong (the fault model's draws unless set). */
+    private Timings timings = new Timings.Drawn();
+
+    /** What the chips did, for {@link Goodput}. */
+    private final Usage usage = new Usage();
+
     /** Something the fleet did to a job that may end it Failed; {@link Checks#checkCauses} matches Reasons to them. */
     enum Cause {
         /** GKE refused its pool (quota) or the pool failed (ERROR, a failed operation). */
@@ -169,6 +175,9 @@ final class SimFleet implements GkeApi, EdgeApi {
         final Instant createdAt;
         /** The job id its node metadata names (falcon-job-id): the job that asked for it. */
         String creatorJobId = "";
+
+        /** The TPU chips of its VMs. */
+        int chips;
 
         Instant visibleAt;
         PoolStatus status = PoolStatus.PROVISIONING;
@@ -280,6 +289,15 @@ final class SimFleet implements GkeApi, EdgeApi {
         this.plans = plans;
         this.reservationHosts = reservationHosts;
         this.violations = violations;
+    }
+
+    /** How long things take; set before the run starts. */
+    void timings(Timings timings) {
+        this.timings = timings;
+    }
+
+    Usage usage() {
+        return usage;
     }
 
     void onPoolLoss(Consumer<PoolLoss> listener) {
@@ -442,6 +460,7 @@ final class SimFleet implements GkeApi, EdgeApi {
         failPodsOn(pool);
         terminating.removeIf(t -> t.cluster.equals(pool.cluster) && t.pool.equals(pool.name));
         pools.remove(key(pool.cluster, pool.name));
+        usage.released(key(pool.cluster, pool.name), loop.now());
     }
 
     /** Scripted: every Kubernetes Job create is refused for good (an RBAC 403) until this is turned off. */
@@ -609,6 +628,7 @@ final class SimFleet implements GkeApi, EdgeApi {
                     ApiException.Kind.ALREADY_EXISTS,
                     "ALREADY_EXISTS: node pool " + command.nodePoolName() + " already exists");
         }
+        refuseBeyondOperationLimit(cluster, command.nodePoolName());
         if (refusing(cluster, command.jobId())) {
             cause(command.jobId(), Cause.POOL_FAILED);
             poolCause(command.nodePoolName(), Cause.POOL_FAILED);
@@ -642,8 +662,9 @@ final class SimFleet implements GkeApi, EdgeApi {
                 reservation,
                 Instant.ofEpochSecond(createdAt.getEpochSecond()));
         pool.creatorJobId = command.jobId();
+        pool.chips = hosts * chipsPerVm(command.tpuType(), command.topology());
         boolean flex = command.supplyMode() == null || command.supplyMode() == SupplyMode.FLEX_START;
-        pool.visibleAt = flex ? loop.now().plusSeconds(rnd.nextInt(90)) : loop.now();
+        pool.visibleAt = flex ? loop.now().plus(timings.flexInvisible(rnd)) : loop.now();
         pool.fromZero = flex;
         pool.createdFlex = flex;
         pool.scaleDownAfter = Duration.ofMinutes(10 + rnd.nextInt(360));
@@ -655,8 +676,7 @@ final class SimFleet implements GkeApi, EdgeApi {
         pool.createOp = op;
         pool.createOpName = op;
         boolean slow = chance(faults.slowPool());
-        Duration provisioning =
-                slow ? Duration.ofMinutes(11 + rnd.nextInt(10)) : Duration.ofSeconds(20 + rnd.nextInt(480));
+        Duration provisioning = slow ? Duration.ofMinutes(11 + rnd.nextInt(10)) : timings.poolCreate(rnd, hosts);
         boolean errors = chance(faults.poolError());
         if (slow) {
             cause(command.jobId(), Cause.POOL_SLOW);
@@ -699,12 +719,15 @@ final class SimFleet implements GkeApi, EdgeApi {
             return;
         }
         pool.consumesReservation = pool.reservation.isPresent();
+        pool.reservation.ifPresent(r ->
+                usage.holding(key(pool.cluster, pool.name), pool.cluster.project() + "/" + r, pool.chips, loop.now()));
         if (errors) {
             if (rnd.nextBoolean()) {
                 pool.status = PoolStatus.ERROR;
                 pool.statusMessage = "Failed to create node pool: TPU capacity unavailable in zone";
             } else {
                 pools.remove(key(pool.cluster, pool.name)); // GKE removed the pool of the failed operation
+                usage.released(key(pool.cluster, pool.name), loop.now());
             }
             return;
         }
@@ -749,7 +772,8 @@ final class SimFleet implements GkeApi, EdgeApi {
             });
         } else if (!pool.nodesNever) {
             registerNodes(
-                    pool, late ? Duration.ofMinutes(15 + rnd.nextInt(30)) : Duration.ofSeconds(5 + rnd.nextInt(180)));
+                    pool,
+                    late ? Duration.ofMinutes(15 + rnd.nextInt(30)) : timings.nodesRegisterWithin(rnd, pool.hosts));
         }
     }
 
@@ -796,7 +820,7 @@ final class SimFleet implements GkeApi, EdgeApi {
         pool.scaling = true;
         Duration wait = !healed && chance(faults.lateNodes(), r)
                 ? Duration.ofMinutes(15 + r.nextInt(45))
-                : Duration.ofSeconds(20 + r.nextInt(300));
+                : timings.flexCapacity(r);
         loop.after(wait, () -> {
             pool.scaling = false;
             if (pools.get(key(pool.cluster, pool.name)) == pool && !pool.stopping && wanted(pool)) {
@@ -868,7 +892,7 @@ final class SimFleet implements GkeApi, EdgeApi {
                         // its first node is there: unneeded until a Job's pods come
                         scaleDownLater(pool.cluster, pool.name);
                     }
-                    loop.after(Duration.ofSeconds(2 + rnd.nextInt(20)), () -> {
+                    loop.after(timings.nodeReady(rnd), () -> {
                         if (pools.get(key(pool.cluster, pool.name)) == pool
                                 && !pool.stopping
                                 && pool.nodeGen == gen
@@ -908,6 +932,7 @@ final class SimFleet implements GkeApi, EdgeApi {
                     "FAILED_PRECONDITION: Cluster is running incompatible operation operation-repair-" + name
                             + ". Please wait and try again.");
         }
+        refuseBeyondOperationLimit(cluster, name);
         // A pool in ERROR (its creation failed: a reservation race, GKE's error) gives its Jobs nothing to lose: the
         // executor deletes it so that the name can be created again, also under the pending pods of a Job waiting
         // for it to come back.
@@ -928,7 +953,7 @@ final class SimFleet implements GkeApi, EdgeApi {
         terminating.removeIf(t -> t.cluster.equals(pool.cluster) && t.pool.equals(pool.name));
         String op = "operation-" + (++opSeq);
         boolean fails = chance(faults.deleteFails());
-        Duration deleting = Duration.ofSeconds(10 + rnd.nextInt(170));
+        Duration deleting = timings.poolDelete(rnd, pool.hosts);
         operations.put(
                 op,
                 new Op(
@@ -944,6 +969,7 @@ final class SimFleet implements GkeApi, EdgeApi {
                 pool.status = before;
             } else {
                 pools.remove(key);
+                usage.released(key, loop.now());
             }
         });
         maybeFailAfter("deleteNodePool");
@@ -1001,6 +1027,26 @@ final class SimFleet implements GkeApi, EdgeApi {
                 .mapToInt(p -> p.hosts)
                 .sum();
         return count - used;
+    }
+
+    /**
+     * GKE runs node-pool operations of one cluster side by side only up to a limit (when the timings set one): beyond
+     * it, a create or delete is refused as while a cluster-level operation runs, and nothing was done.
+     */
+    private void refuseBeyondOperationLimit(ClusterTarget cluster, String pool) {
+        int limit = timings.poolOperationsAtOnce();
+        if (limit <= 0) {
+            return;
+        }
+        long running = pools.values().stream()
+                .filter(p -> same(p.cluster, cluster) && (p.createOp != null || p.stopping))
+                .count();
+        if (running >= limit) {
+            throw new ApiException(
+                    ApiException.Kind.FAILED_PRECONDITION,
+                    "FAILED_PRECONDITION: Cluster is running incompatible operation on node pools (" + running
+                            + " running); node pool " + pool + " not changed. Please wait and try again.");
+        }
     }
 
     /** The job of the pool an operation is about (create operations are kept with their pool). */
@@ -1120,6 +1166,7 @@ final class SimFleet implements GkeApi, EdgeApi {
         String key = key(cluster, name);
         KJob job = jobs.remove(key);
         if (job != null) {
+            usage.stopped(key, loop.now());
             bury(job);
             terminate(job);
             deletedJobs.put(key, loop.now());
@@ -1299,7 +1346,7 @@ final class SimFleet implements GkeApi, EdgeApi {
                 });
                 continue;
             }
-            loop.after(Duration.ofSeconds(1 + rnd.nextInt(10)), () -> {
+            loop.after(timings.podStart(rnd), () -> {
                 if (jobs.get(key(job.cluster, job.name)) != job || job.finished() || !"Pending".equals(job.podPhase)) {
                     return;
                 }
@@ -1326,6 +1373,17 @@ final class SimFleet implements GkeApi, EdgeApi {
 
     private void run(KJob job) {
         job.podPhase = "Running";
+        Pool on = pools.get(key(job.cluster, job.pool));
+        usage.started(
+                key(job.cluster, job.name),
+                job.falconJobId,
+                on == null
+                        ? ""
+                        : on.reservation
+                                .map(r -> job.cluster.project() + "/" + r)
+                                .orElse(""),
+                job.pods * chipsPerVm(job.plan.tpuType(), job.plan.topology()),
+                loop.now());
         succeededDuringOutage(job.cluster);
         sharedPool(job);
         loop.after(job.plan.runFor(), () -> finish(job));
@@ -1375,6 +1433,7 @@ final class SimFleet implements GkeApi, EdgeApi {
             job.terminated = Optional.of(new PodView.Terminated(0, "Completed"));
             job.conditions = List.of(new JobView.Condition("Complete", "True", "", ""));
         }
+        usage.stopped(key(job.cluster, job.name), loop.now());
         scaleDownLater(job.cluster, job.pool);
         ttl(job);
     }
@@ -1387,6 +1446,7 @@ final class SimFleet implements GkeApi, EdgeApi {
                     && !job.finished()
                     && "Running".equals(job.podPhase)) {
                 job.podPhase = "Failed";
+                usage.stopped(key(job.cluster, job.name), loop.now());
                 cause(job.falconJobId, Cause.NODES_LOST);
                 job.terminated = Optional.of(new PodView.Terminated(137, "NodeLost"));
                 job.conditions = List.of(new JobView.Condition("Failed", "True", "BackoffLimitExceeded", ""));
@@ -1443,6 +1503,15 @@ final class SimFleet implements GkeApi, EdgeApi {
         if (chance(faults.apiError() / 2)) {
             cause(falconJobId, Cause.API_ERROR);
             throw new ApiException(ApiException.Kind.TRANSIENT, "DEADLINE_EXCEEDED: " + call + ": no answer in time");
+        }
+    }
+
+    /** TPU chips on each VM of the slice; 4 for what is no slice. */
+    private static int chipsPerVm(String tpuType, String topology) {
+        try {
+            return TpuSlice.resolve(tpuType, topology).chipsPerVm();
+        } catch (IllegalArgumentException e) {
+            return 4;
         }
     }
 

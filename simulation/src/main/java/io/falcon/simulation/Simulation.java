@@ -71,6 +71,14 @@ public final class Simulation {
     private final Map<String, Instant> abortedAt = new HashMap<>();
 
     Simulation(Scenario scenario) {
+        this(scenario, new Timings.Drawn(), settings -> settings);
+    }
+
+    /**
+     * A run with other timings of the fleet and other scheduler settings than the sweep's ({@link Goodput}: GKE's
+     * published timings, Falcon's defaults against the seed read literally).
+     */
+    Simulation(Scenario scenario, Timings timings, java.util.function.UnaryOperator<SchedulerSettings> tune) {
         this.scenario = scenario;
         this.rnd = new Random(scenario.seed() * 31 + 7);
         scenario.jobs().forEach(j -> plans.put(j.id(), j));
@@ -92,9 +100,10 @@ public final class Simulation {
                 new Random(scenario.seed() * 307 + 53),
                 new Random(scenario.seed() * 829 + 61));
         fleet.reality(scenario.reality(), new Random(scenario.seed() * 977 + 30));
-        SchedulerSettings settings = SchedulerSettings.defaults()
+        fleet.timings(timings);
+        SchedulerSettings settings = tune.apply(SchedulerSettings.defaults()
                 .withIdleLinger(scenario.idleLinger())
-                .withPriorityAging(scenario.priorityAging());
+                .withPriorityAging(scenario.priorityAging()));
         checks = new Checks(violations, settings.priorityAging());
         scheduler = new SimScheduler(
                 loop, rnd, logs, settings, checks, scenario.reality().schedulerClockOffset());

@@ -13,6 +13,7 @@ import io.falcon.events.executor.ExecutorCommand.EnsureNodePoolDeleted;
 import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.events.executor.SupplyMode;
 import io.falcon.executor.SimHarness;
+import io.falcon.fleetsim.FleetRecord;
 import io.falcon.testkit.Await;
 import java.time.Duration;
 import java.time.Instant;
@@ -406,6 +407,44 @@ class NodePoolManagerIT {
         h.sink.await(ExecutorEvent.NodePoolDeleted.class, "df-1", WAIT);
         assertThat(deleteOperations("falcon-df-1")).isEqualTo(2);
         assertThatThrownBy(() -> pool("falcon-df-1")).isInstanceOf(NotFoundException.class);
+    }
+
+    @Test
+    void aCreateRefusedWhileGkeRunsAClusterOperationIsRetriedAndThePoolComes() {
+        // GKE upgrades or repairs the control plane by itself; meanwhile it refuses node-pool operations
+        h.knobs().clusterOperationUntil(Instant.now().plusMillis(1500));
+        h.dispatcher.handle(ensure("co-1", "2x2x1", SupplyMode.ON_DEMAND, null));
+
+        h.sink.await(ExecutorEvent.NodePoolReady.class, "co-1", WAIT);
+        assertThat(h.sink.of(ExecutorEvent.NodePoolCreateFailed.class, "co-1")).isEmpty();
+        assertThat(createOperations("falcon-co-1")).isEqualTo(1);
+        assertThat(h.sim.record().entries().stream()
+                        .filter(r -> r.kind() == FleetRecord.Kind.NODE_POOL_CREATE
+                                && r.outcome() == FleetRecord.Outcome.REFUSED
+                                && r.name().equals("falcon-co-1"))
+                        .count())
+                .as("creates refused during the cluster operation")
+                .isPositive();
+    }
+
+    @Test
+    void aDeleteRefusedWhileGkeRunsAClusterOperationIsRetriedUntilThePoolIsGone() {
+        h.dispatcher.handle(ensure("co-2", "2x2x1", SupplyMode.ON_DEMAND, null));
+        h.sink.await(ExecutorEvent.NodePoolReady.class, "co-2", WAIT);
+        h.knobs().clusterOperationUntil(Instant.now().plusMillis(1500));
+
+        h.dispatcher.handle(deletePool("co-2"));
+
+        h.sink.await(ExecutorEvent.NodePoolDeleted.class, "co-2", WAIT);
+        assertThatThrownBy(() -> pool("falcon-co-2")).isInstanceOf(NotFoundException.class);
+        assertThat(h.sink.of(ExecutorEvent.NodePoolDeleteFailing.class, "co-2")).isEmpty();
+        assertThat(h.sim.record().entries().stream()
+                        .filter(r -> r.kind() == FleetRecord.Kind.NODE_POOL_DELETE
+                                && r.outcome() == FleetRecord.Outcome.REFUSED
+                                && r.name().equals("falcon-co-2"))
+                        .count())
+                .as("deletes refused during the cluster operation")
+                .isPositive();
     }
 
     @Test

@@ -249,6 +249,7 @@ public final class GkeFleet implements AutoCloseable {
         if (refused.isPresent()) {
             throw refused.get();
         }
+        refuseDuringClusterOperation(c, ref);
         if (c.pools.containsKey(name)) {
             throw Status.ALREADY_EXISTS
                     .withDescription("Already exists: " + ref.nodePoolPath(name) + ".")
@@ -287,8 +288,22 @@ public final class GkeFleet implements AutoCloseable {
         return op;
     }
 
+    /**
+     * GKE runs one cluster-level operation at a time, and no node-pool operation beside it (docs: "Troubleshoot
+     * concurrent operations"): a create or delete asked for meanwhile is refused, nothing done.
+     */
+    private void refuseDuringClusterOperation(SimulatedCluster c, ClusterRef ref) {
+        if (clock.instant().isBefore(c.knobs.clusterOperationUntil())) {
+            throw Status.FAILED_PRECONDITION
+                    .withDescription("Cluster is running incompatible operation operation-upgrade-master-" + ref.name()
+                            + ". Please wait and try again once it is done.")
+                    .asRuntimeException();
+        }
+    }
+
     private Operation startDeletion(ClusterRef ref, String poolName) {
         SimulatedCluster c = cluster(ref);
+        refuseDuringClusterOperation(c, ref);
         SimulatedNodePool pool = c.pools.get(poolName);
         if (pool == null || !pool.visibleAt(clock.instant())) {
             throw notFound(ref.nodePoolPath(poolName));

@@ -23,6 +23,7 @@ public final class NodePoolKnobs {
     private volatile Duration scaleUpDelay;
     private volatile boolean stockout;
     private volatile Duration scaleDownAfter;
+    private volatile java.time.Instant clusterOperationUntil = java.time.Instant.MIN;
 
     /** The scale-up delay starts as the creation delay: new VMs take about as long as a new pool's. */
     public NodePoolKnobs(Duration creationDelay, Duration deletionDelay) {
@@ -108,6 +109,21 @@ public final class NodePoolKnobs {
 
     public boolean rejectDeleteWhileCreating() {
         return rejectDeleteWhileCreating;
+    }
+
+    /**
+     * A cluster-level operation runs until then: a control-plane upgrade or repair, which GKE also starts by itself
+     * (its automatic operations count against the limit). Meanwhile GKE refuses every node-pool create and delete
+     * with FAILED_PRECONDITION ("Cluster is running incompatible operation ...") and changes nothing; node-pool
+     * operations already running go on.
+     */
+    public NodePoolKnobs clusterOperationUntil(java.time.Instant until) {
+        this.clusterOperationUntil = until;
+        return this;
+    }
+
+    public java.time.Instant clusterOperationUntil() {
+        return clusterOperationUntil;
     }
 
     /**
