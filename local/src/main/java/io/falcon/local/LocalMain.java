@@ -60,6 +60,9 @@ public final class LocalMain {
                 submitAndWatchTheDemoJobs(connection, out);
             }
             if (keepRunning) {
+                printCliEnvironment(
+                        out,
+                        CliEnvironment.exports(falcon.jdbcUrl(), db.user(), db.password(), kafka.bootstrapServers()));
                 out.println("Falcon keeps running; press Ctrl-C to stop.");
                 Thread.currentThread().join();
             }
@@ -81,11 +84,22 @@ public final class LocalMain {
                 submitAndWatchTheDemoJobs(connection, out);
             }
             if (keepRunning) {
+                printCliEnvironment(
+                        out,
+                        CliEnvironment.exports(
+                                falcon.jdbcUrl(), falcon.dbUser(), falcon.dbPassword(), falcon.bootstrapServers()));
                 out.println("Falcon keeps running as processes (kill -9 any pid above; it is not restarted by"
                         + " itself); press Ctrl-C to stop.");
                 Thread.currentThread().join();
             }
         }
+    }
+
+    private static void printCliEnvironment(PrintStream out, List<String> exports) {
+        out.println();
+        out.println("To use the falcon CLI against it, paste into another shell (then e.g. ./falcon jobs):");
+        exports.forEach(line -> out.println("  " + line));
+        out.println();
     }
 
     /** Submits the demo jobs as an upper component would and prints every change until all are final. */
