@@ -575,6 +575,7 @@ class FalconCliIT {
         assertThat(runs.get("explain --json").out()).contains("\\u009b31m");
         assertThat(runs.get("clusters list").out()).contains("edge\\u001b[2J", "p\\u202eroj", "b\\rucket");
         assertThat(runs.get("isolation list").out()).contains("node\\u001b[1A", "npu-0\\u001b[2K", "8C1F8609\\r");
+        assertThat(runs.get("isolation list").out()).contains(shownCluster);
         assertThat(runs.get("watch").out()).contains(shownJob + "  Pending/Waiting  Failed/OOMKilled\\rSucceeded");
         assertThat(runs.get("abort").out().strip()).isEqualTo("aborting " + shownJob);
         assertThat(runs.get("abort again").err()).contains("job '" + shownJob + "' is Aborting");
