@@ -26,7 +26,8 @@ import org.slf4j.bridge.SLF4JBridgeHandler;
  * prints every Status / Reason / Message change until all of them are final.
  *
  * <p>Options: --data-dir DIR keeps broker and database data across runs (default: a fresh temporary directory);
- * --keep-running leaves Falcon up after the demo, for experiments with the database and topics it prints;
+ * --keep-running leaves Falcon up after the demo, for experiments with the database and topics it prints (with the
+ * export lines that point the CLI at it, {@link CliEnvironment});
  * --processes runs Falcon as separate processes ({@link ProcessFalcon}) instead of in this JVM.
  */
 public final class LocalMain {
