@@ -104,6 +104,21 @@ public final class Connections {
     }
 
     /**
+     * The clusters' names by id when a database is configured and answers, for commands that read Kafka only and show
+     * a cluster; otherwise none, and such a command shows the ids alone.
+     */
+    java.util.Map<String, String> clusterNamesIfConfigured() {
+        if (dbUrl == null && settings.find(DB_URL).isEmpty()) {
+            return java.util.Map.of();
+        }
+        try (Connection connection = database()) {
+            return JobBoard.clusterNames(connection);
+        } catch (CliException | SQLException e) {
+            return java.util.Map.of();
+        }
+    }
+
+    /**
      * The text with the database's passwords masked: those in any JDBC URL, and the URL's and the connection's own
      * wherever a driver's message quotes them.
      */

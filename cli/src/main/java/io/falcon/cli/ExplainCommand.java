@@ -36,8 +36,10 @@ final class ExplainCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Connections connections = FalconCli.connections(spec);
         Map<String, String> row;
+        Map<String, String> clusterNames;
         try (Connection connection = connections.database()) {
             row = JobBoard.columns(connection, jobId).orElseThrow(() -> CliException.refused("no job '" + jobId + "'"));
+            clusterNames = JobBoard.clusterNames(connection);
         } catch (SQLException e) {
             throw JobCommands.databaseError(connections, e);
         }
@@ -49,7 +51,7 @@ final class ExplainCommand implements Callable<Integer> {
             // The row alone still says where the job is: explain what it can and say what is missing.
             ledgerNote = Optional.of(Connections.firstLine(e.getMessage()));
         }
-        Explanation explanation = Explanation.of(row, decisions, ledgerNote);
+        Explanation explanation = Explanation.of(row, decisions, ledgerNote, clusterNames);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(Json.mapper()

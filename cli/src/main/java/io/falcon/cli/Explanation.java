@@ -33,6 +33,18 @@ public record Explanation(
             Pattern.compile("reservation_remaining_slices=(\\d+) reservation_needed_slices=(\\d+)");
 
     public static Explanation of(Map<String, String> row, List<Decision> decisions, Optional<String> ledgerNote) {
+        return of(row, decisions, ledgerNote, Map.of());
+    }
+
+    /**
+     * As above, with each cluster named beside its id ({@code c1 (edge-us-east)}) where the clusters table has a name
+     * for it ({@link JobBoard#clusterNames}); commands to type keep the id alone.
+     */
+    public static Explanation of(
+            Map<String, String> row,
+            List<Decision> decisions,
+            Optional<String> ledgerNote,
+            Map<String, String> clusterNames) {
         String id = row.getOrDefault("id", "");
         String status = row.getOrDefault("status", "");
         Optional<String> reason = nonBlank(row.get("reason"));
@@ -55,7 +67,8 @@ public record Explanation(
             where = state + ", not placed: no cluster of tpu_type " + tpuType + " can take it now";
         } else if (cluster.isPresent()) {
             Matcher position = POSITION.matcher(message);
-            where = state + " on cluster " + cluster.get() + ", queue " + cluster.get() + "/" + topology
+            where = state + " on cluster " + JobBoard.clusterLabel(cluster.get(), clusterNames) + ", queue "
+                    + cluster.get() + "/" + topology
                     + (reason.filter("Waiting"::equals).isPresent() && position.find()
                             ? ", position #" + position.group(1)
                             : "");
@@ -87,7 +100,8 @@ public record Explanation(
         }
 
         // 4. What would unblock it.
-        List<String> unblock = unblock(status, reason, message, tpuType, topology, cluster, placement, parked, ahead);
+        List<String> unblock =
+                unblock(status, reason, message, tpuType, topology, cluster, placement, parked, ahead, clusterNames);
         return new Explanation(id, where, why, ahead, unblock, List.copyOf(decisions), ledgerNote);
     }
 
@@ -100,7 +114,8 @@ public record Explanation(
             Optional<String> cluster,
             Optional<Decision> placement,
             boolean parked,
-            Optional<String> ahead) {
+            Optional<String> ahead,
+            Map<String, String> clusterNames) {
         List<String> out = new ArrayList<>();
         switch (status) {
             case "Succeeded", "Failed", "Aborted" ->
@@ -118,17 +133,18 @@ public record Explanation(
                                 + " (falcon clusters add ... --tpu-type " + tpuType + ")");
                     }
                     for (Decision.Candidate c : candidates) {
+                        String named = JobBoard.clusterLabel(c.clusterId(), clusterNames);
                         switch (c.outcome()) {
                             case NOT_ACTIVE ->
-                                out.add("cluster " + c.clusterId() + " is " + c.status()
+                                out.add("cluster " + named + " is " + c.status()
                                         + ": the job can start there once its status is active"
                                         + " (falcon clusters set-status " + c.clusterId() + " active)");
                             case NO_DEFAULT_RESERVATION ->
-                                out.add("cluster " + c.clusterId()
+                                out.add("cluster " + named
                                         + " has no default_reservation: setting supply_mode=flex-start (or on-demand)"
                                         + " would let it start on " + c.clusterId());
                             case AVOIDED ->
-                                out.add("cluster " + c.clusterId() + " keeps refusing work (" + c.why()
+                                out.add("cluster " + named + " keeps refusing work (" + c.why()
                                         + "): jobs go there again after the cool-down; fix what GKE or Kubernetes"
                                         + " refused there (quota, IAM, an admission policy, an upgrade)");
                             default -> {}
@@ -147,7 +163,10 @@ public record Explanation(
                             ? "has " + slices.group(1) + " of the " + slices.group(2)
                                     + " TPU VMs (hosts of the slice) this job needs"
                             : "lacks the capacity this job needs";
-                    out.add("the reservation of cluster " + cluster.orElse("?") + " " + shortBy
+                    out.add("the reservation of cluster "
+                            + cluster.map(id -> JobBoard.clusterLabel(id, clusterNames))
+                                    .orElse("?")
+                            + " " + shortBy
                             + ": the job starts when capacity frees up; supply_mode=flex-start or on-demand would"
                             + " not need the reservation");
                 } else if (r.equals("Provisioning")) {

@@ -44,7 +44,9 @@ final class IsolationCommands implements Runnable {
 
         @Override
         public Integer call() {
-            Map<String, NodeIsolation> nodes = KafkaTopics.snapshot(FalconCli.connections(spec), Topics.ISOLATION);
+            Connections connections = FalconCli.connections(spec);
+            Map<String, NodeIsolation> nodes = KafkaTopics.snapshot(connections, Topics.ISOLATION);
+            Map<String, String> clusterNames = connections.clusterNamesIfConfigured();
             Table table = new Table("CLUSTER", "NODE", "DEVICE", "FAULT_CODE", "LEVEL", "ISOLATED_AT");
             nodes.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(entry -> {
                 String[] clusterNode = NodeIsolation.splitKey(entry.getKey());
@@ -54,7 +56,7 @@ final class IsolationCommands implements Runnable {
                 entry.getValue()
                         .detail()
                         .forEach((device, isolations) -> isolations.forEach(isolation -> table.row(
-                                clusterNode[0],
+                                JobBoard.clusterLabel(clusterNode[0], clusterNames),
                                 clusterNode[1],
                                 device,
                                 isolation.faultCode(),

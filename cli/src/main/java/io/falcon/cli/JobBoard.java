@@ -143,6 +143,29 @@ public final class JobBoard {
         return jobs;
     }
 
+    /**
+     * Each registered cluster's name by its id (the clusters table), so that a person sees {@code c1 (edge-us-east)}
+     * rather than an id alone. A database without the clusters table gives none: the ids are shown alone.
+     */
+    public static Map<String, String> clusterNames(Connection connection) {
+        Map<String, String> names = new LinkedHashMap<>();
+        try (PreparedStatement select = connection.prepareStatement("SELECT id, name FROM clusters");
+                ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                names.put(rows.getString(1), rows.getString(2));
+            }
+        } catch (SQLException e) {
+            return Map.of();
+        }
+        return names;
+    }
+
+    /** A cluster as a person reads it: its id, then its name when the clusters table has one ({@code c1 (edge-a)}). */
+    public static String clusterLabel(String clusterId, Map<String, String> names) {
+        String name = names.get(clusterId);
+        return name == null || name.isBlank() || name.equals(clusterId) ? clusterId : clusterId + " (" + name + ")";
+    }
+
     /** Every column of one job row, in table order (NULL columns have no entry), or empty if there is no such job. */
     public static Optional<Map<String, String>> columns(Connection connection, String jobId) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement("SELECT * FROM jobs WHERE id = ?")) {

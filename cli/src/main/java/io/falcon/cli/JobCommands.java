@@ -195,7 +195,9 @@ final class JobCommands {
             }
             Connections connections = FalconCli.connections(spec);
             List<JobBoard.JobView> jobs;
+            Map<String, String> clusterNames;
             try (Connection connection = connections.database()) {
+                clusterNames = JobBoard.clusterNames(connection);
                 jobs = JobBoard.read(
                         connection,
                         new JobBoard.Filter(
@@ -215,7 +217,9 @@ final class JobCommands {
                         job.name(),
                         job.status(),
                         job.reason().orElse(""),
-                        job.clusterId().orElse(""),
+                        job.clusterId()
+                                .map(id -> JobBoard.clusterLabel(id, clusterNames))
+                                .orElse(""),
                         job.message());
             }
             table.print(spec.commandLine().getOut());

@@ -80,6 +80,42 @@ class ExplanationTest {
     }
 
     @Test
+    void eachClusterIsNamedBesideItsIdWhereTheClustersTableHasANameButCommandsKeepTheId() {
+        Map<String, String> names = Map.of("c1", "edge-us-east", "tpu-b", "edge-eu-west");
+        Explanation queued = Explanation.of(
+                row("Pending", "Waiting", "队列位置 #3,前面有 2 个任务 (alice: a, bob: b)", "c1"),
+                List.of(),
+                Optional.empty(),
+                names);
+        assertThat(queued.where())
+                .isEqualTo("Pending/Waiting on cluster c1 (edge-us-east), queue c1/2x2x1, position #3");
+        assertThat(queued.lines().get(0)).contains("c1 (edge-us-east)");
+
+        Explanation parked = Explanation.of(
+                row("Pending", "Waiting", "no eligible cluster for tpu_type v5p: ...", null),
+                List.of(decision(
+                        Decision.Kind.NO_CLUSTER_ELIGIBLE,
+                        "no eligible cluster",
+                        List.of(
+                                candidate("tpu-b", "maintenance", Decision.Outcome.NOT_ACTIVE, "in maintenance"),
+                                candidate("tpu-c", "offline", Decision.Outcome.NOT_ACTIVE, "offline")))),
+                Optional.empty(),
+                names);
+        assertThat(parked.unblock())
+                .anySatisfy(u -> assertThat(u)
+                        .contains("cluster tpu-b (edge-eu-west) is maintenance")
+                        .contains("falcon clusters set-status tpu-b active"))
+                .anySatisfy(u -> assertThat(u).contains("cluster tpu-c is offline"));
+
+        Explanation busy = Explanation.of(
+                row("Pending", "ClusterBusy", "reservation_remaining_slices=0 reservation_needed_slices=2", "c1"),
+                List.of(),
+                Optional.empty(),
+                names);
+        assertThat(busy.unblock()).singleElement().asString().contains("the reservation of cluster c1 (edge-us-east)");
+    }
+
+    @Test
     void aQueuedJobSaysItsPositionWhoIsAheadAndThatItWaitsItsTurn() {
         Explanation e = Explanation.of(
                 row("Pending", "Waiting", "队列位置 #3,前面有 2 个任务 (alice: a, bob: b)", "c1"),

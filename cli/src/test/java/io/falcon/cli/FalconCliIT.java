@@ -568,10 +568,14 @@ class FalconCliIT {
         assertThat(runs.get("show").out())
                 .containsPattern("(?m)^id: +" + java.util.regex.Pattern.quote(shownJob) + "$")
                 .contains("\"image\":\"x\\u001b]0;pwned\\u0007\"");
-        assertThat(runs.get("explain").out()).contains("job " + shownJob + ": Pending/Waiting on cluster");
+        String shownCluster = cluster.replace("\u009b", "\\u009b") + " (edge\\u001b[2J\\u001b[H)";
+        assertThat(runs.get("jobs").out()).as("the cluster named beside its id").contains(shownCluster);
+        assertThat(runs.get("explain").out())
+                .contains("job " + shownJob + ": Pending/Waiting on cluster " + shownCluster + ", queue");
         assertThat(runs.get("explain --json").out()).contains("\\u009b31m");
         assertThat(runs.get("clusters list").out()).contains("edge\\u001b[2J", "p\\u202eroj", "b\\rucket");
         assertThat(runs.get("isolation list").out()).contains("node\\u001b[1A", "npu-0\\u001b[2K", "8C1F8609\\r");
+        assertThat(runs.get("isolation list").out()).contains(shownCluster);
         assertThat(runs.get("watch").out()).contains(shownJob + "  Pending/Waiting  Failed/OOMKilled\\rSucceeded");
         assertThat(runs.get("abort").out().strip()).isEqualTo("aborting " + shownJob);
         assertThat(runs.get("abort again").err()).contains("job '" + shownJob + "' is Aborting");

@@ -26,7 +26,8 @@ import org.slf4j.bridge.SLF4JBridgeHandler;
  * prints every Status / Reason / Message change until all of them are final.
  *
  * <p>Options: --data-dir DIR keeps broker and database data across runs (default: a fresh temporary directory);
- * --keep-running leaves Falcon up after the demo, for experiments with the database and topics it prints;
+ * --keep-running leaves Falcon up after the demo, for experiments with the database and topics it prints (with the
+ * export lines that point the CLI at it, {@link CliEnvironment});
  * --processes runs Falcon as separate processes ({@link ProcessFalcon}) instead of in this JVM.
  */
 public final class LocalMain {
@@ -60,6 +61,9 @@ public final class LocalMain {
                 submitAndWatchTheDemoJobs(connection, out);
             }
             if (keepRunning) {
+                printCliEnvironment(
+                        out,
+                        CliEnvironment.exports(falcon.jdbcUrl(), db.user(), db.password(), kafka.bootstrapServers()));
                 out.println("Falcon keeps running; press Ctrl-C to stop.");
                 Thread.currentThread().join();
             }
@@ -81,11 +85,22 @@ public final class LocalMain {
                 submitAndWatchTheDemoJobs(connection, out);
             }
             if (keepRunning) {
+                printCliEnvironment(
+                        out,
+                        CliEnvironment.exports(
+                                falcon.jdbcUrl(), falcon.dbUser(), falcon.dbPassword(), falcon.bootstrapServers()));
                 out.println("Falcon keeps running as processes (kill -9 any pid above; it is not restarted by"
                         + " itself); press Ctrl-C to stop.");
                 Thread.currentThread().join();
             }
         }
+    }
+
+    private static void printCliEnvironment(PrintStream out, List<String> exports) {
+        out.println();
+        out.println("To use the falcon CLI against it, paste into another shell (then e.g. ./falcon jobs):");
+        exports.forEach(line -> out.println("  " + line));
+        out.println();
     }
 
     /** Submits the demo jobs as an upper component would and prints every change until all are final. */

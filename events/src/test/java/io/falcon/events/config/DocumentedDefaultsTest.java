@@ -24,6 +24,8 @@ class DocumentedDefaultsTest {
             "docs/architecture.md",
             "docs/fault-streams.md",
             "docs/deploy.md",
+            "docs/cli.md",
+            "docs/operating.md",
             "executor/README.md",
             "ops/README.md");
     /** A setting in backticks (full key, or a scheduler timer's short name in the phase table), then its default. */

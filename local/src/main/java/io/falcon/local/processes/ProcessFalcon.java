@@ -328,6 +328,15 @@ public final class ProcessFalcon implements AutoCloseable {
         return mariaDb.jdbcUrl(DATABASE);
     }
 
+    /** The database user (and {@link #dbPassword()}) a client such as the CLI logs in with. */
+    public String dbUser() {
+        return mariaDb.user();
+    }
+
+    public String dbPassword() {
+        return mariaDb.password();
+    }
+
     public Connection connect() throws SQLException {
         return mariaDb.connect(DATABASE);
     }
