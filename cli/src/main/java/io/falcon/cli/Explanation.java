@@ -153,10 +153,10 @@ public record Explanation(
                 } else if (r.equals("Waiting")) {
                     out.add(ahead.filter(a -> !a.startsWith("nobody"))
                             .map(a -> "it starts when the " + a.replaceFirst(":.*", "")
-                                    + " ahead have taken the slot of queue " + cluster.orElse("?") + "/" + topology
-                                    + " in turn (one acquisition at a time per queue; a higher priority or another"
-                                    + " active " + tpuType + " cluster would start it sooner)")
-                            .orElse("nothing: it is next; the slot frees when the current holder's pods run"));
+                                    + " ahead have taken the slots of queue " + cluster.orElse("?") + "/" + topology
+                                    + " in turn (falcon.scheduler.acquirers-per-queue jobs acquire at once; a higher"
+                                    + " priority or another active " + tpuType + " cluster would start it sooner)")
+                            .orElse("nothing: it is next; a slot frees when an acquiring job's pods run"));
                 } else if (r.equals("ClusterBusy")) {
                     Matcher slices = SLICES.matcher(message);
                     String shortBy = slices.find()

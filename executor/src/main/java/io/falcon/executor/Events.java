@@ -72,7 +72,7 @@ public final class Events {
 
     /** retryable: no answer, 5xx or 429 (the scheduler asks again); otherwise a refusal. */
     public ExecutorEvent.JobSubmitFailed jobSubmitFailed(
-            String jobId, ClusterTarget c, String k8sJob, String message, boolean retryable) {
+            String jobId, ClusterTarget c, String k8sJob, String message, boolean retryable, Instant askedAt) {
         return new ExecutorEvent.JobSubmitFailed(
                 meta("JobSubmitFailed", c.clusterId(), k8sJob, jobId, message),
                 jobId,
@@ -80,7 +80,8 @@ public final class Events {
                 c.tpuType(),
                 k8sJob,
                 message,
-                retryable);
+                retryable,
+                Optional.of(askedAt));
     }
 
     public ExecutorEvent.JobDeleted jobDeleted(String jobId, ClusterTarget c, String k8sJob) {

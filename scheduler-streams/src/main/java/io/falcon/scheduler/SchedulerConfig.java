@@ -67,7 +67,8 @@ public record SchedulerConfig(
                                 values.getInt(SchedulerKeys.MAX_SPEC_BYTES),
                                 values.getInt(SchedulerKeys.MAX_LIVE_JOBS_PER_ACTOR),
                                 values.getInt(SchedulerKeys.MAX_LIVE_JOBS)),
-                        WhoIsAhead.of(values.get(SchedulerKeys.WHO_IS_AHEAD))));
+                        WhoIsAhead.of(values.get(SchedulerKeys.WHO_IS_AHEAD)),
+                        values.getInt(SchedulerKeys.ACQUIRERS_PER_QUEUE)));
     }
 
     /** Only the supply modes that linger: zero (the default) means the pool is deleted at once. */

@@ -19,8 +19,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The invariants of a run. During the run, after every scheduler step: at most one job acquiring resources per
- * queue, and a job that takes a queue's slot is the one the pick rule chooses. From the fleet, as it happens: no
+ * The invariants of a run. During the run, after every scheduler step: at most {@code acquirers-per-queue} jobs
+ * acquiring resources per queue, and the jobs that take a queue's slots are the ones the pick rule chooses, in
+ * order. From the fleet, as it happens: no
  * pool deleted under a Kubernetes Job whose task is still live, no Job created again after its deletion. At
  * quiescence: every job is terminal or waits for a reason the scenario still keeps true, at most one Kubernetes Job
  * was ever created per job, nothing of a terminal job is left in the fleet, no pool without a live holder, and each
@@ -47,14 +48,14 @@ final class Checks {
 
     // ---- per step ----
 
-    /** What the queues looked like before a step: each slot's holder and the actor served last. */
-    record Before(Map<QueueKey, Optional<String>> holders, Map<QueueKey, Optional<String>> lastServed) {}
+    /** What the queues looked like before a step: each queue's slot holders and the actor served last. */
+    record Before(Map<QueueKey, List<String>> holders, Map<QueueKey, Optional<String>> lastServed) {}
 
     Before before(Scheduler core) {
-        Map<QueueKey, Optional<String>> holders = new HashMap<>();
+        Map<QueueKey, List<String>> holders = new HashMap<>();
         Map<QueueKey, Optional<String>> lastServed = new HashMap<>();
         for (QueueKey key : queueKeys(core)) {
-            holders.put(key, core.slotHolder(key));
+            holders.put(key, core.slotHolders(key));
             lastServed.put(key, core.lastServedActor(key));
         }
         return new Before(holders, lastServed);
@@ -76,29 +77,34 @@ final class Checks {
                         .add(job);
             }
         }
+        int allowed = core.settings().acquirersPerQueue();
         acquiring.forEach((key, ids) -> {
-            if (ids.size() > 1) {
+            if (ids.size() > allowed) {
                 violation("queue " + key.asString() + " has " + ids.size() + " jobs acquiring at once " + ids
-                        + " after " + what + " at " + now);
+                        + " (at most " + allowed + ") after " + what + " at " + now);
             }
         });
         for (QueueKey key : queueKeys(core)) {
-            Optional<String> holder = core.slotHolder(key);
-            Optional<String> was = before.holders().getOrDefault(key, Optional.empty());
-            if (holder.isEmpty() || holder.equals(was)) {
-                continue;
-            }
-            ScheduledJob taker = core.job(holder.get()).orElseThrow();
+            List<String> was = before.holders().getOrDefault(key, List.of());
+            List<ScheduledJob> takers = core.slotHolders(key).stream()
+                    .filter(id -> !was.contains(id))
+                    .map(id -> core.job(id).orElseThrow())
+                    .toList();
+            // the slots went one after another in pick order: each taker is the rule's pick among the jobs that
+            // were still waiting, the actor served last being the previous taker's
             List<ScheduledJob> candidates = new ArrayList<>(waiting.getOrDefault(key, List.of()));
-            candidates.add(taker);
-            String expected = pick(candidates, before.lastServed().getOrDefault(key, Optional.empty()));
-            if (!expected.equals(taker.id())) {
-                violation("pick rule: queue " + key.asString() + " gave its slot to " + taker.id() + " ("
-                        + taker.actor() + ") but the rule picks " + expected + " (last served "
-                        + before.lastServed()
-                                .getOrDefault(key, Optional.empty())
-                                .orElse("-") + ") after " + what
-                        + " at " + now);
+            candidates.addAll(takers);
+            Optional<String> lastServed = before.lastServed().getOrDefault(key, Optional.empty());
+            for (ScheduledJob taker : takers) {
+                String expected = pick(candidates, lastServed);
+                if (!expected.equals(taker.id())) {
+                    violation("pick rule: queue " + key.asString() + " gave a slot to " + taker.id() + " ("
+                            + taker.actor() + ") but the rule picks " + expected + " (last served "
+                            + lastServed.orElse("-") + ") after " + what + " at " + now);
+                    break;
+                }
+                candidates.remove(taker);
+                lastServed = Optional.of(taker.actor());
             }
         }
     }

@@ -57,8 +57,11 @@ public final class Goodput {
     /** The two configurations the issue compares: the seed read literally, and Falcon's defaults. */
     static List<Config> configs() {
         return List.of(
-                new Config("seed-literal", s -> s.withIdleLinger(Map.of())),
-                new Config("defaults", UnaryOperator.identity()));
+                new Config("seed-literal", s -> s.withIdleLinger(Map.of()).withAcquirersPerQueue(1)),
+                new Config(
+                        "defaults",
+                        s -> s.withAcquirersPerQueue(
+                                SchedulerSettings.defaults().acquirersPerQueue())));
     }
 
     // ---- the traces ----
@@ -238,7 +241,8 @@ public final class Goodput {
                         .plusSeconds(1),
                 Map.of(),
                 Duration.ofMinutes(10),
-                Reality.NONE);
+                Reality.NONE,
+                1);
     }
 
     // ---- running and measuring ----

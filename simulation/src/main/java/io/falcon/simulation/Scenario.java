@@ -27,7 +27,8 @@ record Scenario(
         Instant healAt,
         Map<SupplyMode, Duration> idleLinger,
         Duration priorityAging,
-        Reality reality) {
+        Reality reality,
+        int acquirersPerQueue) {
 
     static final Instant T0 = Instant.parse("2026-12-02T00:00:00Z");
 
@@ -263,14 +264,28 @@ record Scenario(
             Instant at = victim.submitAt().minusSeconds(1 + foreign.nextInt(300));
             disruptions.add(new ForeignPool(at.isBefore(T0) ? T0 : at, victim.id()));
         }
+        // How many jobs of a queue acquire at once: a generator of its own, every draw above unchanged. Half the seeds
+        // keep the design's one at a time.
+        Random acquirers = new Random(seed * 0x5DEECE66DL + 59);
+        int perQueue = acquirers.nextBoolean() ? 1 : 2 + acquirers.nextInt(7);
         return new Scenario(
-                seed, clusters, reservationHosts, jobs, disruptions, faults, healAt, linger, aging, reality);
+                seed, clusters, reservationHosts, jobs, disruptions, faults, healAt, linger, aging, reality, perQueue);
     }
 
     /** The same scenario in another world of production events (scripted runs: clock skew, say). */
     Scenario withReality(Reality other) {
         return new Scenario(
-                seed, clusters, reservationHosts, jobs, disruptions, faults, healAt, idleLinger, priorityAging, other);
+                seed,
+                clusters,
+                reservationHosts,
+                jobs,
+                disruptions,
+                faults,
+                healAt,
+                idleLinger,
+                priorityAging,
+                other,
+                acquirersPerQueue);
     }
 
     static ClusterRow row(String id, String tpuType, Optional<String> reservation) {
@@ -300,6 +315,7 @@ record Scenario(
                 healAt,
                 Map.of(),
                 Duration.ofMinutes(10),
-                Reality.NONE);
+                Reality.NONE,
+                1);
     }
 }

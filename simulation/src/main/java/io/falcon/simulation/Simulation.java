@@ -103,7 +103,8 @@ public final class Simulation {
         fleet.timings(timings);
         SchedulerSettings settings = tune.apply(SchedulerSettings.defaults()
                 .withIdleLinger(scenario.idleLinger())
-                .withPriorityAging(scenario.priorityAging()));
+                .withPriorityAging(scenario.priorityAging())
+                .withAcquirersPerQueue(scenario.acquirersPerQueue()));
         checks = new Checks(violations, settings.priorityAging());
         scheduler = new SimScheduler(
                 loop, rnd, logs, settings, checks, scenario.reality().schedulerClockOffset());
@@ -319,6 +320,8 @@ public final class Simulation {
                 .append(scenario.idleLinger())
                 .append(", priority aging ")
                 .append(scenario.priorityAging())
+                .append(", acquirers per queue ")
+                .append(scenario.acquirersPerQueue())
                 .append('\n');
         for (Scenario.JobPlan plan : scenario.jobs()) {
             ScheduledJob job = scheduler.committed().jobMap().get(plan.id());

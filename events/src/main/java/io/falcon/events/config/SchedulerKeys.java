@@ -91,6 +91,14 @@ public final class SchedulerKeys {
                     + " the largest difference between the components' clocks (1 min) plus the time a change takes to"
                     + " reach the executor's informers; a scheduler or executor that was down or behind never turns a"
                     + " met deadline into a missed one");
+    public static final Setting<Long> ACQUIRERS_PER_QUEUE = withDefault(
+            "falcon.scheduler.acquirers-per-queue",
+            SettingType.WHOLE,
+            16L,
+            Validator.between(1, 64),
+            "how many jobs of one (cluster, topology) queue acquire resources (a node pool) at once, started in pick"
+                    + " order; 1 is the design's rule (one at a time); a queue opens no further slot while one of its"
+                    + " jobs is short of reservation capacity (docs/architecture.md, Queues)");
     public static final Setting<Long> POSITION_UPDATES = withDefault(
             "falcon.scheduler.position-updates",
             SettingType.WHOLE,
@@ -211,6 +219,7 @@ public final class SchedulerKeys {
                     ORPHAN_GRACE,
                     OBSERVATION_SLACK,
                     POSITION_UPDATES,
+                    ACQUIRERS_PER_QUEUE,
                     PRIORITY_AGING,
                     PRIORITY_LIMITS,
                     MAX_SPEC_BYTES,

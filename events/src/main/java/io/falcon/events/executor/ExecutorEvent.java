@@ -82,6 +82,9 @@ public sealed interface ExecutorEvent {
     /**
      * The create was refused. retryable: the API server did not answer or answered 5xx/429 (the Job may or may not
      * exist); the scheduler keeps the job Dispatching and asks again. Otherwise a refusal (4xx, invalid manifest).
+     * askedAt: when the scheduler issued the EnsureJob this answers (its meta's occurredAt), so that a refusal of an
+     * ask the scheduler has since repeated is known for one that a later ask may overtake; empty in events of older
+     * executors.
      */
     record JobSubmitFailed(
             Meta meta,
@@ -90,8 +93,25 @@ public sealed interface ExecutorEvent {
             String tpuType,
             String k8sJobName,
             String message,
-            boolean retryable)
-            implements ExecutorEvent {}
+            boolean retryable,
+            Optional<Instant> askedAt)
+            implements ExecutorEvent {
+        public JobSubmitFailed {
+            askedAt = askedAt == null ? Optional.empty() : askedAt;
+        }
+
+        /** A refusal not tied to an ask (tests, older producers). */
+        public JobSubmitFailed(
+                Meta meta,
+                String jobId,
+                String clusterId,
+                String tpuType,
+                String k8sJobName,
+                String message,
+                boolean retryable) {
+            this(meta, jobId, clusterId, tpuType, k8sJobName, message, retryable, Optional.empty());
+        }
+    }
 
     /**
      * Pods of the job are running: active of expected. jobUid is the Kubernetes Job's uid. podsBoundAt is when the

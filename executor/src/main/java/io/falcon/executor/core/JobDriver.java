@@ -67,7 +67,12 @@ public final class JobDriver {
                         retryable ? ", the scheduler will ask again" : "",
                         message);
                 sink.emit(events.jobSubmitFailed(
-                        command.jobId(), command.cluster(), command.k8sJobName(), message, retryable));
+                        command.jobId(),
+                        command.cluster(),
+                        command.k8sJobName(),
+                        message,
+                        retryable,
+                        command.meta().occurredAt()));
             }
         }
     }
@@ -117,7 +122,13 @@ public final class JobDriver {
                     + command.cluster().clusterId() + " and is not this job's ("
                     + Ownership.ownerOf(found.get().labels(), found.get().jobId()) + "): Falcon leaves it alone";
             log.warn("{}", message);
-            sink.emit(events.jobSubmitFailed(command.jobId(), command.cluster(), command.k8sJobName(), message, false));
+            sink.emit(events.jobSubmitFailed(
+                    command.jobId(),
+                    command.cluster(),
+                    command.k8sJobName(),
+                    message,
+                    false,
+                    command.meta().occurredAt()));
             return;
         }
         Optional<String> uid = found.map(EdgeApi.FoundJob::uid);
@@ -131,7 +142,8 @@ public final class JobDriver {
                     command.cluster(),
                     command.k8sJobName(),
                     "the Job exists but cannot be read back",
-                    true));
+                    true,
+                    command.meta().occurredAt()));
         }
     }
 

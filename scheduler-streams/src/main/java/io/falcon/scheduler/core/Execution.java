@@ -80,6 +80,14 @@ final class Execution {
                         state.store(job.withLastError(failed.message()), out);
                         return;
                     }
+                    if (!failed.retryable() && askedSinceThen(job, failed)) {
+                        // The refusal answers an ask the scheduler has repeated since (the executor worked through
+                        // a backlog of re-sends): a later ask may have been let through (an admission webhook that
+                        // refuses now and then), and failing now would leave that Job running behind a Failed row.
+                        // The answer to the latest ask decides, or the submit deadline.
+                        state.store(job.withLastError(failed.message()), out);
+                        return;
+                    }
                     if (!failed.retryable()) {
                         state.health.failed(failed.clusterId(), failed.message(), now);
                         ending.end(
@@ -99,6 +107,18 @@ final class Execution {
                         state.publish(retrying, Status.Pending, Optional.of(Reason.Dispatching), message, now, out);
                     }
                 });
+    }
+
+    /**
+     * Whether the scheduler asked for the Job again after the ask this refusal answers: a DISPATCHING job is asked at
+     * its dispatch and again every dispatch retry, each ask setting its wake-up one retry later, so the latest ask was
+     * one retry before the wake-up.
+     */
+    private boolean askedSinceThen(ScheduledJob job, ExecutorEvent.JobSubmitFailed failed) {
+        Optional<Instant> latestAsk = job.wakeAt().map(wake -> wake.minus(state.settings.dispatchRetry()));
+        return failed.askedAt()
+                .flatMap(asked -> latestAsk.map(latest -> asked.isBefore(latest)))
+                .orElse(false);
     }
 
     /**
@@ -228,7 +248,7 @@ final class Execution {
         List<String> candidates = new ArrayList<>(state.runningOn(inventory.clusterId()));
         state.queues.forEach((key, queue) -> {
             if (key.clusterId().equals(inventory.clusterId())) {
-                queue.slotHolder().ifPresent(candidates::add);
+                candidates.addAll(queue.slotHolders());
             }
         });
         for (String id : candidates) {

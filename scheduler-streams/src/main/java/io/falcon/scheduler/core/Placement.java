@@ -243,12 +243,13 @@ final class Placement {
                 continue;
             }
             StartEstimates estimates = slots.estimates();
-            Optional<QueueHistory.Spread> untilSlot = estimates.beforeFirst(key, now);
+            Optional<StartEstimates.SlotChain> slots = estimates.slots(key, now);
             for (WaitQueue.Entry entry : queue.pickOrder(state.settings.positionUpdates())) {
                 ScheduledJob job = state.jobs.get(entry.jobId());
-                Optional<QueueHistory.Spread> untilStart =
-                        untilSlot.flatMap(before -> estimates.holdOf(job, key).map(before::plus));
-                untilSlot = untilStart;
+                Optional<QueueHistory.Spread> hold = estimates.holdOf(job, key);
+                Optional<QueueHistory.Spread> untilStart = slots.isPresent() && hold.isPresent()
+                        ? Optional.of(slots.get().take(hold.get()))
+                        : Optional.empty();
                 if (untilStart.isEmpty()) {
                     break; // nothing further down this queue can be estimated either
                 }

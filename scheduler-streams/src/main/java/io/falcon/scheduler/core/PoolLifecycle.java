@@ -40,11 +40,13 @@ final class PoolLifecycle {
             slots.startNext(key, now, out); // the queue's slot is free all the same
             return;
         }
-        Optional<ScheduledJob> provisioning = state.queue(key)
-                .slotHolder()
+        // the first of the queue's acquirers (in the order they took their slots) still waiting for a pool
+        Optional<ScheduledJob> provisioning = state.queue(key).slotHolders().stream()
                 .map(state.jobs::get)
+                .filter(java.util.Objects::nonNull)
                 .filter(job -> job.phase() == Phase.PROVISIONING)
-                .filter(idle::suits);
+                .filter(idle::suits)
+                .findFirst();
         if (provisioning.isPresent()) {
             ScheduledJob job = provisioning.get();
             job.nodePoolName()

@@ -149,6 +149,9 @@ final class Provisioning {
                         now,
                         out));
         Optional.ofNullable(state.jobs.get(creating.jobId())).ifPresent(timers::arm);
+        // The reservation had room after all: a queue that held its further slots back while this job was short of
+        // capacity opens them now (acquirers-per-queue).
+        provisioning.flatMap(ScheduledJob::queue).ifPresent(key -> slots.startNext(key, now, out));
     }
 
     /**

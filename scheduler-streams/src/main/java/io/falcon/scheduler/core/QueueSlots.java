@@ -37,11 +37,39 @@ final class QueueSlots {
         return estimates;
     }
 
-    /** Gives the queue's free slot to the next job by the pick rule; true if a job started. */
+    /**
+     * Gives the queue's free slots to the next jobs by the pick rule, one after another in pick order, while a slot is
+     * free ({@code acquirers-per-queue}) and none of the queue's acquirers is short of reservation capacity (the
+     * reservation has no room for one more slice: a further acquirer would only wait beside it); true if a job
+     * started.
+     */
     boolean startNext(QueueKey key, Instant now, Decisions out) {
+        boolean started = false;
+        while (slotFree(key) && startOne(key, now, out)) {
+            started = true;
+        }
+        return started;
+    }
+
+    private boolean slotFree(QueueKey key) {
+        WaitQueue queue = state.queue(key);
+        if (queue.slotsHeld() >= state.settings.acquirersPerQueue()) {
+            return false;
+        }
+        return queue.slotHolders().stream()
+                .map(state.jobs::get)
+                .filter(java.util.Objects::nonNull)
+                .noneMatch(job -> job.phase() == Phase.PROVISIONING
+                        && job.provisioningStep()
+                                .filter(ProvisioningStep.RESERVATION_SHORT::equals)
+                                .isPresent());
+    }
+
+    /** Gives one free slot to the next job by the pick rule; true if a job started. */
+    private boolean startOne(QueueKey key, Instant now, Decisions out) {
         WaitQueue queue = state.queue(key);
         ClusterRow cluster = state.clusters.get(key.clusterId());
-        if (queue.slotHolder().isPresent() || cluster == null || !cluster.isActive()) {
+        if (cluster == null || !cluster.isActive()) {
             return false;
         }
         // A cluster that keeps refusing work takes no new work until its cool-down ends: the slot its last failure
@@ -185,13 +213,18 @@ final class QueueSlots {
         WaitQueue queue = state.queue(key);
         List<WaitQueue.Entry> order = queue.pickOrder(state.settings.positionUpdates());
         List<WaitQueue.Entry> ahead = new ArrayList<>(order.size() + 1);
-        queue.slotHolder().map(state.jobs::get).ifPresent(holder -> ahead.add(state.entry(holder)));
+        queue.slotHolders().stream()
+                .map(state.jobs::get)
+                .filter(java.util.Objects::nonNull)
+                .forEach(holder -> ahead.add(state.entry(holder)));
         Set<String> covered = new HashSet<>();
-        Optional<QueueHistory.Spread> untilSlot = estimates.beforeFirst(key, now);
+        Optional<StartEstimates.SlotChain> slots = estimates.slots(key, now);
         for (WaitQueue.Entry entry : order) {
             ScheduledJob job = state.jobs.get(entry.jobId());
-            Optional<QueueHistory.Spread> untilStart =
-                    untilSlot.flatMap(before -> estimates.holdOf(job, key).map(before::plus));
+            Optional<QueueHistory.Spread> hold = estimates.holdOf(job, key);
+            Optional<QueueHistory.Spread> untilStart = slots.isPresent() && hold.isPresent()
+                    ? Optional.of(slots.get().take(hold.get()))
+                    : Optional.empty();
             Optional<StartEstimate> estimate = untilStart.map(spread -> StartEstimates.interval(now, spread));
             tellWaiting(
                     job,
@@ -201,7 +234,9 @@ final class QueueSlots {
                     out);
             covered.add(entry.jobId());
             ahead.add(entry);
-            untilSlot = untilStart; // the next job takes the slot when this one's pods run
+            if (untilStart.isEmpty()) {
+                slots = Optional.empty(); // nothing further down the queue can be estimated either
+            }
         }
         return covered;
     }
@@ -241,7 +276,7 @@ final class QueueSlots {
             return;
         }
         WaitQueue queue = state.queue(key);
-        int holder = queue.slotHolder().isPresent() ? 1 : 0;
+        int holder = queue.slotsHeld();
         int bound = state.settings.positionUpdates() * 10;
         Map<String, Integer> positions = new HashMap<>();
         List<WaitQueue.Entry> order = queue.pickOrder(bound);

@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -292,8 +293,10 @@ public final class Scheduler {
     }
 
     /** The job holding a queue's acquiring slot, if any. */
-    public Optional<String> slotHolder(QueueKey key) {
-        return Optional.ofNullable(state.queues.get(key)).flatMap(WaitQueue::slotHolder);
+    public List<String> slotHolders(QueueKey key) {
+        return Optional.ofNullable(state.queues.get(key))
+                .map(WaitQueue::slotHolders)
+                .orElse(List.of());
     }
 
     public Collection<ClusterRow> clusters() {

@@ -47,6 +47,8 @@ import java.util.Map;
  *     pools and Kubernetes Jobs hash it with the job id
  * @param admission the bounds a submission must stay within (priorities per actor, spec size, live jobs)
  * @param whoIsAhead what a waiting job's Message says of the jobs ahead of it
+ * @param acquirersPerQueue how many jobs of one (cluster, topology) queue acquire resources at once (1: the seed's
+ *     rule, one at a time); a queue opens no further slot while one of its jobs is short of reservation capacity
  */
 public record SchedulerSettings(
         Duration reservationRetry,
@@ -70,7 +72,8 @@ public record SchedulerSettings(
         Duration observationSlack,
         String installation,
         Admission admission,
-        WhoIsAhead whoIsAhead) {
+        WhoIsAhead whoIsAhead,
+        int acquirersPerQueue) {
 
     public SchedulerSettings {
         idleLinger = Map.copyOf(idleLinger);
@@ -100,7 +103,8 @@ public record SchedulerSettings(
                 SchedulerKeys.OBSERVATION_SLACK.defaultValue(),
                 io.falcon.events.config.SharedKeys.INSTALLATION.defaultValue(),
                 Admission.defaults(),
-                WhoIsAhead.of(SchedulerKeys.WHO_IS_AHEAD.defaultValue()));
+                WhoIsAhead.of(SchedulerKeys.WHO_IS_AHEAD.defaultValue()),
+                Math.toIntExact(SchedulerKeys.ACQUIRERS_PER_QUEUE.defaultValue()));
     }
 
     /** How long an idle pool of this supply mode is kept (zero: deleted at once). */
@@ -140,7 +144,8 @@ public record SchedulerSettings(
                 observationSlack,
                 installation,
                 newAdmission,
-                whoIsAhead);
+                whoIsAhead,
+                acquirersPerQueue);
     }
 
     public SchedulerSettings withWhoIsAhead(WhoIsAhead shown) {
@@ -166,7 +171,36 @@ public record SchedulerSettings(
                 observationSlack,
                 installation,
                 admission,
-                shown);
+                shown,
+                acquirersPerQueue);
+    }
+
+    /** The same settings with this many jobs of a queue acquiring at once. */
+    public SchedulerSettings withAcquirersPerQueue(int n) {
+        return new SchedulerSettings(
+                reservationRetry,
+                provisioningRetry,
+                provisioningBackstop,
+                dispatchRetry,
+                submitDeadline,
+                dispatchDeadline,
+                defaultExecutionTimeout,
+                abortRetry,
+                cleanupRetry,
+                orphanGrace,
+                positionUpdates,
+                terminalRetention,
+                idleLinger,
+                priorityAging,
+                estimateTolerance,
+                messageZone,
+                moveGain,
+                moveInterval,
+                observationSlack,
+                installation,
+                admission,
+                whoIsAhead,
+                n);
     }
 
     public SchedulerSettings withPositionUpdates(int n) {
@@ -192,7 +226,8 @@ public record SchedulerSettings(
                 observationSlack,
                 installation,
                 admission,
-                whoIsAhead);
+                whoIsAhead,
+                acquirersPerQueue);
     }
 
     public SchedulerSettings withIdleLinger(Map<SupplyMode, Duration> linger) {
@@ -218,7 +253,8 @@ public record SchedulerSettings(
                 observationSlack,
                 installation,
                 admission,
-                whoIsAhead);
+                whoIsAhead,
+                acquirersPerQueue);
     }
 
     public SchedulerSettings withPriorityAging(Duration aging) {
@@ -244,7 +280,8 @@ public record SchedulerSettings(
                 observationSlack,
                 installation,
                 admission,
-                whoIsAhead);
+                whoIsAhead,
+                acquirersPerQueue);
     }
 
     public SchedulerSettings withTerminalRetention(Duration retention) {
@@ -270,6 +307,7 @@ public record SchedulerSettings(
                 observationSlack,
                 installation,
                 admission,
-                whoIsAhead);
+                whoIsAhead,
+                acquirersPerQueue);
     }
 }

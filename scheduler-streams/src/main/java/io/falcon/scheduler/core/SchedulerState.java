@@ -101,7 +101,7 @@ final class SchedulerState {
     /** Waiting plus acquiring jobs of the queue: what cluster choice compares. */
     int queueDepth(QueueKey key) {
         WaitQueue queue = queues.get(key);
-        return queue == null ? 0 : queue.size() + (queue.slotHolder().isPresent() ? 1 : 0);
+        return queue == null ? 0 : queue.size() + queue.slotsHeld();
     }
 
     boolean clusterActive(String clusterId) {

@@ -29,22 +29,90 @@ final class StartEstimates {
     }
 
     /**
-     * What remains of the slot holder's hold (nothing when the slot is free), or empty when it cannot be told: the
-     * cluster is not active, or its queue has no history.
+     * When each of the queue's slots is free for the next waiting job: what remains of each holder's hold, and nothing
+     * for a slot no job holds (a queue short of reservation capacity opens none: its free slots wait as long as the
+     * short holder does). Empty when it cannot be told: the cluster is not active, or a holder's queue has no history.
      */
-    Optional<QueueHistory.Spread> beforeFirst(QueueKey key, Instant now) {
+    Optional<SlotChain> slots(QueueKey key, Instant now) {
         ClusterRow cluster = state.clusters.get(key.clusterId());
         if (cluster == null || !cluster.isActive()) {
             return Optional.empty();
         }
         // Read without creating the queue: cluster choice asks about queues that may never get a job.
-        Optional<ScheduledJob> holder = Optional.ofNullable(state.queues.get(key))
-                .flatMap(WaitQueue::slotHolder)
-                .map(state.jobs::get);
-        if (holder.isEmpty()) {
-            return Optional.of(QueueHistory.Spread.NONE);
+        List<String> holders = Optional.ofNullable(state.queues.get(key))
+                .map(WaitQueue::slotHolders)
+                .orElse(List.of());
+        List<QueueHistory.Spread> free = new ArrayList<>();
+        Optional<QueueHistory.Spread> shortOfCapacity = Optional.empty();
+        for (String id : holders) {
+            ScheduledJob job = state.jobs.get(id);
+            if (job == null) {
+                continue;
+            }
+            Optional<QueueHistory.Spread> left = remainingHold(job, key, cluster, now);
+            if (left.isEmpty()) {
+                return Optional.empty();
+            }
+            free.add(left.get());
+            if (job.phase() == Phase.PROVISIONING
+                    && job.provisioningStep()
+                            .filter(ProvisioningStep.RESERVATION_SHORT::equals)
+                            .isPresent()) {
+                shortOfCapacity = left;
+            }
         }
-        ScheduledJob job = holder.get();
+        while (free.size() < state.settings.acquirersPerQueue()) {
+            free.add(shortOfCapacity.orElse(QueueHistory.Spread.NONE));
+        }
+        return Optional.of(new SlotChain(free));
+    }
+
+    /** What remains of the soonest-free slot (nothing when a slot is free), or empty when it cannot be told. */
+    Optional<QueueHistory.Spread> beforeFirst(QueueKey key, Instant now) {
+        return slots(key, now).map(SlotChain::soonest);
+    }
+
+    /**
+     * The queue's slots as its waiting jobs take them in pick order: each job takes the slot free soonest and holds
+     * it until its pods run, when the slot is free for the next (with one slot, a chain of holds).
+     */
+    static final class SlotChain {
+        private final List<QueueHistory.Spread> free;
+
+        SlotChain(List<QueueHistory.Spread> free) {
+            this.free = new ArrayList<>(free);
+        }
+
+        QueueHistory.Spread soonest() {
+            return free.get(soonestIndex());
+        }
+
+        /** The next job in pick order, holding its slot for {@code hold}: when its pods should run. */
+        QueueHistory.Spread take(QueueHistory.Spread hold) {
+            int i = soonestIndex();
+            QueueHistory.Spread start = free.get(i).plus(hold);
+            free.set(i, start);
+            return start;
+        }
+
+        int size() {
+            return free.size();
+        }
+
+        private int soonestIndex() {
+            int best = 0;
+            for (int i = 1; i < free.size(); i++) {
+                if (free.get(i).mean() < free.get(best).mean()) {
+                    best = i;
+                }
+            }
+            return best;
+        }
+    }
+
+    /** What remains of one holder's hold. */
+    private Optional<QueueHistory.Spread> remainingHold(
+            ScheduledJob job, QueueKey key, ClusterRow cluster, Instant now) {
         long elapsed = job.slotTakenAt()
                 .or(job::phaseSince)
                 .map(since -> Math.max(0, Duration.between(since, now).toMillis()))
@@ -139,18 +207,20 @@ final class StartEstimates {
      * the holds of the jobs that rank before it, and its own; empty when the queue's history cannot tell.
      */
     java.util.OptionalDouble expectedWait(ScheduledJob job, QueueKey key, Instant now) {
-        Optional<QueueHistory.Spread> before = beforeFirst(key, now);
+        Optional<SlotChain> slots = slots(key, now);
         Optional<QueueHistory.Spread> hold = holdOf(job, key);
-        if (before.isEmpty() || hold.isEmpty()) {
+        if (slots.isEmpty() || hold.isEmpty()) {
             return java.util.OptionalDouble.empty();
         }
+        QueueHistory.Spread before = slots.get().soonest();
         WaitQueue queue = state.queues.get(key);
         int ahead = queue == null ? 0 : queue.countAhead(state.entry(job), COUNT_AHEAD_LIMIT);
         if (ahead >= COUNT_AHEAD_LIMIT) {
             ahead = queue.size();
         }
+        // the jobs ahead share the queue's slots: about ahead / slots holds each before this one's turn
         return java.util.OptionalDouble.of(
-                before.get().mean() + (ahead + 1) * hold.get().mean());
+                before.mean() + (ahead / slots.get().size() + 1) * hold.get().mean());
     }
 
     /** The interval for a start that is {@code spread} away from now; never before now. */

@@ -9,7 +9,8 @@ import java.util.Optional;
 import java.util.TreeSet;
 
 /**
- * The waiting jobs of one (cluster, topology) queue and its single acquiring slot.
+ * The waiting jobs of one (cluster, topology) queue and its acquiring slots (one by the design's rule; {@code
+ * acquirers-per-queue} of them), held in the order they were taken.
  *
  * <p>Pick rule (seed section 4, with priorities): jobs are ordered by {@link Entry#rank}, which is submission time
  * moved earlier by the job's priority times the aging interval; with every priority 0 that is submission order.
@@ -64,7 +65,7 @@ public final class WaitQueue {
     private final TreeSet<Entry> all = new TreeSet<>(PICK_ORDER);
 
     private Optional<String> lastServedActor = Optional.empty();
-    private Optional<String> slotHolder = Optional.empty();
+    private final java.util.LinkedHashSet<String> slotHolders = new java.util.LinkedHashSet<>();
     private int size;
 
     public void add(Entry entry) {
@@ -198,18 +199,26 @@ public final class WaitQueue {
         return heads.isEmpty();
     }
 
-    public Optional<String> slotHolder() {
-        return slotHolder;
+    /** The jobs acquiring resources, in the order they took their slots. */
+    public List<String> slotHolders() {
+        return List.copyOf(slotHolders);
     }
 
+    public int slotsHeld() {
+        return slotHolders.size();
+    }
+
+    public boolean holdsSlot(String jobId) {
+        return slotHolders.contains(jobId);
+    }
+
+    /** Idempotent: a job takes one slot however often it is granted (a redelivery, a restore). */
     public void takeSlot(String jobId) {
-        slotHolder = Optional.of(jobId);
+        slotHolders.add(jobId);
     }
 
     public void releaseSlot(String jobId) {
-        if (slotHolder.filter(jobId::equals).isPresent()) {
-            slotHolder = Optional.empty();
-        }
+        slotHolders.remove(jobId);
     }
 
     public Optional<String> lastServedActor() {

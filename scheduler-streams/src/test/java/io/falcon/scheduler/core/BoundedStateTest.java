@@ -16,7 +16,8 @@ class BoundedStateTest {
     private static final Duration RETENTION = Duration.ofHours(2);
 
     private SchedulerFixture finishedJob(String id) {
-        SchedulerFixture f = new SchedulerFixture(SchedulerSettings.defaults().withTerminalRetention(RETENTION))
+        SchedulerFixture f = new SchedulerFixture(
+                        SchedulerSettings.defaults().withAcquirersPerQueue(1).withTerminalRetention(RETENTION))
                 .withCluster("c1", "v6e");
         return f.submit(id, "alice").startRunning(id).succeeded(id);
     }
@@ -74,6 +75,7 @@ class BoundedStateTest {
     @Test
     void aPoolBeingDeletedKeepsOneTimerHoweverManyTimesItWasArmed() {
         SchedulerFixture f = new SchedulerFixture(SchedulerSettings.defaults()
+                        .withAcquirersPerQueue(1)
                         .withIdleLinger(Map.of(SupplyMode.FLEX_START, Duration.ofMinutes(10))))
                 .withCluster("c1", "v6e");
         f.submit("j1", "a").startRunning("j1").succeeded("j1"); // idle, lingering: looked at again in 10 minutes
@@ -114,7 +116,8 @@ class BoundedStateTest {
 
     @Test
     void manyFinishedJobsLeaveNothingBehindInMemory() {
-        SchedulerFixture f = new SchedulerFixture(SchedulerSettings.defaults().withTerminalRetention(RETENTION))
+        SchedulerFixture f = new SchedulerFixture(
+                        SchedulerSettings.defaults().withAcquirersPerQueue(1).withTerminalRetention(RETENTION))
                 .withCluster("c1", "v6e");
         for (int i = 0; i < 200; i++) {
             String id = "j" + i;

@@ -202,6 +202,55 @@ class ProductionRealityTest {
     }
 
     @Test
+    void item10_aRefusalOfAnAskRepeatedSinceDoesNotEndTheJobWhenALaterAskCreatedIt() {
+        // Seed 576 (bench/simulate, 6 acquirers per queue): the executor worked through a backlog of re-sent
+        // EnsureJobs; an admission webhook refused an early one and let a later one through. Ending the job on the
+        // first refusal left a Job running behind a Failed row (it went on to succeed).
+        f.submit("j1", "alice").poolReady("j1");
+        ExecutorCommand.EnsureJob first = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1");
+        f.advanceTicking(Duration.ofMinutes(2)); // no answer: the scheduler asks again
+        ExecutorCommand.EnsureJob latest = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1");
+        assertThat(latest.meta().occurredAt()).isAfter(first.meta().occurredAt());
+
+        f.observe(new ExecutorEvent.JobSubmitFailed(
+                f.meta(),
+                "j1",
+                "c1",
+                "v6e",
+                first.k8sJobName(),
+                "admission webhook \"validate.policy.example\" denied the request",
+                false,
+                Optional.of(first.meta().occurredAt())));
+        assertThat(f.last("j1").status())
+                .as("an older ask's refusal does not decide")
+                .isEqualTo(Status.Pending);
+        f.observe(new ExecutorEvent.JobSubmitted(f.meta(), "j1", "c1", "v6e", first.k8sJobName(), "uid-1"));
+        f.observe(new ExecutorEvent.JobRunning(
+                f.meta(), "j1", "c1", "v6e", first.k8sJobName(), "uid-1", 1, 1, Optional.empty()));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Running);
+    }
+
+    @Test
+    void item10_aRefusalOfTheLatestAskEndsTheJob() {
+        f.submit("j1", "alice").poolReady("j1");
+        f.advanceTicking(Duration.ofMinutes(2));
+        ExecutorCommand.EnsureJob latest = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1");
+
+        f.observe(new ExecutorEvent.JobSubmitFailed(
+                f.meta(),
+                "j1",
+                "c1",
+                "v6e",
+                latest.k8sJobName(),
+                "admission webhook \"validate.policy.example\" denied the request",
+                false,
+                Optional.of(latest.meta().occurredAt())));
+
+        assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
+        assertThat(f.last("j1").reason()).contains(Reason.JobSubmitFailed);
+    }
+
+    @Test
     void item10_aRefusalAfterALateNodeCountStillEndsTheJobAtTheSubmitDeadline() {
         // a node count (reordered, or late from the pool's creation) marks the job waiting for nodes before any
         // word of its Job; then every create is refused. It used to wait for nodes for ever, holding slot and pool.
@@ -587,7 +636,8 @@ class ProductionRealityTest {
 
         // Seed 4458: the scheduler restarts before the cool-down ends; the restarted one forgot the avoidance, and
         // so its end, and nothing else was due: a shell that ticks only when a timer is due never placed w again.
-        Scheduler restored = SchedulerStore.restore(memory.store(), SchedulerSettings.defaults());
+        Scheduler restored = SchedulerStore.restore(
+                memory.store(), SchedulerSettings.defaults().withAcquirersPerQueue(1));
         Instant restartedAt = r.now.plusSeconds(20);
         assertThat(restored.nextTimer())
                 .as("the first tick of a restarted scheduler with parked jobs is due at once")

@@ -30,8 +30,9 @@ final class SchedulerFixture {
     /** Where every step's changes are persisted, as the shell does, when a test restores from it. */
     private Optional<SchedulerStore> store = Optional.empty();
 
+    /** The seed's rule, one job acquiring per queue: these tests are about queueing (ParallelAcquisitionTest: more). */
     SchedulerFixture() {
-        this(SchedulerSettings.defaults());
+        this(SchedulerSettings.defaults().withAcquirersPerQueue(1));
     }
 
     SchedulerFixture(SchedulerSettings settings) {

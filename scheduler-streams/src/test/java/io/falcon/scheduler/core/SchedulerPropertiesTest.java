@@ -87,7 +87,7 @@ class SchedulerPropertiesTest {
 
     /** One scenario: the scheduler, the simulated fleet and the reference model side by side. */
     private static final class Run {
-        final Scheduler scheduler = new Scheduler();
+        final Scheduler scheduler = new Scheduler(SchedulerSettings.defaults().withAcquirersPerQueue(1));
         final SimulatedFleet fleet = new SimulatedFleet(this::deliver);
         final Map<String, TaskStatus> lastStatus = new HashMap<>();
         final List<String> submitted = new ArrayList<>();

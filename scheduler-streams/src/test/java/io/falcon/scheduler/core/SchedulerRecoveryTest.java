@@ -296,7 +296,8 @@ class SchedulerRecoveryTest {
     private io.falcon.events.Meta inventoryMeta() {
         return io.falcon.events.Meta.of(
                 "executor",
-                f.now.plus(SchedulerSettings.defaults().observationSlack()).plusSeconds(5));
+                f.now.plus(SchedulerSettings.defaults().withAcquirersPerQueue(1).observationSlack())
+                        .plusSeconds(5));
     }
 
     @Test
@@ -304,7 +305,10 @@ class SchedulerRecoveryTest {
         // Seed 43266: someone deleted the finished Job; the executor's inventory, taken after the deletion, reached
         // the scheduler before the informer's JobSucceeded that was sent before the next heartbeat.
         f.submit("j1", "alice").startRunning("j1");
-        f.advance(SchedulerSettings.defaults().orphanGrace().plusMinutes(1));
+        f.advance(SchedulerSettings.defaults()
+                .withAcquirersPerQueue(1)
+                .orphanGrace()
+                .plusMinutes(1));
         f.observe(new ExecutorEvent.JobInventory(inventoryMeta(), "", "c1", "v6e", EDGE_C1, java.util.List.of()));
         assertThat(f.last("j1").status()).isEqualTo(Status.Running);
         f.succeeded("j1");
@@ -315,7 +319,10 @@ class SchedulerRecoveryTest {
     @Test
     void aJobTheInventoryNoLongerListsEndsOnceAHeartbeatCoversTheInventory() {
         f.submit("j1", "alice").startRunning("j1");
-        f.advance(SchedulerSettings.defaults().orphanGrace().plusMinutes(1));
+        f.advance(SchedulerSettings.defaults()
+                .withAcquirersPerQueue(1)
+                .orphanGrace()
+                .plusMinutes(1));
         f.observe(new ExecutorEvent.JobInventory(inventoryMeta(), "", "c1", "v6e", EDGE_C1, java.util.List.of()));
         assertThat(f.last("j1").status()).isEqualTo(Status.Running);
         f.advance(java.time.Duration.ofSeconds(10));

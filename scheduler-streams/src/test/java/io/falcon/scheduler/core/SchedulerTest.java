@@ -163,7 +163,8 @@ class SchedulerTest {
 
     @Test
     void jobsQueuedBehindTheKeptCurrentPositionsStillLearnTheirPosition() {
-        SchedulerSettings one = SchedulerSettings.defaults().withPositionUpdates(1);
+        SchedulerSettings one =
+                SchedulerSettings.defaults().withAcquirersPerQueue(1).withPositionUpdates(1);
         SchedulerFixture deep = new SchedulerFixture(one).withCluster("c1", "v6e");
         for (int i = 1; i <= 13; i++) {
             deep.submit(String.format("j%02d", i), "actor" + i);
@@ -177,7 +178,9 @@ class SchedulerTest {
 
     @Test
     void aReplacedBacklogLearnsItsPositionsInEachQueueExactlyUpToTheBoundThenBeyond() {
-        SchedulerSettings one = SchedulerSettings.defaults().withPositionUpdates(1); // exact up to 10, then beyond
+        SchedulerSettings one = SchedulerSettings.defaults()
+                .withAcquirersPerQueue(1)
+                .withPositionUpdates(1); // exact up to 10, then beyond
         SchedulerFixture deep = new SchedulerFixture(one).withCluster("c1", "v6e");
         List<String> ids = new java.util.ArrayList<>();
         for (int i = 1; i <= 40; i++) {
@@ -367,6 +370,7 @@ class SchedulerTest {
     @Test
     void anIdlePoolLingersAttractsTheNextJobOfItsTopologyAndIsReused() {
         SchedulerFixture lingering = new SchedulerFixture(SchedulerSettings.defaults()
+                        .withAcquirersPerQueue(1)
                         .withIdleLinger(java.util.Map.of(SupplyMode.FLEX_START, Duration.ofMinutes(10))))
                 .withCluster("c1", "v6e")
                 .withCluster("c2", "v6e");

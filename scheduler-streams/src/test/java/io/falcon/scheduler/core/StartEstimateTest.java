@@ -139,7 +139,8 @@ class StartEstimateTest {
             persisted.submit("h" + i, "hist").advance(HOLD).startRunning("h" + i);
         }
         assertThat(memory.histories).hasSize(1);
-        Scheduler restored = SchedulerStore.restore(memory.store(), SchedulerSettings.defaults());
+        Scheduler restored = SchedulerStore.restore(
+                memory.store(), SchedulerSettings.defaults().withAcquirersPerQueue(1));
         assertThat(restored.histories()).isEqualTo(persisted.scheduler.histories());
         SchedulerFixture after = new SchedulerFixture(restored);
         after.now = persisted.now;

@@ -86,6 +86,7 @@ class TenancyTest {
     void item3_aPriorityBeyondItsActorsRangeIsRefusedNamingTheField() {
         PriorityLimits limits = PriorityLimits.parse("*=0..0,oncall=0..100");
         SchedulerFixture f = new SchedulerFixture(SchedulerSettings.defaults()
+                        .withAcquirersPerQueue(1)
                         .withAdmission(Admission.defaults().withPriorityLimits(limits)))
                 .withCluster("c1", "v6e");
         f.submit(inserted(row("m1", "mallory").priority(1000).build(), T, 1));
@@ -108,6 +109,7 @@ class TenancyTest {
     void item3_aPriorityChangeBeyondItsActorsRangeIsRefusedVisibly() {
         PriorityLimits limits = PriorityLimits.parse("*=-5..5");
         SchedulerFixture f = new SchedulerFixture(SchedulerSettings.defaults()
+                        .withAcquirersPerQueue(1)
                         .withAdmission(Admission.defaults().withPriorityLimits(limits)))
                 .withCluster("c1", "v6e");
         f.submit("a1", "alice").submit("a2", "alice");
@@ -130,6 +132,7 @@ class TenancyTest {
     @Test
     void item4_anActorAtItsCapHasItsNextSubmissionRefusedAndOthersAreNotTouched() {
         SchedulerFixture f = new SchedulerFixture(SchedulerSettings.defaults()
+                        .withAcquirersPerQueue(1)
                         .withAdmission(Admission.defaults().withLiveJobCaps(3, 100)))
                 .withCluster("c1", "v6e");
         for (int i = 0; i < 4; i++) {
@@ -153,8 +156,10 @@ class TenancyTest {
     @Test
     void aWaitingJobsMessageNamesOtherTenantsJobsOnlyWhenTheOperatorLetsIt() {
         for (WhoIsAhead shown : WhoIsAhead.values()) {
-            SchedulerFixture f =
-                    new SchedulerFixture(SchedulerSettings.defaults().withWhoIsAhead(shown)).withCluster("c1", "v6e");
+            SchedulerFixture f = new SchedulerFixture(SchedulerSettings.defaults()
+                            .withAcquirersPerQueue(1)
+                            .withWhoIsAhead(shown))
+                    .withCluster("c1", "v6e");
             f.submit("a1", "alice").submit("b1", "bob").submit("a2", "alice");
             String message = f.last("a2").message();
             assertThat(message).as(shown.name()).startsWith("队列位置 #3,前面有 2 个任务");
@@ -173,6 +178,7 @@ class TenancyTest {
     @Test
     void item4_manyActorsTogetherStopAtTheOverallCap() {
         SchedulerFixture f = new SchedulerFixture(SchedulerSettings.defaults()
+                        .withAcquirersPerQueue(1)
                         .withAdmission(Admission.defaults().withLiveJobCaps(10, 5)))
                 .withCluster("c1", "v6e");
         for (int i = 0; i < 6; i++) {

@@ -81,7 +81,7 @@ class ExecutorEventFuzzTest {
         driver = new TopologyTestDriver(
                 SchedulerTopology.build(
                         Duration.ofSeconds(1),
-                        SchedulerSettings.defaults(),
+                        SchedulerSettings.defaults().withAcquirersPerQueue(1),
                         new FalconMetrics(new SimpleMeterRegistry())),
                 props,
                 START);

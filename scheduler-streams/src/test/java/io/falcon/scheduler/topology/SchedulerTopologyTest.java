@@ -69,7 +69,9 @@ class SchedulerTopologyTest {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         driver = new TopologyTestDriver(
                 SchedulerTopology.build(
-                        Duration.ofSeconds(1), SchedulerSettings.defaults(), new FalconMetrics(registry)),
+                        Duration.ofSeconds(1),
+                        SchedulerSettings.defaults().withAcquirersPerQueue(1),
+                        new FalconMetrics(registry)),
                 props,
                 START);
         var keys = Serdes.String();
