@@ -46,7 +46,12 @@ class EndToEndIT {
                 DemoFleet.CLUSTERS,
                 java.util.Map.of(
                         io.falcon.events.config.SchedulerKeys.COMPONENT.name(),
-                        java.util.Map.of(io.falcon.events.config.SchedulerKeys.OBSERVATION_SLACK.key(), "3s"),
+                        java.util.Map.of(
+                                io.falcon.events.config.SchedulerKeys.OBSERVATION_SLACK.key(),
+                                "3s",
+                                // the priority order is asserted with the seed's one job acquiring per queue
+                                io.falcon.events.config.SchedulerKeys.ACQUIRERS_PER_QUEUE.key(),
+                                "1"),
                         io.falcon.events.config.ExecutorKeys.COMPONENT.name(),
                         java.util.Map.of(io.falcon.events.config.ExecutorKeys.HEARTBEAT_INTERVAL.key(), "1s")));
     }

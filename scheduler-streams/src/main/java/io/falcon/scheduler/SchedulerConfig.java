@@ -68,7 +68,8 @@ public record SchedulerConfig(
                                 values.getInt(SchedulerKeys.MAX_LIVE_JOBS_PER_ACTOR),
                                 values.getInt(SchedulerKeys.MAX_LIVE_JOBS)),
                         WhoIsAhead.of(values.get(SchedulerKeys.WHO_IS_AHEAD)),
-                        values.getInt(SchedulerKeys.ACQUIRERS_PER_QUEUE)));
+                        values.getInt(SchedulerKeys.ACQUIRERS_PER_QUEUE),
+                        values.get(SchedulerKeys.HISTORY_LINGER_MAX)));
     }
 
     /** Only the supply modes that linger: zero (the default) means the pool is deleted at once. */

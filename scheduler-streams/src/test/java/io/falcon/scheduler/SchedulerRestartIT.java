@@ -49,7 +49,10 @@ class SchedulerRestartIT {
                 "falcon.scheduler.state-dir",
                 stateDir.toString(),
                 "falcon.scheduler.session-timeout",
-                "6s");
+                "6s",
+                // the queue's order across a restart, with the seed's one job acquiring at a time
+                "falcon.scheduler.acquirers-per-queue",
+                "1");
 
         try (TopicProducer<String, SchedulerInput> input = TopicProducer.to(bootstrap, Topics.SCHEDULER_INPUT);
                 TopicProducer<String, ExecutorEvent> events = TopicProducer.to(bootstrap, Topics.EXECUTOR_EVENTS);

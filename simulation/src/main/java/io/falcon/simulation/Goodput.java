@@ -57,7 +57,11 @@ public final class Goodput {
     /** The two configurations the issue compares: the seed read literally, and Falcon's defaults. */
     static List<Config> configs() {
         return List.of(
-                new Config("seed-literal", s -> s.withIdleLinger(Map.of()).withAcquirersPerQueue(1)),
+                new Config(
+                        "seed-literal",
+                        s -> s.withIdleLinger(Map.of())
+                                .withHistoryLingerMax(Duration.ZERO)
+                                .withAcquirersPerQueue(1)),
                 new Config(
                         "defaults",
                         s -> s.withAcquirersPerQueue(

@@ -132,4 +132,23 @@ class GoodputTest {
         assertThat(Goodput.fillBound(trace, oneAtATime))
                 .isGreaterThan(Goodput.fillBound(trace, Timings.Gke.PUBLISHED).multipliedBy(10));
     }
+
+    @Test
+    void withTheDefaultsABurstOntoAnEmptyReservationFillsWithinOneAndAHalfTimesWhatGkeAllows() {
+        // simulated time: the same seed gives the same figure on any machine
+        Goodput.Trace trace = Goodput.burst(new Random(1));
+
+        Goodput.Row row = Goodput.measure(trace, Timings.Gke.PUBLISHED, Goodput.configs());
+
+        Goodput.Figures literal = row.byConfig().get("seed-literal");
+        Goodput.Figures defaults = row.byConfig().get("defaults");
+        assertThat(defaults.violations()).isEmpty();
+        assertThat(defaults.timeToFill())
+                .hasValueSatisfying(fill -> assertThat(fill)
+                        .isLessThanOrEqualTo(row.fillBound().multipliedBy(3).dividedBy(2)));
+        assertThat(literal.timeToFill())
+                .as("one creation after another never has all 16 at once")
+                .isEmpty();
+        assertThat(defaults.waitP50()).isLessThanOrEqualTo(literal.waitP50().dividedBy(2));
+    }
 }

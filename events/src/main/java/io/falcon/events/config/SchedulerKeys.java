@@ -99,6 +99,14 @@ public final class SchedulerKeys {
             "how many jobs of one (cluster, topology) queue acquire resources (a node pool) at once, started in pick"
                     + " order; 1 is the design's rule (one at a time); a queue opens no further slot while one of its"
                     + " jobs is short of reservation capacity (docs/architecture.md, Queues)");
+    public static final Setting<Duration> HISTORY_LINGER_MAX = withDefault(
+            "falcon.scheduler.idle-linger.from-queue-history",
+            SettingType.DURATION,
+            Duration.ofMinutes(15),
+            Validator.between(Duration.ZERO, Duration.ofHours(2)),
+            "at most how long an idle reservation pool no job takes lingers because its queue's recent arrivals say"
+                    + " the next job of its topology comes sooner than a new pool takes to create, and never while a"
+                    + " job on its cluster is short of reservation capacity (0s: never)");
     public static final Setting<Long> POSITION_UPDATES = withDefault(
             "falcon.scheduler.position-updates",
             SettingType.WHOLE,
@@ -220,6 +228,7 @@ public final class SchedulerKeys {
                     OBSERVATION_SLACK,
                     POSITION_UPDATES,
                     ACQUIRERS_PER_QUEUE,
+                    HISTORY_LINGER_MAX,
                     PRIORITY_AGING,
                     PRIORITY_LIMITS,
                     MAX_SPEC_BYTES,

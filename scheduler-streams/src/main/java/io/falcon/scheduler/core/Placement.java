@@ -174,6 +174,9 @@ final class Placement {
             state.store(queued, out);
             QueueKey key = queued.queue().orElseThrow();
             state.queue(key).add(state.entry(queued));
+            if (job.clusterId().isEmpty()) {
+                state.noteArrival(key, now); // a new job (or a parked one), not one moved between clusters
+            }
             out.queueChanged(key);
             return Optional.of(key);
         }

@@ -4,6 +4,7 @@ import io.falcon.events.cdc.ClusterRow;
 import io.falcon.events.decision.Decision;
 import io.falcon.events.executor.ExecutorCommand;
 import io.falcon.events.executor.ExecutorEvent;
+import io.falcon.events.executor.SupplyMode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -71,7 +72,7 @@ final class PoolLifecycle {
         slots.startNext(key, now, out);
         NodePool after = state.pools.get(idle.key());
         if (after != null && after.heldBy().isEmpty() && after.state() == NodePool.State.READY) {
-            Duration linger = state.settings.idleLinger(after.supplyMode());
+            Duration linger = lingerFor(after);
             if (linger.isZero() || linger.isNegative()) {
                 delete(after, now, out);
             } else {
@@ -81,12 +82,69 @@ final class PoolLifecycle {
         }
     }
 
+    /**
+     * How long an idle pool no job takes is kept: its supply mode's setting, or, for a reservation pool of a queue
+     * whose recent jobs came at most {@code idle-linger.from-queue-history} apart (median), as long as the next one
+     * is expected to take to come, and at least as long as a new pool of the queue takes (its history of holds), so
+     * that the next job of its topology finds it instead of waiting for a creation. A reservation pool never lingers
+     * while a job on its cluster is short of reservation capacity: another queue needs the chips now.
+     */
+    Duration lingerFor(NodePool pool) {
+        Duration set = state.settings.idleLinger(pool.supplyMode());
+        if (pool.supplyMode() != SupplyMode.RESERVATION) {
+            return set;
+        }
+        if (capacityWanted(pool.clusterId())) {
+            return Duration.ZERO;
+        }
+        Duration max = state.settings.historyLingerMax();
+        QueueKey key = new QueueKey(pool.clusterId(), pool.topology());
+        Optional<Duration> creation = Optional.ofNullable(
+                        state.histories.get(new HistoryKey(pool.clusterId(), pool.topology(), SupplyMode.RESERVATION)))
+                .flatMap(QueueHistory::acquire)
+                .map(spread -> Duration.ofMillis(Math.round(spread.mean())));
+        Optional<Duration> gap = state.typicalArrivalGap(key);
+        if (max.isZero() || creation.isEmpty() || gap.isEmpty() || gap.get().compareTo(max) > 0) {
+            return set;
+        }
+        Duration expected = gap.get().compareTo(creation.get()) > 0 ? gap.get() : creation.get();
+        Duration fromHistory = expected.compareTo(max) > 0 ? max : expected;
+        return fromHistory.compareTo(set) > 0 ? fromHistory : set;
+    }
+
+    /** A job on the cluster waits for reservation capacity (ClusterBusy). */
+    boolean capacityWanted(String clusterId) {
+        return state.queues.entrySet().stream()
+                .filter(e -> e.getKey().clusterId().equals(clusterId))
+                .flatMap(e -> e.getValue().slotHolders().stream())
+                .map(state.jobs::get)
+                .filter(java.util.Objects::nonNull)
+                .anyMatch(job -> job.phase() == Phase.PROVISIONING
+                        && job.provisioningStep()
+                                .filter(ProvisioningStep.RESERVATION_SHORT::equals)
+                                .isPresent());
+    }
+
+    /**
+     * A job on the cluster is short of reservation capacity: the idle reservation pools lingering there give their
+     * chips back now.
+     */
+    void releaseLingering(String clusterId, Instant now, Decisions out) {
+        state.pools.values().stream()
+                .filter(p -> p.clusterId().equals(clusterId)
+                        && p.state() == NodePool.State.READY
+                        && p.heldBy().isEmpty()
+                        && p.supplyMode() == SupplyMode.RESERVATION)
+                .toList()
+                .forEach(p -> delete(p, "idle, and a job on its cluster waits for reservation capacity", now, out));
+    }
+
     /** A deletion not yet confirmed is asked again; an idle pool whose linger is over is deleted. */
     void onTimer(NodePool pool, Instant now, Decisions out) {
         if (pool.state() == NodePool.State.DELETING) {
             delete(pool, now, out);
         } else if (pool.state() == NodePool.State.READY && pool.heldBy().isEmpty()) {
-            Instant until = pool.since().orElse(Instant.EPOCH).plus(state.settings.idleLinger(pool.supplyMode()));
+            Instant until = pool.since().orElse(Instant.EPOCH).plus(lingerFor(pool));
             if (!until.isAfter(now) || !state.clusterActive(pool.clusterId())) {
                 delete(pool, now, out);
             } else {

@@ -210,6 +210,7 @@ final class Provisioning {
                     String message = Messages.clusterBusy(shortage.remainingSlices(), shortage.neededSlices());
                     ScheduledJob busy = job.inProvisioningStep(ProvisioningStep.RESERVATION_SHORT)
                             .withWakeAt(Optional.of(now.plus(state.settings.reservationRetry())));
+                    pools.releaseLingering(shortage.clusterId(), now, out);
                     if (message.equals(job.message())) {
                         state.store(busy, out);
                     } else {

@@ -49,6 +49,8 @@ import java.util.Map;
  * @param whoIsAhead what a waiting job's Message says of the jobs ahead of it
  * @param acquirersPerQueue how many jobs of one (cluster, topology) queue acquire resources at once (1: the seed's
  *     rule, one at a time); a queue opens no further slot while one of its jobs is short of reservation capacity
+ * @param historyLingerMax how long at most an idle reservation pool lingers because its queue's recent arrivals say
+ *     the next job of its topology comes sooner than a new pool takes (zero: never)
  */
 public record SchedulerSettings(
         Duration reservationRetry,
@@ -73,7 +75,8 @@ public record SchedulerSettings(
         String installation,
         Admission admission,
         WhoIsAhead whoIsAhead,
-        int acquirersPerQueue) {
+        int acquirersPerQueue,
+        Duration historyLingerMax) {
 
     public SchedulerSettings {
         idleLinger = Map.copyOf(idleLinger);
@@ -104,7 +107,8 @@ public record SchedulerSettings(
                 io.falcon.events.config.SharedKeys.INSTALLATION.defaultValue(),
                 Admission.defaults(),
                 WhoIsAhead.of(SchedulerKeys.WHO_IS_AHEAD.defaultValue()),
-                Math.toIntExact(SchedulerKeys.ACQUIRERS_PER_QUEUE.defaultValue()));
+                Math.toIntExact(SchedulerKeys.ACQUIRERS_PER_QUEUE.defaultValue()),
+                SchedulerKeys.HISTORY_LINGER_MAX.defaultValue());
     }
 
     /** How long an idle pool of this supply mode is kept (zero: deleted at once). */
@@ -145,7 +149,8 @@ public record SchedulerSettings(
                 installation,
                 newAdmission,
                 whoIsAhead,
-                acquirersPerQueue);
+                acquirersPerQueue,
+                historyLingerMax);
     }
 
     public SchedulerSettings withWhoIsAhead(WhoIsAhead shown) {
@@ -172,7 +177,8 @@ public record SchedulerSettings(
                 installation,
                 admission,
                 shown,
-                acquirersPerQueue);
+                acquirersPerQueue,
+                historyLingerMax);
     }
 
     /** The same settings with this many jobs of a queue acquiring at once. */
@@ -200,7 +206,37 @@ public record SchedulerSettings(
                 installation,
                 admission,
                 whoIsAhead,
-                n);
+                n,
+                historyLingerMax);
+    }
+
+    /** The same settings with another bound on the linger the queue's history decides. */
+    public SchedulerSettings withHistoryLingerMax(Duration max) {
+        return new SchedulerSettings(
+                reservationRetry,
+                provisioningRetry,
+                provisioningBackstop,
+                dispatchRetry,
+                submitDeadline,
+                dispatchDeadline,
+                defaultExecutionTimeout,
+                abortRetry,
+                cleanupRetry,
+                orphanGrace,
+                positionUpdates,
+                terminalRetention,
+                idleLinger,
+                priorityAging,
+                estimateTolerance,
+                messageZone,
+                moveGain,
+                moveInterval,
+                observationSlack,
+                installation,
+                admission,
+                whoIsAhead,
+                acquirersPerQueue,
+                max);
     }
 
     public SchedulerSettings withPositionUpdates(int n) {
@@ -227,7 +263,8 @@ public record SchedulerSettings(
                 installation,
                 admission,
                 whoIsAhead,
-                acquirersPerQueue);
+                acquirersPerQueue,
+                historyLingerMax);
     }
 
     public SchedulerSettings withIdleLinger(Map<SupplyMode, Duration> linger) {
@@ -254,7 +291,8 @@ public record SchedulerSettings(
                 installation,
                 admission,
                 whoIsAhead,
-                acquirersPerQueue);
+                acquirersPerQueue,
+                historyLingerMax);
     }
 
     public SchedulerSettings withPriorityAging(Duration aging) {
@@ -281,7 +319,8 @@ public record SchedulerSettings(
                 installation,
                 admission,
                 whoIsAhead,
-                acquirersPerQueue);
+                acquirersPerQueue,
+                historyLingerMax);
     }
 
     public SchedulerSettings withTerminalRetention(Duration retention) {
@@ -308,6 +347,7 @@ public record SchedulerSettings(
                 installation,
                 admission,
                 whoIsAhead,
-                acquirersPerQueue);
+                acquirersPerQueue,
+                historyLingerMax);
     }
 }

@@ -52,6 +52,41 @@ final class SchedulerState {
     final Map<JobDeletion.Key, JobDeletion> deletions = new HashMap<>();
     /** What each queue and supply mode did before: the start-time estimates' history (changelogged). */
     final Map<HistoryKey, QueueHistory> histories = new HashMap<>();
+
+    /**
+     * When the last jobs entered each queue (placed there, not moved), newest last, at most {@link #ARRIVALS_KEPT}
+     * per queue. Kept in memory only: what it decides is how long an idle pool lingers (PoolLifecycle), and after a
+     * restart a pool simply lingers no longer than the settings say until the queue has arrivals again.
+     */
+    private final Map<QueueKey, java.util.ArrayDeque<Instant>> arrivals = new HashMap<>();
+
+    static final int ARRIVALS_KEPT = 16;
+
+    void noteArrival(QueueKey key, Instant at) {
+        java.util.ArrayDeque<Instant> kept = arrivals.computeIfAbsent(key, k -> new java.util.ArrayDeque<>());
+        kept.addLast(at);
+        while (kept.size() > ARRIVALS_KEPT) {
+            kept.removeFirst();
+        }
+    }
+
+    /** The median time between the queue's recent arrivals; empty with fewer than 4 of them. */
+    Optional<java.time.Duration> typicalArrivalGap(QueueKey key) {
+        java.util.ArrayDeque<Instant> kept = arrivals.get(key);
+        if (kept == null || kept.size() < 4) {
+            return Optional.empty();
+        }
+        java.util.List<Long> gaps = new java.util.ArrayList<>();
+        Instant previous = null;
+        for (Instant at : kept) {
+            if (previous != null) {
+                gaps.add(Math.max(0, java.time.Duration.between(previous, at).toMillis()));
+            }
+            previous = at;
+        }
+        java.util.Collections.sort(gaps);
+        return Optional.of(java.time.Duration.ofMillis(gaps.get(gaps.size() / 2)));
+    }
     /** Which clusters keep refusing work, from the executor's outcomes: cluster choice avoids them (not persisted). */
     final ClusterHealth health;
     /** How far the executor has reported each cluster: deadlines wait for it (not persisted). */

@@ -10,9 +10,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * When a waiting job should start, from what its queue did before ({@link QueueHistory}). A queue hands its slot on
- * when the holder's pods run, so the k-th waiting job starts after what remains of the holder's hold, the holds of
- * the k - 1 jobs ahead of it, and its own: a sum of independent durations, whose means and variances add. The
+ * When a waiting job should start, from what its queue did before ({@link QueueHistory}). A queue hands a slot on
+ * when its holder's pods run, so each waiting job, in pick order, takes the slot that frees soonest and starts after
+ * what remains there and its own hold ({@link SlotChain}; with one slot, the holder's remaining hold, the holds of
+ * the k - 1 jobs ahead and its own): a sum of independent durations, whose means and variances add. The
  * interval is the mean plus or minus {@link #Z} standard deviations of that sum (the share of actual starts inside
  * it is measured by bench's StartEstimateAccuracy, docs/performance.md). Run times enter only when the holder is
  * short of reservation capacity (ClusterBusy): it waits for a reservation job running on its cluster to end. No
