@@ -35,6 +35,7 @@ public final class FleetSim implements AutoCloseable {
     private final ResourcePolicyStore policies;
     private final GkeFleet gke;
     private final Map<ClusterRef, EdgeKubernetes> edges;
+    private ApiLatency latency = new ApiLatency();
     private final Map<ClusterRef, NodePoolKnobs> knobs;
     private final GkeServer gkeServer;
     private final ComputeRestServer computeServer;
@@ -81,6 +82,7 @@ public final class FleetSim implements AutoCloseable {
             ResourcePolicyStore policies = new ResourcePolicyStore(config.clock());
             GkeFleet gke = new GkeFleet(config.clock(), reservations, policies, record, milestones);
             started.add(gke);
+            ApiLatency latency = new ApiLatency();
             Map<ClusterRef, EdgeKubernetes> edges = new LinkedHashMap<>();
             Map<ClusterRef, NodePoolKnobs> knobs = new LinkedHashMap<>();
             Map<ClusterRef, EndpointProxy> endpoints = new LinkedHashMap<>();
@@ -98,7 +100,8 @@ public final class FleetSim implements AutoCloseable {
                         record,
                         milestones,
                         calls,
-                        gke.pendingPods(ref));
+                        gke.pendingPods(ref),
+                        latency);
                 started.add(edge);
                 EndpointProxy endpoint = EndpointProxy.to(edge.port());
                 started.add(endpoint);
@@ -118,16 +121,17 @@ public final class FleetSim implements AutoCloseable {
                             r.inUseCount());
                 }
             }
-            GkeServer gkeServer = new GkeServer(gke, config.gkePort(), calls);
+            GkeServer gkeServer = new GkeServer(gke, config.gkePort(), calls, latency);
             started.add(gkeServer);
             ComputeRestServer computeServer =
-                    new ComputeRestServer(reservations, policies, config.computePort(), calls);
+                    new ComputeRestServer(reservations, policies, config.computePort(), calls, latency);
             started.add(computeServer);
             FleetSim sim = new FleetSim(
                     reservations, policies, gke, edges, knobs, gkeServer, computeServer, record, milestones, calls);
             sim.endpoints.putAll(endpoints);
             sim.tpuTypes.putAll(tpuTypes);
             sim.config = config;
+            sim.latency = latency;
             return sim;
         } catch (IOException | RuntimeException e) {
             for (AutoCloseable c : started) {
@@ -196,7 +200,15 @@ public final class FleetSim implements AutoCloseable {
             throw new IllegalStateException("cluster " + ref.path() + " exists, or never did");
         }
         EdgeKubernetes edge = EdgeKubernetes.start(
-                ref.name(), 0, config.clock(), config.simulatorTick(), record, milestones, calls, gke.pendingPods(ref));
+                ref.name(),
+                0,
+                config.clock(),
+                config.simulatorTick(),
+                record,
+                milestones,
+                calls,
+                gke.pendingPods(ref),
+                latency);
         EndpointProxy endpoint = EndpointProxy.to(edge.port());
         gke.addCluster(ref, tpuTypes.get(ref), endpoint.url(), fakeCaCertificate(), knobs.get(ref), edge.nodes());
         edges.put(ref, edge);
@@ -231,6 +243,11 @@ public final class FleetSim implements AutoCloseable {
     /** The sim's own fabric8 client for a cluster (JDK http client); do not close it. */
     public KubernetesClient kubernetesClient(String project, String location, String cluster) {
         return edge(project, location, cluster).client();
+    }
+
+    /** How long its APIs take to answer (zero unless a harness sets it). */
+    public ApiLatency apiLatency() {
+        return latency;
     }
 
     /** Every node-pool and Kubernetes Job create and delete served so far, with its outcome. */

@@ -29,8 +29,13 @@ public final class E2eMain {
     /** Distinguishes this run's job ids from an earlier run's on the same data dir. */
     static final String RUN = Long.toString(System.currentTimeMillis() / 1000 % 2_000_000_000L, 36);
 
-    static final List<Stage> STAGES =
-            List.of(new BurstStage(), new SteadyStage(), new HandoffStage(), new ReuseStage(), new PollingStage());
+    static final List<Stage> STAGES = List.of(
+            new BurstStage(),
+            new SteadyStage(),
+            new HandoffStage(),
+            new ReuseStage(),
+            new PollingStage(),
+            new ThroughputStage());
 
     private E2eMain() {}
 

@@ -27,12 +27,17 @@ record E2eOptions(
         Duration poolDelay,
         Duration rowPoll,
         Optional<Path> dataDir,
-        Map<String, Map<String, String>> settings) {
+        Map<String, Map<String, String>> settings,
+        int throughputJobs,
+        int throughputClusters,
+        Duration gkeLatency,
+        Duration k8sLatency) {
 
     static final String USAGE = "bench/e2e [--stages a,b,b2,c,d] [--burst-jobs 10000] [--burst-batch 500]"
             + " [--burst-spread 1s] [--rate 50] [--steady-for 20s] [--steady-run-seconds 1] [--steady-clusters 12]"
             + " [--handoff-jobs 500] [--reuse-jobs 200] [--reuse-run-seconds 1] [--poll-every 5s] [--sim-tick 20ms]"
-            + " [--pool-delay 0ms] [--row-poll 5ms] [--data-dir DIR] [--set COMPONENT:KEY=VALUE ...]";
+            + " [--pool-delay 0ms] [--row-poll 5ms] [--throughput-jobs 200] [--throughput-clusters 8]"
+            + " [--gke-latency 300ms] [--k8s-latency 50ms] [--data-dir DIR] [--set COMPONENT:KEY=VALUE ...]";
 
     static E2eOptions parse(String[] args) {
         Map<String, String> o = new LinkedHashMap<>();
@@ -75,6 +80,10 @@ record E2eOptions(
                 "sim-tick",
                 "pool-delay",
                 "row-poll",
+                "throughput-jobs",
+                "throughput-clusters",
+                "gke-latency",
+                "k8s-latency",
                 "data-dir");
         for (String k : o.keySet()) {
             if (!known.contains(k)) {
@@ -98,7 +107,11 @@ record E2eOptions(
                 duration(o.getOrDefault("pool-delay", "0ms")),
                 duration(o.getOrDefault("row-poll", "5ms")),
                 Optional.ofNullable(o.get("data-dir")).map(Path::of),
-                settings);
+                settings,
+                Integer.parseInt(o.getOrDefault("throughput-jobs", "200")),
+                Integer.parseInt(o.getOrDefault("throughput-clusters", "8")),
+                duration(o.getOrDefault("gke-latency", "300ms")),
+                duration(o.getOrDefault("k8s-latency", "50ms")));
     }
 
     /** 500ms, 5s, 2m or ISO-8601. */

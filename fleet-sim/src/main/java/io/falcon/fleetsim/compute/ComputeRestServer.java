@@ -62,6 +62,7 @@ public final class ComputeRestServer implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicLong operationIds = new java.util.concurrent.atomic.AtomicLong();
     private final ObjectMapper json = new ObjectMapper();
     private final HttpServer server;
+    private final io.falcon.fleetsim.ApiLatency latency;
     private final ExecutorService executor;
     private final ApiCalls calls;
 
@@ -81,11 +82,23 @@ public final class ComputeRestServer implements AutoCloseable {
     /** Serving reservations and the workload policies in policies, noting every request it serves in calls. */
     public ComputeRestServer(ReservationStore store, ResourcePolicyStore policies, int port, ApiCalls calls)
             throws IOException {
+        this(store, policies, port, calls, new io.falcon.fleetsim.ApiLatency());
+    }
+
+    /** As above, each request answered only after the Compute latency. */
+    public ComputeRestServer(
+            ReservationStore store,
+            ResourcePolicyStore policies,
+            int port,
+            ApiCalls calls,
+            io.falcon.fleetsim.ApiLatency latency)
+            throws IOException {
+        this.latency = latency;
         this.store = store;
         this.policies = policies;
         this.calls = calls;
         this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
-        this.executor = Executors.newFixedThreadPool(4, r -> {
+        this.executor = Executors.newFixedThreadPool(32, r -> {
             Thread t = new Thread(r, "fleet-sim-compute");
             t.setDaemon(true);
             return t;
@@ -106,6 +119,7 @@ public final class ComputeRestServer implements AutoCloseable {
     }
 
     private void handle(HttpExchange exchange) throws IOException {
+        io.falcon.fleetsim.ApiLatency.pause(latency.compute());
         try (exchange) {
             String path = exchange.getRequestURI().getPath();
             calls.add(

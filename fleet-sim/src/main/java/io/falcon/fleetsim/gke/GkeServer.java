@@ -31,13 +31,26 @@ public final class GkeServer implements AutoCloseable {
 
     /** As above, noting every call it serves (full gRPC method name) in calls. */
     public GkeServer(GkeFleet fleet, int port, ApiCalls calls) throws IOException {
+        this(fleet, port, calls, new io.falcon.fleetsim.ApiLatency());
+    }
+
+    /** As above, each call answered only after the GKE latency (on the server's call executor, a cached pool). */
+    public GkeServer(GkeFleet fleet, int port, ApiCalls calls, io.falcon.fleetsim.ApiLatency latency)
+            throws IOException {
         ServerInterceptor noteCall = new ServerInterceptor() {
             @Override
             public <Q, A> ServerCall.Listener<Q> interceptCall(
                     ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
                 calls.add(
                         ApiCalls.Api.GKE, call.getMethodDescriptor().getFullMethodName(), "", headers.get(USER_AGENT));
-                return next.startCall(call, headers);
+                ServerCall.Listener<Q> listener = next.startCall(call, headers);
+                return new io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener<Q>(listener) {
+                    @Override
+                    public void onHalfClose() {
+                        io.falcon.fleetsim.ApiLatency.pause(latency.gke());
+                        super.onHalfClose();
+                    }
+                };
             }
         };
         this.server = NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), port))

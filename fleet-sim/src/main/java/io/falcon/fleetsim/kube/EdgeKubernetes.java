@@ -66,6 +66,7 @@ public final class EdgeKubernetes implements AutoCloseable {
         private final FleetMilestones milestones;
         private final Clock clock;
         private final ApiCalls calls;
+        private final io.falcon.fleetsim.ApiLatency latency;
 
         KnobbedDispatcher(
                 ApiKnobs knobs,
@@ -73,7 +74,9 @@ public final class EdgeKubernetes implements AutoCloseable {
                 FleetRecord record,
                 FleetMilestones milestones,
                 Clock clock,
-                ApiCalls calls) {
+                ApiCalls calls,
+                io.falcon.fleetsim.ApiLatency latency) {
+            this.latency = latency;
             this.knobs = knobs;
             this.cluster = cluster;
             this.record = record;
@@ -86,7 +89,12 @@ public final class EdgeKubernetes implements AutoCloseable {
         @Override
         public MockResponse dispatch(RecordedRequest request) {
             calls.addKubernetes(request.getMethod(), request.getPath(), request.getHeader("User-Agent"));
-            return super.dispatch(request);
+            MockResponse response = super.dispatch(request);
+            java.time.Duration delay = latency.kubernetes();
+            if (!delay.isZero() && !request.getPath().contains("watch=true")) {
+                response.setBodyDelay(delay); // answered later, without holding the server's event loop
+            }
+            return response;
         }
 
         @Override
@@ -235,7 +243,16 @@ public final class EdgeKubernetes implements AutoCloseable {
             FleetRecord record,
             FleetMilestones milestones,
             ApiCalls calls) {
-        return start(cluster, port, clock, tick, record, milestones, calls, PendingPods.NONE);
+        return start(
+                cluster,
+                port,
+                clock,
+                tick,
+                record,
+                milestones,
+                calls,
+                PendingPods.NONE,
+                new io.falcon.fleetsim.ApiLatency());
     }
 
     /** As above, reporting the pods the Job simulator cannot place to {@code pending} (GKE's cluster autoscaler). */
@@ -247,13 +264,14 @@ public final class EdgeKubernetes implements AutoCloseable {
             FleetRecord record,
             FleetMilestones milestones,
             ApiCalls calls,
-            PendingPods pending) {
+            PendingPods pending,
+            io.falcon.fleetsim.ApiLatency latency) {
         ApiKnobs knobs = new ApiKnobs();
         KubernetesMockServer server = new KubernetesMockServer(
                 new Context(),
                 new MockWebServer(),
                 new HashMap<>(),
-                new KnobbedDispatcher(knobs, cluster, record, milestones, clock, calls),
+                new KnobbedDispatcher(knobs, cluster, record, milestones, clock, calls, latency),
                 false);
         server.init(InetAddress.getLoopbackAddress(), port);
         String url = "http://127.0.0.1:" + server.getPort();
