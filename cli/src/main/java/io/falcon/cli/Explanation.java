@@ -79,7 +79,12 @@ public record Explanation(
         // 2. Why: the ledger's story, else the row's message.
         List<String> why = new ArrayList<>();
         for (Decision d : decisions) {
-            why.add(d.meta().occurredAt() + "  " + d.kind() + "  " + d.summary());
+            // the ledger names clusters by id; the name beside it, where the clusters table has one
+            String named = d.clusterId()
+                    .filter(c -> !JobBoard.clusterLabel(c, clusterNames).equals(c))
+                    .map(c -> "  [" + JobBoard.clusterLabel(c, clusterNames) + "]")
+                    .orElse("");
+            why.add(d.meta().occurredAt() + "  " + d.kind() + "  " + d.summary() + named);
         }
         if (why.isEmpty() && !message.isEmpty()) {
             why.add(message);

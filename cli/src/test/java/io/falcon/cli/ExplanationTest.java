@@ -113,6 +113,22 @@ class ExplanationTest {
                 Optional.empty(),
                 names);
         assertThat(busy.unblock()).singleElement().asString().contains("the reservation of cluster c1 (edge-us-east)");
+
+        Decision placed = new Decision(
+                Meta.of("scheduler-streams", AT),
+                "j1",
+                "v5p",
+                Decision.Kind.CLUSTER_CHOSEN,
+                "placed on cluster c1, queue c1/2x2x1: shortest queue",
+                Optional.of("c1"),
+                Optional.of("2x2x1"),
+                Optional.empty(),
+                Optional.empty(),
+                List.of(),
+                Optional.empty());
+        Explanation story = Explanation.of(
+                row("Pending", "Waiting", "队列位置 #1,前面有 0 个任务", "c1"), List.of(placed), Optional.empty(), names);
+        assertThat(story.why()).singleElement().asString().endsWith("shortest queue  [c1 (edge-us-east)]");
     }
 
     @Test
