@@ -188,6 +188,36 @@ class JobLifecycleSimulatorTest {
     }
 
     @Test
+    void aFinalStatusWhoseWriteFailedIsWrittenAgainAtTheNextReconcile() {
+        k8s.resource(job(
+                        "write-fails",
+                        POOL,
+                        1,
+                        "us-docker.pkg.dev/falcon/train:1",
+                        Map.of("FALCON_SIM_DURATION_SECONDS", "0.5"),
+                        true))
+                .create();
+        Await.valueMatching(
+                "write-fails active",
+                WAIT,
+                () -> k8s.batch()
+                        .v1()
+                        .jobs()
+                        .inNamespace(NS)
+                        .withName("write-fails")
+                        .get(),
+                j -> j != null
+                        && j.getStatus() != null
+                        && Integer.valueOf(1).equals(j.getStatus().getActive()));
+        // the controller's next status writes fail (the completion's among them): it must write it again
+        sim.kubernetesKnobs(PROJECT, LOCATION, CLUSTER).failNextJobStatusWrites(3);
+
+        Job done = awaitCondition("write-fails", "Complete");
+
+        assertThat(done.getStatus().getSucceeded()).isEqualTo(1);
+    }
+
+    @Test
     void nonZeroExitCodeFailsTheJob() {
         k8s.resource(job(
                         "exit3",

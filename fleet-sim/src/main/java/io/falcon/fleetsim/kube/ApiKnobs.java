@@ -14,6 +14,22 @@ public final class ApiKnobs {
 
     private final AtomicReference<Rejection> jobCreates = new AtomicReference<>();
     private volatile java.time.Duration podExitTime = java.time.Duration.ZERO;
+    private final java.util.concurrent.atomic.AtomicInteger jobStatusWriteFailures =
+            new java.util.concurrent.atomic.AtomicInteger();
+
+    /**
+     * The next {@code n} writes of a Job's status by the simulated Job controller fail (an API server that did not
+     * answer in time); like the real controller, it writes the status again at its next reconcile.
+     */
+    public ApiKnobs failNextJobStatusWrites(int n) {
+        jobStatusWriteFailures.set(Math.max(0, n));
+        return this;
+    }
+
+    /** Whether this status write is to fail (counting it). */
+    boolean takeJobStatusWriteFailure() {
+        return jobStatusWriteFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+    }
 
     /**
      * How long a running pod's workload takes to exit after SIGTERM when the pod is deleted (by the Job's deletion's

@@ -201,6 +201,7 @@ public final class EdgeKubernetes implements AutoCloseable {
         this.client = client;
         this.nodes = new SimulatedNodes(client, clock);
         this.jobs = new JobLifecycleSimulator(cluster, client, clock, tick, milestones, pending);
+        this.jobs.knobs(knobs);
         jobs.podExitTime(knobs::podExitTime);
         this.housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "fleet-sim-k8s-housekeeping-" + cluster);

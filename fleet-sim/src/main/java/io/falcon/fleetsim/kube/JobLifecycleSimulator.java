@@ -79,6 +79,13 @@ public final class JobLifecycleSimulator implements AutoCloseable {
     }
 
     /** As above, reporting the pods it cannot place after each tick to {@code pending} (the cluster autoscaler). */
+    /** The cluster's API knobs that reach the controller (a status write that fails). */
+    private volatile ApiKnobs knobs = new ApiKnobs();
+
+    void knobs(ApiKnobs knobs) {
+        this.knobs = knobs;
+    }
+
     public JobLifecycleSimulator(
             String cluster,
             KubernetesClient client,
@@ -352,7 +359,14 @@ public final class JobLifecycleSimulator implements AutoCloseable {
     }
 
     private void reconcile(SimulatedJob job) {
-        if (job.finished() || job.suspended()) {
+        if (job.finished()) {
+            // A final status whose write failed is written again, as the controller retries at its next reconcile
+            // (it was left active for good: chaos run seed 20261205 had a Job whose pod succeeded stay active).
+            writeJobStatus(job);
+            announce(job, FleetMilestones.Type.K8S_JOB_FINISHED);
+            return;
+        }
+        if (job.suspended()) {
             return;
         }
         Instant now = clock.instant();
@@ -681,6 +695,10 @@ public final class JobLifecycleSimulator implements AutoCloseable {
         JobStatus status = jobStatus(job);
         if (status.equals(job.lastWritten)) {
             return;
+        }
+        if (knobs.takeJobStatusWriteFailure()) {
+            throw new KubernetesClientException(
+                    "the server was unable to return a response in the time allotted", 504, null);
         }
         try {
             client.batch()
