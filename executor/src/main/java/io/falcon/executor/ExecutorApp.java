@@ -75,7 +75,8 @@ public final class ExecutorApp implements AutoCloseable {
     public ExecutorApp(ExecutorConfig config, Clock clock, FalconMetrics metrics) {
         this.config = config;
         this.clock = clock;
-        this.scheduler = Executors.newScheduledThreadPool(2, daemonThreads("falcon-executor-tracker"));
+        this.scheduler =
+                Executors.newScheduledThreadPool(config.trackerThreads(), daemonThreads("falcon-executor-tracker"));
         this.gke = GoogleClients.clusterManager(config);
         this.producer = new KafkaProducer<>(producerProps(config));
         this.sink = new KafkaEventSink(producer, clock);
@@ -124,7 +125,8 @@ public final class ExecutorApp implements AutoCloseable {
                             clock,
                             config.producerName())
                     .onDeadLetter(metrics::deadLetter)
-                    .onRevoked(dispatcher::revoked));
+                    .onRevoked(dispatcher::revoked)
+                    .lanes(config.commandLanes()));
         }
         this.knownClusters = new KnownClusters(edgeClients);
         this.isolation = new IsolationActuator(config.kafka(), config.groupId() + "-isolation", knownClusters, clock);

@@ -36,7 +36,9 @@ public record ExecutorConfig(
         Duration logCopyInterval,
         Duration heartbeatInterval,
         String installation,
-        io.falcon.executor.k8s.JobRenderer.Identity jobIdentity) {
+        io.falcon.executor.k8s.JobRenderer.Identity jobIdentity,
+        int commandLanes,
+        int trackerThreads) {
 
     /** How the executor authenticates to GKE, Compute and the edge Kubernetes APIs. */
     public enum Credentials {
@@ -116,7 +118,9 @@ public record ExecutorConfig(
                 values.get(ExecutorKeys.LOG_COPY_INTERVAL),
                 values.get(ExecutorKeys.HEARTBEAT_INTERVAL),
                 values.get(SharedKeys.INSTALLATION),
-                io.falcon.executor.k8s.JobRenderer.Identity.of(values.get(ExecutorKeys.JOB_IDENTITY)));
+                io.falcon.executor.k8s.JobRenderer.Identity.of(values.get(ExecutorKeys.JOB_IDENTITY)),
+                values.getInt(ExecutorKeys.COMMAND_LANES),
+                values.getInt(ExecutorKeys.TRACKER_THREADS));
     }
 
     /** The settings for the fleet simulator: no credentials, plaintext gRPC, short timers. */

@@ -123,7 +123,14 @@ final class SimExecutor {
         this.events = new Events("executor", clock);
         this.lossRnd = lossRnd;
         this.goneLossRnd = goneLossRnd;
+        this.laneRnd = new Random(goneLossRnd.nextLong() ^ 0x1A4E5L);
     }
+
+    /**
+     * The order in which the lanes of a segment happen to run (CommandConsumer carries them out at once on its lane
+     * threads): a random merge that keeps each lane's order, on a stream of its own.
+     */
+    private final Random laneRnd;
 
     boolean up() {
         return up;
@@ -258,22 +265,27 @@ final class SimExecutor {
         buffer = new ArrayList<>();
         List<Optional<ExecutorCommand>> commands =
                 batch.stream().map(Optional::of).toList();
+        List<Integer> segment = new ArrayList<>();
         for (CommandBatch.Step step : CommandBatch.plan(commands)) {
             if (step instanceof CommandBatch.Run run) {
-                handle(batch.get(run.index()));
-                if (faults.get().crashBeforeCommit() > 0
-                        && rnd.nextDouble() < faults.get().crashBeforeCommit()) {
-                    // Died after carrying out a command and before the commit: its events may or may not have
-                    // gone out, and the batch's rest from the last commit is redelivered.
-                    List<ExecutorEvent> done = buffer;
-                    buffer = null;
-                    if (rnd.nextBoolean()) {
-                        done.forEach(this::publish);
-                    }
-                    crash(Duration.ofSeconds(1 + rnd.nextInt(60)));
-                    return;
-                }
+                segment.add(run.index());
             } else if (step instanceof CommandBatch.Commit commit) {
+                for (int index : interleaved(CommandBatch.lanes(segment, commands))) {
+                    handle(batch.get(index));
+                    if (faults.get().crashBeforeCommit() > 0
+                            && rnd.nextDouble() < faults.get().crashBeforeCommit()) {
+                        // Died after carrying out a command and before the commit: its events may or may not have
+                        // gone out, and the batch's rest from the last commit is redelivered.
+                        List<ExecutorEvent> done = buffer;
+                        buffer = null;
+                        if (rnd.nextBoolean()) {
+                            done.forEach(this::publish);
+                        }
+                        crash(Duration.ofSeconds(1 + rnd.nextInt(60)));
+                        return;
+                    }
+                }
+                segment.clear();
                 buffer.forEach(this::publish);
                 buffer = new ArrayList<>();
                 position = start + commit.through() + 1;
@@ -283,6 +295,21 @@ final class SimExecutor {
         buffer = null;
         busy = false;
         wake();
+    }
+
+    /** One order the lanes may run in at once: each step takes the next command of a lane drawn at random. */
+    private List<Integer> interleaved(List<List<Integer>> lanes) {
+        List<java.util.ArrayDeque<Integer>> left = new ArrayList<>();
+        lanes.forEach(lane -> left.add(new java.util.ArrayDeque<>(lane)));
+        List<Integer> order = new ArrayList<>();
+        while (!left.isEmpty()) {
+            int pick = laneRnd.nextInt(left.size());
+            order.add(left.get(pick).removeFirst());
+            if (left.get(pick).isEmpty()) {
+                left.remove(pick);
+            }
+        }
+        return order;
     }
 
     private void handle(ExecutorCommand command) {

@@ -113,6 +113,21 @@ public final class ExecutorKeys {
             "command loops, each its own consumer of falcon.executor.commands in the executor's group: a command"
                     + " partition (the commands of a cluster, in order) is carried out by one loop, so up to as many"
                     + " partitions as loops progress at once; each loop still commits every command before the next");
+    public static final Setting<Long> COMMAND_LANES = withDefault(
+            "falcon.executor.command-lanes",
+            SettingType.WHOLE,
+            16L,
+            Validator.between(1, 256),
+            "commands of one poll carried out at once by a command loop: commands of different node pools, Kubernetes"
+                    + " Jobs and tasks run side by side, one resource's stay in order, and the loop commits them only"
+                    + " once all are done (1: one after another)");
+    public static final Setting<Long> TRACKER_THREADS = withDefault(
+            "falcon.executor.tracker-threads",
+            SettingType.WHOLE,
+            8L,
+            Validator.between(1, 256),
+            "threads that step node-pool creations and deletions in flight and report Jobs again; each step may wait"
+                    + " on a GKE call, so at real latencies they bound how many pools progress at once");
     public static final Setting<Long> DELETE_FAILURES_REPORTED = withDefault(
             "falcon.executor.node-pool.delete-failures-reported",
             SettingType.WHOLE,
@@ -157,6 +172,8 @@ public final class ExecutorKeys {
                     WATCH_CLUSTER_REGISTRY,
                     VISIBILITY_GRACE,
                     INVENTORY_INTERVAL,
+                    COMMAND_LANES,
+                    TRACKER_THREADS,
                     HEARTBEAT_INTERVAL,
                     MAX_BACKOFF,
                     DELETE_FAILURES_REPORTED,

@@ -88,6 +88,63 @@ public final class CommandBatch {
         return steps;
     }
 
+    /**
+     * The runs of one segment of the plan (the runs between two commits), in lanes that may be carried out at once:
+     * commands that share a resource (a node pool, a Kubernetes Job, the task they are for) are in one lane, in
+     * their offset order, so one resource's commands stay in order; commands of different resources, which are
+     * independent, go to different lanes. A record that could not be decoded is a lane of its own.
+     */
+    public static List<List<Integer>> lanes(List<Integer> runs, List<Optional<ExecutorCommand>> commands) {
+        // union-find over the runs, joined through the resources they touch
+        int[] parent = new int[runs.size()];
+        for (int i = 0; i < parent.length; i++) {
+            parent[i] = i;
+        }
+        Map<String, Integer> firstToucher = new HashMap<>();
+        for (int i = 0; i < runs.size(); i++) {
+            Optional<ExecutorCommand> command = commands.get(runs.get(i));
+            if (command.isEmpty()) {
+                continue;
+            }
+            for (String resource : resources(command.get())) {
+                Integer other = firstToucher.putIfAbsent(resource, i);
+                if (other != null) {
+                    parent[find(parent, i)] = find(parent, other);
+                }
+            }
+        }
+        Map<Integer, List<Integer>> byRoot = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < runs.size(); i++) {
+            byRoot.computeIfAbsent(find(parent, i), r -> new ArrayList<>()).add(runs.get(i));
+        }
+        return List.copyOf(byRoot.values());
+    }
+
+    private static int find(int[] parent, int i) {
+        while (parent[i] != i) {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        return i;
+    }
+
+    /** Everything a command names that another command may name too: its task, its pool, its Job. */
+    static List<String> resources(ExecutorCommand command) {
+        List<String> touched = new ArrayList<>(3);
+        touched.add(key(command, "task", command.jobId()));
+        if (command instanceof ExecutorCommand.EnsureJob c) {
+            touched.add(key(c, "job", c.k8sJobName()));
+            touched.add(key(c, "pool", c.nodePoolName()));
+        } else if (command instanceof ExecutorCommand.EnsureJobDeleted c) {
+            touched.add(key(c, "job", c.k8sJobName()));
+        } else if (command instanceof ExecutorCommand.EnsureNodePool c) {
+            touched.add(key(c, "pool", c.nodePoolName()));
+        } else if (command instanceof ExecutorCommand.EnsureNodePoolDeleted c) {
+            touched.add(key(c, "pool", c.nodePoolName()));
+        }
+        return touched;
+    }
+
     /** The resource a command creates (or keeps), as "cluster/kind/name". */
     static Optional<String> creates(ExecutorCommand command) {
         if (command instanceof ExecutorCommand.EnsureJob c) {

@@ -56,6 +56,12 @@ public final class CommandConsumer implements Runnable {
 
     private volatile java.util.function.Consumer<Set<String>> revoked = clusters -> {};
 
+    /**
+     * Carries out the lanes of a segment at once ({@link CommandBatch#lanes}); empty: one after another on this
+     * thread. The segment's commit waits for every lane, so nothing it started is committed before it is done.
+     */
+    private Optional<java.util.concurrent.ExecutorService> laneRunner = Optional.empty();
+
     public CommandConsumer(
             Consumer<byte[], byte[]> consumer,
             Producer<byte[], byte[]> producer,
@@ -115,6 +121,22 @@ public final class CommandConsumer implements Runnable {
         }
     }
 
+    /**
+     * Up to this many lanes of a poll's commands are carried out at once (commands of different node pools, Jobs and
+     * tasks; one resource's commands stay in order). 1: one command after another, as the design's loop did.
+     */
+    public CommandConsumer lanes(int lanes) {
+        if (lanes > 1) {
+            java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+            laneRunner = Optional.of(java.util.concurrent.Executors.newFixedThreadPool(lanes, r -> {
+                Thread t = new Thread(r, "falcon-executor-lane-" + n.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            }));
+        }
+        return this;
+    }
+
     /** Told of every dead letter (source topic, stage "decode" or "process"), for the metric. */
     public CommandConsumer onDeadLetter(java.util.function.BiConsumer<String, String> listener) {
         this.deadLettered = listener;
@@ -172,13 +194,13 @@ public final class CommandConsumer implements Runnable {
                         .add(c.cluster().clusterId()));
                 commands.add(command);
             }
+            List<Integer> segment = new ArrayList<>();
             for (CommandBatch.Step step : CommandBatch.plan(commands)) {
                 if (!running) {
                     return; // not committed: the next owner of the partition carries it out
                 }
                 if (step instanceof CommandBatch.Run run) {
-                    ConsumerRecord<byte[], byte[]> record = own.get(run.index());
-                    commands.get(run.index()).ifPresent(command -> handle(record, command));
+                    segment.add(run.index());
                 } else if (step instanceof CommandBatch.Skip skip) {
                     ExecutorCommand skipped = commands.get(skip.index()).orElseThrow();
                     log.info(
@@ -189,8 +211,13 @@ public final class CommandConsumer implements Runnable {
                                     .map(c -> c.getClass().getSimpleName())
                                     .orElse(""));
                 } else if (step instanceof CommandBatch.Commit commit) {
+                    Optional<List<java.util.function.Supplier<Exception>>> lanes = carryOut(own, commands, segment);
+                    segment.clear();
+                    if (!running) {
+                        return;
+                    }
                     ConsumerRecord<byte[], byte[]> last = own.get(commit.through());
-                    if (!publishAndCommit(partition, last)) {
+                    if (lanes.isEmpty() || !publishAndCommit(partition, last, lanes.get())) {
                         rewind(unfinished);
                         return;
                     }
@@ -200,10 +227,64 @@ public final class CommandConsumer implements Runnable {
         }
     }
 
+    /**
+     * Carries out the runs of one segment: its lanes at once on the lane runner, else one after another here. Returns
+     * how to take the send errors of the lanes' threads once the events are flushed; empty if a lane did not finish
+     * (the segment is then read again, as when publishing fails).
+     */
+    private Optional<List<java.util.function.Supplier<Exception>>> carryOut(
+            List<ConsumerRecord<byte[], byte[]>> own, List<Optional<ExecutorCommand>> commands, List<Integer> runs) {
+        List<List<Integer>> lanes = CommandBatch.lanes(runs, commands);
+        if (laneRunner.isEmpty() || lanes.size() <= 1) {
+            for (int index : runs) {
+                if (!running) {
+                    return Optional.empty();
+                }
+                commands.get(index).ifPresent(command -> handle(own.get(index), command));
+            }
+            return Optional.of(List.of());
+        }
+        List<java.util.concurrent.Future<java.util.function.Supplier<Exception>>> done = new ArrayList<>(lanes.size());
+        for (List<Integer> lane : lanes) {
+            done.add(laneRunner.get().submit(() -> {
+                for (int index : lane) {
+                    if (!running) {
+                        break;
+                    }
+                    commands.get(index).ifPresent(command -> handle(own.get(index), command));
+                }
+                // the sink notes a failed send per sending thread: this lane's, taken after the flush
+                return sink.errorsOfThisThread();
+            }));
+        }
+        List<java.util.function.Supplier<Exception>> errors = new ArrayList<>(done.size());
+        boolean finished = true;
+        for (java.util.concurrent.Future<java.util.function.Supplier<Exception>> lane : done) {
+            try {
+                errors.add(lane.get());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                finished = false;
+            } catch (java.util.concurrent.ExecutionException e) {
+                // handle() dead-letters what throws: a lane fails only on an Error, which the next read retries
+                log.error("a lane of commands failed; reading them again", e.getCause());
+                finished = false;
+            }
+        }
+        return finished ? Optional.of(errors) : Optional.empty();
+    }
+
     /** Flushes the events produced so far, then commits the partition through {@code last}. */
-    private boolean publishAndCommit(TopicPartition partition, ConsumerRecord<byte[], byte[]> last) {
+    private boolean publishAndCommit(
+            TopicPartition partition,
+            ConsumerRecord<byte[], byte[]> last,
+            List<java.util.function.Supplier<Exception>> laneErrors) {
         producer.flush();
         Exception sendError = sink.takeError();
+        for (java.util.function.Supplier<Exception> lane : laneErrors) {
+            Exception error = lane.get();
+            sendError = sendError == null ? error : sendError;
+        }
         if (sendError != null) {
             log.error(
                     "events of the commands of {} up to offset {} were not all published; reading them again",
@@ -291,5 +372,6 @@ public final class CommandConsumer implements Runnable {
     public void stop() {
         running = false;
         consumer.wakeup();
+        laneRunner.ifPresent(java.util.concurrent.ExecutorService::shutdown);
     }
 }

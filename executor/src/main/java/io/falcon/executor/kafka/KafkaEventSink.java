@@ -87,6 +87,15 @@ public final class KafkaEventSink implements EventSink {
         return lastError.get().getAndSet(null);
     }
 
+    /**
+     * The calling thread's send errors, to be taken later by another thread (after a flush): a command lane's, taken
+     * by the loop that commits what the lane carried out.
+     */
+    public java.util.function.Supplier<Exception> errorsOfThisThread() {
+        AtomicReference<Exception> senders = lastError.get();
+        return () -> senders.getAndSet(null);
+    }
+
     /** Waits until every send so far is acknowledged or failed. */
     public void flush() {
         producer.flush();

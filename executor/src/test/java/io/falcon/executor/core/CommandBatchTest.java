@@ -137,6 +137,35 @@ class CommandBatchTest {
         }
     }
 
+    @Test
+    void commandsOfDifferentResourcesGoToDifferentLanesAndOneResourcesCommandsStayInOrderInOneLane() {
+        List<Optional<ExecutorCommand>> commands = of(POOL_A, JOB_B, JOB_A, JOB_A_DELETED);
+
+        assertThat(CommandBatch.lanes(List.of(0, 1, 2, 3), commands))
+                .containsExactlyInAnyOrder(List.of(0, 2, 3), List.of(1));
+    }
+
+    @Test
+    void aJobOnAPoolAnotherJobCreatedIsInThePoolsLane() {
+        // job b runs on the pool job a created (handed over): the pool's commands and b's stay in one order
+        ExecutorCommand jobBOnPoolA = new ExecutorCommand.EnsureJob(
+                Fixtures.meta(), "b", Fixtures.cluster(), "falcon-a", "falcon-b", "v7x", "2x2x1", Fixtures.spec());
+        ExecutorCommand poolC = Fixtures.ensurePool("c", "2x2x1", SupplyMode.ON_DEMAND, null);
+        List<Optional<ExecutorCommand>> commands = of(POOL_A, poolC, jobBOnPoolA, JOB_B);
+
+        assertThat(CommandBatch.lanes(List.of(0, 1, 2, 3), commands))
+                .containsExactlyInAnyOrder(List.of(0, 2, 3), List.of(1));
+    }
+
+    @Test
+    void aRecordThatCouldNotBeDecodedIsALaneOfItsOwn() {
+        List<Optional<ExecutorCommand>> commands = new ArrayList<>(of(POOL_A));
+        commands.add(Optional.empty());
+        commands.add(Optional.of(JOB_A));
+
+        assertThat(CommandBatch.lanes(List.of(0, 1, 2), commands)).containsExactlyInAnyOrder(List.of(0, 2), List.of(1));
+    }
+
     private static List<Optional<ExecutorCommand>> of(ExecutorCommand... commands) {
         List<Optional<ExecutorCommand>> list = new ArrayList<>();
         for (ExecutorCommand c : commands) {

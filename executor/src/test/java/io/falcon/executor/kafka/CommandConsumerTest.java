@@ -124,6 +124,64 @@ class CommandConsumerTest {
         assertThat(committed.get()).isEqualTo(4);
     }
 
+    @Test
+    void withLanesCommandsOfDifferentResourcesRunAtOnceOneResourcesInOrderAndTheBatchIsCommittedAfterAll()
+            throws Exception {
+        MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
+        MockProducer<byte[], byte[]> producer =
+                new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+        // the creations of pools x and y each wait for the other to have started: only lanes at once get past it
+        java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(2);
+        List<ExecutorCommand> handled = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.atomic.AtomicBoolean apart = new java.util.concurrent.atomic.AtomicBoolean();
+        TopicPartition tp = new TopicPartition(TOPIC, 0);
+        CommandConsumer loop = new CommandConsumer(
+                        consumer,
+                        producer,
+                        new KafkaEventSink(producer),
+                        c -> {
+                            if (c instanceof ExecutorCommand.EnsureNodePool
+                                    && !c.jobId().equals("a")) {
+                                try {
+                                    together.await(5, java.util.concurrent.TimeUnit.SECONDS);
+                                } catch (Exception e) {
+                                    apart.set(true);
+                                }
+                            }
+                            handled.add(c);
+                        },
+                        Clock.systemUTC(),
+                        "executor-test")
+                .lanes(4);
+        ExecutorCommand poolA = Fixtures.ensurePool("a", "2x2x1", io.falcon.events.executor.SupplyMode.ON_DEMAND, null);
+        ExecutorCommand jobA = Fixtures.ensureJob("a", "2x2x1", Fixtures.spec());
+        ExecutorCommand poolX = Fixtures.ensurePool("x", "2x2x1", io.falcon.events.executor.SupplyMode.ON_DEMAND, null);
+        ExecutorCommand poolY = Fixtures.ensurePool("y", "2x2x1", io.falcon.events.executor.SupplyMode.ON_DEMAND, null);
+        byte[] key = "c-1".getBytes(StandardCharsets.UTF_8);
+        AtomicLong committed = new AtomicLong(-1);
+        consumer.schedulePollTask(() -> {
+            consumer.rebalance(List.of(tp));
+            consumer.updateBeginningOffsets(Map.of(tp, 0L));
+            consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, 0, key, bytes(poolA)));
+            consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, 1, key, bytes(poolX)));
+            consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, 2, key, bytes(jobA)));
+            consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, 3, key, bytes(poolY)));
+        });
+        consumer.schedulePollTask(() -> {
+            committed.set(consumer.committed(Set.of(tp)).get(tp).offset());
+            loop.stop();
+        });
+
+        loop.run();
+
+        assertThat(apart).as("pools x and y were created at once").isFalse();
+        assertThat(handled).containsExactlyInAnyOrder(poolA, poolX, jobA, poolY);
+        // job a's commands (its pool, then its Job on that pool) kept their order
+        assertThat(handled.stream().filter(c -> c.jobId().equals("a")).toList())
+                .containsExactly(poolA, jobA);
+        assertThat(committed.get()).isEqualTo(4);
+    }
+
     /**
      * Two executors share the command partitions (k8s/ deploys two): when one of them is revoked, the work in memory
      * that its commands started (a node pool's creation being stepped, with its retries) must stop, or it goes on
