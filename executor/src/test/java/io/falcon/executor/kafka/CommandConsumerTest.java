@@ -177,8 +177,7 @@ class CommandConsumerTest {
         assertThat(apart).as("pools x and y were created at once").isFalse();
         assertThat(handled).containsExactlyInAnyOrder(poolA, poolX, jobA, poolY);
         // job a's commands (its pool, then its Job on that pool) kept their order
-        assertThat(handled.stream().filter(c -> c.jobId().equals("a")).toList())
-                .containsExactly(poolA, jobA);
+        assertThat(handled.stream().filter(c -> c.jobId().equals("a")).toList()).containsExactly(poolA, jobA);
         assertThat(committed.get()).isEqualTo(4);
     }
 
