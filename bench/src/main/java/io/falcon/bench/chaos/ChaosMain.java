@@ -147,7 +147,11 @@ public final class ChaosMain {
                 .withFleet(rows, sim, Duration.ofMillis(800), Duration.ofMillis(300))
                 // a pod that cannot pull its image keeps its queue's slot until the executor gives up on it; with
                 // compose's 2 min, the image-pull jobs alone would hold each queue for minutes: 15 s here
-                .withOverride("executor", "FALCON_EXECUTOR_IMAGE_PULL_GRACE", "15s");
+                .withOverride("executor", "FALCON_EXECUTOR_IMAGE_PULL_GRACE", "15s")
+                // two jobs of a queue acquire at once, not the default 16: a short run's few jobs per queue then still
+                // wait in their queues, so that aborts land in every phase, Waiting included (parallel acquisition
+                // is exercised all the same)
+                .withOverride("scheduler", "FALCON_SCHEDULER_ACQUIRERS_PER_QUEUE", "2");
         RowSampler sampler = new RowSampler(runId);
         Monkey monkey;
         List<ChaosReport.Check> checks;
