@@ -323,9 +323,7 @@ public final class Goodput {
         int atOnce = timings.poolOperationsAtOnce() <= 0 ? slices : timings.poolOperationsAtOnce();
         int rounds = (slices + atOnce - 1) / atOnce;
         Duration acquisition = timings.typicalAcquisition(hosts);
-        Duration create = acquisition.minus(timings.nodesWithin()
-                .plus(timings.ready().multipliedBy(3).dividedBy(2))
-                .plus(timings.podStart().multipliedBy(3).dividedBy(2)));
+        Duration create = timings.typicalCreate(hosts);
         return create.multipliedBy(rounds - 1).plus(acquisition);
     }
 

@@ -180,11 +180,16 @@ sealed interface Timings {
                     k);
         }
 
-        /** The typical (median) time from a create request to a slice's pods running, for the bounds. */
-        Duration typicalAcquisition(int hosts) {
+        /** The typical (median) create operation of a slice of this many VMs. */
+        Duration typicalCreate(int hosts) {
             return createBase
                     .plus(createPerHost.multipliedBy(Math.max(0, hosts - 1)))
-                    .plus(createJitter.dividedBy(2))
+                    .plus(createJitter.dividedBy(2));
+        }
+
+        /** The typical (median) time from a create request to a slice's pods running, for the bounds. */
+        Duration typicalAcquisition(int hosts) {
+            return typicalCreate(hosts)
                     .plus(nodesWithin)
                     .plus(ready.multipliedBy(3).dividedBy(2))
                     .plus(podStart.multipliedBy(3).dividedBy(2));

@@ -68,11 +68,6 @@ final class StartEstimates {
         return Optional.of(new SlotChain(free));
     }
 
-    /** What remains of the soonest-free slot (nothing when a slot is free), or empty when it cannot be told. */
-    Optional<QueueHistory.Spread> beforeFirst(QueueKey key, Instant now) {
-        return slots(key, now).map(SlotChain::soonest);
-    }
-
     /**
      * The queue's slots as its waiting jobs take them in pick order: each job takes the slot free soonest and holds
      * it until its pods run, when the slot is free for the next (with one slot, a chain of holds).
