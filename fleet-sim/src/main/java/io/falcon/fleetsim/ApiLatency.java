@@ -20,7 +20,7 @@ public final class ApiLatency {
         return this;
     }
 
-    /** Every edge Kubernetes API request but a watch takes this long. */
+    /** Every edge Kubernetes API request but a watch, from a caller outside fleet-sim, takes this long. */
     public ApiLatency kubernetes(Duration latency) {
         this.kubernetes = latency;
         return this;

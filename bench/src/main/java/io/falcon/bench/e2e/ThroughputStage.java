@@ -105,7 +105,74 @@ final class ThroughputStage implements Stage {
                 latent ? (rate >= GOAL_JOBS_PER_SECOND ? "yes" : "no") : "",
                 running + " of " + n + " running, last " + String.format(Locale.ROOT, "%.1f s", seconds)
                         + " after the first INSERT"));
+        breakdown(e2e, all, ids, firstInsert, what);
         boolean done = e2e.awaitFinal(ids, Duration.ofMinutes(Math.max(5, n / 10)));
         e2e.log("throughput (%s): %.1f jobs/s; all final: %s %s", what, rate, done, e2e.rows.statusCounts(ids));
+        awaitPoolsGone(e2e, prefix, Duration.ofMinutes(Math.max(2, n / 50)));
+    }
+
+    /**
+     * Waits until every node pool created for this phase's jobs was deleted, so that the next phase's commands do not
+     * queue behind this phase's clean-up (its deletions take API latency too) and measure it instead.
+     */
+    private static void awaitPoolsGone(E2e e2e, String prefix, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            Timeline.Index all = e2e.timeline.index();
+            java.util.Set<String> created = new java.util.HashSet<>();
+            java.util.Set<String> deleted = new java.util.HashSet<>();
+            for (Milestone m : all.all) {
+                String pool = m.cluster() + "/" + m.name();
+                if (m.type() == Type.NODE_POOL_CREATED
+                        && m.job().filter(j -> j.startsWith(prefix)).isPresent()) {
+                    created.add(pool);
+                } else if (m.type() == Type.NODE_POOL_DELETED) {
+                    deleted.add(pool);
+                }
+            }
+            if (deleted.containsAll(created)) {
+                e2e.log("throughput: all %d node pools of the phase deleted", created.size());
+                return;
+            }
+            Thread.sleep(500);
+        }
+        e2e.log("throughput: not every node pool of the phase was deleted within %s", timeout);
+    }
+
+    /**
+     * Where the time went: for each milestone of a job's way to Running, p50 and max of (first INSERT -> it) and of
+     * the hop from the milestone before, logged beside the table.
+     */
+    private static void breakdown(E2e e2e, Timeline.Index all, List<String> ids, Instant firstInsert, String what) {
+        List<Type> way = List.of(Type.NODE_POOL_CREATED, Type.NODES_READY, Type.K8S_JOB_POSTED, Type.PODS_RUNNING);
+        StringBuilder out = new StringBuilder("throughput (" + what + "), per job:");
+        for (int i = 0; i < way.size(); i++) {
+            Type type = way.get(i);
+            Latencies since = new Latencies();
+            Latencies hop = new Latencies();
+            for (String id : ids) {
+                Optional<Milestone> at = all.first(id, type);
+                if (at.isEmpty()) {
+                    continue;
+                }
+                since.add(firstInsert, at.get().at());
+                Instant before = i == 0
+                        ? e2e.timeline.insertedAt(id).orElse(firstInsert)
+                        : all.first(id, way.get(i - 1))
+                                .map(Milestone::at)
+                                .orElse(at.get().at());
+                hop.add(before, at.get().at());
+            }
+            out.append(String.format(
+                    Locale.ROOT,
+                    "%n  %-18s n=%d  since first INSERT p50 %s max %s  hop p50 %s max %s",
+                    type,
+                    since.size(),
+                    Latencies.fmt(since.p50()),
+                    Latencies.fmt(since.max()),
+                    Latencies.fmt(hop.p50()),
+                    Latencies.fmt(hop.max())));
+        }
+        e2e.log("%s", out);
     }
 }

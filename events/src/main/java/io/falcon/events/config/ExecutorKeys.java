@@ -116,7 +116,7 @@ public final class ExecutorKeys {
     public static final Setting<Long> COMMAND_LANES = withDefault(
             "falcon.executor.command-lanes",
             SettingType.WHOLE,
-            16L,
+            64L,
             Validator.between(1, 256),
             "commands of one poll carried out at once by a command loop: commands of different node pools, Kubernetes"
                     + " Jobs and tasks run side by side, one resource's stay in order, and the loop commits them only"
@@ -124,10 +124,11 @@ public final class ExecutorKeys {
     public static final Setting<Long> TRACKER_THREADS = withDefault(
             "falcon.executor.tracker-threads",
             SettingType.WHOLE,
-            8L,
+            32L,
             Validator.between(1, 256),
-            "threads that step node-pool creations and deletions in flight and report Jobs again; each step may wait"
-                    + " on a GKE call, so at real latencies they bound how many pools progress at once");
+            "threads that step node-pool creations and deletions in flight (each due pool on its own, so one pool's"
+                    + " slow GKE calls never hold up another's), and as many for the timers that report Jobs again;"
+                    + " at real latencies they bound how many pools progress at once");
     public static final Setting<Long> DELETE_FAILURES_REPORTED = withDefault(
             "falcon.executor.node-pool.delete-failures-reported",
             SettingType.WHOLE,

@@ -36,8 +36,12 @@ public final class NodePoolDriver {
 
     /** Holds a task's current value; a slot removed from the map is dead and a new one takes its key. */
     private static final class Slot {
-        PoolTask task;
+        /** Written under the slot's lock; read without it only to skip a task that is not due. */
+        volatile PoolTask task;
+
         boolean dead;
+        /** A step of this task waits on, or runs on, the stepping threads: the next tick does not queue another. */
+        final java.util.concurrent.atomic.AtomicBoolean queued = new java.util.concurrent.atomic.AtomicBoolean();
 
         Slot(PoolTask task) {
             this.task = task;
@@ -160,10 +164,36 @@ public final class NodePoolDriver {
         return forgotten;
     }
 
-    /** Steps every task that is due. */
+    /** Steps every task that is due, one after another on this thread. */
     public void tick(Instant now) {
         for (Slot slot : List.copyOf(tasks.values())) {
             step(slot, now);
+        }
+    }
+
+    /**
+     * Steps every task that is due, each on {@code steps}, so that one pool's slow GKE calls never hold up another's
+     * step: at real latencies a step costs a few hundred milliseconds per call, and stepped one after another a tick
+     * of many pools in flight would take longer than their creations. A task whose step is still queued or running
+     * is not queued again; each step reads the time when it runs.
+     */
+    public void tick(java.util.function.Supplier<Instant> clock, java.util.concurrent.Executor steps) {
+        Instant now = clock.get();
+        for (Slot slot : List.copyOf(tasks.values())) {
+            if (!PoolReconciler.due(slot.task, now) || !slot.queued.compareAndSet(false, true)) {
+                continue;
+            }
+            try {
+                steps.execute(() -> {
+                    try {
+                        step(slot, clock.get());
+                    } finally {
+                        slot.queued.set(false);
+                    }
+                });
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                slot.queued.set(false); // shutting down
+            }
         }
     }
 

@@ -24,8 +24,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The node-pool side of the executor at run time: the {@link NodePoolDriver} stepped by a scheduled thread every
- * poll interval, and a periodic inventory of the falcon-* pools of every cluster it has seen. All decisions are in
+ * The node-pool side of the executor at run time: the {@link NodePoolDriver}'s due tasks stepped every poll interval,
+ * each on one of its step threads ({@code falcon.executor.tracker-threads}), and a periodic inventory of the falcon-* pools of every cluster it has seen. All decisions are in
  * {@link PoolReconciler}; GKE and Kubernetes are behind {@link GkeApi} and {@link EdgeApi}.
  */
 public final class NodePoolManager implements AutoCloseable {
@@ -40,8 +40,12 @@ public final class NodePoolManager implements AutoCloseable {
             Duration maxBackoff,
             int deleteFailuresReported,
             NodePoolSpec.ScaleDown scaleDown,
-            io.falcon.executor.core.Ownership ownership) {
+            io.falcon.executor.core.Ownership ownership,
+            int stepThreads) {
         public Settings {
+            if (stepThreads < 1) {
+                throw new IllegalArgumentException("stepThreads must be at least 1, got " + stepThreads);
+            }
             Objects.requireNonNull(createTimeout, "createTimeout");
             Objects.requireNonNull(pollInterval, "pollInterval");
             Objects.requireNonNull(visibilityGrace, "visibilityGrace");
@@ -58,7 +62,8 @@ public final class NodePoolManager implements AutoCloseable {
                     config.maxBackoff(),
                     config.deleteFailuresReported(),
                     config.scaleDown(),
-                    config.ownership());
+                    config.ownership(),
+                    config.trackerThreads());
         }
 
         public PoolReconciler.Settings reconciler() {
@@ -80,6 +85,12 @@ public final class NodePoolManager implements AutoCloseable {
 
     private final NodePoolDriver driver;
     private final ScheduledExecutorService scheduler;
+    /**
+     * Where the pools' steps run, apart from the scheduler's timers (heartbeats, informer resyncs), which a queue of
+     * slow steps must not hold up.
+     */
+    private final java.util.concurrent.ExecutorService steps;
+
     private final Clock clock;
     private final Settings settings;
     /** Clusters seen (commands, registry), by id, for the inventory. */
@@ -109,6 +120,12 @@ public final class NodePoolManager implements AutoCloseable {
         this.scheduler = scheduler;
         this.clock = clock;
         this.settings = settings;
+        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+        this.steps = java.util.concurrent.Executors.newFixedThreadPool(settings.stepThreads(), r -> {
+            Thread t = new Thread(r, "falcon-executor-pool-step-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     public synchronized void start() {
@@ -152,16 +169,20 @@ public final class NodePoolManager implements AutoCloseable {
     /**
      * Something the pool's creation waits for happened (a node of the pool turned Ready, seen by the node informer;
      * the workload policy it names was created): step the creation now rather than at its next attempt, on the
-     * manager's thread (the step calls GKE). Nothing happens for a pool without a creation in flight.
+     * manager's step threads (the step calls GKE). Nothing happens for a pool without a creation in flight.
      */
     public void nudge(ClusterTarget cluster, String pool) {
-        scheduler.execute(() -> {
-            try (var ignored = Mdc.of("cluster", cluster.clusterId() + "/" + cluster.name(), "nodePool", pool)) {
-                driver.nudge(cluster, pool, clock.instant());
-            } catch (RuntimeException e) {
-                log.error("node pool {} step after a nudge failed", pool, e);
-            }
-        });
+        try {
+            steps.execute(() -> {
+                try (var ignored = Mdc.of("cluster", cluster.clusterId() + "/" + cluster.name(), "nodePool", pool)) {
+                    driver.nudge(cluster, pool, clock.instant());
+                } catch (RuntimeException e) {
+                    log.error("node pool {} step after a nudge failed", pool, e);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            log.debug("node pool {} not nudged: the manager is closed", pool);
+        }
     }
 
     /** Lists the cluster's pools and reports the falcon-* ones. */
@@ -191,7 +212,7 @@ public final class NodePoolManager implements AutoCloseable {
 
     private void tick() {
         try {
-            driver.tick(clock.instant());
+            driver.tick(clock::instant, steps);
         } catch (RuntimeException e) {
             log.error("node pool tick failed", e);
         }
@@ -215,5 +236,6 @@ public final class NodePoolManager implements AutoCloseable {
             poller = null;
             inventory = null;
         }
+        steps.shutdown();
     }
 }
