@@ -143,6 +143,41 @@ class JsonSerdeTest {
     }
 
     @Test
+    void aJobFailedCarriesItsCauseAndOneOfAnOlderExecutorReadsAsUnknown() {
+        var events = Topics.EXECUTOR_EVENTS.valueSerde();
+        ExecutorEvent preempted = new ExecutorEvent.JobFailed(
+                META,
+                "job-1",
+                "c1",
+                "v6e",
+                "falcon-job-1",
+                "Pod failed: DisruptionTarget",
+                io.falcon.events.executor.FailureCause.infrastructure("DisruptionTarget: PreemptionByScheduler"));
+        ExecutorEvent exited = new ExecutorEvent.JobFailed(
+                META,
+                "job-1",
+                "c1",
+                "v6e",
+                "falcon-job-1",
+                "Pod terminated: Error (exit code 3)",
+                io.falcon.events.executor.FailureCause.exited("exit code 3", 3));
+        for (ExecutorEvent event : List.of(preempted, exited)) {
+            assertThat(events.deserializer()
+                            .deserialize("t", events.serializer().serialize("t", event)))
+                    .isEqualTo(event);
+        }
+
+        String older = "{\"type\":\"JobFailed\",\"meta\":{\"eventId\":\"e1\",\"occurredAt\":"
+                + "\"2026-12-02T10:00:00Z\",\"producer\":\"executor\"},\"jobId\":\"job-1\",\"clusterId\":\"c1\","
+                + "\"tpuType\":\"v6e\",\"k8sJobName\":\"falcon-job-1\",\"message\":\"Pod failed\"}";
+        ExecutorEvent read = events.deserializer().deserialize("t", older.getBytes(StandardCharsets.UTF_8));
+        assertThat(read).isInstanceOfSatisfying(ExecutorEvent.JobFailed.class, failed -> {
+            assertThat(failed.cause()).isEqualTo(io.falcon.events.executor.FailureCause.UNKNOWN);
+            assertThat(failed.cause().infrastructure()).isFalse();
+        });
+    }
+
+    @Test
     void undecodableBytesRaiseSerializationExceptionNamingTheType() {
         var serde = Topics.EXECUTOR_EVENTS.valueSerde();
         assertThatThrownBy(() -> serde.deserializer().deserialize("t", "{\"type\":\"Nope\"}".getBytes()))

@@ -117,9 +117,15 @@ public final class Events {
     }
 
     public ExecutorEvent.JobFailed jobFailed(
-            String jobId, String clusterId, String tpuType, String k8sJob, String uid, String message) {
+            String jobId,
+            String clusterId,
+            String tpuType,
+            String k8sJob,
+            String uid,
+            String message,
+            io.falcon.events.executor.FailureCause cause) {
         return new ExecutorEvent.JobFailed(
-                meta("JobFailed", clusterId, k8sJob, uid), jobId, clusterId, tpuType, k8sJob, message);
+                meta("JobFailed", clusterId, k8sJob, uid), jobId, clusterId, tpuType, k8sJob, message, cause);
     }
 
     public ExecutorEvent.NodePoolWaitingForNodes nodePoolWaitingForNodes(

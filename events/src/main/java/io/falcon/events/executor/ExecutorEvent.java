@@ -134,8 +134,28 @@ public sealed interface ExecutorEvent {
     record JobSucceeded(Meta meta, String jobId, String clusterId, String tpuType, String k8sJobName)
             implements ExecutorEvent {}
 
-    record JobFailed(Meta meta, String jobId, String clusterId, String tpuType, String k8sJobName, String message)
-            implements ExecutorEvent {}
+    /**
+     * The Job failed, or went away under its task. cause: whose doing it was (the executor's reading of the Job and
+     * its pods); {@link FailureCause#UNKNOWN} in events of older executors.
+     */
+    record JobFailed(
+            Meta meta,
+            String jobId,
+            String clusterId,
+            String tpuType,
+            String k8sJobName,
+            String message,
+            FailureCause cause)
+            implements ExecutorEvent {
+        public JobFailed {
+            cause = cause == null ? FailureCause.UNKNOWN : cause;
+        }
+
+        /** A failure whose cause is not said (tests, older producers). */
+        public JobFailed(Meta meta, String jobId, String clusterId, String tpuType, String k8sJobName, String message) {
+            this(meta, jobId, clusterId, tpuType, k8sJobName, message, FailureCause.UNKNOWN);
+        }
+    }
 
     record JobDeleted(Meta meta, String jobId, String clusterId, String tpuType, String k8sJobName)
             implements ExecutorEvent {}

@@ -107,7 +107,8 @@ public final class JobDriver {
                 command.cluster().tpuType(),
                 command.k8sJobName(),
                 seen,
-                JobReports.deletedMessage(command.k8sJobName(), false)));
+                JobReports.deletedMessage(command.k8sJobName(), false),
+                JobReports.GONE));
     }
 
     private void existing(EnsureJob command) {

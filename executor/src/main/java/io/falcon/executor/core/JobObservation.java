@@ -1,5 +1,6 @@
 package io.falcon.executor.core;
 
+import io.falcon.events.executor.FailureCause;
 import io.falcon.executor.FalconLabels;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,7 +19,16 @@ public sealed interface JobObservation {
 
     record Succeeded() implements JobObservation {}
 
-    record Failed(String message) implements JobObservation {}
+    /** cause: whose doing the failure was ({@link #cause}). */
+    record Failed(String message, FailureCause cause) implements JobObservation {}
+
+    /**
+     * Pod status reasons the kubelet or the node lifecycle set on a pod that failed for the node's sake, not the
+     * program's: evicted for node pressure, preempted, its node lost or shut down (GKE maintenance, a spot or
+     * flex-start VM reclaimed), refused at admission by the node.
+     */
+    Set<String> INFRASTRUCTURE_POD_REASONS = Set.of(
+            "Evicted", "Preempted", "NodeLost", "Shutdown", "NodeShutdown", "Terminated", "UnexpectedAdmissionError");
 
     Set<String> IMAGE_PULL_ERRORS = Set.of("ErrImagePull", "ImagePullBackOff", "InvalidImageName", "ErrImageNeverPull");
 
@@ -55,9 +65,14 @@ public sealed interface JobObservation {
                 .flatMap(Optional::stream)
                 .findFirst();
         if (failed.isPresent() || sorted.stream().anyMatch(p -> "Failed".equals(p.phase()))) {
-            return new Failed(podFailure.orElseGet(() -> failed.map(
+            String message = podFailure.orElseGet(() -> failed.map(
                             c -> "Job failed: " + c.reason() + (c.message().isEmpty() ? "" : " (" + c.message() + ")"))
-                    .orElse("Pod failed")));
+                    .orElse("Pod failed"));
+            FailureCause cause = cause(sorted, failed);
+            if (cause.infrastructure() && !message.contains(cause.signal())) {
+                message = "Pod disrupted: " + cause.signal() + " (" + message + ")";
+            }
+            return new Failed(message, cause);
         }
         if (job.conditions().stream().anyMatch(c -> c.isTrue("Complete"))) {
             return new Succeeded();
@@ -65,7 +80,12 @@ public sealed interface JobObservation {
         for (PodView pod : sorted) {
             Optional<String> pull = imagePullFailure(pod, now, imagePullGrace);
             if (pull.isPresent()) {
-                return new Failed(pull.get());
+                String signal = pod.containers().stream()
+                        .flatMap(c -> c.waiting().stream())
+                        .map(PodView.Waiting::reason)
+                        .findFirst()
+                        .orElse("image");
+                return new Failed(pull.get(), FailureCause.application(signal));
             }
         }
         int expected = expectedPods(job);
@@ -77,6 +97,41 @@ public sealed interface JobObservation {
             return new Running(running, expected, lastBound(runningPods));
         }
         return new Pending(running + "/" + expected + " pod(s) running");
+    }
+
+    /**
+     * Whose doing a failed Job's end was. The fleet's, when Kubernetes says so of any of its pods: a DisruptionTarget
+     * condition (preemption, a node's taint or shutdown, an eviction, the pod GC of a lost node), or a pod reason of
+     * {@link #INFRASTRUCTURE_POD_REASONS}. That goes first: when one host of a slice is lost, its siblings' programs
+     * often exit with an error of their own (a collective that lost a peer), which is not the program's fault.
+     * Otherwise the program's: the first non-zero exit (OOMKilled included), else what the Job's condition says.
+     */
+    static FailureCause cause(List<PodView> pods, Optional<JobView.Condition> jobFailed) {
+        for (PodView pod : pods) {
+            if (pod.disruption().isPresent()) {
+                String reason = pod.disruption().get();
+                return FailureCause.infrastructure("DisruptionTarget" + (reason.isEmpty() ? "" : ": " + reason));
+            }
+        }
+        for (PodView pod : pods) {
+            if ("Failed".equals(pod.phase())
+                    && (INFRASTRUCTURE_POD_REASONS.contains(pod.reason())
+                            || pod.reason().startsWith("OutOf"))) {
+                return FailureCause.infrastructure(pod.reason());
+            }
+        }
+        for (PodView pod : pods) {
+            for (PodView.Container c : pod.containers()) {
+                Optional<PodView.Terminated> terminated = c.terminated().or(c::lastTerminated);
+                if (terminated.isPresent() && terminated.get().exitCode() != 0) {
+                    int code = terminated.get().exitCode();
+                    String reason = terminated.get().reason();
+                    return FailureCause.exited(
+                            reason.isEmpty() || "Error".equals(reason) ? "exit code " + code : reason, code);
+                }
+            }
+        }
+        return FailureCause.application(jobFailed.map(c -> "Job " + c.reason()).orElse("pod failed"));
     }
 
     /** When the last of the pods was bound to its node; empty if one of them does not say. */

@@ -86,7 +86,7 @@ public final class JobReports {
             return Optional.of(events.jobSucceeded(jobId, clusterId, tpuType, job.name(), uid));
         }
         if (observation instanceof JobObservation.Failed f && due(uid + "/terminal", now)) {
-            return Optional.of(events.jobFailed(jobId, clusterId, tpuType, job.name(), uid, f.message()));
+            return Optional.of(events.jobFailed(jobId, clusterId, tpuType, job.name(), uid, f.message(), f.cause()));
         }
         if (observation instanceof JobObservation.Pending && !reported.containsKey(uid + "/running")) {
             return nodeReport(job, own, nodes)
@@ -175,10 +175,11 @@ public final class JobReports {
             return Optional.of(events.jobSucceeded(jobId, clusterId, tpuType, job.name(), job.uid()));
         }
         if (observation instanceof JobObservation.Failed f) {
-            return Optional.of(events.jobFailed(jobId, clusterId, tpuType, job.name(), job.uid(), f.message()));
+            return Optional.of(
+                    events.jobFailed(jobId, clusterId, tpuType, job.name(), job.uid(), f.message(), f.cause()));
         }
         return Optional.of(events.jobFailed(
-                jobId, clusterId, tpuType, job.name(), job.uid(), deletedMessage(job.name(), finalStateUnknown)));
+                jobId, clusterId, tpuType, job.name(), job.uid(), deletedMessage(job.name(), finalStateUnknown), GONE));
     }
 
     /**
@@ -198,6 +199,13 @@ public final class JobReports {
     public static boolean unfinished(PodView pod) {
         return !"Succeeded".equals(pod.phase()) && !"Failed".equals(pod.phase());
     }
+
+    /**
+     * A Job that went away before it finished (deleted by hand, by a namespace clean-up, by GKE's repair of the
+     * cluster) was ended by the fleet, not by its program.
+     */
+    static final io.falcon.events.executor.FailureCause GONE =
+            io.falcon.events.executor.FailureCause.infrastructure("JobGone");
 
     /** What the owner is told when the Job disappeared before it finished. */
     static String deletedMessage(String k8sJob, boolean finalStateUnknown) {

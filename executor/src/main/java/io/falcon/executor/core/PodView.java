@@ -13,6 +13,9 @@ import java.util.Optional;
  *     status.startTime): only from then can it pull its image
  * @param unschedulable its PodScheduled condition is False with reason Unschedulable: no node can take it now (for a
  *     TPU pod, usually because its pool has fewer Ready nodes than the slice has VMs)
+ * @param disruption the reason of its DisruptionTarget condition, when True: Kubernetes is deleting it for the
+ *     fleet's reasons (PreemptionByScheduler, DeletionByTaintManager, EvictionByEvictionAPI, DeletionByPodGC,
+ *     TerminationByKubelet), not the program's
  */
 public record PodView(
         String name,
@@ -25,10 +28,39 @@ public record PodView(
         String reason,
         String message,
         boolean unschedulable,
-        List<Container> containers) {
+        List<Container> containers,
+        Optional<String> disruption) {
 
     public PodView {
         containers = List.copyOf(containers);
+    }
+
+    /** A pod without a DisruptionTarget condition. */
+    public PodView(
+            String name,
+            Optional<String> jobName,
+            Optional<String> ownerJobUid,
+            String phase,
+            boolean deleting,
+            Optional<Instant> createdAt,
+            Optional<Instant> scheduledAt,
+            String reason,
+            String message,
+            boolean unschedulable,
+            List<Container> containers) {
+        this(
+                name,
+                jobName,
+                ownerJobUid,
+                phase,
+                deleting,
+                createdAt,
+                scheduledAt,
+                reason,
+                message,
+                unschedulable,
+                containers,
+                Optional.empty());
     }
 
     public record Container(

@@ -64,7 +64,14 @@ public final class Fabric8Views {
         String reason = "";
         String message = "";
         boolean unschedulable = false;
+        Optional<String> disruption = Optional.empty();
         if (pod.getStatus() != null) {
+            // Kubernetes marks a pod it is about to delete for the fleet's reasons (preemption, a node's taint or
+            // shutdown, an eviction, the pod GC of a node that is gone) with the DisruptionTarget condition
+            disruption = Optional.ofNullable(pod.getStatus().getConditions()).orElse(List.of()).stream()
+                    .filter(c -> "DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus()))
+                    .map(c -> orEmpty(c.getReason()))
+                    .findFirst();
             unschedulable = Optional.ofNullable(pod.getStatus().getConditions()).orElse(List.of()).stream()
                     .anyMatch(c -> "PodScheduled".equals(c.getType())
                             && "False".equals(c.getStatus())
@@ -97,7 +104,8 @@ public final class Fabric8Views {
                 reason,
                 message,
                 unschedulable,
-                containers);
+                containers,
+                disruption);
     }
 
     /** When the pod was bound to its node: its PodScheduled condition's turn to True, else status.startTime. */

@@ -78,6 +78,8 @@ class JobDriverTest {
         assertThat(sink.all()).singleElement().isInstanceOfSatisfying(ExecutorEvent.JobFailed.class, f -> {
             assertThat(f.k8sJobName()).isEqualTo("falcon-job-1");
             assertThat(f.message()).startsWith("the Kubernetes Job falcon-job-1 was deleted outside Falcon");
+            // the fleet's doing, not the program's: a retry policy may run the task again
+            assertThat(f.cause()).isEqualTo(io.falcon.events.executor.FailureCause.infrastructure("JobGone"));
         });
     }
 

@@ -200,6 +200,7 @@ class JobLifecycleIT {
         ExecutorEvent.JobFailed failed = h.sink.await(ExecutorEvent.JobFailed.class, "hand-1", WAIT);
         assertThat(failed.k8sJobName()).isEqualTo("falcon-hand-1");
         assertThat(failed.message()).startsWith("the Kubernetes Job falcon-hand-1 was deleted outside Falcon");
+        assertThat(failed.cause()).isEqualTo(io.falcon.events.executor.FailureCause.infrastructure("JobGone"));
         assertThat(h.sink.of(ExecutorEvent.JobSucceeded.class, "hand-1")).isEmpty();
         deleteJob("hand-1");
     }
@@ -257,6 +258,39 @@ class JobLifecycleIT {
         }
     }
 
+    /**
+     * A node of the slice goes away under the running Job (a VM reclaimed, GKE's repair): the pod GC marks the pod
+     * Failed with DisruptionTarget before deleting it, and the failure is reported as the fleet's, not the program's,
+     * though the workload's container ended with an error exit.
+     */
+    @Test
+    void aJobWhoseNodeIsLostFailsAsTheFleetsDoing() {
+        h.dispatcher.handle(ensureJob("lost-1", "img:1", Map.of("FALCON_SIM_DURATION_SECONDS", "60")));
+        h.sink.await(ExecutorEvent.JobRunning.class, "lost-1", WAIT);
+        String nodeName = kube().pods().inNamespace("default").list().getItems().stream()
+                .filter(p -> p.getMetadata().getName().startsWith("falcon-lost-1"))
+                .map(p -> p.getSpec().getNodeName())
+                .filter(n -> n != null)
+                .findFirst()
+                .orElseThrow();
+        io.fabric8.kubernetes.api.model.Node node =
+                kube().nodes().withName(nodeName).get();
+        kube().nodes().withName(nodeName).delete();
+        try {
+            ExecutorEvent.JobFailed failed = h.sink.await(ExecutorEvent.JobFailed.class, "lost-1", WAIT);
+            assertThat(failed.cause())
+                    .isEqualTo(
+                            io.falcon.events.executor.FailureCause.infrastructure("DisruptionTarget: DeletionByPodGC"));
+            assertThat(failed.message()).startsWith("Pod disrupted: DisruptionTarget: DeletionByPodGC");
+            deleteJob("lost-1");
+        } finally {
+            // the node comes back, for the class's other jobs
+            node.getMetadata().setResourceVersion(null);
+            node.getMetadata().setUid(null);
+            kube().nodes().resource(node).create();
+        }
+    }
+
     @Test
     void nonZeroExitFailsTheJob() {
         h.dispatcher.handle(ensureJob(
@@ -264,6 +298,7 @@ class JobLifecycleIT {
 
         ExecutorEvent.JobFailed failed = h.sink.await(ExecutorEvent.JobFailed.class, "exit-1", WAIT);
         assertThat(failed.message()).isEqualTo("Pod terminated: Error (exit code 3)");
+        assertThat(failed.cause()).isEqualTo(io.falcon.events.executor.FailureCause.exited("exit code 3", 3));
         assertThat(h.sink.of(ExecutorEvent.JobSucceeded.class, "exit-1")).isEmpty();
         deleteJob("exit-1");
     }
@@ -275,6 +310,7 @@ class JobLifecycleIT {
 
         ExecutorEvent.JobFailed failed = h.sink.await(ExecutorEvent.JobFailed.class, "oom-1", WAIT);
         assertThat(failed.message()).isEqualTo("Pod terminated: OOMKilled (exit code 137)");
+        assertThat(failed.cause()).isEqualTo(io.falcon.events.executor.FailureCause.exited("OOMKilled", 137));
         deleteJob("oom-1");
     }
 

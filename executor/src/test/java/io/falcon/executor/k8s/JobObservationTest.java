@@ -90,7 +90,104 @@ class JobObservationTest {
                 .endStatus()
                 .build();
         assertThat(observe(failed, List.of(oom, running("p1")), NOW, GRACE))
-                .isEqualTo(new JobObservation.Failed("Pod terminated: OOMKilled (exit code 137)"));
+                .isEqualTo(new JobObservation.Failed(
+                        "Pod terminated: OOMKilled (exit code 137)",
+                        io.falcon.events.executor.FailureCause.exited("OOMKilled", 137)));
+    }
+
+    /** A pod of the Job that failed with exit code {@code code}, and, if given, Kubernetes' DisruptionTarget reason. */
+    private static Pod exited(String name, int code, String disruption) {
+        PodBuilder pod = new PodBuilder(running(name))
+                .editStatus()
+                .withPhase("Failed")
+                .withContainerStatuses()
+                .addNewContainerStatus()
+                .withName("workload")
+                .withNewState()
+                .withNewTerminated()
+                .withExitCode(code)
+                .withReason("Error")
+                .endTerminated()
+                .endState()
+                .endContainerStatus()
+                .endStatus();
+        if (!disruption.isEmpty()) {
+            pod = pod.editStatus()
+                    .addNewCondition()
+                    .withType("DisruptionTarget")
+                    .withStatus("True")
+                    .withReason(disruption)
+                    .endCondition()
+                    .endStatus();
+        }
+        return pod.build();
+    }
+
+    /** The Job, failed as the Job controller marks it when a pod fails (backoffLimit 0). */
+    private Job failed() {
+        return new JobBuilder(job)
+                .withNewStatus()
+                .addNewCondition()
+                .withType("Failed")
+                .withStatus("True")
+                .withReason("BackoffLimitExceeded")
+                .endCondition()
+                .endStatus()
+                .build();
+    }
+
+    @Test
+    void aNonZeroExitIsTheProgramsFailureWithItsExitCode() {
+        JobObservation seen = observe(failed(), List.of(exited("p0", 3, ""), running("p1")), NOW, GRACE);
+        assertThat(seen)
+                .isEqualTo(new JobObservation.Failed(
+                        "Pod terminated: Error (exit code 3)",
+                        io.falcon.events.executor.FailureCause.exited("exit code 3", 3)));
+    }
+
+    @Test
+    void aPodKubernetesDisruptedIsTheFleetsFailureEvenWhenASiblingExitedWithAnError() {
+        // one host of the slice preempted (its pod exits 143 on SIGTERM); its sibling's collective lost a peer: exit 1
+        JobObservation seen =
+                observe(failed(), List.of(exited("p0", 1, ""), exited("p1", 143, "PreemptionByScheduler")), NOW, GRACE);
+        assertThat(seen).isInstanceOfSatisfying(JobObservation.Failed.class, failed -> {
+            assertThat(failed.cause())
+                    .isEqualTo(io.falcon.events.executor.FailureCause.infrastructure(
+                            "DisruptionTarget: PreemptionByScheduler"));
+            assertThat(failed.message()).startsWith("Pod disrupted: DisruptionTarget: PreemptionByScheduler");
+        });
+    }
+
+    @Test
+    void aPodEvictedOrWhoseNodeShutDownIsTheFleetsFailure() {
+        for (String reason : List.of("Evicted", "NodeShutdown", "Terminated", "NodeLost", "OutOfgoogle.com/tpu")) {
+            Pod gone = new PodBuilder(running("p0"))
+                    .editStatus()
+                    .withPhase("Failed")
+                    .withReason(reason)
+                    .withMessage("the node said so")
+                    .endStatus()
+                    .build();
+            JobObservation seen = observe(failed(), List.of(gone), NOW, GRACE);
+            assertThat(seen)
+                    .as(reason)
+                    .isInstanceOfSatisfying(
+                            JobObservation.Failed.class,
+                            failed -> assertThat(failed.cause())
+                                    .isEqualTo(io.falcon.events.executor.FailureCause.infrastructure(reason)));
+        }
+        // a pod reason that is not the node's stays the program's
+        Pod other = new PodBuilder(running("p0"))
+                .editStatus()
+                .withPhase("Failed")
+                .withReason("DeadlineExceeded")
+                .endStatus()
+                .build();
+        assertThat(observe(failed(), List.of(other), NOW, GRACE))
+                .isInstanceOfSatisfying(
+                        JobObservation.Failed.class,
+                        failed -> assertThat(failed.cause().kind())
+                                .isEqualTo(io.falcon.events.executor.FailureCause.Kind.APPLICATION));
     }
 
     @Test
@@ -106,7 +203,9 @@ class JobObservationTest {
                 .endStatus()
                 .build();
         assertThat(observe(failed, List.of(), NOW, GRACE))
-                .isEqualTo(new JobObservation.Failed("Job failed: DeadlineExceeded (too slow)"));
+                .isEqualTo(new JobObservation.Failed(
+                        "Job failed: DeadlineExceeded (too slow)",
+                        io.falcon.events.executor.FailureCause.application("Job DeadlineExceeded")));
     }
 
     @Test
@@ -115,7 +214,9 @@ class JobObservationTest {
         Pod old = pullError("p0", NOW.minusSeconds(300));
         assertThat(observe(job, List.of(young), NOW, GRACE)).isInstanceOf(JobObservation.Pending.class);
         assertThat(observe(job, List.of(old), NOW, GRACE))
-                .isEqualTo(new JobObservation.Failed("Pod image pull failed: ImagePullBackOff (Back-off pulling)"));
+                .isEqualTo(new JobObservation.Failed(
+                        "Pod image pull failed: ImagePullBackOff (Back-off pulling)",
+                        io.falcon.events.executor.FailureCause.application("ImagePullBackOff")));
     }
 
     @Test
@@ -126,7 +227,8 @@ class JobObservationTest {
         assertThat(observe(job, List.of(young), NOW, GRACE)).isInstanceOf(JobObservation.Pending.class);
         assertThat(observe(job, List.of(old), NOW, GRACE))
                 .isEqualTo(new JobObservation.Failed(
-                        "Pod container cannot be configured: CreateContainerConfigError (secret \"s\" not found)"));
+                        "Pod container cannot be configured: CreateContainerConfigError (secret \"s\" not found)",
+                        io.falcon.events.executor.FailureCause.application("CreateContainerConfigError")));
     }
 
     @Test
@@ -143,7 +245,9 @@ class JobObservationTest {
                 .build();
         assertThat(observe(job, List.of(waitedForVms), NOW, GRACE)).isInstanceOf(JobObservation.Pending.class);
         assertThat(observe(job, List.of(waitedForVms), NOW.plus(GRACE), GRACE))
-                .isEqualTo(new JobObservation.Failed("Pod image pull failed: ImagePullBackOff (Back-off pulling)"));
+                .isEqualTo(new JobObservation.Failed(
+                        "Pod image pull failed: ImagePullBackOff (Back-off pulling)",
+                        io.falcon.events.executor.FailureCause.application("ImagePullBackOff")));
         // no PodScheduled condition: the kubelet's startTime
         Pod started = new PodBuilder(pullError("p0", NOW.minusSeconds(3600)))
                 .editStatus()

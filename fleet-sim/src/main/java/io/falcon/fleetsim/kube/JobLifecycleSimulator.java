@@ -601,6 +601,20 @@ public final class JobLifecycleSimulator implements AutoCloseable {
             return false;
         }
         log.info("pod lost its node cluster={} job={} pod={} node={}", cluster, job.key(), pod.name, pod.nodeName);
+        // as the pod GC does (PodDisruptionConditions, GA in Kubernetes 1.31): Failed with DisruptionTarget
+        // DeletionByPodGC first, then deleted, so that a watcher can tell the fleet's doing from the program's
+        pod.phase = SimulatedPod.Phase.FAILED;
+        pod.disruption = "DeletionByPodGC";
+        pod.finishedAt = clock.instant();
+        try {
+            writePod(job, pod);
+        } catch (KubernetesClientException e) {
+            log.info(
+                    "pod status before its deletion not written cluster={} pod={}: {}",
+                    cluster,
+                    pod.name,
+                    e.getMessage());
+        }
         deletePodQuietly(job.namespace, pod.name);
         job.pods.remove(pod);
         job.failedPods++;

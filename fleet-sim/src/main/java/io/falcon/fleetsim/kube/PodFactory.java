@@ -175,15 +175,33 @@ final class PodFactory {
                         .withConditions(scheduledConditions(true, null, null, pod.startedAt))
                         .withContainerStatuses(
                                 containers.stream().map(c -> running(c, pod)).toList());
-            case SUCCEEDED, FAILED ->
-                b.withPhase(pod.phase == SimulatedPod.Phase.SUCCEEDED ? "Succeeded" : "Failed")
-                        .withHostIP(pod.hostIp)
-                        .withPodIP(pod.podIp)
-                        .withStartTime(time(pod.scheduledAt))
-                        .withConditions(scheduledConditions(false, "PodCompleted", null, pod.finishedAt))
-                        .withContainerStatuses(containers.stream()
-                                .map(c -> terminated(c, pod, job.knobs))
-                                .toList());
+            case SUCCEEDED, FAILED -> {
+                if (pod.disruption != null) {
+                    // as the pod GC writes it before deleting a pod whose node is gone: Failed, DisruptionTarget,
+                    // the workload's container killed with its node (SIGTERM's 143)
+                    List<PodCondition> conditions =
+                            new java.util.ArrayList<>(scheduledConditions(false, "PodCompleted", null, pod.finishedAt));
+                    conditions.add(condition(
+                            "DisruptionTarget", true, pod.disruption, "PodGC: node no longer exists", pod.finishedAt));
+                    b.withPhase("Failed")
+                            .withHostIP(pod.hostIp)
+                            .withPodIP(pod.podIp)
+                            .withStartTime(time(pod.scheduledAt))
+                            .withConditions(conditions)
+                            .withContainerStatuses(containers.stream()
+                                    .map(c -> terminated(c, pod, 143, "Error"))
+                                    .toList());
+                } else {
+                    b.withPhase(pod.phase == SimulatedPod.Phase.SUCCEEDED ? "Succeeded" : "Failed")
+                            .withHostIP(pod.hostIp)
+                            .withPodIP(pod.podIp)
+                            .withStartTime(time(pod.scheduledAt))
+                            .withConditions(scheduledConditions(false, "PodCompleted", null, pod.finishedAt))
+                            .withContainerStatuses(containers.stream()
+                                    .map(c -> terminated(c, pod, job.knobs))
+                                    .toList());
+                }
+            }
         }
         return b.build();
     }
@@ -225,12 +243,16 @@ final class PodFactory {
     }
 
     private static ContainerStatus terminated(Container c, SimulatedPod pod, JobKnobs knobs) {
+        return terminated(c, pod, knobs.effectiveExitCode(), knobs.terminationReason());
+    }
+
+    private static ContainerStatus terminated(Container c, SimulatedPod pod, int exitCode, String reason) {
         return base(c).withReady(false)
                 .withStarted(false)
                 .withNewState()
                 .withNewTerminated()
-                .withExitCode(knobs.effectiveExitCode())
-                .withReason(knobs.terminationReason())
+                .withExitCode(exitCode)
+                .withReason(reason)
                 .withStartedAt(time(pod.startedAt))
                 .withFinishedAt(time(pod.finishedAt))
                 .withContainerID("containerd://" + pod.name + "-" + c.getName())

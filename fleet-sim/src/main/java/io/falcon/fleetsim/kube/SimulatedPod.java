@@ -32,6 +32,11 @@ final class SimulatedPod {
     Instant pulledAt;
     /** Why the kubelet cannot make the container (CONFIG_FAILING), as the kubelet says it. */
     String configError;
+    /**
+     * The reason of the DisruptionTarget condition Kubernetes set before deleting the pod for the fleet's sake (null:
+     * none): DeletionByPodGC when its node is gone.
+     */
+    String disruption;
 
     SimulatedPod(String name, int index, boolean needsTpu) {
         this.name = name;
