@@ -49,6 +49,20 @@ public final class ResourceNames {
         return PREFIX + shortId(installation, jobId);
     }
 
+    /**
+     * The node pool of the job's attempt after {@code retries} retries: the first attempt's is {@link #nodePool}, each
+     * later one's another name of the same form, so that an attempt never meets the pool or Job of the one before
+     * (still being deleted) under its own name.
+     */
+    public static String nodePool(String installation, String jobId, int retries) {
+        return retries == 0 ? nodePool(installation, jobId) : PREFIX + shortId(installation, jobId + "\n#" + retries);
+    }
+
+    /** The Kubernetes Job of the job's attempt after {@code retries} retries (see {@link #nodePool(String, String, int)}). */
+    public static String k8sJob(String installation, String jobId, int retries) {
+        return retries == 0 ? k8sJob(installation, jobId) : PREFIX + shortId(installation, jobId + "\n#" + retries);
+    }
+
     /** A readable head of the id (at most 15 DNS characters) and 64 bits of hash of the installation and the id. */
     static String shortId(String installation, String jobId) {
         String cleaned = jobId.toLowerCase(Locale.ROOT)

@@ -69,7 +69,12 @@ public record SchedulerConfig(
                                 values.getInt(SchedulerKeys.MAX_LIVE_JOBS)),
                         WhoIsAhead.of(values.get(SchedulerKeys.WHO_IS_AHEAD)),
                         values.getInt(SchedulerKeys.ACQUIRERS_PER_QUEUE),
-                        values.get(SchedulerKeys.HISTORY_LINGER_MAX)));
+                        values.get(SchedulerKeys.HISTORY_LINGER_MAX),
+                        new SchedulerSettings.Retries(
+                                values.getInt(SchedulerKeys.RETRY_MAX_RETRIES),
+                                values.get(SchedulerKeys.RETRY_BACKOFF),
+                                values.get(SchedulerKeys.RETRY_MAX_BACKOFF),
+                                values.get(SchedulerKeys.RETRY_ENABLED))));
     }
 
     /** Only the supply modes that linger: zero (the default) means the pool is deleted at once. */

@@ -31,9 +31,17 @@ final class Checks {
     private final List<String> violations;
     private final long agingMillis;
 
+    /** How many times a job may be run again after the fleet ended an attempt (the scheduler's retries). */
+    private final int maxRetries;
+
     Checks(List<String> violations, Duration priorityAging) {
+        this(violations, priorityAging, 0);
+    }
+
+    Checks(List<String> violations, Duration priorityAging, int maxRetries) {
         this.violations = violations;
         this.agingMillis = priorityAging.toMillis();
+        this.maxRetries = maxRetries;
     }
 
     void violation(String what) {
@@ -171,9 +179,18 @@ final class Checks {
                         + job.message());
             }
         }
-        fleet.jobCreates().forEach((jobId, n) -> {
+        Map<String, Integer> attempts = new HashMap<>();
+        fleet.jobCreates().forEach((jobAndName, n) -> {
+            String jobId = jobAndName.substring(0, jobAndName.indexOf('|'));
+            attempts.merge(jobId, 1, Integer::sum);
             if (n > (fleet.recreatedAfterHandDeletion().contains(jobId) ? 2 : 1)) {
-                violation("job " + jobId + " had " + n + " Kubernetes Jobs created");
+                violation("job " + jobId + " had its Kubernetes Job " + jobAndName.substring(jobId.length() + 1)
+                        + " created " + n + " times");
+            }
+        });
+        attempts.forEach((jobId, n) -> {
+            if (n > 1 + maxRetries) {
+                violation("job " + jobId + " ran " + n + " attempts; at most " + (1 + maxRetries) + " are allowed");
             }
         });
         fleet.liveJobs().forEach((where, jobId) -> {
@@ -253,15 +270,31 @@ final class Checks {
             java.util.function.Predicate<String> podsFailAnyway,
             Duration dispatchDeadline) {
         Map<String, TaskStatus> ends = new HashMap<>();
+        Map<String, List<TaskStatus>> retried = new HashMap<>();
         Map<String, Instant> dispatchingSince = new HashMap<>();
         for (TaskStatus s : statuses) {
             if (s.status().isTerminal()) {
                 ends.putIfAbsent(s.jobId(), s);
+            } else if (s.reason().filter(Reason.Retrying::equals).isPresent()) {
+                retried.computeIfAbsent(s.jobId(), k -> new ArrayList<>()).add(s);
             } else if (s.reason().filter(Reason.Dispatching::equals).isPresent()) {
                 dispatchingSince.putIfAbsent(s.jobId(), s.meta().occurredAt());
             }
         }
         deleted.forEach((jobId, at) -> {
+            // a job run again noticed the deletion when its attempt ended (Retrying), within the same bound
+            // (the scheduler's clock may be behind the world's by a few minutes)
+            Optional<TaskStatus> retry = retried.getOrDefault(jobId, List.of()).stream()
+                    .filter(r -> !r.meta().occurredAt().isBefore(at.minus(Duration.ofMinutes(5))))
+                    .findFirst();
+            if (retry.isPresent()) {
+                Instant noticed = retry.get().meta().occurredAt();
+                if (noticed.isAfter(at.plus(bound).plus(executorDown.apply(at, noticed)))) {
+                    violation("job " + jobId + " noticed at " + noticed + " (" + describe(retry.get()) + ") that its"
+                            + " Kubernetes Job was deleted by hand at " + at);
+                }
+                return;
+            }
             TaskStatus end = ends.get(jobId);
             if (end == null || end.finishedAt().isEmpty()) {
                 return; // not terminal at all: the stuck-job check says so
@@ -536,7 +569,17 @@ final class Checks {
                 if (prev.status().isTerminal() && !amendment) {
                     violation("job " + s.jobId() + " went " + describe(prev) + " -> " + describe(s)
                             + " after a terminal status");
-                } else if (rank(s) < rank(prev)) {
+                } else if (s.attempt() < prev.attempt()) {
+                    violation("job " + s.jobId() + " went back from attempt " + prev.attempt() + " to " + s.attempt()
+                            + ": " + describe(prev) + " -> " + describe(s));
+                } else if (s.attempt() > prev.attempt()
+                        && s.reason().filter(Reason.Retrying::equals).isEmpty()) {
+                    violation("job " + s.jobId() + " began attempt " + s.attempt() + " without saying it retries: "
+                            + describe(prev) + " -> " + describe(s));
+                } else if (s.attempt() == prev.attempt()
+                        && prev.reason().filter(Reason.Retrying::equals).isEmpty()
+                        && rank(s) < rank(prev)) {
+                    // a new attempt starts over (Retrying, then Waiting...); within one the phase never goes back
                     violation("job " + s.jobId() + " went backwards " + describe(prev) + " -> " + describe(s));
                 }
             }

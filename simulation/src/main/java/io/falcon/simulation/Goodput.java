@@ -246,7 +246,8 @@ public final class Goodput {
                 Map.of(),
                 Duration.ofMinutes(10),
                 Reality.NONE,
-                1);
+                1,
+                0);
     }
 
     // ---- running and measuring ----

@@ -28,7 +28,8 @@ record Scenario(
         Map<SupplyMode, Duration> idleLinger,
         Duration priorityAging,
         Reality reality,
-        int acquirersPerQueue) {
+        int acquirersPerQueue,
+        int maxRetries) {
 
     static final Instant T0 = Instant.parse("2026-12-02T00:00:00Z");
 
@@ -268,8 +269,23 @@ record Scenario(
         // keep the design's one at a time.
         Random acquirers = new Random(seed * 0x5DEECE66DL + 59);
         int perQueue = acquirers.nextBoolean() ? 1 : 2 + acquirers.nextInt(7);
+        // How many times a job runs again after the fleet ended an attempt: a generator of its own, every draw above
+        // unchanged. Half the seeds keep the design's none.
+        Random retries = new Random(seed * 0x5DEECE66DL + 61);
+        int maxRetries = retries.nextBoolean() ? 0 : 1 + retries.nextInt(3);
         return new Scenario(
-                seed, clusters, reservationHosts, jobs, disruptions, faults, healAt, linger, aging, reality, perQueue);
+                seed,
+                clusters,
+                reservationHosts,
+                jobs,
+                disruptions,
+                faults,
+                healAt,
+                linger,
+                aging,
+                reality,
+                perQueue,
+                maxRetries);
     }
 
     /** The same scenario in another world of production events (scripted runs: clock skew, say). */
@@ -285,7 +301,8 @@ record Scenario(
                 idleLinger,
                 priorityAging,
                 other,
-                acquirersPerQueue);
+                acquirersPerQueue,
+                maxRetries);
     }
 
     static ClusterRow row(String id, String tpuType, Optional<String> reservation) {
@@ -316,6 +333,24 @@ record Scenario(
                 Map.of(),
                 Duration.ofMinutes(10),
                 Reality.NONE,
-                1);
+                1,
+                0);
+    }
+
+    /** The same scenario with jobs run again up to this many times after the fleet ended an attempt. */
+    Scenario withMaxRetries(int retries) {
+        return new Scenario(
+                seed,
+                clusters,
+                reservationHosts,
+                jobs,
+                disruptions,
+                faults,
+                healAt,
+                idleLinger,
+                priorityAging,
+                reality,
+                acquirersPerQueue,
+                retries);
     }
 }

@@ -237,6 +237,9 @@ final class SimFleet implements GkeApi, EdgeApi {
         String podPhase = "Pending";
         Optional<PodView.Waiting> waiting = Optional.empty();
         Optional<PodView.Terminated> terminated = Optional.empty();
+        /** The DisruptionTarget reason Kubernetes set on its pods when the fleet killed them (empty: none). */
+        Optional<String> disruption = Optional.empty();
+
         List<JobView.Condition> conditions = List.of();
         boolean runScheduled;
         /** The Job controller cannot create its pods (a missing service account, a quota on pods). */
@@ -535,6 +538,14 @@ final class SimFleet implements GkeApi, EdgeApi {
     }
 
     // ---- inspection, from the outside ----
+
+    /** Creations per job and Kubernetes Job name ("job|name"): each attempt of a job has a Job of its own. */
+    private static String createKey(EnsureJob command) {
+        return command.jobId() + "|" + command.k8sJobName();
+    }
+
+    /** When a job's program failed (its pods exited with an error): the job must never be run again. */
+    private final Map<String, Instant> programFailed = new HashMap<>();
 
     Map<String, Integer> jobCreates() {
         return jobCreates;
@@ -1124,6 +1135,18 @@ final class SimFleet implements GkeApi, EdgeApi {
         if (podsRefused) {
             cause(command.jobId(), Cause.PODS_REFUSED);
         }
+        // at most one attempt of a job is live: the Job of the last one is gone before the next is created
+        for (KJob other : jobs.values()) {
+            if (other.falconJobId.equals(command.jobId()) && !other.name.equals(command.k8sJobName())) {
+                violations.add("Kubernetes Job " + command.k8sJobName() + " of " + command.jobId() + " created at "
+                        + loop.now() + " while its Job " + other.name + " still exists");
+            }
+        }
+        // a program that failed fails again: it is never run again
+        if (programFailed.containsKey(command.jobId()) && !jobCreates.containsKey(createKey(command))) {
+            violations.add("job " + command.jobId() + " run again at " + loop.now() + " (Job " + command.k8sJobName()
+                    + ") after its program failed at " + programFailed.get(command.jobId()));
+        }
         Scenario.JobPlan plan = plans.get(command.jobId());
         int pods = vms(command.tpuType(), command.topology());
         KJob job = new KJob(
@@ -1137,7 +1160,7 @@ final class SimFleet implements GkeApi, EdgeApi {
                 plan);
         job.podsRefused = podsRefused;
         jobs.put(key, job);
-        jobCreates.merge(command.jobId(), 1, Integer::sum);
+        jobCreates.merge(createKey(command), 1, Integer::sum);
         if (!healed && handRnd.nextDouble() < faults.handDelete()) {
             // an operator deletes it by hand, whether it runs, waits for nodes or has finished
             loop.after(Duration.ofSeconds(30 + handRnd.nextInt(3 * 3600)), () -> {
@@ -1274,7 +1297,8 @@ final class SimFleet implements GkeApi, EdgeApi {
                     "",
                     "",
                     unschedulable,
-                    List.of(new PodView.Container(job.terminated, Optional.empty(), job.waiting))));
+                    List.of(new PodView.Container(job.terminated, Optional.empty(), job.waiting)),
+                    job.disruption));
         }
         return out;
     }
@@ -1423,6 +1447,7 @@ final class SimFleet implements GkeApi, EdgeApi {
             return;
         }
         if (job.plan.outcome() == Scenario.Outcome.FAIL) {
+            programFailed.putIfAbsent(job.falconJobId, loop.now());
             job.podPhase = "Failed";
             job.terminated = Optional.of(
                     new PodView.Terminated(rnd.nextBoolean() ? 1 : 137, rnd.nextBoolean() ? "Error" : "OOMKilled"));
@@ -1448,7 +1473,9 @@ final class SimFleet implements GkeApi, EdgeApi {
                 job.podPhase = "Failed";
                 usage.stopped(key(job.cluster, job.name), loop.now());
                 cause(job.falconJobId, Cause.NODES_LOST);
-                job.terminated = Optional.of(new PodView.Terminated(137, "NodeLost"));
+                // as the pod GC marks a pod whose node is gone (Kubernetes 1.31): the workload killed with its node
+                job.disruption = Optional.of("DeletionByPodGC");
+                job.terminated = Optional.of(new PodView.Terminated(143, "Error"));
                 job.conditions = List.of(new JobView.Condition("Failed", "True", "BackoffLimitExceeded", ""));
                 ttl(job);
             }

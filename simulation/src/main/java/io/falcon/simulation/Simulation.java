@@ -104,8 +104,14 @@ public final class Simulation {
         SchedulerSettings settings = tune.apply(SchedulerSettings.defaults()
                 .withIdleLinger(scenario.idleLinger())
                 .withPriorityAging(scenario.priorityAging())
-                .withAcquirersPerQueue(scenario.acquirersPerQueue()));
-        checks = new Checks(violations, settings.priorityAging());
+                .withAcquirersPerQueue(scenario.acquirersPerQueue())
+                .withRetries(new SchedulerSettings.Retries(
+                        scenario.maxRetries(),
+                        SchedulerSettings.Retries.defaults().backoff(),
+                        SchedulerSettings.Retries.defaults().maxBackoff(),
+                        true)));
+        checks = new Checks(
+                violations, settings.priorityAging(), settings.retries().maxRetries());
         scheduler = new SimScheduler(
                 loop, rnd, logs, settings, checks, scenario.reality().schedulerClockOffset());
         executor = new SimExecutor(

@@ -107,6 +107,32 @@ public final class SchedulerKeys {
             "at most how long an idle reservation pool no job takes lingers because its queue's recent arrivals say"
                     + " the next job of its topology comes sooner than a new pool takes to create, and never while a"
                     + " job on its cluster is short of reservation capacity (0s: never)");
+    public static final Setting<Long> RETRY_MAX_RETRIES = withDefault(
+            "falcon.scheduler.retry.max-retries",
+            SettingType.WHOLE,
+            0L,
+            Validator.between(0, 10),
+            "how many times a job is run again, keeping its id, after the fleet ended an attempt (a node lost or shut"
+                    + " down, a pod preempted or evicted, its Kubernetes Job gone), unless its spec.retry.max_retries"
+                    + " says otherwise; a failure of the program is never retried (0: never, the design's contract)");
+    public static final Setting<Duration> RETRY_BACKOFF = withDefault(
+            "falcon.scheduler.retry.backoff",
+            SettingType.DURATION,
+            Duration.ofSeconds(30),
+            Validator.between(Duration.ZERO, Duration.ofHours(1)),
+            "how long after the first attempt the fleet ended the next is placed; doubled after each further one");
+    public static final Setting<Duration> RETRY_MAX_BACKOFF = withDefault(
+            "falcon.scheduler.retry.max-backoff",
+            SettingType.DURATION,
+            Duration.ofMinutes(10),
+            Validator.between(Duration.ZERO, Duration.ofHours(6)),
+            "the longest wait between two attempts of a job");
+    public static final Setting<Boolean> RETRY_ENABLED = withDefault(
+            "falcon.scheduler.retry.enabled",
+            SettingType.BOOLEAN,
+            true,
+            Validator.any(),
+            "false: no job is run again, whatever its policy (an attempt the fleet ends then ends the job Failed)");
     public static final Setting<Long> POSITION_UPDATES = withDefault(
             "falcon.scheduler.position-updates",
             SettingType.WHOLE,
@@ -229,6 +255,10 @@ public final class SchedulerKeys {
                     POSITION_UPDATES,
                     ACQUIRERS_PER_QUEUE,
                     HISTORY_LINGER_MAX,
+                    RETRY_MAX_RETRIES,
+                    RETRY_BACKOFF,
+                    RETRY_MAX_BACKOFF,
+                    RETRY_ENABLED,
                     PRIORITY_AGING,
                     PRIORITY_LIMITS,
                     MAX_SPEC_BYTES,

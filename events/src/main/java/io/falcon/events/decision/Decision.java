@@ -108,7 +108,12 @@ public record Decision(
         /** fault-streams decided about a fault of the job's devices (software fault or device isolated). */
         FAULT_NOTED,
         /** The job ended otherwise (Succeeded, or Failed with its reason). */
-        ENDED
+        ENDED,
+        /**
+         * The fleet ended the job's attempt and it runs again under its id (Pending/Retrying): what ended it, which
+         * attempt comes next, and when; or, with the job ending instead, why it is not retried.
+         */
+        RETRIED
     }
 
     /**

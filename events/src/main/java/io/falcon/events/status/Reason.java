@@ -17,5 +17,10 @@ public enum Reason {
     Timeout,
     InvalidSpec,
     /** Refused at submission: its actor, or Falcon as a whole, already has as many live jobs as allowed. */
-    TooManyJobs
+    TooManyJobs,
+    /**
+     * Pending between two attempts: the fleet ended the last one (a node lost, a pod preempted, its Kubernetes Job
+     * gone) and the job runs again under its id once that attempt's Job is gone and the backoff passed.
+     */
+    Retrying
 }

@@ -109,7 +109,7 @@ final class ClusterChanges {
             if (job.phase() == Phase.RUNNING
                     && job.clusterId().filter(cluster.id()::equals).isPresent()) {
                 String message = state.runningMessage(Messages.withoutClusterNote(job.message()), cluster.id());
-                if (!message.equals(job.message())) {
+                if (!job.shows(message)) {
                     state.publish(job, Status.Running, Optional.empty(), message, now, out);
                 }
             }

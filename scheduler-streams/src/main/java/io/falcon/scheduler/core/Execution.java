@@ -22,12 +22,21 @@ final class Execution {
     private final JobDeletions deletions;
     private final JobEnding ending;
 
-    Execution(SchedulerState state, Timers timers, QueueSlots slots, JobDeletions deletions, JobEnding ending) {
+    private final Retrying retrying;
+
+    Execution(
+            SchedulerState state,
+            Timers timers,
+            QueueSlots slots,
+            JobDeletions deletions,
+            JobEnding ending,
+            Retrying retrying) {
         this.state = state;
         this.timers = timers;
         this.slots = slots;
         this.deletions = deletions;
         this.ending = ending;
+        this.retrying = retrying;
     }
 
     /**
@@ -101,7 +110,7 @@ final class Execution {
                     }
                     ScheduledJob retrying = job.withLastError(failed.message());
                     String message = Messages.submitRetrying(failed.message());
-                    if (message.equals(job.message())) {
+                    if (job.shows(message)) {
                         state.store(retrying, out);
                     } else {
                         state.publish(retrying, Status.Pending, Optional.of(Reason.Dispatching), message, now, out);
@@ -132,7 +141,7 @@ final class Execution {
                     state.runningMessage(Messages.running(running.active(), running.expected()), running.clusterId());
             if (job.phase() == Phase.RUNNING) {
                 ScheduledJob updated = job.withSubmission(Optional.of(running.jobUid()), now);
-                if (!message.equals(job.message()) || !updated.jobUid().equals(job.jobUid())) {
+                if (!job.shows(message) || !updated.jobUid().equals(job.jobUid())) {
                     state.publish(updated, Status.Running, Optional.empty(), message, now, out);
                 }
                 return;
@@ -165,10 +174,11 @@ final class Execution {
                 });
     }
 
+    /** The Job failed: the job ends Failed/JobFailed, or runs again if the fleet ended it and it has retries left. */
     void onFailed(ExecutorEvent.JobFailed failed, Instant now, Decisions out) {
         executing(failed.jobId(), failed.clusterId(), failed.k8sJobName())
                 .ifPresent(job ->
-                        ending.end(job, Status.Failed, Optional.of(Reason.JobFailed), failed.message(), now, out));
+                        retrying.retryOrEnd(job, failed.cause(), Reason.JobFailed, failed.message(), false, now, out));
     }
 
     /** Confirms the deletion of an aborting job's Job (then Aborted), or of a finished job's. */
@@ -305,12 +315,13 @@ final class Execution {
             }
             if (state.observations.covers(job, entry.getValue().listedAt(), java.time.Duration.ZERO)) {
                 missing.remove(entry.getKey());
-                ending.end(
+                retrying.retryOrEnd(
                         job,
-                        Status.Failed,
-                        Optional.of(Reason.JobFailed),
+                        io.falcon.events.executor.FailureCause.infrastructure("JobGone"),
+                        Reason.JobFailed,
                         Messages.k8sJobDisappeared(
                                 job.k8sJobName().orElseThrow(), job.clusterId().orElse("")),
+                        false,
                         now,
                         out);
             }
@@ -331,8 +342,10 @@ final class Execution {
                 .map(at -> !at.isAfter(observed))
                 .orElse(true);
         List<ScheduledJob> affected = state.jobs.values().stream()
-                .filter(job ->
-                        job.phase() != Phase.DONE && job.phase() != Phase.WAITING && job.phase() != Phase.UNPLACED)
+                .filter(job -> job.phase() != Phase.DONE
+                        && job.phase() != Phase.WAITING
+                        && job.phase() != Phase.UNPLACED
+                        && job.phase() != Phase.RETRYING) // its last attempt's Job deletion is forgotten below
                 .filter(job -> job.clusterId().filter(gone.clusterId()::equals).isPresent())
                 .filter(job -> job.target()
                         .filter(t -> t.resourceName().equals(gone.clusterResource()))

@@ -65,12 +65,28 @@ final class JobEnding {
             case DISPATCHING, RUNNING -> {
                 // A dispatching job keeps its queue's slot until its Kubernetes Job is gone (seed section 4: the slot
                 // is released when pods run or the job ends); then its pool goes to the next job of the queue.
-                String k8sJob = job.k8sJobName().orElse(state.settings.k8sJobName(job.id()));
+                String k8sJob = job.k8sJobName().orElse(state.settings.k8sJobName(job));
                 Phase next = job.phase() == Phase.DISPATCHING ? Phase.CANCELLING : Phase.ABORTING;
                 ScheduledJob aborting = job.enter(next, now)
                         .withK8sJob(k8sJob)
                         .withWakeAt(Optional.of(now.plus(state.settings.abortRetry())));
                 job.target().ifPresent(t -> out.send(state.ensureJobDeleted(aborting, t, now)));
+                state.publish(aborting, Status.Aborting, Optional.empty(), Messages.aborting(), now, out);
+                timers.arm(state.jobs.get(job.id()));
+            }
+            case RETRYING -> {
+                // between two attempts: Aborted once the last attempt's Kubernetes Job is confirmed gone, as when
+                // aborted while running
+                boolean live = job.k8sJobName()
+                        .flatMap(name -> job.target().map(t -> new JobDeletion.Key(t.clusterId(), name)))
+                        .filter(state.deletions::containsKey)
+                        .isPresent();
+                if (!live) {
+                    end(job, Status.Aborted, Optional.empty(), Messages.aborted(), true, now, out);
+                    return;
+                }
+                ScheduledJob aborting =
+                        job.enter(Phase.ABORTING, now).withWakeAt(Optional.of(now.plus(state.settings.abortRetry())));
                 state.publish(aborting, Status.Aborting, Optional.empty(), Messages.aborting(), now, out);
                 timers.arm(state.jobs.get(job.id()));
             }

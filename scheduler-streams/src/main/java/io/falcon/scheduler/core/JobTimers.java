@@ -23,6 +23,8 @@ import java.util.Optional;
  *   <li>Running: Timeout at the execution deadline (timeout_seconds or the default).</li>
  *   <li>Cancelling / Aborting: EnsureJobDeleted re-sent; a cancelling job (aborted while Dispatching, still holding
  *       its queue's slot) gives the slot up after the dispatch deadline and goes on as Aborting.</li>
+ *   <li>Retrying: at the end of its backoff, placed again as a new attempt once its last attempt's Kubernetes Job is
+ *       confirmed gone (that deletion is re-sent by its own timer); until then woken every cleanup retry.</li>
  * </ul>
  */
 final class JobTimers {
@@ -31,11 +33,14 @@ final class JobTimers {
     private final QueueSlots slots;
     private final JobEnding ending;
 
-    JobTimers(SchedulerState state, Timers timers, QueueSlots slots, JobEnding ending) {
+    private final Retrying retrying;
+
+    JobTimers(SchedulerState state, Timers timers, QueueSlots slots, JobEnding ending, Retrying retrying) {
         this.state = state;
         this.timers = timers;
         this.slots = slots;
         this.ending = ending;
+        this.retrying = retrying;
     }
 
     void fire(ScheduledJob job, Instant now, Decisions out) {
@@ -43,6 +48,7 @@ final class JobTimers {
         Instant since = job.phaseSince().orElse(Instant.EPOCH);
         boolean wakeDue = job.wakeAt().filter(at -> !at.isAfter(now)).isPresent();
         switch (job.phase()) {
+            case RETRYING -> retrying.wake(job, now, out);
             case PROVISIONING -> {
                 ProvisioningStep step = job.provisioningStep().orElse(ProvisioningStep.REQUESTED);
                 Instant backstop = since.plus(settings.provisioningBackstop());
@@ -72,7 +78,7 @@ final class JobTimers {
                         // of no reservation would fail it; it waits (ClusterBusy, no deadline) for one to be set
                         String message =
                                 Messages.reservationCleared(again.clusterId().orElse(""));
-                        if (message.equals(again.message())) {
+                        if (again.shows(message)) {
                             state.store(again, out);
                         } else {
                             state.publish(again, Status.Pending, Optional.of(Reason.ClusterBusy), message, now, out);

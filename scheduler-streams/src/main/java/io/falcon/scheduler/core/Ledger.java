@@ -65,6 +65,13 @@ final class Ledger {
                 .alone();
     }
 
+    /** The fleet ended the job's attempt and it runs again: RETRIED, with what ended it and what comes next. */
+    static Decision retried(ScheduledJob job, String summary, Instant now) {
+        return about(job, Decision.Kind.RETRIED, summary, now)
+                .at(job.clusterId(), job.nodePoolName(), job.supplyMode())
+                .alone();
+    }
+
     /** A fault verdict about the job's device, linked by its reference. */
     static Decision faultNoted(ScheduledJob job, String summary, String verdict, Instant now) {
         return about(job, Decision.Kind.FAULT_NOTED, summary, now)

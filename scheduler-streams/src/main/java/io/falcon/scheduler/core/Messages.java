@@ -163,6 +163,25 @@ public final class Messages {
                 + " expected node(s) registered (Ready=" + ready + ")...";
     }
 
+    /**
+     * Pending/Retrying: "attempt 2 of 3 at 10:42 (once the last attempt's Kubernetes Job is gone): the fleet ended
+     * attempt 1: Pod disrupted: ...".
+     */
+    public static String retrying(int attempt, int attempts, String ended, Instant at, ZoneId zone) {
+        return "attempt " + attempt + " of " + attempts + " from "
+                + java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss")
+                        .withZone(zone)
+                        .format(at)
+                + " (once the last attempt's Kubernetes Job is gone): the fleet ended attempt " + (attempt - 1) + ": "
+                + ended;
+    }
+
+    /** Appended to every later Message of a job that was retried: which attempt this is, and how the others ended. */
+    public static String withAttempts(String message, int retries, String attempts) {
+        String note = "[attempt " + (retries + 1) + "; earlier: " + attempts + "]";
+        return message.isEmpty() ? note : message.contains(note) ? message : message + " " + note;
+    }
+
     public static String aborting() {
         return "正在中止,等待 K8s Job 删除和 node pool 清理...";
     }

@@ -19,6 +19,11 @@ public enum Phase {
     CANCELLING,
     /** Aborted while Running; waiting for its Kubernetes Job to be deleted before its pool is released. */
     ABORTING,
+    /**
+     * The fleet ended its attempt and it runs again (Pending/Retrying): its attempt's Kubernetes Job is being deleted
+     * (at most one attempt is live) and its backoff passes; then it is placed again as a new attempt.
+     */
+    RETRYING,
     /** Succeeded, Failed or Aborted: nothing more happens to it. */
     DONE;
 

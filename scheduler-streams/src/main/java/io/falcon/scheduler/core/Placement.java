@@ -78,6 +78,11 @@ final class Placement {
         }
     }
 
+    /** A retried job's new attempt is placed as a job not yet placed ({@link Retrying}). */
+    void placeAgain(ScheduledJob job, Instant now, Decisions out) {
+        place(job, now, out);
+    }
+
     /** Places one job; the queue it joins may start it at once, and it is told its position. */
     private void place(ScheduledJob job, Instant now, Decisions out) {
         placeOnly(job, now, out).ifPresent(key -> {
@@ -184,7 +189,7 @@ final class Placement {
         ScheduledJob parked = job.withCluster(Optional.empty()).withPhase(Phase.UNPLACED);
         state.unplaced.add(parked.id());
         String message = Messages.noCluster(job.request().tpuType().wireName(), none.why());
-        if (message.equals(job.message())) {
+        if (job.shows(message)) {
             state.store(parked, out);
         } else {
             out.record(Ledger.placement(job, Decision.Kind.NO_CLUSTER_ELIGIBLE, Optional.empty(), none, message, now));

@@ -62,7 +62,7 @@ final class Provisioning {
                     waiting.nodePoolName(), waiting.registered(), waiting.ready(), waiting.expected());
             // GKE keeps retrying the nodes (seed section 4): no backstop timeout while it does.
             ScheduledJob awaiting = job.inProvisioningStep(ProvisioningStep.AWAITING_NODES);
-            if (!message.equals(job.message())) {
+            if (!job.shows(message)) {
                 state.publish(awaiting, Status.Pending, Optional.of(Reason.WaitingForNode), message, now, out);
             } else if (!awaiting.equals(job)) {
                 state.store(awaiting, out);
@@ -92,7 +92,7 @@ final class Provisioning {
                             .withWakeAt(Optional.of(now.plus(state.settings.provisioningRetry())));
             String message =
                     Messages.waitingForNode(count.nodePoolName(), count.registered(), count.ready(), count.expected());
-            if (!message.equals(job.message())
+            if (!job.shows(message)
                     || job.reason().filter(Reason.WaitingForNode::equals).isEmpty()) {
                 state.publish(awaiting, Status.Pending, Optional.of(Reason.WaitingForNode), message, now, out);
             } else if (!awaiting.equals(job)) {
@@ -198,7 +198,7 @@ final class Provisioning {
                 .ifPresent(job -> {
                     String message = Messages.waitingForPoolAgain(
                             shortage.nodePoolName(), shortage.remainingSlices(), shortage.neededSlices());
-                    if (!message.equals(job.message())) {
+                    if (!job.shows(message)) {
                         state.publish(job, Status.Pending, Optional.of(Reason.WaitingForNode), message, now, out);
                     }
                 });
@@ -211,7 +211,7 @@ final class Provisioning {
                     ScheduledJob busy = job.inProvisioningStep(ProvisioningStep.RESERVATION_SHORT)
                             .withWakeAt(Optional.of(now.plus(state.settings.reservationRetry())));
                     pools.releaseLingering(shortage.clusterId(), now, out);
-                    if (message.equals(job.message())) {
+                    if (job.shows(message)) {
                         state.store(busy, out);
                     } else {
                         out.record(Ledger.pool(

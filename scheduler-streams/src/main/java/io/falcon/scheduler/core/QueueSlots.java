@@ -137,7 +137,7 @@ final class QueueSlots {
             timers.arm(state.jobs.get(job.id()));
         } else {
             SupplyDecision supply = SupplyDecision.decide(job.request().supplyMode(), cluster);
-            String poolName = state.settings.nodePoolName(job.id());
+            String poolName = state.settings.nodePoolName(job);
             String why = job.request().supplyMode().isPresent()
                     ? "supply_mode=" + supply.mode().wireName() + " was asked for"
                     : supply.reservation()
@@ -187,7 +187,7 @@ final class QueueSlots {
 
     /** The job holds a READY pool now: ask for its Kubernetes Job, and keep asking until it is confirmed. */
     void dispatchOn(ScheduledJob job, NodePool pool, String message, Instant now, Decisions out) {
-        if (!pool.name().equals(state.settings.nodePoolName(job.id()))
+        if (!pool.name().equals(state.settings.nodePoolName(job))
                 && pool.heldBy().filter(job.id()::equals).isEmpty()) {
             out.reused(pool);
         }
@@ -196,7 +196,7 @@ final class QueueSlots {
                 .withTarget(state.currentTarget(job))
                 .withSupplyMode(pool.supplyMode())
                 .withNodePool(pool.name())
-                .withK8sJob(state.settings.k8sJobName(job.id()))
+                .withK8sJob(state.settings.k8sJobName(job))
                 .withWakeAt(Optional.of(now.plus(state.settings.dispatchRetry())));
         out.send(state.ensureJob(dispatching, now));
         state.publish(dispatching, Status.Pending, Optional.of(Reason.Dispatching), message, now, out);
@@ -245,7 +245,7 @@ final class QueueSlots {
             ScheduledJob job, String position, Optional<StartEstimate> estimate, Instant now, Decisions out) {
         ZoneId zone = state.settings.messageZone();
         // Compared with what the job last showed, so that an unchanged position is not published again.
-        boolean positionChanged = !(position + Messages.estimate(job.startEstimate(), now, zone)).equals(job.message())
+        boolean positionChanged = !job.shows(position + Messages.estimate(job.startEstimate(), now, zone))
                 || job.reason().filter(Reason.Waiting::equals).isEmpty();
         if (positionChanged
                 || StartEstimates.moved(job.startEstimate(), estimate, state.settings.estimateTolerance())) {

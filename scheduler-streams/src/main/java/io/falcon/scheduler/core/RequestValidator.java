@@ -94,11 +94,13 @@ public final class RequestValidator {
         JobSpec spec;
         Optional<Integer> specPriority;
         Optional<SupplyMode> specSupplyMode;
+        RetryPolicy retry;
         try {
             JsonTree.JsonObject root = specObject(request.spec());
             spec = parseSpec(root);
             specPriority = specPriority(root);
             specSupplyMode = specSupplyMode(root);
+            retry = specRetry(root);
         } catch (FieldProblem problem) {
             return problem.invalid;
         }
@@ -129,7 +131,8 @@ public final class RequestValidator {
                 request.submittedAt(),
                 priority,
                 request.createdAt(),
-                request.commitOrder()));
+                request.commitOrder(),
+                retry));
     }
 
     /** Carries an Invalid out of the nested spec parsing. */
@@ -176,6 +179,68 @@ public final class RequestValidator {
                     "spec.supply_mode", "'" + string.value() + "' is not one of reservation, on-demand, flex-start");
         }
         return mode;
+    }
+
+    /**
+     * spec.retry: absent or null means not given; otherwise an object with {@code max_retries} (a whole number from 0
+     * to {@link RetryPolicy#MAX_RETRIES}) and {@code on_exit_codes} (at most {@link RetryPolicy#MAX_EXIT_CODES} exit
+     * codes from 1 to 255), each optional. Any other member is refused, so that a misspelt one never lies unnoticed.
+     */
+    private static RetryPolicy specRetry(JsonTree.JsonObject spec) throws FieldProblem {
+        JsonTree node = spec.members().getOrDefault("retry", new JsonTree.JsonNull());
+        if (node instanceof JsonTree.JsonNull) {
+            return RetryPolicy.UNSTATED;
+        }
+        if (!(node instanceof JsonTree.JsonObject retry)) {
+            throw new FieldProblem("spec.retry", "must be an object such as {\"max_retries\": 2}, got " + shown(node));
+        }
+        for (String member : retry.members().keySet()) {
+            if (!member.equals("max_retries") && !member.equals("on_exit_codes")) {
+                throw new FieldProblem(
+                        "spec.retry." + member, "is not a member of spec.retry (max_retries, on_exit_codes)");
+            }
+        }
+        Optional<Integer> maxRetries = Optional.empty();
+        JsonTree max = retry.members().getOrDefault("max_retries", new JsonTree.JsonNull());
+        if (!(max instanceof JsonTree.JsonNull)) {
+            String problem = "must be a whole number between 0 and " + RetryPolicy.MAX_RETRIES;
+            if (!(max instanceof JsonTree.JsonLiteral literal)
+                    || !literal.text().matches("[0-9]{1,9}")) {
+                throw new FieldProblem("spec.retry.max_retries", problem + ", got " + shown(max));
+            }
+            int value = Integer.parseInt(literal.text());
+            if (value > RetryPolicy.MAX_RETRIES) {
+                throw new FieldProblem("spec.retry.max_retries", problem + ", got " + value);
+            }
+            maxRetries = Optional.of(value);
+        }
+        java.util.Set<Integer> codes = new java.util.TreeSet<>();
+        JsonTree listed = retry.members().getOrDefault("on_exit_codes", new JsonTree.JsonNull());
+        if (!(listed instanceof JsonTree.JsonNull)) {
+            if (!(listed instanceof JsonTree.JsonArray array)) {
+                throw new FieldProblem(
+                        "spec.retry.on_exit_codes", "must be an array of exit codes, got " + shown(listed));
+            }
+            if (array.elements().size() > RetryPolicy.MAX_EXIT_CODES) {
+                throw new FieldProblem(
+                        "spec.retry.on_exit_codes",
+                        "names " + array.elements().size() + " exit codes; at most " + RetryPolicy.MAX_EXIT_CODES);
+            }
+            for (JsonTree item : array.elements()) {
+                if (!(item instanceof JsonTree.JsonLiteral literal)
+                        || !literal.text().matches("[0-9]{1,3}")) {
+                    throw new FieldProblem(
+                            "spec.retry.on_exit_codes", "must hold exit codes from 1 to 255, got " + shown(item));
+                }
+                int code = Integer.parseInt(literal.text());
+                if (code < 1 || code > 255) {
+                    throw new FieldProblem(
+                            "spec.retry.on_exit_codes", "must hold exit codes from 1 to 255, got " + code);
+                }
+                codes.add(code);
+            }
+        }
+        return new RetryPolicy(maxRetries, codes);
     }
 
     /** spec.priority: absent or null means not given; otherwise a whole number within the bounds. */

@@ -37,6 +37,10 @@ import java.util.Optional;
  * @param faultNote what fault-streams decided about faults of its devices while it ran (issue 18: software fault,
  *     device isolated), appended to every Message it is given from then on so its owner learns why it failed
  * @param movedAt when it last moved to another cluster's queue to start sooner: at most one move per move interval
+ * @param retries how many times it was run again after the fleet ended an attempt (0 on its first attempt, and in
+ *     records stored before retries existed): names its attempt's node pool and Kubernetes Job
+ * @param attempts what ended each earlier attempt, one line each ("attempt 1 on cluster c1: ..."), shown in its
+ *     Messages from then on and in its final one
  */
 public record ScheduledJob(
         ValidRequest request,
@@ -60,7 +64,13 @@ public record ScheduledJob(
         Optional<Instant> slotTakenAt,
         Optional<StartEstimate> startEstimate,
         Optional<Instant> movedAt,
-        Optional<String> faultNote) {
+        Optional<String> faultNote,
+        int retries,
+        Optional<String> attempts) {
+
+    public ScheduledJob {
+        attempts = attempts == null ? Optional.empty() : attempts;
+    }
 
     /**
      * FIFO order is submission order: when the INSERT was committed, then its binlog position, then the job id.
@@ -96,6 +106,8 @@ public record ScheduledJob(
                 Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
+                Optional.empty(),
+                0,
                 Optional.empty());
     }
 
@@ -327,9 +339,60 @@ public record ScheduledJob(
         return dispatchedAt.map(d -> d.plus(executionTimeout(defaultTimeout)));
     }
 
+    /**
+     * A Message as it is published for this job: ending with what fault-streams decided about its devices, and, from
+     * its second attempt on, which attempt it is and how the others ended (while it waits to run again its Retrying
+     * Message says so already). Whether a new Message differs from the one shown is asked of this form.
+     */
+    public String shown(String message) {
+        String withFault = faultNote
+                .map(n -> FaultNotes.withNote(message, Optional.of(n), n))
+                .orElse(message);
+        if (phase == Phase.RETRYING || attempts.isEmpty()) {
+            return withFault;
+        }
+        return Messages.withAttempts(withFault, retries, attempts.get());
+    }
+
+    /** Whether the job shows this Message now (as {@link #shown} would publish it). */
+    public boolean shows(String message) {
+        return shown(message).equals(this.message);
+    }
+
     /** With what fault-streams decided about its devices (see {@link #faultNote}). */
     public ScheduledJob withFaultNote(String note) {
         return with(c -> c.faultNote = Optional.of(note));
+    }
+
+    /**
+     * The fleet ended this attempt ({@code ended}: how) and the job runs again: Retrying from now, one more retry, the
+     * attempt's line in its story. It keeps the cluster, target and Kubernetes Job name of the attempt that ended (so
+     * that it waits for that Job's deletion) and loses the rest of it: pool, uid, dispatch, slot, fault note.
+     */
+    public ScheduledJob retrying(String ended, Instant now) {
+        String line = "attempt " + (retries + 1)
+                + (clusterId.map(c -> " on cluster " + c).orElse("")) + ": " + ended;
+        return enter(Phase.RETRYING, now).with(c -> {
+            c.retries = retries + 1;
+            c.attempts = Optional.of(attempts.map(a -> a + "; ").orElse("") + line);
+            c.nodePoolName = Optional.empty();
+            c.jobUid = Optional.empty();
+            c.dispatchedAt = Optional.empty();
+            c.slotTakenAt = Optional.empty();
+            c.movedAt = Optional.empty();
+            c.faultNote = Optional.empty();
+        });
+    }
+
+    /** A retrying job's new attempt, to be placed: nothing left of the last attempt's cluster or Kubernetes Job. */
+    public ScheduledJob forPlacementAgain() {
+        return with(c -> {
+            c.phase = Phase.UNPLACED;
+            c.clusterId = Optional.empty();
+            c.target = Optional.empty();
+            c.supplyMode = Optional.empty();
+            c.k8sJobName = Optional.empty();
+        });
     }
 
     /** A copy with the change applied: each wither names only what it changes. */
@@ -363,6 +426,8 @@ public record ScheduledJob(
         Optional<StartEstimate> startEstimate;
         Optional<Instant> movedAt;
         Optional<String> faultNote;
+        int retries;
+        Optional<String> attempts;
 
         Copy(ScheduledJob job) {
             this.request = job.request;
@@ -387,6 +452,8 @@ public record ScheduledJob(
             this.startEstimate = job.startEstimate;
             this.movedAt = job.movedAt;
             this.faultNote = job.faultNote;
+            this.retries = job.retries;
+            this.attempts = job.attempts;
         }
 
         ScheduledJob build() {
@@ -412,7 +479,9 @@ public record ScheduledJob(
                     slotTakenAt,
                     startEstimate,
                     movedAt,
-                    faultNote);
+                    faultNote,
+                    retries,
+                    attempts);
         }
     }
 }

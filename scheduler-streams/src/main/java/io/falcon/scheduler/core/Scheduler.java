@@ -156,6 +156,7 @@ public final class Scheduler {
     private final PoolLifecycle pools;
     private final JobDeletions deletions;
     private final JobEnding ending;
+    private final Retrying retrying;
     private final FaultNotes faultNotes;
     private final Provisioning provisioning;
     private final Execution execution;
@@ -190,11 +191,16 @@ public final class Scheduler {
         pools = new PoolLifecycle(state, timers, slots);
         deletions = new JobDeletions(state, timers);
         ending = new JobEnding(state, timers, slots, pools, deletions, upperWrites);
-        deletions.whenConfirmed(ending::k8sJobGone);
+        retrying = new Retrying(state, timers, slots, pools, deletions, ending);
+        retrying.placeWith(placement);
+        deletions.whenConfirmed((deletion, now, out) -> {
+            ending.k8sJobGone(deletion, now, out);
+            retrying.k8sJobGone(deletion, now, out);
+        });
         faultNotes = new FaultNotes(state);
         provisioning = new Provisioning(state, timers, slots, pools, ending);
-        execution = new Execution(state, timers, slots, deletions, ending);
-        jobTimers = new JobTimers(state, timers, slots, ending);
+        execution = new Execution(state, timers, slots, deletions, ending, retrying);
+        jobTimers = new JobTimers(state, timers, slots, ending, retrying);
         orphans = new Orphans(state, pools, deletions);
         clusterChanges = new ClusterChanges(state, placement, pools, ending, orphans);
     }

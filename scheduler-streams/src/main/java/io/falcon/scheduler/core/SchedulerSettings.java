@@ -76,10 +76,40 @@ public record SchedulerSettings(
         Admission admission,
         WhoIsAhead whoIsAhead,
         int acquirersPerQueue,
-        Duration historyLingerMax) {
+        Duration historyLingerMax,
+        Retries retries) {
 
     public SchedulerSettings {
         idleLinger = Map.copyOf(idleLinger);
+    }
+
+    /**
+     * Automatic retry of a job whose attempt the fleet ended (docs/architecture.md, Retries).
+     *
+     * @param maxRetries how many times a job is run again after the fleet ended an attempt, unless its spec.retry
+     *     says otherwise (0: never, the design's contract)
+     * @param backoff how long after the first failed attempt the next is placed; doubled after each further one
+     * @param maxBackoff the longest wait between attempts
+     * @param enabled false stops every retry from the next scheduling step on (a job the fleet failed then ends
+     *     Failed as without retries)
+     */
+    public record Retries(int maxRetries, Duration backoff, Duration maxBackoff, boolean enabled) {
+        public static Retries defaults() {
+            return new Retries(
+                    Math.toIntExact(SchedulerKeys.RETRY_MAX_RETRIES.defaultValue()),
+                    SchedulerKeys.RETRY_BACKOFF.defaultValue(),
+                    SchedulerKeys.RETRY_MAX_BACKOFF.defaultValue(),
+                    SchedulerKeys.RETRY_ENABLED.defaultValue());
+        }
+
+        /** The wait before the attempt after {@code retriesDone} retries: the backoff doubled each time, capped. */
+        public Duration backoffBefore(int retriesDone) {
+            Duration wait = backoff;
+            for (int i = 0; i < retriesDone && wait.compareTo(maxBackoff) < 0; i++) {
+                wait = wait.multipliedBy(2);
+            }
+            return wait.compareTo(maxBackoff) > 0 ? maxBackoff : wait;
+        }
     }
 
     /** The defaults declared in the settings catalog (SchedulerKeys), so that they are written down once. */
@@ -108,7 +138,8 @@ public record SchedulerSettings(
                 Admission.defaults(),
                 WhoIsAhead.of(SchedulerKeys.WHO_IS_AHEAD.defaultValue()),
                 Math.toIntExact(SchedulerKeys.ACQUIRERS_PER_QUEUE.defaultValue()),
-                SchedulerKeys.HISTORY_LINGER_MAX.defaultValue());
+                SchedulerKeys.HISTORY_LINGER_MAX.defaultValue(),
+                Retries.defaults());
     }
 
     /** How long an idle pool of this supply mode is kept (zero: deleted at once). */
@@ -125,229 +156,142 @@ public record SchedulerSettings(
         return io.falcon.events.ResourceNames.k8sJob(installation, jobId);
     }
 
+    /** The node pool of the job's current attempt (a retried job's differs from the failed attempt's). */
+    public String nodePoolName(ScheduledJob job) {
+        return io.falcon.events.ResourceNames.nodePool(installation, job.id(), job.retries());
+    }
+
+    /** The Kubernetes Job of the job's current attempt. */
+    public String k8sJobName(ScheduledJob job) {
+        return io.falcon.events.ResourceNames.k8sJob(installation, job.id(), job.retries());
+    }
+
     public SchedulerSettings withAdmission(Admission newAdmission) {
-        return new SchedulerSettings(
-                reservationRetry,
-                provisioningRetry,
-                provisioningBackstop,
-                dispatchRetry,
-                submitDeadline,
-                dispatchDeadline,
-                defaultExecutionTimeout,
-                abortRetry,
-                cleanupRetry,
-                orphanGrace,
-                positionUpdates,
-                terminalRetention,
-                idleLinger,
-                priorityAging,
-                estimateTolerance,
-                messageZone,
-                moveGain,
-                moveInterval,
-                observationSlack,
-                installation,
-                newAdmission,
-                whoIsAhead,
-                acquirersPerQueue,
-                historyLingerMax);
+        return with(c -> c.admission = newAdmission);
     }
 
     public SchedulerSettings withWhoIsAhead(WhoIsAhead shown) {
-        return new SchedulerSettings(
-                reservationRetry,
-                provisioningRetry,
-                provisioningBackstop,
-                dispatchRetry,
-                submitDeadline,
-                dispatchDeadline,
-                defaultExecutionTimeout,
-                abortRetry,
-                cleanupRetry,
-                orphanGrace,
-                positionUpdates,
-                terminalRetention,
-                idleLinger,
-                priorityAging,
-                estimateTolerance,
-                messageZone,
-                moveGain,
-                moveInterval,
-                observationSlack,
-                installation,
-                admission,
-                shown,
-                acquirersPerQueue,
-                historyLingerMax);
+        return with(c -> c.whoIsAhead = shown);
     }
 
-    /** The same settings with this many jobs of a queue acquiring at once. */
     public SchedulerSettings withAcquirersPerQueue(int n) {
-        return new SchedulerSettings(
-                reservationRetry,
-                provisioningRetry,
-                provisioningBackstop,
-                dispatchRetry,
-                submitDeadline,
-                dispatchDeadline,
-                defaultExecutionTimeout,
-                abortRetry,
-                cleanupRetry,
-                orphanGrace,
-                positionUpdates,
-                terminalRetention,
-                idleLinger,
-                priorityAging,
-                estimateTolerance,
-                messageZone,
-                moveGain,
-                moveInterval,
-                observationSlack,
-                installation,
-                admission,
-                whoIsAhead,
-                n,
-                historyLingerMax);
+        return with(c -> c.acquirersPerQueue = n);
     }
 
-    /** The same settings with another bound on the linger the queue's history decides. */
     public SchedulerSettings withHistoryLingerMax(Duration max) {
-        return new SchedulerSettings(
-                reservationRetry,
-                provisioningRetry,
-                provisioningBackstop,
-                dispatchRetry,
-                submitDeadline,
-                dispatchDeadline,
-                defaultExecutionTimeout,
-                abortRetry,
-                cleanupRetry,
-                orphanGrace,
-                positionUpdates,
-                terminalRetention,
-                idleLinger,
-                priorityAging,
-                estimateTolerance,
-                messageZone,
-                moveGain,
-                moveInterval,
-                observationSlack,
-                installation,
-                admission,
-                whoIsAhead,
-                acquirersPerQueue,
-                max);
+        return with(c -> c.historyLingerMax = max);
     }
 
     public SchedulerSettings withPositionUpdates(int n) {
-        return new SchedulerSettings(
-                reservationRetry,
-                provisioningRetry,
-                provisioningBackstop,
-                dispatchRetry,
-                submitDeadline,
-                dispatchDeadline,
-                defaultExecutionTimeout,
-                abortRetry,
-                cleanupRetry,
-                orphanGrace,
-                n,
-                terminalRetention,
-                idleLinger,
-                priorityAging,
-                estimateTolerance,
-                messageZone,
-                moveGain,
-                moveInterval,
-                observationSlack,
-                installation,
-                admission,
-                whoIsAhead,
-                acquirersPerQueue,
-                historyLingerMax);
+        return with(c -> c.positionUpdates = n);
     }
 
     public SchedulerSettings withIdleLinger(Map<SupplyMode, Duration> linger) {
-        return new SchedulerSettings(
-                reservationRetry,
-                provisioningRetry,
-                provisioningBackstop,
-                dispatchRetry,
-                submitDeadline,
-                dispatchDeadline,
-                defaultExecutionTimeout,
-                abortRetry,
-                cleanupRetry,
-                orphanGrace,
-                positionUpdates,
-                terminalRetention,
-                linger,
-                priorityAging,
-                estimateTolerance,
-                messageZone,
-                moveGain,
-                moveInterval,
-                observationSlack,
-                installation,
-                admission,
-                whoIsAhead,
-                acquirersPerQueue,
-                historyLingerMax);
+        return with(c -> c.idleLinger = linger);
     }
 
     public SchedulerSettings withPriorityAging(Duration aging) {
-        return new SchedulerSettings(
-                reservationRetry,
-                provisioningRetry,
-                provisioningBackstop,
-                dispatchRetry,
-                submitDeadline,
-                dispatchDeadline,
-                defaultExecutionTimeout,
-                abortRetry,
-                cleanupRetry,
-                orphanGrace,
-                positionUpdates,
-                terminalRetention,
-                idleLinger,
-                aging,
-                estimateTolerance,
-                messageZone,
-                moveGain,
-                moveInterval,
-                observationSlack,
-                installation,
-                admission,
-                whoIsAhead,
-                acquirersPerQueue,
-                historyLingerMax);
+        return with(c -> c.priorityAging = aging);
     }
 
     public SchedulerSettings withTerminalRetention(Duration retention) {
-        return new SchedulerSettings(
-                reservationRetry,
-                provisioningRetry,
-                provisioningBackstop,
-                dispatchRetry,
-                submitDeadline,
-                dispatchDeadline,
-                defaultExecutionTimeout,
-                abortRetry,
-                cleanupRetry,
-                orphanGrace,
-                positionUpdates,
-                retention,
-                idleLinger,
-                priorityAging,
-                estimateTolerance,
-                messageZone,
-                moveGain,
-                moveInterval,
-                observationSlack,
-                installation,
-                admission,
-                whoIsAhead,
-                acquirersPerQueue,
-                historyLingerMax);
+        return with(c -> c.terminalRetention = retention);
+    }
+
+    public SchedulerSettings withRetries(Retries newRetries) {
+        return with(c -> c.retries = newRetries);
+    }
+
+    /** A copy with the change applied: each wither names only what it changes. */
+    private SchedulerSettings with(java.util.function.Consumer<Copy> change) {
+        Copy copy = new Copy(this);
+        change.accept(copy);
+        return copy.build();
+    }
+
+    /** The settings' fields, to change some of them and build a new value. */
+    private static final class Copy {
+        Duration reservationRetry;
+        Duration provisioningRetry;
+        Duration provisioningBackstop;
+        Duration dispatchRetry;
+        Duration submitDeadline;
+        Duration dispatchDeadline;
+        Duration defaultExecutionTimeout;
+        Duration abortRetry;
+        Duration cleanupRetry;
+        Duration orphanGrace;
+        int positionUpdates;
+        Duration terminalRetention;
+        Map<SupplyMode, Duration> idleLinger;
+        Duration priorityAging;
+        Duration estimateTolerance;
+        ZoneId messageZone;
+        Duration moveGain;
+        Duration moveInterval;
+        Duration observationSlack;
+        String installation;
+        Admission admission;
+        WhoIsAhead whoIsAhead;
+        int acquirersPerQueue;
+        Duration historyLingerMax;
+        Retries retries;
+
+        Copy(SchedulerSettings s) {
+            this.reservationRetry = s.reservationRetry;
+            this.provisioningRetry = s.provisioningRetry;
+            this.provisioningBackstop = s.provisioningBackstop;
+            this.dispatchRetry = s.dispatchRetry;
+            this.submitDeadline = s.submitDeadline;
+            this.dispatchDeadline = s.dispatchDeadline;
+            this.defaultExecutionTimeout = s.defaultExecutionTimeout;
+            this.abortRetry = s.abortRetry;
+            this.cleanupRetry = s.cleanupRetry;
+            this.orphanGrace = s.orphanGrace;
+            this.positionUpdates = s.positionUpdates;
+            this.terminalRetention = s.terminalRetention;
+            this.idleLinger = s.idleLinger;
+            this.priorityAging = s.priorityAging;
+            this.estimateTolerance = s.estimateTolerance;
+            this.messageZone = s.messageZone;
+            this.moveGain = s.moveGain;
+            this.moveInterval = s.moveInterval;
+            this.observationSlack = s.observationSlack;
+            this.installation = s.installation;
+            this.admission = s.admission;
+            this.whoIsAhead = s.whoIsAhead;
+            this.acquirersPerQueue = s.acquirersPerQueue;
+            this.historyLingerMax = s.historyLingerMax;
+            this.retries = s.retries;
+        }
+
+        SchedulerSettings build() {
+            return new SchedulerSettings(
+                    reservationRetry,
+                    provisioningRetry,
+                    provisioningBackstop,
+                    dispatchRetry,
+                    submitDeadline,
+                    dispatchDeadline,
+                    defaultExecutionTimeout,
+                    abortRetry,
+                    cleanupRetry,
+                    orphanGrace,
+                    positionUpdates,
+                    terminalRetention,
+                    idleLinger,
+                    priorityAging,
+                    estimateTolerance,
+                    messageZone,
+                    moveGain,
+                    moveInterval,
+                    observationSlack,
+                    installation,
+                    admission,
+                    whoIsAhead,
+                    acquirersPerQueue,
+                    historyLingerMax,
+                    retries);
+        }
     }
 }

@@ -225,7 +225,7 @@ final class SchedulerState {
                 job.id(),
                 job.target().orElseThrow(),
                 job.nodePoolName().orElseThrow(),
-                job.k8sJobName().orElse(settings.k8sJobName(job.id())),
+                job.k8sJobName().orElse(settings.k8sJobName(job)),
                 job.request().tpuType().wireName(),
                 job.request().topology().text(),
                 job.request().spec(),
@@ -237,7 +237,7 @@ final class SchedulerState {
 
     ExecutorCommand.EnsureJobDeleted ensureJobDeleted(ScheduledJob job, ClusterTarget target, Instant now) {
         return new ExecutorCommand.EnsureJobDeleted(
-                meta(now), job.id(), target, job.k8sJobName().orElse(settings.k8sJobName(job.id())));
+                meta(now), job.id(), target, job.k8sJobName().orElse(settings.k8sJobName(job)));
     }
 
     static Meta meta(Instant now) {
@@ -398,11 +398,9 @@ final class SchedulerState {
                 updated, now, Optional.of(now), status == Status.Aborted ? Optional.of(now) : Optional.empty()));
     }
 
-    /** Every Message of a job whose devices had a fault verdict ends with it (issue 18). */
+    /** The Message as published: with the job's notes ({@link ScheduledJob#shown}). */
     private static String noted(ScheduledJob job, String message) {
-        return job.faultNote()
-                .map(n -> FaultNotes.withNote(message, Optional.of(n), n))
-                .orElse(message);
+        return job.shown(message);
     }
 
     /**
@@ -438,6 +436,7 @@ final class SchedulerState {
                 job.dispatchedAt(),
                 finishedAt,
                 abortedAt,
-                job.phase() == Phase.WAITING ? job.startEstimate() : Optional.empty());
+                job.phase() == Phase.WAITING ? job.startEstimate() : Optional.empty(),
+                job.retries() + 1);
     }
 }

@@ -19,6 +19,8 @@ import java.util.Optional;
  *     an id reused by another INSERT; records stored before it existed read their submittedAt
  * @param commitOrder where the INSERT sits in the binlog ({@link #commitOrderOf}), which orders submissions committed
  *     in the same millisecond (the binlog's times are whole seconds); 0 for snapshot rows and older records
+ * @param retry what its spec says of running it again after the fleet ended an attempt ({@link RetryPolicy});
+ *     records stored before retries existed read as {@link RetryPolicy#UNSTATED}
  */
 public record ValidRequest(
         String id,
@@ -32,12 +34,44 @@ public record ValidRequest(
         Instant submittedAt,
         int priority,
         Instant createdAt,
-        long commitOrder) {
+        long commitOrder,
+        RetryPolicy retry) {
 
     public ValidRequest {
         if (createdAt == null) {
             createdAt = submittedAt;
         }
+        retry = retry == null ? RetryPolicy.UNSTATED : retry;
+    }
+
+    /** A request whose spec says nothing of retries. */
+    public ValidRequest(
+            String id,
+            String actor,
+            String name,
+            TpuType tpuType,
+            TpuTopology topology,
+            JobSpec spec,
+            Optional<SupplyMode> supplyMode,
+            Optional<Long> timeoutSeconds,
+            Instant submittedAt,
+            int priority,
+            Instant createdAt,
+            long commitOrder) {
+        this(
+                id,
+                actor,
+                name,
+                tpuType,
+                topology,
+                spec,
+                supplyMode,
+                timeoutSeconds,
+                submittedAt,
+                priority,
+                createdAt,
+                commitOrder,
+                RetryPolicy.UNSTATED);
     }
 
     /** A request whose row's created_at is its submission time, with no binlog position (tests, tools). */
@@ -80,7 +114,8 @@ public record ValidRequest(
                 submittedAt,
                 priority,
                 createdAt,
-                commitOrder);
+                commitOrder,
+                retry);
     }
 
     public ValidRequest withPriority(int newPriority) {
@@ -96,7 +131,8 @@ public record ValidRequest(
                 submittedAt,
                 newPriority,
                 createdAt,
-                commitOrder);
+                commitOrder,
+                retry);
     }
 
     /**

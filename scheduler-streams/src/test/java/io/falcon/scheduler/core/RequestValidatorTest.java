@@ -329,4 +329,58 @@ class RequestValidatorTest {
             assertThat(((RequestValidator.Invalid) result).field()).isEqualTo("spec.supply_mode");
         }
     }
+
+    // ---- spec.retry: automatic retry of attempts the fleet ended ----
+
+    private static RequestValidator.Result retrying(String retry) {
+        return withSpec(PLAIN_SPEC + ",\"retry\":" + retry + "}");
+    }
+
+    @Test
+    void specRetryGivesTheRetriesAndTheExitCodesOptedIn() {
+        assertThat(retrying("{\"max_retries\":3,\"on_exit_codes\":[42,7,42]}"))
+                .isInstanceOfSatisfying(
+                        RequestValidator.Valid.class,
+                        valid -> assertThat(valid.request().retry())
+                                .isEqualTo(new RetryPolicy(Optional.of(3), java.util.Set.of(7, 42))));
+        assertThat(retrying("null"))
+                .isInstanceOfSatisfying(
+                        RequestValidator.Valid.class,
+                        valid -> assertThat(valid.request().retry()).isEqualTo(RetryPolicy.UNSTATED));
+        assertThat(retrying("{}"))
+                .isInstanceOfSatisfying(
+                        RequestValidator.Valid.class,
+                        valid ->
+                                assertThat(valid.request().retry().maxRetries()).isEmpty());
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '`',
+            value = {
+                "3 | spec.retry | spec.retry must be an object such as {\"max_retries\": 2}, got 3",
+                "`{\"max_retries\":11}` | spec.retry.max_retries"
+                        + " | spec.retry.max_retries must be a whole number between 0 and 10, got 11",
+                "`{\"max_retries\":-1}` | spec.retry.max_retries"
+                        + " | spec.retry.max_retries must be a whole number between 0 and 10, got -1",
+                "`{\"max_retries\":\"2\"}` | spec.retry.max_retries"
+                        + " | spec.retry.max_retries must be a whole number between 0 and 10, got the string \"2\"",
+                "`{\"maxRetries\":2}` | spec.retry.maxRetries"
+                        + " | spec.retry.maxRetries is not a member of spec.retry (max_retries, on_exit_codes)",
+                "`{\"on_exit_codes\":[0]}` | spec.retry.on_exit_codes"
+                        + " | spec.retry.on_exit_codes must hold exit codes from 1 to 255, got 0",
+                "`{\"on_exit_codes\":[256]}` | spec.retry.on_exit_codes"
+                        + " | spec.retry.on_exit_codes must hold exit codes from 1 to 255, got 256",
+                "`{\"on_exit_codes\":1}` | spec.retry.on_exit_codes"
+                        + " | spec.retry.on_exit_codes must be an array of exit codes, got 1",
+                "`{\"on_exit_codes\":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17]}` | spec.retry.on_exit_codes"
+                        + " | spec.retry.on_exit_codes names 17 exit codes; at most 16"
+            })
+    void aMalformedSpecRetryIsInvalidSpecNamingTheField(String retry, String field, String problem) {
+        assertThat(retrying(retry)).isInstanceOfSatisfying(RequestValidator.Invalid.class, invalid -> {
+            assertThat(invalid.field()).isEqualTo(field);
+            assertThat(invalid.message()).isEqualTo("invalid request: " + problem);
+        });
+    }
 }

@@ -1,0 +1,167 @@
+package io.falcon.scheduler.core;
+
+import io.falcon.events.executor.FailureCause;
+import io.falcon.events.status.Reason;
+import io.falcon.events.status.Status;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Running a job again after the fleet ended its attempt ({@link RetryDecision}), under its id (docs/architecture.md,
+ * Retries). An attempt the fleet ended (a node lost, a pod preempted or evicted, its Kubernetes Job gone) goes:
+ *
+ * <ol>
+ *   <li>its Kubernetes Job is deleted (remembered and re-sent until confirmed, {@link JobDeletions}), and its node
+ *       pool deleted, never handed to another job or attempt; a slot it held goes to the next job of its queue;</li>
+ *   <li>the job waits Pending/Retrying ({@link Phase#RETRYING}) until that Job is confirmed gone (at most one attempt
+ *       is ever live) and its backoff has passed; its wake-up is the timer;</li>
+ *   <li>then it is placed again as a new attempt: a cluster chosen among the eligible ones, a queue, a fresh pool and
+ *       Kubernetes Job under the attempt's own names ({@link SchedulerSettings#nodePoolName(ScheduledJob)}).</li>
+ * </ol>
+ *
+ * An abort while it waits ends it Aborted once that Job is gone ({@link JobEnding#abort}).
+ */
+final class Retrying {
+    /** The most of one attempt's ending a job's story keeps. */
+    static final int MAX_ENDED_CHARS = 200;
+
+    private final SchedulerState state;
+    private final Timers timers;
+    private final QueueSlots slots;
+    private final PoolLifecycle pools;
+    private final JobDeletions deletions;
+    private final JobEnding ending;
+    private Placement placement;
+
+    Retrying(
+            SchedulerState state,
+            Timers timers,
+            QueueSlots slots,
+            PoolLifecycle pools,
+            JobDeletions deletions,
+            JobEnding ending) {
+        this.state = state;
+        this.timers = timers;
+        this.slots = slots;
+        this.pools = pools;
+        this.deletions = deletions;
+        this.ending = ending;
+    }
+
+    /** Placement is built after this step (it needs the ending path); wired once both exist. */
+    void placeWith(Placement placement) {
+        this.placement = placement;
+    }
+
+    /**
+     * The attempt failed as {@code cause} says: runs the job again if {@link RetryDecision} lets it, else ends it
+     * Failed with the reason and message given.
+     */
+    void retryOrEnd(
+            ScheduledJob job,
+            FailureCause cause,
+            Reason reason,
+            String message,
+            boolean k8sJobGone,
+            Instant now,
+            Decisions out) {
+        RetryDecision decision = RetryDecision.of(job, cause, state.settings.retries());
+        if (decision instanceof RetryDecision.Retry retry) {
+            begin(job, retry, message, now, out);
+        } else {
+            ending.end(job, Status.Failed, Optional.of(reason), message, k8sJobGone, now, out);
+        }
+    }
+
+    private void begin(ScheduledJob job, RetryDecision.Retry retry, String message, Instant now, Decisions out) {
+        boolean heldSlot = job.phase().holdsSlot();
+        job.k8sJobName()
+                .ifPresent(name -> job.target()
+                        .ifPresent(t -> deletions.request(new JobDeletion(t, name, job.id(), now), now, out)));
+        Optional<NodePool> pool = job.nodePoolName()
+                .flatMap(name -> job.clusterId().map(c -> new NodePool.PoolKey(c, name)))
+                .map(state.pools::get)
+                .filter(p -> p.heldBy().filter(job.id()::equals).isPresent());
+        pool.ifPresent(p -> pools.delete(p, "its job's attempt failed; the next attempt gets a new pool", now, out));
+        if (heldSlot) {
+            job.queue().ifPresent(key -> state.queue(key).releaseSlot(job.id()));
+        }
+        Duration wait = state.settings.retries().backoffBefore(job.retries());
+        String ended =
+                bounded(job.faultNote().map(n -> message + " (" + n + ")").orElse(message));
+        ScheduledJob retrying = job.retrying(ended, now).withWakeAt(Optional.of(now.plus(wait)));
+        String text = Messages.retrying(
+                retrying.retries() + 1, retry.maxRetries() + 1, ended, now.plus(wait), state.settings.messageZone());
+        out.record(Ledger.retried(
+                job,
+                "attempt " + retrying.retries() + " ended by " + retry.why() + ": " + ended + "; attempt "
+                        + (retrying.retries() + 1) + " of " + (retry.maxRetries() + 1) + " is placed once its"
+                        + " Kubernetes Job is gone and after " + Messages.duration(wait),
+                now));
+        state.publish(retrying, Status.Pending, Optional.of(Reason.Retrying), text, now, out);
+        timers.arm(state.jobs.get(job.id()));
+        if (heldSlot) {
+            job.queue().ifPresent(key -> slots.startNext(key, now, out));
+        }
+    }
+
+    /** Its wake-up: placed again once the last attempt's Job is gone; until then it waits (the deletion is re-sent). */
+    void wake(ScheduledJob job, Instant now, Decisions out) {
+        if (job.wakeAt().filter(at -> !at.isAfter(now)).isEmpty()) {
+            return;
+        }
+        if (!backoffOver(job, now)) {
+            ScheduledJob later = job.withWakeAt(Optional.of(backoffEnd(job)));
+            state.store(later, out);
+            timers.arm(later);
+            return;
+        }
+        if (lastAttemptLive(job)) {
+            ScheduledJob waiting = job.withWakeAt(Optional.of(now.plus(state.settings.cleanupRetry())));
+            state.store(waiting, out);
+            timers.arm(waiting);
+            return;
+        }
+        placeAgain(job, now, out);
+    }
+
+    /** A Kubernetes Job's deletion is confirmed: the job whose last attempt it was goes on if its backoff passed. */
+    void k8sJobGone(JobDeletion deletion, Instant now, Decisions out) {
+        Optional.ofNullable(state.jobs.get(deletion.jobId()))
+                .filter(job -> job.phase() == Phase.RETRYING)
+                .filter(job ->
+                        job.k8sJobName().filter(deletion.k8sJobName()::equals).isPresent())
+                .filter(job -> backoffOver(job, now))
+                .ifPresent(job -> placeAgain(job, now, out));
+    }
+
+    /** The wait before this attempt, counted from when the last one ended (its wake-up may be a later check). */
+    private boolean backoffOver(ScheduledJob job, Instant now) {
+        return !now.isBefore(backoffEnd(job));
+    }
+
+    private Instant backoffEnd(ScheduledJob job) {
+        Duration wait = state.settings.retries().backoffBefore(Math.max(0, job.retries() - 1));
+        return job.phaseSince().map(since -> since.plus(wait)).orElse(Instant.EPOCH);
+    }
+
+    /** Whether the Kubernetes Job of the job's last attempt is still to be confirmed deleted. */
+    boolean lastAttemptLive(ScheduledJob job) {
+        return job.k8sJobName()
+                .flatMap(name -> job.target().map(t -> new JobDeletion.Key(t.clusterId(), name)))
+                .filter(state.deletions::containsKey)
+                .isPresent();
+    }
+
+    private void placeAgain(ScheduledJob job, Instant now, Decisions out) {
+        ScheduledJob fresh = job.forPlacementAgain().withWakeAt(Optional.empty());
+        state.store(fresh, out);
+        timers.arm(fresh);
+        placement.placeAgain(fresh, now, out);
+    }
+
+    private static String bounded(String text) {
+        return text.length() <= MAX_ENDED_CHARS ? text : text.substring(0, MAX_ENDED_CHARS - 3) + "...";
+    }
+}

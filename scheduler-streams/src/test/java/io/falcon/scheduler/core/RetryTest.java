@@ -1,0 +1,216 @@
+package io.falcon.scheduler.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.falcon.events.decision.Decision;
+import io.falcon.events.executor.ExecutorCommand;
+import io.falcon.events.executor.ExecutorEvent;
+import io.falcon.events.executor.FailureCause;
+import io.falcon.events.status.Reason;
+import io.falcon.events.status.Status;
+import io.falcon.events.status.TaskStatus;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Automatic retry: an attempt the fleet ended runs again under the job's id, on a fresh pool and Kubernetes Job,
+ * once the last attempt's Job is gone and the backoff passed; a failure of the program never does.
+ */
+class RetryTest {
+    private static final FailureCause PREEMPTED =
+            FailureCause.infrastructure("DisruptionTarget: PreemptionByScheduler");
+    private static final String RETRY_TWICE = "{\"image\":\"us-docker.pkg.dev/p/r/train:1\","
+            + "\"command\":[\"python\",\"train.py\"],\"retry\":{\"max_retries\":2}}";
+
+    private static SchedulerFixture fixture() {
+        return new SchedulerFixture().withCluster("c1", "v6e");
+    }
+
+    private static JobRequest retried(String id, String spec) {
+        return SchedulerFixture.request(id, "alice", "v6e", "2x4", spec);
+    }
+
+    /** The executor reports the running attempt's Job failed, with this cause. */
+    private static void failed(SchedulerFixture f, String jobId, FailureCause cause, String message) {
+        ExecutorCommand.EnsureJob ensure = f.lastCommand(ExecutorCommand.EnsureJob.class, jobId);
+        f.observe(new ExecutorEvent.JobFailed(
+                f.meta(), jobId, ensure.cluster().clusterId(), "v6e", ensure.k8sJobName(), message, cause));
+    }
+
+    /** The executor confirms the Job's deletion (the Job and its pods are gone). */
+    private static void jobGone(SchedulerFixture f, String jobId, String k8sJobName) {
+        f.observe(new ExecutorEvent.JobDeleted(f.meta(), jobId, "c1", "v6e", k8sJobName));
+    }
+
+    @Test
+    void anAttemptTheFleetEndedRunsAgainOnAFreshPoolOnceItsJobIsGoneAndTheBackoffPassed() {
+        SchedulerFixture f = fixture().submit(retried("j1", RETRY_TWICE)).startRunning("j1");
+        String firstPool =
+                f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1").nodePoolName();
+        String firstJob = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1").k8sJobName();
+
+        failed(f, "j1", PREEMPTED, "Pod disrupted: DisruptionTarget: PreemptionByScheduler");
+
+        TaskStatus retrying = f.last("j1");
+        assertThat(retrying.status()).isEqualTo(Status.Pending);
+        assertThat(retrying.reason()).contains(Reason.Retrying);
+        assertThat(retrying.message())
+                .startsWith("attempt 2 of 3 from ")
+                .contains("the fleet ended attempt 1: Pod disrupted: DisruptionTarget: PreemptionByScheduler");
+        // the attempt's Kubernetes Job and pool are deleted; the pool is never handed on
+        assertThat(f.lastCommand(ExecutorCommand.EnsureJobDeleted.class, "j1").k8sJobName())
+                .isEqualTo(firstJob);
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
+                .extracting(ExecutorCommand.EnsureNodePoolDeleted::nodePoolName)
+                .contains(firstPool);
+        assertThat(f.ledger)
+                .filteredOn(d -> d.kind() == Decision.Kind.RETRIED)
+                .singleElement()
+                .satisfies(d ->
+                        assertThat(d.summary()).contains("the fleet's doing").contains("attempt 2 of 3"));
+
+        // the backoff passes, but the last attempt's Job is not confirmed gone: nothing is placed
+        int commandsBefore = f.commands.size();
+        f.advanceTicking(Duration.ofMinutes(2));
+        assertThat(f.commands.subList(commandsBefore, f.commands.size()))
+                .noneMatch(c -> c instanceof ExecutorCommand.EnsureNodePool || c instanceof ExecutorCommand.EnsureJob);
+        assertThat(f.last("j1").reason()).contains(Reason.Retrying);
+
+        // gone: the second attempt is placed, on a pool and Job of its own
+        jobGone(f, "j1", firstJob);
+        ExecutorCommand.EnsureNodePool second = f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1");
+        assertThat(second.nodePoolName()).isNotEqualTo(firstPool);
+        f.poolReady("j1").submitted("j1");
+        assertThat(f.lastCommand(ExecutorCommand.EnsureJob.class, "j1").k8sJobName())
+                .isNotEqualTo(firstJob);
+        f.running("j1");
+        assertThat(f.last("j1").status()).isEqualTo(Status.Running);
+        assertThat(f.last("j1").message()).contains("[attempt 2; earlier: attempt 1 on cluster c1: Pod disrupted");
+
+        // the executor reports the running Job again (every few minutes): nothing new to publish, notes and all
+        int published = f.of("j1").size();
+        f.running("j1");
+        assertThat(f.of("j1")).hasSize(published);
+
+        f.succeeded("j1");
+        TaskStatus done = f.last("j1");
+        assertThat(done.status()).isEqualTo(Status.Succeeded);
+        assertThat(done.message()).contains("attempt 1 on cluster c1: Pod disrupted");
+    }
+
+    @Test
+    void aFailureOfTheProgramIsNeverRetried() {
+        SchedulerFixture f = fixture().submit(retried("j1", RETRY_TWICE)).startRunning("j1");
+        failed(f, "j1", FailureCause.exited("exit code 1", 1), "Pod terminated: Error (exit code 1)");
+        assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
+        assertThat(f.last("j1").reason()).contains(Reason.JobFailed);
+        assertThat(f.last("j1").message()).isEqualTo("Pod terminated: Error (exit code 1)");
+        assertThat(f.ledger).noneMatch(d -> d.kind() == Decision.Kind.RETRIED);
+    }
+
+    @Test
+    void aJobWithoutRetriesEndsFailedAsBeforeWhateverTheCause() {
+        SchedulerFixture f = fixture().submit("j1", "alice").startRunning("j1");
+        failed(f, "j1", PREEMPTED, "Pod disrupted: DisruptionTarget: PreemptionByScheduler");
+        assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
+        assertThat(f.last("j1").message()).isEqualTo("Pod disrupted: DisruptionTarget: PreemptionByScheduler");
+    }
+
+    @Test
+    void anExitCodeTheSpecNamesIsRetriedAsTheFleets() {
+        String spec =
+                "{\"image\":\"i:1\",\"command\":[\"python\"],\"retry\":{\"max_retries\":1,\"on_exit_codes\":[42]}}";
+        SchedulerFixture f = fixture().submit(retried("j1", spec)).startRunning("j1");
+        failed(f, "j1", FailureCause.exited("exit code 42", 42), "Pod terminated: Error (exit code 42)");
+        assertThat(f.last("j1").reason()).contains(Reason.Retrying);
+
+        SchedulerFixture g = fixture().submit(retried("j2", spec)).startRunning("j2");
+        failed(g, "j2", FailureCause.exited("exit code 1", 1), "Pod terminated: Error (exit code 1)");
+        assertThat(g.last("j2").status()).isEqualTo(Status.Failed);
+    }
+
+    @Test
+    void whenItsRetriesAreSpentTheJobEndsFailedListingItsAttempts() {
+        String once = "{\"image\":\"i:1\",\"command\":[\"python\"],\"retry\":{\"max_retries\":1}}";
+        SchedulerFixture f = fixture().submit(retried("j1", once)).startRunning("j1");
+        String firstJob = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1").k8sJobName();
+        failed(f, "j1", PREEMPTED, "Pod disrupted: preempted");
+        jobGone(f, "j1", firstJob);
+        f.advanceTicking(Duration.ofMinutes(1));
+        f.startRunning("j1");
+        failed(f, "j1", FailureCause.infrastructure("Evicted"), "Pod disrupted: Evicted");
+
+        TaskStatus end = f.last("j1");
+        assertThat(end.status()).isEqualTo(Status.Failed);
+        assertThat(end.reason()).contains(Reason.JobFailed);
+        assertThat(end.message())
+                .startsWith("Pod disrupted: Evicted")
+                .contains("[attempt 2; earlier: attempt 1 on cluster c1: Pod disrupted: preempted]");
+        assertThat(f.ledger).filteredOn(d -> d.kind() == Decision.Kind.RETRIED).hasSize(1);
+    }
+
+    @Test
+    void retriesSwitchedOffEndTheJobAsWithout() {
+        SchedulerSettings off = SchedulerSettings.defaults()
+                .withAcquirersPerQueue(1)
+                .withRetries(new SchedulerSettings.Retries(3, Duration.ofSeconds(30), Duration.ofMinutes(10), false));
+        SchedulerFixture f = new SchedulerFixture(off).withCluster("c1", "v6e");
+        f.submit("j1", "alice").startRunning("j1");
+        failed(f, "j1", PREEMPTED, "Pod disrupted");
+        assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
+    }
+
+    @Test
+    void theSchedulersDefaultRetriesApplyToAJobWhoseSpecSaysNothing() {
+        SchedulerSettings twice = SchedulerSettings.defaults()
+                .withAcquirersPerQueue(1)
+                .withRetries(new SchedulerSettings.Retries(2, Duration.ofSeconds(30), Duration.ofMinutes(10), true));
+        SchedulerFixture f = new SchedulerFixture(twice).withCluster("c1", "v6e");
+        f.submit("j1", "alice").startRunning("j1");
+        failed(f, "j1", PREEMPTED, "Pod disrupted");
+        assertThat(f.last("j1").reason()).contains(Reason.Retrying);
+        assertThat(f.last("j1").message()).startsWith("attempt 2 of 3");
+    }
+
+    @Test
+    void anAbortWhileItWaitsEndsItAbortedOnceTheLastAttemptsJobIsGone() {
+        SchedulerFixture f = fixture().submit(retried("j1", RETRY_TWICE)).startRunning("j1");
+        String firstJob = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1").k8sJobName();
+        failed(f, "j1", PREEMPTED, "Pod disrupted");
+        f.abort("j1");
+        assertThat(f.last("j1").status()).isEqualTo(Status.Aborting);
+        jobGone(f, "j1", firstJob);
+        assertThat(f.last("j1").status()).isEqualTo(Status.Aborted);
+        // and it is never placed again
+        f.advanceTicking(Duration.ofMinutes(5));
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class)).hasSize(1);
+    }
+
+    @Test
+    void aLateReportOfTheFailedAttemptChangesNothing() {
+        SchedulerFixture f = fixture().submit(retried("j1", RETRY_TWICE)).startRunning("j1");
+        ExecutorCommand.EnsureJob first = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1");
+        failed(f, "j1", PREEMPTED, "Pod disrupted");
+        jobGone(f, "j1", first.k8sJobName());
+        f.advanceTicking(Duration.ofMinutes(1));
+        f.poolReady("j1");
+        int versions = f.of("j1").size();
+        // the first attempt's Job reported running, and failed again, late: about a Job the job no longer counts on
+        f.observe(new ExecutorEvent.JobRunning(
+                f.meta(), "j1", "c1", "v6e", first.k8sJobName(), "uid-old", 2, 2, Optional.empty()));
+        f.observe(new ExecutorEvent.JobFailed(f.meta(), "j1", "c1", "v6e", first.k8sJobName(), "again", PREEMPTED));
+        assertThat(f.of("j1")).hasSize(versions);
+        assertThat(f.last("j1").reason()).contains(Reason.Dispatching);
+    }
+
+    @Test
+    void theWaitBetweenAttemptsDoublesUpToItsLongest() {
+        SchedulerSettings.Retries r =
+                new SchedulerSettings.Retries(5, Duration.ofSeconds(30), Duration.ofMinutes(2), true);
+        assertThat(List.of(r.backoffBefore(0), r.backoffBefore(1), r.backoffBefore(2), r.backoffBefore(5)))
+                .containsExactly(
+                        Duration.ofSeconds(30), Duration.ofMinutes(1), Duration.ofMinutes(2), Duration.ofMinutes(2));
+    }
+}
