@@ -130,7 +130,8 @@ public final class Simulation {
         logs.onCommand = executor::wake;
         fleet.onPoolLoss(loss -> {
             ScheduledJob job = scheduler.committed().job(loss.falconJobId()).orElse(null);
-            if (job != null && job.phase() != Phase.DONE) {
+            // a retrying job's last attempt is over: its pool may go before that attempt's Job is confirmed gone
+            if (job != null && job.phase() != Phase.DONE && job.phase() != Phase.RETRYING) {
                 checks.violation("node pool " + loss.pool() + " deleted at " + loss.at() + " under the Kubernetes Job"
                         + " of live job " + job.id() + " (" + job.phase() + " " + job.status() + ")");
             }

@@ -23,12 +23,21 @@ final class ClusterChanges {
     private final JobEnding ending;
     private final Orphans orphans;
 
-    ClusterChanges(SchedulerState state, Placement placement, PoolLifecycle pools, JobEnding ending, Orphans orphans) {
+    private final Retrying retrying;
+
+    ClusterChanges(
+            SchedulerState state,
+            Placement placement,
+            PoolLifecycle pools,
+            JobEnding ending,
+            Orphans orphans,
+            Retrying retrying) {
         this.state = state;
         this.placement = placement;
         this.pools = pools;
         this.ending = ending;
         this.orphans = orphans;
+        this.retrying = retrying;
     }
 
     /**
@@ -167,15 +176,25 @@ final class ClusterChanges {
             switch (job.phase()) {
                 case ABORTING, CANCELLING ->
                     ending.end(job, Status.Aborted, Optional.empty(), Messages.aborted(), now, out);
+                // the cluster went away under the attempt: the fleet's doing, so it may run again on another
                 case PROVISIONING ->
-                    ending.end(
+                    retrying.retryOrEnd(
                             job,
-                            Status.Failed,
-                            Optional.of(Reason.NodePoolFailed),
+                            io.falcon.events.executor.FailureCause.infrastructure("ClusterLeft"),
+                            Reason.NodePoolFailed,
                             Messages.nodePoolFailed(message.apply(job)),
+                            false,
                             now,
                             out);
-                default -> ending.end(job, Status.Failed, Optional.of(Reason.JobFailed), message.apply(job), now, out);
+                default ->
+                    retrying.retryOrEnd(
+                            job,
+                            io.falcon.events.executor.FailureCause.infrastructure("ClusterLeft"),
+                            Reason.JobFailed,
+                            message.apply(job),
+                            false,
+                            now,
+                            out);
             }
         }
     }

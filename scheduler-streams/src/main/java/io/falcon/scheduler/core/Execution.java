@@ -381,7 +381,14 @@ final class Execution {
                 ending.end(job, Status.Aborted, Optional.empty(), Messages.aborted(), true, now, out);
             } else {
                 Reason reason = job.phase() == Phase.PROVISIONING ? Reason.NodePoolFailed : Reason.JobFailed;
-                ending.end(job, Status.Failed, Optional.of(reason), message, true, now, out);
+                retrying.retryOrEnd(
+                        job,
+                        io.falcon.events.executor.FailureCause.infrastructure("ClusterGone"),
+                        reason,
+                        message,
+                        true,
+                        now,
+                        out);
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.falcon.scheduler.core;
 
+import io.falcon.events.executor.FailureCause;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
 import java.time.Instant;
@@ -61,11 +62,12 @@ final class JobTimers {
                     out.send(state.ensurePool(again, now));
                     timers.arm(again);
                 } else if (step == ProvisioningStep.REQUESTED && due(job, backstop, now)) {
-                    ending.end(
+                    retrying.retryOrEnd(
                             job,
-                            Status.Failed,
-                            Optional.of(Reason.NodePoolTimeout),
+                            FailureCause.infrastructure(Reason.NodePoolTimeout.name()),
+                            Reason.NodePoolTimeout,
                             Messages.nodePoolTimeout(settings.provisioningBackstop(), "no answer from the executor"),
+                            false,
                             now,
                             out);
                 } else if (wakeDue) {
@@ -108,12 +110,15 @@ final class JobTimers {
                         && due(job, since.plus(settings.submitDeadline()), now)) {
                     // a node count made it await nodes, but its Kubernetes Job was never confirmed (every create
                     // refused): the submit deadline, as for any Job never seen
-                    ending.end(
+                    // no Job after asking all along (the API server failing, or the executor not answering): the
+                    // fleet's doing, unlike a refusal (Execution.onSubmitFailed)
+                    retrying.retryOrEnd(
                             job,
-                            Status.Failed,
-                            Optional.of(Reason.JobSubmitFailed),
+                            FailureCause.infrastructure(Reason.JobSubmitFailed.name()),
+                            Reason.JobSubmitFailed,
                             Messages.submitGaveUp(
                                     settings.submitDeadline(), job.lastError().orElse("no answer from the executor")),
+                            false,
                             now,
                             out);
                 } else if (job.awaitingNodes()) {
@@ -147,12 +152,15 @@ final class JobTimers {
                     out.send(state.ensureJob(again, now));
                     timers.arm(again);
                 } else if (due(job, since.plus(settings.submitDeadline()), now)) {
-                    ending.end(
+                    // no Job after asking all along (the API server failing, or the executor not answering): the
+                    // fleet's doing, unlike a refusal (Execution.onSubmitFailed)
+                    retrying.retryOrEnd(
                             job,
-                            Status.Failed,
-                            Optional.of(Reason.JobSubmitFailed),
+                            FailureCause.infrastructure(Reason.JobSubmitFailed.name()),
+                            Reason.JobSubmitFailed,
                             Messages.submitGaveUp(
                                     settings.submitDeadline(), job.lastError().orElse("no answer from the executor")),
+                            false,
                             now,
                             out);
                 } else if (wakeDue) {

@@ -78,11 +78,6 @@ final class Placement {
         }
     }
 
-    /** A retried job's new attempt is placed as a job not yet placed ({@link Retrying}). */
-    void placeAgain(ScheduledJob job, Instant now, Decisions out) {
-        place(job, now, out);
-    }
-
     /** Places one job; the queue it joins may start it at once, and it is told its position. */
     private void place(ScheduledJob job, Instant now, Decisions out) {
         placeOnly(job, now, out).ifPresent(key -> {

@@ -1,6 +1,7 @@
 package io.falcon.scheduler.core;
 
 import io.falcon.events.executor.ExecutorEvent;
+import io.falcon.events.executor.FailureCause;
 import io.falcon.events.executor.SupplyMode;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
@@ -20,12 +21,21 @@ final class Provisioning {
     private final PoolLifecycle pools;
     private final JobEnding ending;
 
-    Provisioning(SchedulerState state, Timers timers, QueueSlots slots, PoolLifecycle pools, JobEnding ending) {
+    private final Retrying retrying;
+
+    Provisioning(
+            SchedulerState state,
+            Timers timers,
+            QueueSlots slots,
+            PoolLifecycle pools,
+            JobEnding ending,
+            Retrying retrying) {
         this.state = state;
         this.timers = timers;
         this.slots = slots;
         this.pools = pools;
         this.ending = ending;
+        this.retrying = retrying;
     }
 
     /**
@@ -45,8 +55,12 @@ final class Provisioning {
         if (holder.isPresent()) {
             state.health.succeeded(ready.clusterId(), now);
             slots.dispatchOn(holder.get(), pool, Messages.dispatching(), now, out);
-        } else {
-            // Created for a job that has moved on without it (it cannot: a CREATING pool's holder is provisioning).
+        } else if (pool.heldBy()
+                .map(state.jobs::get)
+                .filter(j -> j.phase() == Phase.RETRYING)
+                .isEmpty()) {
+            // Created for a job that has moved on without it. (A retrying job's failed pool goes once its Job is
+            // gone: Retrying.)
             pools.delete(pool, now, out);
         }
     }
@@ -170,7 +184,9 @@ final class Provisioning {
         Optional<ScheduledJob> provisioning = provisioningWith(failed.clusterId(), failed.nodePoolName());
         if (provisioning.isPresent()) {
             state.health.failed(failed.clusterId(), failed.message(), now);
-            ending.end(provisioning.get(), Status.Failed, Optional.of(reason), message, now, out);
+            // GKE could not make the pool (capacity, a stockout, its own error, too slow): the fleet's doing
+            retrying.retryOrEnd(
+                    provisioning.get(), FailureCause.infrastructure(reason.name()), reason, message, false, now, out);
             return;
         }
         NodePool pool = state.pools.get(new NodePool.PoolKey(failed.clusterId(), failed.nodePoolName()));
@@ -180,7 +196,8 @@ final class Provisioning {
             state.health.failed(failed.clusterId(), failed.message(), now);
             // Not READY any more, so the ending deletes it instead of releasing it to the queue.
             state.storePool(pool.with(NodePool.State.CREATING, pool.heldBy()), out);
-            ending.end(awaiting.get(), Status.Failed, Optional.of(reason), message, now, out);
+            retrying.retryOrEnd(
+                    awaiting.get(), FailureCause.infrastructure(reason.name()), reason, message, false, now, out);
         }
     }
 

@@ -23,6 +23,8 @@ import java.util.Optional;
  * An abort while it waits ends it Aborted once that Job is gone ({@link JobEnding#abort}).
  */
 final class Retrying {
+    private static final String FAILED_POOL = "its job's attempt failed; the next attempt gets a new pool";
+
     /** The most of one attempt's ending a job's story keeps. */
     static final int MAX_ENDED_CHARS = 200;
 
@@ -68,22 +70,39 @@ final class Retrying {
             Decisions out) {
         RetryDecision decision = RetryDecision.of(job, cause, state.settings.retries());
         if (decision instanceof RetryDecision.Retry retry) {
-            begin(job, retry, message, now, out);
+            begin(job, retry, message, k8sJobGone, now, out);
         } else {
             ending.end(job, Status.Failed, Optional.of(reason), message, k8sJobGone, now, out);
         }
     }
 
-    private void begin(ScheduledJob job, RetryDecision.Retry retry, String message, Instant now, Decisions out) {
+    private void begin(
+            ScheduledJob job,
+            RetryDecision.Retry retry,
+            String message,
+            boolean k8sJobGone,
+            Instant now,
+            Decisions out) {
         boolean heldSlot = job.phase().holdsSlot();
-        job.k8sJobName()
-                .ifPresent(name -> job.target()
-                        .ifPresent(t -> deletions.request(new JobDeletion(t, name, job.id(), now), now, out)));
+        if (!k8sJobGone) {
+            job.k8sJobName()
+                    .ifPresent(name -> job.target()
+                            .ifPresent(t -> deletions.request(new JobDeletion(t, name, job.id(), now), now, out)));
+        }
         Optional<NodePool> pool = job.nodePoolName()
                 .flatMap(name -> job.clusterId().map(c -> new NodePool.PoolKey(c, name)))
                 .map(state.pools::get)
                 .filter(p -> p.heldBy().filter(job.id()::equals).isPresent());
-        pool.ifPresent(p -> pools.delete(p, "its job's attempt failed; the next attempt gets a new pool", now, out));
+        boolean jobMayLive = !k8sJobGone && job.k8sJobName().isPresent();
+        pool.ifPresent(p -> {
+            if (jobMayLive) {
+                // its pods may still run or terminate there: the pool goes once the Job is gone (placeAgain), as at
+                // any end; not READY meanwhile, so nothing hands it on (an abort's end deletes it too)
+                state.storePool(p.with(NodePool.State.CREATING, p.heldBy()), out);
+            } else {
+                pools.delete(p, FAILED_POOL, now, out);
+            }
+        });
         if (heldSlot) {
             job.queue().ifPresent(key -> state.queue(key).releaseSlot(job.id()));
         }
@@ -154,11 +173,37 @@ final class Retrying {
                 .isPresent();
     }
 
+    /** Retrying jobs whose next attempt goes on in this step, placed together at its end ({@link #placeWoken}). */
+    private final java.util.List<String> woken = new java.util.ArrayList<>();
+
+    /** Places the next attempts of the jobs woken in this step, as a backlog (Placement.placeAll). */
+    void placeWoken(Instant now, Decisions out) {
+        if (woken.isEmpty()) {
+            return;
+        }
+        java.util.List<ScheduledJob> fresh = new java.util.ArrayList<>();
+        for (String id : woken) {
+            Optional.ofNullable(state.jobs.get(id))
+                    .filter(job -> job.phase() == Phase.UNPLACED)
+                    .ifPresent(fresh::add);
+        }
+        woken.clear();
+        fresh.forEach(job -> state.unplaced.remove(job.id()));
+        placement.placeAll(fresh, now, out);
+    }
+
     private void placeAgain(ScheduledJob job, Instant now, Decisions out) {
+        // the last attempt's pool, kept while its Job might run there, goes now
+        job.nodePoolName()
+                .flatMap(name -> job.clusterId().map(c -> new NodePool.PoolKey(c, name)))
+                .map(state.pools::get)
+                .filter(p -> p.heldBy().filter(job.id()::equals).isPresent())
+                .filter(p -> p.state() != NodePool.State.DELETING)
+                .ifPresent(p -> pools.delete(p, FAILED_POOL, now, out));
         ScheduledJob fresh = job.forPlacementAgain().withWakeAt(Optional.empty());
         state.store(fresh, out);
         timers.arm(fresh);
-        placement.placeAgain(fresh, now, out);
+        woken.add(fresh.id());
     }
 
     private static String bounded(String text) {

@@ -366,8 +366,9 @@ public record ScheduledJob(
 
     /**
      * The fleet ended this attempt ({@code ended}: how) and the job runs again: Retrying from now, one more retry, the
-     * attempt's line in its story. It keeps the cluster, target and Kubernetes Job name of the attempt that ended (so
-     * that it waits for that Job's deletion) and loses the rest of it: pool, uid, dispatch, slot, fault note.
+     * attempt's line in its story. It keeps the cluster, target, pool and Kubernetes Job name of the attempt that
+     * ended (it waits for that Job's deletion, and the pool goes after it) and loses the rest of it: uid, dispatch,
+     * slot, fault note.
      */
     public ScheduledJob retrying(String ended, Instant now) {
         String line = "attempt " + (retries + 1)
@@ -375,7 +376,6 @@ public record ScheduledJob(
         return enter(Phase.RETRYING, now).with(c -> {
             c.retries = retries + 1;
             c.attempts = Optional.of(attempts.map(a -> a + "; ").orElse("") + line);
-            c.nodePoolName = Optional.empty();
             c.jobUid = Optional.empty();
             c.dispatchedAt = Optional.empty();
             c.slotTakenAt = Optional.empty();
@@ -391,6 +391,7 @@ public record ScheduledJob(
             c.clusterId = Optional.empty();
             c.target = Optional.empty();
             c.supplyMode = Optional.empty();
+            c.nodePoolName = Optional.empty();
             c.k8sJobName = Optional.empty();
         });
     }

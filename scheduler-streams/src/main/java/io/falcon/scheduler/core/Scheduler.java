@@ -198,11 +198,11 @@ public final class Scheduler {
             retrying.k8sJobGone(deletion, now, out);
         });
         faultNotes = new FaultNotes(state);
-        provisioning = new Provisioning(state, timers, slots, pools, ending);
+        provisioning = new Provisioning(state, timers, slots, pools, ending, retrying);
         execution = new Execution(state, timers, slots, deletions, ending, retrying);
         jobTimers = new JobTimers(state, timers, slots, ending, retrying);
         orphans = new Orphans(state, pools, deletions);
-        clusterChanges = new ClusterChanges(state, placement, pools, ending, orphans);
+        clusterChanges = new ClusterChanges(state, placement, pools, ending, orphans, retrying);
     }
 
     public Scheduler() {
@@ -362,7 +362,7 @@ public final class Scheduler {
     public Decisions submit(JobRequest request, Instant now) {
         Decisions out = new Decisions();
         placement.submit(request, false, now, out);
-        return finished(out);
+        return finished(now, out);
     }
 
     /**
@@ -372,46 +372,46 @@ public final class Scheduler {
     public Decisions submitSnapshotted(JobRequest request, Instant now) {
         Decisions out = new Decisions();
         placement.submit(request, true, now, out);
-        return finished(out);
+        return finished(now, out);
     }
 
     /** fault-streams decided about a fault of a job's devices: the job's Message says so (issue 18). */
     public Decisions faultNoted(io.falcon.events.fault.FaultVerdict verdict, Instant now) {
         Decisions out = new Decisions();
         faultNotes.noted(verdict, now, out);
-        return finished(out);
+        return finished(now, out);
     }
 
     /** An upper component wrote a status Falcon never writes ({@link Intake.Rewrite}). */
     public Decisions rewrite(String jobId, String written, Instant now) {
         Decisions out = new Decisions();
         upperWrites.rewrite(jobId, written, now, out);
-        return finished(out);
+        return finished(now, out);
     }
 
     /** An upper component changed the job's priority column. */
     public Decisions reprioritize(String jobId, Optional<Long> priority, Instant now) {
         Decisions out = new Decisions();
         upperWrites.reprioritize(jobId, priority, now, out);
-        return finished(out);
+        return finished(now, out);
     }
 
     public Decisions abort(String jobId, Instant now) {
         Decisions out = new Decisions();
         ending.abort(jobId, now, out);
-        return finished(out);
+        return finished(now, out);
     }
 
     public Decisions clusterUpserted(ClusterRow cluster, Instant now) {
         Decisions out = new Decisions();
         clusterChanges.upserted(cluster, now, out);
-        return finished(out);
+        return finished(now, out);
     }
 
     public Decisions clusterRemoved(String clusterId, Instant now) {
         Decisions out = new Decisions();
         clusterChanges.removed(clusterId, now, out);
-        return finished(out);
+        return finished(now, out);
     }
 
     public Decisions observe(ExecutorEvent event, Instant now) {
@@ -459,7 +459,7 @@ public final class Scheduler {
         for (String clusterId : state.health.takeTripped()) {
             placement.rerouteWaitingJobsOf(clusterId, now, out);
         }
-        return finished(out);
+        return finished(now, out);
     }
 
     /** Fires the timers that are due; the cost is proportional to the number due, not to all jobs. */
@@ -498,11 +498,15 @@ public final class Scheduler {
                 }
             }
         }
-        return finished(out);
+        return finished(now, out);
     }
 
-    /** Every input ends here: the jobs it finished leave memory for the retired store. */
-    private Decisions finished(Decisions out) {
+    /**
+     * Every input ends here: the retrying jobs it let go on are placed, together (so that the order they woke in does
+     * not decide who starts), and the jobs it finished leave memory for the retired store.
+     */
+    private Decisions finished(Instant now, Decisions out) {
+        retrying.placeWoken(now, out);
         state.retireFinished(timers, out);
         return out;
     }

@@ -59,12 +59,11 @@ class RetryTest {
         assertThat(retrying.message())
                 .startsWith("attempt 2 of 3 from ")
                 .contains("the fleet ended attempt 1: Pod disrupted: DisruptionTarget: PreemptionByScheduler");
-        // the attempt's Kubernetes Job and pool are deleted; the pool is never handed on
+        // the attempt's Kubernetes Job is deleted; its pool goes once the Job is gone (pods may still terminate on
+        // it), and is never handed on meanwhile
         assertThat(f.lastCommand(ExecutorCommand.EnsureJobDeleted.class, "j1").k8sJobName())
                 .isEqualTo(firstJob);
-        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
-                .extracting(ExecutorCommand.EnsureNodePoolDeleted::nodePoolName)
-                .contains(firstPool);
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class)).isEmpty();
         assertThat(f.ledger)
                 .filteredOn(d -> d.kind() == Decision.Kind.RETRIED)
                 .singleElement()
@@ -78,8 +77,11 @@ class RetryTest {
                 .noneMatch(c -> c instanceof ExecutorCommand.EnsureNodePool || c instanceof ExecutorCommand.EnsureJob);
         assertThat(f.last("j1").reason()).contains(Reason.Retrying);
 
-        // gone: the second attempt is placed, on a pool and Job of its own
+        // gone: the failed pool is deleted, and the second attempt placed, on a pool and Job of its own
         jobGone(f, "j1", firstJob);
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
+                .extracting(ExecutorCommand.EnsureNodePoolDeleted::nodePoolName)
+                .containsExactly(firstPool);
         ExecutorCommand.EnsureNodePool second = f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1");
         assertThat(second.nodePoolName()).isNotEqualTo(firstPool);
         f.poolReady("j1").submitted("j1");
@@ -203,6 +205,40 @@ class RetryTest {
         f.observe(new ExecutorEvent.JobFailed(f.meta(), "j1", "c1", "v6e", first.k8sJobName(), "again", PREEMPTED));
         assertThat(f.of("j1")).hasSize(versions);
         assertThat(f.last("j1").reason()).contains(Reason.Dispatching);
+    }
+
+    @Test
+    void aPoolGkeCouldNotCreateIsRetriedWithoutAKubernetesJobToWaitFor() {
+        SchedulerFixture f = fixture().submit(retried("j1", RETRY_TWICE));
+        String firstPool =
+                f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1").nodePoolName();
+        f.observe(new ExecutorEvent.NodePoolCreateFailed(
+                f.meta(), "j1", "c1", "v6e", firstPool, false, 0, "ZONE_RESOURCE_POOL_EXHAUSTED"));
+        assertThat(f.last("j1").reason()).contains(Reason.Retrying);
+        assertThat(f.last("j1").message()).contains("node pool 创建失败: ZONE_RESOURCE_POOL_EXHAUSTED");
+        // no Kubernetes Job was ever asked for: only the backoff stands between it and its next attempt
+        f.advanceTicking(Duration.ofSeconds(40));
+        ExecutorCommand.EnsureNodePool second = f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1");
+        assertThat(second.nodePoolName()).isNotEqualTo(firstPool);
+        assertThat(f.last("j1").reason()).contains(Reason.Provisioning);
+    }
+
+    @Test
+    void aJobWhoseGkeClusterIsGoneRunsAgainOnceAnotherClusterCanTakeIt() {
+        SchedulerFixture f = fixture().withCluster("c2", "v6e").submit(retried("j1", RETRY_TWICE));
+        f.startRunning("j1");
+        String where =
+                f.lastCommand(ExecutorCommand.EnsureJob.class, "j1").cluster().clusterId();
+        String gke =
+                f.lastCommand(ExecutorCommand.EnsureJob.class, "j1").cluster().resourceName();
+        f.observe(new ExecutorEvent.ClusterGone(f.meta(), "", where, "v6e", gke, "GKE answers NOT_FOUND"));
+        assertThat(f.last("j1").reason()).contains(Reason.Retrying);
+        // its Job went with the cluster: nothing to delete there, nothing to wait for but the backoff
+        assertThat(f.commandsOf(ExecutorCommand.EnsureJobDeleted.class)).isEmpty();
+        f.advanceTicking(Duration.ofSeconds(40));
+        assertThat(f.last("j1").reason()).isNotEqualTo(Optional.of(Reason.Retrying));
+        assertThat(f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1").nodePoolName())
+                .isNotEqualTo(SchedulerFixture.name("j1"));
     }
 
     @Test
