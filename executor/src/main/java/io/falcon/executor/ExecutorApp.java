@@ -237,7 +237,8 @@ public final class ExecutorApp implements AutoCloseable {
         }
     }
 
-    static Map<String, Object> producerProps(ExecutorConfig config) {
+    // public: bench/executor-throughput drives the real executor parts with the properties it ships with
+    public static Map<String, Object> producerProps(ExecutorConfig config) {
         return config.kafka()
                 .with(Map.of(
                         ProducerConfig.CLIENT_ID_CONFIG,
@@ -254,7 +255,8 @@ public final class ExecutorApp implements AutoCloseable {
                         ByteArraySerializer.class));
     }
 
-    static Map<String, Object> consumerProps(ExecutorConfig config) {
+    // public: bench/executor-throughput drives the real executor parts with the properties it ships with
+    public static Map<String, Object> consumerProps(ExecutorConfig config) {
         return consumerProps(config, 0);
     }
 

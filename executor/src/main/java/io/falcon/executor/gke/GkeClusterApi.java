@@ -178,7 +178,8 @@ public final class GkeClusterApi implements GkeApi {
     }
 
     /** GKE's view of a pool in plain Java (pure). */
-    static PoolInfo info(NodePool pool) {
+    // public: bench/executor-throughput's in-memory GKE reads its pools exactly as this client reads GKE's answers
+    public static PoolInfo info(NodePool pool) {
         Map<String, String> labels = pool.getConfig().getResourceLabelsMap();
         Optional<Instant> createdAt = Optional.ofNullable(labels.get(FalconLabels.CREATED_AT))
                 .filter(v -> v.matches("\\d{1,12}"))
