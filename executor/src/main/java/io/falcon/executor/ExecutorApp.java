@@ -72,11 +72,16 @@ public final class ExecutorApp implements AutoCloseable {
         this(config, clock, new FalconMetrics(new SimpleMeterRegistry()));
     }
 
+    /** Threads of the timers: each reports or inventories at most a few clusters at a time. */
+    static final int TIMER_THREADS = 8;
+
     public ExecutorApp(ExecutorConfig config, Clock clock, FalconMetrics metrics) {
         this.config = config;
         this.clock = clock;
         this.scheduler =
-                Executors.newScheduledThreadPool(config.trackerThreads(), daemonThreads("falcon-executor-tracker"));
+                // timers (heartbeats, Jobs reported again, inventories); the pools' steps have threads of their own
+                Executors.newScheduledThreadPool(
+                        Math.min(config.trackerThreads(), TIMER_THREADS), daemonThreads("falcon-executor-tracker"));
         this.gke = GoogleClients.clusterManager(config);
         this.producer = new KafkaProducer<>(producerProps(config));
         this.sink = new KafkaEventSink(producer, clock);

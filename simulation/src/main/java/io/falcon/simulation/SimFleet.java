@@ -547,6 +547,16 @@ final class SimFleet implements GkeApi, EdgeApi {
     /** When a job's program failed (its pods exited with an error): the job must never be run again. */
     private final Map<String, Instant> programFailed = new HashMap<>();
 
+    /** The Kubernetes Job whose program failed, per job. */
+    private final Map<String, String> programFailedJob = new HashMap<>();
+
+    /** Whether the executor reported a job's Kubernetes Job failed by its program (on the events topic by now). */
+    private java.util.function.BiPredicate<String, String> programFailureReported = (job, name) -> true;
+
+    void programFailureReported(java.util.function.BiPredicate<String, String> reported) {
+        this.programFailureReported = reported;
+    }
+
     Map<String, Integer> jobCreates() {
         return jobCreates;
     }
@@ -1142,8 +1152,11 @@ final class SimFleet implements GkeApi, EdgeApi {
                         + loop.now() + " while its Job " + other.name + " still exists");
             }
         }
-        // a program that failed fails again: it is never run again
-        if (programFailed.containsKey(command.jobId()) && !jobCreates.containsKey(createKey(command))) {
+        // a program that failed fails again: once Falcon was told so, it is never run again (a report of it that was
+        // lost, with the executor down or its Job deleted by hand meanwhile, leaves Falcon nothing to go by)
+        if (programFailed.containsKey(command.jobId())
+                && !jobCreates.containsKey(createKey(command))
+                && programFailureReported.test(command.jobId(), programFailedJob.get(command.jobId()))) {
             violations.add("job " + command.jobId() + " run again at " + loop.now() + " (Job " + command.k8sJobName()
                     + ") after its program failed at " + programFailed.get(command.jobId()));
         }
@@ -1448,6 +1461,7 @@ final class SimFleet implements GkeApi, EdgeApi {
         }
         if (job.plan.outcome() == Scenario.Outcome.FAIL) {
             programFailed.putIfAbsent(job.falconJobId, loop.now());
+            programFailedJob.putIfAbsent(job.falconJobId, job.name);
             job.podPhase = "Failed";
             job.terminated = Optional.of(
                     new PodView.Terminated(rnd.nextBoolean() ? 1 : 137, rnd.nextBoolean() ? "Error" : "OOMKilled"));

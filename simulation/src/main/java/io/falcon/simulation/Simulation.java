@@ -3,6 +3,7 @@ package io.falcon.simulation;
 import io.falcon.events.ClusterStatus;
 import io.falcon.events.cdc.ClusterRow;
 import io.falcon.events.executor.ClusterTarget;
+import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.events.executor.SupplyMode;
 import io.falcon.scheduler.core.ClusterChoice;
 import io.falcon.scheduler.core.JobRequest;
@@ -125,6 +126,11 @@ public final class Simulation {
                 this::registry,
                 scenario.reality().executorClockOffset());
         logs.eventClockOffset = scenario.reality().executorClockOffset();
+        fleet.programFailureReported((jobId, k8sJob) -> logs.events.stream()
+                .anyMatch(e -> e instanceof ExecutorEvent.JobFailed f
+                        && f.jobId().equals(jobId)
+                        && f.k8sJobName().equals(k8sJob)
+                        && !f.cause().infrastructure()));
         logs.onInputOrEvent = scheduler::wake;
         logs.onStatus = jobRows::apply;
         logs.onCommand = executor::wake;

@@ -56,6 +56,23 @@ public final class NodePoolDriver {
         this.events = events;
     }
 
+    /** Where a command's first step runs, and the time it reads; empty: on the caller's thread, at once. */
+    private Optional<java.util.concurrent.Executor> firstSteps = Optional.empty();
+
+    private java.util.function.Supplier<Instant> clock = Instant::now;
+
+    /**
+     * A command's first step (a pool's look-up and create: several GKE calls, about a second at real latencies) runs
+     * on {@code steps} instead of the command's own thread, so that the command loop takes its next command at once.
+     * The task is in memory before the command returns, so a deletion that follows supersedes it as before; its
+     * step, like every later one, is work in memory the scheduler re-drives if this process goes.
+     */
+    public NodePoolDriver stepsOn(java.util.concurrent.Executor steps, java.util.function.Supplier<Instant> clock) {
+        this.firstSteps = Optional.of(steps);
+        this.clock = clock;
+        return this;
+    }
+
     /** Pools being created, waited for or deleted. */
     public int inFlight() {
         return tasks.size();
@@ -79,7 +96,7 @@ public final class NodePoolDriver {
             Slot fresh = new Slot(wanted);
             Slot slot = tasks.putIfAbsent(wanted.key(), fresh);
             if (slot == null) {
-                step(fresh, now);
+                firstStep(fresh, now);
                 return;
             }
             synchronized (slot) {
@@ -110,7 +127,7 @@ public final class NodePoolDriver {
                 Optional<Instant> accepted = slot.task.createAcceptedAt();
                 slot.task = wanted.with(b -> b.createAcceptedAt = accepted);
             }
-            step(slot, now);
+            firstStep(slot, now);
             return;
         }
     }
@@ -180,20 +197,41 @@ public final class NodePoolDriver {
     public void tick(java.util.function.Supplier<Instant> clock, java.util.concurrent.Executor steps) {
         Instant now = clock.get();
         for (Slot slot : List.copyOf(tasks.values())) {
-            if (!PoolReconciler.due(slot.task, now) || !slot.queued.compareAndSet(false, true)) {
-                continue;
+            if (PoolReconciler.due(slot.task, now)) {
+                enqueue(slot, clock, steps);
             }
-            try {
-                steps.execute(() -> {
-                    try {
-                        step(slot, clock.get());
-                    } finally {
-                        slot.queued.set(false);
-                    }
-                });
-            } catch (java.util.concurrent.RejectedExecutionException e) {
-                slot.queued.set(false); // shutting down
-            }
+        }
+    }
+
+    /** A command's first step: on the first-step threads if set ({@link #stepsOn}), else here and now. */
+    private void firstStep(Slot slot, Instant now) {
+        if (firstSteps.isEmpty()) {
+            step(slot, now);
+            return;
+        }
+        if (!enqueue(slot, clock, firstSteps.get())) {
+            step(slot, now); // a step already queued may have read the task before this command changed it
+        }
+    }
+
+    /** Queues the slot's step unless one is queued or running; false if it was not queued. */
+    private boolean enqueue(
+            Slot slot, java.util.function.Supplier<Instant> clock, java.util.concurrent.Executor steps) {
+        if (!slot.queued.compareAndSet(false, true)) {
+            return false;
+        }
+        try {
+            steps.execute(() -> {
+                try {
+                    step(slot, clock.get());
+                } finally {
+                    slot.queued.set(false);
+                }
+            });
+            return true;
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            slot.queued.set(false); // shutting down
+            return false;
         }
     }
 

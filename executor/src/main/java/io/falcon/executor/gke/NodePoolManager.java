@@ -121,11 +121,22 @@ public final class NodePoolManager implements AutoCloseable {
         this.clock = clock;
         this.settings = settings;
         java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
-        this.steps = java.util.concurrent.Executors.newFixedThreadPool(settings.stepThreads(), r -> {
-            Thread t = new Thread(r, "falcon-executor-pool-step-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        // each step mostly waits on GKE: many threads, each gone after a minute without work
+        java.util.concurrent.ThreadPoolExecutor pool = new java.util.concurrent.ThreadPoolExecutor(
+                settings.stepThreads(),
+                settings.stepThreads(),
+                60,
+                TimeUnit.SECONDS,
+                new java.util.concurrent.LinkedBlockingQueue<>(),
+                r -> {
+                    Thread t = new Thread(r, "falcon-executor-pool-step-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        this.steps = pool;
+        // a command's first step (look-ups and the create) off the command loop, which goes on at once
+        driver.stepsOn(steps, clock::instant);
     }
 
     public synchronized void start() {

@@ -190,4 +190,27 @@ class NodePoolDriverTest {
         assertThat(threads.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         assertThat(gke.reads.get() - before).isEqualTo(3);
     }
+
+    @Test
+    void withSteppingThreadsACommandReturnsBeforeItsFirstStepsGkeCalls() throws Exception {
+        SlowGke gke = new SlowGke();
+        CountDownLatch gate = new CountDownLatch(1);
+        gke.gate = gate;
+        NodePoolDriver driver = driver(gke).stepsOn(threads, () -> Fixtures.T0);
+
+        // the command loop is not held by the look-ups and the create: the task is in memory, its step on its way
+        driver.ensure(Fixtures.ensurePool("job-a", "2x2", SupplyMode.ON_DEMAND, null), Fixtures.T0);
+        assertThat(driver.inFlight()).isEqualTo(1);
+        io.falcon.testkit.Await.until(
+                "the first step reading GKE on a stepping thread",
+                Duration.ofSeconds(10),
+                () -> gke.readsUnderWay.get() == 1,
+                () -> "reading: " + gke.readsUnderWay.get());
+        gate.countDown();
+        io.falcon.testkit.Await.until(
+                "the first step done",
+                Duration.ofSeconds(10),
+                () -> gke.readsUnderWay.get() == 0 && gke.reads.get() >= 1,
+                () -> "reads: " + gke.reads.get());
+    }
 }

@@ -179,6 +179,17 @@ final class Execution {
         executing(failed.jobId(), failed.clusterId(), failed.k8sJobName())
                 .ifPresent(job ->
                         retrying.retryOrEnd(job, failed.cause(), Reason.JobFailed, failed.message(), false, now, out));
+        // The fleet ended the attempt (its cluster moved, say) as its program failed, and the program's failure is
+        // read only now, before the next attempt began: a program that failed is never run again.
+        Optional.ofNullable(state.jobs.get(failed.jobId()))
+                .filter(job -> job.phase() == Phase.RETRYING)
+                .filter(job ->
+                        job.k8sJobName().filter(failed.k8sJobName()::equals).isPresent())
+                .filter(job ->
+                        job.clusterId().filter(failed.clusterId()::equals).isPresent())
+                .filter(job -> RetryDecision.ofProgram(job, failed.cause()))
+                .ifPresent(job ->
+                        ending.end(job, Status.Failed, Optional.of(Reason.JobFailed), failed.message(), now, out));
     }
 
     /** Confirms the deletion of an aborting job's Job (then Aborted), or of a finished job's. */

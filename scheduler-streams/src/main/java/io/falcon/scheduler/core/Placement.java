@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -127,8 +128,19 @@ final class Placement {
         slots.tellDeepPositions(deep, key, now, out);
     }
 
+    /**
+     * Starts what the jobs placed in these queues (by {@link #placeOnly}, earlier in the step) may start, by the pick
+     * rule over everything waiting there, and tells the ones still waiting where they stand.
+     */
+    void startPlaced(Map<QueueKey, List<String>> placedIn, Instant now, Decisions out) {
+        for (Map.Entry<QueueKey, List<String>> entry : new TreeMap<>(placedIn).entrySet()) {
+            slots.startNext(entry.getKey(), now, out);
+            tellTheRest(entry.getKey(), entry.getValue(), slots.refreshPositions(entry.getKey(), now, out), now, out);
+        }
+    }
+
     /** Chooses the job's cluster and puts it in that queue (or parks it); returns the queue. */
-    private Optional<QueueKey> placeOnly(ScheduledJob job, Instant now, Decisions out) {
+    Optional<QueueKey> placeOnly(ScheduledJob job, Instant now, Decisions out) {
         ClusterChoice.Result choice = ClusterChoice.choose(
                 job.request().tpuType().wireName(),
                 job.request().supplyMode(),

@@ -1,7 +1,6 @@
 package io.falcon.scheduler.core;
 
 import io.falcon.events.executor.ExecutorEvent;
-import io.falcon.events.executor.FailureCause;
 import io.falcon.events.executor.SupplyMode;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
@@ -186,7 +185,13 @@ final class Provisioning {
             state.health.failed(failed.clusterId(), failed.message(), now);
             // GKE could not make the pool (capacity, a stockout, its own error, too slow): the fleet's doing
             retrying.retryOrEnd(
-                    provisioning.get(), FailureCause.infrastructure(reason.name()), reason, message, false, now, out);
+                    provisioning.get(),
+                    RetryDecision.ofPool(reason, failed.message()),
+                    reason,
+                    message,
+                    false,
+                    now,
+                    out);
             return;
         }
         NodePool pool = state.pools.get(new NodePool.PoolKey(failed.clusterId(), failed.nodePoolName()));
@@ -197,7 +202,7 @@ final class Provisioning {
             // Not READY any more, so the ending deletes it instead of releasing it to the queue.
             state.storePool(pool.with(NodePool.State.CREATING, pool.heldBy()), out);
             retrying.retryOrEnd(
-                    awaiting.get(), FailureCause.infrastructure(reason.name()), reason, message, false, now, out);
+                    awaiting.get(), RetryDecision.ofPool(reason, failed.message()), reason, message, false, now, out);
         }
     }
 

@@ -15,6 +15,28 @@ public sealed interface RetryDecision {
     /** End it as the failure says. */
     record End(String why) implements RetryDecision {}
 
+    /**
+     * GKE's refusals that asking again does not change (Falcon's or the cluster's configuration: a permission, an
+     * invalid request, a cluster that does not exist), by the status code the executor's message starts with; any
+     * other failure or timeout of a pool's creation (capacity, a stockout, quota, GKE's own errors) is the fleet's.
+     */
+    static FailureCause ofPool(io.falcon.events.status.Reason reason, String executorMessage) {
+        for (String code : java.util.List.of("PERMISSION_DENIED", "INVALID_ARGUMENT", "UNAUTHENTICATED", "NOT_FOUND")) {
+            if (executorMessage.startsWith(code)) {
+                return FailureCause.application(code);
+            }
+        }
+        return FailureCause.infrastructure(reason.name());
+    }
+
+    /** Whether the failure is the program's own, which is never retried (an exit code spec.retry names is not). */
+    static boolean ofProgram(ScheduledJob job, FailureCause cause) {
+        return !cause.infrastructure()
+                && cause.exitCode()
+                        .filter(code -> job.request().retry().onExitCodes().contains(code))
+                        .isEmpty();
+    }
+
     static RetryDecision of(ScheduledJob job, FailureCause cause, SchedulerSettings.Retries settings) {
         int allowed = job.request().retry().retries(settings);
         boolean fleets = cause.infrastructure();

@@ -5,6 +5,10 @@ import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -173,23 +177,21 @@ final class Retrying {
                 .isPresent();
     }
 
-    /** Retrying jobs whose next attempt goes on in this step, placed together at its end ({@link #placeWoken}). */
-    private final java.util.List<String> woken = new java.util.ArrayList<>();
+    /**
+     * The queues this step placed retrying jobs in, and those jobs: they join their queue at once (so that whatever
+     * else this step starts picks among them by the rule) and the queues start their next jobs at the step's end
+     * ({@link #placeWoken}), so that the order they woke in does not decide who starts.
+     */
+    private final Map<QueueKey, List<String>> placedIn = new HashMap<>();
 
-    /** Places the next attempts of the jobs woken in this step, as a backlog (Placement.placeAll). */
+    /** Starts what the queues the step placed retrying jobs in may start (Placement.startPlaced). */
     void placeWoken(Instant now, Decisions out) {
-        if (woken.isEmpty()) {
+        if (placedIn.isEmpty()) {
             return;
         }
-        java.util.List<ScheduledJob> fresh = new java.util.ArrayList<>();
-        for (String id : woken) {
-            Optional.ofNullable(state.jobs.get(id))
-                    .filter(job -> job.phase() == Phase.UNPLACED)
-                    .ifPresent(fresh::add);
-        }
-        woken.clear();
-        fresh.forEach(job -> state.unplaced.remove(job.id()));
-        placement.placeAll(fresh, now, out);
+        Map<QueueKey, List<String>> placed = new HashMap<>(placedIn);
+        placedIn.clear();
+        placement.startPlaced(placed, now, out);
     }
 
     private void placeAgain(ScheduledJob job, Instant now, Decisions out) {
@@ -203,7 +205,10 @@ final class Retrying {
         ScheduledJob fresh = job.forPlacementAgain().withWakeAt(Optional.empty());
         state.store(fresh, out);
         timers.arm(fresh);
-        woken.add(fresh.id());
+        placement
+                .placeOnly(fresh, now, out)
+                .ifPresent(key ->
+                        placedIn.computeIfAbsent(key, k -> new ArrayList<>()).add(fresh.id()));
     }
 
     private static String bounded(String text) {

@@ -242,6 +242,56 @@ class RetryTest {
     }
 
     @Test
+    void aProgramFailureReadWhileTheJobWaitsToRunAgainEndsIt() {
+        SchedulerFixture f = fixture().submit(retried("j1", RETRY_TWICE)).startRunning("j1");
+        ExecutorCommand.EnsureJob first = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1");
+        // an operator moves the cluster row to another GKE cluster: the attempt ends, by the fleet's doing
+        f.record(f.scheduler.clusterUpserted(
+                new io.falcon.events.cdc.ClusterRow(
+                        "c1",
+                        "edge-c1",
+                        "proj-c1",
+                        "us-east5",
+                        "v6e",
+                        "bucket-c1",
+                        Optional.empty(),
+                        io.falcon.events.ClusterStatus.ACTIVE,
+                        Optional.empty()),
+                f.now));
+        assertThat(f.last("j1").reason()).contains(Reason.Retrying);
+        // and only then is the program's own failure of that attempt read (it came first, in the fleet)
+        f.observe(new ExecutorEvent.JobFailed(
+                f.meta(),
+                "j1",
+                "c1",
+                "v6e",
+                first.k8sJobName(),
+                "Pod terminated: OOMKilled (exit code 137)",
+                FailureCause.exited("OOMKilled", 137)));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
+        assertThat(f.last("j1").message()).startsWith("Pod terminated: OOMKilled (exit code 137)");
+        f.advanceTicking(Duration.ofMinutes(5));
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class)).hasSize(1);
+    }
+
+    @Test
+    void aPoolGkeRefusesForItsConfigurationIsNotRetried() {
+        SchedulerFixture f = fixture().submit(retried("j1", RETRY_TWICE));
+        String pool = f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1").nodePoolName();
+        f.observe(new ExecutorEvent.NodePoolCreateFailed(
+                f.meta(),
+                "j1",
+                "c1",
+                "v6e",
+                pool,
+                false,
+                0,
+                "PERMISSION_DENIED: Required 'container.nodePools.create' permission"));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
+        assertThat(f.last("j1").reason()).contains(Reason.NodePoolFailed);
+    }
+
+    @Test
     void theWaitBetweenAttemptsDoublesUpToItsLongest() {
         SchedulerSettings.Retries r =
                 new SchedulerSettings.Retries(5, Duration.ofSeconds(30), Duration.ofMinutes(2), true);
