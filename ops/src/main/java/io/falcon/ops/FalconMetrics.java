@@ -45,6 +45,9 @@ public final class FalconMetrics {
     public static final String RUNNING_JOBS = "falcon.jobs.running";
     /** Counter, tag reason (NodePoolTimeout, NodePoolFailed, JobSubmitFailed, JobFailed, Timeout, InvalidSpec). */
     public static final String FAILURES = "falcon.job.failures";
+
+    /** Attempts that failed, by Reason, whose doing (category) and what came of it (outcome: retried or why not). */
+    public static final String RETRIES = "falcon.job.retries";
     /** Counter, tags verdict (software, hardware, isolate, release), cluster. */
     public static final String FAULT_VERDICTS = "falcon.fault.verdicts";
     /** Gauge, tag cluster: devices currently isolated. */
@@ -81,6 +84,7 @@ public final class FalconMetrics {
             ACTIVE_POOLS,
             RUNNING_JOBS,
             FAILURES,
+            RETRIES,
             FAULT_VERDICTS,
             ISOLATED_DEVICES,
             SINK_WRITE_LATENCY,
@@ -212,6 +216,15 @@ public final class FalconMetrics {
         Counter.builder(FAILURES)
                 .description("Jobs that ended Failed, by reason")
                 .tags(TAG_REASON, reason)
+                .register(registry)
+                .increment();
+    }
+
+    /** An attempt that failed and what came of it; every label takes a handful of values the scheduler names. */
+    public void retry(String reason, String category, String outcome) {
+        Counter.builder(RETRIES)
+                .description("Failed attempts, by Reason, whose doing it was and whether the job runs again")
+                .tags(TAG_REASON, reason, "category", category, "outcome", outcome)
                 .register(registry)
                 .increment();
     }

@@ -213,4 +213,62 @@ class NodePoolDriverTest {
                 () -> gke.readsUnderWay.get() == 0 && gke.reads.get() >= 1,
                 () -> "reads: " + gke.reads.get());
     }
+
+    /** GKE that counts creations. */
+    private static final class CountingGke implements GkeApi {
+        final AtomicInteger creates = new AtomicInteger();
+        private final SlowGke inner = new SlowGke();
+
+        @Override
+        public Optional<PoolInfo> getPool(ClusterTarget cluster, String pool) {
+            return Optional.empty();
+        }
+
+        @Override
+        public String createPool(ClusterTarget cluster, EnsureNodePool command, Instant createdAt) {
+            creates.incrementAndGet();
+            return inner.createPool(cluster, command, createdAt);
+        }
+
+        @Override
+        public String deletePool(ClusterTarget cluster, String pool) {
+            return inner.deletePool(cluster, pool);
+        }
+
+        @Override
+        public OperationInfo operation(ClusterTarget cluster, String operation) {
+            return inner.operation(cluster, operation);
+        }
+
+        @Override
+        public PoolOperations operations(ClusterTarget cluster, String pool) {
+            return inner.operations(cluster, pool);
+        }
+
+        @Override
+        public List<PoolInfo> listPools(ClusterTarget cluster) {
+            return List.of();
+        }
+
+        @Override
+        public Capacity reservation(ClusterTarget cluster, String reservation) {
+            return inner.reservation(cluster, reservation);
+        }
+    }
+
+    @Test
+    void aCreationTakenBackBeforeItsFirstStepRanIsNeverMade() {
+        CountingGke gke = new CountingGke();
+        java.util.Queue<Runnable> held = new java.util.ArrayDeque<>();
+        NodePoolDriver driver = driver(gke).stepsOn(held::add, () -> Fixtures.T0);
+
+        driver.ensure(Fixtures.ensurePool("job-a", "2x2", SupplyMode.ON_DEMAND, null), Fixtures.T0);
+        // the scheduler takes it back (the job was aborted) before a step thread got to the creation
+        driver.ensureDeleted(Fixtures.deletePool("job-a"), Fixtures.T0);
+        while (!held.isEmpty()) {
+            held.poll().run();
+        }
+
+        assertThat(gke.creates.get()).isZero();
+    }
 }

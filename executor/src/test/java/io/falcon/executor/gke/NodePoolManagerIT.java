@@ -365,7 +365,10 @@ class NodePoolManagerIT {
         h.existingWorkloadPolicy("2x2x2");
         h.knobs().lateVisibility(Duration.ofMillis(1000));
         h.dispatcher.handle(ensure("lv-2", "2x2x2", SupplyMode.FLEX_START, null));
-        h.dispatcher.handle(deletePool("lv-2")); // aborted at once: GKE still answers NOT_FOUND
+        // the create accepted (its first step runs on a step thread), then aborted at once: GKE still answers
+        // NOT_FOUND
+        h.sink.await(ExecutorEvent.NodePoolCreating.class, "lv-2", WAIT);
+        h.dispatcher.handle(deletePool("lv-2"));
 
         h.sink.await(ExecutorEvent.NodePoolDeleted.class, "lv-2", WAIT);
         assertThat(deleteOperations("falcon-lv-2")).isEqualTo(1);

@@ -84,6 +84,22 @@ public final class Decisions {
         return FaultNotes.worthNoting(verdict);
     }
 
+    /**
+     * A failed attempt and what came of it, for the retry metric: its Reason, whose doing it was (infrastructure,
+     * application, unknown) and the outcome (retried, program, no-retries, off, spent).
+     */
+    public record RetryOutcome(String reason, String category, String outcome) {}
+
+    private final List<RetryOutcome> retryOutcomes = new java.util.ArrayList<>();
+
+    void retryDecided(RetryOutcome outcome) {
+        retryOutcomes.add(outcome);
+    }
+
+    public List<RetryOutcome> retryOutcomes() {
+        return Collections.unmodifiableList(retryOutcomes);
+    }
+
     /** A decision for the ledger (falcon.decisions). */
     void record(Decision decision) {
         ledger.add(decision);

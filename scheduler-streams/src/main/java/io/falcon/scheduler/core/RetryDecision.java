@@ -10,10 +10,18 @@ import io.falcon.events.executor.FailureCause;
 public sealed interface RetryDecision {
 
     /** Run it again: the attempt after {@code retriesDone} retries. */
-    record Retry(int retriesDone, int maxRetries, String why) implements RetryDecision {}
+    record Retry(int retriesDone, int maxRetries, String why) implements RetryDecision {
+        @Override
+        public String outcome() {
+            return "retried";
+        }
+    }
 
-    /** End it as the failure says. */
-    record End(String why) implements RetryDecision {}
+    /** End it as the failure says; outcome: program, no-retries, off or spent (the metric's label). */
+    record End(String why, String outcome) implements RetryDecision {}
+
+    /** What came of the failure, for the metric: retried, or why not. */
+    String outcome();
 
     /**
      * GKE's refusals that asking again does not change (Falcon's or the cluster's configuration: a permission, an
@@ -46,17 +54,20 @@ public sealed interface RetryDecision {
                         .isPresent();
         String what = cause.signal().isEmpty() ? "" : " (" + cause.signal() + ")";
         if (!fleets && !optedIn) {
-            return new End("not retried: the program's failure" + what + ", which would fail again");
+            return new End("not retried: the program's failure" + what + ", which would fail again", "program");
         }
         if (allowed == 0) {
-            return new End("not retried: the fleet's doing" + what + ", but the job has no retries"
-                    + " (spec.retry.max_retries, falcon.scheduler.retry.max-retries)");
+            return new End(
+                    "not retried: the fleet's doing" + what + ", but the job has no retries"
+                            + " (spec.retry.max_retries, falcon.scheduler.retry.max-retries)",
+                    "no-retries");
         }
         if (!settings.enabled()) {
-            return new End("not retried: retries are switched off (falcon.scheduler.retry.enabled)");
+            return new End("not retried: retries are switched off (falcon.scheduler.retry.enabled)", "off");
         }
         if (job.retries() >= allowed) {
-            return new End("not retried: its " + allowed + " retr" + (allowed == 1 ? "y is" : "ies are") + " spent");
+            return new End(
+                    "not retried: its " + allowed + " retr" + (allowed == 1 ? "y is" : "ies are") + " spent", "spent");
         }
         String whose = optedIn
                 ? "exit code " + cause.exitCode().orElseThrow() + ", named in spec.retry.on_exit_codes"

@@ -73,10 +73,36 @@ final class Retrying {
             Instant now,
             Decisions out) {
         RetryDecision decision = RetryDecision.of(job, cause, state.settings.retries());
+        out.retryDecided(new Decisions.RetryOutcome(
+                reason.name(), cause.kind().name().toLowerCase(java.util.Locale.ROOT), decision.outcome()));
         if (decision instanceof RetryDecision.Retry retry) {
             begin(job, retry, message, k8sJobGone, now, out);
         } else {
             ending.end(job, Status.Failed, Optional.of(reason), message, k8sJobGone, now, out);
+        }
+    }
+
+    /**
+     * fault-streams isolated a device of the job's running attempt (a hardware fault, seen often enough): with retries
+     * left, the attempt ends and the job runs again on a fresh pool, off that chip; without, it runs on as before (its
+     * Message says what was isolated). Only a fault received since the attempt took its slot counts: a late verdict
+     * about an earlier attempt's device never ends a later one.
+     */
+    void deviceIsolated(ScheduledJob job, io.falcon.events.fault.FaultVerdict verdict, Instant now, Decisions out) {
+        if ((job.phase() != Phase.RUNNING && job.phase() != Phase.DISPATCHING)
+                || job.clusterId().filter(verdict.clusterId()::equals).isEmpty()
+                || job.slotTakenAt()
+                        .filter(at ->
+                                Instant.ofEpochMilli(verdict.receiveTimeMs()).isBefore(at))
+                        .isPresent()) {
+            return;
+        }
+        String where = verdict.nodeName() + "/" + verdict.deviceName();
+        FailureCause cause = FailureCause.infrastructure("DeviceIsolated: " + where);
+        RetryDecision decision = RetryDecision.of(job, cause, state.settings.retries());
+        if (decision instanceof RetryDecision.Retry retry) {
+            out.retryDecided(new Decisions.RetryOutcome("DeviceIsolated", "infrastructure", retry.outcome()));
+            begin(job, retry, "device " + where + " of its slice was isolated (hardware fault)", false, now, out);
         }
     }
 

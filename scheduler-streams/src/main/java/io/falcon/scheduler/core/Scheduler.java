@@ -379,6 +379,9 @@ public final class Scheduler {
     public Decisions faultNoted(io.falcon.events.fault.FaultVerdict verdict, Instant now) {
         Decisions out = new Decisions();
         faultNotes.noted(verdict, now, out);
+        if (verdict.outcome() == io.falcon.events.fault.FaultVerdict.Outcome.ISOLATED) {
+            verdict.jobId().map(state.jobs::get).ifPresent(job -> retrying.deviceIsolated(job, verdict, now, out));
+        }
         return finished(now, out);
     }
 

@@ -187,6 +187,9 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
                                     ended.status().name())
                             .record(Duration.between(ranFrom, ended.phaseSince().orElse(Instant.ofEpochMilli(nowMs)))));
         }
+        for (Decisions.RetryOutcome retry : decisions.retryOutcomes()) {
+            metrics.retry(retry.reason(), retry.category(), retry.outcome());
+        }
         for (ScheduledJob started : decisions.startedJobs()) {
             metrics.dispatchLatency(
                             started.request().tpuType().wireName(),

@@ -291,6 +291,84 @@ class RetryTest {
         assertThat(f.last("j1").reason()).contains(Reason.NodePoolFailed);
     }
 
+    private static io.falcon.events.fault.FaultVerdict isolated(String jobId, java.time.Instant received) {
+        return new io.falcon.events.fault.FaultVerdict(
+                io.falcon.events.Meta.of("fault-streams", received),
+                "c1",
+                "node-3",
+                "accel1",
+                "0x80E18403",
+                Optional.of(jobId),
+                received.toEpochMilli(),
+                io.falcon.events.fault.FaultVerdict.Outcome.ISOLATED,
+                new io.falcon.events.fault.FaultVerdict.Evidence(3, List.of(), 12, List.of(), "3 faults in 24h"));
+    }
+
+    @Test
+    void aDeviceIsolatedUnderARunningAttemptEndsItAndTheJobRunsAgainOffThatChip() {
+        SchedulerFixture f = fixture().submit(retried("j1", RETRY_TWICE)).startRunning("j1");
+        String firstJob = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1").k8sJobName();
+        f.record(f.scheduler.faultNoted(isolated("j1", f.now), f.now));
+
+        assertThat(f.last("j1").reason()).contains(Reason.Retrying);
+        assertThat(f.last("j1").message())
+                .contains("device node-3/accel1 of its slice was isolated")
+                .contains("hardware fault, the device is isolated");
+        assertThat(f.lastCommand(ExecutorCommand.EnsureJobDeleted.class, "j1").k8sJobName())
+                .isEqualTo(firstJob);
+        jobGone(f, "j1", firstJob);
+        f.advanceTicking(Duration.ofMinutes(1));
+        f.startRunning("j1");
+        f.succeeded("j1");
+        assertThat(f.last("j1").status()).isEqualTo(Status.Succeeded);
+        assertThat(f.last("j1").message()).contains("attempt 1 on cluster c1: device node-3/accel1");
+
+        // a late verdict about the first attempt's device does not end the second
+        SchedulerFixture g = fixture().submit(retried("j2", RETRY_TWICE)).startRunning("j2");
+        java.time.Instant firstRun = g.now.minusSeconds(1);
+        failed(g, "j2", PREEMPTED, "Pod disrupted");
+        jobGone(g, "j2", g.lastCommand(ExecutorCommand.EnsureJob.class, "j2").k8sJobName());
+        g.advanceTicking(Duration.ofMinutes(1));
+        g.startRunning("j2");
+        g.record(g.scheduler.faultNoted(isolated("j2", firstRun), g.now));
+        assertThat(g.last("j2").status()).isEqualTo(Status.Running);
+    }
+
+    @Test
+    void withoutRetriesAnIsolationUnderARunningJobOnlyTellsIt() {
+        SchedulerFixture f = fixture().submit("j1", "alice").startRunning("j1");
+        f.record(f.scheduler.faultNoted(isolated("j1", f.now), f.now));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Running);
+        assertThat(f.last("j1").message()).contains("the device is isolated");
+    }
+
+    @Test
+    void everyFailedAttemptIsCountedWithWhoseDoingItWasAndWhatCameOfIt() {
+        SchedulerFixture f = fixture().submit(retried("j1", RETRY_TWICE)).startRunning("j1");
+        ExecutorCommand.EnsureJob ensure = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1");
+        Decisions retried = f.scheduler.observe(
+                new ExecutorEvent.JobFailed(
+                        f.meta(), "j1", "c1", "v6e", ensure.k8sJobName(), "Pod disrupted", PREEMPTED),
+                f.now);
+        assertThat(retried.retryOutcomes())
+                .containsExactly(new Decisions.RetryOutcome("JobFailed", "infrastructure", "retried"));
+
+        SchedulerFixture g = fixture().submit(retried("j2", RETRY_TWICE)).startRunning("j2");
+        ExecutorCommand.EnsureJob other = g.lastCommand(ExecutorCommand.EnsureJob.class, "j2");
+        Decisions ended = g.scheduler.observe(
+                new ExecutorEvent.JobFailed(
+                        g.meta(),
+                        "j2",
+                        "c1",
+                        "v6e",
+                        other.k8sJobName(),
+                        "Pod terminated: Error (exit code 1)",
+                        FailureCause.exited("exit code 1", 1)),
+                g.now);
+        assertThat(ended.retryOutcomes())
+                .containsExactly(new Decisions.RetryOutcome("JobFailed", "application", "program"));
+    }
+
     @Test
     void theWaitBetweenAttemptsDoublesUpToItsLongest() {
         SchedulerSettings.Retries r =
