@@ -51,7 +51,10 @@ class EndToEndIT {
                                 "3s",
                                 // the priority order is asserted with the seed's one job acquiring per queue
                                 io.falcon.events.config.SchedulerKeys.ACQUIRERS_PER_QUEUE.key(),
-                                "1"),
+                                "1",
+                                // a retried job's next attempt at once, not after the default 30 s
+                                io.falcon.events.config.SchedulerKeys.RETRY_BACKOFF.key(),
+                                "1s"),
                         io.falcon.events.config.ExecutorKeys.COMPONENT.name(),
                         java.util.Map.of(io.falcon.events.config.ExecutorKeys.HEARTBEAT_INTERVAL.key(), "1s")));
     }
@@ -355,6 +358,67 @@ class EndToEndIT {
                     .contains("fault 0x80E18403 on node-9/npu-1: hardware fault, the device is isolated");
             JobSubmission.abort(connection, "e2e-faulty");
             assertThat(awaitTerminal(connection, "e2e-faulty").message()).contains("the device is isolated");
+        }
+    }
+
+    /**
+     * Automatic retry end to end: a device isolated under a running attempt ends it (fault-streams ->
+     * falcon.fault-verdicts -> scheduler -> EnsureJobDeleted), the job waits Pending/Retrying until that Kubernetes Job
+     * is gone, then runs again on a node pool of its own and succeeds; the row tells the story.
+     */
+    @Test
+    void aDeviceIsolatedUnderARunningAttemptAndTheJobSucceedsOnItsSecondAttempt() throws Exception {
+        try (Connection connection = falcon.connect()) {
+            JobSubmission.submit(
+                    connection,
+                    new JobSubmission.Request(
+                            "e2e-retried",
+                            "grace",
+                            "retried",
+                            "v6e",
+                            "2x2",
+                            "{\"image\":\"train:1\",\"command\":[\"python\"],\"retry\":{\"max_retries\":1},"
+                                    + "\"env\":{\"FALCON_SIM_DURATION_SECONDS\":\"50\"}}",
+                            Optional.empty(),
+                            Optional.of(600L)));
+            JobBoard.JobView first = Await.present(
+                    "e2e-retried running",
+                    Duration.ofSeconds(120),
+                    () -> JobBoard.find(connection, "e2e-retried")
+                            .filter(j -> j.status().equals("Running")),
+                    () -> headline(connection, "e2e-retried"));
+            String cluster = first.clusterId().orElseThrow();
+            String firstPool = first.nodePoolName().orElseThrow();
+            try (TopicProducer<String, DeviceFault> producer =
+                    TopicProducer.to(falcon.kafka().bootstrapServers(), Topics.DEVICE_FAULTS)) {
+                long now = System.currentTimeMillis();
+                for (int i = 0; i < 3; i++) { // the RFC's default policy: 3 faults within 24 h isolate
+                    DeviceFault fault = deviceFault(cluster, "node-7", "npu-2")
+                            .code("0x80E18403")
+                            .level("L2")
+                            .job("e2e-retried")
+                            .receivedAt(now + i * 1000L)
+                            .build();
+                    producer.send(fault.topicKey(), fault);
+                }
+            }
+            JobBoard.JobView retrying = Await.present(
+                    "e2e-retried retrying",
+                    Duration.ofSeconds(60),
+                    () -> JobBoard.find(connection, "e2e-retried")
+                            .filter(j -> j.reason().filter("Retrying"::equals).isPresent()),
+                    () -> headline(connection, "e2e-retried"));
+            assertThat(retrying.status()).isEqualTo("Pending");
+            assertThat(retrying.message())
+                    .startsWith("attempt 2 of 2 from ")
+                    .contains("the fleet ended attempt 1: device node-7/npu-2 of its slice was isolated");
+
+            JobBoard.JobView done = awaitTerminal(connection, "e2e-retried");
+            assertThat(done.status()).isEqualTo("Succeeded");
+            assertThat(done.nodePoolName()).isPresent().get().isNotEqualTo(firstPool);
+            assertThat(done.message())
+                    .contains("[attempt 2; earlier: attempt 1 on cluster " + cluster
+                            + ": device node-7/npu-2 of its slice was isolated (hardware fault)");
         }
     }
 
