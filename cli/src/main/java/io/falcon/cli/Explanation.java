@@ -185,6 +185,10 @@ public record Explanation(
                             + " supply_mode=reservation or on-demand");
                 } else if (r.equals("Dispatching")) {
                     out.add("nothing: its Kubernetes Job is being submitted and its pods scheduled");
+                } else if (r.equals("Retrying")) {
+                    out.add("nothing: the fleet ended its last attempt and it runs again by itself once that"
+                            + " attempt's Kubernetes Job is gone (the Message says which attempt and from when);"
+                            + " abort it to stop");
                 } else {
                     out.add("nothing known to do (" + r + ")");
                 }

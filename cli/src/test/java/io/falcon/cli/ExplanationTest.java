@@ -70,6 +70,25 @@ class ExplanationTest {
     }
 
     @Test
+    void aJobRunningAgainTellsItsRetryAndThatNothingIsNeeded() {
+        Explanation e = Explanation.of(
+                row(
+                        "Pending",
+                        "Retrying",
+                        "attempt 2 of 3 from 10:42:05 (once the last attempt's Kubernetes Job is gone): the fleet ended"
+                                + " attempt 1: Pod disrupted: DisruptionTarget: PreemptionByScheduler",
+                        "c1"),
+                List.of(decision(
+                        Decision.Kind.RETRIED,
+                        "attempt 1 ended by the fleet's doing (DisruptionTarget: PreemptionByScheduler)",
+                        List.of())),
+                Optional.empty());
+
+        assertThat(e.why()).singleElement().asString().contains("RETRIED").contains("the fleet's doing");
+        assertThat(e.unblock()).singleElement().asString().startsWith("nothing: the fleet ended its last attempt");
+    }
+
+    @Test
     void aParkedJobWithoutAnyClusterOfItsTypeIsToldToAddOne() {
         Explanation e = Explanation.of(
                 row("Pending", "Waiting", "no eligible cluster for tpu_type v5p: no cluster is registered", null),
