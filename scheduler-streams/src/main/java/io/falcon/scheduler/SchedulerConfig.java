@@ -74,7 +74,8 @@ public record SchedulerConfig(
                                 values.getInt(SchedulerKeys.RETRY_MAX_RETRIES),
                                 values.get(SchedulerKeys.RETRY_BACKOFF),
                                 values.get(SchedulerKeys.RETRY_MAX_BACKOFF),
-                                values.get(SchedulerKeys.RETRY_ENABLED))));
+                                values.get(SchedulerKeys.RETRY_ENABLED),
+                                values.getInt(SchedulerKeys.RETRY_PER_CLUSTER_PER_HOUR))));
     }
 
     /** Only the supply modes that linger: zero (the default) means the pool is deleted at once. */

@@ -39,7 +39,9 @@ public final class Simulation {
             Duration simulated,
             long steps,
             int jobs,
-            Map<String, Integer> outcomes) {
+            Map<String, Integer> outcomes,
+            int infraOnly,
+            int infraOnlySucceeded) {
         public boolean passed() {
             return violations.isEmpty();
         }
@@ -297,13 +299,44 @@ public final class Simulation {
         for (ScheduledJob job : scheduler.committed().jobMap().values()) {
             outcomes.merge(job.status().name(), 1, Integer::sum);
         }
+        // With retries: the jobs whose program would succeed and that only the fleet hit (nodes lost, their Job
+        // deleted by hand), never aborted and on clusters that stayed; how many of them ended Succeeded.
+        int infraOnly = 0;
+        int infraOnlySucceeded = 0;
+        if (scenario.maxRetries() > 0) {
+            java.util.Set<String> abortedJobs = logs.inputs.stream()
+                    .filter(i -> i instanceof Logs.Abort)
+                    .map(i -> ((Logs.Abort) i).jobId())
+                    .collect(java.util.stream.Collectors.toSet());
+            java.util.Set<SimFleet.Cause> fleetOnly =
+                    java.util.EnumSet.of(SimFleet.Cause.NODES_LOST, SimFleet.Cause.JOB_DELETED_BY_HAND);
+            for (Scenario.JobPlan plan : scenario.jobs()) {
+                java.util.Set<SimFleet.Cause> causes = fleet.causes(plan.id(), Optional.empty());
+                if (plan.outcome() != Scenario.Outcome.SUCCEED
+                        || plan.abortAt().isPresent()
+                        || abortedJobs.contains(plan.id())
+                        || causes.isEmpty()
+                        || !fleetOnly.containsAll(causes)
+                        || clusterLeaves.stream()
+                                .anyMatch(at -> !at.isBefore(plan.submitAt().minusSeconds(120)))) {
+                    continue;
+                }
+                infraOnly++;
+                ScheduledJob job = scheduler.committed().jobMap().get(plan.id());
+                if (job != null && job.status() == io.falcon.events.status.Status.Succeeded) {
+                    infraOnlySucceeded++;
+                }
+            }
+        }
         return new Result(
                 scenario.seed(),
                 List.copyOf(violations),
                 Duration.between(Scenario.T0, loop.now()),
                 loop.steps(),
                 scenario.jobs().size(),
-                outcomes);
+                outcomes,
+                infraOnly,
+                infraOnlySucceeded);
     }
 
     /** Prints every record crossing a topic, and every restart, that mentions the word. */

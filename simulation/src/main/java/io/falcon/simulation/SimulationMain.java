@@ -14,6 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Every failing seed is printed with its violations, so it can be replayed exactly.
  */
 public final class SimulationMain {
+    /** Of the jobs only the fleet hit (on seeds that retry), the share that must end Succeeded over a sweep. */
+    static final double RETRY_GOAL = 0.95;
+
     private SimulationMain() {}
 
     public static void main(String[] args) throws Exception {
@@ -37,6 +40,8 @@ public final class SimulationMain {
         AtomicLong passed = new AtomicLong();
         AtomicLong failed = new AtomicLong();
         AtomicLong simulatedMinutes = new AtomicLong();
+        AtomicLong infraOnly = new AtomicLong();
+        AtomicLong infraOnlySucceeded = new AtomicLong();
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         List<Future<?>> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
@@ -44,6 +49,8 @@ public final class SimulationMain {
                 for (long seed = next.getAndIncrement(); seed < first + seeds; seed = next.getAndIncrement()) {
                     Simulation.Result result = Simulation.run(seed);
                     simulatedMinutes.addAndGet(result.simulated().toMinutes());
+                    infraOnly.addAndGet(result.infraOnly());
+                    infraOnlySucceeded.addAndGet(result.infraOnlySucceeded());
                     if (result.passed()) {
                         passed.incrementAndGet();
                     } else {
@@ -70,6 +77,16 @@ public final class SimulationMain {
                 "seeds %d..%d on %d threads in %ds (%d simulated hours)%n",
                 first, first + seeds - 1, threads, took.toSeconds(), simulatedMinutes.get() / 60);
         System.out.println(passed.get() + " passed, " + failed.get() + " failed");
-        System.exit(failed.get() == 0 ? 0 : 1);
+        // automatic retry: of the jobs only the fleet hit, on seeds that retry, at least 95 % end Succeeded
+        double share = infraOnly.get() == 0 ? 1.0 : (double) infraOnlySucceeded.get() / infraOnly.get();
+        boolean retriesHold = infraOnly.get() < 50 || share >= RETRY_GOAL;
+        System.out.printf(
+                "jobs only the fleet hit, with retries: %d of %d ended Succeeded (%.1f %%; at least %.0f %%: %s)%n",
+                infraOnlySucceeded.get(),
+                infraOnly.get(),
+                share * 100,
+                RETRY_GOAL * 100,
+                retriesHold ? "held" : "NOT HELD");
+        System.exit(failed.get() == 0 && retriesHold ? 0 : 1);
     }
 }

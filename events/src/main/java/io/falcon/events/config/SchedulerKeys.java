@@ -127,6 +127,14 @@ public final class SchedulerKeys {
             Duration.ofMinutes(10),
             Validator.between(Duration.ZERO, Duration.ofHours(6)),
             "the longest wait between two attempts of a job");
+    public static final Setting<Long> RETRY_PER_CLUSTER_PER_HOUR = withDefault(
+            "falcon.scheduler.retry.per-cluster-per-hour",
+            SettingType.WHOLE,
+            100L,
+            Validator.between(0, 100000),
+            "how many attempts ended on one cluster may run again within an hour; past it that cluster's failures end"
+                    + " their jobs as without retries, so that a cluster breaking every attempt does not keep a stream"
+                    + " of them going (0: no limit)");
     public static final Setting<Boolean> RETRY_ENABLED = withDefault(
             "falcon.scheduler.retry.enabled",
             SettingType.BOOLEAN,
@@ -258,6 +266,7 @@ public final class SchedulerKeys {
                     RETRY_MAX_RETRIES,
                     RETRY_BACKOFF,
                     RETRY_MAX_BACKOFF,
+                    RETRY_PER_CLUSTER_PER_HOUR,
                     RETRY_ENABLED,
                     PRIORITY_AGING,
                     PRIORITY_LIMITS,

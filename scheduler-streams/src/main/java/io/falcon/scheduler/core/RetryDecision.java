@@ -46,6 +46,12 @@ public sealed interface RetryDecision {
     }
 
     static RetryDecision of(ScheduledJob job, FailureCause cause, SchedulerSettings.Retries settings) {
+        return of(job, cause, settings, 0);
+    }
+
+    /** As above, with how many attempts ended on the job's cluster ran again within the last hour. */
+    static RetryDecision of(
+            ScheduledJob job, FailureCause cause, SchedulerSettings.Retries settings, int clusterRetriesLastHour) {
         int allowed = job.request().retry().retries(settings);
         boolean fleets = cause.infrastructure();
         boolean optedIn = !fleets
@@ -64,6 +70,13 @@ public sealed interface RetryDecision {
         }
         if (!settings.enabled()) {
             return new End("not retried: retries are switched off (falcon.scheduler.retry.enabled)", "off");
+        }
+        if (settings.perClusterPerHour() > 0 && clusterRetriesLastHour >= settings.perClusterPerHour()) {
+            return new End(
+                    "not retried: cluster " + job.clusterId().orElse("") + " ran " + clusterRetriesLastHour
+                            + " failed attempts again within the hour, its budget"
+                            + " (falcon.scheduler.retry.per-cluster-per-hour)",
+                    "cluster-budget");
         }
         if (job.retries() >= allowed) {
             return new End(

@@ -29,6 +29,25 @@ import java.util.Optional;
 final class Retrying {
     private static final String FAILED_POOL = "its job's attempt failed; the next attempt gets a new pool";
 
+    /**
+     * When attempts ended on each cluster ran again, within the last hour (the per-cluster budget). Kept in memory: a
+     * restart forgets it, and each job's own retries still bound what follows.
+     */
+    private final Map<String, java.util.ArrayDeque<Instant>> retriedOn = new HashMap<>();
+
+    private int clusterRetries(ScheduledJob job, Instant now) {
+        return job.clusterId()
+                .map(retriedOn::get)
+                .map(times -> {
+                    Instant hourAgo = now.minus(Duration.ofHours(1));
+                    while (!times.isEmpty() && times.peekFirst().isBefore(hourAgo)) {
+                        times.pollFirst();
+                    }
+                    return times.size();
+                })
+                .orElse(0);
+    }
+
     /** The most of one attempt's ending a job's story keeps. */
     static final int MAX_ENDED_CHARS = 200;
 
@@ -72,7 +91,7 @@ final class Retrying {
             boolean k8sJobGone,
             Instant now,
             Decisions out) {
-        RetryDecision decision = RetryDecision.of(job, cause, state.settings.retries());
+        RetryDecision decision = RetryDecision.of(job, cause, state.settings.retries(), clusterRetries(job, now));
         out.retryDecided(new Decisions.RetryOutcome(
                 reason.name(), cause.kind().name().toLowerCase(java.util.Locale.ROOT), decision.outcome()));
         if (decision instanceof RetryDecision.Retry retry) {
@@ -99,7 +118,7 @@ final class Retrying {
         }
         String where = verdict.nodeName() + "/" + verdict.deviceName();
         FailureCause cause = FailureCause.infrastructure("DeviceIsolated: " + where);
-        RetryDecision decision = RetryDecision.of(job, cause, state.settings.retries());
+        RetryDecision decision = RetryDecision.of(job, cause, state.settings.retries(), clusterRetries(job, now));
         if (decision instanceof RetryDecision.Retry retry) {
             out.retryDecided(new Decisions.RetryOutcome("DeviceIsolated", "infrastructure", retry.outcome()));
             begin(job, retry, "device " + where + " of its slice was isolated (hardware fault)", false, now, out);
@@ -114,6 +133,10 @@ final class Retrying {
             Instant now,
             Decisions out) {
         boolean heldSlot = job.phase().holdsSlot();
+        job.clusterId()
+                .ifPresent(c -> retriedOn
+                        .computeIfAbsent(c, k -> new java.util.ArrayDeque<>())
+                        .addLast(now));
         if (!k8sJobGone) {
             job.k8sJobName()
                     .ifPresent(name -> job.target()

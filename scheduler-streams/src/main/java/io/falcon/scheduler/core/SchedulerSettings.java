@@ -92,14 +92,28 @@ public record SchedulerSettings(
      * @param maxBackoff the longest wait between attempts
      * @param enabled false stops every retry from the next scheduling step on (a job the fleet failed then ends
      *     Failed as without retries)
+     * @param perClusterPerHour how many attempts ended on one cluster may run again within an hour; past it the
+     *     cluster's failures end their jobs as without retries, so that a cluster that breaks every attempt does not
+     *     keep a stream of them going (0: no limit)
      */
-    public record Retries(int maxRetries, Duration backoff, Duration maxBackoff, boolean enabled) {
+    public record Retries(
+            int maxRetries, Duration backoff, Duration maxBackoff, boolean enabled, int perClusterPerHour) {
+        public Retries(int maxRetries, Duration backoff, Duration maxBackoff, boolean enabled) {
+            this(
+                    maxRetries,
+                    backoff,
+                    maxBackoff,
+                    enabled,
+                    Math.toIntExact(SchedulerKeys.RETRY_PER_CLUSTER_PER_HOUR.defaultValue()));
+        }
+
         public static Retries defaults() {
             return new Retries(
                     Math.toIntExact(SchedulerKeys.RETRY_MAX_RETRIES.defaultValue()),
                     SchedulerKeys.RETRY_BACKOFF.defaultValue(),
                     SchedulerKeys.RETRY_MAX_BACKOFF.defaultValue(),
-                    SchedulerKeys.RETRY_ENABLED.defaultValue());
+                    SchedulerKeys.RETRY_ENABLED.defaultValue(),
+                    Math.toIntExact(SchedulerKeys.RETRY_PER_CLUSTER_PER_HOUR.defaultValue()));
         }
 
         /** The wait before the attempt after {@code retriesDone} retries: the backoff doubled each time, capped. */

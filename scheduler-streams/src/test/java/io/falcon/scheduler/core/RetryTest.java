@@ -370,6 +370,25 @@ class RetryTest {
     }
 
     @Test
+    void aClusterThatBreaksAttemptAfterAttemptSpendsItsHourlyBudget() {
+        SchedulerSettings two = SchedulerSettings.defaults()
+                .withAcquirersPerQueue(4)
+                .withRetries(new SchedulerSettings.Retries(3, Duration.ofSeconds(30), Duration.ofMinutes(10), true, 2));
+        SchedulerFixture f = new SchedulerFixture(two).withCluster("c1", "v6e");
+        for (String id : List.of("a", "b", "c")) {
+            f.submit(id, "alice").startRunning(id);
+        }
+        failed(f, "a", PREEMPTED, "Pod disrupted");
+        failed(f, "b", PREEMPTED, "Pod disrupted");
+        failed(f, "c", PREEMPTED, "Pod disrupted");
+        assertThat(f.last("a").reason()).contains(Reason.Retrying);
+        assertThat(f.last("b").reason()).contains(Reason.Retrying);
+        // the third failure on c1 within the hour: past its budget of 2, it ends as without retries
+        assertThat(f.last("c").status()).isEqualTo(Status.Failed);
+        assertThat(f.ledger).filteredOn(d -> d.kind() == Decision.Kind.RETRIED).hasSize(2);
+    }
+
+    @Test
     void theWaitBetweenAttemptsDoublesUpToItsLongest() {
         SchedulerSettings.Retries r =
                 new SchedulerSettings.Retries(5, Duration.ofSeconds(30), Duration.ofMinutes(2), true);
