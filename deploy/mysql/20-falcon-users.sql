@@ -33,6 +33,6 @@ GRANT SELECT, INSERT, UPDATE ON falcon.jobs TO 'falcon_cli'@'%';
 -- Aborting.
 CREATE USER IF NOT EXISTS 'falcon_upper'@'%' IDENTIFIED BY 'falcon-upper-dev';
 GRANT SELECT ON falcon.jobs TO 'falcon_upper'@'%';
-GRANT INSERT (id, actor, name, tpu_type, topology, spec, supply_mode, timeout_seconds, priority, created_at)
+GRANT INSERT (id, actor, name, tpu_type, topology, spec, supply_mode, timeout_seconds, priority, max_retries, created_at)
   ON falcon.jobs TO 'falcon_upper'@'%';
 GRANT UPDATE (status, aborting_at, priority) ON falcon.jobs TO 'falcon_upper'@'%';

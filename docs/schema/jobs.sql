@@ -1,7 +1,9 @@
 -- Reference DDL of the jobs table. The upper components own this table; Falcon reads the request columns
--- (id .. priority, status = 'Aborting' with aborting_at) and writes the scheduling columns.
+-- (id .. priority and max_retries, status = 'Aborting' with aborting_at) and writes the scheduling columns.
 -- priority: higher is picked first within a (cluster, topology) queue, -1000..1000; NULL means spec.priority if
 -- the spec has one, else 0 (upper components that cannot change their schema put it in the spec instead).
+-- max_retries: how many times a job runs again after the fleet (not its program) ended an attempt, 0..10; NULL means
+-- spec.retry.max_retries if the spec has one, else falcon.scheduler.retry.max-retries (0).
 -- Works on MySQL 8 and MariaDB 10.11+. Tests create the table from this file.
 CREATE TABLE IF NOT EXISTS jobs (
   id              VARCHAR(64)  NOT NULL,
@@ -13,6 +15,7 @@ CREATE TABLE IF NOT EXISTS jobs (
   supply_mode     VARCHAR(16)  NULL,
   timeout_seconds BIGINT       NULL,
   priority        INT          NULL,
+  max_retries     INT          NULL,
   status          VARCHAR(16)  NOT NULL DEFAULT 'Pending',
   reason          VARCHAR(32)  NULL,
   message         TEXT         NULL,

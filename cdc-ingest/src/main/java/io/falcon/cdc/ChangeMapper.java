@@ -162,7 +162,8 @@ public final class ChangeMapper {
                 optionalInstant(r, "finished_at"),
                 optionalInstant(r, "aborting_at"),
                 optionalInstant(r, "aborted_at"),
-                optionalInstant(r, "updated_at"));
+                optionalInstant(r, "updated_at"),
+                optionalLong(r, "max_retries"));
     }
 
     static ClusterRow clusterRow(Map<String, Object> r) {

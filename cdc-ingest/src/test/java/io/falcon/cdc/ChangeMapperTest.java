@@ -171,6 +171,25 @@ class ChangeMapperTest {
     }
 
     @Test
+    void theMaxRetriesColumnIsReadWhenSetAndAbsentWhenNullOrMissing() {
+        JobRow retried = asJob(
+                        ChangeMapper.map(change("jobs", "c", null, with(job("r"), "max_retries", 2), binlog(6, 0))))
+                .after()
+                .orElseThrow();
+        assertThat(retried.maxRetries()).contains(2L);
+        JobRow nullColumn = asJob(
+                        ChangeMapper.map(change("jobs", "c", null, with(job("r"), "max_retries", null), binlog(6, 1))))
+                .after()
+                .orElseThrow();
+        assertThat(nullColumn.maxRetries()).isEmpty();
+        // a table without the column reads as NULL
+        JobRow older = asJob(ChangeMapper.map(change("jobs", "c", null, job("r"), binlog(6, 2))))
+                .after()
+                .orElseThrow();
+        assertThat(older.maxRetries()).isEmpty();
+    }
+
+    @Test
     void updateCarriesBeforeAndAfter() {
         Map<String, Object> before = job("j-4");
         Map<String, Object> after = with(before, "status", "Aborting", "aborting_at", "2025-03-01T10:30:00.000Z");

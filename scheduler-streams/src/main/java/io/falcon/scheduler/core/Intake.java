@@ -95,7 +95,8 @@ public final class Intake {
                                 : ValidRequest.commitOrderOf(
                                         change.source().binlogFile(),
                                         change.source().binlogPosition(),
-                                        change.source().rowInEvent())),
+                                        change.source().rowInEvent()),
+                        row.maxRetries()),
                 writtenByFalcon);
     }
 

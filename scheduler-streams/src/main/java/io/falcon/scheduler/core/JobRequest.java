@@ -12,6 +12,8 @@ import java.util.Optional;
  *     {@code priority} member is read by {@link RequestValidator}, which decides between the two
  * @param createdAt the row's created_at as its writer set it (shown; tells a redelivery from a reused id)
  * @param commitOrder the change's binlog position ({@link ValidRequest#commitOrderOf}); 0 for a snapshot row
+ * @param maxRetries the row's max_retries column (absent when NULL or when the table has no such column); the spec's
+ *     {@code retry.max_retries} is read by {@link RequestValidator}, which decides between the two
  */
 public record JobRequest(
         String id,
@@ -25,7 +27,42 @@ public record JobRequest(
         Instant submittedAt,
         Optional<Long> priority,
         Instant createdAt,
-        long commitOrder) {
+        long commitOrder,
+        Optional<Long> maxRetries) {
+
+    public JobRequest {
+        maxRetries = maxRetries == null ? Optional.empty() : maxRetries;
+    }
+
+    /** A request of a table without the max_retries column (or with it NULL). */
+    public JobRequest(
+            String id,
+            String actor,
+            String name,
+            String tpuType,
+            String topology,
+            String spec,
+            Optional<String> supplyMode,
+            Optional<Long> timeoutSeconds,
+            Instant submittedAt,
+            Optional<Long> priority,
+            Instant createdAt,
+            long commitOrder) {
+        this(
+                id,
+                actor,
+                name,
+                tpuType,
+                topology,
+                spec,
+                supplyMode,
+                timeoutSeconds,
+                submittedAt,
+                priority,
+                createdAt,
+                commitOrder,
+                Optional.empty());
+    }
 
     /** A request committed when its row says it was created, at no binlog position (tests, tools). */
     public JobRequest(
@@ -81,6 +118,25 @@ public record JobRequest(
                 submittedAt,
                 Optional.of(value),
                 createdAt,
-                commitOrder);
+                commitOrder,
+                maxRetries);
+    }
+
+    /** The request with its max_retries column set. */
+    public JobRequest withMaxRetries(long value) {
+        return new JobRequest(
+                id,
+                actor,
+                name,
+                tpuType,
+                topology,
+                spec,
+                supplyMode,
+                timeoutSeconds,
+                submittedAt,
+                priority,
+                createdAt,
+                commitOrder,
+                Optional.of(value));
     }
 }

@@ -82,6 +82,13 @@ public final class RequestValidator {
                         "priority", "must be between " + MIN_PRIORITY + " and " + MAX_PRIORITY + ", got " + column);
             }
         }
+        if (request.maxRetries().isPresent()) {
+            long column = request.maxRetries().get();
+            if (column < 0 || column > RetryPolicy.MAX_RETRIES) {
+                return new Invalid(
+                        "max_retries", "must be between 0 and " + RetryPolicy.MAX_RETRIES + ", got " + column);
+            }
+        }
         int specBytes =
                 request.spec() == null ? 0 : request.spec().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
         if (specBytes > admission.maxSpecBytes()) {
@@ -132,7 +139,10 @@ public final class RequestValidator {
                 priority,
                 request.createdAt(),
                 request.commitOrder(),
-                retry));
+                // the column wins when it is set, as for priority; a malformed spec.retry is refused even then
+                request.maxRetries()
+                        .map(column -> new RetryPolicy(Optional.of(Math.toIntExact(column)), retry.onExitCodes()))
+                        .orElse(retry)));
     }
 
     /** Carries an Invalid out of the nested spec parsing. */

@@ -383,4 +383,46 @@ class RequestValidatorTest {
             assertThat(invalid.message()).isEqualTo("invalid request: " + problem);
         });
     }
+
+    @Test
+    void theMaxRetriesColumnWinsOverSpecRetryAndKeepsItsExitCodes() {
+        JobRequest request = new JobRequest(
+                        "j1",
+                        "alice",
+                        "n",
+                        "v6e",
+                        "2x4",
+                        PLAIN_SPEC + ",\"retry\":{\"max_retries\":1,\"on_exit_codes\":[42]}}",
+                        Optional.empty(),
+                        Optional.empty(),
+                        Instant.parse("2026-12-02T09:00:00Z"))
+                .withMaxRetries(3);
+        assertThat(RequestValidator.validate(request))
+                .isInstanceOfSatisfying(
+                        RequestValidator.Valid.class,
+                        valid -> assertThat(valid.request().retry())
+                                .isEqualTo(new RetryPolicy(Optional.of(3), java.util.Set.of(42))));
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {-1, 11, Long.MAX_VALUE})
+    void aMaxRetriesColumnOutOfBoundsIsInvalidSpecNamingIt(long column) {
+        JobRequest request = new JobRequest(
+                        "j1",
+                        "alice",
+                        "n",
+                        "v6e",
+                        "2x4",
+                        PLAIN_SPEC + "}",
+                        Optional.empty(),
+                        Optional.empty(),
+                        Instant.parse("2026-12-02T09:00:00Z"))
+                .withMaxRetries(column);
+        assertThat(RequestValidator.validate(request))
+                .isInstanceOfSatisfying(RequestValidator.Invalid.class, invalid -> {
+                    assertThat(invalid.field()).isEqualTo("max_retries");
+                    assertThat(invalid.message())
+                            .isEqualTo("invalid request: max_retries must be between 0 and 10, got " + column);
+                });
+    }
 }
