@@ -180,7 +180,7 @@ final class Checks {
             }
         }
         Map<String, Integer> attempts = new HashMap<>();
-        fleet.jobCreates().forEach((jobAndName, n) -> {
+        fleet.jobCreatesByName().forEach((jobAndName, n) -> {
             String jobId = jobAndName.substring(0, jobAndName.indexOf('|'));
             attempts.merge(jobId, 1, Integer::sum);
             if (n > (fleet.recreatedAfterHandDeletion().contains(jobId) ? 2 : 1)) {

@@ -557,7 +557,16 @@ final class SimFleet implements GkeApi, EdgeApi {
         this.programFailureReported = reported;
     }
 
+    /** Kubernetes Job creations per job, over all its attempts. */
     Map<String, Integer> jobCreates() {
+        Map<String, Integer> perJob = new HashMap<>();
+        jobCreates.forEach(
+                (jobAndName, n) -> perJob.merge(jobAndName.substring(0, jobAndName.indexOf('|')), n, Integer::sum));
+        return perJob;
+    }
+
+    /** Kubernetes Job creations per job and Job name ("job|name"): each attempt's Job is created once. */
+    Map<String, Integer> jobCreatesByName() {
         return jobCreates;
     }
 
