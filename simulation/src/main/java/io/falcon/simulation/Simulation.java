@@ -312,7 +312,12 @@ public final class Simulation {
                     java.util.EnumSet.of(SimFleet.Cause.NODES_LOST, SimFleet.Cause.JOB_DELETED_BY_HAND);
             for (Scenario.JobPlan plan : scenario.jobs()) {
                 java.util.Set<SimFleet.Cause> causes = fleet.causes(plan.id(), Optional.empty());
+                // a run that would meet its timeout ends Timeout whatever the fleet does
+                Duration timeout = plan.timeoutSeconds()
+                        .map(Duration::ofSeconds)
+                        .orElse(SchedulerSettings.defaults().defaultExecutionTimeout());
                 if (plan.outcome() != Scenario.Outcome.SUCCEED
+                        || plan.runFor().plusMinutes(2).compareTo(timeout) >= 0
                         || plan.abortAt().isPresent()
                         || abortedJobs.contains(plan.id())
                         || causes.isEmpty()
@@ -325,6 +330,12 @@ public final class Simulation {
                 ScheduledJob job = scheduler.committed().jobMap().get(plan.id());
                 if (job != null && job.status() == io.falcon.events.status.Status.Succeeded) {
                     infraOnlySucceeded++;
+                } else if (System.getenv("FALCON_SIM_SHOW_RETRY_MISSES") != null) {
+                    System.out.println("retry miss: seed " + scenario.seed() + " " + plan.id() + " " + causes + " -> "
+                            + (job == null
+                                    ? "-"
+                                    : job.status() + "/"
+                                            + job.reason().map(Enum::name).orElse("") + " '" + job.message() + "'"));
                 }
             }
         }

@@ -294,7 +294,16 @@ public sealed interface ExecutorEvent {
             Optional<ObservedEnd> end) {}
 
     /** How a finished Kubernetes Job ended: succeeded, or failed with the Message a JobFailed would carry. */
-    record ObservedEnd(boolean succeeded, String message) {}
+    /** How a listed Job ended; cause: whose doing a failure was ({@link FailureCause#UNKNOWN} from older executors). */
+    record ObservedEnd(boolean succeeded, String message, FailureCause cause) {
+        public ObservedEnd {
+            cause = cause == null ? FailureCause.UNKNOWN : cause;
+        }
+
+        public ObservedEnd(boolean succeeded, String message) {
+            this(succeeded, message, FailureCause.UNKNOWN);
+        }
+    }
 
     /** One node pool as GKE reports it; falconJob is the value of its falcon-job label. */
     record ObservedPool(String name, String status, String falconJob, String topology, Optional<Instant> createdAt) {}

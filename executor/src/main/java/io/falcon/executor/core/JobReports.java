@@ -274,7 +274,7 @@ public final class JobReports {
             return Optional.of(new ExecutorEvent.ObservedEnd(true, ""));
         }
         if (observation instanceof JobObservation.Failed f) {
-            return Optional.of(new ExecutorEvent.ObservedEnd(false, f.message()));
+            return Optional.of(new ExecutorEvent.ObservedEnd(false, f.message(), f.cause()));
         }
         return Optional.empty();
     }

@@ -105,6 +105,8 @@ class JobGoneTest {
         assertThat(failed.end()).get().satisfies(end -> {
             assertThat(end.succeeded()).isFalse();
             assertThat(end.message()).isEqualTo("Job failed: BackoffLimitExceeded");
+            // whose doing it was, as the JobFailed would have said: a listing ends a job as the lost report would have
+            assertThat(end.cause().kind()).isEqualTo(io.falcon.events.executor.FailureCause.Kind.APPLICATION);
         });
     }
 }

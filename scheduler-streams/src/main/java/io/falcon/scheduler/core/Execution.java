@@ -244,7 +244,8 @@ final class Execution {
                                 inventory.clusterId(),
                                 inventory.tpuType(),
                                 observed.name(),
-                                end.message()),
+                                end.message(),
+                                end.cause()),
                         now,
                         out);
             }

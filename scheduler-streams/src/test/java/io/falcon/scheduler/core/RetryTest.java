@@ -389,6 +389,28 @@ class RetryTest {
     }
 
     @Test
+    void aFailureTheInventoryListsWithTheFleetsCauseIsRetriedAsItsLostReportWouldHaveBeen() {
+        SchedulerFixture f = fixture().submit(retried("j1", RETRY_TWICE)).startRunning("j1");
+        ExecutorCommand.EnsureJob ensure = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1");
+        // the JobFailed was lost (the executor crash-looped); the inventory lists how the Job ended
+        f.observe(new ExecutorEvent.JobInventory(
+                f.meta(),
+                "",
+                "c1",
+                "v6e",
+                ensure.cluster().resourceName(),
+                List.of(new ExecutorEvent.ObservedJob(
+                        ensure.k8sJobName(),
+                        "j1",
+                        "uid-j1",
+                        Optional.of(f.now.minusSeconds(600)),
+                        true,
+                        Optional.of(new ExecutorEvent.ObservedEnd(
+                                false, "Pod disrupted: DisruptionTarget: DeletionByPodGC", PREEMPTED))))));
+        assertThat(f.last("j1").reason()).contains(Reason.Retrying);
+    }
+
+    @Test
     void theWaitBetweenAttemptsDoublesUpToItsLongest() {
         SchedulerSettings.Retries r =
                 new SchedulerSettings.Retries(5, Duration.ofSeconds(30), Duration.ofMinutes(2), true);
