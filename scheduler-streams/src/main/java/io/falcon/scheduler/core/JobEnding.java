@@ -77,11 +77,7 @@ final class JobEnding {
             case RETRYING -> {
                 // between two attempts: Aborted once the last attempt's Kubernetes Job is confirmed gone, as when
                 // aborted while running
-                boolean live = job.k8sJobName()
-                        .flatMap(name -> job.target().map(t -> new JobDeletion.Key(t.clusterId(), name)))
-                        .filter(state.deletions::containsKey)
-                        .isPresent();
-                if (!live) {
+                if (!state.lastJobDeletionPending(job)) {
                     end(job, Status.Aborted, Optional.empty(), Messages.aborted(), true, now, out);
                     return;
                 }

@@ -96,22 +96,13 @@ final class Placement {
      */
     void placeAll(List<ScheduledJob> waiting, Instant now, Decisions out) {
         waiting.sort(ScheduledJob.SUBMISSION_ORDER);
-        Set<QueueKey> touched = new TreeSet<>();
-        for (ScheduledJob job : waiting) {
-            placeOnly(state.jobs.get(job.id()), now, out).ifPresent(touched::add);
-        }
         Map<QueueKey, List<String>> placedIn = new HashMap<>();
         for (ScheduledJob job : waiting) {
-            state.jobs
-                    .get(job.id())
-                    .queue()
+            placeOnly(state.jobs.get(job.id()), now, out)
                     .ifPresent(key -> placedIn.computeIfAbsent(key, k -> new ArrayList<>())
                             .add(job.id()));
         }
-        for (QueueKey key : touched) {
-            slots.startNext(key, now, out);
-            tellTheRest(key, placedIn.getOrDefault(key, List.of()), slots.refreshPositions(key, now, out), now, out);
-        }
+        startPlaced(placedIn, now, out);
     }
 
     /** Tells the jobs just placed in the queue, still waiting there and not told by the refresh, where they stand. */

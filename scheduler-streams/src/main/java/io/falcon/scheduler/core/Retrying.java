@@ -189,7 +189,7 @@ final class Retrying {
             timers.arm(later);
             return;
         }
-        if (lastAttemptLive(job)) {
+        if (state.lastJobDeletionPending(job)) {
             ScheduledJob waiting = job.withWakeAt(Optional.of(now.plus(state.settings.cleanupRetry())));
             state.store(waiting, out);
             timers.arm(waiting);
@@ -216,14 +216,6 @@ final class Retrying {
     private Instant backoffEnd(ScheduledJob job) {
         Duration wait = state.settings.retries().backoffBefore(Math.max(0, job.retries() - 1));
         return job.phaseSince().map(since -> since.plus(wait)).orElse(Instant.EPOCH);
-    }
-
-    /** Whether the Kubernetes Job of the job's last attempt is still to be confirmed deleted. */
-    boolean lastAttemptLive(ScheduledJob job) {
-        return job.k8sJobName()
-                .flatMap(name -> job.target().map(t -> new JobDeletion.Key(t.clusterId(), name)))
-                .filter(state.deletions::containsKey)
-                .isPresent();
     }
 
     /**

@@ -398,6 +398,17 @@ final class SchedulerState {
                 updated, now, Optional.of(now), status == Status.Aborted ? Optional.of(now) : Optional.empty()));
     }
 
+    /**
+     * Whether the Kubernetes Job the job last had (a retrying job's ended attempt) is still to be confirmed deleted: at
+     * most one attempt's Job lives at a time.
+     */
+    boolean lastJobDeletionPending(ScheduledJob job) {
+        return job.k8sJobName()
+                .flatMap(name -> job.target().map(t -> new JobDeletion.Key(t.clusterId(), name)))
+                .filter(deletions::containsKey)
+                .isPresent();
+    }
+
     /** The Message as published: with the job's notes ({@link ScheduledJob#shown}). */
     private static String noted(ScheduledJob job, String message) {
         return job.shown(message);
