@@ -7,10 +7,12 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * {@code bench/goodput [--seed S] [--operations-at-once K]}: the goodput traces at GKE's published timings, one table
+ * {@code bench/goodput [--seed S] [--operations-at-once K] [--throughput-only] [--throughput-jobs N]}: the goodput
+ * traces at GKE's published timings, one table
  * per trace with the zero-overhead bound and each configuration side by side, then each goal of the design against
  * its figure. The same seed prints the same tables. {@code --operations-at-once K} runs GKE as if it ran at most K
- * node-pool operations at once on a cluster (GKE itself sets no such number: docs/performance.md).
+ * node-pool operations at once on a cluster (GKE itself sets no such number: docs/performance.md). Then the
+ * throughput model ({@link Pipeline}): jobs per second from INSERT to Running at real API latencies.
  */
 public final class GoodputMain {
     private GoodputMain() {}
@@ -18,21 +20,29 @@ public final class GoodputMain {
     public static void main(String[] args) {
         long seed = 1;
         Timings.Gke timings = Timings.Gke.PUBLISHED;
+        boolean traces = true;
+        int throughputJobs = 2000;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--seed" -> seed = Long.parseLong(args[++i]);
                 case "--operations-at-once" -> timings = timings.withOperationsAtOnce(Integer.parseInt(args[++i]));
+                case "--throughput-only" -> traces = false;
+                case "--throughput-jobs" -> throughputJobs = Integer.parseInt(args[++i]);
                 default -> {
-                    System.err.println("usage: bench/goodput [--seed S] [--operations-at-once K]");
+                    System.err.println("usage: bench/goodput [--seed S] [--operations-at-once K] [--throughput-only]"
+                            + " [--throughput-jobs N]");
                     System.exit(2);
                 }
             }
         }
-        System.out.println("Goodput at GKE timings, seed " + seed + ": " + timings);
-        List<Goodput.Config> configs = Goodput.configs();
         List<Goodput.Row> rows = new ArrayList<>();
         boolean clean = true;
-        for (Goodput.Trace trace : Goodput.traces(seed)) {
+        List<Goodput.Trace> named = traces ? Goodput.traces(seed) : List.of();
+        if (traces) {
+            System.out.println("Goodput at GKE timings, seed " + seed + ": " + timings);
+        }
+        List<Goodput.Config> configs = Goodput.configs();
+        for (Goodput.Trace trace : named) {
             Goodput.Row row = Goodput.measure(trace, timings, configs);
             rows.add(row);
             System.out.println();
@@ -41,8 +51,75 @@ public final class GoodputMain {
                     .allMatch(f -> f.violations().isEmpty());
         }
         System.out.println();
+        List<Pipeline.Result> throughput = throughput(throughputJobs);
+        System.out.print(throughputTable(throughput));
+        System.out.println();
         goals(rows).forEach(System.out::println);
+        System.out.println(throughputGoal(throughput.get(throughput.size() - 1)));
         System.exit(clean ? 0 : 1);
+    }
+
+    static final int THROUGHPUT_CLUSTERS = 8;
+
+    /**
+     * The model's two checks against what was measured in wall-clock (stage t's 200 jobs on this box, the executor
+     * alone with 2000), the executor one command after another, then production: the last is the goal's figure.
+     */
+    static List<Pipeline.Result> throughput(int jobs) {
+        return List.of(
+                Pipeline.run(Pipeline.thisBox(), 200, THROUGHPUT_CLUSTERS),
+                Pipeline.run(Pipeline.executorAlone(), 2000, THROUGHPUT_CLUSTERS),
+                Pipeline.run(
+                        Pipeline.production()
+                                .named("production, one command after another")
+                                .withExecutor(1, 1),
+                        Math.min(jobs, 200),
+                        THROUGHPUT_CLUSTERS),
+                Pipeline.run(Pipeline.production().withExecutorCores(2), jobs, THROUGHPUT_CLUSTERS),
+                Pipeline.run(
+                        Pipeline.production().withExecutorCores(2).withAcquirersPerQueue(64),
+                        jobs,
+                        THROUGHPUT_CLUSTERS),
+                Pipeline.run(Pipeline.production(), jobs, THROUGHPUT_CLUSTERS));
+    }
+
+    static String throughputTable(List<Pipeline.Result> results) {
+        StringBuilder b = new StringBuilder();
+        b.append("Throughput at real API latencies (GKE 300 ms, Kubernetes 50 ms), ")
+                .append(THROUGHPUT_CLUSTERS)
+                .append(" clusters x 3 topologies, one multi-row INSERT, simulated:\n");
+        b.append(String.format(
+                Locale.ROOT,
+                "  %-62s %6s %14s %14s %12s %12s  %s%n",
+                "setup",
+                "jobs",
+                "to Job POST/s",
+                "to Running/s",
+                "Running p50",
+                "row Running/s",
+                "busiest cores"));
+        for (Pipeline.Result r : results) {
+            var busiest = r.busiest();
+            b.append(String.format(
+                    Locale.ROOT,
+                    "  %-62s %6d %14.1f %14.1f %12s %12.1f  %s %s%n",
+                    r.setup().name(),
+                    r.jobs(),
+                    r.postsPerSecond(),
+                    r.jobsPerSecond(),
+                    duration(r.p50()),
+                    r.rowsPerSecond(),
+                    busiest.getKey(),
+                    percent(busiest.getValue())));
+        }
+        return b.toString();
+    }
+
+    static String throughputGoal(Pipeline.Result production) {
+        return goal(
+                "throughput: >= 50 jobs/s INSERT -> Running, 8 clusters",
+                String.format(Locale.ROOT, "%.1f jobs/s", production.jobsPerSecond()),
+                production.jobsPerSecond() >= 50);
     }
 
     static String table(Goodput.Row row) {
