@@ -28,6 +28,7 @@ import picocli.CommandLine.Model.CommandSpec;
             WatchCommand.class,
             ClusterCommands.class,
             IsolationCommands.class,
+            RetryCommands.class,
             FaultCommands.class,
             TopicCommands.class,
             AclCommand.class,

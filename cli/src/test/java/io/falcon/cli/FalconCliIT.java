@@ -393,6 +393,26 @@ class FalconCliIT {
     }
 
     @Test
+    void retriesOffWritesTheSwitchAndRetriesShowsTheLastOne() {
+        String reason = SharedInfra.uniqueName("retry storm");
+        CliRun off = cli("retries", "off", "--reason", reason);
+        assertThat(off.exitCode()).as(off.err()).isZero();
+        assertThat(off.out()).contains("retries switched off", reason);
+        List<ConsumerRecord<String, io.falcon.events.control.RetrySwitch>> written =
+                readAll(Topics.SCHEDULER_CONTROLS, s -> s.reason().equals(reason), 1);
+        assertThat(written.get(0).key()).isEqualTo(io.falcon.events.control.RetrySwitch.KEY);
+        assertThat(written.get(0).value().enabled()).isFalse();
+
+        CliRun shown = cli("retries");
+        assertThat(shown.exitCode()).as(shown.err()).isZero();
+        assertThat(shown.out()).contains("retries are switched off", reason);
+
+        CliRun wrong = cli("retries", "maybe");
+        assertThat(wrong.exitCode()).isEqualTo(2);
+        assertThat(wrong.err()).contains("expected on or off");
+    }
+
+    @Test
     void faultsInjectAndIsolationReleaseWriteTheCatalogsRecordsAndIsolationListReadsTheState() throws Exception {
         String cluster = SharedInfra.uniqueName("iso-cluster");
         CliRun inject = cli(

@@ -11,7 +11,8 @@ import io.falcon.events.cdc.JobChange;
     @JsonSubTypes.Type(value = SchedulerInput.JobChanged.class, name = "JobChanged"),
     @JsonSubTypes.Type(value = SchedulerInput.ClusterChanged.class, name = "ClusterChanged"),
     @JsonSubTypes.Type(value = SchedulerInput.ClusterLeft.class, name = "ClusterLeft"),
-    @JsonSubTypes.Type(value = SchedulerInput.FaultNoted.class, name = "FaultNoted")
+    @JsonSubTypes.Type(value = SchedulerInput.FaultNoted.class, name = "FaultNoted"),
+    @JsonSubTypes.Type(value = SchedulerInput.RetriesSwitched.class, name = "RetriesSwitched")
 })
 public sealed interface SchedulerInput {
     record JobChanged(JobChange change) implements SchedulerInput {}
@@ -29,4 +30,10 @@ public sealed interface SchedulerInput {
      * re-publishes it from falcon.fault-verdicts to every partition (only the task that knows the job acts on it).
      */
     record FaultNoted(io.falcon.events.fault.FaultVerdict verdict) implements SchedulerInput {}
+
+    /**
+     * An operator switched automatic retries (falcon.scheduler.controls), multicast to every partition so that each
+     * scheduler task applies it in its next step.
+     */
+    record RetriesSwitched(io.falcon.events.control.RetrySwitch value) implements SchedulerInput {}
 }

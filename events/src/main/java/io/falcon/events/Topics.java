@@ -30,6 +30,10 @@ public final class Topics {
     public static final Topic<String, SchedulerInput> SCHEDULER_INPUT =
             new Topic<>("falcon.scheduler.input", KEY, JsonSerde.of(SchedulerInput.class), false);
     /** Level-triggered commands for the executor, keyed by cluster id (ordered per cluster). */
+    /** Operators' switches the scheduler applies (compacted; key {@link io.falcon.events.control.RetrySwitch#KEY}). */
+    public static final Topic<String, io.falcon.events.control.RetrySwitch> SCHEDULER_CONTROLS = new Topic<>(
+            "falcon.scheduler.controls", KEY, JsonSerde.of(io.falcon.events.control.RetrySwitch.class), true);
+
     public static final Topic<String, ExecutorCommand> EXECUTOR_COMMANDS =
             new Topic<>("falcon.executor.commands", KEY, JsonSerde.of(ExecutorCommand.class), false);
     /** What the executor observed, keyed by tpu_type. */
@@ -75,6 +79,7 @@ public final class Topics {
                 CDC_JOBS,
                 CDC_CLUSTERS,
                 SCHEDULER_INPUT,
+                SCHEDULER_CONTROLS,
                 EXECUTOR_COMMANDS,
                 EXECUTOR_EVENTS,
                 TASK_STATUS,

@@ -52,9 +52,13 @@ final class MapStore {
         this.deletions = deletions;
     }
 
+    /** The operator's switches: the simulation never switches retries, so copies start without any. */
+    private final MapTable<io.falcon.events.control.RetrySwitch> controls = new MapTable<>();
+
     /** The same tables as the scheduler's persist and restore see them. */
     SchedulerStore store() {
-        return new SchedulerStore(jobs, pools, clusters, queues, deletions, histories, new RetiredTable(retired));
+        return new SchedulerStore(
+                jobs, pools, clusters, queues, deletions, histories, new RetiredTable(retired), controls);
     }
 
     /** A copy (values are immutable records, so sharing them is safe). */

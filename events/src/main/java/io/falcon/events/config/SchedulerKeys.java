@@ -140,7 +140,8 @@ public final class SchedulerKeys {
             SettingType.BOOLEAN,
             true,
             Validator.any(),
-            "false: no job is run again, whatever its policy (an attempt the fleet ends then ends the job Failed)");
+            "false: no job is run again, whatever its policy (an attempt the fleet ends then ends the job Failed);"
+                    + " `falcon retries off|on` switches it while Falcon runs and wins over this setting");
     public static final Setting<Long> POSITION_UPDATES = withDefault(
             "falcon.scheduler.position-updates",
             SettingType.WHOLE,

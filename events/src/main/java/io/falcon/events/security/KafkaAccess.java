@@ -112,7 +112,12 @@ public final class KafkaAccess {
         plan.add(new Access("cdc-ingest", principal.apply("cdc-ingest"), cdc));
 
         List<Grant> scheduler = new ArrayList<>();
-        reads(scheduler, Topics.SCHEDULER_INPUT, Topics.EXECUTOR_EVENTS, Topics.FAULT_VERDICTS);
+        reads(
+                scheduler,
+                Topics.SCHEDULER_INPUT,
+                Topics.EXECUTOR_EVENTS,
+                Topics.FAULT_VERDICTS,
+                Topics.SCHEDULER_CONTROLS);
         writes(
                 scheduler,
                 Topics.SCHEDULER_INPUT,
@@ -147,10 +152,11 @@ public final class KafkaAccess {
         streamsApplication(faults, names.faultsApplicationId());
         plan.add(new Access("fault-streams", principal.apply("fault-streams"), faults));
 
-        // watch / explain / isolation list read (assigned, no group); faults inject and isolation release write
+        // watch / explain / isolation list / retries read (assigned, no group); faults inject, isolation release and
+        // the retry switch write
         List<Grant> cli = new ArrayList<>();
-        reads(cli, Topics.TASK_STATUS, Topics.DECISIONS, Topics.ISOLATION);
-        writes(cli, Topics.DEVICE_FAULTS, Topics.ISOLATION_COMMANDS);
+        reads(cli, Topics.TASK_STATUS, Topics.DECISIONS, Topics.ISOLATION, Topics.SCHEDULER_CONTROLS);
+        writes(cli, Topics.DEVICE_FAULTS, Topics.ISOLATION_COMMANDS, Topics.SCHEDULER_CONTROLS);
         plan.add(new Access("cli", principal.apply("cli"), cli));
 
         List<Grant> init = new ArrayList<>();

@@ -57,7 +57,10 @@ class KafkaAccessTest {
         assertThat(topics("status-sink", Operation.WRITE)).containsExactly(Topics.DEAD_LETTER.name());
         assertThat(topics("status-sink", Operation.READ)).containsExactly(Topics.TASK_STATUS.name());
         assertThat(topics("cli", Operation.WRITE))
-                .containsExactlyInAnyOrder(Topics.DEVICE_FAULTS.name(), Topics.ISOLATION_COMMANDS.name());
+                .containsExactlyInAnyOrder(
+                        Topics.DEVICE_FAULTS.name(),
+                        Topics.ISOLATION_COMMANDS.name(),
+                        Topics.SCHEDULER_CONTROLS.name());
     }
 
     @Test

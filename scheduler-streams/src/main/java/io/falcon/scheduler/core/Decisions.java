@@ -53,6 +53,17 @@ public final class Decisions {
         changedQueues.add(key);
     }
 
+    private boolean retrySwitchChanged;
+
+    void retrySwitchChanged() {
+        retrySwitchChanged = true;
+    }
+
+    /** Whether the step read an operator's retry switch (the store keeps it). */
+    public boolean changedRetrySwitch() {
+        return retrySwitchChanged;
+    }
+
     void clusterChanged(String clusterId) {
         changedClusters.add(clusterId);
     }
@@ -187,6 +198,7 @@ public final class Decisions {
                 && changedQueues.isEmpty()
                 && changedDeletions.isEmpty()
                 && changedClusters.isEmpty()
-                && changedHistories.isEmpty();
+                && changedHistories.isEmpty()
+                && !retrySwitchChanged;
     }
 }

@@ -52,6 +52,19 @@ public sealed interface RetryDecision {
     /** As above, with how many attempts ended on the job's cluster ran again within the last hour. */
     static RetryDecision of(
             ScheduledJob job, FailureCause cause, SchedulerSettings.Retries settings, int clusterRetriesLastHour) {
+        return of(job, cause, settings, clusterRetriesLastHour, java.util.Optional.empty());
+    }
+
+    /**
+     * As above, with the operator's switch ({@code falcon retries off|on}), which wins over the setting while it is
+     * there.
+     */
+    static RetryDecision of(
+            ScheduledJob job,
+            FailureCause cause,
+            SchedulerSettings.Retries settings,
+            int clusterRetriesLastHour,
+            java.util.Optional<io.falcon.events.control.RetrySwitch> switched) {
         int allowed = job.request().retry().retries(settings);
         boolean fleets = cause.infrastructure();
         boolean optedIn = !fleets
@@ -68,7 +81,10 @@ public sealed interface RetryDecision {
                             + " (spec.retry.max_retries, falcon.scheduler.retry.max-retries)",
                     "no-retries");
         }
-        if (!settings.enabled()) {
+        if (switched.isPresent() && !switched.get().enabled()) {
+            return new End("not retried: retries are " + switched.get().told(), "off");
+        }
+        if (switched.isEmpty() && !settings.enabled()) {
             return new End("not retried: retries are switched off (falcon.scheduler.retry.enabled)", "off");
         }
         if (settings.perClusterPerHour() > 0 && clusterRetriesLastHour >= settings.perClusterPerHour()) {

@@ -91,11 +91,12 @@ final class Retrying {
             boolean k8sJobGone,
             Instant now,
             Decisions out) {
-        RetryDecision decision = RetryDecision.of(job, cause, state.settings.retries(), clusterRetries(job, now));
+        RetryDecision decision =
+                RetryDecision.of(job, cause, state.settings.retries(), clusterRetries(job, now), state.retrySwitch);
         out.retryDecided(new Decisions.RetryOutcome(
                 reason.name(), cause.kind().name().toLowerCase(java.util.Locale.ROOT), decision.outcome()));
         if (decision instanceof RetryDecision.Retry retry) {
-            begin(job, retry, message, k8sJobGone, now, out);
+            begin(job, retry, reason, message, k8sJobGone, now, out);
         } else {
             ending.end(job, Status.Failed, Optional.of(reason), message, k8sJobGone, now, out);
         }
@@ -118,16 +119,25 @@ final class Retrying {
         }
         String where = verdict.nodeName() + "/" + verdict.deviceName();
         FailureCause cause = FailureCause.infrastructure("DeviceIsolated: " + where);
-        RetryDecision decision = RetryDecision.of(job, cause, state.settings.retries(), clusterRetries(job, now));
+        RetryDecision decision =
+                RetryDecision.of(job, cause, state.settings.retries(), clusterRetries(job, now), state.retrySwitch);
         if (decision instanceof RetryDecision.Retry retry) {
             out.retryDecided(new Decisions.RetryOutcome("DeviceIsolated", "infrastructure", retry.outcome()));
-            begin(job, retry, "device " + where + " of its slice was isolated (hardware fault)", false, now, out);
+            begin(
+                    job,
+                    retry,
+                    Reason.JobFailed,
+                    "device " + where + " of its slice was isolated (hardware fault)",
+                    false,
+                    now,
+                    out);
         }
     }
 
     private void begin(
             ScheduledJob job,
             RetryDecision.Retry retry,
+            Reason failure,
             String message,
             boolean k8sJobGone,
             Instant now,
@@ -162,7 +172,7 @@ final class Retrying {
         Duration wait = state.settings.retries().backoffBefore(job.retries());
         String ended =
                 bounded(job.faultNote().map(n -> message + " (" + n + ")").orElse(message));
-        ScheduledJob retrying = job.retrying(ended, now).withWakeAt(Optional.of(now.plus(wait)));
+        ScheduledJob retrying = job.retrying(ended, failure, now).withWakeAt(Optional.of(now.plus(wait)));
         String text = Messages.retrying(
                 retrying.retries() + 1, retry.maxRetries() + 1, ended, now.plus(wait), state.settings.messageZone());
         out.record(Ledger.retried(
@@ -236,6 +246,10 @@ final class Retrying {
     }
 
     private void placeAgain(ScheduledJob job, Instant now, Decisions out) {
+        if (!state.retriesOn()) {
+            endSwitchedOff(job, now, out);
+            return;
+        }
         // the last attempt's pool, kept while its Job might run there, goes now
         job.nodePoolName()
                 .flatMap(name -> job.clusterId().map(c -> new NodePool.PoolKey(c, name)))
@@ -250,6 +264,27 @@ final class Retrying {
                 .placeOnly(fresh, now, out)
                 .ifPresent(key ->
                         placedIn.computeIfAbsent(key, k -> new ArrayList<>()).add(fresh.id()));
+    }
+
+    /**
+     * Retries were switched off while the job waited to run again: its next attempt never starts, and it ends
+     * Failed as its last attempt did (its Kubernetes Job is gone already: placeAgain comes only after that).
+     */
+    private void endSwitchedOff(ScheduledJob job, Instant now, Decisions out) {
+        String off = state.retrySwitch
+                .map(io.falcon.events.control.RetrySwitch::told)
+                .orElse("switched off (falcon.scheduler.retry.enabled)");
+        out.retryDecided(new Decisions.RetryOutcome(
+                job.lastFailure().map(Reason::name).orElse(Reason.JobFailed.name()), "infrastructure", "off"));
+        out.record(Ledger.retried(job, "attempt " + (job.retries() + 1) + " not started: retries are " + off, now));
+        ending.end(
+                job,
+                Status.Failed,
+                Optional.of(job.lastFailure().orElse(Reason.JobFailed)),
+                "not run again: retries are " + off,
+                true,
+                now,
+                out);
     }
 
     private static String bounded(String text) {

@@ -41,6 +41,8 @@ import java.util.Optional;
  *     records stored before retries existed): names its attempt's node pool and Kubernetes Job
  * @param attempts what ended each earlier attempt, one line each ("attempt 1 on cluster c1: ..."), shown in its
  *     Messages from then on and in its final one
+ * @param lastFailure the Reason the fleet's last failure of it would have ended it with (it ends so if retries are
+ *     switched off before its next attempt starts)
  */
 public record ScheduledJob(
         ValidRequest request,
@@ -66,10 +68,12 @@ public record ScheduledJob(
         Optional<Instant> movedAt,
         Optional<String> faultNote,
         int retries,
-        Optional<String> attempts) {
+        Optional<String> attempts,
+        Optional<Reason> lastFailure) {
 
     public ScheduledJob {
         attempts = attempts == null ? Optional.empty() : attempts;
+        lastFailure = lastFailure == null ? Optional.empty() : lastFailure;
     }
 
     /**
@@ -108,6 +112,7 @@ public record ScheduledJob(
                 Optional.empty(),
                 Optional.empty(),
                 0,
+                Optional.empty(),
                 Optional.empty());
     }
 
@@ -370,12 +375,13 @@ public record ScheduledJob(
      * ended (it waits for that Job's deletion, and the pool goes after it) and loses the rest of it: uid, dispatch,
      * slot, fault note.
      */
-    public ScheduledJob retrying(String ended, Instant now) {
+    public ScheduledJob retrying(String ended, Reason failure, Instant now) {
         String line = "attempt " + (retries + 1)
                 + (clusterId.map(c -> " on cluster " + c).orElse("")) + ": " + ended;
         return enter(Phase.RETRYING, now).with(c -> {
             c.retries = retries + 1;
             c.attempts = Optional.of(attempts.map(a -> a + "; ").orElse("") + line);
+            c.lastFailure = Optional.of(failure);
             c.jobUid = Optional.empty();
             c.dispatchedAt = Optional.empty();
             c.slotTakenAt = Optional.empty();
@@ -429,6 +435,7 @@ public record ScheduledJob(
         Optional<String> faultNote;
         int retries;
         Optional<String> attempts;
+        Optional<Reason> lastFailure;
 
         Copy(ScheduledJob job) {
             this.request = job.request;
@@ -455,6 +462,7 @@ public record ScheduledJob(
             this.faultNote = job.faultNote;
             this.retries = job.retries;
             this.attempts = job.attempts;
+            this.lastFailure = job.lastFailure;
         }
 
         ScheduledJob build() {
@@ -482,7 +490,8 @@ public record ScheduledJob(
                     movedAt,
                     faultNote,
                     retries,
-                    attempts);
+                    attempts,
+                    lastFailure);
         }
     }
 }

@@ -211,6 +211,10 @@ public final class Scheduler {
 
     // ---- restore (the shell replays its stores through these on start) ----
 
+    public void restoreRetrySwitch(io.falcon.events.control.RetrySwitch value) {
+        state.retrySwitch = Optional.of(value);
+    }
+
     public void restoreCluster(ClusterRow cluster) {
         state.clusters.put(cluster.id(), cluster);
     }
@@ -280,6 +284,11 @@ public final class Scheduler {
 
     public Optional<NodePool> pool(NodePool.PoolKey key) {
         return Optional.ofNullable(state.pools.get(key));
+    }
+
+    /** The operator's retry switch last read, if any. */
+    public Optional<io.falcon.events.control.RetrySwitch> retrySwitch() {
+        return state.retrySwitch;
     }
 
     public Optional<ClusterRow> cluster(String clusterId) {
@@ -381,6 +390,21 @@ public final class Scheduler {
         faultNotes.noted(verdict, now, out);
         if (verdict.outcome() == io.falcon.events.fault.FaultVerdict.Outcome.ISOLATED) {
             verdict.jobId().map(state.jobs::get).ifPresent(job -> retrying.deviceIsolated(job, verdict, now, out));
+        }
+        return finished(now, out);
+    }
+
+    /**
+     * An operator switched automatic retries ({@code falcon retries off|on}): from this step on, a failed attempt
+     * runs again only if they are on, and a job waiting to run again ends Failed at its wake-up if they are off. A
+     * switch older than the one held (a redelivery, or the compacted topic read again) changes nothing.
+     */
+    public Decisions retriesSwitched(io.falcon.events.control.RetrySwitch value, Instant now) {
+        Decisions out = new Decisions();
+        if (state.retrySwitch.filter(held -> held.at().isAfter(value.at())).isEmpty()
+                && !state.retrySwitch.equals(Optional.of(value))) {
+            state.retrySwitch = Optional.of(value);
+            out.retrySwitchChanged();
         }
         return finished(now, out);
     }

@@ -24,7 +24,17 @@ import java.util.Set;
  */
 final class SchedulerState {
     final SchedulerSettings settings;
+    /** The operator's retry switch last read (falcon.scheduler.controls); it wins over retry.enabled. */
+    java.util.Optional<io.falcon.events.control.RetrySwitch> retrySwitch = java.util.Optional.empty();
+
     final Map<String, ClusterRow> clusters = new HashMap<>();
+    /** Whether failed attempts may run again now: the operator's switch, else the setting. */
+    boolean retriesOn() {
+        return retrySwitch
+                .map(io.falcon.events.control.RetrySwitch::enabled)
+                .orElse(settings.retries().enabled());
+    }
+
     /** The live jobs: a job that finished moves to {@link #retired} at the end of the step that ended it. */
     final Map<String, ScheduledJob> jobs = new HashMap<>();
 

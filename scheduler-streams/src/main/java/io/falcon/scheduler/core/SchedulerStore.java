@@ -14,6 +14,7 @@ import java.util.function.BiConsumer;
  *     start-time estimates are made from
  * @param retired the finished jobs, for the retention (written by the core itself as jobs finish, read on demand;
  *     never loaded into memory on restore)
+ * @param controls the operator's switches, by key (RetrySwitch.KEY)
  */
 public record SchedulerStore(
         Table<ScheduledJob> jobs,
@@ -22,7 +23,8 @@ public record SchedulerStore(
         Table<String> queues,
         Table<JobDeletion> deletions,
         Table<QueueHistory> histories,
-        RetiredJobs retired) {
+        RetiredJobs retired,
+        Table<io.falcon.events.control.RetrySwitch> controls) {
 
     /** One key-value table. */
     public interface Table<V> {
@@ -53,11 +55,15 @@ public record SchedulerStore(
         for (String clusterId : decisions.changedClusters()) {
             write(store.clusters(), clusterId, scheduler.cluster(clusterId));
         }
+        if (decisions.changedRetrySwitch()) {
+            write(store.controls(), io.falcon.events.control.RetrySwitch.KEY, scheduler.retrySwitch());
+        }
     }
 
     /** A scheduler holding exactly what the store holds; timers are rebuilt from the jobs' deadlines. */
     public static Scheduler restore(SchedulerStore store, SchedulerSettings settings) {
         Scheduler restored = new Scheduler(settings, store.retired());
+        store.controls().forEach((key, value) -> restored.restoreRetrySwitch(value));
         store.clusters().forEach((key, row) -> restored.restoreCluster(row));
         store.pools().forEach((key, pool) -> restored.restorePool(pool));
         store.deletions().forEach((key, deletion) -> restored.restoreDeletion(deletion));

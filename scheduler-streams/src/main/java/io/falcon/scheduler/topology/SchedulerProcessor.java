@@ -161,6 +161,11 @@ final class SchedulerProcessor implements Processor<String, byte[], String, Obje
                         apply(scheduler.clusterRemoved(left.clusterId(), now), nowMs);
                     } else if (input instanceof SchedulerInput.FaultNoted fault) {
                         apply(scheduler.faultNoted(fault.verdict(), now), nowMs);
+                    } else if (input instanceof SchedulerInput.RetriesSwitched switched) {
+                        LOG.warn(
+                                "retries {} (falcon.scheduler.controls)",
+                                switched.value().told());
+                        apply(scheduler.retriesSwitched(switched.value(), now), nowMs);
                     }
                 });
     }

@@ -35,6 +35,9 @@ public final class SchedulerTopology {
     /** Finished jobs for the retention: a window store, so whole segments past it are dropped without a scan. */
     static final String RETIRED_STORE = "scheduler-retired-jobs";
 
+    /** The operators' switches (falcon.scheduler.controls), as last read. */
+    static final String CONTROL_STORE = "scheduler-controls";
+
     static final String STATUS_SINK = "to-task-status";
     static final String COMMAND_SINK = "to-executor-commands";
     static final String DEAD_LETTER_SINK = "to-dead-letter";
@@ -64,12 +67,17 @@ public final class SchedulerTopology {
         topology.addStateStore(store(DELETION_STORE, JsonSerde.of(JobDeletion.class)), "scheduler");
         topology.addStateStore(store(HISTORY_STORE, JsonSerde.of(QueueHistory.class)), "scheduler");
         topology.addStateStore(retiredStore(scheduling.terminalRetention()), "scheduler");
+        topology.addStateStore(
+                store(CONTROL_STORE, JsonSerde.of(io.falcon.events.control.RetrySwitch.class)), "scheduler");
         addSink(topology, STATUS_SINK, Topics.TASK_STATUS, "scheduler");
         addSink(topology, COMMAND_SINK, Topics.EXECUTOR_COMMANDS, "scheduler");
         addSink(topology, DECISION_SINK, Topics.DECISIONS, "scheduler");
         // Fault verdicts about jobs, to every partition of the scheduler's input (FaultVerdictRouter).
         topology.addSource("verdicts-in", keys, bytes, Topics.FAULT_VERDICTS.name());
         topology.addProcessor("fault-verdict-router", () -> new FaultVerdictRouter(metrics), "verdicts-in");
+        // The operators' switches, to every partition too (ControlRouter).
+        topology.addSource("controls-in", keys, bytes, Topics.SCHEDULER_CONTROLS.name());
+        topology.addProcessor("control-router", () -> new ControlRouter(metrics), "controls-in");
         @SuppressWarnings("unchecked")
         Serializer<Object> inputs = (Serializer<Object>)
                 (Serializer<?>) Topics.SCHEDULER_INPUT.valueSerde().serializer();
@@ -79,8 +87,9 @@ public final class SchedulerTopology {
                 Topics.SCHEDULER_INPUT.keySerde().serializer(),
                 inputs,
                 new FaultVerdictRouter.EveryPartition(),
-                "fault-verdict-router");
-        addSink(topology, DEAD_LETTER_SINK, Topics.DEAD_LETTER, "scheduler", "fault-verdict-router");
+                "fault-verdict-router",
+                "control-router");
+        addSink(topology, DEAD_LETTER_SINK, Topics.DEAD_LETTER, "scheduler", "fault-verdict-router", "control-router");
         return topology;
     }
 

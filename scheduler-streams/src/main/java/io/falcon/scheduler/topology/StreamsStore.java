@@ -24,7 +24,8 @@ final class StreamsStore {
                 table(context.getStateStore(SchedulerTopology.QUEUE_STORE)),
                 table(context.getStateStore(SchedulerTopology.DELETION_STORE)),
                 table(context.getStateStore(SchedulerTopology.HISTORY_STORE)),
-                retired(context.getStateStore(SchedulerTopology.RETIRED_STORE)));
+                retired(context.getStateStore(SchedulerTopology.RETIRED_STORE)),
+                table(context.getStateStore(SchedulerTopology.CONTROL_STORE)));
     }
 
     private static RetiredJobs retired(WindowStore<String, ScheduledJob> store) {

@@ -13,6 +13,7 @@ final class MemoryStore {
     final Map<String, String> queues = new HashMap<>();
     final Map<String, JobDeletion> deletions = new HashMap<>();
     final Map<String, QueueHistory> histories = new HashMap<>();
+    final Map<String, io.falcon.events.control.RetrySwitch> controls = new HashMap<>();
 
     SchedulerStore store() {
         return new SchedulerStore(
@@ -22,7 +23,8 @@ final class MemoryStore {
                 table(queues),
                 table(deletions),
                 table(histories),
-                RetiredJobs.inMemory(Duration.ofHours(24)));
+                RetiredJobs.inMemory(Duration.ofHours(24)),
+                table(controls));
     }
 
     private static <V> SchedulerStore.Table<V> table(Map<String, V> map) {

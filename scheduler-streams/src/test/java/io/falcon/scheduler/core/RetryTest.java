@@ -418,4 +418,84 @@ class RetryTest {
                 .containsExactly(
                         Duration.ofSeconds(30), Duration.ofMinutes(1), Duration.ofMinutes(2), Duration.ofMinutes(2));
     }
+
+    private static io.falcon.events.control.RetrySwitch switched(boolean on, SchedulerFixture f, String reason) {
+        return new io.falcon.events.control.RetrySwitch(on, "ops", reason, f.now);
+    }
+
+    @Test
+    void retriesSwitchedOffEndTheNextFailureAsItsCauseSaysAndOnAgainRetriesIt() {
+        SchedulerFixture f = fixture().submit(retried("j1", RETRY_TWICE)).startRunning("j1");
+        f.record(f.scheduler.retriesSwitched(switched(false, f, "retry storm on c1"), f.now));
+
+        failed(f, "j1", PREEMPTED, "Pod disrupted: DisruptionTarget: PreemptionByScheduler");
+
+        TaskStatus ended = f.last("j1");
+        assertThat(ended.status()).isEqualTo(Status.Failed);
+        assertThat(ended.reason()).contains(Reason.JobFailed);
+        assertThat(f.ledger).noneMatch(d -> d.kind() == Decision.Kind.RETRIED);
+
+        // switched on again (later), the same failure of another job runs again
+        f.advance(Duration.ofMinutes(1));
+        f.record(f.scheduler.retriesSwitched(switched(true, f, "storm over"), f.now));
+        f.submit(retried("j2", RETRY_TWICE)).startRunning("j2");
+        failed(f, "j2", PREEMPTED, "Pod disrupted: DisruptionTarget: PreemptionByScheduler");
+        assertThat(f.last("j2").reason()).contains(Reason.Retrying);
+    }
+
+    @Test
+    void theSwitchWinsOverTheSettingAndAnOlderSwitchReadLateChangesNothing() {
+        SchedulerFixture f = new SchedulerFixture(SchedulerSettings.defaults()
+                        .withAcquirersPerQueue(1)
+                        .withRetries(new SchedulerSettings.Retries(
+                                0, Duration.ofSeconds(30), Duration.ofMinutes(10), false)))
+                .withCluster("c1", "v6e");
+        io.falcon.events.control.RetrySwitch older = switched(false, f, "old");
+        f.advance(Duration.ofSeconds(5));
+        f.record(f.scheduler.retriesSwitched(switched(true, f, "on despite the setting"), f.now));
+        // the compacted topic read again, or a redelivery: the older switch must not win
+        Decisions late = f.scheduler.retriesSwitched(older, f.now);
+        assertThat(late.changedRetrySwitch()).isFalse();
+
+        f.submit(retried("j1", RETRY_TWICE)).startRunning("j1");
+        failed(f, "j1", PREEMPTED, "Pod disrupted: DisruptionTarget: PreemptionByScheduler");
+        assertThat(f.last("j1").reason()).contains(Reason.Retrying);
+    }
+
+    @Test
+    void aJobWaitingToRunAgainWhenRetriesAreSwitchedOffNeverStartsItsNextAttempt() {
+        SchedulerFixture f = fixture().submit(retried("j1", RETRY_TWICE)).startRunning("j1");
+        String firstJob = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1").k8sJobName();
+        failed(f, "j1", PREEMPTED, "Pod disrupted: DisruptionTarget: PreemptionByScheduler");
+        assertThat(f.last("j1").reason()).contains(Reason.Retrying);
+        int poolsBefore = f.commandsOf(ExecutorCommand.EnsureNodePool.class).size();
+
+        f.record(f.scheduler.retriesSwitched(switched(false, f, "retry storm on c1"), f.now));
+        jobGone(f, "j1", firstJob);
+        f.advanceTicking(Duration.ofMinutes(2));
+
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class)).hasSize(poolsBefore);
+        TaskStatus ended = f.last("j1");
+        assertThat(ended.status()).isEqualTo(Status.Failed);
+        // as the attempt that ended would have ended it, saying why it did not run again
+        assertThat(ended.reason()).contains(Reason.JobFailed);
+        assertThat(ended.message())
+                .contains("not run again: retries are switched off by ops")
+                .contains("retry storm on c1")
+                .contains("attempt 1 on cluster c1: Pod disrupted");
+    }
+
+    @Test
+    void theSwitchSurvivesARestart() {
+        MemoryStore memory = new MemoryStore();
+        SchedulerFixture f = fixture().persistingTo(memory.store());
+        f.record(f.scheduler.retriesSwitched(switched(false, f, "maintenance"), f.now));
+
+        Scheduler restored = SchedulerStore.restore(memory.store(), SchedulerSettings.defaults());
+
+        assertThat(restored.retrySwitch()).hasValueSatisfying(s -> {
+            assertThat(s.enabled()).isFalse();
+            assertThat(s.reason()).isEqualTo("maintenance");
+        });
+    }
 }

@@ -378,6 +378,54 @@ class SchedulerTopologyTest {
     }
 
     @Test
+    void anOperatorsRetrySwitchReachesEveryInputPartitionAndStopsTheNextRetry() {
+        var controls = driver.createInputTopic(
+                Topics.SCHEDULER_CONTROLS.name(),
+                Serdes.String().serializer(),
+                Topics.SCHEDULER_CONTROLS.valueSerde().serializer());
+        var rawControls = driver.createInputTopic(
+                Topics.SCHEDULER_CONTROLS.name(),
+                Serdes.String().serializer(),
+                Serdes.ByteArray().serializer());
+        jobs.pipeInput(
+                "j1",
+                RowChangeBuilder.inserted(jobRow("j1")
+                                .topology("2x2")
+                                .spec("{\"image\":\"i:1\",\"command\":[\"python\"],\"retry\":{\"max_retries\":2}}")
+                                .build())
+                        .build());
+        events.pipeInput("v6e", executorEvent("j1").at(START).nodePoolReady());
+        events.pipeInput("v6e", executorEvent("j1").at(START).jobRunning());
+        statuses.readValuesToList();
+
+        controls.pipeInput(
+                io.falcon.events.control.RetrySwitch.KEY,
+                new io.falcon.events.control.RetrySwitch(false, "ops", "retry storm", START));
+        rawControls.pipeInput("something-else", "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        ExecutorEvent.JobFailed reported = executorEvent("j1").at(START).jobFailed();
+        events.pipeInput(
+                "v6e",
+                new ExecutorEvent.JobFailed(
+                        reported.meta(),
+                        reported.jobId(),
+                        reported.clusterId(),
+                        reported.tpuType(),
+                        reported.k8sJobName(),
+                        "Pod disrupted: DisruptionTarget: PreemptionByScheduler",
+                        io.falcon.events.executor.FailureCause.infrastructure(
+                                "DisruptionTarget: PreemptionByScheduler")));
+
+        assertThat(statuses.readValuesToList()).last().satisfies(s -> {
+            assertThat(s.status()).isEqualTo(Status.Failed);
+            assertThat(s.reason()).contains(io.falcon.events.status.Reason.JobFailed);
+        });
+        // a control this Falcon does not know is dead-lettered with the reason, and the stream goes on
+        assertThat(deadLetters.readValuesToList())
+                .singleElement()
+                .satisfies(d -> assertThat(d.reason()).contains("no control something-else"));
+    }
+
+    @Test
     void queueWaitAndJobDurationAreMeasured() {
         jobs.pipeInput(
                 "j1",
