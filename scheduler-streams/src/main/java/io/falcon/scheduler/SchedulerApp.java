@@ -38,12 +38,16 @@ public final class SchedulerApp implements AutoCloseable {
 
     public SchedulerApp start() {
         // Topics the scheduler reads or writes beyond its own input that `falcon topics create` normally makes: a
-        // missing source topic (fault verdicts, when fault-streams is not deployed yet) would fail every assignment.
+        // missing source topic (fault verdicts, when fault-streams is not deployed yet; the operators' controls, before
+        // anyone switched anything) would fail every assignment.
         io.falcon.events.TopicProvisioner.ensureExist(
                 config.kafka(),
                 config.replicationFactor(),
                 io.falcon.events.Topics.SCHEDULER_INPUT,
-                java.util.List.of(io.falcon.events.Topics.FAULT_VERDICTS, io.falcon.events.Topics.DECISIONS));
+                java.util.List.of(
+                        io.falcon.events.Topics.FAULT_VERDICTS,
+                        io.falcon.events.Topics.SCHEDULER_CONTROLS,
+                        io.falcon.events.Topics.DECISIONS));
         streams.start();
         return this;
     }

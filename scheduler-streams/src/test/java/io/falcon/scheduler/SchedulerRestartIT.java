@@ -181,10 +181,10 @@ class SchedulerRestartIT {
     /**
      * Found by the scale harness, which creates only the topics it uses: a missing source topic of the scheduler
      * (falcon.fault-verdicts, read since issue 18) failed every assignment, so the scheduler decided nothing. It now
-     * creates the catalog topics it reads or writes beyond its input.
+     * creates the catalog topics it reads or writes beyond its input (falcon.scheduler.controls too).
      */
     @Test
-    void theSchedulerStartsAndDecidesWhenTheFaultVerdictAndDecisionTopicsDoNotExistYet() throws Exception {
+    void theSchedulerStartsAndDecidesWhenTheTopicsItReadsBeyondItsInputDoNotExistYet() throws Exception {
         Path dir = Files.createTempDirectory("scheduler-missing-topics");
         try (io.falcon.embedded.EmbeddedKafka kafka = io.falcon.embedded.EmbeddedKafka.launch(dir.resolve("kafka"))) {
             String bootstrap = kafka.bootstrapServers();
