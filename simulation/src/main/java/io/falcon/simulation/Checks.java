@@ -451,6 +451,8 @@ final class Checks {
                                     || fleet.contains(SimFleet.Cause.NODES_LOST)
                                     || fleet.contains(SimFleet.Cause.PODS_REFUSED)
                                     || fleet.contains(SimFleet.Cause.JOB_DELETED_BY_HAND)
+                                    || fleet.contains(SimFleet.Cause.POD_EVICTED)
+                                    || fleet.contains(SimFleet.Cause.HOST_LOST)
                                     || endUnseen.test(s.jobId())
                                     || clusterLeft;
                         // a run within two minutes of its timeout may meet it (clocks differ, dispatched_at is seen)

@@ -24,6 +24,16 @@ import java.util.Random;
  *     3 h after its creation, whether it runs, waits or has finished (drawn on a stream of its own)
  * @param pullError a Job's pods, once on their nodes, cannot pull their image for 10 to 90 s (a registry's transient
  *     error: ErrImagePull, then the kubelet's retry succeeds), drawn on a stream of its own
+ * @param podEvicted a running Job's pod is evicted (the Eviction API: a drain) or preempted by the scheduler while its
+ *     node stays: DisruptionTarget EvictionByEvictionAPI or PreemptionByScheduler, the pod terminates and is deleted,
+ *     and the Job fails (backoffLimit 0); drawn on a stream of its own
+ * @param hostMaintenance a node under a running Job goes away for a while (TPU host maintenance, its VM terminated):
+ *     with notice, the kubelet's graceful shutdown fails its pod (Terminated, DisruptionTarget TerminationByKubelet);
+ *     without, the node is NotReady and the taint manager deletes its pod 5 min later (DisruptionTarget
+ *     DeletionByTaintManager); drawn on a stream of its own
+ * @param deviceIsolated a TPU device of a running Job fails often enough for fault-streams to isolate it: an ISOLATED
+ *     verdict naming the Job's node and device reaches the scheduler's input; the pods run on; drawn on a stream of
+ *     its own
  */
 record Faults(
         double apiError,
@@ -39,9 +49,12 @@ record Faults(
         double vanish,
         double lostReport,
         double handDelete,
-        double pullError) {
+        double pullError,
+        double podEvicted,
+        double hostMaintenance,
+        double deviceIsolated) {
 
-    static final Faults NONE = new Faults(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    static final Faults NONE = new Faults(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     static Faults random(Random rnd) {
         double intensity = rnd.nextDouble();
@@ -60,6 +73,9 @@ record Faults(
                 0.1 * intensity,
                 // from the intensity already drawn: no new draw, so the seeds' other draws stay as they were
                 0.08 * intensity,
-                0.15 * intensity);
+                0.15 * intensity,
+                0.08 * intensity,
+                0.06 * intensity,
+                0.06 * intensity);
     }
 }

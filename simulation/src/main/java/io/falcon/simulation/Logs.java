@@ -30,6 +30,9 @@ final class Logs {
 
     record ClusterRemove(String clusterId) implements Input {}
 
+    /** A verdict of fault-streams about a fault of a job's devices (the scheduler reads the verdicts topic too). */
+    record FaultNoted(io.falcon.events.fault.FaultVerdict verdict) implements Input {}
+
     final List<Input> inputs = new ArrayList<>();
     final List<ExecutorEvent> events = new ArrayList<>();
     /**

@@ -5,10 +5,12 @@ import io.falcon.events.executor.ClusterTarget;
 import io.falcon.events.executor.ExecutorCommand.EnsureJob;
 import io.falcon.events.executor.ExecutorCommand.EnsureNodePool;
 import io.falcon.events.executor.SupplyMode;
+import io.falcon.events.fault.FaultVerdict;
 import io.falcon.executor.FalconLabels;
 import io.falcon.executor.core.ApiException;
 import io.falcon.executor.core.EdgeApi;
 import io.falcon.executor.core.GkeApi;
+import io.falcon.executor.core.JobReports;
 import io.falcon.executor.core.JobView;
 import io.falcon.executor.core.PodView;
 import java.time.Duration;
@@ -76,6 +78,24 @@ final class SimFleet implements GkeApi, EdgeApi {
     private final Random pullRnd;
 
     private final java.util.Set<String> pulledLate = new java.util.HashSet<>();
+
+    /** Evictions and preemptions of running pods ({@link Faults#podEvicted}), drawn on a stream of its own. */
+    private Random evictRnd = new Random(0);
+
+    /** Nodes going away under running Jobs ({@link Faults#hostMaintenance}), drawn on a stream of its own. */
+    private Random hostRnd = new Random(0);
+
+    /** Devices of running Jobs isolated by fault-streams ({@link Faults#deviceIsolated}), on a stream of its own. */
+    private Random deviceRnd = new Random(0);
+
+    /** Told of each ISOLATED verdict fault-streams gives about a device of a running Job, when it gives it. */
+    private Consumer<FaultVerdict> onDeviceIsolated = verdict -> {};
+
+    /**
+     * How long a pod stays visible at least after its last change before it is removed: a watch delivers every
+     * change, and the simulated informers sample every 5 s, so a deleted pod is kept that long for them to see it.
+     */
+    private static final Duration SEEN_BEFORE_REMOVAL = Duration.ofSeconds(5);
 
     /** Scripted: every Job's pods fail to pull their image for this long once on their nodes (empty: drawn). */
     private Optional<Duration> pullFailsFor = Optional.empty();
@@ -160,7 +180,13 @@ final class SimFleet implements GkeApi, EdgeApi {
         /** Its Kubernetes Job was deleted by someone other than Falcon before it finished. */
         JOB_DELETED_BY_HAND,
         /** A node pool of another owner (another team, another Falcon) bore the name Falcon gives its pool. */
-        FOREIGN_OBJECT
+        FOREIGN_OBJECT,
+        /** A pod of its running Job was evicted or preempted while its node stayed. */
+        POD_EVICTED,
+        /** A node under its running Job went away (host maintenance, its VM terminated). */
+        HOST_LOST,
+        /** fault-streams isolated a device of its running Job. */
+        DEVICE_ISOLATED
     }
 
     /** A pool deletion that took nodes from a Job still defined in the cluster. */
@@ -225,6 +251,40 @@ final class SimFleet implements GkeApi, EdgeApi {
 
     private record Op(Instant doneAt, Optional<String> error) {}
 
+    /**
+     * One pod of a running Job that the fleet disrupted (evicted, preempted, its node shut down or lost), and the
+     * other pods of its slice, which the Job controller deletes once the Job failed (backoffLimit 0).
+     */
+    private static final class PodDisruption {
+        final int pod;
+        /** Its node went NotReady without notice: its kubelet cannot report the pod's end (the taint manager acts). */
+        boolean nodeUnreachable;
+        /** Its DisruptionTarget reason; empty until Kubernetes set it. */
+        String reason = "";
+        /** The pod's status reason and message (the kubelet's, on a graceful node shutdown). */
+        String podReason = "";
+
+        String podMessage = "";
+        String phase = "Running";
+        boolean deleting;
+        Optional<PodView.Terminated> terminated = Optional.empty();
+        /** Deleted and its deletion complete: the API no longer lists it. */
+        boolean gone;
+
+        String siblingsPhase = "Running";
+        boolean siblingsDeleting;
+        Optional<PodView.Terminated> siblingsTerminated = Optional.empty();
+        boolean siblingsGone;
+
+        PodDisruption(int pod) {
+            this.pod = pod;
+        }
+
+        boolean visible() {
+            return !reason.isEmpty();
+        }
+    }
+
     private static final class KJob {
         final ClusterTarget cluster;
         final String name;
@@ -246,6 +306,8 @@ final class SimFleet implements GkeApi, EdgeApi {
         boolean podsRefused;
         /** When its pods were bound to their nodes (PodScheduled True): only then can they pull their image. */
         Instant scheduledAt;
+        /** One of its pods the fleet disrupted while it ran (empty: none). */
+        Optional<PodDisruption> podDisruption = Optional.empty();
 
         KJob(
                 ClusterTarget cluster,
@@ -305,6 +367,17 @@ final class SimFleet implements GkeApi, EdgeApi {
 
     void onPoolLoss(Consumer<PoolLoss> listener) {
         this.onPoolLoss = listener;
+    }
+
+    /** The streams the disruptions of running pods are drawn from (each its own: the seeds' other draws stay). */
+    void disruptions(Random evictions, Random hosts, Random devices) {
+        this.evictRnd = evictions;
+        this.hostRnd = hosts;
+        this.deviceRnd = devices;
+    }
+
+    void onDeviceIsolated(Consumer<FaultVerdict> listener) {
+        this.onDeviceIsolated = listener;
     }
 
     /** The ordinary production events to inject, and the stream they are drawn from. */
@@ -1255,7 +1328,12 @@ final class SimFleet implements GkeApi, EdgeApi {
             }
         }
         KJob live = jobs.get(key(cluster, k8sJobName));
-        if (live != null && !live.finished() && !"Succeeded".equals(live.podPhase) && !"Failed".equals(live.podPhase)) {
+        if (live != null && live.podDisruption.filter(PodDisruption::visible).isPresent()) {
+            n += (int) podViewsOf(live).stream().filter(JobReports::unfinished).count();
+        } else if (live != null
+                && !live.finished()
+                && !"Succeeded".equals(live.podPhase)
+                && !"Failed".equals(live.podPhase)) {
             n += live.pods;
         }
         return n;
@@ -1302,6 +1380,30 @@ final class SimFleet implements GkeApi, EdgeApi {
     private List<PodView> podViewsOf(KJob job) {
         List<PodView> out = new ArrayList<>();
         if (job.podsRefused) {
+            return out;
+        }
+        if (job.podDisruption.filter(PodDisruption::visible).isPresent()) {
+            PodDisruption d = job.podDisruption.get();
+            for (int i = 0; i < job.pods; i++) {
+                boolean disrupted = i == d.pod;
+                if (disrupted ? d.gone : d.siblingsGone) {
+                    continue;
+                }
+                out.add(new PodView(
+                        job.name + "-" + i,
+                        Optional.of(job.name),
+                        Optional.of(job.uid),
+                        disrupted ? d.phase : d.siblingsPhase,
+                        disrupted ? d.deleting : d.siblingsDeleting,
+                        Optional.of(job.createdAt),
+                        Optional.ofNullable(job.scheduledAt),
+                        disrupted ? d.podReason : "",
+                        disrupted ? d.podMessage : "",
+                        false,
+                        List.of(new PodView.Container(
+                                disrupted ? d.terminated : d.siblingsTerminated, Optional.empty(), Optional.empty())),
+                        disrupted ? Optional.of(d.reason) : Optional.empty()));
+            }
             return out;
         }
         Pool pool = pools.get(key(job.cluster, job.pool));
@@ -1433,6 +1535,200 @@ final class SimFleet implements GkeApi, EdgeApi {
         succeededDuringOutage(job.cluster);
         sharedPool(job);
         loop.after(job.plan.runFor(), () -> finish(job));
+        drawDisruptions(job);
+    }
+
+    /**
+     * What the fleet does to the running Job before its program ends, each fault drawn on its own stream (a fixed
+     * number of draws per Job, so one fault's draws never shift another's): a pod evicted or preempted, a node of its
+     * slice gone, a device isolated.
+     */
+    private void drawDisruptions(KJob job) {
+        if (healed) {
+            return;
+        }
+        long runMs = job.plan.runFor().toMillis();
+        if (evictRnd.nextDouble() < faults.podEvicted()) {
+            Duration at = Duration.ofMillis((long) (evictRnd.nextDouble() * runMs));
+            String reason = evictRnd.nextBoolean() ? "EvictionByEvictionAPI" : "PreemptionByScheduler";
+            int pod = evictRnd.nextInt(job.pods);
+            Duration grace = exitTime(evictRnd);
+            Duration siblingsGrace = exitTime(evictRnd);
+            loop.after(at, () -> {
+                if (disruptable(job)) {
+                    evict(job, pod, reason, grace, siblingsGrace);
+                }
+            });
+        }
+        if (hostRnd.nextDouble() < faults.hostMaintenance()) {
+            Duration at = Duration.ofMillis((long) (hostRnd.nextDouble() * runMs));
+            boolean notice = hostRnd.nextBoolean();
+            int pod = hostRnd.nextInt(job.pods);
+            Duration grace = exitTime(hostRnd);
+            Duration siblingsGrace = exitTime(hostRnd);
+            Duration away = Duration.ofMinutes(6 + hostRnd.nextInt(25));
+            loop.after(at, () -> {
+                if (disruptable(job)) {
+                    hostDown(job, pod, notice, grace, siblingsGrace, away);
+                }
+            });
+        }
+        if (deviceRnd.nextDouble() < faults.deviceIsolated()) {
+            Duration at = Duration.ofMillis((long) (deviceRnd.nextDouble() * runMs));
+            int pod = deviceRnd.nextInt(job.pods);
+            int device = deviceRnd.nextInt(Math.max(1, chipsPerVm(job.plan.tpuType(), job.plan.topology())));
+            // fault-streams' job window (software faults on peers) and counter decide it a while after the fault
+            Duration decided = Duration.ofSeconds(5 + deviceRnd.nextInt(176));
+            loop.after(at, () -> {
+                if (!healed
+                        && jobs.get(key(job.cluster, job.name)) == job
+                        && !job.finished()
+                        && "Running".equals(job.podPhase)) {
+                    isolate(job, pod, device, decided);
+                }
+            });
+        }
+    }
+
+    /** How long a workload takes to exit after SIGTERM: half within 3 s, the rest up to the 30 s default grace. */
+    private static Duration exitTime(Random r) {
+        return r.nextBoolean() ? Duration.ofMillis(r.nextInt(3_000)) : Duration.ofMillis(3_000 + r.nextInt(27_000));
+    }
+
+    /** The Job runs, and nothing has ended or disrupted it yet; the faults stop at the heal. */
+    private boolean disruptable(KJob job) {
+        return !healed
+                && jobs.get(key(job.cluster, job.name)) == job
+                && !job.finished()
+                && "Running".equals(job.podPhase)
+                && job.podDisruption.isEmpty();
+    }
+
+    /** The node a pod of the Job runs on, as GKE names a node pool's nodes. */
+    private static String nodeName(KJob job, int pod) {
+        return "gke-" + job.cluster.name() + "-" + job.pool + "-" + pod;
+    }
+
+    /**
+     * A pod is evicted (the Eviction API: a drain) or preempted by the scheduler; its node stays. Kubernetes sets
+     * the DisruptionTarget condition and deletes the pod; the Job controller counts a deleted pod as failed at once
+     * (no podFailurePolicy), so the Job fails (backoffLimit 0) and its other pods are deleted; each terminates in its
+     * grace and ends Failed (the workload's exit on SIGTERM), and is then removed.
+     */
+    private void evict(KJob job, int pod, String reason, Duration grace, Duration siblingsGrace) {
+        PodDisruption d = new PodDisruption(pod);
+        d.reason = reason;
+        d.deleting = true;
+        job.podDisruption = Optional.of(d);
+        cause(job.falconJobId, Cause.POD_EVICTED);
+        loop.after(grace, () -> {
+            d.phase = "Failed";
+            d.terminated = Optional.of(new PodView.Terminated(143, "Error"));
+        });
+        loop.after(grace.plus(SEEN_BEFORE_REMOVAL), () -> d.gone = true);
+        jobFailed(job, d, siblingsGrace);
+    }
+
+    /**
+     * A node under the running Job goes away for a while (TPU host maintenance: the VM is stopped and comes back;
+     * or it is terminated without notice), as Kubernetes 1.31 handles it. With notice, the kubelet's graceful node
+     * shutdown kills the pod within its grace and marks it (Failed, reason Terminated, DisruptionTarget
+     * TerminationByKubelet); the pod object stays. Without, the node is NotReady: its kubelet reports nothing, and
+     * after the default 300 s toleration of the not-ready/unreachable taints the taint manager deletes the pod
+     * (DisruptionTarget DeletionByTaintManager), which stays terminating until the node is back. Either way the Job
+     * fails (backoffLimit 0) and its other pods are deleted. The node is Ready again when the VM is back.
+     */
+    private void hostDown(
+            KJob job, int pod, boolean notice, Duration grace, Duration siblingsGrace, Duration away) {
+        Pool pool = pools.get(key(job.cluster, job.pool));
+        if (pool == null || pool.stopping || pool.ready == 0) {
+            return;
+        }
+        int gen = pool.nodeGen;
+        pool.ready--;
+        PodDisruption d = new PodDisruption(pod);
+        d.nodeUnreachable = !notice;
+        job.podDisruption = Optional.of(d);
+        cause(job.falconJobId, Cause.HOST_LOST);
+        String key = key(job.cluster, job.name);
+        if (notice) {
+            loop.after(grace, () -> {
+                if (jobs.get(key) == job && !job.finished()) {
+                    d.reason = "TerminationByKubelet";
+                    d.phase = "Failed";
+                    d.podReason = "Terminated";
+                    d.podMessage = "Pod was terminated in response to imminent node shutdown.";
+                    d.terminated = Optional.of(new PodView.Terminated(143, "Error"));
+                    jobFailed(job, d, siblingsGrace);
+                }
+            });
+        } else {
+            loop.after(Duration.ofSeconds(300), () -> {
+                if (jobs.get(key) == job && !job.finished()) {
+                    d.reason = "DeletionByTaintManager";
+                    d.deleting = true; // its phase stays Running: the kubelet that would end it is unreachable
+                    jobFailed(job, d, siblingsGrace);
+                }
+            });
+        }
+        loop.after(away, () -> {
+            d.nodeUnreachable = false;
+            if (d.deleting) {
+                d.gone = true; // its kubelet is back and finishes the deletion
+            }
+            if (pools.get(key(pool.cluster, pool.name)) == pool
+                    && !pool.stopping
+                    && pool.nodeGen == gen
+                    && pool.ready < pool.registered) {
+                pool.ready++;
+                schedulePods();
+            }
+        });
+    }
+
+    /**
+     * The Job failed for the disrupted pod (backoffLimit 0): the Job controller sets Failed and deletes the other
+     * pods, which end Failed on SIGTERM and are removed.
+     */
+    private void jobFailed(KJob job, PodDisruption d, Duration siblingsGrace) {
+        job.podPhase = "Failed";
+        usage.stopped(key(job.cluster, job.name), loop.now());
+        job.conditions = List.of(new JobView.Condition(
+                "Failed", "True", "BackoffLimitExceeded", "Job has reached the specified backoff limit"));
+        d.siblingsDeleting = true;
+        loop.after(siblingsGrace, () -> {
+            d.siblingsPhase = "Failed";
+            d.siblingsTerminated = Optional.of(new PodView.Terminated(143, "Error"));
+        });
+        loop.after(siblingsGrace.plus(SEEN_BEFORE_REMOVAL), () -> d.siblingsGone = true);
+        scaleDownLater(job.cluster, job.pool);
+        ttl(job);
+    }
+
+    /**
+     * A device under the running Job fails (an uncorrectable memory error, say) often enough that fault-streams
+     * isolates it: its ISOLATED verdict, naming the Job's node and device, reaches the scheduler once decided. The
+     * pods run on (the device plugin stops offering the device to new pods; the running container keeps it).
+     */
+    private void isolate(KJob job, int pod, int device, Duration decided) {
+        cause(job.falconJobId, Cause.DEVICE_ISOLATED);
+        Instant received = loop.now();
+        FaultVerdict verdict = new FaultVerdict(
+                io.falcon.events.Meta.of("fault-streams", received.plus(decided)),
+                job.cluster.clusterId(),
+                nodeName(job, pod),
+                "accel" + device,
+                "TPU_HBM_UNCORRECTABLE",
+                Optional.of(job.falconJobId),
+                received.toEpochMilli(),
+                FaultVerdict.Outcome.ISOLATED,
+                new FaultVerdict.Evidence(
+                        1,
+                        List.of(),
+                        0,
+                        List.of(received.toEpochMilli()),
+                        "the device reached the fault frequency: isolated"));
+        loop.after(decided, () -> onDeviceIsolated.accept(verdict));
     }
 
     /** Falcon jobs whose pods could pull their image only after a transient error (they were going to run). */
@@ -1467,6 +1763,9 @@ final class SimFleet implements GkeApi, EdgeApi {
     private void finish(KJob job) {
         if (jobs.get(key(job.cluster, job.name)) != job || job.finished()) {
             return;
+        }
+        if (job.podDisruption.filter(d -> d.nodeUnreachable).isPresent()) {
+            return; // the pod on the unreachable node cannot complete: the taint manager ends it
         }
         if (job.plan.outcome() == Scenario.Outcome.FAIL) {
             programFailed.putIfAbsent(job.falconJobId, loop.now());

@@ -249,6 +249,8 @@ final class SimScheduler {
             return core.abort(a.jobId(), now);
         } else if (input instanceof Logs.ClusterUpsert u) {
             return core.clusterUpserted(u.row(), now);
+        } else if (input instanceof Logs.FaultNoted f) {
+            return core.faultNoted(f.verdict(), now);
         }
         return core.clusterRemoved(((Logs.ClusterRemove) input).clusterId(), now);
     }

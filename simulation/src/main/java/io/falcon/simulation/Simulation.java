@@ -103,6 +103,11 @@ public final class Simulation {
                 new Random(scenario.seed() * 307 + 53),
                 new Random(scenario.seed() * 829 + 61));
         fleet.reality(scenario.reality(), new Random(scenario.seed() * 977 + 30));
+        // the disruptions of running pods came after the seeds' scenarios: streams of their own, the other draws stay
+        fleet.disruptions(
+                new Random(scenario.seed() * 1117 + 71),
+                new Random(scenario.seed() * 1117 + 73),
+                new Random(scenario.seed() * 1117 + 79));
         fleet.timings(timings);
         SchedulerSettings settings = tune.apply(SchedulerSettings.defaults()
                 .withIdleLinger(scenario.idleLinger())
@@ -136,6 +141,7 @@ public final class Simulation {
         logs.onInputOrEvent = scheduler::wake;
         logs.onStatus = jobRows::apply;
         logs.onCommand = executor::wake;
+        fleet.onDeviceIsolated(verdict -> logs.appendInput(new Logs.FaultNoted(verdict)));
         fleet.onPoolLoss(loss -> {
             ScheduledJob job = scheduler.committed().job(loss.falconJobId()).orElse(null);
             // a retrying job's last attempt is over: its pool may go before that attempt's Job is confirmed gone
@@ -300,7 +306,8 @@ public final class Simulation {
             outcomes.merge(job.status().name(), 1, Integer::sum);
         }
         // With retries: the jobs whose program would succeed and that only the fleet hit (nodes lost, their Job
-        // deleted by hand), never aborted and on clusters that stayed; how many of them ended Succeeded.
+        // deleted by hand, a pod evicted or preempted, a host gone, a device isolated), never aborted and on
+        // clusters that stayed; how many of them ended Succeeded.
         int infraOnly = 0;
         int infraOnlySucceeded = 0;
         if (scenario.maxRetries() > 0) {
@@ -308,8 +315,12 @@ public final class Simulation {
                     .filter(i -> i instanceof Logs.Abort)
                     .map(i -> ((Logs.Abort) i).jobId())
                     .collect(java.util.stream.Collectors.toSet());
-            java.util.Set<SimFleet.Cause> fleetOnly =
-                    java.util.EnumSet.of(SimFleet.Cause.NODES_LOST, SimFleet.Cause.JOB_DELETED_BY_HAND);
+            java.util.Set<SimFleet.Cause> fleetOnly = java.util.EnumSet.of(
+                    SimFleet.Cause.NODES_LOST,
+                    SimFleet.Cause.JOB_DELETED_BY_HAND,
+                    SimFleet.Cause.POD_EVICTED,
+                    SimFleet.Cause.HOST_LOST,
+                    SimFleet.Cause.DEVICE_ISOLATED);
             for (Scenario.JobPlan plan : scenario.jobs()) {
                 java.util.Set<SimFleet.Cause> causes = fleet.causes(plan.id(), Optional.empty());
                 // a run that would meet its timeout ends Timeout whatever the fleet does
