@@ -44,6 +44,14 @@ public final class JobReports {
      */
     private final Map<String, ExecutorEvent.JobDeleted> deletedWithPods = new ConcurrentHashMap<>();
 
+    /**
+     * The fleet's doing last seen on a pod of each Job (by uid), while the Job is there: Kubernetes deletes an evicted
+     * or preempted pod once it has terminated, and the Job's own Failed condition says only BackoffLimitExceeded, so
+     * a Job read again after its report was lost (or listed by the inventory) would read as its program's failure.
+     * Kept in memory: a restarted executor that never saw the pod reads the Job as its program's failure.
+     */
+    private final Map<String, io.falcon.events.executor.FailureCause> disruptionsSeen = new ConcurrentHashMap<>();
+
     /** The node count last reported per Job uid while its pods waited for nodes. */
     private final Map<String, NodeReport> nodeReports = new ConcurrentHashMap<>();
 
@@ -73,7 +81,7 @@ public final class JobReports {
             return Optional.empty();
         }
         List<PodView> own = pods.stream().filter(p -> p.belongsTo(job)).toList();
-        JobObservation observation = JobObservation.observe(job, own, now, imagePullGrace);
+        JobObservation observation = observe(job, own, now);
         String jobId = falconJobId(job);
         String clusterId = job.annotations().getOrDefault(FalconLabels.ANNOTATION_CLUSTER_ID, cluster.clusterId());
         String tpuType = job.annotations().getOrDefault(FalconLabels.ANNOTATION_TPU_TYPE, cluster.tpuType());
@@ -161,6 +169,8 @@ public final class JobReports {
      */
     public Optional<ExecutorEvent> gone(
             ClusterTarget cluster, JobView job, List<PodView> pods, boolean finalStateUnknown, Instant now) {
+        List<PodView> own = pods.stream().filter(p -> p.belongsTo(job)).toList();
+        JobObservation observation = observe(job, own, now);
         forget(job.uid());
         String jobId = falconJobId(job);
         if (jobId.isEmpty() || job.uid().isEmpty()) {
@@ -169,8 +179,6 @@ public final class JobReports {
         deletedWithPods.put(cluster.resourceName() + "/" + job.name(), events.jobDeleted(jobId, cluster, job.name()));
         String clusterId = job.annotations().getOrDefault(FalconLabels.ANNOTATION_CLUSTER_ID, cluster.clusterId());
         String tpuType = job.annotations().getOrDefault(FalconLabels.ANNOTATION_TPU_TYPE, cluster.tpuType());
-        List<PodView> own = pods.stream().filter(p -> p.belongsTo(job)).toList();
-        JobObservation observation = JobObservation.observe(job, own, now, imagePullGrace);
         if (observation instanceof JobObservation.Succeeded) {
             return Optional.of(events.jobSucceeded(jobId, clusterId, tpuType, job.name(), job.uid()));
         }
@@ -214,11 +222,32 @@ public final class JobReports {
                 + "; its pods are gone with it";
     }
 
-    /** The Job is gone: forget what was reported of it. */
+    /** The Job is gone: forget what was reported of it, and what was seen of its pods. */
     public void forget(String uid) {
         reported.remove(uid + "/running");
         reported.remove(uid + "/terminal");
         nodeReports.remove(uid);
+        disruptionsSeen.remove(uid);
+    }
+
+    /**
+     * What the Job and its pods say ({@link JobObservation#observe}), with the fleet's doing seen on a pod of it
+     * earlier: a failure that reads as the program's now, its disrupted pod since deleted, is the fleet's (a
+     * disruption goes first, as when the pods are all there).
+     */
+    private JobObservation observe(JobView job, List<PodView> own, Instant now) {
+        JobObservation observation = JobObservation.observe(job, own, now, imagePullGrace);
+        if (job.uid().isEmpty()) {
+            return observation;
+        }
+        if (own.stream().anyMatch(p -> p.disruption().isPresent())) {
+            disruptionsSeen.put(job.uid(), JobObservation.cause(own, Optional.empty()));
+        }
+        io.falcon.events.executor.FailureCause seen = disruptionsSeen.get(job.uid());
+        if (seen != null && observation instanceof JobObservation.Failed f && !f.cause().infrastructure()) {
+            return new JobObservation.Failed("Pod disrupted: " + seen.signal() + " (" + f.message() + ")", seen);
+        }
+        return observation;
     }
 
     /**
@@ -269,7 +298,7 @@ public final class JobReports {
         if (!job.finished()) {
             return Optional.empty();
         }
-        JobObservation observation = JobObservation.observe(job, own, Instant.EPOCH, imagePullGrace);
+        JobObservation observation = observe(job, own, Instant.EPOCH);
         if (observation instanceof JobObservation.Succeeded) {
             return Optional.of(new ExecutorEvent.ObservedEnd(true, ""));
         }
