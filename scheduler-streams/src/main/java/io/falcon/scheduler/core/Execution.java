@@ -179,17 +179,32 @@ final class Execution {
         executing(failed.jobId(), failed.clusterId(), failed.k8sJobName())
                 .ifPresent(job ->
                         retrying.retryOrEnd(job, failed.cause(), Reason.JobFailed, failed.message(), false, now, out));
-        // The fleet ended the attempt (its cluster moved, say) as its program failed, and the program's failure is
-        // read only now, before the next attempt began: a program that failed is never run again.
+        // The fleet ended the attempt (its cluster moved, a device of it isolated) as its program failed, and the
+        // program's failure is read only now, before the next attempt created its Kubernetes Job: a program that
+        // failed is never run again.
         Optional.ofNullable(state.jobs.get(failed.jobId()))
-                .filter(job -> job.phase() == Phase.RETRYING)
-                .filter(job ->
-                        job.k8sJobName().filter(failed.k8sJobName()::equals).isPresent())
-                .filter(job ->
-                        job.clusterId().filter(failed.clusterId()::equals).isPresent())
+                .filter(job -> endedAttemptBeforeTheNextJob(job, failed))
                 .filter(job -> RetryDecision.ofProgram(job, failed.cause()))
                 .ifPresent(job ->
                         ending.end(job, Status.Failed, Optional.of(Reason.JobFailed), failed.message(), now, out));
+    }
+
+    /**
+     * Whether the failed Job is the attempt the fleet ended before this one, and this attempt has created no Job of
+     * its own yet: still waiting to run again (it keeps that Job's name), or placed again and not yet dispatched.
+     */
+    private boolean endedAttemptBeforeTheNextJob(ScheduledJob job, ExecutorEvent.JobFailed failed) {
+        if (job.phase() == Phase.RETRYING) {
+            return job.k8sJobName().filter(failed.k8sJobName()::equals).isPresent()
+                    && job.clusterId().filter(failed.clusterId()::equals).isPresent();
+        }
+        return job.k8sJobName().isEmpty()
+                && !job.phase().aborting()
+                && job.phase() != Phase.DONE
+                && state.settings
+                        .previousK8sJobName(job)
+                        .filter(failed.k8sJobName()::equals)
+                        .isPresent();
     }
 
     /** Confirms the deletion of an aborting job's Job (then Aborted), or of a finished job's. */

@@ -5,6 +5,7 @@ import io.falcon.events.executor.SupplyMode;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The scheduler's timing policy: every non-terminal phase has a re-drive interval or a deadline here (see the phase
@@ -178,6 +179,13 @@ public record SchedulerSettings(
     /** The Kubernetes Job of the job's current attempt. */
     public String k8sJobName(ScheduledJob job) {
         return io.falcon.events.ResourceNames.k8sJob(installation, job.id(), job.retries());
+    }
+
+    /** The Kubernetes Job of the attempt before the job's current one (a job that was run again). */
+    public Optional<String> previousK8sJobName(ScheduledJob job) {
+        return job.retries() == 0
+                ? Optional.empty()
+                : Optional.of(io.falcon.events.ResourceNames.k8sJob(installation, job.id(), job.retries() - 1));
     }
 
     public SchedulerSettings withAdmission(Admission newAdmission) {

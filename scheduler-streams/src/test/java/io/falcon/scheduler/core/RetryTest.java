@@ -498,4 +498,47 @@ class RetryTest {
             assertThat(s.reason()).isEqualTo("maintenance");
         });
     }
+
+    @Test
+    void aProgramFailureOfTheEndedAttemptReadAfterTheJobWasPlacedAgainEndsItBeforeItsNextJob() {
+        // found by the simulation (seed 2751): a device isolated under attempt 1 ended it as its program failed; the
+        // program's failure was read only once attempt 2 was placed, and attempt 2 must then never create its Job
+        SchedulerFixture f = fixture().submit(retried("j1", RETRY_TWICE)).startRunning("j1");
+        ExecutorCommand.EnsureJob first = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1");
+        f.record(f.scheduler.faultNoted(
+                new io.falcon.events.fault.FaultVerdict(
+                        f.meta(),
+                        "c1",
+                        "node-1",
+                        "accel0",
+                        "TPU_HBM_UNCORRECTABLE",
+                        Optional.of("j1"),
+                        f.now.toEpochMilli(),
+                        io.falcon.events.fault.FaultVerdict.Outcome.ISOLATED,
+                        new io.falcon.events.fault.FaultVerdict.Evidence(1, List.of(), 0, List.of(), "isolated")),
+                f.now));
+        assertThat(f.last("j1").reason()).contains(Reason.Retrying);
+        jobGone(f, "j1", first.k8sJobName());
+        f.advanceTicking(Duration.ofMinutes(2));
+        // placed again: its second pool is asked for, no Job yet
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class).stream()
+                        .map(ExecutorCommand.EnsureNodePool::nodePoolName)
+                        .distinct())
+                .hasSize(2);
+        int jobsBefore = f.commandsOf(ExecutorCommand.EnsureJob.class).size();
+
+        f.observe(new ExecutorEvent.JobFailed(
+                f.meta(),
+                "j1",
+                first.cluster().clusterId(),
+                "v6e",
+                first.k8sJobName(),
+                "Pod terminated: OOMKilled (exit code 137)",
+                FailureCause.exited("OOMKilled", 137)));
+
+        assertThat(f.last("j1").status()).isEqualTo(Status.Failed);
+        assertThat(f.last("j1").reason()).contains(Reason.JobFailed);
+        f.poolReady("j1");
+        assertThat(f.commandsOf(ExecutorCommand.EnsureJob.class)).hasSize(jobsBefore);
+    }
 }
