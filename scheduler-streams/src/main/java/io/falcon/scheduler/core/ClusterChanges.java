@@ -146,12 +146,26 @@ final class ClusterChanges {
         }
         placement.placeAll(waiting, now, out);
         for (NodePool pool : List.copyOf(state.pools.values())) {
-            if (pool.clusterId().equals(clusterId) && pool.state() != NodePool.State.DELETING) {
+            if (pool.clusterId().equals(clusterId)
+                    && pool.state() != NodePool.State.DELETING
+                    && !keptUntilItsJobIsGone(pool)) {
                 pools.delete(pool, now, out);
             }
         }
         orphans.forgetCluster(clusterId);
         state.health.forget(clusterId, now);
+    }
+
+    /**
+     * A pool its job keeps while that job's Kubernetes Job is being deleted (the job waits to run again, or is
+     * aborting): the job deletes it once the Job is gone, so that no pool goes from under a Job's terminating pods.
+     */
+    private boolean keptUntilItsJobIsGone(NodePool pool) {
+        return pool.heldBy()
+                .map(state.jobs::get)
+                .filter(job -> job.phase() == Phase.RETRYING || job.phase().aborting())
+                .filter(job -> job.nodePoolName().filter(pool.name()::equals).isPresent())
+                .isPresent();
     }
 
     /**

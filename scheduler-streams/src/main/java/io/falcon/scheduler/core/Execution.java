@@ -172,6 +172,32 @@ final class Execution {
                     }
                     ending.end(job, Status.Succeeded, Optional.empty(), "", now, out);
                 });
+        // The fleet ended an attempt (a device of it isolated) whose program had completed, and its success is read
+        // only now: the job's work is done, so it ends Succeeded, and whatever later attempt was begun is taken down.
+        Optional.ofNullable(state.jobs.get(succeeded.jobId()))
+                .filter(job -> !job.phase().aborting() && job.phase() != Phase.DONE)
+                .filter(job -> earlierAttempt(job, succeeded.k8sJobName()))
+                .ifPresent(job -> ending.end(
+                        job,
+                        Status.Succeeded,
+                        Optional.empty(),
+                        "its Kubernetes Job " + succeeded.k8sJobName() + " had completed before the fleet ended it",
+                        now,
+                        out));
+    }
+
+    /** Whether the Kubernetes Job is one of an attempt of the job before its current one. */
+    private boolean earlierAttempt(ScheduledJob job, String k8sJobName) {
+        if (job.phase() == Phase.RETRYING) {
+            return job.k8sJobName().filter(k8sJobName::equals).isPresent();
+        }
+        for (int retries = 0; retries < job.retries(); retries++) {
+            if (io.falcon.events.ResourceNames.k8sJob(state.settings.installation(), job.id(), retries)
+                    .equals(k8sJobName)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The Job failed: the job ends Failed/JobFailed, or runs again if the fleet ended it and it has retries left. */

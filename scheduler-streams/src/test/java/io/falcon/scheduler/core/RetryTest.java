@@ -541,4 +541,77 @@ class RetryTest {
         f.poolReady("j1");
         assertThat(f.commandsOf(ExecutorCommand.EnsureJob.class)).hasSize(jobsBefore);
     }
+
+    private static void isolated(SchedulerFixture f, String jobId) {
+        f.record(f.scheduler.faultNoted(
+                new io.falcon.events.fault.FaultVerdict(
+                        f.meta(),
+                        "c1",
+                        "node-1",
+                        "accel0",
+                        "TPU_HBM_UNCORRECTABLE",
+                        Optional.of(jobId),
+                        f.now.toEpochMilli(),
+                        io.falcon.events.fault.FaultVerdict.Outcome.ISOLATED,
+                        new io.falcon.events.fault.FaultVerdict.Evidence(1, List.of(), 0, List.of(), "isolated")),
+                f.now));
+    }
+
+    @Test
+    void aSuccessOfTheEndedAttemptReadLateEndsTheJobSucceededWhereverItsNextAttemptIs() {
+        // found by the simulation (seeds 5509, 5680, 5809): a device isolated under an attempt whose program had just
+        // completed; the success was read once the job waited to run again, or was placed again
+        for (boolean placedAgain : List.of(false, true)) {
+            SchedulerFixture f = fixture().submit(retried("j1", RETRY_TWICE)).startRunning("j1");
+            ExecutorCommand.EnsureJob first = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1");
+            isolated(f, "j1");
+            assertThat(f.last("j1").reason()).contains(Reason.Retrying);
+            if (placedAgain) {
+                jobGone(f, "j1", first.k8sJobName());
+                f.advanceTicking(Duration.ofMinutes(2));
+                assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class).stream()
+                                .map(ExecutorCommand.EnsureNodePool::nodePoolName)
+                                .distinct())
+                        .hasSize(2);
+            }
+            int jobsBefore = f.commandsOf(ExecutorCommand.EnsureJob.class).size();
+
+            f.observe(new ExecutorEvent.JobSucceeded(
+                    f.meta(), "j1", first.cluster().clusterId(), "v6e", first.k8sJobName()));
+
+            TaskStatus done = f.last("j1");
+            assertThat(done.status()).as("placed again: %s", placedAgain).isEqualTo(Status.Succeeded);
+            assertThat(done.message()).contains("had completed before the fleet ended it");
+            f.poolReady("j1");
+            assertThat(f.commandsOf(ExecutorCommand.EnsureJob.class)).hasSize(jobsBefore);
+        }
+    }
+
+    @Test
+    void aRemovedClusterKeepsTheRetriedJobsPoolUntilItsKubernetesJobIsGone() {
+        // found by the simulation (seed 5340): the clusters row deleted under a running job with retries; its pool
+        // must not go from under its Job's terminating pods (nor after an abort that follows)
+        SchedulerFixture f = fixture()
+                .withCluster("c2", "v6e")
+                .submit(retried("j1", RETRY_TWICE))
+                .startRunning("j1");
+        ExecutorCommand.EnsureJob first = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1");
+        String firstPool =
+                f.lastCommand(ExecutorCommand.EnsureNodePool.class, "j1").nodePoolName();
+        String cluster = first.cluster().clusterId();
+
+        f.record(f.scheduler.clusterRemoved(cluster, f.now));
+        assertThat(f.last("j1").reason()).contains(Reason.Retrying);
+        f.abort("j1");
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
+                .extracting(ExecutorCommand.EnsureNodePoolDeleted::nodePoolName)
+                .doesNotContain(firstPool);
+
+        f.observe(new ExecutorEvent.JobDeleted(f.meta(), "j1", cluster, "v6e", first.k8sJobName()));
+        f.advanceTicking(Duration.ofMinutes(1));
+        assertThat(f.last("j1").status()).isEqualTo(Status.Aborted);
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePoolDeleted.class))
+                .extracting(ExecutorCommand.EnsureNodePoolDeleted::nodePoolName)
+                .contains(firstPool);
+    }
 }
