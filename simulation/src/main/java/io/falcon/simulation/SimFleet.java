@@ -1638,8 +1638,7 @@ final class SimFleet implements GkeApi, EdgeApi {
      * (DisruptionTarget DeletionByTaintManager), which stays terminating until the node is back. Either way the Job
      * fails (backoffLimit 0) and its other pods are deleted. The node is Ready again when the VM is back.
      */
-    private void hostDown(
-            KJob job, int pod, boolean notice, Duration grace, Duration siblingsGrace, Duration away) {
+    private void hostDown(KJob job, int pod, boolean notice, Duration grace, Duration siblingsGrace, Duration away) {
         Pool pool = pools.get(key(job.cluster, job.pool));
         if (pool == null || pool.stopping || pool.ready == 0) {
             return;
@@ -1693,8 +1692,8 @@ final class SimFleet implements GkeApi, EdgeApi {
     private void jobFailed(KJob job, PodDisruption d, Duration siblingsGrace) {
         job.podPhase = "Failed";
         usage.stopped(key(job.cluster, job.name), loop.now());
-        job.conditions = List.of(new JobView.Condition(
-                "Failed", "True", "BackoffLimitExceeded", "Job has reached the specified backoff limit"));
+        // Falcon's Jobs carry a podFailurePolicy FailJob rule on DisruptionTarget (JobRenderer)
+        job.conditions = List.of(new JobView.Condition("Failed", "True", "PodFailurePolicy", policyMatch(job)));
         d.siblingsDeleting = true;
         loop.after(siblingsGrace, () -> {
             d.siblingsPhase = "Failed";
@@ -1798,10 +1797,15 @@ final class SimFleet implements GkeApi, EdgeApi {
                 // as the pod GC marks a pod whose node is gone (Kubernetes 1.31): the workload killed with its node
                 job.disruption = Optional.of("DeletionByPodGC");
                 job.terminated = Optional.of(new PodView.Terminated(143, "Error"));
-                job.conditions = List.of(new JobView.Condition("Failed", "True", "BackoffLimitExceeded", ""));
+                job.conditions = List.of(new JobView.Condition("Failed", "True", "PodFailurePolicy", policyMatch(job)));
                 ttl(job);
             }
         }
+    }
+
+    /** The Failed condition's message when a DisruptionTarget pod matched the Job's FailJob rule (its first). */
+    private static String policyMatch(KJob job) {
+        return "Pod default/" + job.name + "-0 has condition DisruptionTarget matching FailJob rule at index 0";
     }
 
     /** ttlSecondsAfterFinished (a day): Kubernetes removes a finished Job Falcon did not delete. */

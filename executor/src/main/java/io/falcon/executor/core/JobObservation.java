@@ -113,6 +113,12 @@ public sealed interface JobObservation {
                 return FailureCause.infrastructure("DisruptionTarget" + (reason.isEmpty() ? "" : ": " + reason));
             }
         }
+        // The pods are gone (an evicted pod is deleted) but the Job's own condition says a DisruptionTarget pod
+        // failed it (its podFailurePolicy, JobRenderer): the fleet's.
+        if (jobFailed.filter(JobObservation::disruptedByPolicy).isPresent()) {
+            return FailureCause.infrastructure(
+                    "DisruptionTarget (" + jobFailed.get().message() + ")");
+        }
         for (PodView pod : pods) {
             if ("Failed".equals(pod.phase())
                     && (INFRASTRUCTURE_POD_REASONS.contains(pod.reason())
@@ -132,6 +138,14 @@ public sealed interface JobObservation {
             }
         }
         return FailureCause.application(jobFailed.map(c -> "Job " + c.reason()).orElse("pod failed"));
+    }
+
+    /**
+     * Kubernetes' Failed condition when a pod matched the podFailurePolicy's FailJob rule on DisruptionTarget: reason
+     * PodFailurePolicy, message "Pod NS/NAME has condition DisruptionTarget matching FailJob rule at index 0".
+     */
+    static boolean disruptedByPolicy(JobView.Condition failed) {
+        return "PodFailurePolicy".equals(failed.reason()) && failed.message().contains("condition DisruptionTarget");
     }
 
     /** When the last of the pods was bound to its node; empty if one of them does not say. */

@@ -244,7 +244,9 @@ public final class JobReports {
             disruptionsSeen.put(job.uid(), JobObservation.cause(own, Optional.empty()));
         }
         io.falcon.events.executor.FailureCause seen = disruptionsSeen.get(job.uid());
-        if (seen != null && observation instanceof JobObservation.Failed f && !f.cause().infrastructure()) {
+        if (seen != null
+                && observation instanceof JobObservation.Failed f
+                && !f.cause().infrastructure()) {
             return new JobObservation.Failed("Pod disrupted: " + seen.signal() + " (" + f.message() + ")", seen);
         }
         return observation;

@@ -285,6 +285,19 @@ public final class JobRenderer {
                 .withCompletions(pods)
                 .withParallelism(pods)
                 .withBackoffLimit(0)
+                // A pod the fleet disrupted (DisruptionTarget: preempted, evicted, its node drained, shut down or
+                // lost) fails the Job with reason PodFailurePolicy and a message naming the condition: evidence on
+                // the Job itself, which outlives the pod (evicted pods are deleted) and the executor's memory, so an
+                // executor that comes back later still reads the end as the fleet's (JobObservation.cause).
+                .withNewPodFailurePolicy()
+                .addNewRule()
+                .withAction("FailJob")
+                .addNewOnPodCondition()
+                .withType("DisruptionTarget")
+                .withStatus("True")
+                .endOnPodCondition()
+                .endRule()
+                .endPodFailurePolicy()
                 // Created suspended: the executor resumes it once its NetworkPolicy (and Service) exist, so that no
                 // pod of it runs unprotected (KubernetesEdgeApi.createJob).
                 .withSuspend(true)

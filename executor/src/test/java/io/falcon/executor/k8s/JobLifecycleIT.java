@@ -282,6 +282,17 @@ class JobLifecycleIT {
                     .isEqualTo(
                             io.falcon.events.executor.FailureCause.infrastructure("DisruptionTarget: DeletionByPodGC"));
             assertThat(failed.message()).startsWith("Pod disrupted: DisruptionTarget: DeletionByPodGC");
+            // and the Job itself says so (its podFailurePolicy), so the evidence outlives the deleted pod
+            io.fabric8.kubernetes.api.model.batch.v1.JobCondition condition =
+                    kube().batch().v1().jobs().inNamespace("default").list().getItems().stream()
+                            .filter(j -> j.getMetadata().getName().startsWith("falcon-lost-1"))
+                            .flatMap(j -> j.getStatus().getConditions().stream())
+                            .filter(c -> "Failed".equals(c.getType()))
+                            .findFirst()
+                            .orElseThrow();
+            assertThat(condition.getReason()).isEqualTo("PodFailurePolicy");
+            assertThat(condition.getMessage())
+                    .contains("has condition DisruptionTarget matching FailJob rule at index 0");
             deleteJob("lost-1");
         } finally {
             // the node comes back, for the class's other jobs

@@ -95,6 +95,42 @@ class JobObservationTest {
                         io.falcon.events.executor.FailureCause.exited("OOMKilled", 137)));
     }
 
+    @Test
+    void aJobItsPodFailurePolicyFailedForADisruptedPodIsTheFleetsEvenWithItsPodsGone() {
+        // an evicted pod is deleted; the Job's condition (its FailJob rule on DisruptionTarget) is what remains
+        String match = "Pod default/falcon-j1-0-x7k2p has condition DisruptionTarget matching FailJob rule at index 0";
+        Job failed = new JobBuilder(job)
+                .withNewStatus()
+                .addNewCondition()
+                .withType("Failed")
+                .withStatus("True")
+                .withReason("PodFailurePolicy")
+                .withMessage(match)
+                .endCondition()
+                .endStatus()
+                .build();
+
+        JobObservation seen = observe(failed, List.of(), NOW, GRACE);
+
+        assertThat(seen).isInstanceOfSatisfying(JobObservation.Failed.class, f -> {
+            assertThat(f.cause().infrastructure()).isTrue();
+            assertThat(f.cause().signal()).contains("DisruptionTarget").contains(match);
+        });
+        // the same Job failed by its backoff limit, the pods gone, says nothing of the fleet: the program's
+        Job byBackoff = new JobBuilder(failed)
+                .editStatus()
+                .editFirstCondition()
+                .withReason("BackoffLimitExceeded")
+                .withMessage("Job has reached the specified backoff limit")
+                .endCondition()
+                .endStatus()
+                .build();
+        assertThat(observe(byBackoff, List.of(), NOW, GRACE))
+                .isInstanceOfSatisfying(
+                        JobObservation.Failed.class,
+                        f -> assertThat(f.cause().infrastructure()).isFalse());
+    }
+
     /** A pod of the Job that failed with exit code {@code code}, and, if given, Kubernetes' DisruptionTarget reason. */
     private static Pod exited(String name, int code, String disruption) {
         PodBuilder pod = new PodBuilder(running(name))

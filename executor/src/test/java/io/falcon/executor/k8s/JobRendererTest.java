@@ -40,6 +40,19 @@ class JobRendererTest {
         assertThat(job.getSpec().getCompletions()).isEqualTo(1);
         assertThat(job.getSpec().getParallelism()).isEqualTo(1);
         assertThat(job.getSpec().getBackoffLimit()).isZero();
+        // a pod the fleet disrupted fails the Job with evidence on the Job itself (JobObservation reads it)
+        assertThat(job.getSpec().getPodFailurePolicy().getRules())
+                .singleElement()
+                .satisfies(rule -> {
+                    assertThat(rule.getAction()).isEqualTo("FailJob");
+                    assertThat(rule.getOnPodConditions()).singleElement().satisfies(p -> {
+                        assertThat(p.getType()).isEqualTo("DisruptionTarget");
+                        assertThat(p.getStatus()).isEqualTo("True");
+                    });
+                });
+        assertThat(job.getSpec().getTemplate().getSpec().getRestartPolicy())
+                .as("a podFailurePolicy requires it")
+                .isEqualTo("Never");
         assertThat(job.getSpec().getSuspend())
                 .as("no pod before the executor has made its NetworkPolicy and resumed it")
                 .isTrue();

@@ -2,7 +2,6 @@ package io.falcon.executor.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.events.executor.FailureCause;
@@ -32,20 +31,20 @@ class JobReportsDisruptionTest {
             new JobReports(new Events("executor", Clock.fixed(NOW, ZoneOffset.UTC)), Duration.ofMinutes(2));
 
     /** The Job, failed as the Job controller marks it when a pod fails (backoffLimit 0, no podFailurePolicy). */
-    private final JobView failed = Fabric8Views.job(new JobBuilder(
-                    new JobRenderer("default").render(Fixtures.ensureJob("job-1", "2x2x1", Fixtures.spec())))
-            .editMetadata()
-            .withUid("uid-1")
-            .endMetadata()
-            .withNewStatus()
-            .addNewCondition()
-            .withType("Failed")
-            .withStatus("True")
-            .withReason("BackoffLimitExceeded")
-            .withMessage("Job has reached the specified backoff limit")
-            .endCondition()
-            .endStatus()
-            .build());
+    private final JobView failed = Fabric8Views.job(
+            new JobBuilder(new JobRenderer("default").render(Fixtures.ensureJob("job-1", "2x2x1", Fixtures.spec())))
+                    .editMetadata()
+                    .withUid("uid-1")
+                    .endMetadata()
+                    .withNewStatus()
+                    .addNewCondition()
+                    .withType("Failed")
+                    .withStatus("True")
+                    .withReason("BackoffLimitExceeded")
+                    .withMessage("Job has reached the specified backoff limit")
+                    .endCondition()
+                    .endStatus()
+                    .build());
 
     /** Its pod, evicted: terminating with DisruptionTarget, the workload's exit on SIGTERM. */
     private PodView evicted() {
@@ -66,8 +65,7 @@ class JobReportsDisruptionTest {
     }
 
     private Optional<ExecutorEvent> evaluate(List<PodView> pods, Instant at) {
-        return reports.evaluate(
-                Fixtures.cluster(), failed, pods, pool -> Optional.of(new EdgeApi.NodeCount(1, 1)), at);
+        return reports.evaluate(Fixtures.cluster(), failed, pods, pool -> Optional.of(new EdgeApi.NodeCount(1, 1)), at);
     }
 
     private static final FailureCause EVICTED = FailureCause.infrastructure("DisruptionTarget: EvictionByEvictionAPI");

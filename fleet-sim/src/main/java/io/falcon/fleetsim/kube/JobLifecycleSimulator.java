@@ -390,6 +390,8 @@ public final class JobLifecycleSimulator implements AutoCloseable {
         }
         if (job.succeededPods() >= job.completions) {
             complete(job, now);
+        } else if (job.failedByPolicy != null) {
+            fail(job, "PodFailurePolicy", job.failedByPolicy, now);
         } else if (job.failedPods > job.backoffLimit) {
             fail(job, "BackoffLimitExceeded", "Job has reached the specified backoff limit", now);
         }
@@ -618,6 +620,9 @@ public final class JobLifecycleSimulator implements AutoCloseable {
         deletePodQuietly(job.namespace, pod.name);
         job.pods.remove(pod);
         job.failedPods++;
+        job.failJobRuleOnCondition("DisruptionTarget")
+                .ifPresent(rule -> job.failedByPolicy = "Pod " + job.namespace + "/" + pod.name
+                        + " has condition DisruptionTarget matching FailJob rule at index " + rule);
         return true;
     }
 

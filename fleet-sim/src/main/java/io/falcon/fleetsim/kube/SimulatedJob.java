@@ -54,6 +54,32 @@ final class SimulatedJob {
         return namespace + "/" + name;
     }
 
+    /**
+     * What a FailJob rule of the Job's podFailurePolicy matched (the Failed condition's message), once a pod failed
+     * with a condition it names; null while none has.
+     */
+    String failedByPolicy;
+
+    /** The first podFailurePolicy rule that fails the Job on a pod condition of this type (true), if any. */
+    java.util.OptionalInt failJobRuleOnCondition(String type) {
+        var policy = job.getSpec().getPodFailurePolicy();
+        if (policy == null || policy.getRules() == null) {
+            return java.util.OptionalInt.empty();
+        }
+        var rules = policy.getRules();
+        for (int i = 0; i < rules.size(); i++) {
+            var rule = rules.get(i);
+            if ("FailJob".equals(rule.getAction())
+                    && rule.getOnPodConditions() != null
+                    && rule.getOnPodConditions().stream()
+                            .anyMatch(p -> type.equals(p.getType())
+                                    && (p.getStatus() == null || "True".equals(p.getStatus())))) {
+                return java.util.OptionalInt.of(i);
+            }
+        }
+        return java.util.OptionalInt.empty();
+    }
+
     boolean suspended() {
         return Boolean.TRUE.equals(job.getSpec().getSuspend());
     }
