@@ -548,6 +548,53 @@ final class Checks {
      * A node pool of another owner under the name Falcon gives a job's pool is never adopted and never deleted: the
      * job fails instead (its Reason explained by the foreign pool in {@link #checkCauses}).
      */
+    /**
+     * The operator's retry switch acts within one step: no attempt after a job's first is begun (its first
+     * EnsureNodePool, under the attempt's own pool name) by a step after the one that applied "off", until one
+     * applies "on" again.
+     */
+    void checkNoAttemptBegunWhileRetriesOff(
+            List<io.falcon.events.executor.ExecutorCommand> commands, List<int[]> switches, int maxRetries) {
+        if (switches.isEmpty() || maxRetries == 0) {
+            return;
+        }
+        java.util.Set<String> begun = new java.util.HashSet<>();
+        for (int i = 0; i < commands.size(); i++) {
+            if (!(commands.get(i) instanceof io.falcon.events.executor.ExecutorCommand.EnsureNodePool ensure)
+                    || !begun.add(ensure.nodePoolName())) {
+                continue;
+            }
+            int attempt = attemptOf(ensure.jobId(), ensure.nodePoolName(), maxRetries);
+            if (attempt > 0 && !retriesOnAt(i, switches)) {
+                violation("job " + ensure.jobId() + " began attempt " + (attempt + 1) + " (pool "
+                        + ensure.nodePoolName() + ") after retries were switched off");
+            }
+        }
+    }
+
+    /** Which retry the pool name is the attempt of (0: the first attempt's, or not one of the job's). */
+    private static int attemptOf(String jobId, String poolName, int maxRetries) {
+        for (int retries = 1; retries <= maxRetries; retries++) {
+            if (io.falcon.events.ResourceNames.nodePool(
+                            io.falcon.events.ResourceNames.DEFAULT_INSTALLATION, jobId, retries)
+                    .equals(poolName)) {
+                return retries;
+            }
+        }
+        return 0;
+    }
+
+    /** Whether retries were on for a command logged at this index (the last switch applied before it says). */
+    private static boolean retriesOnAt(int index, List<int[]> switches) {
+        boolean on = true;
+        for (int[] s : switches) {
+            if (s[0] <= index) {
+                on = s[1] == 1;
+            }
+        }
+        return on;
+    }
+
     void checkForeignPoolsUntouched(java.util.Set<String> foreign, java.util.Set<String> deleted) {
         for (String pool : deleted) {
             violation("Falcon deleted node pool " + pool + ", which is another owner's (no Falcon labels)");

@@ -33,6 +33,9 @@ final class Logs {
     /** A verdict of fault-streams about a fault of a job's devices (the scheduler reads the verdicts topic too). */
     record FaultNoted(io.falcon.events.fault.FaultVerdict verdict) implements Input {}
 
+    /** The operator's retry switch, multicast onto the scheduler's input. */
+    record RetriesSwitched(io.falcon.events.control.RetrySwitch value) implements Input {}
+
     final List<Input> inputs = new ArrayList<>();
     final List<ExecutorEvent> events = new ArrayList<>();
     /**

@@ -23,9 +23,12 @@ final class MapStore {
     private final MapTable<JobDeletion> deletions;
     private final MapTable<QueueHistory> histories;
     private final MapTable<ScheduledJob> retired;
+    /** The operator's switches (the retry switch), kept as the scheduler's controls store keeps them. */
+    private final MapTable<io.falcon.events.control.RetrySwitch> controls;
 
     MapStore() {
         this(
+                new MapTable<>(),
                 new MapTable<>(),
                 new MapTable<>(),
                 new MapTable<>(),
@@ -42,7 +45,8 @@ final class MapStore {
             MapTable<String> queues,
             MapTable<JobDeletion> deletions,
             MapTable<QueueHistory> histories,
-            MapTable<ScheduledJob> retired) {
+            MapTable<ScheduledJob> retired,
+            MapTable<io.falcon.events.control.RetrySwitch> controls) {
         this.histories = histories;
         this.jobs = jobs;
         this.retired = retired;
@@ -50,10 +54,8 @@ final class MapStore {
         this.clusters = clusters;
         this.queues = queues;
         this.deletions = deletions;
+        this.controls = controls;
     }
-
-    /** The operator's switches: the simulation never switches retries, so copies start without any. */
-    private final MapTable<io.falcon.events.control.RetrySwitch> controls = new MapTable<>();
 
     /** The same tables as the scheduler's persist and restore see them. */
     SchedulerStore store() {
@@ -70,7 +72,8 @@ final class MapStore {
                 queues.copy(UnaryOperator.identity()),
                 deletions.copy(UnaryOperator.identity()),
                 histories.copy(UnaryOperator.identity()),
-                retired.copy(UnaryOperator.identity()));
+                retired.copy(UnaryOperator.identity()),
+                controls.copy(UnaryOperator.identity()));
     }
 
     /**
@@ -85,7 +88,8 @@ final class MapStore {
                 queues.copy(UnaryOperator.identity()),
                 deletions.copy(through(JsonSerde.of(JobDeletion.class))),
                 histories.copy(through(JsonSerde.of(QueueHistory.class))),
-                retired.copy(through(JsonSerde.of(ScheduledJob.class))));
+                retired.copy(through(JsonSerde.of(ScheduledJob.class))),
+                controls.copy(through(JsonSerde.of(io.falcon.events.control.RetrySwitch.class))));
     }
 
     private static <V> UnaryOperator<V> through(JsonSerde<V> serde) {

@@ -110,6 +110,9 @@ record Scenario(
      */
     record ForeignPool(Instant at, String jobId) implements Disruption {}
 
+    /** An operator switches automatic retries off or on ({@code falcon retries off|on}). */
+    record RetriesSwitched(Instant at, boolean enabled) implements Disruption {}
+
     static Scenario generate(long seed) {
         Random rnd = new Random(seed);
         List<ClusterRow> clusters = new ArrayList<>();
@@ -258,6 +261,16 @@ record Scenario(
                         Duration.ofMinutes(5 + refusals.nextInt(56))));
             }
         }
+        // The operator's retry switch, in a quarter of the runs with retries: off at some time, and in half of those
+        // on again 10 to 90 minutes later. A generator of its own, every draw above unchanged.
+        Random switching = new Random(seed * 0x5DEECE66DL + 67);
+        if (maxRetriesDrawn(seed) > 0 && switching.nextInt(4) == 0) {
+            Instant off = T0.plusSeconds(switching.nextInt((int) span.toSeconds()));
+            disruptions.add(new RetriesSwitched(off, false));
+            if (switching.nextBoolean()) {
+                disruptions.add(new RetriesSwitched(off.plusSeconds(600 + switching.nextInt(4800)), true));
+            }
+        }
         // Foreign pools under Falcon's names: a generator of their own, every draw above unchanged.
         Random foreign = new Random(seed * 0x5DEECE66DL + 47);
         if (!jobs.isEmpty() && foreign.nextInt(4) == 0) {
@@ -271,8 +284,7 @@ record Scenario(
         int perQueue = acquirers.nextBoolean() ? 1 : 2 + acquirers.nextInt(7);
         // How many times a job runs again after the fleet ended an attempt: a generator of its own, every draw above
         // unchanged. Half the seeds keep the design's none.
-        Random retries = new Random(seed * 0x5DEECE66DL + 61);
-        int maxRetries = retries.nextBoolean() ? 0 : 1 + retries.nextInt(3);
+        int maxRetries = maxRetriesDrawn(seed);
         return new Scenario(
                 seed,
                 clusters,
@@ -338,6 +350,12 @@ record Scenario(
     }
 
     /** The same scenario with jobs run again up to this many times after the fleet ended an attempt. */
+    /** The run's retries, drawn from a generator of their own: none in half the runs, else 1 to 3. */
+    static int maxRetriesDrawn(long seed) {
+        Random retries = new Random(seed * 0x5DEECE66DL + 61);
+        return retries.nextBoolean() ? 0 : 1 + retries.nextInt(3);
+    }
+
     Scenario withMaxRetries(int retries) {
         return new Scenario(
                 seed,

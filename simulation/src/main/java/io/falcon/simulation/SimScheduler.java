@@ -142,6 +142,7 @@ final class SimScheduler {
         downSince = loop.now();
         generation++;
         outCommands.clear();
+        pendingSwitches.clear();
         outStatuses.clear();
         inTransaction = false;
         loop.after(down, this::start);
@@ -160,6 +161,7 @@ final class SimScheduler {
         downSince = loop.now();
         generation++;
         outCommands.clear();
+        pendingSwitches.clear();
         outStatuses.clear();
         inTransaction = false;
         loop.after(stalled, () -> start(true));
@@ -237,6 +239,14 @@ final class SimScheduler {
     /** How far apart two records' timestamps may be and still come in either order (what each fetch returned). */
     static final Duration FETCH_JITTER = Duration.ofSeconds(2);
 
+    /**
+     * Each retry switch as a step applied it: the number of commands logged before it, and whether retries were on
+     * after it; committed with the transaction that applied it (a crash before loses it, as it loses the store).
+     */
+    final java.util.List<int[]> retrySwitches = new java.util.ArrayList<>();
+
+    private final java.util.List<int[]> pendingSwitches = new java.util.ArrayList<>();
+
     private Decisions apply(Logs.Input input) {
         Instant now = now();
         if (input instanceof Logs.Submit s) {
@@ -251,6 +261,12 @@ final class SimScheduler {
             return core.clusterUpserted(u.row(), now);
         } else if (input instanceof Logs.FaultNoted f) {
             return core.faultNoted(f.verdict(), now);
+        } else if (input instanceof Logs.RetriesSwitched r) {
+            // from the next command on, decided with the switch as it now is (the checks read where it began)
+            pendingSwitches.add(new int[] {
+                logs.commands.size() + outCommands.size(), r.value().enabled() ? 1 : 0
+            });
+            return core.retriesSwitched(r.value(), now);
         }
         return core.clusterRemoved(((Logs.ClusterRemove) input).clusterId(), now);
     }
@@ -266,6 +282,9 @@ final class SimScheduler {
         try {
             decisions = step.run();
         } catch (RuntimeException e) {
+            if (System.getenv("FALCON_SIM_TRACE_THROWS") != null) {
+                e.printStackTrace();
+            }
             checks.violation("scheduler threw on " + what + " at " + loop.now() + ": " + e);
             core = SchedulerStore.restore(working.store(), settings); // as SchedulerProcessor.rebuild()
             return;
@@ -281,6 +300,8 @@ final class SimScheduler {
         inputsCommitted = inputs;
         eventsCommitted = events;
         logs.commit(List.copyOf(outCommands), List.copyOf(outStatuses));
+        retrySwitches.addAll(pendingSwitches);
+        pendingSwitches.clear();
         outCommands.clear();
         outStatuses.clear();
         inTransaction = false;

@@ -301,6 +301,7 @@ public final class Simulation {
                 id -> plans.get(id).outcome() != Scenario.Outcome.SUCCEED,
                 SchedulerSettings.defaults().dispatchDeadline());
         checks.checkForeignPoolsUntouched(fleet.foreignPools(), fleet.foreignPoolsDeleted());
+        checks.checkNoAttemptBegunWhileRetriesOff(logs.commands, scheduler.retrySwitches, scenario.maxRetries());
         Map<String, Integer> outcomes = new TreeMap<>();
         for (ScheduledJob job : scheduler.committed().jobMap().values()) {
             outcomes.merge(job.status().name(), 1, Integer::sum);
@@ -310,7 +311,10 @@ public final class Simulation {
         // clusters that stayed; how many of them ended Succeeded.
         int infraOnly = 0;
         int infraOnlySucceeded = 0;
-        if (scenario.maxRetries() > 0) {
+        // (not in a run whose operator switched retries off: its jobs end as their failures say)
+        boolean switchedOff =
+                scenario.disruptions().stream().anyMatch(d -> d instanceof Scenario.RetriesSwitched r && !r.enabled());
+        if (scenario.maxRetries() > 0 && !switchedOff) {
             java.util.Set<String> abortedJobs = logs.inputs.stream()
                     .filter(i -> i instanceof Logs.Abort)
                     .map(i -> ((Logs.Abort) i).jobId())
@@ -458,6 +462,9 @@ public final class Simulation {
         } else if (d instanceof Scenario.StatusWritten w) {
             jobRows.written(w.jobId(), w.status());
             logs.appendInput(new Logs.Rewrite(w.jobId(), w.status()));
+        } else if (d instanceof Scenario.RetriesSwitched r) {
+            logs.appendInput(new Logs.RetriesSwitched(new io.falcon.events.control.RetrySwitch(
+                    r.enabled(), "ops", r.enabled() ? "storm over" : "retry storm", loop.now())));
         } else if (d instanceof Scenario.PriorityChanged p) {
             logs.appendInput(new Logs.Reprioritize(p.jobId(), Optional.of(p.priority())));
         } else if (d instanceof Scenario.IdReused r) {

@@ -227,6 +227,10 @@ class IsolationActuatorTest {
         assertThat(configMap().getData()).containsKeys("n1", "n2", "other-node");
     }
 
+    /**
+     * The operator's ConfigMap, exactly this data. Replaces one that exists: the previous test's actuator may still
+     * have written its own an instant after the delete in start() (its informer's handler finishing as it closed).
+     */
     private static void operatorCreates(Map<String, String> data) {
         client.configMaps()
                 .inNamespace(ManualInfoConfigMap.NAMESPACE)
@@ -237,7 +241,7 @@ class IsolationActuatorTest {
                         .endMetadata()
                         .withData(data)
                         .build())
-                .create();
+                .createOr(io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
     }
 
     private static NodeIsolation node(String key) throws Exception {

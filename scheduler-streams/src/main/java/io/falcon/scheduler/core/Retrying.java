@@ -267,6 +267,19 @@ final class Retrying {
     }
 
     /**
+     * Retries were just switched off: a job placed again that has not begun its attempt (it waits for its queue's
+     * slot, or to be placed) never begins it, and ends as its last attempt did. One whose attempt acquires its pool
+     * already, or runs, goes on: that attempt began before the switch.
+     */
+    void switchedOff(Instant now, Decisions out) {
+        for (ScheduledJob job : List.copyOf(state.jobs.values())) {
+            if (job.retries() > 0 && (job.phase() == Phase.UNPLACED || job.phase() == Phase.WAITING)) {
+                endSwitchedOff(job, now, out);
+            }
+        }
+    }
+
+    /**
      * Retries were switched off while the job waited to run again: its next attempt never starts, and it ends
      * Failed as its last attempt did (its Kubernetes Job is gone already: placeAgain comes only after that).
      */
@@ -277,6 +290,13 @@ final class Retrying {
         out.retryDecided(new Decisions.RetryOutcome(
                 job.lastFailure().map(Reason::name).orElse(Reason.JobFailed.name()), "infrastructure", "off"));
         out.record(Ledger.retried(job, "attempt " + (job.retries() + 1) + " not started: retries are " + off, now));
+        Optional<QueueKey> leftQueue = Optional.empty();
+        if (job.phase() == Phase.WAITING) {
+            leftQueue = job.queue();
+            leftQueue.ifPresent(key -> state.queue(key).remove(state.entry(job)));
+        } else if (job.phase() == Phase.UNPLACED) {
+            state.unplaced.remove(job.id());
+        }
         ending.end(
                 job,
                 Status.Failed,
@@ -285,6 +305,7 @@ final class Retrying {
                 true,
                 now,
                 out);
+        leftQueue.ifPresent(key -> slots.refreshPositions(key, now, out));
     }
 
     private static String bounded(String text) {

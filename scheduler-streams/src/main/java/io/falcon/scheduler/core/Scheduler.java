@@ -405,6 +405,9 @@ public final class Scheduler {
                 && !state.retrySwitch.equals(Optional.of(value))) {
             state.retrySwitch = Optional.of(value);
             out.retrySwitchChanged();
+            if (!state.retriesOn()) {
+                retrying.switchedOff(now, out);
+            }
         }
         return finished(now, out);
     }

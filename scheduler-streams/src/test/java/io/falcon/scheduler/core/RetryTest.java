@@ -614,4 +614,35 @@ class RetryTest {
                 .extracting(ExecutorCommand.EnsureNodePoolDeleted::nodePoolName)
                 .contains(firstPool);
     }
+
+    @Test
+    void aJobPlacedAgainThatWaitsForItsQueueEndsWhenRetriesAreSwitchedOff() {
+        // found by the simulation's retry switch (seed 45): placed again behind another job, it began its attempt
+        // minutes after the switch, when the slot passed to it
+        SchedulerFixture f = fixture().submit(retried("j1", RETRY_TWICE)).startRunning("j1");
+        ExecutorCommand.EnsureJob first = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1");
+        failed(f, "j1", PREEMPTED, "Pod disrupted: DisruptionTarget: PreemptionByScheduler");
+        // another job takes the queue's slot meanwhile (one acquirer per queue)
+        f.submit(SchedulerFixture.request("j2", "bob", "v6e", "2x4", RETRY_TWICE));
+        jobGone(f, "j1", first.k8sJobName());
+        f.advanceTicking(Duration.ofMinutes(2));
+        assertThat(f.last("j1").reason()).contains(Reason.Waiting);
+        assertThat(f.last("j1").message()).contains("#2");
+        int poolsOfJ1 = (int) f.commandsOf(ExecutorCommand.EnsureNodePool.class).stream()
+                .filter(c -> c.jobId().equals("j1"))
+                .count();
+
+        f.record(f.scheduler.retriesSwitched(switched(false, f, "retry storm"), f.now));
+
+        TaskStatus ended = f.last("j1");
+        assertThat(ended.status()).isEqualTo(Status.Failed);
+        assertThat(ended.reason()).contains(Reason.JobFailed);
+        assertThat(ended.message()).contains("not run again: retries are switched off by ops");
+        // the slot passing later starts nothing for it
+        f.startRunning("j2").succeeded("j2");
+        f.advanceTicking(Duration.ofMinutes(2));
+        assertThat(f.commandsOf(ExecutorCommand.EnsureNodePool.class).stream()
+                        .filter(c -> c.jobId().equals("j1")))
+                .hasSize(poolsOfJ1);
+    }
 }
