@@ -444,37 +444,42 @@ final class Checks {
             Duration timeout = plan.timeoutSeconds().map(Duration::ofSeconds).orElse(defaultTimeout);
             boolean podsNeverRun =
                     plan.outcome() == Scenario.Outcome.IMAGE_PULL || plan.outcome() == Scenario.Outcome.NEVER_SCHEDULED;
-            boolean explained = reason != null
-                    && switch (reason) {
-                        case JobFailed ->
-                            plan.outcome() != Scenario.Outcome.SUCCEED
-                                    || fleet.contains(SimFleet.Cause.NODES_LOST)
-                                    || fleet.contains(SimFleet.Cause.PODS_REFUSED)
-                                    || fleet.contains(SimFleet.Cause.JOB_DELETED_BY_HAND)
-                                    || fleet.contains(SimFleet.Cause.POD_EVICTED)
-                                    || fleet.contains(SimFleet.Cause.HOST_LOST)
-                                    || endUnseen.test(s.jobId())
-                                    || clusterLeft;
-                        // a run within two minutes of its timeout may meet it (clocks differ, dispatched_at is seen)
-                        case Timeout ->
-                            podsNeverRun
-                                    || fleet.contains(SimFleet.Cause.PODS_REFUSED)
-                                    || plan.runFor().plusMinutes(2).compareTo(timeout) >= 0;
-                        case NodePoolFailed ->
-                            fleet.contains(SimFleet.Cause.POOL_FAILED)
-                                    || fleet.contains(SimFleet.Cause.FOREIGN_OBJECT)
-                                    || clusterLeft;
-                        case NodePoolTimeout ->
-                            fleet.contains(SimFleet.Cause.POOL_SLOW)
-                                    || fleet.contains(SimFleet.Cause.POOL_FAILED)
-                                    || fleet.contains(SimFleet.Cause.API_ERROR)
-                                    || clusterLeft;
-                        case JobSubmitFailed ->
-                            fleet.contains(SimFleet.Cause.SUBMIT_REFUSED)
-                                    || fleet.contains(SimFleet.Cause.API_ERROR)
-                                    || clusterLeft;
-                        default -> false;
-                    };
+            // the fleet ended an attempt and the operator switched retries off before the next began
+            boolean notRunAgain = s.message().contains("not run again: retries are switched off")
+                    && (!fleet.isEmpty() || clusterLeft);
+            boolean explained = notRunAgain
+                    || reason != null
+                            && switch (reason) {
+                                case JobFailed ->
+                                    plan.outcome() != Scenario.Outcome.SUCCEED
+                                            || fleet.contains(SimFleet.Cause.NODES_LOST)
+                                            || fleet.contains(SimFleet.Cause.PODS_REFUSED)
+                                            || fleet.contains(SimFleet.Cause.JOB_DELETED_BY_HAND)
+                                            || fleet.contains(SimFleet.Cause.POD_EVICTED)
+                                            || fleet.contains(SimFleet.Cause.HOST_LOST)
+                                            || endUnseen.test(s.jobId())
+                                            || clusterLeft;
+                                // a run within two minutes of its timeout may meet it (clocks differ, dispatched_at is
+                                // seen)
+                                case Timeout ->
+                                    podsNeverRun
+                                            || fleet.contains(SimFleet.Cause.PODS_REFUSED)
+                                            || plan.runFor().plusMinutes(2).compareTo(timeout) >= 0;
+                                case NodePoolFailed ->
+                                    fleet.contains(SimFleet.Cause.POOL_FAILED)
+                                            || fleet.contains(SimFleet.Cause.FOREIGN_OBJECT)
+                                            || clusterLeft;
+                                case NodePoolTimeout ->
+                                    fleet.contains(SimFleet.Cause.POOL_SLOW)
+                                            || fleet.contains(SimFleet.Cause.POOL_FAILED)
+                                            || fleet.contains(SimFleet.Cause.API_ERROR)
+                                            || clusterLeft;
+                                case JobSubmitFailed ->
+                                    fleet.contains(SimFleet.Cause.SUBMIT_REFUSED)
+                                            || fleet.contains(SimFleet.Cause.API_ERROR)
+                                            || clusterLeft;
+                                default -> false;
+                            };
             if (!explained) {
                 violation("job " + s.jobId() + " ended " + describe(s) + " '" + s.message() + "', which nothing the"
                         + " world did explains (pods " + plan.outcome() + ", run "
