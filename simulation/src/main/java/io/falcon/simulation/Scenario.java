@@ -262,8 +262,9 @@ record Scenario(
             }
         }
         // The operator's retry switch, in a quarter of the runs with retries: off at some time, and in half of those
-        // on again 10 to 90 minutes later. A generator of its own, every draw above unchanged.
-        Random switching = new Random(seed * 0x5DEECE66DL + 67);
+        // on again 10 to 90 minutes later. A generator of its own, every draw above unchanged; seeded apart from the
+        // retries' own generator (java.util.Random's first draws of nearby seeds share their top bits).
+        Random switching = new Random(seed * 0x9E3779B97F4A7C15L + 67);
         if (maxRetriesDrawn(seed) > 0 && switching.nextInt(4) == 0) {
             Instant off = T0.plusSeconds(switching.nextInt((int) span.toSeconds()));
             disruptions.add(new RetriesSwitched(off, false));
