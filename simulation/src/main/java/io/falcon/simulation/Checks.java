@@ -577,6 +577,47 @@ final class Checks {
         }
     }
 
+    /**
+     * The per-cluster budget: within any hour, at most {@code budget} attempts that ended on one cluster begin to run
+     * again (their first Retrying status), unless the scheduler restarted in that hour (the budget is kept in memory).
+     */
+    void checkClusterRetryBudget(
+            List<TaskStatus> statuses,
+            int budget,
+            java.util.function.BiFunction<Instant, Instant, Integer> restartsBetween) {
+        Map<String, List<Instant>> retriedOn = new HashMap<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (TaskStatus s : statuses) {
+            if (s.reason().filter(Reason.Retrying::equals).isPresent()
+                    && s.clusterId().isPresent()
+                    && seen.add(s.jobId() + "#" + s.attempt())) {
+                retriedOn
+                        .computeIfAbsent(s.clusterId().get(), c -> new java.util.ArrayList<>())
+                        .add(s.meta().occurredAt());
+            }
+        }
+        retriedOn.forEach((cluster, times) -> {
+            List<Instant> sorted = times.stream().sorted().toList();
+            for (int i = 0; i < sorted.size(); i++) {
+                Instant hourBefore = sorted.get(i).minus(Duration.ofHours(1));
+                int from = i;
+                while (from > 0 && sorted.get(from - 1).isAfter(hourBefore)) {
+                    from--;
+                }
+                int inHour = i - from + 1;
+                // the scheduler's clock may be off true time by up to a minute or two (Reality)
+                if (inHour > budget
+                        && restartsBetween.apply(
+                                        hourBefore.minusSeconds(300),
+                                        sorted.get(i).plusSeconds(300))
+                                == 0) {
+                    violation("cluster " + cluster + " ran " + inHour + " ended attempts again within the hour to "
+                            + sorted.get(i) + "; its budget is " + budget);
+                }
+            }
+        });
+    }
+
     /** Which retry the pool name is the attempt of (0: the first attempt's, or not one of the job's). */
     private static int attemptOf(String jobId, String poolName, int maxRetries) {
         for (int retries = 1; retries <= maxRetries; retries++) {

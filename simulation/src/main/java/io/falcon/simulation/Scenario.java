@@ -3,6 +3,7 @@ package io.falcon.simulation;
 import io.falcon.events.ClusterStatus;
 import io.falcon.events.cdc.ClusterRow;
 import io.falcon.events.executor.SupplyMode;
+import io.falcon.scheduler.core.SchedulerSettings;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -351,6 +352,17 @@ record Scenario(
     }
 
     /** The same scenario with jobs run again up to this many times after the fleet ended an attempt. */
+    /**
+     * How many failed attempts ended on one cluster run again within an hour: in a third of the runs a budget small
+     * enough to be met (1 to 3), else the setting's default. A generator of its own.
+     */
+    static int retryBudgetDrawn(long seed) {
+        Random budget = new Random(seed * 0xC2B2AE3D27D4EB4FL + 71);
+        return budget.nextInt(3) == 0
+                ? 1 + budget.nextInt(3)
+                : SchedulerSettings.Retries.defaults().perClusterPerHour();
+    }
+
     /** The run's retries, drawn from a generator of their own: none in half the runs, else 1 to 3. */
     static int maxRetriesDrawn(long seed) {
         Random retries = new Random(seed * 0x5DEECE66DL + 61);

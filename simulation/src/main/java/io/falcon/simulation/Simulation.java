@@ -117,7 +117,8 @@ public final class Simulation {
                         scenario.maxRetries(),
                         SchedulerSettings.Retries.defaults().backoff(),
                         SchedulerSettings.Retries.defaults().maxBackoff(),
-                        true)));
+                        true,
+                        Scenario.retryBudgetDrawn(scenario.seed()))));
         checks = new Checks(
                 violations, settings.priorityAging(), settings.retries().maxRetries());
         scheduler = new SimScheduler(
@@ -302,6 +303,8 @@ public final class Simulation {
                 SchedulerSettings.defaults().dispatchDeadline());
         checks.checkForeignPoolsUntouched(fleet.foreignPools(), fleet.foreignPoolsDeleted());
         checks.checkNoAttemptBegunWhileRetriesOff(logs.commands, scheduler.retrySwitches, scenario.maxRetries());
+        checks.checkClusterRetryBudget(
+                logs.statuses, Scenario.retryBudgetDrawn(scenario.seed()), scheduler::restartsBetween);
         Map<String, Integer> outcomes = new TreeMap<>();
         for (ScheduledJob job : scheduler.committed().jobMap().values()) {
             outcomes.merge(job.status().name(), 1, Integer::sum);
@@ -311,10 +314,13 @@ public final class Simulation {
         // clusters that stayed; how many of them ended Succeeded.
         int infraOnly = 0;
         int infraOnlySucceeded = 0;
-        // (not in a run whose operator switched retries off: its jobs end as their failures say)
+        // (not in a run whose operator switched retries off, nor one whose per-cluster budget is small enough to be
+        // met: its jobs end as their failures say)
         boolean switchedOff =
                 scenario.disruptions().stream().anyMatch(d -> d instanceof Scenario.RetriesSwitched r && !r.enabled());
-        if (scenario.maxRetries() > 0 && !switchedOff) {
+        boolean smallBudget = Scenario.retryBudgetDrawn(scenario.seed())
+                < SchedulerSettings.Retries.defaults().perClusterPerHour();
+        if (scenario.maxRetries() > 0 && !switchedOff && !smallBudget) {
             java.util.Set<String> abortedJobs = logs.inputs.stream()
                     .filter(i -> i instanceof Logs.Abort)
                     .map(i -> ((Logs.Abort) i).jobId())
