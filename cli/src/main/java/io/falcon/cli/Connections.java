@@ -4,6 +4,7 @@ import io.falcon.events.Settings;
 import io.falcon.events.config.DatabaseTlsKeys;
 import io.falcon.events.config.KafkaSecurityKeys;
 import io.falcon.events.config.SettingValues;
+import io.falcon.events.jobs.JobBoard;
 import io.falcon.events.security.DatabaseTls;
 import io.falcon.events.security.KafkaClientSecurity;
 import io.falcon.events.security.KafkaConnection;

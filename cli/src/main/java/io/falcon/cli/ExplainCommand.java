@@ -3,6 +3,8 @@ package io.falcon.cli;
 import io.falcon.events.Json;
 import io.falcon.events.Topics;
 import io.falcon.events.decision.Decision;
+import io.falcon.events.decision.Explanation;
+import io.falcon.events.jobs.JobBoard;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -4,6 +4,7 @@ import io.falcon.events.Meta;
 import io.falcon.events.Topics;
 import io.falcon.events.fault.IsolationCommand;
 import io.falcon.events.fault.NodeIsolation;
+import io.falcon.events.jobs.JobBoard;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.List;

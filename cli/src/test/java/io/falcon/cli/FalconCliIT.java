@@ -12,6 +12,7 @@ import io.falcon.events.Topics;
 import io.falcon.events.fault.DeviceFault;
 import io.falcon.events.fault.IsolationCommand;
 import io.falcon.events.fault.NodeIsolation;
+import io.falcon.events.jobs.JobBoard;
 import io.falcon.events.status.Reason;
 import io.falcon.events.status.Status;
 import io.falcon.events.status.TaskStatus;

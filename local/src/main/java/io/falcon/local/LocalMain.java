@@ -1,9 +1,9 @@
 package io.falcon.local;
 
-import io.falcon.cli.JobBoard;
 import io.falcon.cli.JobSubmission;
 import io.falcon.embedded.EmbeddedKafka;
 import io.falcon.embedded.EmbeddedMariaDb;
+import io.falcon.events.jobs.JobBoard;
 import io.falcon.local.processes.ProcessFalcon;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

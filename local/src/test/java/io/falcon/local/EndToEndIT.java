@@ -3,11 +3,11 @@ package io.falcon.local;
 import static io.falcon.testkit.builders.DeviceFaultBuilder.deviceFault;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.falcon.cli.JobBoard;
 import io.falcon.cli.JobSubmission;
 import io.falcon.embedded.SharedInfra;
 import io.falcon.events.Topics;
 import io.falcon.events.fault.DeviceFault;
+import io.falcon.events.jobs.JobBoard;
 import io.falcon.testkit.Await;
 import io.falcon.testkit.kafka.TopicProducer;
 import java.nio.file.Files;

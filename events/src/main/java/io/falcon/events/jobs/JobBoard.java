@@ -1,4 +1,4 @@
-package io.falcon.cli;
+package io.falcon.events.jobs;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

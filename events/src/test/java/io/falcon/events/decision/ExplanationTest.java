@@ -1,9 +1,8 @@
-package io.falcon.cli;
+package io.falcon.events.decision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.falcon.events.Meta;
-import io.falcon.events.decision.Decision;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;

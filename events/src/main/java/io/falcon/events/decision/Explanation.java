@@ -1,6 +1,6 @@
-package io.falcon.cli;
+package io.falcon.events.decision;
 
-import io.falcon.events.decision.Decision;
+import io.falcon.events.jobs.JobBoard;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
