@@ -27,6 +27,11 @@ CREATE USER IF NOT EXISTS 'falcon_cli'@'%' IDENTIFIED BY 'falcon-cli-dev';
 GRANT SELECT, INSERT, UPDATE ON falcon.jobs TO 'falcon_cli'@'%';
 -- and SELECT, INSERT, UPDATE ON falcon.clusters (30-falcon-clusters-grants.sql)
 
+-- the console (read-only web pages): reads jobs and clusters, nothing else.
+CREATE USER IF NOT EXISTS 'falcon_console'@'%' IDENTIFIED BY 'falcon-console-dev';
+GRANT SELECT ON falcon.jobs TO 'falcon_console'@'%';
+-- and SELECT ON falcon.clusters (30-falcon-clusters-grants.sql)
+
 -- the upper components: insert a job's request columns, abort (status and aborting_at) or re-prioritize it, read
 -- every column back. They cannot write Falcon's columns (reason, message, cluster, names, times), insert a row
 -- that shows a status, or touch the clusters table; 25-falcon-jobs-guard.sql refuses any status they write but

@@ -3,3 +3,4 @@
 -- table that does not exist. See 20-falcon-users.sql for the users.
 GRANT SELECT ON falcon.clusters TO 'falcon_cdc'@'%';
 GRANT SELECT, INSERT, UPDATE ON falcon.clusters TO 'falcon_cli'@'%';
+GRANT SELECT ON falcon.clusters TO 'falcon_console'@'%';

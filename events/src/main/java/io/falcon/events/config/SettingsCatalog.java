@@ -19,6 +19,7 @@ public final class SettingsCatalog {
             ExecutorKeys.COMPONENT,
             StatusSinkKeys.COMPONENT,
             FaultStreamsKeys.COMPONENT,
+            ConsoleKeys.COMPONENT,
             CliKeys.COMPONENT,
             LauncherKeys.COMPONENT);
 

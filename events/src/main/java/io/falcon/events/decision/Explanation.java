@@ -29,8 +29,21 @@ public record Explanation(
 
     private static final Pattern POSITION = Pattern.compile("#(\\d+)");
     private static final Pattern AHEAD = Pattern.compile("前面(?:至少)?有 (\\d+) 个任务(?: \\((.*)\\))?");
+    private static final Pattern ESTIMATE = Pattern.compile("预计 ([0-9: -]+?) 开始");
     private static final Pattern SLICES =
             Pattern.compile("reservation_remaining_slices=(\\d+) reservation_needed_slices=(\\d+)");
+
+    /** The queue position a Waiting Message states ("队列位置 #3,..." gives 3), if it states one. */
+    public static Optional<Integer> queuePosition(String message) {
+        Matcher position = POSITION.matcher(message);
+        return position.find() ? Optional.of(Integer.parseInt(position.group(1))) : Optional.empty();
+    }
+
+    /** The start estimate a Waiting Message states ("预计 14:20-14:35 开始" gives "14:20-14:35"), if it states one. */
+    public static Optional<String> statedEstimate(String message) {
+        Matcher estimate = ESTIMATE.matcher(message);
+        return estimate.find() ? Optional.of(estimate.group(1)) : Optional.empty();
+    }
 
     public static Explanation of(Map<String, String> row, List<Decision> decisions, Optional<String> ledgerNote) {
         return of(row, decisions, ledgerNote, Map.of());

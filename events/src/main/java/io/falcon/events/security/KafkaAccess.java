@@ -81,8 +81,8 @@ public final class KafkaAccess {
     }
 
     /** The components in documentation order; "topics-init" is `falcon topics create`, "cli" the operators' CLI. */
-    public static final List<String> COMPONENTS =
-            List.of("cdc-ingest", "scheduler", "executor", "status-sink", "fault-streams", "cli", "topics-init");
+    public static final List<String> COMPONENTS = List.of(
+            "cdc-ingest", "scheduler", "executor", "status-sink", "fault-streams", "console", "cli", "topics-init");
 
     /** The principal a component runs as unless told otherwise: User:falcon-COMPONENT (its SASL user name). */
     public static String defaultPrincipal(String component) {
@@ -151,6 +151,11 @@ public final class KafkaAccess {
                 Topics.DEAD_LETTER);
         streamsApplication(faults, names.faultsApplicationId());
         plan.add(new Access("fault-streams", principal.apply("fault-streams"), faults));
+
+        // the console reads (assigned, no group: it commits nothing, so it needs no group and writes nothing)
+        List<Grant> console = new ArrayList<>();
+        reads(console, Topics.TASK_STATUS, Topics.DECISIONS, Topics.ISOLATION, Topics.FAULT_VERDICTS);
+        plan.add(new Access("console", principal.apply("console"), console));
 
         // watch / explain / isolation list / retries read (assigned, no group); faults inject, isolation release and
         // the retry switch write

@@ -217,4 +217,15 @@ class ExplanationTest {
                 .asString()
                 .contains("ended (Failed/Timeout: ran past 60s)");
     }
+
+    @Test
+    void theMessagesPositionAndEstimateAreReadBack() {
+        String message = "队列位置 #3,前面有 2 个任务 (alice: a, bob: b),预计 14:20-14:35 开始";
+        assertThat(Explanation.queuePosition(message)).contains(3);
+        assertThat(Explanation.statedEstimate(message)).contains("14:20-14:35");
+        assertThat(Explanation.statedEstimate("队列位置 #1,前面有 0 个任务,预计 12-04 09:05-12-04 09:40 开始"))
+                .contains("12-04 09:05-12-04 09:40");
+        assertThat(Explanation.queuePosition("Pod 运行中 (1/1 active)")).isEmpty();
+        assertThat(Explanation.statedEstimate("队列位置 #1,前面有 0 个任务")).isEmpty();
+    }
 }

@@ -56,6 +56,18 @@ class KafkaAccessTest {
         }
         assertThat(topics("status-sink", Operation.WRITE)).containsExactly(Topics.DEAD_LETTER.name());
         assertThat(topics("status-sink", Operation.READ)).containsExactly(Topics.TASK_STATUS.name());
+        assertThat(topics("console", Operation.WRITE)).isEmpty();
+        assertThat(topics("console", Operation.READ))
+                .containsExactlyInAnyOrder(
+                        Topics.TASK_STATUS.name(),
+                        Topics.DECISIONS.name(),
+                        Topics.ISOLATION.name(),
+                        Topics.FAULT_VERDICTS.name());
+        assertThat(PLAN.stream()
+                        .filter(a -> a.component().equals("console"))
+                        .flatMap(a -> a.grants().stream())
+                        .allMatch(g -> g.resource() == Resource.TOPIC && g.operation() == Operation.READ))
+                .isTrue();
         assertThat(topics("cli", Operation.WRITE))
                 .containsExactlyInAnyOrder(
                         Topics.DEVICE_FAULTS.name(),

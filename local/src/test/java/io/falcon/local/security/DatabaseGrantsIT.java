@@ -130,6 +130,34 @@ class DatabaseGrantsIT {
         }
     }
 
+    @Test
+    void theConsoleReadsJobsAndClustersAndWritesNothing() throws Exception {
+        try (Connection cli = as("falcon_cli", "falcon-cli-dev");
+                Statement statement = cli.createStatement()) {
+            statement.executeUpdate("INSERT INTO jobs (id, actor, name, tpu_type, topology, spec) VALUES"
+                    + " ('grants-console-1', 'alice', 'n', 'v5e', '2x4', '{}')");
+        }
+        try (Connection console = as("falcon_console", "falcon-console-dev");
+                Statement statement = console.createStatement()) {
+            try (var rows = statement.executeQuery("SELECT status FROM jobs WHERE id = 'grants-console-1'")) {
+                assertThat(rows.next()).isTrue();
+            }
+            try (var rows = statement.executeQuery("SELECT COUNT(*) FROM clusters")) {
+                assertThat(rows.next()).isTrue();
+            }
+            assertThatThrownBy(() -> statement.executeUpdate(
+                            "UPDATE jobs SET status = 'Aborting' WHERE id = 'grants-console-1'"))
+                    .hasMessageContaining("denied");
+            assertThatThrownBy(() -> statement.executeUpdate("INSERT INTO jobs (id, actor, name, tpu_type, topology,"
+                            + " spec) VALUES ('grants-console-2', 'a', 'n', 'v5e', '2x4', '{}')"))
+                    .hasMessageContaining("denied");
+            assertThatThrownBy(() -> statement.executeUpdate("UPDATE clusters SET status = 'offline'"))
+                    .hasMessageContaining("denied");
+            assertThatThrownBy(() -> statement.execute("SELECT * FROM falcon_status_versions"))
+                    .hasMessageContaining("denied");
+        }
+    }
+
     /**
      * The upper components' user: it inserts a request and aborts or re-prioritizes it; it cannot write Falcon's
      * columns, insert a row that looks taken or finished, set any status but Aborting, or touch clusters.

@@ -1,0 +1,297 @@
+package io.falcon.console.view;
+
+import io.falcon.events.decision.Decision;
+import io.falcon.events.fault.FaultVerdict;
+import io.falcon.events.fault.NodeIsolation;
+import io.falcon.events.status.TaskStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * What the console knows from Falcon's topics, in bounded memory, so that a page is a few lookups: per job its last
+ * transitions, decisions and fault verdicts (the least recently updated jobs are forgotten first), the node pools
+ * the ledger told of (as many as jobs), each cluster's queue history (a ring per cluster) and the isolated devices of
+ * the whole fleet (one entry per node with isolated devices: the compacted falcon.isolation). Events may come twice
+ * or out of order: a transition is kept once per version and in version order, a decision once per event id.
+ * Thread-safe: one reader thread writes, request threads read.
+ */
+public final class ConsoleIndex {
+    /** Samples kept per cluster for its queue-history chart. */
+    public static final int SAMPLES_PER_CLUSTER = 512;
+
+    private final int jobsTracked;
+    private final int eventsPerJob;
+    private final Map<String, Tracked> jobs;
+    private final Map<String, Pool> pools;
+    private final Map<String, NodeIsolation> isolations = new TreeMap<>();
+    private final Map<String, Deque<QueueSample>> samples = new TreeMap<>();
+    private final Map<String, String> capacityNotes = new TreeMap<>();
+    private volatile Consumer<Change> listener = change -> {};
+
+    public ConsoleIndex(int jobsTracked, int eventsPerJob) {
+        this.jobsTracked = jobsTracked;
+        this.eventsPerJob = eventsPerJob;
+        this.jobs = lru(jobsTracked);
+        this.pools = lru(jobsTracked);
+    }
+
+    private static <V> Map<String, V> lru(int cap) {
+        return new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
+                return size() > cap;
+            }
+        };
+    }
+
+    /** Who hears of every change (the live updates); one listener. */
+    public void onChange(Consumer<Change> newListener) {
+        this.listener = newListener;
+    }
+
+    private static final class Tracked {
+        final Deque<Transition> transitions = new ArrayDeque<>();
+        final Deque<Decision> decisions = new ArrayDeque<>();
+        final Deque<FaultVerdict> faults = new ArrayDeque<>();
+        Optional<String> topology = Optional.empty();
+        Optional<Instant> waitingSince = Optional.empty();
+    }
+
+    private static final class Pool {
+        final String name;
+        final String clusterId;
+        String topology;
+        String supplyMode;
+        final Instant createdAt;
+        Optional<Instant> deletedAt = Optional.empty();
+        final List<String> holders = new ArrayList<>();
+
+        Pool(String name, String clusterId, String topology, String supplyMode, Instant createdAt) {
+            this.name = name;
+            this.clusterId = clusterId;
+            this.topology = topology;
+            this.supplyMode = supplyMode;
+            this.createdAt = createdAt;
+        }
+
+        PoolSpan span() {
+            return new PoolSpan(name, clusterId, topology, supplyMode, createdAt, deletedAt, holders);
+        }
+    }
+
+    private Tracked tracked(String jobId) {
+        return jobs.computeIfAbsent(jobId, id -> new Tracked());
+    }
+
+    private <T> void capped(Deque<T> deque, T value) {
+        deque.addLast(value);
+        while (deque.size() > eventsPerJob) {
+            deque.removeFirst();
+        }
+    }
+
+    public void accept(TaskStatus status) {
+        Transition t = Transition.of(status);
+        Optional<String> cluster;
+        synchronized (this) {
+            Tracked job = tracked(status.jobId());
+            if (job.transitions.stream().anyMatch(known -> known.version() == t.version())) {
+                return;
+            }
+            List<Transition> ordered = new ArrayList<>(job.transitions);
+            ordered.add(t);
+            ordered.sort(java.util.Comparator.comparingLong(Transition::version));
+            job.transitions.clear();
+            ordered.forEach(o -> capped(job.transitions, o));
+            if (t.waiting() && job.waitingSince.isEmpty()) {
+                job.waitingSince = Optional.of(t.at());
+            }
+            if (t.status().equals("Running")
+                    && job.waitingSince.isPresent()
+                    && t.clusterId().isPresent()) {
+                sample(
+                        t.clusterId().get(),
+                        new QueueSample(
+                                t.at(), job.topology.orElse(""), -1, Duration.between(job.waitingSince.get(), t.at())));
+                job.waitingSince = Optional.empty();
+            }
+            t.nodePoolName()
+                    .ifPresent(name -> t.clusterId().ifPresent(c -> {
+                        Pool pool = pools.get(c + "/" + name);
+                        if (pool != null && !pool.holders.contains(status.jobId())) {
+                            pool.holders.add(status.jobId());
+                        }
+                    }));
+            cluster = job.transitions.getLast().clusterId();
+        }
+        listener.accept(new Change(Optional.of(status.jobId()), cluster, false));
+    }
+
+    public void accept(Decision decision) {
+        Instant at = decision.meta().occurredAt();
+        synchronized (this) {
+            Tracked job = tracked(decision.jobId());
+            if (job.decisions.stream()
+                    .anyMatch(d -> d.meta().eventId().equals(decision.meta().eventId()))) {
+                return;
+            }
+            capped(job.decisions, decision);
+            decision.topology().ifPresent(topology -> job.topology = Optional.of(topology));
+            switch (decision.kind()) {
+                case CLUSTER_CHOSEN, REROUTED ->
+                    decision.candidates().stream()
+                            .filter(c -> c.outcome() == Decision.Outcome.CHOSEN)
+                            .findFirst()
+                            .ifPresent(c -> sample(
+                                    c.clusterId(),
+                                    new QueueSample(
+                                            at, decision.topology().orElse(""), c.queueDepth(), Duration.ZERO)));
+                case POOL_CREATED, POOL_REUSED, POOL_TAKEN_OVER ->
+                    decision.nodePoolName()
+                            .ifPresent(name -> decision.clusterId().ifPresent(c -> {
+                                Pool pool = pools.computeIfAbsent(
+                                        c + "/" + name,
+                                        k -> new Pool(
+                                                name, c, decision.topology().orElse(""), supply(decision), at));
+                                if (decision.kind() == Decision.Kind.POOL_CREATED) {
+                                    pool.supplyMode = supply(decision);
+                                }
+                                if (!pool.holders.contains(decision.jobId())) {
+                                    pool.holders.add(decision.jobId());
+                                }
+                            }));
+                case POOL_DELETED ->
+                    decision.nodePoolName()
+                            .ifPresent(name -> decision.clusterId().ifPresent(c -> {
+                                Pool pool = pools.get(c + "/" + name);
+                                if (pool != null && pool.deletedAt.isEmpty()) {
+                                    pool.deletedAt = Optional.of(at);
+                                }
+                            }));
+                case CAPACITY_SHORT ->
+                    decision.clusterId().ifPresent(c -> capacityNotes.put(c, at + ": " + decision.summary()));
+                default -> {}
+            }
+        }
+        listener.accept(new Change(Optional.of(decision.jobId()), decision.clusterId(), isPoolDecision(decision)));
+    }
+
+    private static boolean isPoolDecision(Decision d) {
+        return switch (d.kind()) {
+            case POOL_CREATED, POOL_REUSED, POOL_TAKEN_OVER, POOL_DELETED, CAPACITY_SHORT -> true;
+            default -> false;
+        };
+    }
+
+    private static String supply(Decision d) {
+        return d.supplyMode()
+                .map(m -> m.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'))
+                .orElse("unknown");
+    }
+
+    public void accept(FaultVerdict verdict) {
+        if (verdict.jobId().isEmpty()) {
+            return;
+        }
+        synchronized (this) {
+            Tracked job = tracked(verdict.jobId().get());
+            if (job.faults.stream()
+                    .anyMatch(f -> f.meta().eventId().equals(verdict.meta().eventId()))) {
+                return;
+            }
+            capped(job.faults, verdict);
+        }
+        listener.accept(new Change(verdict.jobId(), Optional.of(verdict.clusterId()), false));
+    }
+
+    /** A falcon.isolation record: the node's isolated devices, or none (a tombstone). */
+    public void isolation(String clusterSlashNode, Optional<NodeIsolation> isolation) {
+        String cluster;
+        try {
+            cluster = NodeIsolation.splitKey(clusterSlashNode)[0];
+        } catch (IllegalArgumentException e) {
+            return;
+        }
+        synchronized (this) {
+            if (isolation.isEmpty() || isolation.get().total().isEmpty()) {
+                isolations.remove(clusterSlashNode);
+            } else {
+                isolations.put(clusterSlashNode, isolation.get());
+            }
+        }
+        listener.accept(new Change(Optional.empty(), Optional.of(cluster), true));
+    }
+
+    private void sample(String clusterId, QueueSample sample) {
+        Deque<QueueSample> ring = samples.computeIfAbsent(clusterId, c -> new ArrayDeque<>());
+        ring.addLast(sample);
+        while (ring.size() > SAMPLES_PER_CLUSTER) {
+            ring.removeFirst();
+        }
+    }
+
+    /** The job's history, if the console holds it (it may have been forgotten, or never seen). */
+    public synchronized Optional<JobHistory> history(String jobId) {
+        Tracked job = jobs.get(jobId);
+        if (job == null) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                new JobHistory(List.copyOf(job.transitions), List.copyOf(job.decisions), List.copyOf(job.faults)));
+    }
+
+    /** The histories of the given jobs the console holds (for the queue and timeline pages). */
+    public synchronized Map<String, JobHistory> histories(List<String> jobIds) {
+        Map<String, JobHistory> out = new LinkedHashMap<>();
+        for (String id : jobIds) {
+            Tracked job = jobs.get(id);
+            if (job != null) {
+                out.put(
+                        id,
+                        new JobHistory(
+                                List.copyOf(job.transitions), List.copyOf(job.decisions), List.copyOf(job.faults)));
+            }
+        }
+        return out;
+    }
+
+    /** Every node pool of a cluster the console knows, oldest first. */
+    public synchronized List<PoolSpan> pools(String clusterId) {
+        return pools.values().stream()
+                .filter(p -> p.clusterId.equals(clusterId))
+                .map(Pool::span)
+                .sorted(java.util.Comparator.comparing(PoolSpan::createdAt))
+                .toList();
+    }
+
+    /** Isolated devices by {@code cluster/node}. */
+    public synchronized Map<String, NodeIsolation> isolations() {
+        return Map.copyOf(isolations);
+    }
+
+    public synchronized List<QueueSample> samples(String clusterId) {
+        return List.copyOf(samples.getOrDefault(clusterId, new ArrayDeque<>()));
+    }
+
+    /** The ledger's latest word on a cluster's reservation running short, if any. */
+    public synchronized Optional<String> capacityNote(String clusterId) {
+        return Optional.ofNullable(capacityNotes.get(clusterId));
+    }
+
+    public synchronized int jobsHeld() {
+        return jobs.size();
+    }
+
+    public int jobsTracked() {
+        return jobsTracked;
+    }
+}

@@ -1,0 +1,33 @@
+package io.falcon.console.view;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** The fleet: every cluster with what Falcon knows of it. */
+public record FleetPage(List<Card> clusters, int isolatedDevices, int jobsHeld, Instant at) {
+    public FleetPage {
+        clusters = List.copyOf(clusters);
+    }
+
+    /**
+     * One cluster: its row, its node pools in use (by topology and supply mode, reservation pools counted apart),
+     * the ledger's latest word on its reservation running short, its isolated devices.
+     */
+    public record Card(
+            ClusterInfo cluster,
+            int activePools,
+            int reservationPoolsInUse,
+            Optional<String> capacityNote,
+            List<PoolGroup> poolGroups,
+            List<IsolatedDevice> isolated) {
+        public Card {
+            poolGroups = List.copyOf(poolGroups);
+            isolated = List.copyOf(isolated);
+        }
+    }
+
+    public record PoolGroup(String topology, String supplyMode, int count) {}
+
+    public record IsolatedDevice(String node, String device, String codes, Instant since) {}
+}

@@ -1,0 +1,154 @@
+package io.falcon.console.view;
+
+import io.falcon.events.decision.Explanation;
+import io.falcon.events.fault.NodeIsolation;
+import io.falcon.events.status.StartEstimate;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/** Builds the pages from what the database and the topics say (pure: everything comes in, a page goes out). */
+public final class Views {
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("MM-dd HH:mm");
+
+    private Views() {}
+
+    public static FleetPage fleet(
+            List<ClusterInfo> clusters,
+            Map<String, List<PoolSpan>> poolsByCluster,
+            Map<String, NodeIsolation> isolations,
+            Map<String, Optional<String>> capacityNotes,
+            int jobsHeld,
+            Instant now) {
+        List<FleetPage.Card> cards = new ArrayList<>();
+        int isolatedTotal = 0;
+        for (ClusterInfo cluster : clusters) {
+            List<PoolSpan> active = poolsByCluster.getOrDefault(cluster.id(), List.of()).stream()
+                    .filter(PoolSpan::active)
+                    .toList();
+            Map<String, Integer> groups = new TreeMap<>();
+            for (PoolSpan p : active) {
+                groups.merge(p.topology() + "\t" + p.supplyMode(), 1, Integer::sum);
+            }
+            List<FleetPage.PoolGroup> poolGroups = groups.entrySet().stream()
+                    .map(e -> {
+                        String[] key = e.getKey().split("\t", 2);
+                        return new FleetPage.PoolGroup(key[0], key[1], e.getValue());
+                    })
+                    .toList();
+            int reservationPools = (int) active.stream()
+                    .filter(p -> p.supplyMode().equals("reservation"))
+                    .count();
+            List<FleetPage.IsolatedDevice> isolated = new ArrayList<>();
+            isolations.forEach((key, node) -> {
+                String[] clusterNode = NodeIsolation.splitKey(key);
+                if (!clusterNode[0].equals(cluster.id())) {
+                    return;
+                }
+                node.detail()
+                        .forEach((device, entries) -> isolated.add(new FleetPage.IsolatedDevice(
+                                clusterNode[1],
+                                device,
+                                String.join(
+                                        ", ",
+                                        entries.stream()
+                                                .map(NodeIsolation.DeviceIsolation::faultCode)
+                                                .toList()),
+                                Instant.ofEpochMilli(entries.stream()
+                                        .mapToLong(NodeIsolation.DeviceIsolation::lastSeparateTime)
+                                        .max()
+                                        .orElse(0)))));
+                node.total().stream()
+                        .filter(device -> !node.detail().containsKey(device))
+                        .forEach(device ->
+                                isolated.add(new FleetPage.IsolatedDevice(clusterNode[1], device, "", Instant.EPOCH)));
+            });
+            isolated.sort(Comparator.comparing(FleetPage.IsolatedDevice::node)
+                    .thenComparing(FleetPage.IsolatedDevice::device));
+            isolatedTotal += isolated.size();
+            cards.add(new FleetPage.Card(
+                    cluster,
+                    active.size(),
+                    reservationPools,
+                    capacityNotes.getOrDefault(cluster.id(), Optional.empty()),
+                    poolGroups,
+                    isolated));
+        }
+        return new FleetPage(cards, isolatedTotal, jobsHeld, now);
+    }
+
+    /**
+     * A job in a queue: the position its Message states, and its start estimate (the latest task-status estimate the
+     * console holds, else the one its Message states).
+     */
+    public static QueuePage.Entry entry(ListedJob job, Optional<JobHistory> history, ZoneId zone) {
+        if (!job.status().equals("Pending")
+                || job.reason().filter("Waiting"::equals).isEmpty()) {
+            return new QueuePage.Entry(job, Optional.empty(), Optional.empty());
+        }
+        Optional<String> estimate = history.flatMap(JobHistory::latest)
+                .filter(Transition::waiting)
+                .flatMap(Transition::estimate)
+                .map(e -> estimate(e, zone))
+                .or(() -> Explanation.statedEstimate(job.message()));
+        return new QueuePage.Entry(job, Explanation.queuePosition(job.message()), estimate);
+    }
+
+    public static String estimate(StartEstimate e, ZoneId zone) {
+        return CLOCK.format(e.earliest().atZone(zone)) + " – "
+                + CLOCK.format(e.latest().atZone(zone)) + " " + zone.getId();
+    }
+
+    /**
+     * The job's page from its row (every column, {@code JobBoard.columns}), what the console holds of its events, and
+     * the clusters (names, and the bucket its logs go to).
+     */
+    public static JobPage job(
+            Map<String, String> row,
+            Optional<JobHistory> history,
+            Map<String, ClusterInfo> clusters,
+            int eventsPerJob,
+            ZoneId zone) {
+        String id = row.getOrDefault("id", "");
+        JobHistory held = history.orElse(JobHistory.EMPTY);
+        Map<String, String> names = new TreeMap<>();
+        clusters.forEach((cid, c) -> names.put(cid, c.name()));
+        Optional<String> ledgerNote = history.isPresent()
+                ? Optional.empty()
+                : Optional.of("the console holds no events of this job (not seen since it started, or among the"
+                        + " least recently updated beyond its falcon.console.jobs-tracked)");
+        Explanation explanation = Explanation.of(row, held.decisions(), ledgerNote, names);
+        String message = row.getOrDefault("message", "");
+        String status = row.getOrDefault("status", "");
+        String reason = row.getOrDefault("reason", "");
+        boolean waiting = status.equals("Pending") && reason.equals("Waiting");
+        Optional<String> estimate = waiting
+                ? held.latest()
+                        .filter(Transition::waiting)
+                        .flatMap(Transition::estimate)
+                        .map(e -> estimate(e, zone))
+                        .or(() -> Explanation.statedEstimate(message))
+                : Optional.empty();
+        Optional<String> logs = Optional.ofNullable(row.get("cluster_id"))
+                .map(clusters::get)
+                .map(c -> "gs://" + c.gcsBucket() + "/logs/" + id + "/");
+        return new JobPage(
+                id,
+                row,
+                status + (reason.isEmpty() ? "" : "/" + reason),
+                waiting ? Explanation.queuePosition(message) : Optional.empty(),
+                estimate,
+                held.transitions(),
+                LedgerStory.tell(held.decisions(), names),
+                explanation,
+                held.faults(),
+                logs,
+                history.isPresent());
+    }
+}
