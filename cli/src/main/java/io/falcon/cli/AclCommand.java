@@ -1,5 +1,6 @@
 package io.falcon.cli;
 
+import io.falcon.events.TerminalText;
 import io.falcon.events.config.CdcIngestKeys;
 import io.falcon.events.config.ExecutorKeys;
 import io.falcon.events.config.FaultStreamsKeys;

@@ -1,5 +1,6 @@
 package io.falcon.cli;
 
+import io.falcon.events.TerminalText;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,6 +1,7 @@
 package io.falcon.cli;
 
 import io.falcon.events.Settings;
+import io.falcon.events.TerminalText;
 import io.falcon.events.config.DatabaseTlsKeys;
 import io.falcon.events.config.KafkaSecurityKeys;
 import io.falcon.events.config.SettingValues;

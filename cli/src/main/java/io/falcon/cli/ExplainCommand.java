@@ -1,6 +1,7 @@
 package io.falcon.cli;
 
 import io.falcon.events.Json;
+import io.falcon.events.TerminalText;
 import io.falcon.events.Topics;
 import io.falcon.events.decision.Decision;
 import io.falcon.events.decision.Explanation;

@@ -1,6 +1,7 @@
 package io.falcon.cli;
 
 import io.falcon.events.Settings;
+import io.falcon.events.TerminalText;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.KafkaException;

@@ -1,5 +1,6 @@
 package io.falcon.cli;
 
+import io.falcon.events.TerminalText;
 import io.falcon.events.Topics;
 import io.falcon.events.fault.DeviceFault;
 import java.io.PrintWriter;

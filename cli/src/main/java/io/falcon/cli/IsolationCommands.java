@@ -1,6 +1,7 @@
 package io.falcon.cli;
 
 import io.falcon.events.Meta;
+import io.falcon.events.TerminalText;
 import io.falcon.events.Topics;
 import io.falcon.events.fault.IsolationCommand;
 import io.falcon.events.fault.NodeIsolation;

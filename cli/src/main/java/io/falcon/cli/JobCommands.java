@@ -1,5 +1,6 @@
 package io.falcon.cli;
 
+import io.falcon.events.TerminalText;
 import io.falcon.events.jobs.JobBoard;
 import io.falcon.scheduler.core.JobRequest;
 import io.falcon.scheduler.core.RequestValidator;

@@ -4,6 +4,7 @@ import ch.qos.logback.classic.pattern.MessageConverter;
 import ch.qos.logback.classic.pattern.ThrowableProxyConverter;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.IThrowableProxy;
+import io.falcon.events.TerminalText;
 
 /**
  * The CLI's log lines (falcon-cli-logback.xml, off unless FALCON_CLI_LOG_LEVEL is set) go to the same terminal as its

@@ -2,6 +2,7 @@ package io.falcon.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.falcon.events.TerminalText;
 import java.util.List;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;

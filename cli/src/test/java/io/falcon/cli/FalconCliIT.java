@@ -7,6 +7,7 @@ import io.falcon.embedded.EmbeddedKafka;
 import io.falcon.embedded.EmbeddedMariaDb;
 import io.falcon.embedded.JobsTable;
 import io.falcon.embedded.SharedInfra;
+import io.falcon.events.TerminalText;
 import io.falcon.events.Topic;
 import io.falcon.events.Topics;
 import io.falcon.events.fault.DeviceFault;

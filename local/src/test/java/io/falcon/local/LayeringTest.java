@@ -71,6 +71,19 @@ class LayeringTest {
     }
 
     @Test
+    void theConsolesViewsArePlainJavaOverTheEventsAndNoServerDatabaseOrKafka() throws IOException {
+        Path views = ROOT.resolve("console/src/main/java/io/falcon/console/view");
+        assertThat(violations(
+                        views,
+                        n -> n.startsWith("java.")
+                                || n.startsWith("io.falcon.events.")
+                                || n.startsWith("io.falcon.console.view.")))
+                .isEmpty();
+        assertThat(violations(views, n -> !startsWithAny(n, CLIENT_LIBRARIES) && !n.startsWith("io.javalin.")))
+                .isEmpty();
+    }
+
+    @Test
     void theExecutorsDecisionCodeImportsNoClientLibrary() throws IOException {
         Path core = ROOT.resolve("executor/src/main/java/io/falcon/executor/core");
         assertThat(violations(
@@ -105,6 +118,7 @@ class LayeringTest {
                 "executor",
                 "status-sink",
                 "fault-streams",
+                "console",
                 "cli")) {
             testOnlyDependenciesOutsideTestScope(
                             Files.readString(ROOT.resolve(module).resolve("pom.xml")))

@@ -44,7 +44,19 @@ public record Timeline(
     public record Lane(int y, String label, String title) {}
 
     /** A rectangle: a phase of a job on a pool, or a pool's life ({@code kind}: pool, creating, nodes, dispatch, run). */
-    public record Bar(int x, int y, int width, int height, String kind, String title) {}
+    public record Bar(int x, int y, int width, int height, String kind, String title) {
+        /** Its colour (an SVG presentation attribute, so that the image needs no style sheet). */
+        public String fill() {
+            return switch (kind) {
+                case "pool" -> "#d9dee7";
+                case "creating" -> "#f2b84b";
+                case "nodes" -> "#e8873a";
+                case "dispatch" -> "#6ea8fe";
+                case "run" -> "#3aa56b";
+                default -> "#999999";
+            };
+        }
+    }
 
     /** A point event: a pool's deletion. */
     public record Mark(int x, int y, String title) {}

@@ -1,4 +1,4 @@
-package io.falcon.cli;
+package io.falcon.events;
 
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.io.CharacterEscapes;
@@ -13,7 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What the CLI writes to an operator's terminal. Job ids, actors, names, messages, specs and cluster fields come from
+ * What the CLI writes to an operator's terminal (and what the console shows in a browser). Job ids, actors, names, messages, specs and cluster fields come from
  * tenants (rows of the jobs table, records of the topics): {@link #visible} shows their control characters as escapes
  * instead of letting the terminal run them (clear the screen, plant a hyperlink, overwrite a line with a carriage
  * return, reverse text with a bidi override). {@link #withoutPasswords} masks the password of a JDBC URL (user info
@@ -134,7 +134,7 @@ public final class TerminalText {
         return visible(withoutPasswords(text));
     }
 
-    static boolean actedOnByTerminals(char c) {
+    public static boolean actedOnByTerminals(char c) {
         return c < 0x20 // C0: ESC, BEL, CR, LF, TAB, backspace...
                 || (c >= 0x7f && c <= 0x9f) // DEL and C1 (0x9b is a one-byte CSI)
                 || c == '\u061c' // Arabic letter mark
