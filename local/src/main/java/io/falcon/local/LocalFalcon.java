@@ -2,11 +2,14 @@ package io.falcon.local;
 
 import io.falcon.cdc.CdcConfig;
 import io.falcon.cdc.CdcIngest;
+import io.falcon.console.ConsoleConfig;
+import io.falcon.console.ConsoleMain;
 import io.falcon.embedded.Database;
 import io.falcon.embedded.JobsTable;
 import io.falcon.embedded.KafkaBroker;
 import io.falcon.events.TopicProvisioner;
 import io.falcon.events.config.CdcIngestKeys;
+import io.falcon.events.config.ConsoleKeys;
 import io.falcon.events.config.ExecutorKeys;
 import io.falcon.events.config.FaultStreamsKeys;
 import io.falcon.events.config.SchedulerKeys;
@@ -26,6 +29,7 @@ import io.falcon.statussink.StatusSinkConfig;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
@@ -227,6 +231,44 @@ public final class LocalFalcon implements AutoCloseable {
                 db.jdbcUrl(database),
                 fleet.gkeEndpoint(),
                 fleet.computeEndpoint());
+    }
+
+    /**
+     * The console's local settings: this instance's broker and database, the loopback address and no authentication
+     * (only this machine reaches it), on {@code port} (0: any free port).
+     */
+    public static Map<String, String> consoleSettings(Endpoints at, int port) {
+        return Map.of(
+                SharedKeys.KAFKA_BOOTSTRAP_SERVERS.key(), at.kafkaBootstrap(),
+                SharedKeys.DB_URL.key(), at.jdbcUrl(),
+                SharedKeys.DB_USER.key(), at.dbUser(),
+                SharedKeys.DB_PASSWORD.key(), at.dbPassword(),
+                ConsoleKeys.HOST.key(), "127.0.0.1",
+                ConsoleKeys.PORT.key(), Integer.toString(port),
+                ConsoleKeys.AUTH.key(), "none");
+    }
+
+    /**
+     * Starts the console on this Falcon (closed with it) and returns it; its pages are at
+     * {@code http://127.0.0.1:PORT/}.
+     */
+    public ConsoleMain.Console startConsole(int port) {
+        ConsoleMain.Console console = ConsoleMain.Console.start(
+                ConsoleConfig.from(consoleSettings(
+                        new Endpoints(
+                                kafka.bootstrapServers(),
+                                db.host(),
+                                db.port(),
+                                db.user(),
+                                db.password(),
+                                database,
+                                db.jdbcUrl(database),
+                                fleet.gkeEndpoint(),
+                                fleet.computeEndpoint()),
+                        port)),
+                Clock.systemUTC());
+        started.push(console);
+        return console;
     }
 
     public Connection connect() throws SQLException {

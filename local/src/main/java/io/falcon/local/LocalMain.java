@@ -1,6 +1,7 @@
 package io.falcon.local;
 
 import io.falcon.cli.JobSubmission;
+import io.falcon.console.ConsoleMain;
 import io.falcon.embedded.EmbeddedKafka;
 import io.falcon.embedded.EmbeddedMariaDb;
 import io.falcon.events.jobs.JobBoard;
@@ -27,7 +28,8 @@ import org.slf4j.bridge.SLF4JBridgeHandler;
  *
  * <p>Options: --data-dir DIR keeps broker and database data across runs (default: a fresh temporary directory);
  * --keep-running leaves Falcon up after the demo, for experiments with the database and topics it prints (with the
- * export lines that point the CLI at it, {@link CliEnvironment});
+ * export lines that point the CLI at it, {@link CliEnvironment}); --console-port PORT serves the console there instead
+ * of 8090 (0: any free port);
  * --processes runs Falcon as separate processes ({@link ProcessFalcon}) instead of in this JVM.
  */
 public final class LocalMain {
@@ -56,6 +58,11 @@ public final class LocalMain {
                         kafka, db, "falcon", dataDir.resolve("state"), LocalFalcon.demoFleetConfig())) {
             out.println("Kafka " + kafka.bootstrapServers() + " | MySQL " + falcon.jdbcUrl() + " (user " + db.user()
                     + ") | GKE " + falcon.fleet().gkeEndpoint());
+            int consolePort =
+                    option(args, "--console-port").map(Integer::parseInt).orElse(CONSOLE_PORT);
+            ConsoleMain.Console console = falcon.startConsole(consolePort);
+            out.println(
+                    "Console: http://127.0.0.1:" + console.port() + "/  (fleet, queues and each job's story, live)");
             out.println();
             try (Connection connection = falcon.connect()) {
                 submitAndWatchTheDemoJobs(connection, out);
@@ -95,6 +102,9 @@ public final class LocalMain {
             }
         }
     }
+
+    /** Where ./falcon-local serves the console unless --console-port says otherwise (0: any free port). */
+    static final int CONSOLE_PORT = 8090;
 
     private static void printCliEnvironment(PrintStream out, List<String> exports) {
         out.println();
