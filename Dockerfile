@@ -1,5 +1,5 @@
 # One image for every Falcon component; the first argument picks the component (see deploy/entrypoint.sh):
-#   docker run falcon cdc-ingest | scheduler | executor | status-sink | fault-streams | fleet-sim | cli ARGS...
+#   docker run falcon cdc-ingest | scheduler | executor | status-sink | fault-streams | console | fleet-sim | cli ARGS...
 # Built from the repository root: docker build -t falcon .
 
 # ---- build: the whole reactor, then each component's runtime class path ----
@@ -20,10 +20,11 @@ COPY executor/pom.xml executor/
 COPY status-sink/pom.xml status-sink/
 COPY fault-streams/pom.xml fault-streams/
 COPY cli/pom.xml cli/
+COPY console/pom.xml console/
 COPY local/pom.xml local/
 COPY simulation/pom.xml simulation/
 COPY bench/pom.xml bench/
-ARG COMPONENTS="cdc-ingest scheduler-streams executor status-sink fault-streams fleet-sim cli"
+ARG COMPONENTS="cdc-ingest scheduler-streams executor status-sink fault-streams console fleet-sim cli"
 RUN mvn -B -q -pl "$(echo $COMPONENTS | tr ' ' ',')" -am dependency:go-offline -DexcludeReactor=true || true
 COPY . .
 # The package phase writes each module's runtime class path to MODULE/target/runtime-classpath.txt (the parent pom's
@@ -53,8 +54,8 @@ COPY deploy/entrypoint.sh /falcon/entrypoint.sh
 RUN chmod 0755 /falcon/entrypoint.sh && mkdir -p /falcon/state && chown falcon:falcon /falcon/state
 # Numeric, so that the kubelet can check runAsNonRoot against the image itself (k8s/ also sets runAsUser).
 USER 10001:10001
-# The ops endpoint (/healthz, /readyz, /metrics) of every component.
-EXPOSE 8080
+# The ops endpoint (/healthz, /readyz, /metrics) of every component; the console's pages.
+EXPOSE 8080 8090
 ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError" \
     FALCON_LOG_FORMAT=json
 ENTRYPOINT ["/falcon/entrypoint.sh"]

@@ -4,7 +4,7 @@
 set -eu
 
 usage() {
-  echo "usage: entrypoint.sh cdc-ingest|scheduler|executor|status-sink|fault-streams|fleet-sim|cli [ARGS...]" >&2
+  echo "usage: entrypoint.sh cdc-ingest|scheduler|executor|status-sink|fault-streams|console|fleet-sim|cli [ARGS...]" >&2
 }
 
 component="${1:-}"
@@ -20,6 +20,7 @@ case "$component" in
   executor)      module=executor;          main=io.falcon.executor.Main ;;
   status-sink)   module=status-sink;       main=io.falcon.statussink.StatusSinkMain ;;
   fault-streams) module=fault-streams;     main=io.falcon.faults.FaultStreamsMain ;;
+  console)       module=console;           main=io.falcon.console.ConsoleMain ;;
   fleet-sim)     module=fleet-sim;         main=io.falcon.fleetsim.FleetSim ;;
   cli)           module=cli;               main=io.falcon.cli.FalconCli ;;
   *)

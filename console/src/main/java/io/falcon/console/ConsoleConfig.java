@@ -6,6 +6,7 @@ import io.falcon.events.config.SharedKeys;
 import io.falcon.events.security.DatabaseTls;
 import io.falcon.events.security.KafkaConnection;
 import io.falcon.events.security.SecretFiles;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 
@@ -19,7 +20,7 @@ public record ConsoleConfig(
         String host,
         int port,
         Authenticator.Mode auth,
-        Optional<String> token,
+        Optional<Path> tokenFile,
         int jobsTracked,
         int eventsPerJob,
         int pageSize) {
@@ -40,12 +41,15 @@ public record ConsoleConfig(
                 values.get(ConsoleKeys.HOST),
                 values.getInt(ConsoleKeys.PORT),
                 mode,
-                mode == Authenticator.Mode.TOKEN
-                        ? values.find(ConsoleKeys.TOKEN_FILE).map(SecretFiles::read)
-                        : Optional.empty(),
+                mode == Authenticator.Mode.TOKEN ? values.find(ConsoleKeys.TOKEN_FILE) : Optional.empty(),
                 values.getInt(ConsoleKeys.JOBS_TRACKED),
                 values.getInt(ConsoleKeys.EVENTS_PER_JOB),
                 values.getInt(ConsoleKeys.PAGE_SIZE));
+    }
+
+    /** The bearer token, read from its file now (a rotated Secret is read at the next start). */
+    public Optional<String> token() {
+        return tokenFile.map(SecretFiles::read);
     }
 
     @Override

@@ -22,9 +22,12 @@ import java.util.regex.Pattern;
  */
 public record DeploymentSpec(Map<String, Launch> entrypoint, Map<String, Component> components) {
 
-    /** The five components of the pipeline, in start order (status-sink first: it migrates the clusters table). */
+    /**
+     * The components, in start order (status-sink first: it migrates the clusters table; the console last: it only
+     * reads).
+     */
     public static final List<String> PIPELINE =
-            List.of("status-sink", "cdc-ingest", "scheduler", "executor", "fault-streams");
+            List.of("status-sink", "cdc-ingest", "scheduler", "executor", "fault-streams", "console");
 
     /** What {@code deploy/entrypoint.sh} runs for a component name: the module whose class path, the main class. */
     public record Launch(String component, String module, String mainClass) {}

@@ -122,6 +122,9 @@ public final class ProcessFalcon implements AutoCloseable {
         this.kafkaPort = kafkaPort;
     }
 
+    /** The console instances' page ports, by instance name. */
+    private final Map<String, Integer> consolePages = new LinkedHashMap<>();
+
     public static ProcessFalcon start(Options options) throws SQLException {
         DeploymentSpec deployment = DeploymentSpec.read(options.repositoryRoot());
         // every class path first: a build that was not packaged fails here, before any process starts
@@ -227,6 +230,15 @@ public final class ProcessFalcon implements AutoCloseable {
         environment.putAll(launcherEnvironment(component, options.jvmOptions()));
         // its stable name, as a pod's: a restarted instance rejoins its consumer groups at once (GroupMembership)
         environment.put(GroupMembership.INSTANCE_ID_ENV, name);
+        if (component.equals("console")) {
+            // on this machine only, without compose's token file: the loopback address and no authentication
+            int pagesPort = Ports.freePort();
+            environment.remove("FALCON_CONSOLE_TOKEN_FILE");
+            environment.put("FALCON_CONSOLE_AUTH", "none");
+            environment.put("FALCON_CONSOLE_HOST", "127.0.0.1");
+            environment.put("FALCON_CONSOLE_PORT", Integer.toString(pagesPort));
+            consolePages.put(name, pagesPort);
+        }
         environment.putAll(options.overrides().getOrDefault(component, Map.of()));
         ChildProcess child = new ChildProcess(
                 name,
@@ -376,6 +388,8 @@ public final class ProcessFalcon implements AutoCloseable {
                 child.pid().map(String::valueOf).orElse("-"),
                 ((ChildProcess.Readiness.OpsReady) child.readiness()).port(),
                 child.log())));
+        consolePages.forEach(
+                (name, port) -> b.append(String.format("  %-16s %-8s pages http://127.0.0.1:%d/%n", name, "", port)));
         return b.toString();
     }
 

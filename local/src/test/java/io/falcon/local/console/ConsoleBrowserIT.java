@@ -142,7 +142,7 @@ class ConsoleBrowserIT {
                                 "train-" + id,
                                 "v6e",
                                 "2x4",
-                                String.format(SPEC, 6),
+                                String.format(SPEC, 15),
                                 Optional.empty(),
                                 Optional.of(600L)));
             }

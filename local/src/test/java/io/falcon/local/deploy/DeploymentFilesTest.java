@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.falcon.cdc.CdcConfig;
+import io.falcon.console.ConsoleConfig;
 import io.falcon.embedded.containers.Mysql8Containers;
 import io.falcon.executor.ExecutorConfig;
 import io.falcon.faults.FaultStreamsConfig;
@@ -59,7 +60,7 @@ class DeploymentFilesTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final Path K8S = ROOT.resolve("k8s");
     private static final List<String> COMPONENTS =
-            List.of("cdc-ingest", "scheduler", "executor", "status-sink", "fault-streams");
+            List.of("cdc-ingest", "scheduler", "executor", "status-sink", "fault-streams", "console");
     /** Read by deploy/entrypoint.sh or the JVM, not by a config class. */
     private static final Set<String> LAUNCHER_ENV =
             Set.of("FALCON_LOG_FORMAT", "FALCON_LOG_LEVEL", "FALCON_JAVA_OPTS", "JAVA_TOOL_OPTIONS");
@@ -69,7 +70,8 @@ class DeploymentFilesTest {
             "scheduler", env -> SchedulerConfig.from(env),
             "executor", env -> ExecutorConfig.from(env),
             "status-sink", env -> StatusSinkConfig.from(env),
-            "fault-streams", env -> FaultStreamsConfig.from(env));
+            "fault-streams", env -> FaultStreamsConfig.from(env),
+            "console", env -> ConsoleConfig.from(env));
 
     private static KubernetesClient kubernetes;
     private static List<HasMetadata> manifests;
@@ -287,8 +289,8 @@ class DeploymentFilesTest {
     @Test
     void composeBuildsEveryComponentFromTheDockerfile() throws IOException {
         JsonNode services = compose().get("services");
-        for (String component :
-                List.of("cdc-ingest", "scheduler", "executor", "status-sink", "fault-streams", "fleet-sim")) {
+        for (String component : List.of(
+                "cdc-ingest", "scheduler", "executor", "status-sink", "fault-streams", "console", "fleet-sim")) {
             JsonNode service = services.get(component);
             assertThat(service).as("service " + component).isNotNull();
             assertThat(service.at("/build/context").asText()).isEqualTo(".");
@@ -444,7 +446,7 @@ class DeploymentFilesTest {
         assertThat(list.find()).as("the Dockerfile's COMPONENTS list").isTrue();
         List<String> built = List.of(list.group(1).split(" "));
         Map<String, String[]> components = entrypointComponents();
-        assertThat(components).hasSize(7);
+        assertThat(components).hasSize(8);
         components.forEach((component, moduleAndMain) -> {
             Path source = ROOT.resolve(moduleAndMain[0])
                     .resolve("src/main/java")

@@ -23,6 +23,8 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPort;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.falcon.cdc.CdcConfig;
+import io.falcon.console.ConsoleConfig;
+import io.falcon.events.config.ConsoleKeys;
 import io.falcon.faults.FaultStreamsConfig;
 import io.falcon.ops.OpsServer;
 import io.falcon.scheduler.SchedulerConfig;
@@ -54,7 +56,7 @@ class PodSecurityManifestTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final Path K8S = ROOT.resolve("k8s");
     private static final List<String> COMPONENTS =
-            List.of("cdc-ingest", "scheduler", "executor", "status-sink", "fault-streams");
+            List.of("cdc-ingest", "scheduler", "executor", "status-sink", "fault-streams", "console");
 
     private static KubernetesClient kubernetes;
     private static List<HasMetadata> manifests;
@@ -284,10 +286,16 @@ class PodSecurityManifestTest {
                 assertThat(rule.getFrom())
                         .as(component + " ingress names its sources")
                         .isNotEmpty();
+                // the console also serves its pages, and only to Google's load balancers (the IAP-guarded Ingress)
                 assertThat(rule.getPorts())
-                        .as(component + " ingress only to the ops port")
+                        .as(component + " ingress only to the ops port (and the console's pages)")
                         .extracting(p -> p.getPort().getIntVal())
-                        .containsOnly(OpsServer.DEFAULT_PORT);
+                        .isSubsetOf(
+                                component.equals("console")
+                                        ? List.of(
+                                                OpsServer.DEFAULT_PORT,
+                                                ConsoleKeys.PORT.defaultValue().intValue())
+                                        : List.of(OpsServer.DEFAULT_PORT));
             }
         }
     }
@@ -301,6 +309,7 @@ class PodSecurityManifestTest {
                 io.falcon.executor.ExecutorConfig.from(env).kafka().bootstrapServers();
             case "status-sink" -> StatusSinkConfig.from(env).kafka().bootstrapServers();
             case "fault-streams" -> FaultStreamsConfig.from(env).kafka().bootstrapServers();
+            case "console" -> ConsoleConfig.from(env).kafka().bootstrapServers();
             default -> throw new AssertionError(component);
         };
         List<Endpoint> endpoints = new ArrayList<>();
@@ -320,6 +329,10 @@ class PodSecurityManifestTest {
             }
             case "status-sink" -> {
                 URI url = URI.create(StatusSinkConfig.from(env).jdbcUrl().substring("jdbc:".length()));
+                yield Optional.of(Endpoint.service(url.getHost(), url.getPort()));
+            }
+            case "console" -> {
+                URI url = URI.create(ConsoleConfig.from(env).jdbcUrl().substring("jdbc:".length()));
                 yield Optional.of(Endpoint.service(url.getHost(), url.getPort()));
             }
             default -> Optional.empty();

@@ -192,7 +192,7 @@ class SettingsCatalogDriftTest {
                 }
             }
         }
-        assertThat(deployments).isEqualTo(5);
+        assertThat(deployments).isEqualTo(6);
         assertThat(declared("FALCON_SCHEDULER_SERVICE_HOST")).isFalse();
     }
 }
