@@ -34,6 +34,18 @@ public record Timeline(
     /** The longest span shown: older pools are cut at its start. */
     public static final Duration LONGEST = Duration.ofHours(24);
 
+    private static final java.time.format.DateTimeFormatter CLOCK =
+            java.time.format.DateTimeFormatter.ofPattern("MM-dd HH:mm:ss 'UTC'").withZone(java.time.ZoneOffset.UTC);
+
+    /** The window's start as a person reads it ("12-02 10:00:00 UTC"). */
+    public String fromLabel() {
+        return CLOCK.format(from);
+    }
+
+    public String toLabel() {
+        return CLOCK.format(to);
+    }
+
     public Timeline {
         lanes = List.copyOf(lanes);
         bars = List.copyOf(bars);

@@ -189,6 +189,8 @@ class ViewsTest {
         // the pool lived 1200 of the 1800 s shown, the run 600 of them
         assertThat((double) life.width() / run.width()).isBetween(1.9, 2.1);
         assertThat(t.marks()).hasSize(1);
+        assertThat(t.fromLabel()).isEqualTo("12-02 10:00:00 UTC");
+        assertThat(t.toLabel()).isEqualTo("12-02 10:30:00 UTC");
         assertThat(t.depthPoints()).isNotEmpty();
         assertThat(t.waitPoints()).isNotEmpty();
     }

@@ -103,11 +103,11 @@ class ConsoleBrowserIT {
         return "http://127.0.0.1:" + console.port() + path;
     }
 
+    /** The element's text as the browser renders it, read in one step (a live update may replace it any time). */
     private static String text(String id) {
-        return browser.findElements(By.id(id)).stream()
-                .findFirst()
-                .map(e -> e.getText())
-                .orElse("");
+        Object text = ((JavascriptExecutor) browser)
+                .executeScript("const e = document.getElementById(arguments[0]); return e ? e.innerText : '';", id);
+        return text == null ? "" : text.toString();
     }
 
     /** Marks the loaded document: the mark survives live updates and is gone after a reload. */
@@ -142,7 +142,7 @@ class ConsoleBrowserIT {
                                 "train-" + id,
                                 "v6e",
                                 "2x4",
-                                String.format(SPEC, 15),
+                                String.format(SPEC, 60),
                                 Optional.empty(),
                                 Optional.of(600L)));
             }
