@@ -24,8 +24,8 @@ class SettingsCatalogTest {
     void sharedSettingsAreTheSameDeclarationInEveryReader() {
         assertThat(SettingsCatalog.readers(SharedKeys.KAFKA_BOOTSTRAP_SERVERS))
                 .extracting(Component::name)
-                .contains("cdc-ingest", "scheduler", "executor", "status-sink", "fault-streams", "cli");
-        assertThat(SettingsCatalog.readers(SharedKeys.OPS_PORT)).hasSize(5);
+                .contains("cdc-ingest", "scheduler", "executor", "status-sink", "fault-streams", "console", "cli");
+        assertThat(SettingsCatalog.readers(SharedKeys.OPS_PORT)).hasSize(6);
         assertThat(SettingsCatalog.settings())
                 .extracting(Setting::key)
                 .filteredOn(k -> k.contains("bootstrap"))
@@ -58,7 +58,10 @@ class SettingsCatalogTest {
                 "FALCON_CDC_DATABASE_USER",
                 "cdc",
                 "FALCON_CDC_DATABASE_NAME",
-                "falcon");
+                "falcon",
+                // the console's default authentication (a bearer token) needs its file
+                "FALCON_CONSOLE_TOKEN_FILE",
+                "/etc/falcon/console/token");
         for (Component component : SettingsCatalog.COMPONENTS) {
             SettingValues values = SettingValues.parse(component, required);
             assertThat(values.component()).isEqualTo(component);
