@@ -9,6 +9,11 @@ import java.time.Clock;
 
 /** Runs the console: reads Falcon's topics into memory and serves the pages until the JVM is asked to stop. */
 public final class ConsoleMain {
+    /** Gauge: jobs whose events the console holds in memory. */
+    public static final String JOBS_HELD = "falcon.console.jobs.held";
+    /** Gauge: pages subscribed to live updates (server-sent events). */
+    public static final String LIVE_PAGES = "falcon.console.live.pages";
+
     private ConsoleMain() {}
 
     public static void main(String[] args) throws InterruptedException {

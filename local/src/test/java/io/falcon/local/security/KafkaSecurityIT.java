@@ -348,6 +348,37 @@ class KafkaSecurityIT {
                 .isInstanceOf(GroupAuthorizationException.class);
     }
 
+    /** The console's real topic reader as its principal: it reads the four topics, and may write nothing. */
+    @Test
+    void theConsoleReadsOnItsAclsOnly() throws Exception {
+        io.falcon.console.view.ConsoleIndex index = new io.falcon.console.view.ConsoleIndex(100, 8);
+        KafkaConnection console = as("console");
+        io.falcon.events.fault.NodeIsolation isolated = new io.falcon.events.fault.NodeIsolation(
+                List.of("npu-2"),
+                Map.of("npu-2", List.of(new io.falcon.events.fault.NodeIsolation.DeviceIsolation("0x1", "L2", 1L))));
+        try (io.falcon.console.TopicFollower follower = new io.falcon.console.TopicFollower(console, index).start();
+                TopicProducer<String, io.falcon.events.fault.NodeIsolation> writer =
+                        TopicProducer.to(kafka.bootstrapServers(), Topics.ISOLATION)) {
+            writer.send("acl-console-c1/node-4", isolated);
+            Await.until(
+                    "the console's principal read the isolation",
+                    WAIT,
+                    () -> index.isolations().containsKey("acl-console-c1/node-4"),
+                    () -> index.isolations().toString());
+            assertThat(follower.following()).isTrue();
+        }
+        // with WRITE on no topic at all, its (idempotent) producer is refused before any topic is looked at
+        for (String topic : List.of(Topics.TASK_STATUS.name(), Topics.ISOLATION.name(), Topics.DEVICE_FAULTS.name())) {
+            assertThat(writeRefusal(console, topic))
+                    .as(topic)
+                    .isInstanceOfAny(
+                            TopicAuthorizationException.class,
+                            org.apache.kafka.common.errors.ClusterAuthorizationException.class);
+        }
+        assertThat(groupRefusal(console, "falcon-status-sink", Topics.TASK_STATUS.name()))
+                .isInstanceOf(GroupAuthorizationException.class);
+    }
+
     /**
      * The real cdc-ingest as its principal: Debezium creates and checks its offsets and schema history topics,
      * reads them back (the schema history in its group), and publishes a row change; it may create no other topic.
