@@ -29,5 +29,14 @@ public record FleetPage(List<Card> clusters, int isolatedDevices, int jobsHeld, 
 
     public record PoolGroup(String topology, String supplyMode, int count) {}
 
-    public record IsolatedDevice(String node, String device, String codes, Instant since) {}
+    public record IsolatedDevice(String node, String device, String codes, Instant since) {
+        private static final java.time.format.DateTimeFormatter CLOCK = java.time.format.DateTimeFormatter.ofPattern(
+                        "MM-dd HH:mm:ss 'UTC'")
+                .withZone(java.time.ZoneOffset.UTC);
+
+        /** When it was isolated last, as a person reads it ("12-02 10:00:00 UTC"); unknown without a detail. */
+        public String sinceText() {
+            return since.equals(Instant.EPOCH) ? "unknown" : CLOCK.format(since);
+        }
+    }
 }

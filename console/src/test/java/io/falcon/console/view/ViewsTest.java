@@ -139,6 +139,7 @@ class ViewsTest {
         assertThat(card.isolated())
                 .containsExactly(new FleetPage.IsolatedDevice("node-2", "npu-1", "8C1F", Instant.ofEpochMilli(1_000)));
         assertThat(page.isolatedDevices()).isEqualTo(1);
+        assertThat(card.isolated().get(0).sinceText()).isEqualTo("01-01 00:00:01 UTC");
     }
 
     @Test
