@@ -490,6 +490,12 @@ class KafkaSecurityIT {
             throw new AssertionError(connection + " could write to " + topic);
         } catch (java.util.concurrent.ExecutionException e) {
             return e.getCause();
+        } catch (org.apache.kafka.common.KafkaException e) {
+            // the idempotent producer's id was refused before this send: send() throws at once, the refusal as cause
+            if (e instanceof org.apache.kafka.common.errors.AuthorizationException) {
+                return e;
+            }
+            return e.getCause() == null ? e : e.getCause();
         }
     }
 
