@@ -159,6 +159,23 @@ public final class ConsoleDatabase {
         }
     }
 
+    /** The rows of the given jobs (each by primary key), those that exist. */
+    public List<ListedJob> jobs(java.util.Collection<String> ids) throws SQLException {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        String marks = String.join(", ", java.util.Collections.nCopies(ids.size(), "?"));
+        try (Connection c = connect();
+                PreparedStatement select =
+                        c.prepareStatement("SELECT " + COLUMNS + " FROM jobs WHERE id IN (" + marks + ")")) {
+            int i = 1;
+            for (String id : ids) {
+                select.setString(i++, id);
+            }
+            return list(select);
+        }
+    }
+
     /** The search: one page of jobs matching the filter, newest first, before the cursor. */
     public Page<ListedJob> search(JobFilter filter, Optional<Cursor> before, int pageSize) throws SQLException {
         Search search = search(filter, before.isPresent());

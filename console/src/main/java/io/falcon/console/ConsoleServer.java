@@ -191,6 +191,7 @@ public final class ConsoleServer implements AutoCloseable {
                 .filter(topologies::contains)
                 .or(() -> topologies.stream().findFirst());
         List<QueuePage.Entry> acquiring = List.of();
+        List<QueuePage.Entry> pickOrder = List.of();
         List<QueuePage.Entry> waiting = List.of();
         List<QueuePage.Entry> running = List.of();
         Optional<Cursor> nextWaiting = Optional.empty();
@@ -200,19 +201,24 @@ public final class ConsoleServer implements AutoCloseable {
             String c = cluster.get().id();
             String t = topology.get();
             List<ListedJob> acq = database.acquiring(c, t, pageSize);
-            Page<ListedJob> w = database.waiting(c, t, Cursor.parse(ctx.queryParam("waiting")), pageSize);
+            Optional<Cursor> waitingCursor = Cursor.parse(ctx.queryParam("waiting"));
+            Page<ListedJob> w = database.waiting(c, t, waitingCursor, pageSize);
+            Map<String, Integer> picks = index.pickOrder(c, t, pageSize);
+            List<ListedJob> pickedRows = database.jobs(picks.keySet());
             Page<ListedJob> r = database.running(c, t, Cursor.parse(ctx.queryParam("running")), pageSize);
             List<String> ids = new ArrayList<>();
             acq.forEach(j -> ids.add(j.id()));
             w.items().forEach(j -> ids.add(j.id()));
+            ids.addAll(picks.keySet());
             r.items().forEach(j -> ids.add(j.id()));
             Map<String, JobHistory> histories = index.histories(ids);
             acquiring = acq.stream()
                     .map(j -> Views.entry(j, Optional.ofNullable(histories.get(j.id())), zone))
                     .toList();
-            waiting = w.items().stream()
-                    .map(j -> Views.entry(j, Optional.ofNullable(histories.get(j.id())), zone))
-                    .toList();
+            Views.Waiting split =
+                    Views.waiting(c, t, picks, pickedRows, w.items(), waitingCursor.isEmpty(), histories, zone);
+            pickOrder = split.pickOrder();
+            waiting = split.submissionOrder();
             running = r.items().stream()
                     .map(j -> Views.entry(j, Optional.ofNullable(histories.get(j.id())), zone))
                     .toList();
@@ -229,6 +235,7 @@ public final class ConsoleServer implements AutoCloseable {
                         topologies,
                         topology,
                         acquiring,
+                        pickOrder,
                         waiting,
                         nextWaiting,
                         running,

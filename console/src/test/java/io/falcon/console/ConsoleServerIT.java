@@ -86,6 +86,18 @@ class ConsoleServerIT {
                     insert.executeUpdate();
                 }
             }
+            // a 4x4 queue for the pick order: submitted early, urgent (submitted last), deep
+            try (PreparedStatement insert = c.prepareStatement("INSERT INTO jobs (id, actor, name, tpu_type, topology,"
+                    + " spec, status, reason, message, cluster_id, priority, created_at)"
+                    + " VALUES (?, 'bob', 'n', 'v6e', '4x4', '{}', 'Pending', 'Waiting', 'queued', 'c1', ?, ?)")) {
+                int second = 0;
+                for (String id : List.of("q-early", "q-deep", "q-urgent")) {
+                    insert.setString(1, id);
+                    insert.setInt(2, id.equals("q-urgent") ? 5 : 0);
+                    insert.setTimestamp(3, java.sql.Timestamp.valueOf("2026-12-02 10:00:0" + second++));
+                    insert.executeUpdate();
+                }
+            }
         }
         index = new ConsoleIndex(100, 16);
         server = new ConsoleServer(
@@ -140,6 +152,43 @@ class ConsoleServerIT {
         HttpResponse<String> next = get("/queues?cluster=c1", Map.of("Cookie", cookie.split(";")[0]));
         assertThat(next.statusCode()).isEqualTo(200);
         assertThat(next.body()).contains("waiter");
+    }
+
+    @Test
+    void theQueuePageListsTheFirstWaitingJobsInPickOrderThenTheRestInSubmissionOrder() throws Exception {
+        Instant at = Instant.parse("2026-12-02T10:01:00Z");
+        Map<String, String> told = Map.of(
+                "q-urgent", "队列位置 #1,前面有 0 个任务",
+                "q-early", "队列位置 #2,前面有 1 个任务",
+                "q-deep", "队列位置 #1001 之后,前面至少有 1000 个任务");
+        told.forEach((id, message) -> {
+            index.accept(new Decision(
+                    Meta.of("scheduler", at),
+                    id,
+                    "v6e",
+                    Decision.Kind.CLUSTER_CHOSEN,
+                    "placed on cluster c1",
+                    Optional.of("c1"),
+                    Optional.of("4x4"),
+                    Optional.empty(),
+                    Optional.empty(),
+                    List.of(),
+                    Optional.empty()));
+            index.accept(taskStatus(id)
+                    .version(2)
+                    .status(Status.Pending, Reason.Waiting)
+                    .clusterId("c1")
+                    .message(message)
+                    .at(at)
+                    .build());
+        });
+        String html = authorized("/queues?cluster=c1&topology=4x4").body();
+        String picked = html.substring(html.indexOf("id=\"pick-order-jobs\""), html.indexOf("id=\"submission-order\""));
+        String submitted = html.substring(html.indexOf("id=\"submission-order-jobs\""), html.indexOf("<h3>Running"));
+        assertThat(picked).contains("q-urgent", "q-early").doesNotContain("q-deep");
+        assertThat(picked.indexOf("q-urgent")).isLessThan(picked.indexOf("q-early"));
+        assertThat(picked).contains("#1").contains("#2");
+        assertThat(submitted).contains("q-deep").doesNotContain("q-urgent").doesNotContain("q-early");
     }
 
     @Test

@@ -1,6 +1,8 @@
 package io.falcon.console.view;
 
+import io.falcon.events.config.SchedulerKeys;
 import io.falcon.events.decision.Decision;
+import io.falcon.events.decision.Explanation;
 import io.falcon.events.fault.FaultVerdict;
 import io.falcon.events.fault.NodeIsolation;
 import io.falcon.events.status.TaskStatus;
@@ -27,6 +29,8 @@ import java.util.function.Consumer;
 public final class ConsoleIndex {
     /** Samples kept per cluster for its queue-history chart. */
     public static final int SAMPLES_PER_CLUSTER = 512;
+    /** A position the scheduler gives as a lower bound ("队列位置 #1001 之后"): not a place in the pick order. */
+    private static final java.util.regex.Pattern BEYOND = java.util.regex.Pattern.compile("#\\d+ 之后");
 
     private final int jobsTracked;
     private final int eventsPerJob;
@@ -35,9 +39,19 @@ public final class ConsoleIndex {
     private final Map<String, NodeIsolation> isolations = new TreeMap<>();
     private final Map<String, Deque<QueueSample>> samples = new TreeMap<>();
     private final Map<String, String> capacityNotes = new TreeMap<>();
+    private final PickOrder pickOrder;
     private volatile Consumer<Change> listener = change -> {};
 
     public ConsoleIndex(int jobsTracked, int eventsPerJob) {
+        this(jobsTracked, eventsPerJob, Math.toIntExact(SchedulerKeys.POSITION_UPDATES.defaultValue()));
+    }
+
+    /**
+     * @param pickOrderPerQueue how many waiting jobs per queue are held in pick order (the smallest positions): the
+     *     scheduler's falcon.scheduler.position-updates, the positions it keeps exact
+     */
+    public ConsoleIndex(int jobsTracked, int eventsPerJob, int pickOrderPerQueue) {
+        this.pickOrder = new PickOrder(pickOrderPerQueue);
         this.jobsTracked = jobsTracked;
         this.eventsPerJob = eventsPerJob;
         this.jobs = lru(jobsTracked);
@@ -132,6 +146,7 @@ public final class ConsoleIndex {
                         }
                     }));
             cluster = job.transitions.getLast().clusterId();
+            reposition(status.jobId(), job);
         }
         listener.accept(new Change(Optional.of(status.jobId()), cluster, false));
     }
@@ -146,6 +161,7 @@ public final class ConsoleIndex {
             }
             capped(job.decisions, decision);
             decision.topology().ifPresent(topology -> job.topology = Optional.of(topology));
+            reposition(decision.jobId(), job);
             switch (decision.kind()) {
                 case CLUSTER_CHOSEN, REROUTED ->
                     decision.candidates().stream()
@@ -183,6 +199,32 @@ public final class ConsoleIndex {
             }
         }
         listener.accept(new Change(Optional.of(decision.jobId()), decision.clusterId(), isPoolDecision(decision)));
+    }
+
+    /** The job's place in its queue's pick order, from its latest status and its topology (from the ledger). */
+    private void reposition(String jobId, Tracked job) {
+        if (job.transitions.isEmpty()) {
+            return;
+        }
+        Transition latest = job.transitions.getLast();
+        Optional<Integer> position =
+                latest.waiting() && !BEYOND.matcher(latest.message()).find()
+                        ? Explanation.queuePosition(latest.message())
+                        : Optional.empty();
+        Optional<PickOrder.Place> place = position.flatMap(p -> latest.clusterId()
+                .flatMap(c -> job.topology.map(
+                        t -> new PickOrder.Place(jobId, new PickOrder.Queue(c, t), p, latest.version()))));
+        pickOrder.update(jobId, latest.version(), place);
+    }
+
+    /**
+     * The first {@code limit} waiting jobs of the queue in the scheduler's pick order, with the position each was told
+     * (job id to position, in order).
+     */
+    public synchronized Map<String, Integer> pickOrder(String clusterId, String topology, int limit) {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        pickOrder.first(new PickOrder.Queue(clusterId, topology), limit).forEach(p -> out.put(p.jobId(), p.position()));
+        return out;
     }
 
     private static boolean isPoolDecision(Decision d) {

@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * One (cluster, topology) queue: the jobs acquiring a node pool, the waiting jobs (a keyset page in submission order,
- * each with the position and start estimate the scheduler gave it), the running jobs (a page), and the cluster's
- * timeline.
+ * One (cluster, topology) queue: the jobs acquiring a node pool, the first waiting jobs in the scheduler's pick order
+ * (by the positions their statuses tell), the other waiting jobs (a keyset page in submission order), each with the
+ * position and start estimate the scheduler gave it, the running jobs (a page), and the cluster's timeline.
  */
 public record QueuePage(
         List<ClusterInfo> clusters,
@@ -14,6 +14,7 @@ public record QueuePage(
         List<String> topologies,
         Optional<String> topology,
         List<Entry> acquiring,
+        List<Entry> pickOrder,
         List<Entry> waiting,
         Optional<Cursor> nextWaiting,
         List<Entry> running,
@@ -24,6 +25,7 @@ public record QueuePage(
         clusters = List.copyOf(clusters);
         topologies = List.copyOf(topologies);
         acquiring = List.copyOf(acquiring);
+        pickOrder = List.copyOf(pickOrder);
         waiting = List.copyOf(waiting);
         running = List.copyOf(running);
     }

@@ -100,6 +100,47 @@ public final class Views {
         return new QueuePage.Entry(job, Explanation.queuePosition(job.message()), estimate);
     }
 
+    /** A queue's waiting jobs: the first in pick order, then the rest of a submission-order page. */
+    public record Waiting(List<QueuePage.Entry> pickOrder, List<QueuePage.Entry> submissionOrder) {}
+
+    /**
+     * The waiting jobs of a queue page. {@code pickOrder} is what the topics tell (job id to position, in pick order);
+     * {@code rows} are those jobs' rows now: a job is listed in pick order only while its row still waits in this
+     * queue (the table is the truth; the topics may lag it). Those jobs are left out of the submission-order page, so
+     * that no job is listed twice; {@code firstPage}: the pick-order part is shown on the first page only.
+     */
+    public static Waiting waiting(
+            String clusterId,
+            String topology,
+            Map<String, Integer> pickOrder,
+            List<ListedJob> rows,
+            List<ListedJob> submissionPage,
+            boolean firstPage,
+            Map<String, JobHistory> histories,
+            ZoneId zone) {
+        Map<String, ListedJob> byId = new java.util.HashMap<>();
+        rows.forEach(r -> byId.put(r.id(), r));
+        List<QueuePage.Entry> picked = new ArrayList<>();
+        java.util.Set<String> inPickOrder = new java.util.HashSet<>();
+        pickOrder.forEach((id, position) -> {
+            ListedJob row = byId.get(id);
+            if (row != null
+                    && row.status().equals("Pending")
+                    && row.reason().filter("Waiting"::equals).isPresent()
+                    && row.clusterId().filter(clusterId::equals).isPresent()
+                    && row.topology().equals(topology)) {
+                inPickOrder.add(id);
+                QueuePage.Entry entry = entry(row, Optional.ofNullable(histories.get(id)), zone);
+                picked.add(new QueuePage.Entry(row, Optional.of(position), entry.estimate()));
+            }
+        });
+        List<QueuePage.Entry> rest = submissionPage.stream()
+                .filter(j -> !inPickOrder.contains(j.id()))
+                .map(j -> entry(j, Optional.ofNullable(histories.get(j.id())), zone))
+                .toList();
+        return new Waiting(firstPage ? picked : List.of(), rest);
+    }
+
     public static String estimate(StartEstimate e, ZoneId zone) {
         return CLOCK.format(e.earliest().atZone(zone)) + " – "
                 + CLOCK.format(e.latest().atZone(zone)) + " " + zone.getId();
