@@ -172,11 +172,14 @@ public final class ConsoleServer implements AutoCloseable {
         List<ClusterInfo> clusters = database.clusters();
         Map<String, List<PoolSpan>> pools = new LinkedHashMap<>();
         Map<String, Optional<String>> notes = new LinkedHashMap<>();
+        Map<String, io.falcon.console.view.ClusterFacts> facts = new LinkedHashMap<>();
         for (ClusterInfo c : clusters) {
             pools.put(c.id(), index.pools(c.id()));
             notes.put(c.id(), index.capacityNote(c.id()));
+            facts.put(c.id(), index.clusterFacts(c.id()));
         }
-        FleetPage page = Views.fleet(clusters, pools, index.isolations(), notes, index.jobsHeld(), clock.instant());
+        FleetPage page =
+                Views.fleet(clusters, pools, index.isolations(), notes, facts, index.jobsHeld(), clock.instant());
         render(ctx, "fleet", page);
     }
 

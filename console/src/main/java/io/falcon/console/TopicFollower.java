@@ -21,15 +21,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads falcon.task-status, falcon.decisions, falcon.isolation and falcon.fault-verdicts from their beginning and
- * then as they grow, into the {@link ConsoleIndex}. Without a consumer group: it commits nothing and needs only READ
- * on the four topics; a restart reads them again (the index is bounded, so memory is too). A record that does not
+ * Reads falcon.task-status, falcon.decisions, falcon.isolation, falcon.fault-verdicts and falcon.executor.events (a
+ * reservation's remaining capacity, work refused or gone through: the fleet's health) from their beginning and then
+ * as they grow, into the {@link ConsoleIndex}. Without a consumer group: it commits nothing and needs only READ on
+ * the five topics; a restart reads them again (the index is bounded, so memory is too). A record that does not
  * parse is logged and skipped: the console shows what it can. Topics that do not exist yet are looked for again.
  */
 public final class TopicFollower implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TopicFollower.class);
-    private static final List<Topic<String, ?>> TOPICS =
-            List.of(Topics.TASK_STATUS, Topics.DECISIONS, Topics.ISOLATION, Topics.FAULT_VERDICTS);
+    private static final List<Topic<String, ?>> TOPICS = List.of(
+            Topics.TASK_STATUS, Topics.DECISIONS, Topics.ISOLATION, Topics.FAULT_VERDICTS, Topics.EXECUTOR_EVENTS);
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final ConsoleIndex index;
@@ -56,7 +57,7 @@ public final class TopicFollower implements AutoCloseable {
         return this;
     }
 
-    /** Whether every one of the four topics is assigned (for readiness). */
+    /** Whether every one of the five topics is assigned (for readiness). */
     public boolean following() {
         return assignedAll;
     }
@@ -124,6 +125,8 @@ public final class TopicFollower implements AutoCloseable {
                 index.accept(Topics.DECISIONS.valueSerde().fromBytes(record.value()));
             } else if (record.topic().equals(Topics.FAULT_VERDICTS.name()) && record.value() != null) {
                 index.accept(Topics.FAULT_VERDICTS.valueSerde().fromBytes(record.value()));
+            } else if (record.topic().equals(Topics.EXECUTOR_EVENTS.name()) && record.value() != null) {
+                index.accept(Topics.EXECUTOR_EVENTS.valueSerde().fromBytes(record.value()));
             } else if (record.topic().equals(Topics.ISOLATION.name())) {
                 index.isolation(
                         key,

@@ -277,7 +277,20 @@ class ConsoleServerIT {
                         Map.of(
                                 "npu-3",
                                 List.of(new NodeIsolation.DeviceIsolation("8C1F8609", "L3", 1_764_669_600_000L))))));
+        String before = authorized("/fleet").body();
+        assertThat(before).contains("<dd class=\"reservation-count\">unknown</dd>");
+        index.accept(io.falcon.testkit.builders.ExecutorEventBuilder.executorEvent("short")
+                .at(Instant.parse("2026-12-02T10:02:00Z"))
+                .reservationShort("res-a", 2, 4));
+        index.accept(io.falcon.testkit.builders.ExecutorEventBuilder.executorEvent("refused")
+                .at(Instant.parse("2026-12-02T10:03:00Z"))
+                .message("QUOTA_EXCEEDED <b>")
+                .nodePoolCreateFailed());
         String html = authorized("/fleet").body();
+        assertThat(html)
+                .contains("2 TPU VM(s) at 12-02 10:02:00 UTC (a pool needed 4)")
+                .contains("health-refusing")
+                .contains("QUOTA_EXCEEDED &lt;b&gt;");
         assertThat(html)
                 .contains("c1 (edge-a)")
                 .contains("res-a")

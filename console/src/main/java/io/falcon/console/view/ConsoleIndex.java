@@ -3,6 +3,7 @@ package io.falcon.console.view;
 import io.falcon.events.config.SchedulerKeys;
 import io.falcon.events.decision.Decision;
 import io.falcon.events.decision.Explanation;
+import io.falcon.events.executor.ExecutorEvent;
 import io.falcon.events.fault.FaultVerdict;
 import io.falcon.events.fault.NodeIsolation;
 import io.falcon.events.status.TaskStatus;
@@ -29,6 +30,10 @@ import java.util.function.Consumer;
 public final class ConsoleIndex {
     /** Samples kept per cluster for its queue-history chart. */
     public static final int SAMPLES_PER_CLUSTER = 512;
+    /** Refusals kept per cluster: the scheduler avoids a cluster after three in a row. */
+    static final int REFUSALS_PER_CLUSTER = 8;
+
+    static final int CLUSTERS_TRACKED = 1024;
     /** A position the scheduler gives as a lower bound ("队列位置 #1001 之后"): not a place in the pick order. */
     private static final java.util.regex.Pattern BEYOND = java.util.regex.Pattern.compile("#\\d+ 之后");
 
@@ -40,6 +45,9 @@ public final class ConsoleIndex {
     private final Map<String, Deque<QueueSample>> samples = new TreeMap<>();
     private final Map<String, String> capacityNotes = new TreeMap<>();
     private final PickOrder pickOrder;
+    /** Per cluster, bounded like the jobs (a cluster id no row names can come only from a damaged topic). */
+    private final Map<String, Health> health;
+
     private volatile Consumer<Change> listener = change -> {};
 
     public ConsoleIndex(int jobsTracked, int eventsPerJob) {
@@ -56,6 +64,7 @@ public final class ConsoleIndex {
         this.eventsPerJob = eventsPerJob;
         this.jobs = lru(jobsTracked);
         this.pools = lru(jobsTracked);
+        this.health = lru(CLUSTERS_TRACKED);
     }
 
     private static <V> Map<String, V> lru(int cap) {
@@ -100,6 +109,87 @@ public final class ConsoleIndex {
         PoolSpan span() {
             return new PoolSpan(name, clusterId, topology, supplyMode, createdAt, deletedAt, holders);
         }
+    }
+
+    private static final class Health {
+        Optional<ClusterFacts.Shortage> shortage = Optional.empty();
+        /** The last refusals by event id (a record read twice is one refusal), oldest first. */
+        final LinkedHashMap<String, ClusterFacts.Refusal> refusals = new LinkedHashMap<>();
+
+        Optional<Instant> lastSuccess = Optional.empty();
+        Optional<ClusterFacts.Weighed> weighed = Optional.empty();
+
+        ClusterFacts facts() {
+            List<ClusterFacts.Refusal> since = refusals.values().stream()
+                    .filter(r -> lastSuccess.filter(s -> !r.at().isAfter(s)).isEmpty())
+                    .sorted(java.util.Comparator.comparing(ClusterFacts.Refusal::at))
+                    .toList();
+            return new ClusterFacts(shortage, since, lastSuccess, weighed);
+        }
+    }
+
+    private Health health(String clusterId) {
+        return health.computeIfAbsent(clusterId, c -> new Health());
+    }
+
+    /**
+     * A falcon.executor.events record: a reservation short, work refused (a pool GKE refused or failed, a Job refused
+     * for good, the cluster gone) or work through (a pool accepted or ready, a Job submitted or running). Kept by the
+     * time it happened, so that order does not matter.
+     */
+    public void accept(ExecutorEvent event) {
+        if (event.clusterId() == null || event.clusterId().isBlank()) {
+            return; // heartbeats
+        }
+        Instant at = event.meta().occurredAt();
+        Optional<String> refused = Optional.empty();
+        if (event instanceof ExecutorEvent.NodePoolCreateFailed f) {
+            refused = Optional.of("node pool " + f.nodePoolName() + " failed: " + f.message());
+        } else if (event instanceof ExecutorEvent.JobSubmitFailed f && !f.retryable()) {
+            refused = Optional.of("Job " + f.k8sJobName() + " refused: " + f.message());
+        } else if (event instanceof ExecutorEvent.ClusterGone g) {
+            refused = Optional.of("cluster gone: " + g.message());
+        }
+        boolean through = event instanceof ExecutorEvent.NodePoolCreating
+                || event instanceof ExecutorEvent.NodePoolReady
+                || event instanceof ExecutorEvent.JobSubmitted
+                || event instanceof ExecutorEvent.JobRunning;
+        boolean changed = false;
+        synchronized (this) {
+            if (event instanceof ExecutorEvent.ReservationShort s) {
+                Health h = health(s.clusterId());
+                if (h.shortage.filter(known -> !known.at().isBefore(at)).isEmpty()) {
+                    h.shortage = Optional.of(
+                            new ClusterFacts.Shortage(s.reservation(), s.remainingSlices(), s.neededSlices(), at));
+                    changed = true;
+                }
+            } else if (refused.isPresent()) {
+                Health h = health(event.clusterId());
+                if (h.refusals.putIfAbsent(event.meta().eventId(), new ClusterFacts.Refusal(at, refused.get()))
+                        == null) {
+                    while (h.refusals.size() > REFUSALS_PER_CLUSTER) {
+                        h.refusals.remove(h.refusals.keySet().iterator().next());
+                    }
+                    changed = true;
+                }
+            } else if (through) {
+                Health h = health(event.clusterId());
+                if (h.lastSuccess.filter(known -> !known.isBefore(at)).isEmpty()) {
+                    boolean wasRefusing = !h.facts().refusalsSinceLastSuccess().isEmpty();
+                    h.lastSuccess = Optional.of(at);
+                    changed = wasRefusing;
+                }
+            }
+        }
+        if (changed) {
+            listener.accept(new Change(Optional.empty(), Optional.of(event.clusterId()), true));
+        }
+    }
+
+    /** What the topics told of the cluster's reservation and health ({@link ClusterFacts#NONE} if nothing yet). */
+    public synchronized ClusterFacts clusterFacts(String clusterId) {
+        Health h = health.get(clusterId);
+        return h == null ? ClusterFacts.NONE : h.facts();
     }
 
     private Tracked tracked(String jobId) {
@@ -162,6 +252,13 @@ public final class ConsoleIndex {
             capped(job.decisions, decision);
             decision.topology().ifPresent(topology -> job.topology = Optional.of(topology));
             reposition(decision.jobId(), job);
+            for (Decision.Candidate candidate : decision.candidates()) {
+                Health h = health(candidate.clusterId());
+                if (h.weighed.filter(known -> known.at().isAfter(at)).isEmpty()) {
+                    h.weighed = Optional.of(
+                            new ClusterFacts.Weighed(candidate.outcome().name(), candidate.why(), at));
+                }
+            }
             switch (decision.kind()) {
                 case CLUSTER_CHOSEN, REROUTED ->
                     decision.candidates().stream()

@@ -19,6 +19,8 @@ public record FleetPage(List<Card> clusters, int isolatedDevices, int jobsHeld, 
             int activePools,
             int reservationPoolsInUse,
             Optional<String> capacityNote,
+            Reservation reservation,
+            Health health,
             List<PoolGroup> poolGroups,
             List<IsolatedDevice> isolated) {
         public Card {
@@ -26,6 +28,19 @@ public record FleetPage(List<Card> clusters, int isolatedDevices, int jobsHeld, 
             isolated = List.copyOf(isolated);
         }
     }
+
+    /**
+     * The cluster's default reservation as far as Falcon's topics tell it: its count and how much of it is in use
+     * (all tenants) are known only as their difference, remaining, which the executor reports when a pool did not fit
+     * ("unknown" until then); in use by Falcon is its node pools on the reservation.
+     */
+    public record Reservation(String count, String inUse, String remaining) {}
+
+    /**
+     * The cluster's health: {@code state} one of healthy, refusing (work refused since work last went through there),
+     * avoided (the scheduler sends it no work for a cool-down), not-active, unknown; {@code detail} says why and when.
+     */
+    public record Health(String state, String detail) {}
 
     public record PoolGroup(String topology, String supplyMode, int count) {}
 

@@ -24,6 +24,7 @@ public final class Views {
             Map<String, List<PoolSpan>> poolsByCluster,
             Map<String, NodeIsolation> isolations,
             Map<String, Optional<String>> capacityNotes,
+            Map<String, ClusterFacts> facts,
             int jobsHeld,
             Instant now) {
         List<FleetPage.Card> cards = new ArrayList<>();
@@ -72,16 +73,77 @@ public final class Views {
             isolated.sort(Comparator.comparing(FleetPage.IsolatedDevice::node)
                     .thenComparing(FleetPage.IsolatedDevice::device));
             isolatedTotal += isolated.size();
+            ClusterFacts known = facts.getOrDefault(cluster.id(), ClusterFacts.NONE);
             cards.add(new FleetPage.Card(
                     cluster,
                     active.size(),
                     reservationPools,
                     capacityNotes.getOrDefault(cluster.id(), Optional.empty()),
+                    reservation(cluster, known, reservationPools),
+                    health(known),
                     poolGroups,
                     isolated));
         }
         return new FleetPage(cards, isolatedTotal, jobsHeld, now);
     }
+
+    private static final DateTimeFormatter UTC_CLOCK =
+            DateTimeFormatter.ofPattern("MM-dd HH:mm:ss 'UTC'").withZone(java.time.ZoneOffset.UTC);
+
+    static FleetPage.Reservation reservation(ClusterInfo cluster, ClusterFacts facts, int falconPools) {
+        String unknown = "unknown";
+        if (cluster.defaultReservation().isEmpty()) {
+            return new FleetPage.Reservation("none", "none", "none");
+        }
+        Optional<ClusterFacts.Shortage> shortage = facts.shortage()
+                .filter(s -> s.reservation().isEmpty()
+                        || s.reservation().equals(cluster.defaultReservation().get())
+                        || s.reservation()
+                                .endsWith("/" + cluster.defaultReservation().get()));
+        String inUse = unknown + " (all tenants); " + falconPools + " of Falcon's node pools";
+        String remaining = shortage.map(s -> s.remaining() + " TPU VM(s) at " + UTC_CLOCK.format(s.at())
+                        + " (a pool needed " + s.needed() + ")")
+                .orElse(unknown + " (the executor reports it when a pool does not fit)");
+        return new FleetPage.Reservation(unknown, inUse, remaining);
+    }
+
+    static FleetPage.Health health(ClusterFacts facts) {
+        Optional<ClusterFacts.Weighed> weighed = facts.weighed();
+        if (weighed.filter(w -> w.outcome().equals("AVOIDED")).isPresent()) {
+            return new FleetPage.Health(
+                    "avoided",
+                    weighed.get().why() + " (placement at "
+                            + UTC_CLOCK.format(weighed.get().at()) + ")");
+        }
+        if (!facts.refusalsSinceLastSuccess().isEmpty()) {
+            ClusterFacts.Refusal last = facts.refusalsSinceLastSuccess()
+                    .get(facts.refusalsSinceLastSuccess().size() - 1);
+            int n = facts.refusalsSinceLastSuccess().size();
+            return new FleetPage.Health(
+                    "refusing",
+                    n + " refusal(s) since work last went through"
+                            + (n >= REFUSALS_SHOWN ? " (at least)" : "") + "; the last at "
+                            + UTC_CLOCK.format(last.at())
+                            + ": " + last.what());
+        }
+        if (weighed.filter(w -> w.outcome().equals("NOT_ACTIVE")).isPresent()) {
+            return new FleetPage.Health("not-active", weighed.get().why());
+        }
+        if (facts.lastSuccess().isPresent()) {
+            return new FleetPage.Health(
+                    "healthy",
+                    "work went through at "
+                            + UTC_CLOCK.format(facts.lastSuccess().get()));
+        }
+        if (weighed.isPresent()) {
+            return new FleetPage.Health(
+                    "healthy",
+                    "weighed for a job at " + UTC_CLOCK.format(weighed.get().at()) + ", nothing refused since");
+        }
+        return new FleetPage.Health("unknown", "no work placed or run there since the console started reading");
+    }
+
+    private static final int REFUSALS_SHOWN = ConsoleIndex.REFUSALS_PER_CLUSTER;
 
     /**
      * A job in a queue: the position its Message states, and its start estimate (the latest task-status estimate the

@@ -127,6 +127,7 @@ class ViewsTest {
                         "c9/node-1",
                         new NodeIsolation(List.of("npu-0"), Map.of())),
                 Map.of(),
+                Map.of(),
                 7,
                 T0);
         FleetPage.Card card = page.clusters().get(0);

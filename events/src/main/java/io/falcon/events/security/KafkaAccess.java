@@ -154,7 +154,13 @@ public final class KafkaAccess {
 
         // the console reads (assigned, no group: it commits nothing, so it needs no group and writes nothing)
         List<Grant> console = new ArrayList<>();
-        reads(console, Topics.TASK_STATUS, Topics.DECISIONS, Topics.ISOLATION, Topics.FAULT_VERDICTS);
+        reads(
+                console,
+                Topics.TASK_STATUS,
+                Topics.DECISIONS,
+                Topics.ISOLATION,
+                Topics.FAULT_VERDICTS,
+                Topics.EXECUTOR_EVENTS);
         plan.add(new Access("console", principal.apply("console"), console));
 
         // watch / explain / isolation list / retries read (assigned, no group); faults inject, isolation release and

@@ -62,7 +62,8 @@ class KafkaAccessTest {
                         Topics.TASK_STATUS.name(),
                         Topics.DECISIONS.name(),
                         Topics.ISOLATION.name(),
-                        Topics.FAULT_VERDICTS.name());
+                        Topics.FAULT_VERDICTS.name(),
+                        Topics.EXECUTOR_EVENTS.name());
         assertThat(PLAN.stream()
                         .filter(a -> a.component().equals("console"))
                         .flatMap(a -> a.grants().stream())

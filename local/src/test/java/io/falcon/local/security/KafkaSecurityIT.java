@@ -348,7 +348,7 @@ class KafkaSecurityIT {
                 .isInstanceOf(GroupAuthorizationException.class);
     }
 
-    /** The console's real topic reader as its principal: it reads the four topics, and may write nothing. */
+    /** The console's real topic reader as its principal: it reads the five topics, and may write nothing. */
     @Test
     void theConsoleReadsOnItsAclsOnly() throws Exception {
         io.falcon.console.view.ConsoleIndex index = new io.falcon.console.view.ConsoleIndex(100, 8);
@@ -365,6 +365,19 @@ class KafkaSecurityIT {
                     WAIT,
                     () -> index.isolations().containsKey("acl-console-c1/node-4"),
                     () -> index.isolations().toString());
+            try (TopicProducer<String, io.falcon.events.executor.ExecutorEvent> executor =
+                    TopicProducer.to(kafka.bootstrapServers(), Topics.EXECUTOR_EVENTS)) {
+                executor.send(
+                        "v6e",
+                        io.falcon.testkit.builders.ExecutorEventBuilder.executorEvent("acl-console-short")
+                                .cluster("acl-console-c1")
+                                .reservationShort("res-acl", 1, 2));
+            }
+            Await.until(
+                    "the console's principal read the executor's reservation shortage",
+                    WAIT,
+                    () -> index.clusterFacts("acl-console-c1").shortage().isPresent(),
+                    () -> index.clusterFacts("acl-console-c1").toString());
             assertThat(follower.following()).isTrue();
         }
         // with WRITE on no topic at all, its (idempotent) producer is refused before any topic is looked at
