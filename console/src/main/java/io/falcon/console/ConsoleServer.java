@@ -200,6 +200,7 @@ public final class ConsoleServer implements AutoCloseable {
         Optional<Cursor> nextWaiting = Optional.empty();
         Optional<Cursor> nextRunning = Optional.empty();
         Optional<Timeline> timeline = Optional.empty();
+        Optional<io.falcon.console.view.QueueChart> chart = Optional.empty();
         if (cluster.isPresent() && topology.isPresent()) {
             String c = cluster.get().id();
             String t = topology.get();
@@ -228,6 +229,7 @@ public final class ConsoleServer implements AutoCloseable {
             nextWaiting = w.next();
             nextRunning = r.next();
             timeline = Optional.of(timelineOf(c));
+            chart = Optional.of(io.falcon.console.view.QueueChart.of(index.samples(c), t, clock.instant()));
         }
         render(
                 ctx,
@@ -243,6 +245,7 @@ public final class ConsoleServer implements AutoCloseable {
                         nextWaiting,
                         running,
                         nextRunning,
+                        chart,
                         timeline));
     }
 

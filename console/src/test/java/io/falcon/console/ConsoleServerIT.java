@@ -172,7 +172,15 @@ class ConsoleServerIT {
                     Optional.of("4x4"),
                     Optional.empty(),
                     Optional.empty(),
-                    List.of(),
+                    List.of(new Decision.Candidate(
+                            "c1",
+                            "active",
+                            7,
+                            false,
+                            Optional.of("res-a"),
+                            Optional.empty(),
+                            Decision.Outcome.CHOSEN,
+                            "shortest queue")),
                     Optional.empty()));
             index.accept(taskStatus(id)
                     .version(2)
@@ -189,6 +197,9 @@ class ConsoleServerIT {
         assertThat(picked.indexOf("q-urgent")).isLessThan(picked.indexOf("q-early"));
         assertThat(picked).contains("#1").contains("#2");
         assertThat(submitted).contains("q-deep").doesNotContain("q-urgent").doesNotContain("q-early");
+        // the queue's depth over time: its three placements, the deepest 7
+        String chart = html.substring(html.indexOf("id=\"queue-chart\""), html.indexOf("</svg>"));
+        assertThat(chart).contains("max 7, 3 samples").contains("<polyline");
     }
 
     @Test

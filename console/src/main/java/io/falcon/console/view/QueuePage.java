@@ -19,6 +19,7 @@ public record QueuePage(
         Optional<Cursor> nextWaiting,
         List<Entry> running,
         Optional<Cursor> nextRunning,
+        Optional<QueueChart> chart,
         Optional<Timeline> timeline) {
 
     public QueuePage {
