@@ -169,6 +169,19 @@ class ConsoleBrowserIT {
             browser.get(url("/queues?cluster=" + last.clusterId().orElseThrow() + "&topology=2x4"));
             assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Queues");
             assertThat(browser.getPageSource()).contains(last.id());
+            // the first waiting jobs in the scheduler's pick order, positions ascending; the queue's depth over time
+            waiting(Duration.ofSeconds(30))
+                    .withMessage("the queue page lists waiting jobs in pick order")
+                    .until(b -> text("pick-order-jobs").contains("ui-"));
+            @SuppressWarnings("unchecked")
+            List<Object> positions = (List<Object>) ((JavascriptExecutor) browser)
+                    .executeScript("return [...document.querySelectorAll('#pick-order-jobs td.position')]"
+                            + ".map(td => td.innerText);");
+            List<Integer> told = positions.stream()
+                    .map(p -> Integer.parseInt(p.toString().substring(1)))
+                    .toList();
+            assertThat(told).isNotEmpty().isSorted();
+            assertThat(text("queue-chart")).contains("queue depth at placement");
             screenshot("console-queues.png");
 
             // its page: the position changes as the jobs ahead start, without a reload
@@ -248,6 +261,19 @@ class ConsoleBrowserIT {
             assertThat(marked())
                     .as("the fleet page was updated in place, not reloaded")
                     .isTrue();
+            // the cluster's health from the executor's events: work went through there (or was refused)
+            Object health = ((JavascriptExecutor) browser)
+                    .executeScript(
+                            "const e = document.querySelector('#cluster-' + CSS.escape(arguments[0]) + ' .health');"
+                                    + " return e ? e.innerText : '';",
+                            cluster);
+            assertThat(String.valueOf(health)).containsAnyOf("work went through at", "refusal(s) since");
+            Object remaining = ((JavascriptExecutor) browser)
+                    .executeScript(
+                            "const e = document.querySelector('#cluster-' + CSS.escape(arguments[0])"
+                                    + " + ' .reservation-remaining'); return e ? e.innerText : 'no reservation';",
+                            cluster);
+            assertThat(String.valueOf(remaining)).matches("unknown \\(.*\\)|\\d+ TPU VM\\(s\\) at .*|no reservation");
             screenshot("console-fleet.png");
         }
     }
