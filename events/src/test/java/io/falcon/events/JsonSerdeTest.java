@@ -127,6 +127,16 @@ class JsonSerdeTest {
     }
 
     @Test
+    void aReservationSeenRoundTripsWithItsCountAndUseAsRead() {
+        var events = Topics.EXECUTOR_EVENTS.valueSerde();
+        ExecutorEvent seen = new ExecutorEvent.ReservationSeen(META, "job-1", "c1", "v6e", "res-a", 16, 12);
+        byte[] bytes = events.serializer().serialize("t", seen);
+        assertThat(new String(bytes, StandardCharsets.UTF_8))
+                .contains("\"type\":\"ReservationSeen\"", "\"count\":16", "\"inUse\":12");
+        assertThat(events.deserializer().deserialize("t", bytes)).isEqualTo(seen);
+    }
+
+    @Test
     void aJobRunningOfAnOlderExecutorReadsWithoutWhenItsPodsWereBound() {
         String older = "{\"type\":\"JobRunning\",\"meta\":{\"eventId\":\"e1\",\"occurredAt\":"
                 + "\"2026-12-02T10:00:00Z\",\"producer\":\"executor\"},\"jobId\":\"job-1\",\"clusterId\":\"c1\","

@@ -181,6 +181,13 @@ public final class Events {
                 neededSlices);
     }
 
+    /** Every read of a reservation is a new observation (random id). */
+    public ExecutorEvent.ReservationSeen reservationSeen(
+            String jobId, ClusterTarget c, String reservation, long count, long inUse) {
+        return new ExecutorEvent.ReservationSeen(
+                Meta.of(producer, clock.instant()), jobId, c.clusterId(), c.tpuType(), reservation, count, inUse);
+    }
+
     /** Every observation of a cluster's absence is a new one (random id): the scheduler takes a repeat as a no-op. */
     public ExecutorEvent.ClusterGone clusterGone(ClusterTarget c, String message) {
         return new ExecutorEvent.ClusterGone(

@@ -23,6 +23,7 @@ import java.util.Optional;
     @JsonSubTypes.Type(value = ExecutorEvent.JobDeleted.class, name = "JobDeleted"),
     @JsonSubTypes.Type(value = ExecutorEvent.NodePoolWaitingForNodes.class, name = "NodePoolWaitingForNodes"),
     @JsonSubTypes.Type(value = ExecutorEvent.ReservationShort.class, name = "ReservationShort"),
+    @JsonSubTypes.Type(value = ExecutorEvent.ReservationSeen.class, name = "ReservationSeen"),
     @JsonSubTypes.Type(value = ExecutorEvent.NodePoolInventory.class, name = "NodePoolInventory"),
     @JsonSubTypes.Type(value = ExecutorEvent.JobInventory.class, name = "JobInventory"),
     @JsonSubTypes.Type(value = ExecutorEvent.Heartbeat.class, name = "Heartbeat"),
@@ -205,6 +206,16 @@ public sealed interface ExecutorEvent {
             String reservation,
             int remainingSlices,
             int neededSlices)
+            implements ExecutorEvent {}
+
+    /**
+     * The executor read the reservation's capacity from the Compute API, as it does before it creates a reservation
+     * pool (whether the pool then fits or not): count and inUse are the reservation's count and inUseCount as read,
+     * in TPU VMs (one per host of a slice), all tenants' use included; meta.occurredAt is when it read them. jobId is
+     * the job whose pool asked. Every read is a new observation; nothing acts on it but what shows the fleet.
+     */
+    record ReservationSeen(
+            Meta meta, String jobId, String clusterId, String tpuType, String reservation, long count, long inUse)
             implements ExecutorEvent {}
 
     /**

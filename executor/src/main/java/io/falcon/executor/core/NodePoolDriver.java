@@ -386,6 +386,8 @@ public final class NodePoolDriver {
         } else if (event instanceof ExecutorEvent.ReservationShort e) {
             return e.nodePoolName() + " (reservation " + e.reservation() + " has " + e.remainingSlices()
                     + " free TPU VM(s))";
+        } else if (event instanceof ExecutorEvent.ReservationSeen e) {
+            return "(reservation " + e.reservation() + " read: count " + e.count() + ", in use " + e.inUse() + ")";
         }
         return "";
     }

@@ -23,7 +23,8 @@ import java.util.function.DoubleSupplier;
  * <p>It decides from what GKE shows, never from what it remembers alone, so a restarted executor that is handed the
  * scheduler's re-sent command carries on from where the pool is:
  * <ul>
- *   <li>absent: create it (for a reservation, only when the reservation has a free slice, else ReservationShort);
+ *   <li>absent: create it (for a reservation, only when the reservation has a free slice, else ReservationShort;
+ *       either way ReservationSeen says what the reservation's count and use were read as);
  *       within the create-visibility grace of this process's own create RPC, absent is "not visible yet";</li>
  *   <li>PROVISIONING / RECONCILING: wait, until the create timeout counted from the pool's falcon-created-at label
  *       (so a restart does not reset it);</li>
@@ -274,11 +275,17 @@ public final class PoolReconciler {
             return new Step(retryLater(fresh, "reservation lookup: " + failed.error(), now), List.of());
         }
         GkeApi.Capacity cap = ((Lookup.Found<GkeApi.Capacity>) capacity).value();
+        // What was read, whether the pool fits or not: the fleet's reservation figures (the console) come from it.
+        Effect seen = new Effect.Emit(
+                events.reservationSeen(fresh.jobId(), fresh.cluster(), reservation, cap.count(), cap.inUse()));
         int hosts = expectedHosts(fresh, Optional.empty());
         if (cap.freeSlices(hosts) >= 1) {
-            return new Step(fresh, List.of(new Effect.CreatePool()));
+            return new Step(fresh, List.of(seen, new Effect.CreatePool()));
         }
-        return shortOfReservation(fresh, cap.remaining(), List.of());
+        Step shortage = shortOfReservation(fresh, cap.remaining(), List.of());
+        List<Effect> effects = new java.util.ArrayList<>(List.of(seen));
+        effects.addAll(shortage.effects());
+        return new Step(shortage.task(), effects);
     }
 
     private Step createSeen(PoolTask task, GkeApi.PoolInfo pool, Facts facts, Instant now) {

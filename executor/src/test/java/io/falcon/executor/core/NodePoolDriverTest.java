@@ -271,4 +271,34 @@ class NodePoolDriverTest {
 
         assertThat(gke.creates.get()).isZero();
     }
+
+    @Test
+    void aReservationPoolsCapacityCheckReportsTheReservationAsReadThenCreatesThePool() {
+        Clock clock = Clock.fixed(Fixtures.T0, ZoneOffset.UTC);
+        Events events = new Events("executor", clock);
+        RecordingSink sink = new RecordingSink();
+        NodePoolDriver driver = new NodePoolDriver(
+                new SlowGke(),
+                NO_NODES,
+                new PoolReconciler(
+                        new PoolReconciler.Settings(
+                                Duration.ofMinutes(10), POLL, Duration.ofMinutes(2), Duration.ofMinutes(1)),
+                        events,
+                        () -> 0.5,
+                        Ownership.DEFAULT),
+                sink,
+                events);
+
+        driver.ensure(Fixtures.ensurePool("job-a", "2x2", SupplyMode.RESERVATION, "res-a"), Fixtures.T0);
+
+        assertThat(sink.all()).hasSize(2);
+        assertThat(sink.all().get(0))
+                .isInstanceOfSatisfying(io.falcon.events.executor.ExecutorEvent.ReservationSeen.class, seen -> {
+                    assertThat(seen.jobId()).isEqualTo("job-a");
+                    assertThat(seen.reservation()).isEqualTo("res-a");
+                    assertThat(seen.count()).as("the reservation's count as GKE's fake answers it").isEqualTo(64);
+                    assertThat(seen.inUse()).isZero();
+                });
+        assertThat(sink.all().get(1)).isInstanceOf(io.falcon.events.executor.ExecutorEvent.NodePoolCreating.class);
+    }
 }

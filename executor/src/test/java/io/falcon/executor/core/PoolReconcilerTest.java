@@ -178,19 +178,20 @@ class PoolReconcilerTest {
                 Optional.empty(),
                 Optional.of(new Lookup.Found<>(new GkeApi.Capacity("proj/res-a", 8, 7))));
         Step shortStep = reconciler.decide(task, shortFacts, T0);
-        assertThat(events(shortStep))
-                .singleElement()
-                .isInstanceOfSatisfying(ExecutorEvent.ReservationShort.class, r -> {
-                    assertThat(r.remainingSlices()).as("free hosts").isEqualTo(1);
-                    assertThat(r.neededSlices()).as("VMs of a 2x2x2 slice").isEqualTo(2);
-                });
+        assertThat(events(shortStep)).hasSize(2);
+        assertThat(events(shortStep).get(1)).isInstanceOfSatisfying(ExecutorEvent.ReservationShort.class, r -> {
+            assertThat(r.remainingSlices()).as("free hosts").isEqualTo(1);
+            assertThat(r.neededSlices()).as("VMs of a 2x2x2 slice").isEqualTo(2);
+        });
 
         Facts free = new Facts(
                 new Lookup.Missing<>(),
                 Optional.empty(),
                 Optional.empty(),
                 Optional.of(new Lookup.Found<>(new GkeApi.Capacity("proj/res-a", 8, 6))));
-        assertThat(reconciler.decide(task, free, T0).effects()).containsExactly(new Effect.CreatePool());
+        Step freeStep = reconciler.decide(task, free, T0);
+        assertThat(freeStep.effects()).hasSize(2);
+        assertThat(freeStep.effects().get(1)).isEqualTo(new Effect.CreatePool());
 
         Facts missing = new Facts(
                 new Lookup.Missing<>(), Optional.empty(), Optional.empty(), Optional.of(new Lookup.Missing<>()));
@@ -281,6 +282,41 @@ class PoolReconcilerTest {
                 new RpcOutcome.Refused(ApiException.Kind.FAILED_PRECONDITION, "operation running"),
                 T0);
         assertThat(busy.task().deleteFailures()).isZero();
+    }
+
+    @Test
+    void everyReadOfAReservationIsReportedWithItsCountAndUseWhetherThePoolFitsOrNot() {
+        PoolTask task = PoolTask.create(ensure(SupplyMode.RESERVATION, Optional.of("res-a")));
+        for (long inUse : new long[] {7, 6}) {
+            Facts read = new Facts(
+                    new Lookup.Missing<>(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.of(new Lookup.Found<>(new GkeApi.Capacity("proj/res-a", 8, inUse))));
+            Step step = reconciler.decide(task, read, T0);
+            assertThat(events(step).get(0))
+                    .as("read with %d of 8 in use", inUse)
+                    .isInstanceOfSatisfying(ExecutorEvent.ReservationSeen.class, seen -> {
+                        assertThat(seen.reservation()).isEqualTo("res-a");
+                        assertThat(seen.count()).isEqualTo(8);
+                        assertThat(seen.inUse()).isEqualTo(inUse);
+                        assertThat(seen.jobId()).isEqualTo(task.jobId());
+                        assertThat(seen.clusterId()).isEqualTo(CLUSTER.clusterId());
+                        assertThat(seen.meta().occurredAt()).isEqualTo(T0);
+                    });
+        }
+
+        // no read, no figure: an unanswered or missing reservation says nothing of its count
+        Facts unanswered = new Facts(
+                new Lookup.Missing<>(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.of(new Lookup.Failed<>("compute unavailable")));
+        assertThat(events(reconciler.decide(task, unanswered, T0))).isEmpty();
+        Facts missing = new Facts(
+                new Lookup.Missing<>(), Optional.empty(), Optional.empty(), Optional.of(new Lookup.Missing<>()));
+        assertThat(events(reconciler.decide(task, missing, T0)))
+                .noneMatch(e -> e instanceof ExecutorEvent.ReservationSeen);
     }
 
     @Test

@@ -100,6 +100,9 @@ import java.util.Set;
  *   <li>NodePoolInventory / JobInventory: the orphan sweeps ({@link Orphans}); before them, a job whose Kubernetes
  *       Job a JobInventory of its own cluster no longer lists, an orphan grace after the Job surely existed, ends
  *       Failed/JobFailed: the Job was deleted outside Falcon and no informer saw it go.</li>
+ *   <li>ReservationSeen (a reservation's count and use as the executor read them, at every capacity check): ignored;
+ *       the scheduler acts on what the executor decided from it (ReservationShort, NodePoolCreating), and the figures
+ *       are for the console.</li>
  * </ol>
  *
  * <p><b>tick</b> (the wall-clock punctuator):
@@ -484,6 +487,8 @@ public final class Scheduler {
             execution.judgeMissing(now, out);
         } else if (event instanceof ExecutorEvent.ClusterGone gone) {
             execution.onClusterGone(gone, now, out);
+        } else if (event instanceof ExecutorEvent.ReservationSeen) {
+            // Ignored: what the executor read of a reservation; what it decided from it comes as its own event.
         }
         // A cluster that kept refusing work is avoided from now on: its waiting jobs are placed again elsewhere.
         for (String clusterId : state.health.takeTripped()) {

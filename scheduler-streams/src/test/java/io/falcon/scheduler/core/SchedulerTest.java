@@ -428,6 +428,31 @@ class SchedulerTest {
     }
 
     @Test
+    void aReservationSeenChangesNothingWhateverTheJobsStep() {
+        SchedulerFixture r = new SchedulerFixture();
+        r.record(r.scheduler.clusterUpserted(
+                SchedulerFixture.cluster("r1", "v6e", "active", Optional.of("res-1")), r.now));
+        r.submit("j1", "a");
+        TaskStatus provisioning = r.last("j1");
+        // read before the create (the pool fits), before a shortage, and for a job nobody knows
+        for (ExecutorEvent.ReservationSeen seen : List.of(
+                new ExecutorEvent.ReservationSeen(r.meta(), "j1", "r1", "v6e", "res-1", 8, 2),
+                new ExecutorEvent.ReservationSeen(r.meta(), "j1", "r1", "v6e", "res-1", 8, 8),
+                new ExecutorEvent.ReservationSeen(r.meta(), "nobody", "r1", "v6e", "res-1", 8, 0))) {
+            Decisions out = r.scheduler.observe(seen, r.now);
+            assertThat(out.isEmpty()).as("decisions of %s", seen).isTrue();
+            assertThat(out.changedJobs()).isEmpty();
+            assertThat(out.changedClusters()).isEmpty();
+            assertThat(out.ledger()).isEmpty();
+        }
+        assertThat(r.last("j1")).isEqualTo(provisioning);
+        // and the job goes on as it would have: GKE accepted the pool
+        r.observe(new ExecutorEvent.NodePoolCreating(r.meta(), "j1", "r1", "v6e", SchedulerFixture.name("j1")));
+        r.poolReady("j1");
+        assertThat(r.last("j1").reason()).contains(Reason.Dispatching);
+    }
+
+    @Test
     void aJobWaitingForNodesWhosePoolIsCreatedAgainShortOfTheReservationSaysSoAndStaysWaitingForNode() {
         SchedulerFixture r = new SchedulerFixture();
         r.record(r.scheduler.clusterUpserted(

@@ -60,6 +60,7 @@ class ExecutorEventFuzzTest {
             "JobDeleted",
             "NodePoolWaitingForNodes",
             "ReservationShort",
+            "ReservationSeen",
             "NodePoolInventory",
             "JobInventory");
 

@@ -126,6 +126,11 @@ public final class ExecutorEventBuilder {
                 meta(), jobId, clusterId, tpuType, nodePoolName, reservation, remainingSlices, neededSlices);
     }
 
+    /** The reservation's count and inUseCount as the executor read them, in TPU VMs. */
+    public ExecutorEvent.ReservationSeen reservationSeen(String reservation, long count, long inUse) {
+        return new ExecutorEvent.ReservationSeen(meta(), jobId, clusterId, tpuType, reservation, count, inUse);
+    }
+
     public ExecutorEvent.NodePoolDeleted nodePoolDeleted() {
         return new ExecutorEvent.NodePoolDeleted(meta(), jobId, clusterId, tpuType, nodePoolName);
     }
