@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads falcon.task-status, falcon.decisions, falcon.isolation, falcon.fault-verdicts and falcon.executor.events (a
- * reservation's remaining capacity, work refused or gone through: the fleet's health) from their beginning and then
- * as they grow, into the {@link ConsoleIndex}. Without a consumer group: it commits nothing and needs only READ on
+ * reservation's count and use as read, its shortages, work refused or gone through: the fleet's health) from their
+ * beginning and then as they grow, into the {@link ConsoleIndex}. Without a consumer group: it commits nothing and needs only READ on
  * the five topics; a restart reads them again (the index is bounded, so memory is too). A record that does not
  * parse is logged and skipped: the console shows what it can. Topics that do not exist yet are looked for again.
  */

@@ -289,7 +289,15 @@ class ConsoleServerIT {
                                 "npu-3",
                                 List.of(new NodeIsolation.DeviceIsolation("8C1F8609", "L3", 1_764_669_600_000L))))));
         String before = authorized("/fleet").body();
-        assertThat(before).contains("<dd class=\"reservation-count\">unknown</dd>");
+        assertThat(before).contains("<dd class=\"reservation-count\">unknown (");
+        index.accept(io.falcon.testkit.builders.ExecutorEventBuilder.executorEvent("read")
+                .at(Instant.parse("2026-12-02T10:01:00Z"))
+                .reservationSeen("res-a", 16, 12));
+        String read = authorized("/fleet").body();
+        assertThat(read)
+                .contains("<dd class=\"reservation-count\">16 TPU VM(s) at 12-02 10:01:00 UTC</dd>")
+                .contains("<dd class=\"reservation-in-use\">12 TPU VM(s) (all tenants) at 12-02 10:01:00 UTC; ")
+                .contains("<dd class=\"reservation-remaining\">4 TPU VM(s) at 12-02 10:01:00 UTC</dd>");
         index.accept(io.falcon.testkit.builders.ExecutorEventBuilder.executorEvent("short")
                 .at(Instant.parse("2026-12-02T10:02:00Z"))
                 .reservationShort("res-a", 2, 4));

@@ -32,6 +32,8 @@ public final class ConsoleIndex {
     public static final int SAMPLES_PER_CLUSTER = 512;
     /** Refusals kept per cluster: the scheduler avoids a cluster after three in a row. */
     static final int REFUSALS_PER_CLUSTER = 8;
+    /** Reservations whose latest read is kept per cluster (normally one: the cluster's default reservation). */
+    static final int RESERVATIONS_PER_CLUSTER = 4;
 
     static final int CLUSTERS_TRACKED = 1024;
     /** A position the scheduler gives as a lower bound ("队列位置 #1001 之后"): not a place in the pick order. */
@@ -112,6 +114,9 @@ public final class ConsoleIndex {
     }
 
     private static final class Health {
+        /** The latest read of each reservation, by name, the least recently read first. */
+        final LinkedHashMap<String, ClusterFacts.ReservationRead> reads = new LinkedHashMap<>();
+
         Optional<ClusterFacts.Shortage> shortage = Optional.empty();
         /** The last refusals by event id (a record read twice is one refusal), oldest first. */
         final LinkedHashMap<String, ClusterFacts.Refusal> refusals = new LinkedHashMap<>();
@@ -124,7 +129,7 @@ public final class ConsoleIndex {
                     .filter(r -> lastSuccess.filter(s -> !r.at().isAfter(s)).isEmpty())
                     .sorted(java.util.Comparator.comparing(ClusterFacts.Refusal::at))
                     .toList();
-            return new ClusterFacts(shortage, since, lastSuccess, weighed);
+            return new ClusterFacts(List.copyOf(reads.values()), shortage, since, lastSuccess, weighed);
         }
     }
 
@@ -133,7 +138,7 @@ public final class ConsoleIndex {
     }
 
     /**
-     * A falcon.executor.events record: a reservation short, work refused (a pool GKE refused or failed, a Job refused
+     * A falcon.executor.events record: a reservation read or short, work refused (a pool GKE refused or failed, a Job refused
      * for good, the cluster gone) or work through (a pool accepted or ready, a Job submitted or running). Kept by the
      * time it happened, so that order does not matter.
      */
@@ -156,7 +161,20 @@ public final class ConsoleIndex {
                 || event instanceof ExecutorEvent.JobRunning;
         boolean changed = false;
         synchronized (this) {
-            if (event instanceof ExecutorEvent.ReservationShort s) {
+            if (event instanceof ExecutorEvent.ReservationSeen r) {
+                Health h = health(r.clusterId());
+                ClusterFacts.ReservationRead known = h.reads.get(r.reservation());
+                if (known == null || known.at().isBefore(at)) {
+                    h.reads.remove(r.reservation());
+                    h.reads.put(
+                            r.reservation(),
+                            new ClusterFacts.ReservationRead(r.reservation(), r.count(), r.inUse(), at));
+                    while (h.reads.size() > RESERVATIONS_PER_CLUSTER) {
+                        h.reads.remove(h.reads.keySet().iterator().next());
+                    }
+                    changed = true;
+                }
+            } else if (event instanceof ExecutorEvent.ReservationShort s) {
                 Health h = health(s.clusterId());
                 if (h.shortage.filter(known -> !known.at().isBefore(at)).isEmpty()) {
                     h.shortage = Optional.of(

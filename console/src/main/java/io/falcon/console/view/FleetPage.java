@@ -31,8 +31,8 @@ public record FleetPage(List<Card> clusters, int isolatedDevices, int jobsHeld, 
 
     /**
      * The cluster's default reservation as far as Falcon's topics tell it: its count and how much of it is in use
-     * (all tenants) are known only as their difference, remaining, which the executor reports when a pool did not fit
-     * ("unknown" until then); in use by Falcon is its node pools on the reservation.
+     * (all tenants) as the executor last read them, and remaining = count - in use, or what a later shortage said
+     * ("unknown" until the executor has read it once); in use by Falcon is its node pools on the reservation.
      */
     public record Reservation(String count, String inUse, String remaining) {}
 

@@ -91,20 +91,35 @@ public final class Views {
             DateTimeFormatter.ofPattern("MM-dd HH:mm:ss 'UTC'").withZone(java.time.ZoneOffset.UTC);
 
     static FleetPage.Reservation reservation(ClusterInfo cluster, ClusterFacts facts, int falconPools) {
-        String unknown = "unknown";
         if (cluster.defaultReservation().isEmpty()) {
             return new FleetPage.Reservation("none", "none", "none");
         }
-        Optional<ClusterFacts.Shortage> shortage = facts.shortage()
-                .filter(s -> s.reservation().isEmpty()
-                        || s.reservation().equals(cluster.defaultReservation().get())
-                        || s.reservation()
-                                .endsWith("/" + cluster.defaultReservation().get()));
-        String inUse = unknown + " (all tenants); " + falconPools + " of Falcon's node pools";
-        String remaining = shortage.map(s -> s.remaining() + " TPU VM(s) at " + UTC_CLOCK.format(s.at())
-                        + " (a pool needed " + s.needed() + ")")
-                .orElse(unknown + " (the executor reports it when a pool does not fit)");
-        return new FleetPage.Reservation(unknown, inUse, remaining);
+        String name = cluster.defaultReservation().get();
+        Optional<ClusterFacts.ReservationRead> read = facts.reservationsRead().stream()
+                .filter(r -> sameReservation(r.reservation(), name))
+                .max(java.util.Comparator.comparing(ClusterFacts.ReservationRead::at));
+        Optional<ClusterFacts.Shortage> shortage =
+                facts.shortage().filter(s -> s.reservation().isEmpty() || sameReservation(s.reservation(), name));
+        String unknown = "unknown (until Falcon reads the reservation: before it creates a pool on it)";
+        String count = read.map(r -> r.count() + " TPU VM(s) at " + UTC_CLOCK.format(r.at()))
+                .orElse(unknown);
+        String inUse = read.map(r -> r.inUse() + " TPU VM(s) (all tenants) at " + UTC_CLOCK.format(r.at()))
+                        .orElse(unknown)
+                + "; " + falconPools + " of Falcon's node pools";
+        // The latest word wins: a shortage GKE reported after the read (its error names what is available) is newer.
+        Optional<ClusterFacts.Shortage> newerShortage = shortage.filter(
+                s -> read.isEmpty() || !s.at().isBefore(read.get().at()));
+        String remaining = newerShortage
+                .map(s -> s.remaining() + " TPU VM(s) at " + UTC_CLOCK.format(s.at()) + " (a pool needed " + s.needed()
+                        + ")")
+                .or(() -> read.map(r -> r.remaining() + " TPU VM(s) at " + UTC_CLOCK.format(r.at())))
+                .orElse(unknown);
+        return new FleetPage.Reservation(count, inUse, remaining);
+    }
+
+    /** The same reservation, whether named bare or by its resource path (projects/P/zones/Z/reservations/N). */
+    private static boolean sameReservation(String named, String reservation) {
+        return named.equals(reservation) || named.endsWith("/" + reservation) || reservation.endsWith("/" + named);
     }
 
     static FleetPage.Health health(ClusterFacts facts) {

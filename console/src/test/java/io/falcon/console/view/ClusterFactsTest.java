@@ -44,8 +44,51 @@ class ClusterFactsTest {
     void nothingSeenYetIsUnknown() {
         FleetPage.Card card = card(new ConsoleIndex(100, 8));
         assertThat(card.health().state()).isEqualTo("unknown");
-        assertThat(card.reservation().count()).isEqualTo("unknown");
+        assertThat(card.reservation().count()).startsWith("unknown");
+        assertThat(card.reservation().inUse()).startsWith("unknown");
         assertThat(card.reservation().remaining()).startsWith("unknown");
+    }
+
+    @Test
+    void theReservationsCountAndUseAreTheExecutorsLatestReadAndRemainingTheirDifference() {
+        ConsoleIndex index = new ConsoleIndex(100, 8);
+        index.accept(executorEvent("b").at(T0.plusSeconds(60)).reservationSeen("res-a", 16, 12));
+        // an older read, read later, does not win; another cluster's read and another reservation's say nothing here
+        index.accept(executorEvent("a").at(T0).reservationSeen("res-a", 16, 2));
+        index.accept(executorEvent("c").cluster("c2").at(T0.plusSeconds(90)).reservationSeen("res-a", 32, 0));
+        index.accept(executorEvent("d").at(T0.plusSeconds(90)).reservationSeen("res-other", 64, 0));
+        FleetPage.Reservation read = card(index).reservation();
+        assertThat(read.count()).isEqualTo("16 TPU VM(s) at 12-02 10:01:00 UTC");
+        assertThat(read.inUse())
+                .isEqualTo("12 TPU VM(s) (all tenants) at 12-02 10:01:00 UTC; 0 of Falcon's node pools");
+        assertThat(read.remaining()).isEqualTo("4 TPU VM(s) at 12-02 10:01:00 UTC");
+
+        // a reservation named by its resource path is the cluster's default all the same
+        index.accept(executorEvent("e")
+                .at(T0.plusSeconds(120))
+                .reservationSeen("projects/p/zones/us-east5-a/reservations/res-a", 16, 16));
+        assertThat(card(index).reservation().remaining()).isEqualTo("0 TPU VM(s) at 12-02 10:02:00 UTC");
+
+        // GKE's word on a shortage after the read is newer; a read after it is newer again
+        index.accept(executorEvent("f").at(T0.plusSeconds(150)).reservationShort("res-a", 1, 2));
+        assertThat(card(index).reservation().remaining())
+                .isEqualTo("1 TPU VM(s) at 12-02 10:02:30 UTC (a pool needed 2)");
+        assertThat(card(index).reservation().count()).isEqualTo("16 TPU VM(s) at 12-02 10:02:00 UTC");
+        index.accept(executorEvent("g").at(T0.plusSeconds(180)).reservationSeen("res-a", 16, 10));
+        assertThat(card(index).reservation().remaining()).isEqualTo("6 TPU VM(s) at 12-02 10:03:00 UTC");
+    }
+
+    @Test
+    void theReadsKeptPerClusterAreBounded() {
+        ConsoleIndex index = new ConsoleIndex(100, 8);
+        for (int i = 0; i < ConsoleIndex.RESERVATIONS_PER_CLUSTER + 3; i++) {
+            index.accept(executorEvent("r" + i).at(T0.plusSeconds(i)).reservationSeen("res-" + i, 8, 0));
+        }
+        assertThat(index.clusterFacts("c1").reservationsRead())
+                .hasSize(ConsoleIndex.RESERVATIONS_PER_CLUSTER)
+                .extracting(ClusterFacts.ReservationRead::reservation)
+                .as("the most recently read ones")
+                .endsWith("res-" + (ConsoleIndex.RESERVATIONS_PER_CLUSTER + 2));
     }
 
     @Test
