@@ -296,7 +296,9 @@ class NodePoolDriverTest {
                 .isInstanceOfSatisfying(io.falcon.events.executor.ExecutorEvent.ReservationSeen.class, seen -> {
                     assertThat(seen.jobId()).isEqualTo("job-a");
                     assertThat(seen.reservation()).isEqualTo("res-a");
-                    assertThat(seen.count()).as("the reservation's count as GKE's fake answers it").isEqualTo(64);
+                    assertThat(seen.count())
+                            .as("the reservation's count as GKE's fake answers it")
+                            .isEqualTo(64);
                     assertThat(seen.inUse()).isZero();
                 });
         assertThat(sink.all().get(1)).isInstanceOf(io.falcon.events.executor.ExecutorEvent.NodePoolCreating.class);

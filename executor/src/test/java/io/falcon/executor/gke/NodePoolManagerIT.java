@@ -259,6 +259,14 @@ class NodePoolManagerIT {
         assertThat(shortage.remainingSlices()).as("count - inUseCount").isEqualTo(1);
         assertThat(shortage.neededSlices()).as("hosts of the 2x2x2 slice").isEqualTo(2);
         assertThat(shortage.nodePoolName()).isEqualTo("falcon-rs-1");
+        assertThat(h.sink.of(ExecutorEvent.ReservationSeen.class, "rs-1"))
+                .as("the reservation as read through the Compute API")
+                .singleElement()
+                .satisfies(seen -> {
+                    assertThat(seen.reservation()).isEqualTo("res-a");
+                    assertThat(seen.count()).isEqualTo(8);
+                    assertThat(seen.inUse()).isEqualTo(7);
+                });
         assertThat(createOperations("falcon-rs-1")).isZero();
         assertThatThrownBy(() -> pool("falcon-rs-1")).isInstanceOf(NotFoundException.class);
         assertThat(h.nodePools.inFlight()).isZero();
@@ -267,6 +275,14 @@ class NodePoolManagerIT {
         setInUse(6);
         h.dispatcher.handle(ensure("rs-1", "2x2x2", SupplyMode.RESERVATION, "res-a"));
         h.sink.await(ExecutorEvent.NodePoolReady.class, "rs-1", WAIT);
+        // read again before each create attempt (GKE may refuse one while the workload policy is being created)
+        List<Long> inUse = h.sink.of(ExecutorEvent.ReservationSeen.class, "rs-1").stream()
+                .map(ExecutorEvent.ReservationSeen::inUse)
+                .toList();
+        assertThat(inUse).hasSizeGreaterThanOrEqualTo(2).startsWith(7L);
+        assertThat(inUse.subList(1, inUse.size()))
+                .as("reads after the capacity was freed")
+                .containsOnly(6L);
         assertThat(createOperations("falcon-rs-1")).isEqualTo(1);
         assertThat(h.sink.of(ExecutorEvent.ReservationShort.class, "rs-1")).hasSize(1);
     }
