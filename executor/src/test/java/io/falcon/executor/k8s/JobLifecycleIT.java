@@ -282,14 +282,18 @@ class JobLifecycleIT {
                     .isEqualTo(
                             io.falcon.events.executor.FailureCause.infrastructure("DisruptionTarget: DeletionByPodGC"));
             assertThat(failed.message()).startsWith("Pod disrupted: DisruptionTarget: DeletionByPodGC");
-            // and the Job itself says so (its podFailurePolicy), so the evidence outlives the deleted pod
-            io.fabric8.kubernetes.api.model.batch.v1.JobCondition condition =
-                    kube().batch().v1().jobs().inNamespace("default").list().getItems().stream()
+            // and the Job itself says so (its podFailurePolicy), so the evidence outlives the deleted pod; the Job
+            // controller writes its condition on its next pass, which may come after the executor saw the pod fail
+            io.fabric8.kubernetes.api.model.batch.v1.JobCondition condition = io.falcon.testkit.Await.present(
+                    "the Failed condition of the lost Job",
+                    WAIT,
+                    () -> kube().batch().v1().jobs().inNamespace("default").list().getItems().stream()
                             .filter(j -> j.getMetadata().getName().startsWith("falcon-lost-1"))
+                            .filter(j -> j.getStatus() != null && j.getStatus().getConditions() != null)
                             .flatMap(j -> j.getStatus().getConditions().stream())
                             .filter(c -> "Failed".equals(c.getType()))
-                            .findFirst()
-                            .orElseThrow();
+                            .findFirst(),
+                    () -> "no Failed condition yet");
             assertThat(condition.getReason()).isEqualTo("PodFailurePolicy");
             assertThat(condition.getMessage())
                     .contains("has condition DisruptionTarget matching FailJob rule at index 0");
