@@ -113,7 +113,12 @@ class FakeCloudTest {
             List<PlannedJob> jobs =
                     PlannedJob.plan("fake-" + supply.wireName(), 3, 2, Ownership.DEFAULT.installation());
             jobs.forEach(job -> driver.ensure(job.ensureNodePool(supply, NOW), NOW));
-            assertThat(emitted).hasSize(3).allMatch(ExecutorEvent.NodePoolCreating.class::isInstance);
+            // a reservation pool's first step reads the reservation, and says what it read (ReservationSeen)
+            assertThat(emitted.stream().filter(e -> !(e instanceof ExecutorEvent.ReservationSeen)))
+                    .hasSize(3)
+                    .allMatch(ExecutorEvent.NodePoolCreating.class::isInstance);
+            assertThat(emitted.stream().filter(ExecutorEvent.ReservationSeen.class::isInstance))
+                    .hasSize(supply == SupplyMode.RESERVATION ? 3 : 0);
 
             driver.tick(NOW.plus(POLL));
 
