@@ -292,40 +292,27 @@ final class Pipeline {
     private static final class Cores {
         private final Loop loop;
         private final double cores;
-        private final int whole;
         private final double speed;
-        private int busy;
-        private final Queue<Runnable> waiting = new ArrayDeque<>();
+        private final Servers servers;
         private double busyMillis;
 
         Cores(Loop loop, double cores) {
             this.loop = loop;
             this.cores = cores;
             // half a core is one core at half speed (a CPU limit below 1 throttles the one core it runs on)
-            this.whole = Math.max(1, (int) Math.floor(cores));
             this.speed = cores < 1 ? cores : 1;
+            this.servers = new Servers(Math.max(1, (int) Math.floor(cores)));
         }
 
         void burn(double millis, Runnable then) {
-            Runnable start = () -> {
+            servers.take(release -> {
                 long micros = Math.round(millis * 1000 / speed);
                 busyMillis += micros / 1000.0 * speed;
                 loop.after(Duration.ofNanos(micros * 1000), () -> {
-                    busy--;
-                    Runnable next = waiting.poll();
-                    if (next != null) {
-                        busy++;
-                        next.run();
-                    }
+                    release.run();
                     then.run();
                 });
-            };
-            if (busy < whole) {
-                busy++;
-                start.run();
-            } else {
-                waiting.add(start);
-            }
+            });
         }
 
         double utilization(Duration over) {
@@ -335,31 +322,48 @@ final class Pipeline {
 
     /** Threads of a component: a task holds one for all its segments; FIFO when all are taken. */
     private static final class Threads {
-        private final int size;
-        private int busy;
-        private final Queue<Runnable> waiting = new ArrayDeque<>();
+        private final Servers servers;
         private final Model model;
 
         Threads(Model model, int size) {
             this.model = model;
-            this.size = size;
+            this.servers = new Servers(size);
         }
 
         void submit(List<Segment> segments, Runnable then) {
-            Runnable start = () -> model.play(segments, 0, () -> {
-                busy--;
-                Runnable next = waiting.poll();
-                if (next != null) {
-                    busy++;
-                    next.run();
-                }
+            servers.take(release -> model.play(segments, 0, () -> {
+                release.run();
                 then.run();
-            });
+            }));
+        }
+    }
+
+    /** Servers taken first come, first served: a task holds one until it runs the release it is given. */
+    private static final class Servers {
+        private final int size;
+        private int busy;
+        private final Queue<java.util.function.Consumer<Runnable>> waiting = new ArrayDeque<>();
+
+        Servers(int size) {
+            this.size = size;
+        }
+
+        void take(java.util.function.Consumer<Runnable> task) {
             if (busy < size) {
                 busy++;
-                start.run();
+                task.accept(this::release);
             } else {
-                waiting.add(start);
+                waiting.add(task);
+            }
+        }
+
+        /** The next waiting task gets the server at once; else it is free. */
+        private void release() {
+            java.util.function.Consumer<Runnable> next = waiting.poll();
+            if (next == null) {
+                busy--;
+            } else {
+                next.accept(this::release);
             }
         }
     }

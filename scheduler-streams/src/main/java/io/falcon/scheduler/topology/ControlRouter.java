@@ -45,7 +45,7 @@ final class ControlRouter implements Processor<String, byte[], String, Object> {
                                             RetrySwitch.KEY,
                                             (Object) new SchedulerInput.RetriesSwitched(value),
                                             context.currentSystemTimeMs()),
-                                    SchedulerTopology.FAULT_NOTE_SINK));
+                                    SchedulerTopology.EVERY_INPUT_PARTITION_SINK));
                 },
                 () -> {});
     }

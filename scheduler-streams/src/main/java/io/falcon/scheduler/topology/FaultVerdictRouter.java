@@ -73,7 +73,7 @@ final class FaultVerdictRouter implements Processor<String, byte[], String, Obje
         forwarded.put(key, nowMs);
         context.forward(
                 new Record<>(verdict.jobId().get(), (Object) new SchedulerInput.FaultNoted(verdict), nowMs),
-                SchedulerTopology.FAULT_NOTE_SINK);
+                SchedulerTopology.EVERY_INPUT_PARTITION_SINK);
     }
 
     /** Every partition of the scheduler's input. */

@@ -42,7 +42,9 @@ public final class SchedulerTopology {
     static final String COMMAND_SINK = "to-executor-commands";
     static final String DEAD_LETTER_SINK = "to-dead-letter";
     static final String DECISION_SINK = "to-decisions";
-    static final String FAULT_NOTE_SINK = "fault-notes-to-scheduler-input";
+    /** Fault notes and operators' switches, to every partition of the scheduler's input. */
+    static final String EVERY_INPUT_PARTITION_SINK = "to-every-scheduler-input-partition";
+
     static final StreamsDeadLetters DEAD_LETTERS = new StreamsDeadLetters(Scheduler.PRODUCER, DEAD_LETTER_SINK);
 
     private SchedulerTopology() {}
@@ -82,7 +84,7 @@ public final class SchedulerTopology {
         Serializer<Object> inputs = (Serializer<Object>)
                 (Serializer<?>) Topics.SCHEDULER_INPUT.valueSerde().serializer();
         topology.addSink(
-                FAULT_NOTE_SINK,
+                EVERY_INPUT_PARTITION_SINK,
                 Topics.SCHEDULER_INPUT.name(),
                 Topics.SCHEDULER_INPUT.keySerde().serializer(),
                 inputs,

@@ -505,18 +505,7 @@ class RetryTest {
         // program's failure was read only once attempt 2 was placed, and attempt 2 must then never create its Job
         SchedulerFixture f = fixture().submit(retried("j1", RETRY_TWICE)).startRunning("j1");
         ExecutorCommand.EnsureJob first = f.lastCommand(ExecutorCommand.EnsureJob.class, "j1");
-        f.record(f.scheduler.faultNoted(
-                new io.falcon.events.fault.FaultVerdict(
-                        f.meta(),
-                        "c1",
-                        "node-1",
-                        "accel0",
-                        "TPU_HBM_UNCORRECTABLE",
-                        Optional.of("j1"),
-                        f.now.toEpochMilli(),
-                        io.falcon.events.fault.FaultVerdict.Outcome.ISOLATED,
-                        new io.falcon.events.fault.FaultVerdict.Evidence(1, List.of(), 0, List.of(), "isolated")),
-                f.now));
+        isolated(f, "j1");
         assertThat(f.last("j1").reason()).contains(Reason.Retrying);
         jobGone(f, "j1", first.k8sJobName());
         f.advanceTicking(Duration.ofMinutes(2));
@@ -542,19 +531,9 @@ class RetryTest {
         assertThat(f.commandsOf(ExecutorCommand.EnsureJob.class)).hasSize(jobsBefore);
     }
 
+    /** fault-streams isolates a device of the job's running attempt now. */
     private static void isolated(SchedulerFixture f, String jobId) {
-        f.record(f.scheduler.faultNoted(
-                new io.falcon.events.fault.FaultVerdict(
-                        f.meta(),
-                        "c1",
-                        "node-1",
-                        "accel0",
-                        "TPU_HBM_UNCORRECTABLE",
-                        Optional.of(jobId),
-                        f.now.toEpochMilli(),
-                        io.falcon.events.fault.FaultVerdict.Outcome.ISOLATED,
-                        new io.falcon.events.fault.FaultVerdict.Evidence(1, List.of(), 0, List.of(), "isolated")),
-                f.now));
+        f.record(f.scheduler.faultNoted(isolated(jobId, f.now), f.now));
     }
 
     @Test
