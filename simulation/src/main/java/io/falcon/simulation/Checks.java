@@ -282,6 +282,9 @@ final class Checks {
             }
         }
         deleted.forEach((jobId, at) -> {
+            if (abandonedAttempt(statuses, jobId, at)) {
+                return; // the Job of an attempt Falcon had already ended (its deletion asked for, not yet done)
+            }
             // a job run again noticed the deletion when its attempt ended (Retrying), within the same bound
             // (the scheduler's clock may be behind the world's by a few minutes)
             Optional<TaskStatus> retry = retried.getOrDefault(jobId, List.of()).stream()
@@ -553,6 +556,25 @@ final class Checks {
      * A node pool of another owner under the name Falcon gives a job's pool is never adopted and never deleted: the
      * job fails instead (its Reason explained by the foreign pool in {@link #checkCauses}).
      */
+    /**
+     * Whether, when its Kubernetes Job was deleted by hand, the job had already ended that Job's attempt: a Retrying
+     * status before the deletion, and no Dispatching status of the next attempt between it and the deletion.
+     */
+    private static boolean abandonedAttempt(List<TaskStatus> statuses, String jobId, Instant at) {
+        Optional<Instant> lastRetry = Optional.empty();
+        for (TaskStatus s : statuses) {
+            if (!s.jobId().equals(jobId) || s.meta().occurredAt().isAfter(at)) {
+                continue;
+            }
+            if (s.reason().filter(Reason.Retrying::equals).isPresent()) {
+                lastRetry = Optional.of(s.meta().occurredAt());
+            } else if (s.reason().filter(Reason.Dispatching::equals).isPresent()) {
+                lastRetry = Optional.empty();
+            }
+        }
+        return lastRetry.isPresent();
+    }
+
     /**
      * The operator's retry switch acts within one step: no attempt after a job's first is begun (its first
      * EnsureNodePool, under the attempt's own pool name) by a step after the one that applied "off", until one

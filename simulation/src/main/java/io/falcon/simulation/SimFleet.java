@@ -1274,8 +1274,12 @@ final class SimFleet implements GkeApi, EdgeApi {
     public Optional<FoundJob> findJob(ClusterTarget cluster, String name) {
         maybeFail("jobs.get");
         return Optional.ofNullable(jobs.get(key(cluster, name)))
-                .map(j ->
-                        new FoundJob(j.name, j.uid, ownership.labels(j.falconJobId, null), Optional.of(j.falconJobId)));
+                .map(j -> new FoundJob(
+                        j.name,
+                        j.uid,
+                        ownership.labels(j.falconJobId, null),
+                        Optional.of(j.falconJobId),
+                        j.conditions.stream().anyMatch(c -> c.isTrue("Complete"))));
     }
 
     @Override

@@ -29,9 +29,20 @@ public interface EdgeApi {
      *
      * @param jobId the Falcon job id its falcon.io/job-id annotation names, if any
      */
-    record FoundJob(String name, String uid, Map<String, String> labels, Optional<String> jobId) {
+    /**
+     * A Job found by name, with its owner's labels.
+     *
+     * @param completed whether its Complete condition is true (a deletion then removes a success nobody may have
+     *     reported yet)
+     */
+    record FoundJob(String name, String uid, Map<String, String> labels, Optional<String> jobId, boolean completed) {
         public FoundJob {
             labels = Map.copyOf(labels);
+        }
+
+        /** A Job not (yet) complete. */
+        public FoundJob(String name, String uid, Map<String, String> labels, Optional<String> jobId) {
+            this(name, uid, labels, jobId, false);
         }
     }
 

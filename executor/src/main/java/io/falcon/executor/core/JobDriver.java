@@ -200,6 +200,17 @@ public final class JobDriver {
                     sink.emit(events.jobDeleted(command.jobId(), command.cluster(), command.k8sJobName()));
                     return;
                 }
+                if (found.isPresent() && found.get().completed()) {
+                    // Its success may never have been reported (this process was down from the success to now, and
+                    // the deletion takes the evidence away): said before it goes; the scheduler decides what it
+                    // means for a job that no longer counts on this Job (an ended attempt's success still ends it).
+                    sink.emit(events.jobSucceeded(
+                            command.jobId(),
+                            command.cluster().clusterId(),
+                            command.cluster().tpuType(),
+                            command.k8sJobName(),
+                            found.get().uid()));
+                }
                 boolean existed = found.isPresent() && edges.deleteJob(command.cluster(), command.k8sJobName());
                 log.info(existed ? "job deleted" : "job already gone");
             } catch (ApiException e) {

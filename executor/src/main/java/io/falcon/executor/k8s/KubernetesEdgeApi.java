@@ -341,7 +341,12 @@ public final class KubernetesEdgeApi implements EdgeApi {
     }
 
     private static FoundJob found(Job job) {
-        return new FoundJob(job.getMetadata().getName(), job.getMetadata().getUid(), labels(job), annotatedJobId(job));
+        boolean completed = job.getStatus() != null
+                && job.getStatus().getConditions() != null
+                && job.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Complete".equals(c.getType()) && "True".equals(c.getStatus()));
+        return new FoundJob(
+                job.getMetadata().getName(), job.getMetadata().getUid(), labels(job), annotatedJobId(job), completed);
     }
 
     /**

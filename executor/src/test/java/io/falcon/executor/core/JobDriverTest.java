@@ -115,6 +115,27 @@ class JobDriverTest {
     }
 
     @Test
+    void aCompletedJobThatIsDeletedHasItsSuccessSaidFirst() {
+        // found by the simulation (seed 19319): the executor down from the Job's success until it carried out the
+        // deletion of an attempt the scheduler had ended; the deletion took the only evidence of the success
+        driver.ensure(command);
+        edge.completed = true;
+        driver.ensureDeleted(Fixtures.deleteJob("job-1"));
+        assertThat(sink.of(ExecutorEvent.JobSucceeded.class, "job-1"))
+                .singleElement()
+                .satisfies(s -> {
+                    assertThat(s.k8sJobName()).isEqualTo("falcon-job-1");
+                });
+        assertThat(edge.uid).as("then deleted").isEmpty();
+
+        // a Job that has not completed is deleted without a word of success
+        JobDriverTest other = new JobDriverTest();
+        other.driver.ensure(other.command);
+        other.driver.ensureDeleted(Fixtures.deleteJob("job-1"));
+        assertThat(other.sink.of(ExecutorEvent.JobSucceeded.class, "job-1")).isEmpty();
+    }
+
+    @Test
     void aJobOfAnotherOwnerUnderTheNameIsNeitherAdoptedNorDeleted() {
         edge.uid = Optional.of("uid-other");
         edge.foreign = true;
@@ -139,6 +160,8 @@ class JobDriverTest {
         Optional<String> uid = Optional.empty();
         /** The Job under the name is another owner's (another team's, another Falcon's). */
         boolean foreign;
+
+        boolean completed;
 
         NodeCount nodes = new NodeCount(0, 0);
         boolean nodesFail;
@@ -166,7 +189,7 @@ class JobDriverTest {
             return uid.map(u -> foreign
                     // another Falcon installation's Job of the same job id
                     ? new FoundJob(name, u, new Ownership("falcon-b").labels("job-1", null), Optional.empty())
-                    : new FoundJob(name, u, Ownership.DEFAULT.labels("job-1", null), Optional.of("job-1")));
+                    : new FoundJob(name, u, Ownership.DEFAULT.labels("job-1", null), Optional.of("job-1"), completed));
         }
 
         @Override
