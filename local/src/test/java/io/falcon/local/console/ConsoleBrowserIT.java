@@ -147,17 +147,11 @@ class ConsoleBrowserIT {
                                 Optional.of(600L)));
             }
             // the job furthest back in its queue
-            JobBoard.JobView last = Await.present(
+            JobBoard.JobView queued = Await.present(
                     "a job waits at position #2 or later",
                     Duration.ofSeconds(60),
-                    () -> ids.stream()
-                            .map(id -> find(connection, id))
-                            .flatMap(Optional::stream)
-                            .filter(j -> j.status().equals("Pending")
-                                    && j.reason().filter("Waiting"::equals).isPresent())
-                            .filter(j -> Explanation.queuePosition(j.message()).orElse(0) >= 2)
-                            .max(Comparator.comparing(
-                                    j -> Explanation.queuePosition(j.message()).orElse(0))),
+                    () -> furthestBack(connection, ids)
+                            .filter(j -> Explanation.queuePosition(j.message()).orElse(0) >= 2),
                     () -> ids.stream()
                             .map(id -> find(connection, id)
                                     .map(JobBoard.JobView::headline)
@@ -166,9 +160,9 @@ class ConsoleBrowserIT {
                             .toString());
 
             // the queues page while jobs wait
-            browser.get(url("/queues?cluster=" + last.clusterId().orElseThrow() + "&topology=2x4"));
+            browser.get(url("/queues?cluster=" + queued.clusterId().orElseThrow() + "&topology=2x4"));
             assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Queues");
-            assertThat(browser.getPageSource()).contains(last.id());
+            assertThat(browser.getPageSource()).contains(queued.id());
             // the first waiting jobs in the scheduler's pick order, positions ascending; the queue's depth over time
             waiting(Duration.ofSeconds(90))
                     .withMessage("the queue page lists waiting jobs in pick order")
@@ -184,13 +178,23 @@ class ConsoleBrowserIT {
             assertThat(text("queue-chart")).contains("queue depth at placement");
             screenshot("console-queues.png");
 
-            // its page: the position changes as the jobs ahead start, without a reload
-            browser.get(url("/jobs/" + last.id()));
-            // the console reads the topics from their beginning: on the build's shared broker, full of the other
-            // tests' records, its index may still be catching up when the page opens (the page then fills in live)
-            waiting(Duration.ofSeconds(90))
-                    .withMessage("the page of " + last.id() + " shows its position")
-                    .until(b -> text("position").startsWith("#"));
+            // its page: the position changes as the jobs ahead start, without a reload. The queue page may have
+            // taken a while (the console reads the topics from their beginning: on the build's shared broker, full
+            // of the other tests' records, its index may still be catching up), so the job watched is the one
+            // furthest back that still waits when its page opens; its position comes from its row
+            JobBoard.JobView last = Await.present(
+                    "the page of a job still waiting shows its position",
+                    Duration.ofSeconds(90),
+                    () -> furthestBack(connection, ids).filter(job -> {
+                        browser.get(url("/jobs/" + job.id()));
+                        return text("position").startsWith("#");
+                    }),
+                    () -> ids.stream()
+                            .map(id -> find(connection, id)
+                                    .map(JobBoard.JobView::headline)
+                                    .orElse(id + ": -"))
+                            .toList()
+                            .toString());
             String first = text("position");
             mark();
             waiting(Duration.ofSeconds(60))
@@ -280,6 +284,18 @@ class ConsoleBrowserIT {
             assertThat(String.valueOf(remaining)).matches("unknown \\(.*\\)|\\d+ TPU VM\\(s\\) at .*|no reservation");
             screenshot("console-fleet.png");
         }
+    }
+
+    /** The waiting job furthest back in its queue, as the rows tell now. */
+    private static Optional<JobBoard.JobView> furthestBack(Connection connection, List<String> ids) {
+        return ids.stream()
+                .map(id -> find(connection, id))
+                .flatMap(Optional::stream)
+                .filter(j -> j.status().equals("Pending")
+                        && j.reason().filter("Waiting"::equals).isPresent())
+                .filter(j -> Explanation.queuePosition(j.message()).isPresent())
+                .max(Comparator.comparing(
+                        j -> Explanation.queuePosition(j.message()).orElse(0)));
     }
 
     private static Optional<JobBoard.JobView> find(Connection connection, String id) {
