@@ -260,7 +260,8 @@ final class Checks {
      * A job whose Kubernetes Job someone other than Falcon deleted before it finished ends within the bound (the
      * informer's delete event, else the inventory of its cluster, an orphan grace after its Job was known to exist),
      * beyond the time the executor was down meanwhile; not at its execution deadline, hours later, while its slice
-     * sits idle; and its Message does not blame its pods.
+     * sits idle; and its Message does not blame its pods. A Job deleted before Falcon ever saw it, and created again
+     * by a command written before Falcon knew it existed, is no deletion Falcon could notice.
      */
     void checkHandDeletionsNoticed(
             List<TaskStatus> statuses,
@@ -268,7 +269,8 @@ final class Checks {
             Duration bound,
             java.util.function.BiFunction<Instant, Instant, Duration> executorDown,
             java.util.function.Predicate<String> podsFailAnyway,
-            Duration dispatchDeadline) {
+            Duration dispatchDeadline,
+            java.util.function.Predicate<String> deletionUnseeable) {
         Map<String, TaskStatus> ends = new HashMap<>();
         Map<String, List<TaskStatus>> retried = new HashMap<>();
         Map<String, Instant> dispatchingSince = new HashMap<>();
@@ -284,6 +286,9 @@ final class Checks {
         deleted.forEach((jobId, at) -> {
             if (abandonedAttempt(statuses, jobId, at)) {
                 return; // the Job of an attempt Falcon had already ended (its deletion asked for, not yet done)
+            }
+            if (deletionUnseeable.test(jobId)) {
+                return; // a Job Falcon never saw, created again before it knew: the second one's fate is the job's
             }
             // a job run again noticed the deletion when its attempt ended (Retrying), within the same bound
             // (the scheduler's clock may be behind the world's by a few minutes)

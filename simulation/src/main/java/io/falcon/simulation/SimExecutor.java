@@ -57,6 +57,8 @@ final class SimExecutor {
      */
     private final Map<ExecutorEvent, Instant> unacknowledged = new java.util.IdentityHashMap<>();
     /** A report's send failed for good since this (its clock): everything is reported again before a heartbeat. */
+    private java.util.function.Predicate<ExecutorEvent> loseNext = e -> false;
+
     private Optional<Instant> failedSince = Optional.empty();
     /**
      * Draws the lost reports on a stream of its own, so that the draws of every other fault, and so the scenarios of
@@ -389,12 +391,16 @@ final class SimExecutor {
 
     /**
      * A report of a Job's deletion is lost (as {@link #lost}), drawn on a stream of its own: these reports are newer
-     * than the seeds' scenarios, whose other draws stay as they were. (It meets no deadline: the heartbeat need not
-     * wait for it; the inventory's backstop reports the Job gone.)
+     * than the seeds' scenarios, whose other draws stay as they were. Its send failed as any other does: the
+     * producer's callback tells the executor, and the heartbeat holds back until it has reported again.
      */
     private boolean goneLost() {
         double p = faults.get().lostReport();
-        return p > 0 && goneLossRnd.nextDouble() < p;
+        boolean lost = p > 0 && goneLossRnd.nextDouble() < p;
+        if (lost && failedSince.isEmpty()) {
+            failedSince = Optional.of(clock.instant());
+        }
+        return lost;
     }
 
     /**
@@ -424,6 +430,7 @@ final class SimExecutor {
         if (failedSince.isPresent()) {
             failedSince = Optional.empty();
             reports.forgetAll();
+            reports.goneAgain(clock.instant()).forEach(this::emit);
         }
         informers();
         Instant through = passBegan;
@@ -471,6 +478,13 @@ final class SimExecutor {
         if (!up) {
             return;
         }
+        if (loseNext.test(event)) {
+            loseNext = e -> false;
+            if (failedSince.isEmpty()) {
+                failedSince = Optional.of(clock.instant()); // the producer's callback says so
+            }
+            return;
+        }
         if (buffer != null) {
             sent(event);
             buffer.add(event);
@@ -488,6 +502,11 @@ final class SimExecutor {
         if (gen == generation) {
             unacknowledged.remove(event);
         }
+    }
+
+    /** Scripted: the send of the next matching event fails for good (the process stays up, its callback told). */
+    void loseNext(java.util.function.Predicate<ExecutorEvent> which) {
+        loseNext = which;
     }
 
     /** Scripted: matching events reach the topic only after the delay, overtaken by later ones. */

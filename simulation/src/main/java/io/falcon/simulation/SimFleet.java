@@ -62,6 +62,8 @@ final class SimFleet implements GkeApi, EdgeApi {
     private final Random handRnd;
     /** When a Falcon job's Kubernetes Job was deleted by someone other than Falcon before it finished, for the checks. */
     private final Map<String, Instant> handDeleted = new HashMap<>();
+    /** The uid of the unfinished Job deleted by hand, per job (the first, as {@link #handDeleted}). */
+    private final Map<String, String> handDeletedUid = new HashMap<>();
     /** Finished Kubernetes Jobs deleted by someone other than Falcon, by Falcon job id, and when. */
     private final Map<String, Instant> endedThenDeleted = new HashMap<>();
     /**
@@ -583,6 +585,7 @@ final class SimFleet implements GkeApi, EdgeApi {
         byHand.add(key);
         if (!job.finished()) {
             handDeleted.putIfAbsent(job.falconJobId, loop.now());
+            handDeletedUid.putIfAbsent(job.falconJobId, job.uid);
             cause(job.falconJobId, Cause.JOB_DELETED_BY_HAND);
         } else {
             endedThenDeleted.putIfAbsent(job.falconJobId, loop.now());
@@ -684,6 +687,11 @@ final class SimFleet implements GkeApi, EdgeApi {
     /** When each Falcon job's unfinished Kubernetes Job was deleted by someone other than Falcon. */
     Map<String, Instant> handDeletedJobs() {
         return handDeleted;
+    }
+
+    /** The uid of the job's Kubernetes Job deleted by hand before it finished, if one was. */
+    Optional<String> handDeletedUid(String jobId) {
+        return Optional.ofNullable(handDeletedUid.get(jobId));
     }
 
     /** Jobs whose Kubernetes Job someone other than Falcon deleted after it had finished, and when. */

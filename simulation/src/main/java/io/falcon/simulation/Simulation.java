@@ -183,6 +183,31 @@ public final class Simulation {
         return executor;
     }
 
+    /**
+     * The job's Job was deleted by hand before Falcon ever saw it (created by a command whose answer was lost, while
+     * the executor was down or blind), and created again by a command written before Falcon had seen it created: the
+     * Job Falcon knows is the second one, and nothing of the first could tell it that anything was deleted.
+     */
+    private boolean deletionUnseeable(String jobId) {
+        if (!fleet.recreatedAfterHandDeletion().contains(jobId)) {
+            return false;
+        }
+        Optional<String> uid = fleet.handDeletedUid(jobId);
+        return uid.isPresent()
+                && logs.events.stream()
+                        .noneMatch(e -> e.jobId().equals(jobId) && uid.get().equals(uidOf(e)));
+    }
+
+    private static String uidOf(ExecutorEvent event) {
+        if (event instanceof ExecutorEvent.JobSubmitted e) {
+            return e.jobUid();
+        }
+        if (event instanceof ExecutorEvent.JobRunning e) {
+            return e.jobUid();
+        }
+        return ""; // the ends carry no uid: a Job seen ending was seen submitted or running first
+    }
+
     Logs logs() {
         return logs;
     }
@@ -300,7 +325,8 @@ public final class Simulation {
                 Duration.ofMinutes(30),
                 (from, to) -> executor.blindBetween(from, to).plus(scheduler.downBetween(from, to)),
                 id -> plans.get(id).outcome() != Scenario.Outcome.SUCCEED,
-                SchedulerSettings.defaults().dispatchDeadline());
+                SchedulerSettings.defaults().dispatchDeadline(),
+                this::deletionUnseeable);
         checks.checkForeignPoolsUntouched(fleet.foreignPools(), fleet.foreignPoolsDeleted());
         checks.checkNoAttemptBegunWhileRetriesOff(logs.commands, scheduler.retrySwitches, scenario.maxRetries());
         checks.checkClusterRetryBudget(

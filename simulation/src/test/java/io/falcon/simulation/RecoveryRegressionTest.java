@@ -457,6 +457,27 @@ class RecoveryRegressionTest {
     }
 
     @Test
+    void aSuccessSeenOnlyInTheDeleteEventWhoseSendFailedIsSentAgainBeforeTheHeartbeatMovesOn() {
+        Simulation sim =
+                start(List.of(C0), job("j1").runFor(Duration.ofMinutes(5)).build());
+        await(sim, "j1", Phase.RUNNING);
+        // the Job succeeds and is deleted by hand before the informers look again: only the delete event carries
+        // the success, and its send fails for good
+        assertThat(sim.runUntil(() -> !sim.fleet().succeededJobs().isEmpty(), LATE))
+                .isTrue();
+        sim.fleet().deleteJobOutOfBand(J1_NAME);
+        sim.executor()
+                .loseNext(e ->
+                        e instanceof ExecutorEvent.JobSucceeded && e.jobId().equals("j1"));
+
+        quiesce(sim);
+        assertThat(last(sim, "j1").status())
+                .as("not Failed because the inventory no longer lists the Job: "
+                        + last(sim, "j1").message())
+                .isEqualTo(Status.Succeeded);
+    }
+
+    @Test
     void anAbortedRunningJobsPoolGoesToTheNextJobOnlyOnceItsTerminatingPodsAreGone() {
         Simulation sim = start(
                 List.of(C0),

@@ -45,6 +45,28 @@ public final class JobReports {
     private final Map<String, ExecutorEvent.JobDeleted> deletedWithPods = new ConcurrentHashMap<>();
 
     /**
+     * What was reported of each deleted Job (its end, or that it went before it finished), by cluster resource and Job
+     * name, with when, for {@link #RETAIN_GONE}: once the Job is gone nothing can be read of it again, so a report
+     * whose send failed for good is sent again from here ({@link #goneAgain}) before the heartbeat moves on. At most
+     * {@link #MAX_GONE_RETAINED}, the oldest dropped first.
+     */
+    private final Map<String, RetainedGone> goneReported =
+            java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>() {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, RetainedGone> eldest) {
+                    return size() > MAX_GONE_RETAINED;
+                }
+            });
+
+    /** How long a deleted Job's report is kept to be sent again: longer than any send retry or heartbeat gap. */
+    public static final Duration RETAIN_GONE = Duration.ofHours(1);
+
+    /** A bound on the deleted Jobs' reports kept (each a few hundred bytes). */
+    static final int MAX_GONE_RETAINED = 10_000;
+
+    private record RetainedGone(ExecutorEvent event, Instant at) {}
+
+    /**
      * The fleet's doing last seen on a pod of each Job (by uid), while the Job is there: Kubernetes deletes an evicted
      * or preempted pod once it has terminated, and the Job's own Failed condition says only BackoffLimitExceeded, so
      * a Job read again after its report was lost (or listed by the inventory) would read as its program's failure.
@@ -179,15 +201,37 @@ public final class JobReports {
         deletedWithPods.put(cluster.resourceName() + "/" + job.name(), events.jobDeleted(jobId, cluster, job.name()));
         String clusterId = job.annotations().getOrDefault(FalconLabels.ANNOTATION_CLUSTER_ID, cluster.clusterId());
         String tpuType = job.annotations().getOrDefault(FalconLabels.ANNOTATION_TPU_TYPE, cluster.tpuType());
+        ExecutorEvent report;
         if (observation instanceof JobObservation.Succeeded) {
-            return Optional.of(events.jobSucceeded(jobId, clusterId, tpuType, job.name(), job.uid()));
+            report = events.jobSucceeded(jobId, clusterId, tpuType, job.name(), job.uid());
+        } else if (observation instanceof JobObservation.Failed f) {
+            report = events.jobFailed(jobId, clusterId, tpuType, job.name(), job.uid(), f.message(), f.cause());
+        } else {
+            report = events.jobFailed(
+                    jobId,
+                    clusterId,
+                    tpuType,
+                    job.name(),
+                    job.uid(),
+                    deletedMessage(job.name(), finalStateUnknown),
+                    GONE);
         }
-        if (observation instanceof JobObservation.Failed f) {
-            return Optional.of(
-                    events.jobFailed(jobId, clusterId, tpuType, job.name(), job.uid(), f.message(), f.cause()));
+        goneReported.put(cluster.resourceName() + "/" + job.name(), new RetainedGone(report, now));
+        return Optional.of(report);
+    }
+
+    /**
+     * The reports of Jobs deleted within {@link #RETAIN_GONE} before now, to send again after a send failed for good
+     * (with {@link #forgetAll}): a Job that succeeded and was deleted before its success reached the scheduler (by
+     * hand, or by a short ttlSecondsAfterFinished) cannot be read again, and the scheduler, which takes a repeat as a
+     * no-op, would otherwise learn only from the inventory that it is gone and end the job Failed.
+     */
+    public List<ExecutorEvent> goneAgain(Instant now) {
+        Instant oldest = now.minus(RETAIN_GONE);
+        synchronized (goneReported) {
+            goneReported.values().removeIf(r -> r.at().isBefore(oldest));
+            return goneReported.values().stream().map(RetainedGone::event).toList();
         }
-        return Optional.of(events.jobFailed(
-                jobId, clusterId, tpuType, job.name(), job.uid(), deletedMessage(job.name(), finalStateUnknown), GONE));
     }
 
     /**

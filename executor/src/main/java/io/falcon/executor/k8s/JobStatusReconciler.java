@@ -451,14 +451,17 @@ public final class JobStatusReconciler implements AutoCloseable {
      * resource names. A cluster whose informers are not watching (its API unreachable, a watch being re-established)
      * is left out: what happened there may not have been seen.
      *
-     * @param reportAgain forget what was reported first (a send failed for good), so everything is reported again
+     * @param reportAgain forget what was reported first (a send failed for good), so everything is reported again,
+     *     the Jobs deleted lately included ({@link JobReports#goneAgain})
      */
     public List<io.falcon.events.executor.ExecutorEvent.ClusterObserved> observeAll(
             boolean reportAgain, java.time.Instant through) {
+        java.time.Instant now = clock.instant();
         if (reportAgain) {
             reports.forgetAll();
+            // the Jobs deleted lately cannot be read again: what was reported of them is sent again as it was
+            reports.goneAgain(now).forEach(sink::emit);
         }
-        java.time.Instant now = clock.instant();
         List<io.falcon.events.executor.ExecutorEvent.ClusterObserved> observed = new java.util.ArrayList<>();
         for (Watched w : watched.values()) {
             String resource = w.cluster.resourceName();

@@ -90,6 +90,27 @@ class JobGoneTest {
                         f -> assertThat(f.message()).startsWith("Job failed: BackoffLimitExceeded"));
     }
 
+    @Test
+    void whatWasReportedOfADeletedJobIsSentAgainAfterAFailedSendForAnHourAndNoLonger() {
+        // succeeded, then deleted by hand 4 s later: its success goes out once, and that send fails for good
+        Optional<ExecutorEvent> success = gone(job("Complete"), false);
+        assertThat(success).get().isInstanceOf(ExecutorEvent.JobSucceeded.class);
+        reports.forgetAll();
+        // the Job cannot be read again: only the report kept says it succeeded (the inventory only that it is gone)
+        assertThat(reports.goneAgain(NOW.plusSeconds(30))).containsExactly(success.get());
+        assertThat(reports.goneAgain(NOW.plus(JobReports.RETAIN_GONE).minusSeconds(1)))
+                .containsExactly(success.get());
+        assertThat(reports.goneAgain(NOW.plus(JobReports.RETAIN_GONE).plusSeconds(1)))
+                .isEmpty();
+    }
+
+    @Test
+    void aJobDeletedTwiceUnderOneNameKeepsItsLatestReport() {
+        gone(job(null), false);
+        Optional<ExecutorEvent> latest = gone(job("Failed"), false);
+        assertThat(reports.goneAgain(NOW)).containsExactly(latest.get());
+    }
+
     private ExecutorEvent.ObservedJob listed(Job job) {
         return reports.inventory(Fixtures.cluster(), List.of(Fabric8Views.job(job)), List.of())
                 .jobs()
