@@ -35,7 +35,12 @@ if [ "${FALCON_LOG_FORMAT:-json}" = "json" ] && [ "$component" != "cli" ]; then
   logging="-Dlogback.configurationFile=falcon-logback-json.xml"
 fi
 
+# The JDK http client (the executor's Kubernetes clients) completes every response on the JVM's common pool; with
+# fewer than two threads there (a container limited to one or two CPUs) it starts a new thread for each response
+# instead. Two threads keep those completions on long-lived threads; FALCON_COMMON_POOL_THREADS overrides.
+common_pool="-Djava.util.concurrent.ForkJoinPool.common.parallelism=${FALCON_COMMON_POOL_THREADS:-2}"
+
 # Each component runs with its own class path (the Dockerfile wrote one per module); FALCON_CLASSPATH overrides it.
 classpath="${FALCON_CLASSPATH:-$(cat "/falcon/classpath/$module")}"
 # shellcheck disable=SC2086
-exec java $logging ${FALCON_JAVA_OPTS:-} -cp "$classpath" "$main" "$@"
+exec java $logging "$common_pool" ${FALCON_JAVA_OPTS:-} -cp "$classpath" "$main" "$@"

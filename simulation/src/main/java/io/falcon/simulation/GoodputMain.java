@@ -75,9 +75,10 @@ public final class GoodputMain {
                                 .withExecutor(1, 1),
                         Math.min(jobs, 200),
                         THROUGHPUT_CLUSTERS),
+                Pipeline.run(Pipeline.production().withExecutorCores(1), jobs, THROUGHPUT_CLUSTERS),
                 Pipeline.run(Pipeline.production().withExecutorCores(2), jobs, THROUGHPUT_CLUSTERS),
                 Pipeline.run(
-                        Pipeline.production().withExecutorCores(2).withAcquirersPerQueue(64),
+                        Pipeline.production().withExecutorCores(2).withAcquirersPerQueue(32),
                         jobs,
                         THROUGHPUT_CLUSTERS),
                 Pipeline.run(Pipeline.production(), jobs, THROUGHPUT_CLUSTERS));

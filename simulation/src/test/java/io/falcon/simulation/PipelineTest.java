@@ -73,7 +73,8 @@ class PipelineTest {
     void moreOfTheBindingResourceNeverMakesItSlower() {
         Pipeline.Setup production = Pipeline.production();
 
-        double oneCore = Pipeline.run(production, 1000, CLUSTERS).jobsPerSecond();
+        double oneCore =
+                Pipeline.run(production.withExecutorCores(1), 1000, CLUSTERS).jobsPerSecond();
         double twoCores =
                 Pipeline.run(production.withExecutorCores(2), 1000, CLUSTERS).jobsPerSecond();
         double serial =

@@ -40,11 +40,17 @@ final class CpuAccount {
                             + "executor-Produce|executor-Rebalance|executor-Heartbeat|executor-DeleteRecords|"
                             + "executor-ElectLeader|executor-AlterAcls",
                     "broker (embedded KRaft)"),
-            rule("grpc-nio|grpc-default|grpc-", "shared: gRPC (executor's GKE client + the GKE simulator)"),
             rule(
                     "vert\\.x|vertx|MockWebServer|mock-server|fleet-sim|fleetsim|HTTP-Dispatcher|sim-",
-                    "fleet-sim (Kubernetes mock API servers, GKE/Compute simulators)"),
-            rule("HttpClient|OkHttp|okhttp", "shared: HTTP clients (executor's fabric8/Compute clients)"),
+                    "fleet-sim (Kubernetes mock API servers, GKE/Compute simulators, their own clients)"),
+            // fleet-sim's server and clients run on threads of their own (SimThreads): the libraries' default pools
+            // left are the executor's clients'
+            rule("grpc-nio|grpc-default|grpc-", "falcon: executor's GKE gRPC client"),
+            rule("JdkHttpClientFactory|HttpClient-|OkHttp|okhttp", "falcon: executor's HTTP clients"),
+            rule("^-[0-9]+-pool-[0-9]+-thread-", "falcon: executor's fabric8 tasks (informers, responses)"),
+            // the JDK http client completes responses on the JVM's async pool (a new Thread-N per response when the
+            // common pool has fewer than two threads), for the executor's clients and fleet-sim's alike
+            rule("^Thread-[0-9]+$|ForkJoinPool.commonPool", "shared: JDK async pool (HTTP responses of both)"),
             rule("e2e-row-log|main|bench", "harness (row log, load)"),
             rule(
                     "C1 CompilerThread|C2 CompilerThread|GC |G1 |VM Thread|VM Periodic|Sweeper|Common-Cleaner",

@@ -72,6 +72,9 @@ final class ThroughputStage implements Stage {
             rows.add(new E2e.JobRow(id, "actor-" + (i % 8), "v6e", TOPOLOGIES.get(i % TOPOLOGIES.size()), 1.0));
             ids.add(id);
         }
+        io.falcon.fleetsim.ApiCalls calls = e2e.falcon.fleet().apiCalls();
+        calls.clear();
+        CpuAccount.Snapshot cpuBefore = CpuAccount.take();
         Instant firstInsert;
         try (Connection c = e2e.connect()) {
             e2e.insertBatch(c, rows);
@@ -106,9 +109,19 @@ final class ThroughputStage implements Stage {
                 running + " of " + n + " running, last " + String.format(Locale.ROOT, "%.1f s", seconds)
                         + " after the first INSERT"));
         breakdown(e2e, all, ids, firstInsert, what);
+        callsPerJob(e2e, calls, n, what);
         boolean done = e2e.awaitFinal(ids, Duration.ofMinutes(Math.max(5, n / 10)));
         e2e.log("throughput (%s): %.1f jobs/s; all final: %s %s", what, rate, done, e2e.rows.statusCounts(ids));
         awaitPoolsGone(e2e, prefix, Duration.ofMinutes(Math.max(2, n / 50)));
+        // this phase's CPU alone, from the INSERT until its pools are deleted (the stage's table sums both phases)
+        java.io.ByteArrayOutputStream cpu = new java.io.ByteArrayOutputStream();
+        CpuAccount.print(
+                new java.io.PrintStream(cpu, true, java.nio.charset.StandardCharsets.UTF_8),
+                "t (" + what + ")",
+                cpuBefore,
+                CpuAccount.take(),
+                n);
+        e2e.log("%s", cpu.toString(java.nio.charset.StandardCharsets.UTF_8).stripTrailing());
     }
 
     /**
@@ -137,6 +150,22 @@ final class ThroughputStage implements Stage {
             Thread.sleep(500);
         }
         e2e.log("throughput: not every node pool of the phase was deleted within %s", timeout);
+    }
+
+    /**
+     * The calls Falcon made to GKE, Compute and the clusters' Kubernetes APIs from the INSERT until every job ran, per
+     * job and by kind (fleet-sim's own controllers left out): what each job costs the executor's clients and informers.
+     */
+    private static void callsPerJob(E2e e2e, io.falcon.fleetsim.ApiCalls calls, int jobs, String what) {
+        StringBuilder out = new StringBuilder("throughput (" + what + "), API calls per job until all ran:");
+        calls.by(caller -> !io.falcon.fleetsim.ApiCalls.SIM_USER_AGENT.equals(caller)).stream()
+                .collect(java.util.stream.Collectors.groupingBy(
+                        io.falcon.fleetsim.ApiCalls.Call::operation,
+                        java.util.TreeMap::new,
+                        java.util.stream.Collectors.summingLong(calls::count)))
+                .forEach((operation, count) -> out.append(
+                        String.format(Locale.ROOT, "%n  %-70s %8d  %6.2f", operation, count, count / (double) jobs)));
+        e2e.log("%s", out);
     }
 
     /**

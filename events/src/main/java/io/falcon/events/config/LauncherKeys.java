@@ -29,6 +29,13 @@ public final class LauncherKeys {
             "none",
             Validator.any(),
             "extra JVM options of deploy/entrypoint.sh and ./falcon");
+    public static final Setting<Long> COMMON_POOL_THREADS = withDefault(
+            "falcon.common-pool-threads",
+            SettingType.WHOLE,
+            2L,
+            Validator.between(1, 1024),
+            "threads of the JVM's common pool (deploy/entrypoint.sh): the JDK http client completes each Kubernetes"
+                    + " response there, and with fewer than two it starts a new thread per response instead");
     public static final Setting<String> CLASSPATH = optional(
             "falcon.classpath",
             SettingType.TEXT,
@@ -58,7 +65,7 @@ public final class LauncherKeys {
             "launcher",
             "Environment only: read by deploy/entrypoint.sh, ./falcon, ./falcon-local and the logback"
                     + " configurations, not by a component's Java code.",
-            List.of(LOG_FORMAT, LOG_LEVEL, JAVA_OPTS, CLASSPATH, LOG_FILE, REBUILD, CLI_LOG_LEVEL),
+            List.of(LOG_FORMAT, LOG_LEVEL, JAVA_OPTS, COMMON_POOL_THREADS, CLASSPATH, LOG_FILE, REBUILD, CLI_LOG_LEVEL),
             List.of(),
             List.of());
 

@@ -21,6 +21,9 @@ public final class GkeServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(GkeServer.class);
 
     private final Server server;
+    private final io.grpc.netty.shaded.io.netty.channel.EventLoopGroup boss;
+    private final io.grpc.netty.shaded.io.netty.channel.EventLoopGroup workers;
+    private final java.util.concurrent.ExecutorService callThreads;
 
     private static final Metadata.Key<String> USER_AGENT =
             Metadata.Key.of("user-agent", Metadata.ASCII_STRING_MARSHALLER);
@@ -53,7 +56,17 @@ public final class GkeServer implements AutoCloseable {
                 };
             }
         };
+        // threads of its own, not gRPC's shared defaults, which the executor's GKE client in the same JVM uses
+        this.boss = new io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup(
+                1, io.falcon.fleetsim.SimThreads.named("fleet-sim-gke-grpc-boss"));
+        this.workers = new io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup(
+                2, io.falcon.fleetsim.SimThreads.named("fleet-sim-gke-grpc-worker"));
+        this.callThreads = io.falcon.fleetsim.SimThreads.cachedPool("fleet-sim-gke-call");
         this.server = NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), port))
+                .bossEventLoopGroup(boss)
+                .workerEventLoopGroup(workers)
+                .channelType(io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel.class)
+                .executor(callThreads)
                 .addService(ServerInterceptors.intercept(new ClusterManagerService(fleet), noteCall))
                 .build()
                 .start();
@@ -77,5 +90,8 @@ public final class GkeServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        callThreads.shutdownNow();
+        boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     }
 }

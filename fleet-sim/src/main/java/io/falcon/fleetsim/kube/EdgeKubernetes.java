@@ -292,6 +292,8 @@ public final class EdgeKubernetes implements AutoCloseable {
      */
     public static KubernetesClient client(String url) {
         return new KubernetesClientBuilder()
+                .withTaskExecutor(SIM_CLIENT_TASKS)
+                .withHttpClientFactory(new SimHttpClientFactory())
                 .withConfig(new ConfigBuilder()
                         .withMasterUrl(url)
                         .withUserAgent(ApiCalls.SIM_USER_AGENT)
@@ -299,8 +301,22 @@ public final class EdgeKubernetes implements AutoCloseable {
                         .withNamespace("default")
                         .withRequestRetryBackoffLimit(1)
                         .build())
-                .withHttpClientFactory(new JdkHttpClientFactory())
                 .build();
+    }
+
+    /** The tasks (informer deliveries, response handling) of fleet-sim's own clients, on threads of its own. */
+    private static final java.util.concurrent.Executor SIM_CLIENT_TASKS =
+            io.falcon.fleetsim.SimThreads.cachedPool("fleet-sim-k8s-client");
+
+    /** The JDK http client of fleet-sim's own clients, on threads of its own (the executor's use the default pool). */
+    private static final class SimHttpClientFactory extends JdkHttpClientFactory {
+        private static final java.util.concurrent.Executor HTTP =
+                io.falcon.fleetsim.SimThreads.cachedPool("fleet-sim-k8s-http");
+
+        @Override
+        protected void additionalConfig(java.net.http.HttpClient.Builder builder) {
+            builder.executor(HTTP);
+        }
     }
 
     /** The API server's own port (the sim's controllers talk to it directly; clients through its endpoint). */
