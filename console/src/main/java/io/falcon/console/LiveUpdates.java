@@ -15,6 +15,8 @@ import java.util.concurrent.Executors;
  * a thread of its own, so a slow browser never holds up the topic reader; each topic is told at most once per pass.
  */
 public final class LiveUpdates implements AutoCloseable {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(LiveUpdates.class);
+
     private final Map<SseClient, Set<String>> clients = new ConcurrentHashMap<>();
     private final Set<String> due = ConcurrentHashMap.newKeySet();
     private final ExecutorService teller = Executors.newSingleThreadExecutor(r -> {
@@ -23,10 +25,20 @@ public final class LiveUpdates implements AutoCloseable {
         return t;
     });
 
+    /**
+     * Registers the page and greets it. Every write to a page is made under the page's lock: the teller may tell it a
+     * change the moment it is registered, and two writes at once on one response fail (and the page was dropped).
+     */
     public void subscribe(SseClient client, List<String> topics) {
-        clients.put(client, Set.copyOf(topics));
-        client.onClose(() -> clients.remove(client));
-        client.sendComment("subscribed");
+        synchronized (client) {
+            clients.put(client, Set.copyOf(topics));
+            client.onClose(() -> {
+                if (clients.remove(client) != null) {
+                    log.debug("a page closed its live updates ({})", topics);
+                }
+            });
+            client.sendComment("subscribed");
+        }
     }
 
     public void changed(Change change) {
@@ -44,13 +56,16 @@ public final class LiveUpdates implements AutoCloseable {
             clients.forEach((client, topics) -> {
                 if (topics.contains(topic)) {
                     try {
-                        if (client.terminated()) {
-                            clients.remove(client);
-                        } else {
-                            client.sendEvent("changed", topic);
+                        synchronized (client) {
+                            if (client.terminated()) {
+                                clients.remove(client);
+                            } else {
+                                client.sendEvent("changed", topic);
+                            }
                         }
                     } catch (RuntimeException e) {
                         // a browser gone away: forget it, and go on telling the others
+                        log.info("live update of {} not sent, the page is dropped: {}", topic, e.toString());
                         clients.remove(client);
                     }
                 }
