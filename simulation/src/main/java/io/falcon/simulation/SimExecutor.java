@@ -56,9 +56,9 @@ final class SimExecutor {
      * flushed): a heartbeat never says a cluster is observed past the oldest of them.
      */
     private final Map<ExecutorEvent, Instant> unacknowledged = new java.util.IdentityHashMap<>();
-    /** A report's send failed for good since this (its clock): everything is reported again before a heartbeat. */
+    /** Scripted: the next report matching it fails to send ({@link #loseNext}). */
     private java.util.function.Predicate<ExecutorEvent> loseNext = e -> false;
-
+    /** A report's send failed for good since this (its clock): everything is reported again before a heartbeat. */
     private Optional<Instant> failedSince = Optional.empty();
     /**
      * Draws the lost reports on a stream of its own, so that the draws of every other fault, and so the scenarios of
@@ -397,8 +397,8 @@ final class SimExecutor {
     private boolean goneLost() {
         double p = faults.get().lostReport();
         boolean lost = p > 0 && goneLossRnd.nextDouble() < p;
-        if (lost && failedSince.isEmpty()) {
-            failedSince = Optional.of(clock.instant());
+        if (lost) {
+            sendFailed();
         }
         return lost;
     }
@@ -410,10 +410,17 @@ final class SimExecutor {
     private boolean lost() {
         double p = faults.get().lostReport();
         boolean lost = p > 0 && lossRnd.nextDouble() < p;
-        if (lost && failedSince.isEmpty()) {
-            failedSince = Optional.of(clock.instant());
+        if (lost) {
+            sendFailed();
         }
         return lost;
+    }
+
+    /** A send failed for good: the producer's callback tells the executor (the first failure's time is kept). */
+    private void sendFailed() {
+        if (failedSince.isEmpty()) {
+            failedSince = Optional.of(clock.instant());
+        }
     }
 
     /**
@@ -480,9 +487,7 @@ final class SimExecutor {
         }
         if (loseNext.test(event)) {
             loseNext = e -> false;
-            if (failedSince.isEmpty()) {
-                failedSince = Optional.of(clock.instant()); // the producer's callback says so
-            }
+            sendFailed();
             return;
         }
         if (buffer != null) {
